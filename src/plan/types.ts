@@ -1,0 +1,299 @@
+/**
+ * The engine's boundary: what goes in (a repository snapshot, a cluster, the
+ * user's serving settings) and what comes out (options, refusals). Every other
+ * part of Modelplan — the Hub reader, the cluster importers, the page and the
+ * terminal commands — speaks these types, so they change by adding fields,
+ * never by renaming them.
+ *
+ * Units: `Bytes` are bytes; `Gib` are GiB = 2^30 bytes, everywhere.
+ */
+
+// ---------------------------------------------------------------------------
+// In: a repository, as read from the Hub, a local directory or the catalog.
+// ---------------------------------------------------------------------------
+
+/** One file of a repository, with its real size (LFS size for LFS files). */
+export interface RepoFile {
+  path: string;
+  sizeBytes: number;
+}
+
+/**
+ * A GGUF header value, made JSON-safe: bigints become numbers, and string
+ * arrays (the tokenizer's vocabulary) are dropped by the reader, which keeps
+ * their length under `<key>.count` instead so the vocabulary size survives.
+ */
+export type GgufValue = string | number | boolean | number[] | boolean[];
+
+/** One tensor's entry in a GGUF header: its name, shape and ggml type id. */
+export interface GgufTensor {
+  name: string;
+  shape: number[];
+  /** ggml_type id (GGMLQuantizationType): 0 F32, 1 F16, 8 Q8_0, 12 Q4_K, … */
+  type: number;
+}
+
+/** What a GGUF file's header says, read by range request up to its tensor data. */
+export interface GgufHeader {
+  /** Every key/value pair of the header (general.*, <arch>.*, split.*, tokenizer counts). */
+  metadata: Record<string, GgufValue>;
+  /** The tensor index; absent when the reader was asked not to keep it. */
+  tensors?: GgufTensor[];
+  /** Where tensor data starts: the header's length in bytes. */
+  tensorDataOffsetBytes: number;
+}
+
+/**
+ * A repository as the engine takes it: the Hub reader, a local directory
+ * reader and the bundled catalog all produce one.
+ */
+export interface RepoSnapshot {
+  /** "owner/name" (or a local directory's name). */
+  repo: string;
+  /** The commit every file read was pinned to; "" when not from the Hub. */
+  sha: string;
+  /** config.json as parsed, unresolved (text_config is resolved by the engine); null when the repo has none (GGUF-only repos). */
+  config: Record<string, unknown> | null;
+  /** Every file in the repository, with its size. */
+  files: RepoFile[];
+  /** The parameter count the Hub reports (safetensors.total), or null. */
+  paramsTotal: number | null;
+  /** GGUF headers by the path of the file read: the first part of each artifact. */
+  ggufHeaders: Record<string, GgufHeader>;
+  /** Extra JSON files the engine reads when present: e.g. hf_quant_config.json. */
+  extraJson?: Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------
+// In: the cluster.
+// ---------------------------------------------------------------------------
+
+/** Cards of one class on one node. */
+export interface DeviceGroup {
+  /** A class label such as "h100-80g" or "a100-80g-mig-3g.40gb" (see cards.ts). */
+  class: string;
+  /** How many the node has (MIG: instances of this profile). */
+  count: number;
+  /** How many are free now. */
+  free: number;
+  /** Memory per device, for a class the catalog does not know. */
+  memGib?: number;
+}
+
+/** One node of the cluster. */
+export interface ClusterNode {
+  id: string;
+  /** The interconnect its multi-node replicas use ("ib0", "roce"); "" when unknown or none. */
+  fabric: string;
+  /** Host RAM, total and free now. */
+  hostMemGib: number;
+  hostFreeGib: number;
+  /** Devices by class; empty for a CPU-only node. */
+  devices: DeviceGroup[];
+}
+
+export interface Cluster {
+  nodes: ClusterNode[];
+}
+
+// ---------------------------------------------------------------------------
+// In: how the user will serve.
+// ---------------------------------------------------------------------------
+
+export type Engine = "vllm" | "sglang" | "llamacpp" | "freetoken";
+
+/** KV cache element type: "auto" is the model's dtype. fp8 for vLLM/SGLang; f16/q8_0/q4_0 for llama.cpp. */
+export type KvDtype = "auto" | "fp8" | "f16" | "q8_0" | "q4_0";
+
+/**
+ * Settings that change what an engine allocates, with the engines' own
+ * names. Every field is optional: absent means the engine's default (see
+ * settings.ts for each default and its source).
+ */
+export interface EngineSettings {
+  /** vLLM --gpu-memory-utilization: a fraction of the card's TOTAL memory. */
+  gpuMemoryUtilization?: number;
+  /** vLLM --max-num-seqs. */
+  maxNumSeqs?: number;
+  /** vLLM --max-num-batched-tokens: drives the activation peak and sliding-window layers' cache. */
+  maxNumBatchedTokens?: number;
+  /** vLLM --dtype override of the weights' dtype. */
+  dtype?: "auto" | "bfloat16" | "float16" | "float32";
+  /** vLLM runtime --quantization (weights quantized at load). */
+  quantization?: "fp8";
+  /** vLLM --enforce-eager: no CUDA graphs. */
+  enforceEager?: boolean;
+  /** SGLang --mem-fraction-static. */
+  memFractionStatic?: number;
+  /** llama.cpp -ub / -b / --parallel. */
+  ubatch?: number;
+  batch?: number;
+  parallel?: number;
+  /** A measured engine overhead per card (from a pasted startup log), replacing the modelled one. */
+  measuredOverheadGib?: Partial<Record<Engine, number>>;
+}
+
+/** What the user asks the plan to hold. */
+export interface Workload {
+  /** Tokens of one sequence: vLLM --max-model-len, llama.cpp --ctx-size per slot. */
+  contextTokens: number;
+  /** Sequences served at once; the token pool is contextTokens × sequences. */
+  sequences: number;
+  kvDtype: KvDtype;
+  settings: EngineSettings;
+}
+
+// ---------------------------------------------------------------------------
+// Out: options and refusals.
+// ---------------------------------------------------------------------------
+
+/** What one card of a replica holds, in bytes, against what it can hold. */
+export interface CardLoad {
+  /** The class label, e.g. "h100-80g". */
+  gpuClass: string;
+  /** How many cards of the replica carry this load (e.g. 8, or 1 for a PP stage). */
+  cards: number;
+  /** Which role: "" for all alike, or e.g. "stage 1" for a pipeline stage. */
+  role: string;
+  weightsBytes: number;
+  /** The KV cache (and any per-sequence state) this card holds for the chosen workload. */
+  kvBytes: number;
+  /** The engine's own: CUDA context, activations, graphs, compute buffers. */
+  engineBytes: number;
+  /** What the engine lets itself use of this card (e.g. utilization × total). */
+  usableBytes: number;
+  /** What the card really reports. */
+  physicalBytes: number;
+}
+
+/** Where an option runs: a node's CPU, one node's cards, or several nodes on one fabric. */
+export interface Placement {
+  cpu: boolean;
+  gpuClass: string;
+  fabric: string;
+  gpusPerNode: number;
+  nodes: number;
+  tensorParallel: number;
+  pipelineParallel: number;
+  expertParallel: boolean;
+  /** llama.cpp: layers whose MoE experts stay in host RAM (--n-cpu-moe). */
+  cpuMoeLayers: number;
+  /** llama.cpp: layers on the cards (-ngl); -1 for all. */
+  gpuLayers: number;
+}
+
+export interface Artifact {
+  /** The file, or the split set's name; "original" for the repo's own safetensors. */
+  name: string;
+  format: "gguf" | "safetensors";
+  /** Every file it is made of (first part first). */
+  files: string[];
+  /** Sum of its files' sizes. */
+  bytes: number;
+  /** A picture model's projector (mmproj), loaded with it. */
+  projectorBytes: number;
+  /** "Q4_K_M", "bf16", "fp8", "awq", "mxfp4", "nvfp4", … */
+  quant: string;
+  /** File bits ÷ parameters; 0 when the parameter count is unknown. */
+  bitsPerWeight: number;
+}
+
+/** One way to run one artifact. */
+export interface PlanOption {
+  /** Stable across context changes: used to keep a selection and in links. */
+  id: string;
+  artifact: string;
+  format: Artifact["format"];
+  engine: Engine;
+  placement: Placement;
+  bitsPerWeight: number;
+  /** Per-card loads: one entry per kind of card (or pipeline stage). */
+  cards: CardLoad[];
+  /** The worst card: what it needs and what it offers (GiB), or on the CPU the whole replica in RAM. */
+  needBytes: number;
+  haveBytes: number;
+  /** Nodes that could host it at all, and whether enough are free now. */
+  hosts: number;
+  freeNow: boolean;
+  /** A single sequence of the chosen context fits (vLLM's startup check). */
+  fits: boolean;
+  /** Longest context that fits, capped at the model's own. */
+  maxContextTokens: number;
+  /** Memory left for the KV cache on each (worst) card, and the tokens it holds. */
+  kvPoolBytes: number;
+  kvPoolTokens: number;
+  /** Sequences of the chosen context that fit at once. */
+  maxConcurrency: number;
+  /** Cards short, when it does not fit the cluster as it is (0 when it fits). */
+  moreCardsNeeded: number;
+  /** The command(s) that start it, one entry per node/process. */
+  commands: string[];
+}
+
+/** A configuration considered and turned down, with its reason in words. */
+export interface Refusal {
+  artifact: string;
+  engine: Engine;
+  /** Where: "3 × h100-80g", "CPU", "2 nodes × 8 h100-80g on ib0". */
+  where: string;
+  /** Why, e.g. "tensor parallel 3: 40 attention heads do not divide by 3". */
+  reason: string;
+}
+
+// ---------------------------------------------------------------------------
+// The model, as the engine reads it from config.json or a GGUF header.
+// ---------------------------------------------------------------------------
+
+/**
+ * One decoder layer's cache, by attention kind. Which layer is which comes
+ * from the config (`layer_types`, interval or pattern fields), never a guess.
+ */
+export type LayerCache =
+  /** Full attention (MHA/GQA): K and V for every token of the context. */
+  | { kind: "full"; kvHeads: number; headDimK: number; headDimV: number }
+  /** Sliding-window (or chunked) attention: at most `windowTokens` tokens, in engines that do so. */
+  | { kind: "sliding"; kvHeads: number; headDimK: number; headDimV: number; windowTokens: number }
+  /** MLA: one latent of kv_lora_rank + qk_rope_head_dim per token, whole on every card. */
+  | { kind: "mla"; latentDim: number }
+  /** Linear attention, Mamba or gated-delta: a constant state per sequence, in bytes (vLLM's layout). */
+  | { kind: "linear"; stateBytesPerSeq: number }
+  /** No cache at all (an MLP-only or MoE-only block of a hybrid model). */
+  | { kind: "none" };
+
+export interface MoeShape {
+  routedExperts: number;
+  expertsPerToken: number;
+  sharedExperts: number;
+  /** Leading layers that are dense, not MoE (first_k_dense_replace). */
+  denseFirstLayers: number;
+  /** Each routed expert's FFN width (moe_intermediate_size), 0 when unknown. */
+  expertIntermediateSize: number;
+}
+
+/** What a model's own files say about it. */
+export interface ModelShape {
+  /** model_type, or general.architecture for GGUF. */
+  architecture: string;
+  /** Decoder layers (num_hidden_layers / block_count). */
+  layers: number;
+  hiddenSize: number;
+  attentionHeads: number;
+  /** KV heads of the full-attention layers (0 for MLA-only models). */
+  kvHeads: number;
+  /** The config's head_dim, else hidden ÷ heads. */
+  headDim: number;
+  vocabSize: number;
+  /** The model's own longest context. */
+  maxContextTokens: number;
+  /** The weights' dtype: "bfloat16", "float16", "float32". */
+  dtype: string;
+  /** Total parameters, when known (Hub safetensors.total, GGUF count, or the index). */
+  paramsTotal: number | null;
+  moe: MoeShape | null;
+  /** One entry per decoder layer. */
+  layerCaches: LayerCache[];
+  /** It also reads pictures (a vision tower is in the checkpoint). */
+  hasVision: boolean;
+  /** The checkpoint's native quantization method ("fp8", "awq", "mxfp4", "modelopt", …), "" for none. */
+  quantMethod: string;
+}
