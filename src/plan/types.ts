@@ -196,6 +196,12 @@ export interface Artifact {
   quant: string;
   /** File bits ÷ parameters; 0 when the parameter count is unknown. */
   bitsPerWeight: number;
+  /**
+   * Bytes of the routed experts' weights within `bytes` (0 for a dense model):
+   * what expert parallel spreads whole over the cards, and what llama.cpp's
+   * --n-cpu-moe leaves in host RAM.
+   */
+  expertBytes: number;
 }
 
 /** One way to run one artifact. */
