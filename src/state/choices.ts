@@ -1,0 +1,41 @@
+/**
+ * The user's choices: everything the page lets a user set that changes the
+ * plan. Exactly these go into a plan link (STYLE habit 3); Hub data lives in
+ * the query cache and the plan itself is derived, never stored.
+ */
+import type { Cluster, Engine, Workload } from "../plan/types.ts";
+
+/** Which options the list shows: all, those that fit the cluster, or those that could start now. */
+export type FitFilter = "all" | "fits" | "free";
+export const FIT_FILTERS = ["all", "fits", "free"] as const satisfies readonly FitFilter[];
+
+/** How the list is grouped. */
+export type GroupBy = "none" | "artifact" | "engine";
+export const GROUP_BYS = ["none", "artifact", "engine"] as const satisfies readonly GroupBy[];
+
+export const ENGINES = ["vllm", "sglang", "llamacpp", "freetoken"] as const satisfies readonly Engine[];
+
+export interface Filters {
+  /** An artifact's name, or "" for every artifact. */
+  artifact: string;
+  /** One engine, or "" for every engine. */
+  engine: Engine | "";
+  fit: FitFilter;
+  groupBy: GroupBy;
+}
+
+export interface Choices {
+  /** "owner/name". */
+  repo: string;
+  /** The commit the plan is pinned to (a sha once read), a branch or tag, or "" for the default branch. */
+  revision: string;
+  cluster: Cluster;
+  workload: Workload;
+  filters: Filters;
+  /** The option the user opened (PlanOption.id, stable across context changes), or "". */
+  selectedOptionId: string;
+  /** Which of the selected option's commands the user chose (index into PlanOption.commands). */
+  commandIndex: number;
+}
+
+export const DEFAULT_FILTERS: Filters = { artifact: "", engine: "", fit: "all", groupBy: "none" };

@@ -1,0 +1,209 @@
+import fc from "fast-check";
+import { deflateSync, strToU8 } from "fflate";
+import { describe, expect, test } from "vitest";
+import type { Cluster } from "../../src/plan/types.ts";
+import type { Choices } from "../../src/state/choices.ts";
+import { decodeLink, encodeLink } from "../../src/state/link.ts";
+
+/** The page's defaults as the codec sees them: a repo, a small cluster, a workload. */
+const DEFAULTS: Choices = {
+  repo: "Qwen/Qwen3-32B",
+  revision: "",
+  cluster: {
+    nodes: [{ id: "node-1", fabric: "ib0", hostMemGib: 2048, hostFreeGib: 1900, devices: [{ class: "h100-80g", count: 8, free: 8 }] }],
+  },
+  workload: { contextTokens: 32768, sequences: 1, kvDtype: "auto", settings: {} },
+  filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
+  selectedOptionId: "",
+  commandIndex: 0,
+};
+
+/** Ten nodes as a real cluster has them: 8-GPU nodes on two fabrics, a MIG node, a custom class and a CPU server. */
+function tenNodeCluster(): Cluster {
+  const nodes: Cluster["nodes"] = [];
+  for (let i = 1; i <= 6; i++) {
+    nodes.push({ id: `dgx-h100-${String(i).padStart(2, "0")}.cluster.internal`, fabric: "ib0", hostMemGib: 2015.6, hostFreeGib: 1740.2, devices: [{ class: "h100-80g", count: 8, free: i % 3 === 0 ? 2 : 8 }] });
+  }
+  nodes.push({ id: "a100-mig-01.cluster.internal", fabric: "roce", hostMemGib: 1007.5, hostFreeGib: 880, devices: [
+    { class: "a100-80g-mig-3g.40gb", count: 1, free: 1 },
+    { class: "a100-80g-mig-2g.20gb", count: 2, free: 1 },
+    { class: "a100-80g", count: 7, free: 7 },
+  ] });
+  nodes.push({ id: "l40s-01.cluster.internal", fabric: "roce", hostMemGib: 503.7, hostFreeGib: 400, devices: [{ class: "l40s-48g", count: 4, free: 4 }] });
+  nodes.push({ id: "lab-box", fabric: "", hostMemGib: 125.7, hostFreeGib: 100, devices: [{ class: "custom-gpu", count: 2, free: 2, memGib: 44.5 }] });
+  nodes.push({ id: "cpu-big-01.cluster.internal", fabric: "", hostMemGib: 512, hostFreeGib: 480, devices: [] });
+  return { nodes };
+}
+
+function wire(json: unknown): string {
+  const bytes = deflateSync(strToU8(JSON.stringify(json)));
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return "v1." + btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+const FULL: Choices = {
+  repo: "meta-llama/Llama-3.3-70B-Instruct",
+  revision: "6f6073b423013f6a7d4d9f39144961bfbfbc386b",
+  cluster: tenNodeCluster(),
+  workload: {
+    contextTokens: 131072,
+    sequences: 8,
+    kvDtype: "fp8",
+    settings: { gpuMemoryUtilization: 0.95, maxNumSeqs: 64, maxNumBatchedTokens: 8192, enforceEager: true, measuredOverheadGib: { vllm: 3.2 } },
+  },
+  filters: { artifact: "original", engine: "vllm", fit: "fits", groupBy: "engine" },
+  selectedOptionId: "original|vllm|h100-80g|tp4",
+  commandIndex: 1,
+};
+
+describe("plan links: exact strings (a link made today must open tomorrow)", () => {
+  // A change to the wire format breaks every link already shared: these strings are pinned on purpose.
+  test.each([
+    ["the defaults", DEFAULTS, "v1.JY1LDsIwDETvMmtHOAmCkCU3YF2xKBA-Ukmkqp9F1bt3olrWWJ7nz4IeEbc55UMVb7y7QjDRZHkiNg1yeSVj2f4eCnF6DGIvqkL0taom6AcSJNwZgpk73p1PHBK041BAMyEuq-BNVu8y266j5pJT5WX_90fUdQM"],
+  ])("encodeLink(%s)", (_name, choices, expected) => {
+    expect(encodeLink(choices)).toBe(expected);
+  });
+
+  test.each([
+    ["an empty fragment is the defaults, with nothing to report", "", DEFAULTS, 0],
+    ["a bare #", "#", DEFAULTS, 0],
+  ])("%s", (_name, fragment, expected, ignoredCount) => {
+    const decoded = decodeLink(fragment, DEFAULTS);
+    expect(decoded.choices).toEqual(expected);
+    expect(decoded.ignored).toHaveLength(ignoredCount);
+  });
+
+  test.each([
+    ["text that is not a plan link", "#hello-world", /not a Modelplan plan link/],
+    ["a link from a newer format", "#v2.AAAA", /link format v2; this page reads v1/],
+    ["characters base64url never has", "#v1.abc$def", /characters a plan link never has/],
+    ["a link cut in the middle of its data", "#v1.JY1LDsIwDETvMmtHOAmCkCU3YF2xKBA-Ukmkqp9F1bt3olrWWJ7nz4IeEbc55UMV", /damaged/],
+    ["a compressed array, not a plan", `#${wire([1, 2, 3])}`, /holds no plan/],
+    ["a compressed number", `#${wire(42)}`, /holds no plan/],
+  ])("%s opens the example plan and says why", (_name, fragment, message) => {
+    const decoded = decodeLink(fragment, DEFAULTS);
+    expect(decoded.choices).toEqual(DEFAULTS);
+    expect(decoded.ignored).toHaveLength(1);
+    expect(decoded.ignored[0]).toMatch(message);
+  });
+});
+
+describe("plan links: round trips", () => {
+  test.each([
+    ["the defaults", DEFAULTS],
+    ["every field set, a 10-node cluster", FULL],
+    ["a GGUF repo on llama.cpp with a quantized cache", { ...DEFAULTS, repo: "bartowski/Qwen2.5-72B-Instruct-GGUF", workload: { contextTokens: 512, sequences: 4, kvDtype: "q8_0" as const, settings: { ubatch: 512, batch: 2048, parallel: 4 } } }],
+  ])("%s", (_name, choices) => {
+    const decoded = decodeLink("#" + encodeLink(choices), DEFAULTS);
+    expect(decoded.ignored).toEqual([]);
+    expect(decoded.choices).toEqual(choices);
+  });
+
+  test("a 10-node cluster with every setting fits in 2 KB", () => {
+    const link = encodeLink(FULL);
+    expect(tenNodeCluster().nodes).toHaveLength(10);
+    expect(link.length).toBeLessThanOrEqual(2048);
+  });
+});
+
+describe("plan links: tampered fields fall back one by one and are named", () => {
+  const good = { r: "Qwen/Qwen3-8B", v: "main", c: [["n1", "ib0", 512, 500, [["h100-80g", 8, 4]]]], w: [8192, 2, "fp8"], e: {}, f: ["", "", "all", "none"], o: "", m: 0 };
+
+  test("a good hand-made link is read whole", () => {
+    const decoded = decodeLink(wire(good), DEFAULTS);
+    expect(decoded.ignored).toEqual([]);
+    expect(decoded.choices.repo).toBe("Qwen/Qwen3-8B");
+    expect(decoded.choices.workload).toEqual({ contextTokens: 8192, sequences: 2, kvDtype: "fp8", settings: {} });
+    expect(decoded.choices.cluster.nodes[0]?.devices).toEqual([{ class: "h100-80g", count: 8, free: 4 }]);
+  });
+
+  test.each([
+    ["a negative context", { w: [-5, 2, "fp8"] }, "the context length", (c: Choices) => c.workload.contextTokens === DEFAULTS.workload.contextTokens && c.workload.sequences === 2],
+    ["a fractional sequence count", { w: [8192, 1.5, "fp8"] }, "the concurrent sequences", (c: Choices) => c.workload.sequences === 1 && c.workload.contextTokens === 8192],
+    ["an unknown KV dtype", { w: [8192, 2, "int3"] }, "the KV cache dtype", (c: Choices) => c.workload.kvDtype === "auto"],
+    ["a utilization above 1", { e: { gpuMemoryUtilization: 1.5, maxNumSeqs: 32 } }, "gpuMemoryUtilization", (c: Choices) => c.workload.settings.gpuMemoryUtilization === undefined && c.workload.settings.maxNumSeqs === 32],
+    ["an engine setting no engine has", { e: { turbo: true } }, "turbo", (c: Choices) => Object.keys(c.workload.settings).length === 0],
+    ["a cluster with a fractional GPU count", { c: [["n1", "ib0", 512, 500, [["h100-80g", 7.5, 4]]]] }, "the cluster", (c: Choices) => c.cluster === DEFAULTS.cluster],
+    ["a repo id with a path in it", { r: "../../etc/passwd" }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
+    ["an unknown engine filter", { f: ["", "tensorrt", "fits", "none"] }, "the engine filter", (c: Choices) => c.filters.engine === "" && c.filters.fit === "fits"],
+    ["a missing field", { m: undefined }, "the chosen command", (c: Choices) => c.commandIndex === 0],
+    ["a field this version does not know", { z: 1 }, "Fields this page does not know", (c: Choices) => c.repo === "Qwen/Qwen3-8B"],
+  ])("%s", (_name, patch, named, holds) => {
+    const decoded = decodeLink(wire({ ...good, ...patch }), DEFAULTS);
+    expect(decoded.ignored.join(" ")).toContain(named);
+    expect(holds(decoded.choices)).toBe(true);
+  });
+
+  test("a __proto__ key in a link's settings is dropped and pollutes nothing", () => {
+    const decoded = decodeLink(wire({ ...good, e: JSON.parse('{"__proto__":{"polluted":1},"maxNumSeqs":8}') as object }), DEFAULTS);
+    expect(decoded.choices.workload.settings).toEqual({ maxNumSeqs: 8 });
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+
+  test("the cluster's own checks can turn a link's cluster down, and say why", () => {
+    const decoded = decodeLink(wire({ ...good, c: [["n1", "ib0", 512, 500, [["h100-80g", 2, 4]]]] }), DEFAULTS, {
+      checkCluster: (cluster) => cluster.nodes.flatMap((n) => n.devices.filter((d) => d.free > d.count).map((d) => `node ${n.id}: ${d.class} free ${d.free} is above its count ${d.count}`)),
+    });
+    expect(decoded.choices.cluster).toBe(DEFAULTS.cluster);
+    expect(decoded.ignored).toEqual(["the cluster: node n1: h100-80g free 4 is above its count 2; using the example cluster."]);
+  });
+
+  test("a deflate bomb is refused, not inflated", () => {
+    const decoded = decodeLink(wire({ r: "a/b", pad: "x".repeat(2_000_000) }), DEFAULTS);
+    expect(decoded.choices).toEqual(DEFAULTS);
+    expect(decoded.ignored[0]).toMatch(/unpacks to more than/);
+  });
+});
+
+describe("plan links: decoding never throws (property)", () => {
+  const valid = "#" + encodeLink(FULL);
+
+  function assertSound(fragment: string): void {
+    const decoded = decodeLink(fragment, DEFAULTS);
+    const { choices } = decoded;
+    // Whatever came in, what comes out is a plan the page can draw.
+    expect(Number.isInteger(choices.workload.contextTokens) && choices.workload.contextTokens >= 1).toBe(true);
+    expect(Number.isInteger(choices.workload.sequences) && choices.workload.sequences >= 1).toBe(true);
+    expect(choices.cluster.nodes.length).toBeGreaterThan(0);
+    expect(Array.isArray(decoded.ignored)).toBe(true);
+  }
+
+  test("random text", () => {
+    fc.assert(fc.property(fc.string({ maxLength: 300 }), (s) => assertSound(s)), { numRuns: 4000 });
+  });
+
+  test("random text after a valid prefix", () => {
+    fc.assert(fc.property(fc.base64String({ maxLength: 400 }), (s) => assertSound("#v1." + s.replace(/=/g, ""))), { numRuns: 2000 });
+  });
+
+  test("a valid link with characters flipped, cut or inserted", () => {
+    const mutation = fc.record({
+      at: fc.nat({ max: valid.length - 1 }),
+      kind: fc.constantFrom("flip", "cut", "insert", "truncate"),
+      char: fc.constantFrom(..."ABCxyz019-_.$%=+/"),
+    });
+    fc.assert(
+      fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (mutations) => {
+        let s = valid;
+        for (const m of mutations) {
+          const at = Math.min(m.at, s.length);
+          if (m.kind === "flip") s = s.slice(0, at) + m.char + s.slice(at + 1);
+          else if (m.kind === "cut") s = s.slice(0, at) + s.slice(at + 1);
+          else if (m.kind === "insert") s = s.slice(0, at) + m.char + s.slice(at);
+          else s = s.slice(0, at);
+        }
+        assertSound(s);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("well-compressed JSON of any shape in every field", () => {
+    const anyField = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.anything({ maxDepth: 3 }));
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom("r", "v", "c", "w", "e", "f", "o", "m", "x"), anyField), (fields) => assertSound(wire(fields))),
+      { numRuns: 2000 },
+    );
+  });
+});
