@@ -274,6 +274,14 @@ export interface MoeShape {
   denseFirstLayers: number;
   /** Each routed expert's FFN width (moe_intermediate_size), 0 when unknown. */
   expertIntermediateSize: number;
+  /** Decoder layers that carry routed experts (absent: every layer after denseFirstLayers). */
+  moeLayers?: number;
+  /**
+   * Parameters of all routed experts over all layers, from the config's
+   * geometry (layers × experts × matrices × width × hidden); absent when the
+   * config does not give the expert width. What artifacts.ts turns into expertBytes.
+   */
+  routedExpertParams?: number;
 }
 
 /** What a model's own files say about it. */

@@ -1,0 +1,713 @@
+/**
+ * A model's shape from its config.json: what sizes its KV cache, its
+ * per-sequence state and its experts, read field by field as the engines
+ * read them (vLLM's `model_arch_config_convertor.py` and the transformers
+ * config classes), never guessed. Every spelling a 2026 config uses is
+ * listed where it is read; see shared/notes/architectures.md §1a and §4.
+ *
+ * A config this file cannot read throws a ModelError that names the field:
+ * a silent fallback here is an out-of-memory twenty minutes into a load.
+ */
+
+import type { LayerCache, ModelShape, MoeShape } from "./types.ts";
+
+/** A config.json that cannot be read, with the field at fault and what to do. */
+export class ModelError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+    this.name = "ModelError";
+  }
+}
+
+type Json = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The first of `names` that holds a finite number (null and absent are skipped). */
+function firstNumber(cfg: Json, names: readonly string[]): { name: string; value: number } | undefined {
+  for (const name of names) {
+    const value = cfg[name];
+    if (typeof value === "number" && Number.isFinite(value)) return { name, value };
+  }
+  return undefined;
+}
+
+function positiveInt(cfg: Json, name: string, why: string): number {
+  const value = cfg[name];
+  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
+    const got = value === undefined ? "it is missing" : `it is ${JSON.stringify(value)}`;
+    throw new ModelError(
+      `config.json field ${name} must be a positive whole number, but ${got}; ${why}. ` +
+        `Check that this is the model's own config.json (for a picture model, its text_config).`,
+      name,
+    );
+  }
+  return value;
+}
+
+function optionalInt(cfg: Json, name: string): number | undefined {
+  const value = cfg[name];
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+function stringList(cfg: Json, name: string): string[] | undefined {
+  const value = cfg[name];
+  if (!Array.isArray(value)) return undefined;
+  if (!value.every((v) => typeof v === "string")) {
+    throw new ModelError(`config.json field ${name} must be a list of strings; fix or remove it.`, name);
+  }
+  return value as string[];
+}
+
+function numberList(cfg: Json, name: string): number[] | undefined {
+  const value = cfg[name];
+  if (!Array.isArray(value)) return undefined;
+  if (!value.every((v) => typeof v === "number" && Number.isInteger(v))) {
+    throw new ModelError(`config.json field ${name} must be a list of whole numbers; fix or remove it.`, name);
+  }
+  return value as number[];
+}
+
+/** Bytes of one element of a torch dtype name ("bfloat16", "torch.float32", "float8_e4m3fn"). */
+export function dtypeBytes(dtype: string): number {
+  const d = dtype.replace(/^torch\./, "").toLowerCase();
+  if (d === "float32" || d === "fp32" || d === "float") return 4;
+  if (d === "bfloat16" || d === "float16" || d === "half" || d === "bf16" || d === "fp16") return 2;
+  if (d.startsWith("float8") || d === "fp8" || d === "uint8" || d === "int8") return 1;
+  throw new ModelError(`unknown dtype "${dtype}": expected bfloat16, float16 or float32.`, "dtype");
+}
+
+// ---------------------------------------------------------------------------
+// Where the text model lives.
+// ---------------------------------------------------------------------------
+
+/**
+ * The text model's own config: `text_config` when the model also reads
+ * pictures (Qwen3.5+, Gemma-3/4, Llama-4, Kimi-K2.5/K3 wrappers keep every
+ * text dimension there), else the root. vLLM's `get_hf_text_config` does the
+ * same. Qwen2.5-VL keeps text dims at the root and only nests vision_config.
+ */
+function textConfigOf(config: Json): Json {
+  const text = config["text_config"];
+  return isRecord(text) ? text : config;
+}
+
+/** A field of the text config, else the root's (dtype and quantization sit at either level). */
+function eitherLevel(config: Json, text: Json, name: string): unknown {
+  const value = text[name];
+  return value === undefined || value === null ? config[name] : value;
+}
+
+function hasVisionOf(config: Json): boolean {
+  if (isRecord(config["vision_config"])) return true;
+  // Trimmed copies (aiconfigurator's Llama-4) drop vision_config but keep the wrapper class.
+  const archs = config["architectures"];
+  return (
+    isRecord(config["text_config"]) &&
+    Array.isArray(archs) &&
+    archs.some((a) => typeof a === "string" && a.endsWith("ForConditionalGeneration"))
+  );
+}
+
+/**
+ * The weights' dtype: `dtype` (2026 spelling) or `torch_dtype`, text config
+ * first. When absent vLLM's `--dtype auto` serves bfloat16 (its
+ * `_get_and_verify_dtype` treats a missing config dtype as float32 and then
+ * downcasts float32 to bfloat16 under "auto"), so that is what is sized.
+ */
+function dtypeOf(config: Json, text: Json): string {
+  for (const name of ["dtype", "torch_dtype"]) {
+    const value = eitherLevel(config, text, name);
+    if (typeof value === "string") return value.replace(/^torch\./, "");
+  }
+  return "bfloat16";
+}
+
+/**
+ * The longest context: vLLM takes the smallest of the max-length keys a
+ * config has (`_get_and_verify_max_len`, vllm/config/model.py). Many already
+ * include rope scaling (DeepSeek 163,840 = 40 × 4,096 yarn): pitfall 9 of the
+ * notes; the planner clamps further to what the cache holds.
+ */
+const MAX_LENGTH_KEYS = [
+  "max_position_embeddings",
+  "n_positions",
+  "max_seq_len",
+  "seq_length",
+  "max_sequence_length",
+  "max_seq_length",
+  "seq_len",
+  "model_max_length",
+] as const;
+
+function maxContextOf(config: Json, text: Json): number {
+  let best = Infinity;
+  for (const name of MAX_LENGTH_KEYS) {
+    const value = eitherLevel(config, text, name);
+    if (typeof value === "number" && Number.isInteger(value) && value > 0) best = Math.min(best, value);
+  }
+  if (best === Infinity) {
+    throw new ModelError(
+      "config.json has no max_position_embeddings (nor any other max-length key): the model's longest context is unknown. " +
+        "Add max_position_embeddings from the model card.",
+      "max_position_embeddings",
+    );
+  }
+  return best;
+}
+
+/**
+ * The checkpoint's own quantization method: quantization_config at the root or
+ * in text_config (vLLM checks both), else hf_quant_config.json, where older
+ * ModelOpt NVFP4 repos keep it (DeepSeek-V3.1/3.2-NVFP4 have nothing in config.json).
+ */
+function quantMethodOf(config: Json, text: Json, extraJson: Json | undefined): string {
+  const q = eitherLevel(config, text, "quantization_config");
+  if (isRecord(q) && typeof q["quant_method"] === "string") return q["quant_method"].toLowerCase();
+  const hf = extraJson?.["hf_quant_config.json"];
+  if (isRecord(hf) && isRecord(hf["quantization"])) return "modelopt";
+  return "";
+}
+
+// ---------------------------------------------------------------------------
+// Heads.
+// ---------------------------------------------------------------------------
+
+/**
+ * KV heads under every spelling vLLM's `get_total_num_kv_heads` tries, in its
+ * order, falling back to the attention heads (multi-head attention).
+ */
+const KV_HEAD_KEYS = [
+  "n_head_kv",
+  "num_kv_heads",
+  "num_key_value_heads",
+  "multi_query_group_num",
+  "num_attention_groups",
+] as const;
+
+function kvHeadsOf(text: Json, attentionHeads: number): number {
+  const found = firstNumber(text, KV_HEAD_KEYS);
+  if (found === undefined) return attentionHeads;
+  if (!Number.isInteger(found.value) || found.value <= 0) {
+    throw new ModelError(`config.json field ${found.name} must be a positive whole number, got ${found.value}.`, found.name);
+  }
+  return found.value;
+}
+
+/** head_dim when present and positive (null is absent: pitfall 13), else hidden ÷ heads. */
+function headDimOf(text: Json, hiddenSize: number, attentionHeads: number): number {
+  const value = text["head_dim"];
+  if (typeof value === "number" && value > 0) return value;
+  if (hiddenSize % attentionHeads !== 0) {
+    throw new ModelError(
+      `config.json has no head_dim and hidden_size ${hiddenSize} does not divide by num_attention_heads ${attentionHeads}; add head_dim.`,
+      "head_dim",
+    );
+  }
+  return hiddenSize / attentionHeads;
+}
+
+// ---------------------------------------------------------------------------
+// Which layer is which.
+// ---------------------------------------------------------------------------
+
+/**
+ * model_types vLLM treats as DeepSeek MLA (`is_deepseek_mla`,
+ * vllm/config/model.py): with kv_lora_rank, one latent per token.
+ */
+const MLA_MODEL_TYPES = new Set([
+  "deepseek_v2",
+  "deepseek_v3",
+  "deepseek_v32",
+  "deepseek_mtp",
+  "kimi_k2",
+  "kimi_linear",
+  "glm_moe_dsa",
+  "glm4_moe_lite",
+  "longcat_flash",
+  "pangu_ultra_moe",
+  "mistral_large_3",
+]);
+
+interface Geometry {
+  text: Json;
+  modelType: string;
+  layers: number;
+  dtypeBytes: number;
+  full: Extract<LayerCache, { kind: "full" }>;
+}
+
+function isMla(text: Json, modelType: string): boolean {
+  if (typeof text["kv_lora_rank"] === "number") return true;
+  if (MLA_MODEL_TYPES.has(modelType)) {
+    throw new ModelError(
+      `${modelType} is a multi-latent-attention model but its config has no kv_lora_rank: the cache size is unknown. ` +
+        "Use the model's own config.json (vendored copies are sometimes trimmed).",
+      "kv_lora_rank",
+    );
+  }
+  return false;
+}
+
+function mlaCache(text: Json): LayerCache {
+  const rank = positiveInt(text, "kv_lora_rank", "it sizes the MLA latent cache");
+  const rope = positiveInt(text, "qk_rope_head_dim", "the MLA cache holds kv_lora_rank + qk_rope_head_dim per token");
+  return { kind: "mla", latentDim: rank + rope };
+}
+
+function slidingWindowOf(text: Json, field = "sliding_window"): number {
+  return positiveInt(text, field, "sliding-window layers hold at most that many tokens");
+}
+
+function slidingFromFull(g: Geometry, windowTokens: number): LayerCache {
+  return { kind: "sliding", kvHeads: g.full.kvHeads, headDimK: g.full.headDimK, headDimV: g.full.headDimV, windowTokens };
+}
+
+/**
+ * Gated DeltaNet state (Qwen3-Next, Qwen3.5–3.8), vLLM's layout
+ * (`MambaStateShapeCalculator.gated_delta_net_state_shape`): conv state
+ * `conv_dim × (kernel − 1)` in the model dtype, with conv_dim = dk·nk·2 + dv·nv,
+ * plus the recurrent state nv × dv × dk in `mamba_ssm_dtype` (float32 in
+ * Qwen3.5 configs; the model dtype when the config names none).
+ */
+function gatedDeltaState(g: Geometry): number {
+  const t = g.text;
+  const why = "it sizes the gated-delta (linear attention) state";
+  const nk = positiveInt(t, "linear_num_key_heads", why);
+  const nv = positiveInt(t, "linear_num_value_heads", why);
+  const dk = positiveInt(t, "linear_key_head_dim", why);
+  const dv = positiveInt(t, "linear_value_head_dim", why);
+  const kernel = positiveInt(t, "linear_conv_kernel_dim", why);
+  const ssm = typeof t["mamba_ssm_dtype"] === "string" ? dtypeBytes(t["mamba_ssm_dtype"]) : g.dtypeBytes;
+  const convDim = dk * nk * 2 + dv * nv;
+  return convDim * (kernel - 1) * g.dtypeBytes + nv * dv * dk * ssm;
+}
+
+/**
+ * Mamba2 state (Nemotron-H), vLLM's layout (`mamba2_state_shape`): conv
+ * `(heads·head_dim + 2·n_groups·state) × (kernel − 1)` in the model dtype,
+ * plus heads × head_dim × state in `mamba_ssm_cache_dtype` (float32 in every
+ * Nemotron-3 config; vLLM's NemotronH config defaults it to float32 too).
+ */
+function mamba2State(g: Geometry): number {
+  const t = g.text;
+  const why = "it sizes the Mamba2 state";
+  const heads = positiveInt(t, "mamba_num_heads", why);
+  const headDim = positiveInt(t, "mamba_head_dim", why);
+  const groups = positiveInt(t, "n_groups", why);
+  const state = positiveInt(t, "ssm_state_size", why);
+  const kernel = positiveInt(t, "conv_kernel", why);
+  const ssmName = t["mamba_ssm_cache_dtype"];
+  const ssm = typeof ssmName === "string" ? dtypeBytes(ssmName) : 4;
+  const intermediate = heads * headDim;
+  return (intermediate + 2 * groups * state) * (kernel - 1) * g.dtypeBytes + heads * headDim * state * ssm;
+}
+
+/**
+ * Kimi Delta Attention state (Kimi-Linear, Kimi-K3), vLLM's `kda_state_shape`:
+ * three short-conv states (q, k, v) of heads·head_dim × (kernel − 1) in the
+ * model dtype, plus the recurrent heads × head_dim × head_dim, always float32.
+ */
+function kdaState(g: Geometry, linear: Json): number {
+  const why = "it sizes the KDA (linear attention) state";
+  const heads = positiveInt(linear, "num_heads", why);
+  const headDim = positiveInt(linear, "head_dim", why);
+  const kernel = positiveInt(linear, "short_conv_kernel_size", why);
+  const proj = heads * headDim;
+  return 3 * proj * (kernel - 1) * g.dtypeBytes + heads * headDim * headDim * 4;
+}
+
+function oneBasedSet(linear: Json, name: string, layers: number): Set<number> {
+  const list = numberList(linear, name);
+  if (list === undefined) {
+    throw new ModelError(`linear_attn_config.${name} is missing: which layers are linear is unknown.`, `linear_attn_config.${name}`);
+  }
+  for (const n of list) {
+    if (n < 1 || n > layers) {
+      throw new ModelError(
+        `linear_attn_config.${name} lists layer ${n}, outside 1..${layers} (the lists are 1-based).`,
+        `linear_attn_config.${name}`,
+      );
+    }
+  }
+  return new Set(list.map((n) => n - 1));
+}
+
+/** Kimi-Linear / K3: `linear_attn_config.kda_layers` and `full_attn_layers`, 1-based (pitfall 2). */
+function kimiLinearCaches(g: Geometry, linear: Json): LayerCache[] {
+  const kda = oneBasedSet(linear, "kda_layers", g.layers);
+  const full = oneBasedSet(linear, "full_attn_layers", g.layers);
+  const mla = mlaCache(g.text);
+  const state = kdaState(g, linear);
+  return Array.from({ length: g.layers }, (_, i): LayerCache => {
+    if (kda.has(i) && full.has(i)) {
+      throw new ModelError(`linear_attn_config lists layer ${i + 1} as both KDA and full attention.`, "linear_attn_config");
+    }
+    if (kda.has(i)) return { kind: "linear", stateBytesPerSeq: state };
+    if (full.has(i)) return mla;
+    throw new ModelError(
+      `linear_attn_config lists layer ${i + 1} in neither kda_layers nor full_attn_layers: its cache is unknown.`,
+      "linear_attn_config",
+    );
+  });
+}
+
+/** One `layer_types` entry, for a model whose attention layers are GQA. */
+function cacheForLayerType(g: Geometry, type: string, i: number): LayerCache {
+  switch (type) {
+    case "full_attention":
+    case "attention":
+      return fullLayer(g, i);
+    case "sliding_attention":
+      return slidingLayer(g);
+    case "chunked_attention":
+      return slidingFromFull(g, positiveInt(g.text, "attention_chunk_size", "chunked layers hold one chunk"));
+    case "linear_attention":
+      return { kind: "linear", stateBytesPerSeq: gatedDeltaState(g) };
+    default:
+      throw new ModelError(
+        `layer_types[${i}] is "${type}", a layer kind Modelplan cannot size yet ` +
+          "(known: full_attention, sliding_attention, chunked_attention, linear_attention).",
+        "layer_types",
+      );
+  }
+}
+
+/**
+ * A full-attention layer. Gemma-4 gives its full layers their own geometry
+ * (`num_global_key_value_heads` × `global_head_dim`, pitfall 5); everything
+ * else uses the model's.
+ */
+function fullLayer(g: Geometry, _i: number): LayerCache {
+  const globalHeads = optionalInt(g.text, "num_global_key_value_heads");
+  const globalDim = optionalInt(g.text, "global_head_dim");
+  if (globalHeads !== undefined && globalHeads > 0 && globalDim !== undefined && globalDim > 0) {
+    return { kind: "full", kvHeads: globalHeads, headDimK: globalDim, headDimV: globalDim };
+  }
+  return g.full;
+}
+
+/** A sliding layer: MiMo-V2 gives them their own heads (`swa_*`), others share the model's. */
+function slidingLayer(g: Geometry): LayerCache {
+  const window = slidingWindowOf(g.text);
+  const swaHeads = optionalInt(g.text, "swa_num_key_value_heads");
+  if (swaHeads !== undefined && swaHeads > 0) {
+    const k = optionalInt(g.text, "swa_head_dim") ?? g.full.headDimK;
+    const v = optionalInt(g.text, "swa_v_head_dim") ?? k;
+    return { kind: "sliding", kvHeads: swaHeads, headDimK: k, headDimV: v, windowTokens: window };
+  }
+  return slidingFromFull(g, window);
+}
+
+function requireLength<T>(list: T[], g: Geometry, name: string): T[] {
+  if (list.length !== g.layers) {
+    throw new ModelError(
+      `config.json ${name} has ${list.length} entries for ${g.layers} layers: which layer is which is unknown.`,
+      name,
+    );
+  }
+  return list;
+}
+
+/**
+ * Nemotron-H: `hybrid_override_pattern` (M = Mamba2, E = MoE, * = attention,
+ * - = MLP) or `layers_block_type` (mamba/moe/attention/mlp). Only attention
+ * blocks hold KV; MoE and MLP blocks hold nothing.
+ */
+function nemotronHCaches(g: Geometry, kinds: string[], field: string): LayerCache[] {
+  const state = kinds.some((k) => k === "M" || k === "mamba") ? mamba2State(g) : 0;
+  return kinds.map((k, i): LayerCache => {
+    if (k === "M" || k === "mamba") return { kind: "linear", stateBytesPerSeq: state };
+    if (k === "*" || k === "attention") return g.full;
+    if (k === "E" || k === "moe" || k === "-" || k === "mlp") return { kind: "none" };
+    throw new ModelError(`${field}[${i}] is "${k}", a block kind Modelplan does not know (M, E, *, -).`, field);
+  });
+}
+
+/**
+ * Nemotron-NAS (Llama-3.3-Nemotron-Super): `block_configs` per layer, with
+ * attention.n_heads_in_group (KV heads = heads ÷ that), or no attention at
+ * all (no_op / replace_with_linear), as vLLM's DeciLM model reads it.
+ */
+function blockConfigCaches(g: Geometry, blocks: unknown[], attentionHeads: number): LayerCache[] {
+  return blocks.map((block, i): LayerCache => {
+    const attn = isRecord(block) ? block["attention"] : undefined;
+    if (!isRecord(attn)) {
+      throw new ModelError(`block_configs[${i}] has no attention entry: its cache is unknown.`, "block_configs");
+    }
+    if (attn["no_op"] === true || attn["replace_with_linear"] === true) return { kind: "none" };
+    const group = positiveInt(attn, "n_heads_in_group", `block_configs[${i}].attention sets its KV heads`);
+    if (attentionHeads % group !== 0) {
+      throw new ModelError(`block_configs[${i}].attention.n_heads_in_group ${group} does not divide ${attentionHeads} heads.`, "block_configs");
+    }
+    return { ...g.full, kvHeads: attentionHeads / group };
+  });
+}
+
+/**
+ * Llama-4: chunked local attention on RoPE layers, global NoPE attention on
+ * the others. `no_rope_layers[i]` is 1 for a RoPE (chunked) layer; when the
+ * list is absent transformers' Llama4TextConfig builds it from
+ * `no_rope_layer_interval` (default 4): every fourth layer is global.
+ */
+function llama4Caches(g: Geometry): LayerCache[] {
+  const chunk = positiveInt(g.text, "attention_chunk_size", "chunked layers hold one chunk");
+  const listed = numberList(g.text, "no_rope_layers");
+  const interval = optionalInt(g.text, "no_rope_layer_interval") ?? 4;
+  const usesRope = listed
+    ? requireLength(listed, g, "no_rope_layers").map((v) => v !== 0)
+    : Array.from({ length: g.layers }, (_, i) => (i + 1) % interval !== 0);
+  return usesRope.map((rope) => (rope ? slidingFromFull(g, chunk) : g.full));
+}
+
+/** The per-layer caches, from whichever field the config uses to say which layer is which. */
+function layerCachesOf(g: Geometry, config: Json, attentionHeads: number): LayerCache[] {
+  const t = g.text;
+  if (Array.isArray(t["compress_ratios"]) || isRecord(t["compress_rates"])) {
+    const field = Array.isArray(t["compress_ratios"]) ? "compress_ratios" : "compress_rates";
+    throw new ModelError(
+      `DeepSeek-V4's compressed attention (${field}) is not supported yet: its cache is neither MLA nor GQA ` +
+        "(about 3–7 KB a token plus a fixed window). Plan a GGUF of it, or another model.",
+      field,
+    );
+  }
+  if (isMla(t, g.modelType)) {
+    const linear = t["linear_attn_config"];
+    if (isRecord(linear)) return kimiLinearCaches(g, linear);
+    const types = stringList(t, "layer_types");
+    if (types) {
+      requireLength(types, g, "layer_types").forEach((type, i) => {
+        if (!/attention$/.test(type) || type.includes("linear") || type.includes("sliding")) {
+          throw new ModelError(`layer_types[${i}] is "${type}" in an MLA model: Modelplan cannot size it.`, "layer_types");
+        }
+      });
+    }
+    return Array.from({ length: g.layers }, () => mlaCache(t));
+  }
+  const blocks = t["block_configs"];
+  if (Array.isArray(blocks)) return blockConfigCaches(g, requireLength(blocks, g, "block_configs"), attentionHeads);
+
+  const pattern = t["hybrid_override_pattern"];
+  if (typeof pattern === "string") return nemotronHCaches(g, requireLength([...pattern], g, "hybrid_override_pattern"), "hybrid_override_pattern");
+  const blockTypes = stringList(t, "layers_block_type");
+  if (blockTypes) return nemotronHCaches(g, requireLength(blockTypes, g, "layers_block_type"), "layers_block_type");
+
+  const types = stringList(t, "layer_types");
+  if (types) return withKvSharing(g, requireLength(types, g, "layer_types").map((type, i) => cacheForLayerType(g, type, i)));
+
+  const hybrid = numberList(t, "hybrid_layer_pattern");
+  if (hybrid) {
+    // MiMo-V2: 0 = full attention, 1 = sliding window with its own swa_* heads.
+    return requireLength(hybrid, g, "hybrid_layer_pattern").map((v, i) => {
+      if (v === 0) return g.full;
+      if (v === 1) return slidingLayer(g);
+      throw new ModelError(`hybrid_layer_pattern[${i}] is ${v}; only 0 (full) and 1 (sliding) are known.`, "hybrid_layer_pattern");
+    });
+  }
+  const interval = optionalInt(t, "full_attention_interval");
+  if (interval !== undefined && interval > 0) {
+    // Qwen3-Next without layer_types: layer i is full when (i + 1) % interval == 0 (llama.cpp qwen35.cpp, transformers).
+    return Array.from({ length: g.layers }, (_, i) =>
+      (i + 1) % interval === 0 ? g.full : { kind: "linear", stateBytesPerSeq: gatedDeltaState(g) },
+    );
+  }
+  if (g.modelType === "llama4" || g.modelType === "llama4_text") {
+    if (typeof t["attention_chunk_size"] === "number") return llama4Caches(g);
+  }
+  return slidingByConvention(g, config);
+}
+
+/**
+ * Gemma-3n/4 `num_kv_shared_layers`: the last N layers reuse an earlier
+ * layer's cache and hold none of their own (transformers Gemma3n/Gemma4).
+ */
+function withKvSharing(g: Geometry, caches: LayerCache[]): LayerCache[] {
+  const shared = optionalInt(g.text, "num_kv_shared_layers") ?? 0;
+  if (shared === 0) return caches;
+  return caches.map((c, i) => (i >= g.layers - shared ? { kind: "none" } : c));
+}
+
+/**
+ * Sliding window without a per-layer list: Gemma-2 alternates (even layers
+ * slide, transformers `is_sliding = not layer_idx % 2`); Gemma-3 slides all
+ * but every `sliding_window_pattern`-th layer (default 6); Qwen2's
+ * `sliding_window` counts only when `use_sliding_window` is true, and then from
+ * `max_window_layers` on; otherwise a set window applies to every layer, as
+ * vLLM does for Mistral-style configs.
+ */
+function slidingByConvention(g: Geometry, config: Json): LayerCache[] {
+  const t = g.text;
+  const window = t["sliding_window"];
+  const all = (f: (i: number) => LayerCache) => Array.from({ length: g.layers }, (_, i) => f(i));
+  if (typeof window !== "number" || window <= 0) return all(() => g.full);
+  if (t["use_sliding_window"] === false) return all(() => g.full);
+  if (g.modelType === "gemma2") return all((i) => (i % 2 === 0 ? slidingFromFull(g, window) : g.full));
+  if (g.modelType === "gemma3" || g.modelType === "gemma3_text") {
+    const p = optionalInt(t, "sliding_window_pattern") ?? optionalInt(t, "_sliding_window_pattern") ?? 6;
+    return all((i) => ((i + 1) % p !== 0 ? slidingFromFull(g, window) : g.full));
+  }
+  if (t["use_sliding_window"] === true) {
+    const from = optionalInt(t, "max_window_layers") ?? 0;
+    return all((i) => (i >= from ? slidingFromFull(g, window) : g.full));
+  }
+  void config;
+  return all(() => slidingFromFull(g, window));
+}
+
+// ---------------------------------------------------------------------------
+// Mixture of experts.
+// ---------------------------------------------------------------------------
+
+/** Routed experts under every name a 2026 config uses (pitfall 11). */
+const EXPERT_KEYS = ["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"] as const;
+const TOP_K_KEYS = ["num_experts_per_tok", "experts_per_token", "num_experts_per_token", "top_k_experts", "moe_topk", "moe_k"] as const;
+const SHARED_KEYS = ["n_shared_experts", "num_shared_experts", "shared_expert_count"] as const;
+const SHARED_WIDTH_KEYS = ["shared_expert_intermediate_size", "moe_shared_expert_intermediate_size", "share_expert_dim"] as const;
+
+/** Which layers carry routed experts, from whichever field says so. */
+function moeLayerMask(t: Json, layers: number): boolean[] {
+  const all = (f: (i: number) => boolean) => Array.from({ length: layers }, (_, i) => f(i));
+  const mlpTypes = stringList(t, "mlp_layer_types");
+  if (mlpTypes && mlpTypes.length === layers) {
+    return mlpTypes.map((type, i) => {
+      if (type === "dense" || type === "mlp") return false;
+      if (type === "sparse" || type === "moe" || type.endsWith("_moe")) return true;
+      throw new ModelError(`mlp_layer_types[${i}] is "${type}"; known: dense, sparse, moe.`, "mlp_layer_types");
+    });
+  }
+  const freqList = numberList(t, "moe_layer_freq");
+  if (freqList && freqList.length === layers) return freqList.map((v) => v !== 0);
+  const pattern = t["hybrid_override_pattern"];
+  if (typeof pattern === "string") return [...pattern].map((c) => c === "E");
+  const blockTypes = stringList(t, "layers_block_type");
+  if (blockTypes) return blockTypes.map((b) => b === "moe");
+  const explicit = numberList(t, "moe_layers");
+  if (explicit) return all((i) => explicit.includes(i));
+  const firstDense = optionalInt(t, "first_k_dense_replace");
+  if (firstDense !== undefined) {
+    const freq = optionalInt(t, "moe_layer_freq") ?? 1;
+    return all((i) => i >= firstDense && i % Math.max(1, freq) === 0);
+  }
+  const step = optionalInt(t, "interleave_moe_layer_step");
+  if (step !== undefined && step > 0) return all((i) => (i + 1) % step === 0);
+  const sparseStep = optionalInt(t, "decoder_sparse_step") ?? 1;
+  const mlpOnly = numberList(t, "mlp_only_layers") ?? [];
+  return all((i) => !mlpOnly.includes(i) && (i + 1) % Math.max(1, sparseStep) === 0);
+}
+
+/**
+ * Weight matrices of one expert: gated FFNs (SwiGLU: gate, up, down) have
+ * three; Nemotron-H's squared-ReLU experts have two (up, down).
+ */
+function matricesPerExpert(t: Json, modelType: string): number {
+  if (modelType === "nemotron_h") return 2;
+  const act = t["mlp_hidden_act"] ?? t["hidden_act"];
+  return act === "relu2" ? 2 : 3;
+}
+
+function moeOf(t: Json, modelType: string, layers: number, hiddenSize: number): MoeShape | null {
+  const routed = firstNumber(t, EXPERT_KEYS);
+  if (routed === undefined || routed.value <= 1) return null;
+  if (t["enable_moe_block"] === false) return null;
+  const topK = firstNumber(t, TOP_K_KEYS);
+  if (topK === undefined || topK.value <= 0) {
+    throw new ModelError(
+      `config.json has ${routed.value} routed experts (${routed.name}) but no experts-per-token field (${TOP_K_KEYS.join(", ")}).`,
+      TOP_K_KEYS[0],
+    );
+  }
+  const sharedCount = firstNumber(t, SHARED_KEYS)?.value;
+  const sharedWidth = firstNumber(t, SHARED_WIDTH_KEYS)?.value ?? 0;
+  const sharedExperts = sharedCount ?? (sharedWidth > 0 ? 1 : 0);
+  const mask = moeLayerMask(t, layers);
+  const moeLayers = mask.filter(Boolean).length;
+  const firstMoe = mask.indexOf(true);
+  // Mixtral, gpt-oss and Llama-4 call the expert width intermediate_size.
+  const width = firstNumber(t, ["moe_intermediate_size", "expert_intermediate_size", "intermediate_size"])?.value ?? 0;
+  // Latent MoE (Nemotron-3 Super/Ultra: moe_latent_size; Kimi-K3: routed_expert_hidden_size) runs experts in a narrower space.
+  const inDim = firstNumber(t, ["moe_latent_size", "routed_expert_hidden_size"])?.value ?? hiddenSize;
+  const shape: MoeShape = {
+    routedExperts: routed.value,
+    expertsPerToken: topK.value,
+    sharedExperts,
+    denseFirstLayers: firstMoe < 0 ? layers : firstMoe,
+    expertIntermediateSize: width,
+    moeLayers,
+  };
+  if (width > 0) shape.routedExpertParams = moeLayers * routed.value * matricesPerExpert(t, modelType) * inDim * width;
+  return shape;
+}
+
+// ---------------------------------------------------------------------------
+// The shape.
+// ---------------------------------------------------------------------------
+
+function layerCountOf(t: Json): number {
+  if (t["num_hidden_layers"] !== undefined && t["num_hidden_layers"] !== null) {
+    return positiveInt(t, "num_hidden_layers", "it is the decoder layer count");
+  }
+  // Nemotron-3-Ultra has no num_hidden_layers: its layer list is the count (pitfall 2).
+  for (const name of ["layers_block_type", "layer_types", "hybrid_override_pattern"]) {
+    const v = t[name];
+    if ((Array.isArray(v) || typeof v === "string") && v.length > 0) return v.length;
+  }
+  return positiveInt(t, "num_hidden_layers", "it is the decoder layer count");
+}
+
+/**
+ * A model's shape from its config.json (unresolved: text_config is read
+ * here), the Hub's parameter count, and extra JSON files such as
+ * hf_quant_config.json.
+ */
+export function shapeFromConfig(
+  config: Record<string, unknown>,
+  paramsTotal: number | null,
+  extraJson?: Record<string, unknown>,
+): ModelShape {
+  if (!isRecord(config)) throw new ModelError("config.json is not a JSON object.", "config.json");
+  const text = textConfigOf(config);
+  const modelType = String(text["model_type"] ?? config["model_type"] ?? "");
+  if (modelType === "") {
+    throw new ModelError("config.json has no model_type: it does not look like a model's config.json.", "model_type");
+  }
+  const layers = layerCountOf(text);
+  const hiddenSize = positiveInt(text, "hidden_size", "it sizes heads and experts");
+  const attentionHeads = positiveInt(text, "num_attention_heads", "it sizes the attention");
+  const dtype = dtypeOf(config, text);
+  const mla = isMla(text, modelType);
+  const headDim = mla ? 0 : headDimOf(text, hiddenSize, attentionHeads);
+  const kvHeads = mla || Array.isArray(text["block_configs"]) ? 0 : kvHeadsOf(text, attentionHeads);
+  const vDim = optionalInt(text, "v_head_dim");
+  const geometry: Geometry = {
+    text,
+    modelType,
+    layers,
+    dtypeBytes: dtypeBytes(dtype),
+    full: { kind: "full", kvHeads, headDimK: headDim, headDimV: !mla && vDim ? vDim : headDim },
+  };
+  const layerCaches = layerCachesOf(geometry, config, attentionHeads);
+  const mlaLatent = layerCaches.find((c) => c.kind === "mla");
+  const blockKv = layerCaches.filter((c) => c.kind === "full").map((c) => (c.kind === "full" ? c.kvHeads : 0));
+  return {
+    architecture: modelType,
+    layers,
+    hiddenSize,
+    attentionHeads,
+    // MLA has one latent "head" (vLLM's get_num_kv_heads returns 1 and get_head_size the latent), reported as 0 KV heads.
+    kvHeads: kvHeads > 0 ? kvHeads : blockKv.length > 0 ? Math.min(...blockKv) : 0,
+    headDim: mlaLatent?.kind === "mla" ? mlaLatent.latentDim : headDim,
+    vocabSize: optionalInt(text, "vocab_size") ?? optionalInt(config, "vocab_size") ?? 0,
+    maxContextTokens: maxContextOf(config, text),
+    dtype,
+    paramsTotal,
+    moe: moeOf(text, modelType, layers, hiddenSize),
+    layerCaches,
+    hasVision: hasVisionOf(config),
+    quantMethod: quantMethodOf(config, text, extraJson),
+  };
+}
