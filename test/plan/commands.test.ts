@@ -1,0 +1,383 @@
+/**
+ * The commands that start each option (issue 6), read back the way the
+ * engine would read them: each command is split into argv, and every flag is
+ * checked against the option it starts and against the flags the engine
+ * really defines at the cited version (test/fixtures/commands/engine-flags.json,
+ * each entry with the source line that defines it). A renamed flag fails here.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { commandsFor, splitArgv, type CommandContext, type CommandOption } from "../../src/plan/commands.ts";
+import type { Artifact, CardLoad, Engine, ModelShape, Placement, Workload } from "../../src/plan/types.ts";
+
+interface EngineFlags {
+  version: string;
+  programs: string[][];
+  flags: Record<string, string>;
+  values: Record<string, string[]>;
+}
+const FLAGS = JSON.parse(readFileSync(new URL("../fixtures/commands/engine-flags.json", import.meta.url), "utf8")) as Record<Engine, EngineFlags>;
+
+/**
+ * unsloth/DeepSeek-R1-GGUF's UD-IQ1_S split set at unsloth's last commit,
+ * sizes from its LFS pointers (shared/fixtures/models/unsloth__DeepSeek-R1-GGUF.json).
+ */
+const R1_SHA = "c1cd3da7ff0130842ea01b16f714c13181dd429e";
+const R1_IQ1S: Artifact = {
+  name: "DeepSeek-R1-UD-IQ1_S",
+  format: "gguf",
+  files: [
+    "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S-00001-of-00003.gguf",
+    "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S-00002-of-00003.gguf",
+    "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S-00003-of-00003.gguf",
+  ],
+  bytes: 49349193664 + 49397904416 + 41484340384,
+  projectorBytes: 0,
+  quant: "UD-IQ1_S",
+  bitsPerWeight: 1.67,
+  expertBytes: 0,
+};
+
+const SAFETENSORS: Artifact = {
+  name: "original",
+  format: "safetensors",
+  files: ["model-00001-of-00030.safetensors"],
+  bytes: 141_107_412_992,
+  projectorBytes: 0,
+  quant: "bf16",
+  bitsPerWeight: 16,
+  expertBytes: 0,
+};
+
+/** The shape matters to commands only through the option; a minimal dense one. */
+const SHAPE: ModelShape = {
+  architecture: "llama",
+  layers: 80,
+  hiddenSize: 8192,
+  attentionHeads: 64,
+  kvHeads: 8,
+  headDim: 128,
+  vocabSize: 128256,
+  maxContextTokens: 131072,
+  dtype: "bfloat16",
+  paramsTotal: 70_553_706_496,
+  moe: null,
+  layerCaches: [],
+  hasVision: false,
+  quantMethod: "",
+};
+
+/** An H100 80GB reports 81,559 MiB (src/plan/cards.ts). */
+const H100_BYTES = 81559 * 2 ** 20;
+
+function card(gpuClass: string, physicalBytes: number, usableFraction: number, cards: number): CardLoad {
+  return { gpuClass, cards, role: "", weightsBytes: 0, kvBytes: 0, engineBytes: 0, usableBytes: physicalBytes * usableFraction, physicalBytes };
+}
+
+function placement(p: Partial<Placement>): Placement {
+  return {
+    cpu: false,
+    gpuClass: "h100-80g",
+    fabric: "",
+    gpusPerNode: 1,
+    nodes: 1,
+    tensorParallel: 1,
+    pipelineParallel: 1,
+    expertParallel: false,
+    cpuMoeLayers: 0,
+    gpuLayers: -1,
+    ...p,
+  };
+}
+
+function option(engine: Engine, artifact: Artifact, where: Partial<Placement>, usableFraction = 0.9): CommandOption {
+  const p = placement(where);
+  return {
+    id: `${artifact.name}|${engine}|test`,
+    artifact: artifact.name,
+    format: artifact.format,
+    engine,
+    placement: p,
+    bitsPerWeight: artifact.bitsPerWeight,
+    cards: p.cpu ? [] : [card(p.gpuClass, H100_BYTES, usableFraction, p.gpusPerNode * p.nodes)],
+    needBytes: 0,
+    haveBytes: 0,
+    hosts: 1,
+    freeNow: true,
+    fits: true,
+    maxContextTokens: 131072,
+    kvPoolBytes: 0,
+    kvPoolTokens: 0,
+    maxConcurrency: 1,
+    moreCardsNeeded: 0,
+  };
+}
+
+function ctx(artifact: Artifact, workload: Partial<Workload>, extra: Partial<CommandContext> = {}): CommandContext {
+  return {
+    repo: artifact.format === "gguf" ? "unsloth/DeepSeek-R1-GGUF" : "meta-llama/Llama-3.3-70B-Instruct",
+    revision: artifact.format === "gguf" ? R1_SHA : "6f6073b423013f6a7d4d9f39144961bfbfbc386b",
+    artifact,
+    shape: SHAPE,
+    workload: { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {}, ...workload },
+    ...extra,
+  };
+}
+
+/** A command read back: its program words and its flags with their values (a bare switch has ""). */
+interface Parsed {
+  program: string[];
+  flags: Map<string, string>;
+  argv: string[];
+}
+
+function isFlag(word: string): boolean {
+  return /^--?[A-Za-z]/.test(word);
+}
+
+function parse(entry: string, engine: Engine): Parsed {
+  const argv = splitArgv(entry);
+  const program = FLAGS[engine].programs.find((p) => p.every((w, i) => argv[i] === w));
+  if (!program) throw new Error(`"${argv.slice(0, 3).join(" ")}" is not a program of ${engine}`);
+  const flags = new Map<string, string>();
+  for (let i = program.length; i < argv.length; i += 1) {
+    const word = argv[i] as string;
+    if (!isFlag(word)) continue;
+    const next = argv[i + 1];
+    const value = next !== undefined && !isFlag(next) ? next : "";
+    expect(flags.has(word), `${word} given twice in: ${entry}`).toBe(false);
+    flags.set(word, value);
+  }
+  return { program, flags, argv };
+}
+
+/** Every flag is one the engine defines, and every value of a closed set is one of its choices. */
+function expectRealFlags(entry: string, engine: Engine): void {
+  const { flags } = parse(entry, engine);
+  const table = FLAGS[engine];
+  for (const [flag, value] of flags) {
+    expect(Object.keys(table.flags), `${flag} is not a ${engine} flag at ${table.version}`).toContain(flag);
+    const choices = table.values[flag];
+    if (choices) expect(choices, `${flag} ${value}`).toContain(value);
+  }
+}
+
+function only(entries: string[]): string {
+  expect(entries).toHaveLength(1);
+  return entries[0] as string;
+}
+
+describe("vLLM", () => {
+  test("one node: every flag says what the option is", () => {
+    const opt = option("vllm", SAFETENSORS, { tensorParallel: 2, gpusPerNode: 2 });
+    const c = ctx(SAFETENSORS, { contextTokens: 32768 });
+    const entry = only(commandsFor(opt, c));
+    const { program, flags, argv } = parse(entry, "vllm");
+    expect(program).toEqual(["vllm", "serve"]);
+    expect(argv[2]).toBe("meta-llama/Llama-3.3-70B-Instruct");
+    expect(flags.get("--revision")).toBe(c.revision);
+    expect(flags.get("--tensor-parallel-size")).toBe("2");
+    expect(flags.get("--max-model-len")).toBe("32768");
+    // The plan's own usable share of the card: 0.9 × total (vLLM 0.19's default).
+    expect(flags.get("--gpu-memory-utilization")).toBe("0.9");
+    expect(flags.has("--pipeline-parallel-size")).toBe(false);
+    expect(flags.has("--enable-expert-parallel")).toBe(false);
+    expect(flags.has("--kv-cache-dtype")).toBe(false);
+    expect(flags.has("--max-num-seqs")).toBe(false);
+    expectRealFlags(entry, "vllm");
+  });
+
+  test("the workload's settings become the engine's own flags", () => {
+    const opt = option("vllm", SAFETENSORS, { tensorParallel: 4, gpusPerNode: 4, expertParallel: true }, 0.95);
+    const c = ctx(SAFETENSORS, {
+      sequences: 16,
+      kvDtype: "fp8",
+      settings: { gpuMemoryUtilization: 0.95, maxNumBatchedTokens: 4096, dtype: "float32", quantization: "fp8", enforceEager: true },
+    });
+    const entry = only(commandsFor(opt, c));
+    const { flags } = parse(entry, "vllm");
+    expect(flags.get("--gpu-memory-utilization")).toBe("0.95");
+    expect(flags.get("--kv-cache-dtype")).toBe("fp8");
+    expect(flags.get("--max-num-seqs")).toBe("16");
+    expect(flags.get("--max-num-batched-tokens")).toBe("4096");
+    expect(flags.get("--dtype")).toBe("float32");
+    expect(flags.get("--quantization")).toBe("fp8");
+    expect(flags.get("--enforce-eager")).toBe("");
+    expect(flags.get("--enable-expert-parallel")).toBe("");
+    expectRealFlags(entry, "vllm");
+  });
+
+  test("an explicit --max-num-seqs wins over the plan's sequences", () => {
+    const entry = only(commandsFor(option("vllm", SAFETENSORS, {}), ctx(SAFETENSORS, { sequences: 4, settings: { maxNumSeqs: 64 } })));
+    expect(parse(entry, "vllm").flags.get("--max-num-seqs")).toBe("64");
+  });
+
+  test("across nodes: one named line per node, the head serving, the others headless", () => {
+    const opt = option("vllm", SAFETENSORS, { tensorParallel: 8, pipelineParallel: 2, gpusPerNode: 8, nodes: 2, fabric: "ib0" });
+    const entries = commandsFor(opt, ctx(SAFETENSORS, {}, { nodeIds: ["dgx-a", "dgx-b"] }));
+    expect(entries).toHaveLength(2);
+    entries.forEach((entry, rank) => {
+      expect(entry.split("\n")[0]).toMatch(new RegExp(`^# ${["dgx-a", "dgx-b"][rank]} `));
+      const { flags } = parse(entry, "vllm");
+      expect(flags.get("--tensor-parallel-size")).toBe("8");
+      expect(flags.get("--pipeline-parallel-size")).toBe("2");
+      expect(flags.get("--nnodes")).toBe("2");
+      expect(flags.get("--node-rank")).toBe(String(rank));
+      expect(flags.get("--master-addr")).toBe("dgx-a");
+      expect(flags.has("--headless")).toBe(rank > 0);
+      expectRealFlags(entry, "vllm");
+    });
+  });
+
+  test("unknown hosts are placeholders, never invented names", () => {
+    const opt = option("vllm", SAFETENSORS, { tensorParallel: 8, pipelineParallel: 3, gpusPerNode: 8, nodes: 3 });
+    const entries = commandsFor(opt, ctx(SAFETENSORS, {}));
+    expect(entries.map((e) => e.split("\n")[0])).toEqual([
+      "# <node-1> (head, serves the API)",
+      "# <node-2> (worker 1)",
+      "# <node-3> (worker 2)",
+    ]);
+    for (const entry of entries) expect(parse(entry, "vllm").flags.get("--master-addr")).toBe("<head-node-ip>");
+  });
+
+  test("with Ray: start the head, join the workers, then serve on the Ray backend", () => {
+    const opt = option("vllm", SAFETENSORS, { tensorParallel: 8, pipelineParallel: 2, gpusPerNode: 8, nodes: 2 });
+    const entries = commandsFor(opt, ctx(SAFETENSORS, {}, { nodeIds: ["n1", "n2"], vllmLauncher: "ray" }));
+    expect(entries).toHaveLength(3);
+    const [head, worker, serve] = entries.map((e) => parse(e, "vllm"));
+    expect(head?.program).toEqual(["ray", "start"]);
+    expect(head?.flags.has("--head")).toBe(true);
+    expect(worker?.flags.get("--address")).toBe("n1:6379");
+    expect(serve?.program).toEqual(["vllm", "serve"]);
+    expect(serve?.flags.get("--distributed-executor-backend")).toBe("ray");
+    for (const entry of entries) expectRealFlags(entry, "vllm");
+  });
+});
+
+describe("SGLang", () => {
+  test("one node, fp8 KV spelled as SGLang spells it", () => {
+    const opt = option("sglang", SAFETENSORS, { tensorParallel: 4, gpusPerNode: 4, expertParallel: true }, 0.871);
+    const entry = only(commandsFor(opt, ctx(SAFETENSORS, { contextTokens: 65536, kvDtype: "fp8", sequences: 8 })));
+    const { program, flags } = parse(entry, "sglang");
+    expect(program).toEqual(["python", "-m", "sglang.launch_server"]);
+    expect(flags.get("--model-path")).toBe("meta-llama/Llama-3.3-70B-Instruct");
+    expect(flags.get("--tp-size")).toBe("4");
+    expect(flags.get("--ep-size")).toBe("4");
+    expect(flags.get("--context-length")).toBe("65536");
+    expect(flags.get("--mem-fraction-static")).toBe("0.871");
+    expect(flags.get("--kv-cache-dtype")).toBe("fp8_e4m3");
+    expect(flags.get("--max-running-requests")).toBe("8");
+    expectRealFlags(entry, "sglang");
+  });
+
+  test("across nodes: each rank names itself and the head's init address", () => {
+    const opt = option("sglang", SAFETENSORS, { tensorParallel: 16, gpusPerNode: 8, nodes: 2 });
+    const entries = commandsFor(opt, ctx(SAFETENSORS, {}, { nodeIds: ["h1"] }));
+    expect(entries).toHaveLength(2);
+    entries.forEach((entry, rank) => {
+      const { flags } = parse(entry, "sglang");
+      expect(flags.get("--nnodes")).toBe("2");
+      expect(flags.get("--node-rank")).toBe(String(rank));
+      expect(flags.get("--dist-init-addr")).toBe("h1:25000");
+      expectRealFlags(entry, "sglang");
+    });
+    expect(entries[1]?.split("\n")[0]).toBe("# <node-2> (rank 1)");
+  });
+});
+
+describe("llama.cpp", () => {
+  test("from the Hub by repo and quant tag; the context is the whole pool of the slots", () => {
+    const opt = option("llamacpp", R1_IQ1S, { gpusPerNode: 2, tensorParallel: 1, gpuLayers: -1 });
+    const entry = only(commandsFor(opt, ctx(R1_IQ1S, { contextTokens: 8192, sequences: 4 })));
+    const { program, flags } = parse(entry, "llamacpp");
+    expect(program).toEqual(["llama-server"]);
+    expect(flags.get("-hf")).toBe("unsloth/DeepSeek-R1-GGUF:UD-IQ1_S");
+    expect(flags.get("--ctx-size")).toBe(String(8192 * 4));
+    expect(flags.get("--parallel")).toBe("4");
+    expect(Number(flags.get("-ngl"))).toBeGreaterThanOrEqual(SHAPE.layers);
+    expect(flags.get("--split-mode")).toBe("layer");
+    expect(flags.get("--tensor-split")).toBe("1,1");
+    expectRealFlags(entry, "llamacpp");
+  });
+
+  test("a local copy starts from the first part of the split set", () => {
+    const entry = only(commandsFor(option("llamacpp", R1_IQ1S, {}), ctx(R1_IQ1S, {}, { revision: "" })));
+    const { flags } = parse(entry, "llamacpp");
+    expect(flags.get("-m")).toBe("DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S-00001-of-00003.gguf");
+    expect(flags.has("-hf")).toBe(false);
+    expect(flags.has("--parallel")).toBe(false);
+  });
+
+  test("experts in RAM, fewer layers on the card, and a quantized KV with flash attention on", () => {
+    const opt = option("llamacpp", R1_IQ1S, { gpuLayers: 40, cpuMoeLayers: 58 });
+    const entry = only(commandsFor(opt, ctx(R1_IQ1S, { kvDtype: "q8_0" })));
+    const { flags } = parse(entry, "llamacpp");
+    expect(flags.get("-ngl")).toBe("40");
+    expect(flags.get("--n-cpu-moe")).toBe("58");
+    expect(flags.get("-ctk")).toBe("q8_0");
+    expect(flags.get("-ctv")).toBe("q8_0");
+    expect(flags.get("-fa")).toBe("on");
+    expect(flags.has("--split-mode")).toBe(false);
+    expectRealFlags(entry, "llamacpp");
+  });
+
+  test("on the CPU: no -ngl at all", () => {
+    const opt = option("llamacpp", R1_IQ1S, { cpu: true, gpuClass: "", gpusPerNode: 0 });
+    const entry = only(commandsFor(opt, ctx(R1_IQ1S, { settings: { ubatch: 1024, batch: 4096 } })));
+    const { flags } = parse(entry, "llamacpp");
+    expect(flags.has("-ngl")).toBe(false);
+    expect(flags.get("-ub")).toBe("1024");
+    expect(flags.get("-b")).toBe("4096");
+    expectRealFlags(entry, "llamacpp");
+  });
+
+  test("across nodes: rpc-server on each worker, --rpc naming them on the head", () => {
+    const opt = option("llamacpp", R1_IQ1S, { gpusPerNode: 1, nodes: 3 });
+    const entries = commandsFor(opt, ctx(R1_IQ1S, {}, { nodeIds: ["a", "b"] }));
+    expect(entries).toHaveLength(3);
+    const parsed = entries.map((e) => parse(e, "llamacpp"));
+    expect(parsed.map((p) => p.program[0])).toEqual(["rpc-server", "rpc-server", "llama-server"]);
+    expect(parsed[0]?.flags.get("-p")).toBe("50052");
+    expect(parsed[2]?.flags.get("--rpc")).toBe("b:50052,<node-3-ip>:50052");
+    expect(entries[2]?.split("\n")[0]).toBe("# a (head, serves the API)");
+    for (const entry of entries) expectRealFlags(entry, "llamacpp");
+  });
+});
+
+describe("FreeToken", () => {
+  test("one card by index, its context flag, and its request cap", () => {
+    const opt = option("freetoken", SAFETENSORS, {});
+    const entry = only(commandsFor(opt, ctx(SAFETENSORS, { contextTokens: 32768, sequences: 2 }, { gpuIndex: 3 })));
+    const { program, flags } = parse(entry, "freetoken");
+    expect(program).toEqual(["ft", "serve"]);
+    expect(flags.get("--model")).toBe("meta-llama/Llama-3.3-70B-Instruct");
+    expect(flags.get("--gpu")).toBe("3");
+    expect(flags.get("--max-seq-len-override")).toBe("32768");
+    expect(flags.get("--max-running-requests")).toBe("2");
+    expectRealFlags(entry, "freetoken");
+  });
+});
+
+describe("splitArgv", () => {
+  test("reads quotes, escapes, continuations and comments as a shell does", () => {
+    expect(splitArgv(`# node a\nllama-server -m '/models/my model.gguf' \\\n  --ctx-size "8192" a\\ b "x\\"y"`)).toEqual([
+      "llama-server",
+      "-m",
+      "/models/my model.gguf",
+      "--ctx-size",
+      "8192",
+      "a b",
+      'x"y',
+    ]);
+  });
+
+  test("a path with spaces survives the round trip through the command", () => {
+    const artifact: Artifact = { ...R1_IQ1S, files: ["My Models/it's-00001-of-00003.gguf"] };
+    const entry = only(commandsFor(option("llamacpp", artifact, {}), ctx(artifact, {}, { revision: "" })));
+    expect(parse(entry, "llamacpp").flags.get("-m")).toBe("My Models/it's-00001-of-00003.gguf");
+  });
+
+  test("an unterminated quote is an error that says where it opened", () => {
+    expect(() => splitArgv(`vllm serve 'oops`)).toThrow(/unterminated ' quote opened at character 12/);
+  });
+});
