@@ -1,0 +1,48 @@
+/**
+ * Keeps the address bar's fragment equal to the plan as the user works:
+ * debounced, so dragging the slider does not write history sixty times a
+ * second, and with replaceState, so Back leaves the page instead of stepping
+ * through every slider position.
+ */
+import type { Choices } from "./choices.ts";
+import { encodeLink } from "./link.ts";
+import type { Store } from "./store.ts";
+
+/** Long enough to coalesce a slider drag, short enough that a link copied from the address bar is current. */
+export const LINK_WRITE_DELAY_MS = 250;
+
+/** The part of `window` the writer uses, so tests can hand in their own. */
+export interface LinkWindow {
+  location: { hash: string };
+  history: { replaceState(data: unknown, unused: string, url: string): void };
+  setTimeout(callback: () => void, ms: number): number;
+  clearTimeout(id: number): void;
+}
+
+/** Starts writing; returns the function that stops (and drops a pending write). */
+export function startLinkWriter<T>(store: Store<T>, selectChoices: (state: T) => Choices, win: LinkWindow): () => void {
+  let pending: number | null = null;
+  let last = selectChoices(store.getState());
+  function write(): void {
+    pending = null;
+    const hash = `#${encodeLink(selectChoices(store.getState()))}`;
+    if (win.location.hash !== hash) win.history.replaceState(null, "", hash);
+  }
+  const unsubscribe = store.subscribe(() => {
+    const next = selectChoices(store.getState());
+    if (next === last) return;
+    last = next;
+    if (pending !== null) win.clearTimeout(pending);
+    pending = win.setTimeout(write, LINK_WRITE_DELAY_MS);
+  });
+  return () => {
+    unsubscribe();
+    if (pending !== null) win.clearTimeout(pending);
+  };
+}
+
+/** The link to share: the page's address with the current plan, written now rather than after the debounce. */
+export function currentLink(href: string, choices: Choices): string {
+  const base = href.split("#")[0] ?? href;
+  return `${base}#${encodeLink(choices)}`;
+}

@@ -1,0 +1,78 @@
+/**
+ * How numbers and places read on the page. Pure formatting: no arithmetic
+ * the engine could do happens here, only units and words.
+ */
+import type { Engine, ModelShape, Placement } from "../plan/types.ts";
+
+const GIB = 2 ** 30;
+
+/** Bytes as GiB (2^30) with one decimal: "71.6 GiB". */
+export function formatGib(bytes: number): string {
+  return `${(bytes / GIB).toFixed(1)} GiB`;
+}
+
+/** Bytes as a bare GiB figure, for a chart's rows. */
+export function bytesToGib(bytes: number): number {
+  return bytes / GIB;
+}
+
+/** A token count with thousands separators: "32,768". */
+export function formatTokens(tokens: number): string {
+  return Math.round(tokens).toLocaleString("en-US");
+}
+
+/** A parameter count the way model cards say it: "32.8B", "560M". */
+export function formatParams(params: number): string {
+  if (params >= 1e12) return `${(params / 1e12).toFixed(2)}T`;
+  if (params >= 1e9) return `${(params / 1e9).toFixed(1)}B`;
+  if (params >= 1e6) return `${Math.round(params / 1e6)}M`;
+  return params.toLocaleString("en-US");
+}
+
+/** torch dtype names as people write them: "bfloat16" → "bf16". */
+export function shortDtype(dtype: string): string {
+  const names: Record<string, string> = { bfloat16: "bf16", float16: "fp16", float32: "fp32", float8_e4m3fn: "fp8" };
+  return names[dtype] ?? dtype;
+}
+
+/** "32.8B params · 64 layers · 8 KV heads · 32,768 ctx · bf16" */
+export function modelSummary(shape: ModelShape): string {
+  const parts: string[] = [];
+  if (shape.paramsTotal !== null) parts.push(`${formatParams(shape.paramsTotal)} params`);
+  parts.push(`${shape.layers} layers`);
+  if (shape.moe) parts.push(`${shape.moe.routedExperts} experts (${shape.moe.expertsPerToken} active)`);
+  if (shape.kvHeads > 0) parts.push(`${shape.kvHeads} KV heads`);
+  else if (shape.layerCaches.some((c) => c.kind === "mla")) parts.push("MLA cache");
+  parts.push(`${formatTokens(shape.maxContextTokens)} ctx`);
+  parts.push(shortDtype(shape.dtype));
+  if (shape.quantMethod !== "") parts.push(shape.quantMethod);
+  if (shape.hasVision) parts.push("vision");
+  return parts.join(" · ");
+}
+
+const ENGINE_NAMES: Record<Engine, string> = { vllm: "vLLM", sglang: "SGLang", llamacpp: "llama.cpp", freetoken: "FreeToken" };
+
+export function engineName(engine: Engine): string {
+  return ENGINE_NAMES[engine];
+}
+
+/** Where an option runs: "2 × h100-80g", "2 nodes × 8 h100-80g on ib0", "CPU". */
+export function placementLabel(placement: Placement): string {
+  if (placement.cpu) return "CPU";
+  if (placement.nodes > 1) {
+    const fabric = placement.fabric === "" ? "" : ` on ${placement.fabric}`;
+    return `${placement.nodes} nodes × ${placement.gpusPerNode} ${placement.gpuClass}${fabric}`;
+  }
+  return `${placement.gpusPerNode} × ${placement.gpuClass}`;
+}
+
+/** How the option splits the model, in the engines' own words: "TP 4 · PP 2 · EP". */
+export function parallelismLabel(placement: Placement): string {
+  const parts: string[] = [];
+  if (placement.tensorParallel > 1) parts.push(`TP ${placement.tensorParallel}`);
+  if (placement.pipelineParallel > 1) parts.push(`PP ${placement.pipelineParallel}`);
+  if (placement.expertParallel) parts.push("EP");
+  if (placement.cpuMoeLayers > 0) parts.push(`${placement.cpuMoeLayers} layers' experts in RAM`);
+  else if (placement.gpuLayers >= 0 && !placement.cpu) parts.push(`${placement.gpuLayers} layers on GPU`);
+  return parts.join(" · ");
+}

@@ -1,0 +1,106 @@
+/**
+ * What the page draws for an option, made by pure functions so charts and
+ * lists are fed plain rows (STYLE: "charts are fed rows made by a pure
+ * function") and the rows can be tested without a DOM.
+ */
+import type { CardLoad, PlanOption } from "../plan/types.ts";
+import type { Filters, GroupBy } from "../state/choices.ts";
+import { bytesToGib, engineName } from "./format.ts";
+
+/** One stacked bar: one kind of card (or pipeline stage) of a replica, in GiB. */
+export interface CardBarRow {
+  /** "8 × h100-80g", "1 × a100-80g-mig-3g.40gb · stage 2" */
+  label: string;
+  weightsGib: number;
+  kvGib: number;
+  engineGib: number;
+  /** What is left of the usable share; 0 when the card is over it. */
+  freeGib: number;
+  /** How far the parts go past the usable share; 0 when they fit. */
+  overGib: number;
+  usableGib: number;
+  physicalGib: number;
+}
+
+export function cardBarRow(card: CardLoad): CardBarRow {
+  const usedBytes = card.weightsBytes + card.kvBytes + card.engineBytes;
+  const role = card.role === "" ? "" : ` · ${card.role}`;
+  return {
+    label: `${card.cards} × ${card.gpuClass}${role}`,
+    weightsGib: bytesToGib(card.weightsBytes),
+    kvGib: bytesToGib(card.kvBytes),
+    engineGib: bytesToGib(card.engineBytes),
+    freeGib: bytesToGib(Math.max(0, card.usableBytes - usedBytes)),
+    overGib: bytesToGib(Math.max(0, usedBytes - card.usableBytes)),
+    usableGib: bytesToGib(card.usableBytes),
+    physicalGib: bytesToGib(card.physicalBytes),
+  };
+}
+
+export function cardBarRows(option: PlanOption): CardBarRow[] {
+  return option.cards.map(cardBarRow);
+}
+
+/** The right end of an option's bars: the largest physical card, or the fullest card when one is over. */
+export function barDomainGib(rows: readonly CardBarRow[]): number {
+  let end = 0;
+  for (const r of rows) end = Math.max(end, r.physicalGib, r.weightsGib + r.kvGib + r.engineGib);
+  return end;
+}
+
+export type BadgeTone = "good" | "warn" | "bad";
+export interface Badge {
+  tone: BadgeTone;
+  text: string;
+}
+
+/**
+ * The option's standing, in the order a user asks: does it fit at this
+ * context at all, could it start now, and if not, how many cards short.
+ * Busy is not unfit (the seed's Rank): a fitting option on busy cards says
+ * "busy now", not "does not fit".
+ */
+export function optionBadges(option: PlanOption): Badge[] {
+  const badges: Badge[] = [];
+  if (!option.fits) badges.push({ tone: "bad", text: "does not fit" });
+  else badges.push({ tone: "good", text: "fits" });
+  if (option.moreCardsNeeded > 0) {
+    badges.push({ tone: "bad", text: `needs ${option.moreCardsNeeded} more card${option.moreCardsNeeded === 1 ? "" : "s"}` });
+  } else if (option.fits) {
+    badges.push(option.freeNow ? { tone: "good", text: "free now" } : { tone: "warn", text: "busy now" });
+  }
+  return badges;
+}
+
+/** The options the filters let through, in the engine's rank order. */
+export function filterOptions(options: readonly PlanOption[], filters: Filters): PlanOption[] {
+  return options.filter(
+    (o) =>
+      (filters.artifact === "" || o.artifact === filters.artifact) &&
+      (filters.engine === "" || o.engine === filters.engine) &&
+      (filters.fit === "all" || (filters.fit === "fits" && o.fits) || (filters.fit === "free" && o.fits && o.freeNow)),
+  );
+}
+
+export interface OptionGroup {
+  key: string;
+  /** "" when the list is not grouped. */
+  title: string;
+  options: PlanOption[];
+}
+
+/** Groups keep the rank order inside them, and come in the order of their best option. */
+export function groupOptions(options: readonly PlanOption[], groupBy: GroupBy): OptionGroup[] {
+  if (groupBy === "none") return [{ key: "all", title: "", options: [...options] }];
+  const groups = new Map<string, OptionGroup>();
+  for (const o of options) {
+    const key = groupBy === "artifact" ? o.artifact : o.engine;
+    let group = groups.get(key);
+    if (!group) {
+      group = { key, title: groupBy === "artifact" ? o.artifact : engineName(o.engine), options: [] };
+      groups.set(key, group);
+    }
+    group.options.push(o);
+  }
+  return [...groups.values()];
+}

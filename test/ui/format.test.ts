@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { shapeFromConfig } from "../../src/plan/shape.ts";
+import type { Placement } from "../../src/plan/types.ts";
+import { formatGib, formatParams, modelSummary, placementLabel } from "../../src/ui/format.ts";
+
+const qwen3_32b = JSON.parse(readFileSync(new URL("../fixtures/ui/Qwen__Qwen3-32B.config.json", import.meta.url), "utf8")) as Record<string, unknown>;
+
+describe("the model's one-line summary", () => {
+  test("Qwen3-32B reads as its model card says it (32.8B params, 64 layers, 8 KV heads, 40,960 ctx, bf16)", () => {
+    // 32.8B: "Number of Parameters: 32.8B" on the Qwen/Qwen3-32B model card.
+    const shape = shapeFromConfig(qwen3_32b, 32.8e9);
+    expect(modelSummary(shape)).toBe("32.8B params · 64 layers · 8 KV heads · 40,960 ctx · bf16");
+  });
+
+  test("without a parameter count the summary leaves it out rather than guessing", () => {
+    expect(modelSummary(shapeFromConfig(qwen3_32b, null))).toBe("64 layers · 8 KV heads · 40,960 ctx · bf16");
+  });
+});
+
+describe("units", () => {
+  test.each([
+    // An "80GB" H100 reports 81,559 MiB (nvidia-smi, shared/fixtures/inventory/nvidia-smi-h100-sxm-80g-1.txt): 79.6 GiB, not 80.
+    [81559 * 2 ** 20, "79.6 GiB"],
+    [0, "0.0 GiB"],
+    [2 ** 30 * 1.25, "1.3 GiB"],
+  ])("formatGib(%d) = %s", (bytes, text) => {
+    expect(formatGib(bytes)).toBe(text);
+  });
+
+  test.each([
+    [32.8e9, "32.8B"],
+    [671e9, "671.0B"],
+    [1.04e12, "1.04T"],
+    [560e6, "560M"],
+  ])("formatParams(%d) = %s", (params, text) => {
+    expect(formatParams(params)).toBe(text);
+  });
+});
+
+describe("where an option runs, in the issue's words", () => {
+  const base: Placement = { cpu: false, gpuClass: "h100-80g", fabric: "ib0", gpusPerNode: 2, nodes: 1, tensorParallel: 2, pipelineParallel: 1, expertParallel: false, cpuMoeLayers: 0, gpuLayers: -1 };
+  test.each([
+    ["one node", base, "2 × h100-80g"],
+    ["two nodes on a fabric", { ...base, gpusPerNode: 8, nodes: 2, tensorParallel: 8, pipelineParallel: 2 }, "2 nodes × 8 h100-80g on ib0"],
+    ["a node's CPU", { ...base, cpu: true, gpuClass: "", gpusPerNode: 0 }, "CPU"],
+  ])("%s", (_name, placement, text) => {
+    expect(placementLabel(placement)).toBe(text);
+  });
+});
