@@ -1,11 +1,23 @@
 /**
  * The catalog of cards: the memory each really reports, and where that
- * figure came from. (Owned by the cluster work, issue 4; this first entry is
- * the one the rest of the engine is written against.)
+ * figure came from.
+ *
+ * A card's capacity is what its driver reports (nvidia-smi's "MiB" total,
+ * rocm-smi's bytes), never its marketing size: an "80GB" H100 shows 81,559
+ * MiB, which is 79.6 GiB, and planning against 80 GiB would promise 0.4 GiB
+ * that does not exist. Where a figure comes from a sample kept in the
+ * project, the source names the file under test/fixtures/inventory/; the rest
+ * name the public page that printed it.
+ *
+ * MIG profiles carry the memory `nvidia-smi mig -lgip` prints (GiB with two
+ * decimals, which are exact quarter-GiB steps rounded to 2 places). Profile
+ * names are not identity: the same memory is called "1g.12gb" on an H100 NVL
+ * and was "1g.11gb" in older configs, so importers match a slice on (parent
+ * card, slices, memory) and only then take the catalog's name for it.
  */
 
 export interface MigProfile {
-  /** "3g.40gb" */
+  /** "3g.40gb": the name the current driver gives it on this card. */
   profile: string;
   /** Compute slices (the "3" of 3g). */
   slices: number;
@@ -28,15 +40,191 @@ export interface Card {
 }
 
 const MIB = 2 ** 20;
+const GIB = 2 ** 30;
+
+/**
+ * Compute capabilities are NVIDIA's own table (developer.nvidia.com/cuda-gpus):
+ * 6.0 Pascal P100, 7.0 Volta, 7.5 Turing, 8.0 A100/A30, 8.6 GA10x, 8.9 Ada,
+ * 9.0 Hopper, 10.0 Blackwell datacenter, 12.0 Blackwell RTX.
+ */
+const CC_SOURCE_NOTE = "compute capability per developer.nvidia.com/cuda-gpus";
+
+/** A MIG profile from one `nvidia-smi mig -lgip` listing: memory in the GiB it prints. */
+function mig(profile: string, memoryGib: number, source: string): MigProfile {
+  const slices = Number(/^(\d+)g\./.exec(profile)?.[1] ?? "0");
+  return { profile, slices, memoryBytes: Math.round(memoryGib * GIB), source };
+}
+
+function migSet(source: string, rows: [string, number][]): MigProfile[] {
+  return rows.map(([profile, gib]) => mig(profile, gib, source));
+}
+
+const H100_80G_MIG = migSet(
+  "nvidia-smi mig -lgip on an H100 80GB HBM3 (test/fixtures/inventory/nvidia-smi-mig-lgip-h100-sxm-80g-1.txt)",
+  [
+    ["1g.10gb", 9.75],
+    ["1g.20gb", 19.62],
+    ["2g.20gb", 19.62],
+    ["3g.40gb", 39.5],
+    ["4g.40gb", 39.5],
+    ["7g.80gb", 79.25],
+  ],
+);
+
+const H100_NVL_MIG = migSet(
+  "nvidia-smi mig -lgip on an H100 NVL (test/fixtures/inventory/nvidia-smi-mig-lgip-h100-nvl-94g-1.txt)",
+  [
+    ["1g.12gb", 10.75],
+    ["1g.24gb", 21.62],
+    ["2g.24gb", 21.62],
+    ["3g.47gb", 46.38],
+    ["4g.47gb", 46.38],
+    ["7g.94gb", 93.12],
+  ],
+);
+
+const H200_MIG = migSet(
+  "nvidia-smi mig -lgip on an H200 (test/fixtures/inventory/nvidia-smi-mig-lgip-h200-partial-1.txt; 7g.141gb from the same listing's full text, github.com/NVIDIA/mig-parted/issues/120)",
+  [
+    ["1g.18gb", 16.0],
+    ["1g.35gb", 32.25],
+    ["2g.35gb", 32.25],
+    ["3g.71gb", 69.5],
+    ["4g.71gb", 69.5],
+    ["7g.141gb", 139.75],
+  ],
+);
+
+const A100_80G_MIG = migSet(
+  "nvidia-smi mig -lgip on an A100 80GB, as printed in public MIG guides (e.g. an EKS GPU-sharing write-up quoting `nvidia-smi mig -i 0 -lgip`: 1g.10gb 9.50 … 7g.80gb 79.00 GiB)",
+  [
+    ["1g.10gb", 9.5],
+    ["1g.20gb", 19.5],
+    ["2g.20gb", 19.5],
+    ["3g.40gb", 39.25],
+    ["4g.40gb", 39.25],
+    ["7g.80gb", 79.0],
+  ],
+);
+
+/**
+ * A100 40GB: drivers disagree by an eighth of a GiB (2g.10gb is 9.62 on
+ * driver 450-era listings, 9.75 on later ones; 3g.20gb 19.50 vs 19.62). The
+ * smaller figure is kept: a plan that fits it fits both.
+ */
+const A100_40G_MIG = migSet(
+  "nvidia-smi mig -lgip on A100 40GB, smaller of the figures seen across drivers (NVIDIA's MIG user guide and gpu-operator docs print 1g.5gb 4.75, 2g.10gb 9.62–9.75, 3g.20gb 19.50–19.62, 7g.40gb 39.25–39.50); 1g.5gb = 4864 MiB in GFD labels (test/fixtures/inventory/k8s-node-yaml-labels-a100-40g-mig-mixed-partial-1.txt)",
+  [
+    ["1g.5gb", 4.75],
+    ["1g.10gb", 9.62],
+    ["2g.10gb", 9.62],
+    ["3g.20gb", 19.5],
+    ["4g.20gb", 19.5],
+    ["7g.40gb", 39.25],
+  ],
+);
+
+const A30_MIG = migSet(
+  "nvidia-smi mig -lgip on an A30 (test/fixtures/inventory/nvidia-smi-mig-lgip-a30-all-used-1.txt)",
+  [
+    ["1g.6gb", 5.81],
+    ["2g.12gb", 11.69],
+    ["4g.24gb", 23.5],
+  ],
+);
+
+/** Only the rows the public listing showed in full: 1g.24gb. */
+const RTX_PRO_6000_MIG = migSet(
+  "nvidia-smi mig -lgip on an RTX PRO 6000 Blackwell Server Edition (test/fixtures/inventory/nvidia-smi-mig-lgip-rtxpro6000-partial-1.txt)",
+  [["1g.24gb", 23.12]],
+);
+
+const GB200_MIG = migSet(
+  "nvidia-smi mig -lgip on an HGX GB200 (github.com/NVIDIA/gpu-operator/pull/1303)",
+  [
+    ["1g.24gb", 20.0],
+    ["1g.47gb", 45.5],
+    ["2g.47gb", 45.5],
+  ],
+);
+
+const B200_MIG = migSet(
+  "nvidia-smi mig -lgip on a B200, smaller of two drivers' figures (github.com/NVIDIA/mig-parted/pull/166 prints 1g.23gb 22.00, github.com/NVIDIA/gpu-operator/pull/1351 prints 20.50; both 1g.45gb/2g.45gb 44.25)",
+  [
+    ["1g.23gb", 20.5],
+    ["1g.45gb", 44.25],
+    ["2g.45gb", 44.25],
+  ],
+);
+
+function nvidia(
+  cls: string,
+  name: string,
+  memoryMib: number,
+  source: string,
+  computeCapability: number,
+  migProfiles: MigProfile[] = [],
+): Card {
+  return {
+    class: cls,
+    name,
+    memoryBytes: memoryMib * MIB,
+    source: `${source}; ${CC_SOURCE_NOTE}`,
+    vendor: "nvidia",
+    computeCapability,
+    migProfiles,
+  };
+}
 
 export const CARDS: readonly Card[] = [
+  // Hopper
+  nvidia("h100-80g", "NVIDIA H100 80GB HBM3", 81559, "nvidia-smi on 8× H100 SXM (test/fixtures/inventory/nvidia-smi-h100-sxm-80g-1.txt): 81559MiB", 9.0, H100_80G_MIG),
+  nvidia("h100-pcie-80g", "NVIDIA H100 PCIe", 81559, "GFD nvidia.com/gpu.memory=81559 on an H100 PCIe (test/fixtures/inventory/k8s-describe-node-labels-h100-pcie-1.txt); MIG profiles as the H100 80GB's, the same GH100 with 80 GB", 9.0, H100_80G_MIG),
+  nvidia("h100-nvl-94g", "NVIDIA H100 NVL", 95830, "nvidia-smi on 2× H100 NVL (test/fixtures/inventory/nvidia-smi-h100-nvl-94g-1.txt): 95830MiB", 9.0, H100_NVL_MIG),
+  nvidia("h200-141g", "NVIDIA H200", 143771, "nvidia-smi on H200 / H200 NVL: 143771MiB (shared/fixtures/inventory/README.md, memory numbers seen)", 9.0, H200_MIG),
+  nvidia("gh200-96g", "NVIDIA GH200 480GB", 97871, "nvidia-smi on a GH200 96GB (test/fixtures/inventory/nvidia-smi-gh200-96g-1.txt): 97871MiB; its name's 480GB is the Grace LPDDR5X", 9.0),
+  // Blackwell
+  nvidia("b200-180g", "NVIDIA B200", 183359, "nvidia-smi on B200: 183359MiB (shared/fixtures/inventory/README.md, memory numbers seen)", 10.0, B200_MIG),
+  nvidia("gb200-186g", "NVIDIA GB200", 189471, "nvidia-smi on GB200 nodes: 189471MiB (public nvidia-smi tables of 4× GB200 trays, driver 570/575)", 10.0, GB200_MIG),
+  nvidia("rtxpro6000-96g", "NVIDIA RTX PRO 6000 Blackwell Server Edition", 97887, "nvidia-smi on 4× RTX PRO 6000 Blackwell (test/fixtures/inventory/nvidia-smi-rtxpro6000-mixed-mig-1.txt): 97887MiB", 12.0, RTX_PRO_6000_MIG),
+  nvidia("rtx5090-32g", "NVIDIA GeForce RTX 5090", 32607, "nvidia-smi on RTX 5090: 32607MiB (github.com/noonghunna/club-3090/issues/617, driver 595.71.05)", 12.0),
+  // Ampere
+  nvidia("a100-80g", "NVIDIA A100-SXM4-80GB", 81920, "nvidia-smi on A100 80GB (SXM4 and PCIe): 81920MiB (github.com/modal-labs/modal-client/pull/2797; shared/fixtures/inventory/README.md)", 8.0, A100_80G_MIG),
+  nvidia("a100-40g", "NVIDIA A100-SXM4-40GB", 40536, "A100 40GB reports 40536–40960MiB by driver (GFD gpu.memory=40536 in test/fixtures/inventory/k8s-node-yaml-labels-a100-40g-mig-mixed-partial-1.txt, 40537 on driver 450, 40960 on recent drivers per github.com/modal-labs/modal-client/pull/2797); the smallest is kept so no plan counts on memory an older driver withholds", 8.0, A100_40G_MIG),
+  nvidia("a30-24g", "NVIDIA A30", 24576, "GFD gpu.memory=24576 on A30 (shared/fixtures/inventory/README.md, memory numbers seen)", 8.0, A30_MIG),
+  nvidia("a10g-24g", "NVIDIA A10G", 23028, "nvidia-smi on an AWS g5 A10G (test/fixtures/inventory/nvidia-smi-a10g-1.txt): 23028MiB", 8.6),
+  nvidia("a10-24g", "NVIDIA A10", 23028, "nvidia-smi on A10: 23028MiB (github.com/modal-labs/modal-client/pull/2797)", 8.6),
+  nvidia("a40-48g", "NVIDIA A40", 46068, "nvidia-smi on 10× A40 with ECC on: 46068MiB (thamada/nvidia-smi:nvsim/A40x10_smi.py)", 8.6),
+  nvidia("rtxa6000-48g", "NVIDIA RTX A6000", 46068, "nvidia-smi on RTX A6000 with ECC on: 46068MiB (thamada/gls:gls/RTX_A6000_x9_smi.py); 49140MiB with ECC off", 8.6),
+  nvidia("rtx3090-24g", "NVIDIA GeForce RTX 3090", 24576, "nvidia-smi on 4× RTX 3090: 24576MiB (github.com/noonghunna/club-3090/issues/1127, driver 595.84)", 8.6),
+  // Ada
+  nvidia("l40s-48g", "NVIDIA L40S", 46068, "nvidia-smi on L40S (test/fixtures/inventory/nvidia-smi-l40s-1.txt): 46068MiB", 8.9),
+  nvidia("l40-48g", "NVIDIA L40", 46068, "nvidia-smi on L40 with ECC on, the datacenter default: 46068MiB (public nvidia-smi tables; 49140MiB when ECC is off)", 8.9),
+  nvidia("l4-24g", "NVIDIA L4", 23034, "nvidia-smi on L4: 23034MiB (github.com/modal-labs/modal-client/pull/2797)", 8.9),
+  nvidia("rtx4090-24g", "NVIDIA GeForce RTX 4090", 24564, "nvidia-smi on 8× RTX 4090 (test/fixtures/inventory/nvidia-smi-rtx4090-1.txt): 24564MiB", 8.9),
+  nvidia("rtx6000ada-48g", "NVIDIA RTX 6000 Ada Generation", 49140, "nvidia-smi on RTX 6000 Ada with ECC off, the workstation default: 49140MiB (public nvidia-smi table, name truncated \"NVIDIA RTX 6000 Ada Gene...\")", 8.9),
+  // Turing, Volta, Pascal
+  nvidia("t4-16g", "Tesla T4", 15360, "nvidia-smi on T4: 15360MiB (github.com/modal-labs/modal-client/pull/2797; shared/fixtures/inventory/README.md)", 7.5),
+  nvidia("v100-32g", "Tesla V100-SXM2-32GB", 32764, "--query-gpu on 8× V100-SXM2-32GB (test/fixtures/inventory/nvidia-smi-query-csv-v100-1.txt): 32768MiB, and 32764 on a card with retired pages; the smaller is kept", 7.0),
+  nvidia("v100-16g", "Tesla V100-PCIE-16GB", 16160, "nvidia-smi on V100 16GB PCIe: 16160MiB (shared/fixtures/inventory/README.md, memory numbers seen)", 7.0),
+  nvidia("p100-16g", "Tesla P100-SXM2-16GB", 16280, "nvidia-smi on 8× Tesla P100-SXM2: 16280MiB (neuropoly/intranet.neuro.polymtl.ca:computing-resources/neuropoly/gpus.md)", 6.0),
+  // AMD
   {
-    class: "h100-80g",
-    name: "NVIDIA H100 80GB HBM3",
-    memoryBytes: 81559 * MIB,
-    source: "nvidia-smi on 8× H100 SXM (shared/fixtures/inventory/nvidia-smi-h100-sxm-80g-1.txt): 81559MiB",
-    vendor: "nvidia",
-    computeCapability: 9.0,
+    class: "mi300x-192g",
+    name: "AMD Instinct MI300X",
+    memoryBytes: 206141652992,
+    source: "rocm-smi --showmeminfo vram on MI300X: VRAM Total Memory (B): 206141652992 (github.com/ROCm/legacy-rocm-build/issues/4750), 16 MiB under 192 GiB",
+    vendor: "amd",
+    computeCapability: 0,
+    migProfiles: [],
+  },
+  {
+    class: "mi325x-256g",
+    name: "AMD Instinct MI325X",
+    memoryBytes: 256 * GIB - 16 * MIB,
+    source: "ESTIMATE: no rocm-smi total for MI325X was found; AMD sells it as 256 GB HBM3E (8 stacks of 32 GiB) and the MI300X reports 16 MiB under its 192 GiB, so 256 GiB − 16 MiB",
+    vendor: "amd",
+    computeCapability: 0,
     migProfiles: [],
   },
 ];

@@ -1,0 +1,88 @@
+/**
+ * Text in, cluster out: recognises what was pasted or dropped, reads it with
+ * the matching importer, checks the result with the same validation as a
+ * hand-written file, and says in one line what it read and what it could
+ * not. Never throws: a reader's bug becomes an error message, and a bad
+ * import returns no cluster, so it changes nothing.
+ */
+import type { Cluster } from "../plan/types.ts";
+import { importModelplan, isModelplanCluster, parseStructured } from "./json.ts";
+import { formatMessage, note, type ImportMessage, type ImportResult } from "./messages.ts";
+import { gaps, summarize } from "./summary.ts";
+import { validateCluster } from "./validate.ts";
+import { READERS, type Reading } from "./readers.ts";
+
+export type { ImportMessage, ImportResult } from "./messages.ts";
+
+/** A paste past this is not an inventory (the largest sample is 20 KB); refusing it keeps the page responsive. */
+export const MAX_IMPORT_CHARS = 5 * 1024 * 1024;
+
+export function importCluster(text: string, fileName?: string): ImportResult {
+  try {
+    return importText(text, fileName);
+  } catch (e) {
+    return failed("unknown", [note(`could not read this text: ${e instanceof Error ? e.message : String(e)}`)]);
+  }
+}
+
+function importText(raw: string, fileName?: string): ImportResult {
+  if (typeof raw !== "string") return failed("unknown", [note("nothing to import: paste text or drop a file")]);
+  if (raw.length > MAX_IMPORT_CHARS) return failed("unknown", [note(`the text is ${raw.length.toLocaleString("en-US")} characters; an inventory is far smaller: paste only the tool's output`)]);
+  const text = raw.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  if (text.trim() === "") return failed("unknown", [note("nothing to import: the text is empty")]);
+
+  const structured = looksStructured(text, fileName) ? parseStructured(text) : null;
+  if (structured && structured.errors.length === 0 && isModelplanCluster(structured.value)) {
+    const { cluster, errors, warnings } = importModelplan(structured);
+    return finish(isYaml(text) ? "modelplan-yaml" : "modelplan-json", cluster, errors, warnings);
+  }
+  for (const reader of READERS) {
+    if (!reader.detect(text, structured?.value)) continue;
+    const reading = reader.read(text, structured?.value);
+    return fromReading(reader.format, reading);
+  }
+  if (structured && structured.errors.length > 0 && /^\s*[[{]/.test(text)) {
+    return failed("modelplan-json", structured.errors);
+  }
+  return failed("unknown", [
+    note(
+      "could not tell what this is. Modelplan reads its own JSON or YAML, CSV, nvidia-smi (table, -L, --query-gpu … --format=csv, mig -lgi), rocm-smi, kubectl get nodes -o json|yaml, kubectl describe node, Slurm scontrol show node / sinfo, and ray status",
+    ),
+  ]);
+}
+
+function fromReading(format: string, reading: Reading): ImportResult {
+  if (reading.errors.length > 0 || reading.nodes.length === 0) {
+    const errors = reading.errors.length > 0 ? reading.errors : [note(`read it as ${format}, but found no nodes or cards in it`)];
+    return failed(format, errors, reading.warnings);
+  }
+  const checked = validateCluster({ nodes: reading.nodes });
+  return finish(format, checked.cluster, checked.errors, [...reading.warnings, ...checked.warnings.filter((w) => !reading.quiet?.includes(w.field ?? ""))]);
+}
+
+function finish(format: string, cluster: Cluster | null, errors: ImportMessage[], warnings: ImportMessage[]): ImportResult {
+  if (!cluster || errors.length > 0) return failed(format, errors, warnings);
+  const summary = [summarize(cluster), ...gaps(cluster)].join("; ");
+  return { cluster, format, summary, warnings, errors: [] };
+}
+
+function failed(format: string, errors: ImportMessage[], warnings: ImportMessage[] = []): ImportResult {
+  const first = errors[0];
+  return {
+    cluster: null,
+    format,
+    summary: first ? `nothing imported: ${formatMessage(first)}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ""}` : "nothing imported",
+    warnings,
+    errors,
+  };
+}
+
+function looksStructured(text: string, fileName?: string): boolean {
+  if (fileName && /\.(json|ya?ml)$/i.test(fileName)) return true;
+  const first = text.split("\n").find((l) => l.trim() !== "" && !l.trim().startsWith("#"))?.trim() ?? "";
+  return /^[[{]/.test(first) || /^[A-Za-z_"'][\w"' ./-]*:(\s|$)/.test(first) || first.startsWith("- ") || first === "---";
+}
+
+function isYaml(text: string): boolean {
+  return !/^\s*[[{]/.test(text.replace(/^\s*#.*\n/gm, ""));
+}

@@ -1,0 +1,91 @@
+/**
+ * Modelplan's own cluster file: the JSON `npm run plan --cluster` takes and
+ * the page exports, snake_case on the wire. The same text read as YAML (a
+ * superset of JSON) so hand-written YAML works too, and so every value keeps
+ * its position: a bad count is reported at its line.
+ */
+import { isMap, isSeq, LineCounter, parseDocument, type Document } from "yaml";
+import type { Cluster } from "../plan/types.ts";
+import { note, type ImportMessage } from "./messages.ts";
+import { validateCluster } from "./validate.ts";
+
+/** Modelplan JSON, pretty, with `mem_gib` only where a class needs it. */
+export function clusterToJson(cluster: Cluster): string {
+  const nodes = cluster.nodes.map((n) => ({
+    id: n.id,
+    fabric: n.fabric,
+    host_mem_gib: n.hostMemGib,
+    host_free_gib: n.hostFreeGib,
+    devices: n.devices.map((d) => ({
+      class: d.class,
+      count: d.count,
+      free: d.free,
+      ...(d.memGib !== undefined ? { mem_gib: d.memGib } : {}),
+    })),
+  }));
+  return `${JSON.stringify({ nodes }, null, 2)}\n`;
+}
+
+export interface ParsedText {
+  /** The document's value, or undefined when the text is not JSON/YAML at all. */
+  value: unknown;
+  errors: ImportMessage[];
+  /** Line of a path in the text (1-based), when it is there. */
+  lineOf: (path: (string | number)[]) => number | undefined;
+}
+
+/** Parses JSON or YAML text keeping positions; never throws. */
+export function parseStructured(text: string): ParsedText {
+  const counter = new LineCounter();
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter: counter, uniqueKeys: false });
+  } catch (e) {
+    return { value: undefined, errors: [note(`not JSON or YAML: ${String(e)}`)], lineOf: () => undefined };
+  }
+  const errors = doc.errors.map((e) => note(`not valid JSON/YAML: ${e.message.split("\n")[0] ?? e.code}`, { line: e.linePos?.[0].line }));
+  let value: unknown;
+  try {
+    value = errors.length === 0 ? doc.toJS({ maxAliasCount: 100 }) : undefined;
+  } catch (e) {
+    errors.push(note(`not valid JSON/YAML: ${String(e)}`));
+  }
+  const lineOf = (path: (string | number)[]): number | undefined => {
+    for (let cut = path.length; cut > 0; cut--) {
+      const node: unknown = doc.getIn(path.slice(0, cut), true);
+      if ((isMap(node) || isSeq(node) || (typeof node === "object" && node !== null)) && "range" in node) {
+        const range = (node as { range?: [number, number, number] | null }).range;
+        if (range) return counter.linePos(range[0]).line;
+      }
+    }
+    return undefined;
+  };
+  return { value, errors, lineOf };
+}
+
+/** Whether a parsed value looks like Modelplan's cluster file. */
+export function isModelplanCluster(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && "nodes" in value;
+}
+
+/**
+ * Validates a parsed Modelplan cluster and puts each message at its line:
+ * the node is found by its id (or "#n"), the field by its path.
+ */
+export function importModelplan(parsed: ParsedText): { cluster: Cluster | null; errors: ImportMessage[]; warnings: ImportMessage[] } {
+  const result = validateCluster(parsed.value);
+  const nodes: unknown[] = isModelplanCluster(parsed.value) && Array.isArray((parsed.value as { nodes: unknown }).nodes) ? (parsed.value as { nodes: unknown[] }).nodes : [];
+  const place = (m: ImportMessage): ImportMessage => {
+    if (m.line !== undefined || m.node === undefined) return m;
+    const index = nodes.findIndex((n, i) => (typeof n === "object" && n !== null && (n as { id?: unknown }).id === m.node) || `#${i + 1}` === m.node);
+    if (index < 0) return m;
+    const path: (string | number)[] = ["nodes", index];
+    for (const part of (m.field ?? "").split(/[.[\]]+/).filter(Boolean)) {
+      if (part.startsWith("nodes")) continue;
+      path.push(/^\d+$/.test(part) ? Number(part) : part.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+    }
+    const line = parsed.lineOf(path) ?? parsed.lineOf(path.map((p) => (typeof p === "string" ? p.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : p)));
+    return line === undefined ? m : { ...m, line };
+  };
+  return { cluster: result.cluster, errors: result.errors.map(place), warnings: result.warnings.map(place) };
+}

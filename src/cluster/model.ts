@@ -1,0 +1,68 @@
+/**
+ * Edits the panel makes to a cluster, as pure functions: each returns a new
+ * cluster and leaves the old one untouched, so the page's store can keep the
+ * previous one for undo and the URL.
+ */
+import type { Cluster, ClusterNode, DeviceGroup } from "../plan/types.ts";
+
+/** Copies a panel may add at once: past this, an import or a file is the better tool. */
+export const MAX_DUPLICATES = 256;
+
+/** An id not yet used in the cluster: "node-3", or "dgx-1-2" for a copy of dgx-1. */
+export function freshId(cluster: Cluster, base = "node"): string {
+  const taken = new Set(cluster.nodes.map((n) => n.id));
+  const stem = base.replace(/-\d+$/, "") || "node";
+  for (let i = 1; ; i++) {
+    const id = `${stem}-${i}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+export function addNode(cluster: Cluster, node?: Partial<ClusterNode>): Cluster {
+  const next: ClusterNode = {
+    id: node?.id ?? freshId(cluster),
+    fabric: node?.fabric ?? "",
+    hostMemGib: node?.hostMemGib ?? 0,
+    hostFreeGib: node?.hostFreeGib ?? node?.hostMemGib ?? 0,
+    devices: node?.devices ?? [],
+  };
+  return { nodes: [...cluster.nodes, next] };
+}
+
+/** Adds `times` copies of the node at `index`, each with a fresh id, right after it. */
+export function duplicateNode(cluster: Cluster, index: number, times = 1): Cluster {
+  const source = cluster.nodes[index];
+  if (!source) return cluster;
+  const n = Math.max(0, Math.min(MAX_DUPLICATES, Math.floor(times)));
+  const copies: ClusterNode[] = [];
+  let working = cluster;
+  for (let i = 0; i < n; i++) {
+    const copy: ClusterNode = { ...source, id: freshId(working, source.id), devices: source.devices.map((d) => ({ ...d })) };
+    copies.push(copy);
+    working = { nodes: [...working.nodes, copy] };
+  }
+  return { nodes: [...cluster.nodes.slice(0, index + 1), ...copies, ...cluster.nodes.slice(index + 1)] };
+}
+
+export function removeNode(cluster: Cluster, index: number): Cluster {
+  return { nodes: cluster.nodes.filter((_, i) => i !== index) };
+}
+
+export function updateNode(cluster: Cluster, index: number, change: Partial<Omit<ClusterNode, "devices">>): Cluster {
+  return { nodes: cluster.nodes.map((n, i) => (i === index ? { ...n, ...change } : n)) };
+}
+
+export function addDevice(cluster: Cluster, index: number, device: DeviceGroup): Cluster {
+  return { nodes: cluster.nodes.map((n, i) => (i === index ? { ...n, devices: [...n.devices, device] } : n)) };
+}
+
+/** Replaces one device group: a whole object, so a custom memory can be dropped by leaving memGib out. */
+export function setDevice(cluster: Cluster, index: number, deviceIndex: number, device: DeviceGroup): Cluster {
+  return {
+    nodes: cluster.nodes.map((n, i) => (i === index ? { ...n, devices: n.devices.map((d, j) => (j === deviceIndex ? device : d)) } : n)),
+  };
+}
+
+export function removeDevice(cluster: Cluster, index: number, deviceIndex: number): Cluster {
+  return { nodes: cluster.nodes.map((n, i) => (i === index ? { ...n, devices: n.devices.filter((_, j) => j !== deviceIndex) } : n)) };
+}

@@ -1,0 +1,41 @@
+/**
+ * One line that says what a cluster holds, for the import review and the
+ * terminal: "3 nodes, 24 GPUs and 3 MIG instances of 4 classes". Counting only:
+ * what the cards can hold is the engine's to say.
+ */
+import { isMigClass } from "../plan/cards.ts";
+import type { Cluster } from "../plan/types.ts";
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
+export function summarize(cluster: Cluster): string {
+  let gpus = 0;
+  let migInstances = 0;
+  const classes = new Set<string>();
+  for (const node of cluster.nodes) {
+    for (const d of node.devices) {
+      classes.add(d.class);
+      if (isMigClass(d.class)) migInstances += d.count;
+      else gpus += d.count;
+    }
+  }
+  const nodes = plural(cluster.nodes.length, "node");
+  if (classes.size === 0) return `${nodes}, CPU only`;
+  const devices = [gpus > 0 ? plural(gpus, "GPU") : "", migInstances > 0 ? plural(migInstances, "MIG instance") : ""].filter(Boolean).join(" and ");
+  return `${nodes}, ${devices} of ${plural(classes.size, "class", "classes")}`;
+}
+
+/**
+ * What the cluster leaves for the user to set, in the words the review shows
+ * after the summary: a multi-node replica needs a fabric, a CPU or offload
+ * plan needs host RAM.
+ */
+export function gaps(cluster: Cluster): string[] {
+  const out: string[] = [];
+  const gpuNodes = cluster.nodes.filter((n) => n.devices.length > 0);
+  if (cluster.nodes.length > 1 && gpuNodes.some((n) => n.fabric === "")) out.push("fabric unknown: set it");
+  if (cluster.nodes.some((n) => n.hostMemGib === 0)) out.push("host RAM unknown: set it");
+  return out;
+}

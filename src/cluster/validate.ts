@@ -1,0 +1,217 @@
+/**
+ * The one gate every cluster passes before the engine sees it: Modelplan's
+ * JSON (snake_case, as `npm run plan --cluster` takes it), or the camelCase
+ * object the page holds. zod checks the shape and the numbers; the checks
+ * that span fields (free above total, duplicate ids, a class nobody knows
+ * the memory of) follow. Every message names the node and the field, as the
+ * user wrote it, and says what to do.
+ */
+import { z } from "zod";
+import { cardMemoryBytes } from "../plan/cards.ts";
+import type { Cluster, ClusterNode, DeviceGroup } from "../plan/types.ts";
+import { note, type ImportMessage } from "./messages.ts";
+
+/**
+ * Upper bounds past which a number is a typo or a unit slip, not a machine.
+ * The largest node seen in the inventory samples advertises 128 time-sliced
+ * GPUs (AWS P5, 8 cards × 4 MIG × 4 replicas); 1024 leaves room for any
+ * real node. No accelerator has a TiB of its own memory (MI355X: 288 GB).
+ * 64 TiB of host RAM is past the largest single-image servers sold; Slurm's
+ * RealMemory in MB pasted as GiB (1031736) lands well above it.
+ */
+export const MAX_DEVICES_PER_GROUP = 1024;
+export const MAX_DEVICE_MEM_GIB = 1024;
+export const MAX_HOST_MEM_GIB = 65536;
+export const MAX_NODES = 10_000;
+const MAX_TEXT = 200;
+
+/** zod's message for a missing or mistyped value, in words that name the field. */
+const typed = (what: string, expected: string) => (issue: { input: unknown }) =>
+  issue.input === undefined ? `${what} is missing` : `${what} must be ${expected}, not ${JSON.stringify(issue.input) ?? typeof issue.input}`;
+
+const count = (what: string) =>
+  z
+    .number({ error: typed(what, "a whole number of cards") })
+    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
+    .refine((n) => n >= 0, { message: `${what} is negative: give 0 or more`, abort: true })
+    .refine(Number.isInteger, { message: `${what} must be a whole number of cards, not a fraction`, abort: true })
+    .refine((n) => n <= MAX_DEVICES_PER_GROUP, {
+      message: `${what} is absurd (over ${MAX_DEVICES_PER_GROUP} on one node): check the number`,
+    });
+
+const gib = (what: string, max: number) =>
+  z
+    .number({ error: typed(what, "a number of GiB") })
+    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
+    .refine((n) => n >= 0, { message: `${what} is negative: give 0 or more GiB`, abort: true })
+    .refine((n) => n <= max, { message: `${what} is absurd (over ${max} GiB): is it in MB? give GiB` });
+
+const deviceSchema = z.object(
+  {
+  class: z
+    .string({ error: typed("class", "text such as \"h100-80g\"") })
+    .trim()
+    .min(1, { message: "class is empty: pick a card from the catalog, or type a class with its mem_gib" })
+    .max(MAX_TEXT, { message: `class is longer than ${MAX_TEXT} characters` }),
+  count: count("count"),
+  free: count("free").optional(),
+  mem_gib: gib("mem_gib", MAX_DEVICE_MEM_GIB)
+    .refine((n) => n > 0, { message: "mem_gib must be more than 0" })
+    .optional(),
+  },
+  { error: typed("device", "an object with class, count and free") },
+);
+
+const nodeSchema = z.object(
+  {
+  id: z
+    .string({ error: typed("id", "text") })
+    .trim()
+    .min(1, { message: "id is empty: give the node a name" })
+    .max(MAX_TEXT, { message: `id is longer than ${MAX_TEXT} characters` }),
+  fabric: z.string({ error: typed("fabric", "text such as \"ib0\", or \"\"") }).trim().max(MAX_TEXT).optional(),
+  host_mem_gib: gib("host_mem_gib", MAX_HOST_MEM_GIB),
+  host_free_gib: gib("host_free_gib", MAX_HOST_MEM_GIB).optional(),
+  devices: z.array(deviceSchema, { error: typed("devices", "a list (empty for a CPU-only node)") }).optional(),
+  },
+  { error: typed("node", "an object with id, fabric, host_mem_gib, host_free_gib and devices") },
+);
+
+const clusterSchema = z.object(
+  {
+  nodes: z
+    .array(nodeSchema, { error: typed("nodes", "a list of nodes") })
+    .min(1, { message: "the cluster has no nodes: add one" })
+    .max(MAX_NODES, { message: `more than ${MAX_NODES} nodes` }),
+  },
+  { error: typed("the cluster", "an object with a \"nodes\" list") },
+);
+
+type SnakeCluster = z.infer<typeof clusterSchema>;
+type SnakeNode = SnakeCluster["nodes"][number];
+
+/** camelCase spellings the page uses, to their snake_case wire names. */
+const CAMEL_TO_SNAKE: Record<string, string> = {
+  hostMemGib: "host_mem_gib",
+  hostFreeGib: "host_free_gib",
+  memGib: "mem_gib",
+};
+const SNAKE_TO_CAMEL = Object.fromEntries(Object.entries(CAMEL_TO_SNAKE).map(([c, s]) => [s, c]));
+
+export interface Validation {
+  cluster: Cluster | null;
+  errors: ImportMessage[];
+  /** What was filled in (a missing free count, a missing free RAM), said once each. */
+  warnings: ImportMessage[];
+}
+
+/**
+ * Checks a cluster in Modelplan's JSON (snake_case) or the page's camelCase
+ * object. Never throws; a cluster comes back only when there are no errors.
+ */
+export function validateCluster(value: unknown): Validation {
+  const camel = usesCamelCase(value);
+  const parsed = clusterSchema.safeParse(toSnake(value));
+  if (!parsed.success) {
+    const errors = parsed.error.issues.map((issue) => issueMessage(issue.path, issue.message, value, camel));
+    return { cluster: null, errors: dedupe(errors), warnings: [] };
+  }
+  const errors: ImportMessage[] = [];
+  const warnings: ImportMessage[] = [];
+  const seen = new Set<string>();
+  const nodes = parsed.data.nodes.map((n, i) => {
+    if (seen.has(n.id)) {
+      errors.push(note(`node "${n.id}" appears twice: node ids must be unique (rename one, e.g. "${n.id}-2")`, { node: n.id, field: `nodes[${i}].id` }));
+    }
+    seen.add(n.id);
+    return checkNode(n, camel, errors, warnings);
+  });
+  if (errors.length > 0) return { cluster: null, errors, warnings: [] };
+  return { cluster: { nodes }, errors, warnings };
+}
+
+function checkNode(n: SnakeNode, camel: boolean, errors: ImportMessage[], warnings: ImportMessage[]): ClusterNode {
+  const name = (f: string) => (camel ? f.replace(/[a-z_]+/g, (k) => SNAKE_TO_CAMEL[k] ?? k) : f);
+  const where = (field: string) => ({ node: n.id, field: name(field) });
+  const hostFree = n.host_free_gib ?? n.host_mem_gib;
+  if (n.host_free_gib === undefined && n.host_mem_gib > 0) {
+    warnings.push(note(`node "${n.id}": ${name("host_free_gib")} not given; taken as all ${n.host_mem_gib} GiB free`, where("host_free_gib")));
+  }
+  if (hostFree > n.host_mem_gib) {
+    errors.push(note(`node "${n.id}", ${name("host_free_gib")}: ${hostFree} GiB free is more than its ${n.host_mem_gib} GiB of RAM`, where("host_free_gib")));
+  }
+  const classes = new Set<string>();
+  const devices: DeviceGroup[] = (n.devices ?? []).map((d, j) => {
+    const at = (f: string) => where(`devices[${j}].${f}`);
+    if (classes.has(d.class)) {
+      errors.push(note(`node "${n.id}": class "${d.class}" is listed twice: give it once with the total count`, at("class")));
+    }
+    classes.add(d.class);
+    if (d.count === 0) {
+      errors.push(note(`node "${n.id}", devices[${j}].count: 0 ${d.class} cards: remove the row or give the count`, at("count")));
+    }
+    const free = d.free ?? d.count;
+    if (d.free === undefined) {
+      warnings.push(note(`node "${n.id}": free count of ${d.class} not given; taken as all ${d.count} free`, at("free")));
+    }
+    if (free > d.count) {
+      errors.push(note(`node "${n.id}", devices[${j}].free: ${free} free is more than the ${d.count} ${d.class} it has`, at("free")));
+    }
+    if (d.mem_gib === undefined && cardMemoryBytes(d.class) === null) {
+      errors.push(
+        note(
+          `node "${n.id}", devices[${j}].class: "${d.class}" is not in the card catalog and has no ${name("mem_gib")}: pick a catalog class (e.g. "h100-80g") or give its memory in GiB`,
+          at("class"),
+        ),
+      );
+    }
+    const group: DeviceGroup = { class: d.class, count: d.count, free };
+    if (d.mem_gib !== undefined) group.memGib = d.mem_gib;
+    return group;
+  });
+  if (devices.length === 0 && n.host_mem_gib === 0) {
+    warnings.push(note(`node "${n.id}" has neither cards nor RAM: nothing can run on it`, { node: n.id }));
+  }
+  return { id: n.id, fabric: n.fabric ?? "", hostMemGib: n.host_mem_gib, hostFreeGib: hostFree, devices };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function usesCamelCase(value: unknown): boolean {
+  if (!isRecord(value) || !Array.isArray(value.nodes)) return false;
+  return value.nodes.some((n) => isRecord(n) && ("hostMemGib" in n || "hostFreeGib" in n));
+}
+
+/** A shallow rename of the camelCase keys, so one schema checks both spellings. */
+function toSnake(value: unknown): unknown {
+  if (!isRecord(value) || !Array.isArray(value.nodes)) return value;
+  const rename = (o: unknown): unknown => {
+    if (!isRecord(o)) return o;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(o)) out[CAMEL_TO_SNAKE[k] ?? k] = k === "devices" && Array.isArray(v) ? v.map(rename) : v;
+    return out;
+  };
+  return { ...value, nodes: value.nodes.map(rename) };
+}
+
+/** "node "gpu-2", devices[0].count: count is negative: give 0 or more". */
+function issueMessage(path: PropertyKey[], message: string, value: unknown, camel: boolean): ImportMessage {
+  const [, nodeIndex, ...rest] = path;
+  if (path[0] !== "nodes" || typeof nodeIndex !== "number") return note(message, { field: path.map(String).join(".") || "nodes" });
+  const nodes = isRecord(value) && Array.isArray(value.nodes) ? value.nodes : [];
+  const raw: unknown = nodes[nodeIndex];
+  const id = isRecord(raw) && typeof raw.id === "string" && raw.id.trim() !== "" ? raw.id : `#${nodeIndex + 1}`;
+  const field = rest
+    .map((p) => (typeof p === "number" ? `[${p}]` : `.${camel ? (SNAKE_TO_CAMEL[String(p)] ?? String(p)) : String(p)}`))
+    .join("")
+    .replace(/^\./, "");
+  const wording = camel ? message.replace(/[a-z]+_[a-z_]+/g, (k) => SNAKE_TO_CAMEL[k] ?? k) : message;
+  return note(`node "${id}"${field ? `, ${field}` : ""}: ${wording}`, { node: id, ...(field ? { field } : {}) });
+}
+
+function dedupe(messages: ImportMessage[]): ImportMessage[] {
+  const seen = new Set<string>();
+  return messages.filter((m) => (seen.has(m.message) ? false : (seen.add(m.message), true)));
+}
