@@ -1,0 +1,314 @@
+/**
+ * A model's shape from a GGUF header, for repositories with no config.json
+ * (bartowski/…-GGUF, unsloth/…-GGUF): the keys llama.cpp itself reads
+ * (`src/llama-model.cpp load_hparams`, `src/llama-hparams.cpp`), and the
+ * tensor index for byte counts.
+ */
+
+import { ModelError } from "./shape.ts";
+import { fileTypeOf } from "./quant.ts";
+import type { GgufHeader, GgufTensor, GgufValue, LayerCache, ModelShape, MoeShape } from "./types.ts";
+
+// ---------------------------------------------------------------------------
+// Tensor bytes.
+// ---------------------------------------------------------------------------
+
+/** One ggml type's storage: `typeBytes` bytes hold `blockSize` weights. */
+interface GgmlType {
+  name: string;
+  blockSize: number;
+  typeBytes: number;
+}
+
+/**
+ * ggml's type_traits (ggml/src/ggml.c: blck_size, type_size) by ggml_type
+ * id, as @huggingface/gguf 0.4.6 GGML_QUANT_SIZES also gives them. Ids 31–33
+ * and 36–38 are the retired repacked Q4_0_x_x / IQ4_NL_x_x types.
+ */
+const GGML_TYPES: Record<number, GgmlType> = {
+  0: { name: "F32", blockSize: 1, typeBytes: 4 },
+  1: { name: "F16", blockSize: 1, typeBytes: 2 },
+  2: { name: "Q4_0", blockSize: 32, typeBytes: 18 },
+  3: { name: "Q4_1", blockSize: 32, typeBytes: 20 },
+  6: { name: "Q5_0", blockSize: 32, typeBytes: 22 },
+  7: { name: "Q5_1", blockSize: 32, typeBytes: 24 },
+  8: { name: "Q8_0", blockSize: 32, typeBytes: 34 },
+  9: { name: "Q8_1", blockSize: 32, typeBytes: 40 },
+  10: { name: "Q2_K", blockSize: 256, typeBytes: 84 },
+  11: { name: "Q3_K", blockSize: 256, typeBytes: 110 },
+  12: { name: "Q4_K", blockSize: 256, typeBytes: 144 },
+  13: { name: "Q5_K", blockSize: 256, typeBytes: 176 },
+  14: { name: "Q6_K", blockSize: 256, typeBytes: 210 },
+  15: { name: "Q8_K", blockSize: 256, typeBytes: 292 },
+  16: { name: "IQ2_XXS", blockSize: 256, typeBytes: 66 },
+  17: { name: "IQ2_XS", blockSize: 256, typeBytes: 74 },
+  18: { name: "IQ3_XXS", blockSize: 256, typeBytes: 98 },
+  19: { name: "IQ1_S", blockSize: 256, typeBytes: 50 },
+  20: { name: "IQ4_NL", blockSize: 32, typeBytes: 18 },
+  21: { name: "IQ3_S", blockSize: 256, typeBytes: 110 },
+  22: { name: "IQ2_S", blockSize: 256, typeBytes: 82 },
+  23: { name: "IQ4_XS", blockSize: 256, typeBytes: 136 },
+  24: { name: "I8", blockSize: 1, typeBytes: 1 },
+  25: { name: "I16", blockSize: 1, typeBytes: 2 },
+  26: { name: "I32", blockSize: 1, typeBytes: 4 },
+  27: { name: "I64", blockSize: 1, typeBytes: 8 },
+  28: { name: "F64", blockSize: 1, typeBytes: 8 },
+  29: { name: "IQ1_M", blockSize: 256, typeBytes: 56 },
+  30: { name: "BF16", blockSize: 1, typeBytes: 2 },
+  31: { name: "Q4_0_4_4", blockSize: 32, typeBytes: 18 },
+  32: { name: "Q4_0_4_8", blockSize: 32, typeBytes: 18 },
+  33: { name: "Q4_0_8_8", blockSize: 32, typeBytes: 18 },
+  34: { name: "TQ1_0", blockSize: 256, typeBytes: 54 },
+  35: { name: "TQ2_0", blockSize: 256, typeBytes: 66 },
+  36: { name: "IQ4_NL_4_4", blockSize: 32, typeBytes: 18 },
+  37: { name: "IQ4_NL_4_8", blockSize: 32, typeBytes: 18 },
+  38: { name: "IQ4_NL_8_8", blockSize: 32, typeBytes: 18 },
+  39: { name: "MXFP4", blockSize: 32, typeBytes: 17 },
+  40: { name: "NVFP4", blockSize: 64, typeBytes: 36 },
+  41: { name: "Q1_0", blockSize: 128, typeBytes: 18 },
+  42: { name: "Q2_0", blockSize: 64, typeBytes: 18 },
+};
+
+/** Bytes that `elements` weights of ggml type `typeId` take (whole blocks). */
+export function ggmlTypeBytes(typeId: number, elements: number): number {
+  const t = GGML_TYPES[typeId];
+  if (t === undefined) {
+    throw new ModelError(
+      `GGUF tensor type ${typeId} is not one Modelplan knows (ggml types 0–42); its size cannot be counted.`,
+      "tensors.type",
+    );
+  }
+  return Math.ceil(elements / t.blockSize) * t.typeBytes;
+}
+
+export function tensorElements(tensor: GgufTensor): number {
+  return tensor.shape.reduce((a, b) => a * b, 1);
+}
+
+export function tensorBytes(tensor: GgufTensor): number {
+  return ggmlTypeBytes(tensor.type, tensorElements(tensor));
+}
+
+/**
+ * The routed experts' tensors: `blk.N.ffn_{gate,up,down}_exps` (and the fused
+ * `ffn_gate_up_exps`), exactly what llama.cpp's `--n-cpu-moe` regex moves to
+ * host RAM (common/arg.cpp). Shared experts (`_shexp`) are not among them.
+ */
+const EXPERT_TENSOR = /^blk\.\d+\.ffn_(up|down|gate|gate_up)_exps\./;
+
+export function isExpertTensor(name: string): boolean {
+  return EXPERT_TENSOR.test(name);
+}
+
+/** A header holds every tensor of its file only when the file is not one part of a split set. */
+export function isWholeModel(header: GgufHeader): boolean {
+  const parts = header.metadata["split.count"];
+  return typeof parts !== "number" || parts <= 1;
+}
+
+// ---------------------------------------------------------------------------
+// Header keys.
+// ---------------------------------------------------------------------------
+
+type Metadata = Record<string, GgufValue>;
+
+function archOf(m: Metadata): string {
+  const arch = m["general.architecture"];
+  if (typeof arch !== "string" || arch === "") {
+    throw new ModelError(
+      "the GGUF header has no general.architecture: it is not a model file Modelplan can read (is it a projector or a LoRA?).",
+      "general.architecture",
+    );
+  }
+  return arch;
+}
+
+function num(m: Metadata, key: string): number | undefined {
+  const v = m[key];
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+function requiredNum(m: Metadata, key: string, why: string): number {
+  const v = num(m, key);
+  if (v === undefined || v <= 0) {
+    throw new ModelError(`the GGUF header has no positive ${key}; ${why}. Re-download the file, or plan the repo with its config.json.`, key);
+  }
+  return v;
+}
+
+/** A key that is one number for every layer or an array with one per layer (llama.cpp allows both). */
+function perLayer(m: Metadata, key: string, layers: number, fallback?: number): number[] {
+  const v = m[key];
+  if (typeof v === "number") return Array.from({ length: layers }, () => v);
+  if (Array.isArray(v) && v.length === layers && v.every((x) => typeof x === "number")) return v as number[];
+  if (Array.isArray(v)) {
+    throw new ModelError(`the GGUF header's ${key} has ${v.length} entries for ${layers} layers.`, key);
+  }
+  if (fallback !== undefined) return Array.from({ length: layers }, () => fallback);
+  throw new ModelError(`the GGUF header has no ${key}; the KV cache cannot be sized.`, key);
+}
+
+/**
+ * Which layers slide: `attention.sliding_window_pattern` as a per-layer bool
+ * array, or a period n where layer i slides when i % n < n − 1 (llama.cpp
+ * `set_swa_pattern`). Older files carry no pattern and llama.cpp sets it per
+ * architecture in load_hparams: gemma2 and gpt-oss 2, gemma3 6, cohere2 4.
+ */
+const SWA_PATTERN_BY_ARCH: Record<string, number> = { gemma2: 2, gemma3: 6, "gpt-oss": 2, cohere2: 4 };
+
+function slidingMask(m: Metadata, arch: string, layers: number): boolean[] {
+  const key = `${arch}.attention.sliding_window_pattern`;
+  const v = m[key];
+  if (Array.isArray(v) && v.length === layers && v.every((x) => typeof x === "boolean")) return v as boolean[];
+  const period = typeof v === "number" ? v : SWA_PATTERN_BY_ARCH[arch];
+  if (period === undefined) {
+    throw new ModelError(
+      `the GGUF header sets ${arch}.attention.sliding_window but not which layers slide (${key}), ` +
+        `and llama.cpp has no default for ${arch}: Modelplan will not guess.`,
+      key,
+    );
+  }
+  return Array.from({ length: layers }, (_, i) => period === 0 || i % period < period - 1);
+}
+
+/**
+ * A recurrent layer's state in llama.cpp's layout (llama-hparams.cpp): R =
+ * (d_conv − 1)·(d_inner + 2·n_group·d_state) and S = d_state·d_inner floats,
+ * both hard-coded F32. A GGUF is served by llama.cpp, so its layout is the one
+ * that counts (vLLM keeps conv in the model dtype; shape.ts uses that for configs).
+ */
+function recurrentStateBytes(m: Metadata, arch: string): number {
+  const why = "it sizes the recurrent (Mamba / gated-delta) state";
+  const conv = requiredNum(m, `${arch}.ssm.conv_kernel`, why);
+  const inner = requiredNum(m, `${arch}.ssm.inner_size`, why);
+  const state = requiredNum(m, `${arch}.ssm.state_size`, why);
+  const groups = num(m, `${arch}.ssm.group_count`) ?? 1;
+  const r = (conv - 1) * (inner + 2 * groups * state);
+  const s = state * inner;
+  return (r + s) * 4;
+}
+
+/**
+ * Which layers are recurrent in a hybrid: a full-attention interval
+ * (qwen3next/qwen35: layer i is attention when (i + 1) % n == 0), else
+ * llama.cpp's rule for Nemotron-H and Jamba: no KV heads and no FFN means a
+ * recurrent layer; no KV heads with an FFN is an MLP/MoE-only block.
+ */
+function recurrentKinds(m: Metadata, arch: string, layers: number, kvHeads: number[]): ("rec" | "attn" | "none")[] {
+  const interval = num(m, `${arch}.full_attention_interval`);
+  if (interval !== undefined && interval > 0) {
+    return Array.from({ length: layers }, (_, i) => ((i + 1) % interval === 0 ? "attn" : "rec"));
+  }
+  const ff = perLayer(m, `${arch}.feed_forward_length`, layers, 0);
+  return kvHeads.map((kv, i) => (kv > 0 ? "attn" : (ff[i] ?? 0) > 0 ? "none" : "rec"));
+}
+
+function layerCachesOf(m: Metadata, arch: string, layers: number, headCount: number, hidden: number): LayerCache[] {
+  const kvHeads = perLayer(m, `${arch}.attention.head_count_kv`, layers, headCount);
+  const rank = num(m, `${arch}.attention.kv_lora_rank`);
+  if (rank !== undefined && rank > 0) {
+    // MLA: llama.cpp keeps a K-only cache of kv_lora_rank + n_rot per token (has_v = !is_mla).
+    const rope = requiredNum(m, `${arch}.rope.dimension_count`, "the MLA cache holds kv_lora_rank + the rope dimension");
+    return kvHeads.map((kv) => (kv > 0 ? { kind: "mla", latentDim: rank + rope } : { kind: "none" }));
+  }
+  const keyLength = num(m, `${arch}.attention.key_length`) ?? hidden / headCount;
+  const valueLength = num(m, `${arch}.attention.value_length`) ?? keyLength;
+  const full = (kv: number): LayerCache => ({ kind: "full", kvHeads: kv, headDimK: keyLength, headDimV: valueLength });
+
+  if (num(m, `${arch}.ssm.conv_kernel`) !== undefined) {
+    const state = recurrentStateBytes(m, arch);
+    return recurrentKinds(m, arch, layers, kvHeads).map((k, i) =>
+      k === "rec" ? { kind: "linear", stateBytesPerSeq: state } : k === "none" ? { kind: "none" } : full(kvHeads[i] ?? 0),
+    );
+  }
+  const window = num(m, `${arch}.attention.sliding_window`);
+  if (window === undefined || window <= 0) return kvHeads.map((kv) => (kv > 0 ? full(kv) : { kind: "none" }));
+  const sliding = slidingMask(m, arch, layers);
+  // Gemma-4-style files give sliding layers their own head size.
+  const keySwa = num(m, `${arch}.attention.key_length_swa`) ?? keyLength;
+  const valueSwa = num(m, `${arch}.attention.value_length_swa`) ?? keySwa;
+  return kvHeads.map((kv, i): LayerCache => {
+    if (kv <= 0) return { kind: "none" };
+    if (!sliding[i]) return full(kv);
+    return { kind: "sliding", kvHeads: kv, headDimK: keySwa, headDimV: valueSwa, windowTokens: window };
+  });
+}
+
+function moeOf(m: Metadata, arch: string, layers: number, hidden: number, tensors: GgufTensor[] | undefined): MoeShape | null {
+  const experts = num(m, `${arch}.expert_count`) ?? 0;
+  if (experts <= 1) return null;
+  const used = requiredNum(m, `${arch}.expert_used_count`, "a mixture of experts must say how many experts a token uses");
+  const dense = num(m, `${arch}.leading_dense_block_count`) ?? 0;
+  const width = num(m, `${arch}.expert_feed_forward_length`) ?? 0;
+  const moeLayers = layers - dense;
+  const shape: MoeShape = {
+    routedExperts: experts,
+    expertsPerToken: used,
+    sharedExperts: num(m, `${arch}.expert_shared_count`) ?? 0,
+    denseFirstLayers: dense,
+    expertIntermediateSize: width,
+    moeLayers,
+  };
+  const expertTensors = tensors?.filter((t) => isExpertTensor(t.name)) ?? [];
+  if (expertTensors.length > 0 && tensors !== undefined) {
+    shape.routedExpertParams = expertTensors.reduce((sum, t) => sum + tensorElements(t), 0);
+  } else if (width > 0) {
+    // Gated experts: gate, up and down, each hidden × width (llama.cpp's ffn_{gate,up,down}_exps).
+    shape.routedExpertParams = moeLayers * experts * 3 * hidden * width;
+  }
+  return shape;
+}
+
+/** llama.cpp computes in and caches f16 by default; F32 and BF16 files name their own. */
+function dtypeOfFile(header: GgufHeader): string {
+  const ft = fileTypeOf(header);
+  return ft === "F32" ? "float32" : ft === "BF16" ? "bfloat16" : "float16";
+}
+
+/** The latent under MLA, else the first full (or sliding) layer's key head size. */
+function headDimOf(caches: LayerCache[], fallback: number): number {
+  const full = caches.find((c) => c.kind === "full") ?? caches.find((c) => c.kind === "sliding" || c.kind === "mla");
+  if (full?.kind === "mla") return full.latentDim;
+  if (full?.kind === "full" || full?.kind === "sliding") return full.headDimK;
+  return fallback;
+}
+
+function vocabOf(m: Metadata, arch: string): number {
+  return num(m, `${arch}.vocab_size`) ?? num(m, "tokenizer.ggml.tokens.count") ?? 0;
+}
+
+/**
+ * A model's shape from the header of a GGUF (the first part of a split set
+ * carries every model key). The parameter count is the tensors' when the file
+ * holds the whole model, else the caller's (the Hub's gguf.total).
+ */
+export function shapeFromGguf(header: GgufHeader, paramsTotal?: number | null): ModelShape {
+  const m = header.metadata;
+  const arch = archOf(m);
+  const why = "it is needed to size the model";
+  const layers = requiredNum(m, `${arch}.block_count`, "it is the layer count");
+  const hidden = requiredNum(m, `${arch}.embedding_length`, why);
+  const headCount = Math.max(...perLayer(m, `${arch}.attention.head_count`, layers));
+  if (!(headCount > 0)) throw new ModelError(`the GGUF header's ${arch}.attention.head_count is 0.`, `${arch}.attention.head_count`);
+  const layerCaches = layerCachesOf(m, arch, layers, headCount, hidden);
+  const kvList = layerCaches.flatMap((c) => (c.kind === "full" || c.kind === "sliding" ? [c.kvHeads] : []));
+  const mla = layerCaches.some((c) => c.kind === "mla");
+  const tensors = header.tensors !== undefined && isWholeModel(header) ? header.tensors : undefined;
+  const counted = tensors?.reduce((sum, t) => sum + tensorElements(t), 0);
+  return {
+    architecture: arch,
+    layers,
+    hiddenSize: hidden,
+    attentionHeads: headCount,
+    kvHeads: mla ? 0 : kvList.length > 0 ? Math.min(...kvList) : 0,
+    headDim: headDimOf(layerCaches, hidden / headCount),
+    vocabSize: vocabOf(m, arch),
+    maxContextTokens: requiredNum(m, `${arch}.context_length`, "it is the model's longest context"),
+    dtype: dtypeOfFile(header),
+    paramsTotal: counted ?? paramsTotal ?? null,
+    moe: moeOf(m, arch, layers, hidden, tensors),
+    layerCaches,
+    hasVision: false,
+    quantMethod: "",
+  };
+}
