@@ -1,0 +1,204 @@
+/**
+ * Reading startup logs (issue 7, "Calibrate from a log"), tested on the real
+ * lines engines printed: every record of shared/calibration/measured.jsonl,
+ * copied with its source to test/fixtures/logs/calibration-quotes.json. Each
+ * figure the record's quote lines print must come back equal to the record's
+ * `measured` value (the engines print 2–4 decimals; the tolerance is the
+ * last printed digit, 1e-6 relative, i.e. none).
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { parseStartupLog, type StartupLogReading } from "../../src/plan/logparse.ts";
+
+interface CalibrationQuote {
+  id: string;
+  source_url: string;
+  engine: string;
+  quote: string[];
+  measured: Record<string, number>;
+  not_engine_output?: string;
+}
+
+const RECORDS = (JSON.parse(readFileSync(new URL("../fixtures/logs/calibration-quotes.json", import.meta.url), "utf8")) as { records: CalibrationQuote[] }).records;
+
+/**
+ * Where each figure of a calibration record is found in a reading. The
+ * record's key names the unit the engine printed (shared/calibration/README.md).
+ */
+const FIGURE: Record<string, (r: StartupLogReading) => number | undefined> = {
+  weights_gib_per_card: (r) => r.figures.weightsGib,
+  weights_GB_label_is_GiB: (r) => r.figures.weightsGib,
+  weights_GB_label_is_GiB_per_card: (r) => r.figures.weightsGib,
+  kv_available_gib_per_card: (r) => r.figures.kvAvailableGib,
+  kv_tokens: (r) => r.figures.kvTokens,
+  num_gpu_blocks: (r) => r.figures.numGpuBlocks,
+  max_concurrency_x: (r) => r.figures.maxConcurrency,
+  torch_peak_activation_gib: (r) => r.figures.torchPeakIncreaseGib,
+  non_torch_increase_gib: (r) => r.figures.nonTorchIncreaseGib,
+  total_non_kv_gib: (r) => r.figures.totalNonKvGib,
+  gpu_total_memory_gib: (r) => r.figures.gpuTotalGib,
+  init_free_memory_gib: (r) => r.figures.initFreeGib,
+  init_non_torch_memory_gib: (r) => r.figures.initNonTorchGib,
+  cuda_graph_gib: (r) => r.figures.cudaGraphGib,
+  total_gpu_memory_gib: (r) => r.figures.gpuTotalGib,
+  initial_memory_usage_gib: (r) => r.figures.initialMemoryUsageGib,
+  peak_torch_memory_gib: (r) => r.figures.peakTorchGib,
+  memory_usage_post_profile_gib: (r) => r.figures.memoryUsagePostProfileGib,
+  non_torch_memory_gib: (r) => r.figures.nonTorchGib,
+  kv_cache_size_gib: (r) => r.figures.kvCacheSizeGib,
+  num_cpu_blocks: (r) => r.figures.numCpuBlocks,
+  kv_tokens_in_error: (r) => r.figures.kvTokensInError,
+  budget_gib: (r) => r.figures.budgetGib,
+  activation_peak_gib: (r) => r.figures.activationPeakGib,
+  kv_reserved_gib: (r) => r.figures.kvReservedGib,
+  KV_size_GB_label_is_GiB: (r) => r.figures.kvSizeGib,
+  avail_mem_after_pool_GB: (r) => r.figures.availAfterPoolGib,
+  CUDA0_model_buffer_MiB: (r) => r.devices["CUDA0"]?.model,
+  CUDA0_KV_buffer_MiB: (r) => r.devices["CUDA0"]?.kv,
+  CUDA0_compute_buffer_MiB: (r) => r.devices["CUDA0"]?.compute,
+  KV_self_size_MiB: (r) => r.figures.kvSelfMib,
+  K_MiB: (r) => r.figures.kSelfMib,
+  V_MiB: (r) => r.figures.vSelfMib,
+  kv_alloc_bytes: (r) => r.figures.kvAllocBytes,
+  gpu_MiB_after_context_creation: (r) => r.figures.gpuMibAfterContext,
+};
+
+/** The record's engine, as the parser names it. */
+function engineOf(record: CalibrationQuote): string {
+  if (record.engine.startsWith("vllm")) return "vllm";
+  if (record.engine.startsWith("sglang")) return "sglang";
+  if (record.engine.startsWith("tensorrt")) return "tensorrt-llm";
+  return "llamacpp";
+}
+
+const ENGINE_LOGS = RECORDS.filter((r) => r.not_engine_output === undefined);
+const NOT_LOGS = RECORDS.filter((r) => r.not_engine_output !== undefined);
+
+describe("every calibration record's quote lines", () => {
+  test("the fixture holds every record of the calibration set", () => {
+    expect(RECORDS).toHaveLength(57);
+    expect(ENGINE_LOGS.every((r) => Object.keys(r.measured).length > 0)).toBe(true);
+  });
+
+  test.each(ENGINE_LOGS.map((r) => [r.id, r] as const))("%s: each printed figure equals the measured one", (_id, record) => {
+    const reading = parseStartupLog(record.quote.join("\n"));
+    expect(reading.engine).toBe(engineOf(record));
+    for (const [key, value] of Object.entries(record.measured)) {
+      const read = FIGURE[key];
+      expect(read, `no reader for ${key}`).toBeDefined();
+      const got = read?.(reading);
+      expect(got, `${key} (${record.source_url})`).toBeDefined();
+      expect(got as number, key).toBeCloseTo(value, 6);
+    }
+  });
+
+  test.each(NOT_LOGS.map((r) => [r.id, r] as const))("%s is not a startup log, and the reading says what it could not read", (_id, record) => {
+    const reading = parseStartupLog(record.quote.join("\n"));
+    expect(reading.weightsGib).toBeNull();
+    expect(reading.kvGib).toBeNull();
+    expect(reading.unread).toEqual(expect.arrayContaining(["weights", "KV cache"]));
+  });
+});
+
+function quoteOf(id: string): string {
+  const record = RECORDS.find((r) => r.id === id);
+  if (!record) throw new Error(`no calibration record ${id}`);
+  return record.quote.join("\n");
+}
+
+describe("the measured weights, KV and overhead per card", () => {
+  test("vLLM 0.19: the overhead inside the budget is the non-KV memory less the weights", () => {
+    // codellama-7b on an H100: 13.57 non-KV − 12.56 weights = 0.77 activation + 0.25 non-torch.
+    const r = parseStartupLog(quoteOf("vllm0190-h100-codellama-7b-hf-tp1pp1-8192"));
+    expect(r.weightsGib).toBe(12.56);
+    expect(r.kvGib).toBe(61.66);
+    expect(r.overheadGib).toBeCloseTo(1.01, 6);
+    expect(r.kvTokens).toBe(126256);
+    expect(r.maxConcurrency).toBe(15.41);
+    expect(r.contextTokens).toBe(8192);
+    expect(r.failure).toBeNull();
+    expect(r.unread).toEqual([]);
+  });
+
+  test("vLLM V0: weights inside the torch peak, the KV from the profiling line", () => {
+    // 17.06 peak − 14.9888 weights + 0.35 non-torch = 2.42 GiB, which with the
+    // 3.81 GiB of KV fills 0.90 × 23.58 GiB to the hundredth.
+    const r = parseStartupLog(quoteOf("vllm-v0-3090-llama-3.1-8b-20k"));
+    expect(r.weightsGib).toBe(14.9888);
+    expect(r.kvGib).toBe(3.81);
+    expect(r.overheadGib).toBeCloseTo(2.4212, 4);
+    expect(r.contextTokens).toBe(20000);
+    expect((r.weightsGib ?? 0) + (r.kvGib ?? 0) + (r.overheadGib ?? 0)).toBeCloseTo(0.9 * 23.58, 1);
+  });
+
+  test("vLLM V0.7: a negative KV reserve is read as printed", () => {
+    const r = parseStartupLog(quoteOf("vllm-v0-rtx4060laptop-qwen2.5-7b-4bit-failed"));
+    expect(r.kvGib).toBe(-1.05);
+    expect(r.overheadGib).toBeCloseTo(1.45, 6);
+  });
+
+  test("llama.cpp: the card's model, KV and compute buffers, in GiB", () => {
+    const r = parseStartupLog(quoteOf("ikllama-a6000-gemma-3-27b-qat-q4km-c32768"));
+    expect(r.engine).toBe("llamacpp");
+    expect(r.weightsGib).toBeCloseTo(15773.97 / 1024, 4);
+    expect(r.kvGib).toBeCloseTo(15872 / 1024, 4);
+    expect(r.overheadGib).toBeCloseTo(522.62 / 1024, 4);
+  });
+
+  test("SGLang: the KV pool and its tokens; the overhead is not printed, and it says so", () => {
+    const r = parseStartupLog(quoteOf("sglang-dp8attn-b200-deepseek-v3.2-exp-main"));
+    expect(r.kvGib).toBe(54.52);
+    expect(r.kvTokens).toBe(1462784);
+    expect(r.unread).toEqual(expect.arrayContaining(["weights", "engine overhead"]));
+  });
+});
+
+describe("failures, in the engine's words", () => {
+  test.each([
+    ["vllm-v0-3090-llama-3.1-8b-29k-failed", /larger than the maximum number of tokens that can be stored in KV cache \(23648\)/],
+    ["vllm-v0-2x4090-r1-distill-qwen-14b-tp2-failed", /max seq len \(131072\)/],
+    ["vllm-h100-llama-3.3-70b-fp8-tp1-16000-failed", /No available memory for the cache blocks/],
+  ])("%s", (id, words) => {
+    const r = parseStartupLog(quoteOf(id));
+    expect(r.failure).toMatch(words);
+  });
+
+  test("a log that started has no failure", () => {
+    expect(parseStartupLog(quoteOf("vllm0190-h100-gemma-3-27b-it-tp1pp1-8192")).failure).toBeNull();
+  });
+});
+
+describe("what people really paste", () => {
+  test("lines with vLLM's log prefix, as its own docs print them", () => {
+    // vllm-project/vllm docs/serving/distributed_serving.md (the example startup lines).
+    const r = parseStartupLog(
+      "INFO 07-23 13:56:04 [kv_cache_utils.py:775] GPU KV cache size: 643,232 tokens\n" +
+        "INFO 07-23 13:56:04 [kv_cache_utils.py:779] Maximum concurrency for 40,960 tokens per request: 15.70x",
+    );
+    expect(r.engine).toBe("vllm");
+    expect(r.kvTokens).toBe(643232);
+    expect(r.maxConcurrency).toBe(15.7);
+    expect(r.contextTokens).toBe(40960);
+  });
+
+  test("terminal colours and Windows line ends do not hide a figure", () => {
+    const r = parseStartupLog("\u001b[1;36m(VllmWorker TP0 pid=4242)\u001b[0m INFO Model loading took 7.51 GiB memory and 10.56 seconds\r\n");
+    expect(r.weightsGib).toBe(7.51);
+  });
+
+  test.each([[""], ["hello"], ["{\"not\": \"a log\"}"], ["Model loading took NaN GiB"], ["\u0000\u0001"]])("%j: no engine, nothing read, no throw", (text) => {
+    const r = parseStartupLog(text);
+    expect(r.engine === null || r.weightsGib === null).toBe(true);
+    expect(r.unread).toContain("weights");
+  });
+
+  test("whatever the text, it never throws", () => {
+    const pieces = RECORDS.flatMap((r) => r.quote);
+    for (let i = 0; i < 2000; i += 1) {
+      const a = pieces[(i * 7919) % pieces.length] ?? "";
+      const cut = (i * 104729) % Math.max(1, a.length);
+      const text = a.slice(0, cut) + String.fromCharCode(i % 128) + a.slice(cut + 1);
+      expect(() => parseStartupLog(text)).not.toThrow();
+    }
+  });
+});
