@@ -1,0 +1,243 @@
+/**
+ * Builds, from the real snapshots in ../shared/fixtures/models/, two things
+ * the project keeps (so nothing reads outside the repo at run time):
+ *
+ *  - src/hub/catalog/<owner>__<name>.json: the bundled catalog, one
+ *    RepoSnapshot per model with a verbatim config and exact file sizes;
+ *  - test/fixtures/hub/<owner>__<name>.json: recordings in the Hub's real
+ *    response shapes (the `?blobs=true` model info, the files' text, GGUF
+ *    header facts) that the tests' fake Hub serves.
+ *
+ * Run: npx tsx scripts/build-catalog.ts [path/to/shared]
+ * Nothing is invented: a file whose size was not seen is left out, and every
+ * output names its sources.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RepoFile, RepoSnapshot } from "../src/plan/types.ts";
+
+const shared = process.argv[2] ?? join(import.meta.dirname, "..", "..", "shared");
+const models = join(shared, "fixtures", "models");
+const configs = join(shared, "fixtures", "configs");
+const root = join(import.meta.dirname, "..");
+
+interface FixtureFile {
+  path: string;
+  size?: number;
+  size_exact: boolean;
+  lfs_sha256?: string;
+}
+
+interface Fixture {
+  id: string;
+  sources: string[];
+  revision?: string;
+  config?: Record<string, unknown>;
+  config_verbatim?: boolean;
+  files?: FixtureFile[];
+  other_files?: FixtureFile[];
+  params?: number;
+  params_source?: string;
+  gguf?: Record<string, Record<string, unknown>>;
+  notes?: string;
+}
+
+function load(repo: string): Fixture {
+  return JSON.parse(readFileSync(join(models, `${repo.replace("/", "__")}.json`), "utf8")) as Fixture;
+}
+
+/** Files whose byte count was seen exactly; the others are left out (their size would be a guess). */
+function exactFiles(f: Fixture): FixtureFile[] {
+  return [...(f.files ?? []), ...(f.other_files ?? [])].filter((x) => x.size_exact && typeof x.size === "number");
+}
+
+/** The catalog: models with a verbatim config and exact weight sizes (shared/fixtures/models/README.md). */
+const CATALOG: { repo: string; label: string }[] = [
+  { repo: "Qwen/Qwen2.5-Coder-32B-Instruct", label: "Qwen2.5 Coder 32B Instruct (bf16)" },
+  { repo: "meta-llama/Llama-3.1-8B-Instruct", label: "Llama 3.1 8B Instruct (bf16)" },
+  { repo: "microsoft/phi-4", label: "Phi-4 14B (bf16)" },
+  { repo: "Qwen/Qwen2.5-VL-7B-Instruct", label: "Qwen2.5 VL 7B Instruct (bf16, vision)" },
+  { repo: "mistralai/Mixtral-8x7B-Instruct-v0.1", label: "Mixtral 8x7B Instruct (MoE, bf16)" },
+  { repo: "deepseek-ai/DeepSeek-R1", label: "DeepSeek R1 671B (MoE, MLA, fp8)" },
+  { repo: "unsloth/DeepSeek-R1-GGUF", label: "DeepSeek R1 GGUF (13 quantizations, split)" },
+];
+
+function snapshotOf(f: Fixture): RepoSnapshot {
+  if (!f.config || !f.config_verbatim) throw new Error(`${f.id}: no verbatim config`);
+  const files: RepoFile[] = exactFiles(f).map((x) => ({ path: x.path, sizeBytes: x.size ?? 0 }));
+  return {
+    repo: f.id,
+    sha: f.revision ?? "",
+    config: f.config,
+    files,
+    paramsTotal: f.params ?? null,
+    ggufHeaders: {},
+  };
+}
+
+function writeJson(path: string, value: unknown): void {
+  writeFileSync(path, `${JSON.stringify(value, null, 1)}\n`);
+}
+
+function buildCatalog(): void {
+  const dir = join(root, "src", "hub", "catalog");
+  mkdirSync(dir, { recursive: true });
+  for (const { repo, label } of CATALOG) {
+    const f = load(repo);
+    const dropped = [...(f.files ?? []), ...(f.other_files ?? [])].filter((x) => !(x.size_exact && typeof x.size === "number")).map((x) => x.path);
+    writeJson(join(dir, `${repo.replace("/", "__")}.json`), {
+      label,
+      source: [
+        `shared/fixtures/models/${repo.replace("/", "__")}.json (copied by scripts/build-catalog.ts)`,
+        ...f.sources,
+        ...(f.params_source ? [`paramsTotal: ${f.params_source}`] : []),
+        ...(dropped.length > 0 ? [`left out, size not seen: ${dropped.join(", ")}`] : []),
+        ...(f.gguf && Object.keys(f.gguf).length > 0 ? ["GGUF header facts in the fixture are partial (no head_count_kv, no tensor data offset): not copied; the engine reads config.json and quant names"] : []),
+      ],
+      snapshot: snapshotOf(f),
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Recordings for the tests' fake Hub.
+// ---------------------------------------------------------------------------
+
+/** The Git-LFS pointer file the Hub stores for an LFS file: its git blob id is the sibling's blobId. */
+function lfsPointer(sha256: string, size: number): string {
+  return `version https://git-lfs.github.com/spec/v1\noid sha256:${sha256}\nsize ${size}\n`;
+}
+
+function gitBlobId(text: string): string {
+  const body = Buffer.from(text, "utf8");
+  return createHash("sha1").update(Buffer.concat([Buffer.from(`blob ${body.length}\0`), body])).digest("hex");
+}
+
+/** A `?blobs=true` sibling: `{rfilename, blobId, size, lfs?}` (shared/notes/hub-api.md §4). */
+function sibling(path: string, size: number, lfsSha256: string | undefined, text: string | undefined): Record<string, unknown> {
+  if (lfsSha256) {
+    const pointer = lfsPointer(lfsSha256, size);
+    return { rfilename: path, blobId: gitBlobId(pointer), size, lfs: { sha256: lfsSha256, size, pointerSize: pointer.length } };
+  }
+  return { rfilename: path, ...(text !== undefined ? { blobId: gitBlobId(text) } : {}), size };
+}
+
+interface Recording {
+  source: string[];
+  /** The body of GET /api/models/{id}/revision/{rev}?blobs=true, in the Hub's field names. */
+  info: Record<string, unknown>;
+  /** Text of small files served at /resolve/{sha}/{path}. */
+  texts: Record<string, string>;
+  /** GGUF header facts per file (key → value, GGUF key names), for tests to build real header bytes. */
+  ggufFacts: Record<string, Record<string, unknown>>;
+}
+
+function configText(config: Record<string, unknown>): string {
+  // transformers writes config.json with 2-space indentation and a newline.
+  return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+function info(f: Fixture, sha: string, gated: false | "manual", texts: Record<string, string>, files: FixtureFile[]): Record<string, unknown> {
+  const [author] = f.id.split("/");
+  const siblings = files.map((x) => sibling(x.path, texts[x.path] !== undefined ? Buffer.byteLength(texts[x.path] ?? "") : (x.size ?? 0), x.lfs_sha256, texts[x.path]));
+  const body: Record<string, unknown> = {
+    id: f.id,
+    modelId: f.id,
+    author,
+    sha,
+    private: false,
+    gated,
+    disabled: false,
+    config: f.config ? { architectures: f.config.architectures, model_type: f.config.model_type } : {},
+    siblings,
+    usedStorage: siblings.reduce((s, x) => s + Number(x.size), 0),
+  };
+  if (f.params) body.safetensors = { parameters: { BF16: f.params }, total: f.params };
+  return body;
+}
+
+function ggufFacts(raw: Record<string, unknown>): Record<string, unknown> {
+  // Only keys that are real GGUF keys; display strings and notes stay out.
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (k.includes(".") && (typeof v === "number" || typeof v === "string") && !String(v).startsWith("N/A")) out[k] = v;
+  }
+  if (typeof raw.vocab_size === "number") out["tokenizer.ggml.tokens.count"] = raw.vocab_size;
+  return out;
+}
+
+function buildRecordings(): void {
+  const dir = join(root, "test", "fixtures", "hub");
+  mkdirSync(dir, { recursive: true });
+  const note = (repo: string) => `built by scripts/build-catalog.ts from shared/fixtures/models/${repo.replace("/", "__")}.json`;
+
+  // 1. Safetensors, complete: config verbatim at b472059, 14 shards exact.
+  {
+    const f = load("Qwen/Qwen2.5-Coder-32B-Instruct");
+    const texts = { "config.json": configText(f.config ?? {}) };
+    const rec: Recording = { source: [note(f.id), ...f.sources], info: info(f, f.revision ?? "", false, texts, exactFiles(f)), texts, ggufFacts: {} };
+    writeJson(join(dir, "Qwen__Qwen2.5-Coder-32B-Instruct.json"), rec);
+  }
+  // 2. Gated: meta-llama answers 401 to anonymous file reads (the fixture's own probe log says so).
+  {
+    const f = load("meta-llama/Llama-3.1-8B-Instruct");
+    const texts = { "config.json": configText(f.config ?? {}) };
+    const sha = "0".repeat(40);
+    const rec: Recording = {
+      source: [note(f.id), ...f.sources, "sha: not seen in the sources; a placeholder of 40 zeros"],
+      info: info(f, sha, "manual", texts, exactFiles(f)),
+      texts,
+      ggufFacts: {},
+    };
+    writeJson(join(dir, "meta-llama__Llama-3.1-8B-Instruct.json"), rec);
+  }
+  // 3. GGUF: 114 split files in 13 folders, config.json, header facts of UD-IQ1_S.
+  {
+    const f = load("unsloth/DeepSeek-R1-GGUF");
+    const texts = { "config.json": configText(f.config ?? {}) };
+    const facts: Record<string, Record<string, unknown>> = {};
+    for (const [k, v] of Object.entries(f.gguf ?? {})) facts[k.replace(/ \(.*\)$/, "")] = ggufFacts(v);
+    const rec: Recording = { source: [note(f.id), ...f.sources], info: info(f, f.revision ?? "", false, texts, exactFiles(f)), texts, ggufFacts: facts };
+    writeJson(join(dir, "unsloth__DeepSeek-R1-GGUF.json"), rec);
+  }
+  // 4. GGUF, single files with exact sizes (no config, no header facts seen).
+  {
+    const f = load("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF");
+    const rec: Recording = {
+      source: [note(f.id), ...f.sources, "sha: not seen in the sources; a placeholder"],
+      info: info(f, "1".repeat(40), false, {}, exactFiles(f)),
+      texts: {},
+      ggufFacts: {},
+    };
+    writeJson(join(dir, "bartowski__Meta-Llama-3.1-8B-Instruct-GGUF.json"), rec);
+  }
+  // 5. ModelOpt NVFP4: config.json and hf_quant_config.json (weights' sizes not seen, so not listed).
+  {
+    const repo = "nvidia/Qwen3-235B-A22B-NVFP4";
+    const strip = (path: string) => {
+      const { _source, ...rest } = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+      return { source: String(_source), json: rest };
+    };
+    const config = strip(join(configs, "nvidia__Qwen3-235B-A22B-NVFP4.config.json"));
+    const quant = strip(join(configs, "nvidia__Qwen3-235B-A22B-NVFP4.hf_quant_config.json"));
+    const texts = { "config.json": configText(config.json), "hf_quant_config.json": configText(quant.json) };
+    const f: Fixture = { id: repo, sources: [], config: config.json };
+    const files: FixtureFile[] = Object.keys(texts).map((path) => ({ path, size_exact: true }));
+    const rec: Recording = {
+      source: [
+        "built by scripts/build-catalog.ts from shared/fixtures/configs/nvidia__Qwen3-235B-A22B-NVFP4.{config,hf_quant_config}.json",
+        config.source,
+        quant.source,
+        "sha: not seen; a placeholder. Weight files: sizes not seen, so the file list has only the two JSON files.",
+      ],
+      info: info(f, "2".repeat(40), false, texts, files),
+      texts,
+      ggufFacts: {},
+    };
+    writeJson(join(dir, "nvidia__Qwen3-235B-A22B-NVFP4.json"), rec);
+  }
+}
+
+buildCatalog();
+buildRecordings();

@@ -1,0 +1,80 @@
+/**
+ * Every way reading the Hub can fail, each with words a user can act on.
+ * The page shows `message` as is, and offers the way on `kind` implies
+ * (a token field for "gated", the catalog and manual mode for "network").
+ */
+
+export type HubErrorKind =
+  | "gated"
+  | "not-found"
+  | "revision"
+  | "rate-limit"
+  | "network"
+  | "bad-response"
+  | "gguf-range"
+  | "gguf-html"
+  | "gguf-truncated"
+  | "token";
+
+export class HubError extends Error {
+  kind: HubErrorKind;
+  /** The HTTP status that led here, when there was one. */
+  status?: number;
+
+  constructor(kind: HubErrorKind, message: string, status?: number) {
+    super(message);
+    this.name = "HubError";
+    this.kind = kind;
+    if (status !== undefined) this.status = status;
+  }
+}
+
+/** The page a user opens to accept a gated repo's terms. */
+function repoPage(hubUrl: string, repo: string): string {
+  return `${hubUrl}/${repo}`;
+}
+
+export function gatedError(hubUrl: string, repo: string, status: number, withToken: boolean): HubError {
+  // Issue 3's words. With a token the Hub says 403 when the account has not
+  // been granted access yet: the way on is the same page, with that account.
+  const more = withToken
+    ? ` (your token's account has not been granted access yet: accept the terms at ${repoPage(hubUrl, repo)} with that account)`
+    : ` (${repoPage(hubUrl, repo)})`;
+  return new HubError("gated", `${repo}: this repo is gated: accept its terms on its Hub page, then paste a read token${more}`, status);
+}
+
+export function notFoundError(hubUrl: string, repo: string, status: number, withToken: boolean): HubError {
+  // Anonymously the Hub answers 401 "Invalid username or password." for a repo
+  // that does not exist (or is private), not 404 (shared/notes/hub-api.md §1d).
+  const privateHint = withToken
+    ? "check the spelling (owner/name), and that your token's account can see it if it is private"
+    : "check the spelling (owner/name); if it is private, paste a read token";
+  return new HubError("not-found", `no model "${repo}" at ${hubUrl}: ${privateHint}`, status);
+}
+
+export function revisionError(repo: string, revision: string, status: number): HubError {
+  return new HubError(
+    "revision",
+    `${repo} has no revision "${revision}": check the branch, tag or commit, or leave the revision out to read main`,
+    status,
+  );
+}
+
+export function rateLimitError(status: number): HubError {
+  return new HubError("rate-limit", "the Hub is limiting requests from this address (429): wait a few minutes and retry", status);
+}
+
+export function networkError(hubUrl: string, cause: string): HubError {
+  return new HubError(
+    "network",
+    `cannot reach the Hub at ${hubUrl} (${cause}): check the connection or the Hub address in settings; meanwhile plan a model from the bundled catalog, or upload its config.json with the weights' size (manual mode)`,
+  );
+}
+
+export function badResponseError(hubUrl: string, what: string, status?: number): HubError {
+  return new HubError("bad-response", `the Hub at ${hubUrl} answered ${what}: check the Hub address in settings, or retry later`, status);
+}
+
+export function tokenError(): HubError {
+  return new HubError("token", 'a Hub read token starts with "hf_": copy one from your Hub account\'s settings (Access Tokens), with the "read" role');
+}

@@ -1,0 +1,249 @@
+/**
+ * A Hub repository read into the snapshot the engine takes, in as few
+ * requests as the Hub allows (issue 3's budget):
+ *
+ *   1. the model info with `blobs=true`: the commit sha, every file with its
+ *      size, the parameter count; one plain fetch, because @huggingface/hub's
+ *      modelInfo cannot ask for blobs (shared/notes/hub-api.md §1a);
+ *   2. config.json at that sha, when the repo has one;
+ *   3. hf_quant_config.json at that sha, only for repos that carry it (ModelOpt
+ *      FP8/NVFP4 checkpoints keep their quantization there);
+ *   4. for each GGUF artifact, the header of its first part, by range
+ *      requests that stop where the header ends; all in parallel.
+ *
+ * A safetensors repo therefore costs 2 requests, 3 with hf_quant_config.json.
+ */
+import { downloadFile, HubApiError } from "@huggingface/hub";
+import type { GgufHeader, RepoFile, RepoSnapshot } from "../plan/types.ts";
+import {
+  HubError,
+  badResponseError,
+  gatedError,
+  networkError,
+  notFoundError,
+  rateLimitError,
+  revisionError,
+} from "./errors.ts";
+import { readGgufHeader } from "./gguf.ts";
+import { ggufHeaderPaths } from "./ggufFiles.ts";
+import { checkToken } from "./settings.ts";
+
+/** How to reach the Hub: its address, the user's token, and (for tests and the terminal) a fetch. */
+export interface HubAccess {
+  hubUrl: string;
+  accessToken?: string;
+  fetch?: typeof fetch;
+}
+
+/** JSON files read besides config.json, when the repo has them. */
+export const EXTRA_JSON_FILES = ["hf_quant_config.json"] as const;
+
+/** The requests readRepo makes for a repo with these files, after the info call. */
+export interface RequestPlan {
+  /** The model-info call: always 1. */
+  info: 1;
+  /** JSON files fetched whole: config.json and the extras the repo has. */
+  jsonFiles: string[];
+  /** GGUF files whose header is read (2 MB range requests each, as many as the header needs). */
+  ggufHeaders: string[];
+}
+
+/**
+ * What readRepo will fetch for a file list: the budget the tests hold it to,
+ * and the one function readRepo itself follows.
+ */
+export function requestBudget(paths: readonly string[]): RequestPlan {
+  const present = new Set(paths);
+  const jsonFiles = ["config.json", ...EXTRA_JSON_FILES].filter((p) => present.has(p));
+  return { info: 1, jsonFiles, ggufHeaders: ggufHeaderPaths(paths) };
+}
+
+/** The fields of the `?blobs=true` model info this reader uses (shape: shared/notes/hub-api.md §4). */
+interface ModelInfoBody {
+  id?: unknown;
+  sha?: unknown;
+  siblings?: unknown;
+  safetensors?: { total?: unknown } | null;
+  gguf?: { total?: unknown } | null;
+}
+
+interface Sibling {
+  rfilename: string;
+  size?: number;
+  blobId?: string;
+  lfs?: { size?: number };
+}
+
+function isSibling(value: unknown): value is Sibling {
+  return typeof value === "object" && value !== null && typeof (value as Sibling).rfilename === "string";
+}
+
+function resolvedFetch(access: HubAccess): typeof fetch {
+  // Looked up at call time, like the libraries do, so a stubbed global works.
+  return access.fetch ?? ((input, init) => globalThis.fetch(input, init));
+}
+
+/** An error answer to the info call, in words (status table: shared/notes/hub-api.md §1d). */
+function infoError(res: Response, repo: string, revision: string | null, access: HubAccess): HubError {
+  const code = res.headers.get("x-error-code") ?? "";
+  const withToken = access.accessToken !== undefined;
+  if (res.status === 429) return rateLimitError(429);
+  if (code === "GatedRepo") return gatedError(access.hubUrl, repo, res.status, withToken);
+  if (code === "RevisionNotFound") return revisionError(repo, revision ?? "main", res.status);
+  if (res.status === 401 && withToken && code !== "RepoNotFound") {
+    return new HubError("token", `the Hub at ${access.hubUrl} refused the read token (401): it may be mistyped or revoked; paste a new one, or clear it to read public repos`, 401);
+  }
+  if (res.status === 401 || res.status === 403 || res.status === 404) return notFoundError(access.hubUrl, repo, res.status, withToken);
+  return badResponseError(access.hubUrl, `status ${res.status} to the model info of ${repo}`, res.status);
+}
+
+function authHeaders(access: HubAccess): Record<string, string> {
+  return access.accessToken ? { Authorization: `Bearer ${access.accessToken}` } : {};
+}
+
+async function fetchModelInfo(repo: string, revision: string | null, access: HubAccess): Promise<ModelInfoBody> {
+  const url = `${access.hubUrl}/api/models/${repo}/revision/${encodeURIComponent(revision ?? "main")}?blobs=true`;
+  let res: Response;
+  try {
+    res = await resolvedFetch(access)(url, { headers: authHeaders(access) });
+  } catch (err) {
+    throw networkError(access.hubUrl, err instanceof Error ? err.message : String(err));
+  }
+  if (!res.ok) throw infoError(res, repo, revision, access);
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as ModelInfoBody;
+  } catch {
+    throw badResponseError(access.hubUrl, `a page that is not JSON to the model info of ${repo}`, res.status);
+  }
+}
+
+function filesOf(info: ModelInfoBody, access: HubAccess, repo: string): { files: RepoFile[]; blobIds: Map<string, string> } {
+  if (!Array.isArray(info.siblings)) throw badResponseError(access.hubUrl, `model info for ${repo} without a file list`);
+  const files: RepoFile[] = [];
+  const blobIds = new Map<string, string>();
+  for (const s of info.siblings) {
+    if (!isSibling(s)) continue;
+    // LFS files: `size` is the real size too, and lfs.size says the same (§4).
+    const size = s.lfs?.size ?? s.size;
+    if (typeof size !== "number") throw badResponseError(access.hubUrl, `no size for ${s.rfilename} (was blobs=true dropped by a proxy?)`);
+    files.push({ path: s.rfilename, sizeBytes: size });
+    if (s.blobId) blobIds.set(s.rfilename, s.blobId);
+  }
+  return { files, blobIds };
+}
+
+function encodePath(path: string): string {
+  return path.split("/").map(encodeURIComponent).join("/");
+}
+
+export function resolveUrl(hubUrl: string, repo: string, sha: string, path: string): string {
+  return `${hubUrl}/${repo}/resolve/${sha}/${encodePath(path)}`;
+}
+
+/** A small JSON file at the pinned sha: one GET through @huggingface/hub (size and etag are known already). */
+async function fetchJsonFile(repo: string, sha: string, file: RepoFile, etag: string, access: HubAccess): Promise<Record<string, unknown>> {
+  const url = resolveUrl(access.hubUrl, repo, sha, file.path);
+  let text: string;
+  try {
+    const blob = await downloadFile({
+      repo,
+      path: file.path,
+      revision: sha,
+      hubUrl: access.hubUrl,
+      fetch: resolvedFetch(access),
+      xet: false,
+      // Passing what the info call told us skips the library's probe request.
+      downloadInfo: { size: file.sizeBytes, etag, url },
+      ...(access.accessToken ? { accessToken: access.accessToken } : {}),
+    });
+    if (!blob) throw badResponseError(access.hubUrl, `no ${file.path}, which the file list names`);
+    text = await blob.text();
+  } catch (err) {
+    throw fileError(err, repo, file.path, access);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
+    return parsed as Record<string, unknown>;
+  } catch {
+    throw badResponseError(access.hubUrl, `${file.path} of ${repo} that is not a JSON object`);
+  }
+}
+
+function fileError(err: unknown, repo: string, path: string, access: HubAccess): HubError {
+  if (err instanceof HubError) return err;
+  if (err instanceof HubApiError) {
+    // Issue 3: 401 or 403 on a file means gated (metadata of gated repos is public).
+    if (err.statusCode === 401 || err.statusCode === 403) return gatedError(access.hubUrl, repo, err.statusCode, access.accessToken !== undefined);
+    if (err.statusCode === 429) return rateLimitError(429);
+    return badResponseError(access.hubUrl, `status ${err.statusCode} for ${path}`, err.statusCode);
+  }
+  return networkError(access.hubUrl, err instanceof Error ? err.message : String(err));
+}
+
+/** Runs tasks at most `width` at a time: a browser opens about 6 connections per host anyway. */
+async function inParallel<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> {
+  const results: T[] = new Array<T>(tasks.length);
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < tasks.length) {
+      const i = next++;
+      const task = tasks[i];
+      if (task) results[i] = await task();
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, worker));
+  return results;
+}
+
+const PARALLEL_HEADER_READS = 6;
+
+export async function readRepo(repo: string, revision: string | null, access: HubAccess): Promise<RepoSnapshot> {
+  if (access.accessToken !== undefined) {
+    const token = checkToken(access.accessToken);
+    if (token instanceof HubError) throw token;
+  }
+  const info = await fetchModelInfo(repo, revision, access);
+  if (typeof info.sha !== "string" || info.sha === "") throw badResponseError(access.hubUrl, `model info for ${repo} without a commit sha`);
+  const sha = info.sha;
+  const { files, blobIds } = filesOf(info, access, repo);
+  const plan = requestBudget(files.map((f) => f.path));
+  const byPath = new Map(files.map((f) => [f.path, f]));
+
+  const jsonReads = plan.jsonFiles.map((path) => async () => {
+    const file = byPath.get(path);
+    if (!file) throw badResponseError(access.hubUrl, `no ${path}`);
+    return [path, await fetchJsonFile(repo, sha, file, blobIds.get(path) ?? sha, access)] as const;
+  });
+  const headerReads = plan.ggufHeaders.map((path) => async () => {
+    const ctx = { hubUrl: access.hubUrl, repo, path, fetch: resolvedFetch(access), ...(access.accessToken ? { accessToken: access.accessToken } : {}) };
+    return [path, await readGgufHeader(resolveUrl(access.hubUrl, repo, sha, path), ctx)] as const;
+  });
+  const [jsons, headers] = await Promise.all([
+    Promise.all(jsonReads.map((read) => read())),
+    inParallel(headerReads, PARALLEL_HEADER_READS),
+  ]);
+
+  const jsonByPath = new Map<string, Record<string, unknown>>(jsons);
+  const extraJson: Record<string, unknown> = {};
+  for (const name of EXTRA_JSON_FILES) {
+    const value = jsonByPath.get(name);
+    if (value) extraJson[name] = value;
+  }
+  const ggufHeaders: Record<string, GgufHeader> = Object.fromEntries(headers);
+  const paramsTotal = numberOrNull(info.safetensors?.total) ?? numberOrNull(info.gguf?.total);
+  return {
+    repo,
+    sha,
+    config: jsonByPath.get("config.json") ?? null,
+    files,
+    paramsTotal,
+    ggufHeaders,
+    ...(Object.keys(extraJson).length > 0 ? { extraJson } : {}),
+  };
+}
+
+function numberOrNull(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}

@@ -1,0 +1,217 @@
+/**
+ * A Hub that answers from recordings (test/fixtures/hub/*.json), in the real
+ * Hub's shapes and status codes (shared/notes/hub-api.md §1d, §4, §7):
+ *  - GET /api/models/{id}/revision/{rev}?blobs=true → the recorded info;
+ *    unknown repo → anonymous 401 "Invalid username or password.", with a
+ *    token 404 RepoNotFound; unknown revision → 404 RevisionNotFound;
+ *  - GET /{id}/resolve/{sha}/{path} → the file; GGUF files by Range, 206 +
+ *    Content-Range with the file's REAL total size; gated repos 401/403;
+ *  - faults a test switches on: 429, an HTML page, a 200 ignoring Range,
+ *    a short 206, a file that ends inside its header, no network.
+ * The same handler serves both the tests' fetch and a node:http server.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { GGUFValueType, serializeGgufMetadata } from "@huggingface/gguf";
+import type { GGUFTypedMetadata } from "@huggingface/gguf";
+
+export interface Recording {
+  source: string[];
+  info: { id: string; sha: string; gated: false | "manual" | "auto"; siblings: { rfilename: string; size: number }[] } & Record<string, unknown>;
+  texts: Record<string, string>;
+  ggufFacts: Record<string, Record<string, unknown>>;
+}
+
+const FIXTURES = join(import.meta.dirname, "..", "fixtures", "hub");
+
+export function loadRecording(repo: string): Recording {
+  return JSON.parse(readFileSync(join(FIXTURES, `${repo.replace("/", "__")}.json`), "utf8")) as Recording;
+}
+
+export function allRecordings(): Recording[] {
+  return readdirSync(FIXTURES)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => JSON.parse(readFileSync(join(FIXTURES, f), "utf8")) as Recording);
+}
+
+export type Fault = "none" | "rate-limit" | "html" | "ignore-range" | "short-206" | "ends-in-header" | "offline";
+
+export interface LoggedRequest {
+  method: string;
+  url: string;
+  range: string | null;
+  authorization: string | null;
+}
+
+export interface FakeHubOptions {
+  recordings: Recording[];
+  /** The token the gated repos have approved; any other token gets 403. */
+  approvedToken?: string;
+  fault?: Fault;
+}
+
+/** Facts of a header as typed GGUF metadata; the vocabulary is rebuilt at its real length. */
+function typedFacts(facts: Record<string, unknown>): GGUFTypedMetadata {
+  const kv: Record<string, { value: unknown; type: GGUFValueType; subType?: GGUFValueType }> = {};
+  for (const [key, value] of Object.entries(facts)) {
+    if (key === "tokenizer.ggml.tokens.count" && typeof value === "number") {
+      // Real token strings were not recorded, only their count; each stands in as a short string.
+      kv["tokenizer.ggml.tokens"] = { value: Array.from({ length: value }, (_, i) => `t${i}`), type: GGUFValueType.ARRAY, subType: GGUFValueType.STRING };
+    } else if (typeof value === "string") kv[key] = { value, type: GGUFValueType.STRING };
+    else if (typeof value === "number") kv[key] = { value, type: GGUFValueType.UINT32 };
+  }
+  return {
+    version: { value: 3, type: GGUFValueType.UINT32 },
+    tensor_count: { value: 0n, type: GGUFValueType.UINT64 },
+    kv_count: { value: BigInt(Object.keys(kv).length), type: GGUFValueType.UINT64 },
+    ...kv,
+  } as GGUFTypedMetadata;
+}
+
+/** Header facts for a GGUF file: those recorded for it, else none (an empty but valid header). */
+function factsFor(rec: Recording, path: string): Record<string, unknown> {
+  return rec.ggufFacts[path] ?? {};
+}
+
+const headerCache = new Map<string, Uint8Array>();
+export function ggufHeaderBytes(rec: Recording, path: string): Uint8Array {
+  const key = `${rec.info.id}/${path}`;
+  let bytes = headerCache.get(key);
+  if (!bytes) {
+    bytes = serializeGgufMetadata(typedFacts(factsFor(rec, path)));
+    headerCache.set(key, bytes);
+  }
+  return bytes;
+}
+
+const EXPOSE = "Content-Range,ETag,X-Linked-Size,X-Linked-ETag,Link,X-Repo-Commit,X-Error-Code,X-Error-Message,X-Request-Id";
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", "access-control-expose-headers": EXPOSE, ...headers } });
+}
+
+function error(status: number, code: string | null, message: string, extra: Record<string, string> = {}): Response {
+  return json(status, { error: message }, { ...(code ? { "x-error-code": code } : {}), "x-error-message": message, ...extra });
+}
+
+const HTML = "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Please sign in</body></html>";
+
+/** A body that would stream a whole multi-GB file; counts what was pulled, so a test sees it was cancelled. */
+function endlessBody(pulled: { bytes: number }): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    pull(controller) {
+      pulled.bytes += 65536;
+      controller.enqueue(new Uint8Array(65536));
+    },
+  });
+}
+
+export function fakeHub(options: FakeHubOptions) {
+  const byRepo = new Map(options.recordings.map((r) => [r.info.id, r]));
+  const requests: LoggedRequest[] = [];
+  const pulled = { bytes: 0 };
+  const fault = options.fault ?? "none";
+
+  function repoFrom(parts: string[]): Recording | undefined {
+    return byRepo.get(`${parts[0]}/${parts[1]}`);
+  }
+
+  function modelInfo(parts: string[], auth: string | null): Response {
+    // parts: ["api","models",owner,name,"revision",rev]
+    const rec = repoFrom(parts.slice(2));
+    if (!rec) {
+      return auth
+        ? error(404, "RepoNotFound", "Repository not found")
+        : new Response("Invalid username or password.", { status: 401, headers: { "x-error-message": "Invalid username or password.", "access-control-expose-headers": EXPOSE } });
+    }
+    const rev = decodeURIComponent(parts[5] ?? "");
+    if (rev !== "main" && rev !== rec.info.sha) return error(404, "RevisionNotFound", `Invalid rev id: ${rev}`);
+    return json(200, rec.info);
+  }
+
+  function resolve(parts: string[], range: string | null, auth: string | null): Response {
+    // parts: [owner,name,"resolve",sha,...path]
+    const rec = repoFrom(parts);
+    if (!rec) return error(401, "RepoNotFound", "Invalid username or password.");
+    if (rec.info.gated !== false) {
+      if (!auth) return error(401, "GatedRepo", "Access to model is restricted. You must have access to it and be authenticated to access it. Please log in.");
+      if (auth !== `Bearer ${options.approvedToken}`) return error(403, "GatedRepo", "Access to model is restricted and you are not in the authorized list.");
+    }
+    if (parts[3] !== rec.info.sha) return error(404, "RevisionNotFound", "Invalid rev id");
+    const path = parts.slice(4).map(decodeURIComponent).join("/");
+    const sibling = rec.info.siblings.find((s) => s.rfilename === path);
+    if (!sibling) return error(404, "EntryNotFound", `${path} does not exist`, { "x-repo-commit": rec.info.sha });
+    const commit = { "x-repo-commit": rec.info.sha, etag: `"${rec.info.sha}-${path}"`, "access-control-expose-headers": EXPOSE };
+    const text = rec.texts[path];
+    if (text !== undefined) return new Response(text, { status: 200, headers: { "content-type": "text/plain; charset=utf-8", ...commit } });
+    if (fault === "html") return new Response(HTML, { status: 200, headers: { "content-type": "text/html; charset=utf-8" } });
+    if (fault === "ignore-range") {
+      return new Response(endlessBody(pulled), { status: 200, headers: { "content-type": "application/octet-stream", "content-length": String(sibling.size), ...commit } });
+    }
+    const header = ggufHeaderBytes(rec, path);
+    // A file that ends inside its own header: an interrupted upload.
+    const total = fault === "ends-in-header" ? Math.floor(header.length / 2) : sibling.size;
+    const m = /^bytes=(\d+)-(\d+)$/.exec(range ?? "");
+    if (!m) return new Response(endlessBody(pulled), { status: 200, headers: commit });
+    const start = Number(m[1]);
+    const end = Math.min(Number(m[2]), total - 1);
+    if (start >= total) return new Response(null, { status: 416, headers: { "content-range": `bytes */${total}`, ...commit } });
+    const body = new Uint8Array(end - start + 1);
+    body.set(header.subarray(start, Math.min(end + 1, header.length)));
+    const sent = fault === "short-206" ? body.subarray(0, 1000) : body;
+    return new Response(sent, { status: 206, headers: { "content-type": "application/octet-stream", "content-range": `bytes ${start}-${end}/${total}`, ...commit } });
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const auth = request.headers.get("authorization");
+    const range = request.headers.get("range");
+    requests.push({ method: request.method, url: request.url, range, authorization: auth });
+    if (fault === "offline") throw new TypeError("fetch failed");
+    if (fault === "rate-limit") return error(429, null, "Too Many Requests", { ratelimit: '"api";r=0;t=120' });
+    const parts = url.pathname.split("/").filter((p) => p !== "");
+    if (parts[0] === "api" && parts[1] === "models" && parts[4] === "revision") return modelInfo(parts, auth);
+    if (parts[0] === "api" && parts[1] === "models" && parts.length === 2) return listModels(url);
+    if (parts[2] === "resolve") return resolve(parts, range, auth);
+    return error(404, null, "Not Found");
+  }
+
+  /** GET /api/models?filter=base_model:quantized:<repo>: the recordings whose cardData names that base. */
+  function listModels(url: URL): Response {
+    const filter = url.searchParams.getAll("filter");
+    const found = [...byRepo.values()].filter((r) => {
+      const tags = Array.isArray(r.info.tags) ? (r.info.tags as string[]) : [];
+      return filter.every((f) => tags.includes(f));
+    });
+    return json(200, found.map((r) => ({ _id: r.info.sha.slice(0, 24), ...r.info })));
+  }
+
+  const fetchFn: typeof fetch = async (input, init) => handle(new Request(input, init));
+  return { fetch: fetchFn, requests, pulled, handle };
+}
+
+/** The same fake Hub on a real socket (127.0.0.1, a free port): for HF_ENDPOINT tests of the terminal command. */
+export async function serveFakeHub(hub: { handle(request: Request): Promise<Response> }): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const url = `http://${req.headers.host}${req.url}`;
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+    hub
+      .handle(new Request(url, { method: req.method ?? "GET", headers }))
+      .then(async (response) => {
+        res.writeHead(response.status, Object.fromEntries(response.headers));
+        res.end(Buffer.from(await response.arrayBuffer()));
+      })
+      .catch(() => {
+        res.destroy();
+      });
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
