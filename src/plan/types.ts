@@ -218,6 +218,13 @@ export interface PlanOption {
   /** The worst card: what it needs and what it offers (GiB), or on the CPU the whole replica in RAM. */
   needBytes: number;
   haveBytes: number;
+  /**
+   * Which entry of `cards` is that worst card. Its need is weights + engine +
+   * the KV of ONE sequence (vLLM/SGLang's startup check) or of the whole
+   * llama.cpp cache; its `kvBytes` is the KV the workload's sequences use,
+   * up to the pool.
+   */
+  worstCardIndex: number;
   /** Nodes that could host it at all, and whether enough are free now. */
   hosts: number;
   freeNow: boolean;
@@ -310,4 +317,10 @@ export interface ModelShape {
   hasVision: boolean;
   /** The checkpoint's native quantization method ("fp8", "awq", "mxfp4", "modelopt", …), "" for none. */
   quantMethod: string;
+  /**
+   * tie_word_embeddings: the output layer shares the embedding's weights.
+   * Absent means untied (the common case for large models). It moves a
+   * pipeline's last stage: an untied lm_head is its own vocab × hidden.
+   */
+  tiedEmbeddings?: boolean;
 }

@@ -1,0 +1,72 @@
+/**
+ * The JSON the terminal prints (`npm run plan -- … --json`): the seed's
+ * field names (shared/seeds/options.go.txt `Option`), in GiB = 2^30 bytes as
+ * the seed's GB() was, plus what Modelplan adds. A contract: scripts read it.
+ */
+import type { CardLoad, PlanOption, Refusal } from "./types.ts";
+
+const GIB = 2 ** 30;
+
+/** GiB to three decimals: enough for a 0.1% comparison, short enough to read. */
+function gib(bytes: number): number {
+  return Math.round((bytes / GIB) * 1000) / 1000;
+}
+
+function cardJson(c: CardLoad): Record<string, unknown> {
+  return {
+    gpu_class: c.gpuClass,
+    cards: c.cards,
+    role: c.role,
+    weights_gb: gib(c.weightsBytes),
+    kv_gb: gib(c.kvBytes),
+    engine_gb: gib(c.engineBytes),
+    usable_gb: gib(c.usableBytes),
+    physical_gb: gib(c.physicalBytes),
+  };
+}
+
+/** One option as the CLI prints it. */
+export function optionJson(o: PlanOption): Record<string, unknown> {
+  const p = o.placement;
+  const worst = o.cards[o.worstCardIndex];
+  const weights = worst?.weightsBytes ?? 0;
+  const engine = worst?.engineBytes ?? 0;
+  return {
+    id: o.id,
+    artifact: o.artifact,
+    format: o.format,
+    engine: o.engine,
+    cpu: p.cpu,
+    gpu_class: p.gpuClass,
+    fabric: p.fabric,
+    gpus_per_node: p.gpusPerNode,
+    nodes: p.nodes,
+    need_gb: gib(o.needBytes),
+    have_gb: gib(o.haveBytes),
+    hosts: o.hosts,
+    free_now: o.freeNow,
+    bits_per_weight: Math.round(o.bitsPerWeight * 100) / 100,
+    weights_gb: gib(weights),
+    context_gb: gib(o.needBytes - weights - engine),
+    engine_gb: gib(engine),
+    expert_parallel: p.expertParallel,
+    tensor_parallel: p.tensorParallel,
+    pipeline_parallel: p.pipelineParallel,
+    cpu_moe_layers: p.cpuMoeLayers,
+    gpu_layers: p.gpuLayers,
+    fits: o.fits,
+    max_context: o.maxContextTokens,
+    kv_pool_gb: gib(o.kvPoolBytes),
+    kv_pool_tokens: o.kvPoolTokens,
+    max_concurrency: Math.round(o.maxConcurrency * 100) / 100,
+    more_cards_needed: o.moreCardsNeeded,
+    command: o.commands.join("\n"),
+    commands: o.commands,
+    cards: o.cards.map(cardJson),
+  };
+}
+
+/** One refused configuration: where and why. */
+export function refusalJson(r: Refusal): Record<string, unknown> {
+  return { artifact: r.artifact, engine: r.engine, where: r.where, reason: r.reason };
+}

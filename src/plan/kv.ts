@@ -1,0 +1,263 @@
+/**
+ * The KV cache: what one card caches per token (and per sequence), by
+ * attention kind, and how each engine turns a pool of bytes into tokens and
+ * sequences. Geometry is counted in elements so that a change of KV dtype
+ * (the slider's path) costs a multiplication, not a re-count.
+ *
+ * Sources: shared/notes/architectures.md §2.1–2.6 (vLLM kv_cache_interface.py,
+ * kv_cache_utils.py; SGLang model_runner_kv_cache_mixin.py; llama.cpp
+ * llama-kv-cache.cpp, llama-kv-cache-iswa.cpp), checked against
+ * shared/calibration/measured.jsonl.
+ */
+import type { Engine, KvDtype, LayerCache } from "./types.ts";
+
+/** One card's share of the model's caches, in elements (K and V counted). */
+export interface KvGeometry {
+  /** Full-attention layers on this card, and their K+V elements per token, summed. */
+  fullLayers: number;
+  fullElemsPerToken: number;
+  /** Sliding-window layers, grouped by window. */
+  sliding: SlidingGroup[];
+  /** MLA layers and their latent elements per token, summed (whole on every card). */
+  mlaLayers: number;
+  mlaElemsPerToken: number;
+  /** Linear-attention / Mamba layers and their constant state per sequence, in bytes, summed. */
+  linearLayers: number;
+  linearStateBytesPerSeq: number;
+}
+
+export interface SlidingGroup {
+  windowTokens: number;
+  layers: number;
+  elemsPerToken: number;
+}
+
+/**
+ * KV heads one card holds at tensor-parallel width `tp`: vLLM's
+ * `max(1, total_kv_heads // tp)` (vllm/config/model.py get_num_kv_heads).
+ * Past the KV heads each card keeps a copy of one head, so a card's cache
+ * stops shrinking: Qwen3-235B's 4 heads on 8 cards cost 1 head a card, not ½.
+ */
+export function kvHeadsPerCard(kvHeads: number, tp: number): number {
+  return Math.max(1, Math.floor(kvHeads / Math.max(1, tp)));
+}
+
+/** What the given layers cache on one card of a tensor-parallel group of `tp`. */
+export function kvGeometry(layers: readonly LayerCache[], tp: number): KvGeometry {
+  const g: KvGeometry = { fullLayers: 0, fullElemsPerToken: 0, sliding: [], mlaLayers: 0, mlaElemsPerToken: 0, linearLayers: 0, linearStateBytesPerSeq: 0 };
+  for (const layer of layers) {
+    switch (layer.kind) {
+      case "full":
+        g.fullLayers += 1;
+        g.fullElemsPerToken += kvHeadsPerCard(layer.kvHeads, tp) * (layer.headDimK + layer.headDimV);
+        break;
+      case "sliding": {
+        const elems = kvHeadsPerCard(layer.kvHeads, tp) * (layer.headDimK + layer.headDimV);
+        const group = g.sliding.find((s) => s.windowTokens === layer.windowTokens);
+        if (group) {
+          group.layers += 1;
+          group.elemsPerToken += elems;
+        } else {
+          g.sliding.push({ windowTokens: layer.windowTokens, layers: 1, elemsPerToken: elems });
+        }
+        break;
+      }
+      case "mla":
+        // One latent tensor (kv_lora_rank + qk_rope_head_dim), no factor 2, whole on every rank.
+        g.mlaLayers += 1;
+        g.mlaElemsPerToken += layer.latentDim;
+        break;
+      case "linear":
+        // Mamba / gated-delta states divide over tensor parallel (notes §2.5, pitfall 8).
+        g.linearLayers += 1;
+        g.linearStateBytesPerSeq += layer.stateBytesPerSeq / Math.max(1, tp);
+        break;
+      case "none":
+        break;
+    }
+  }
+  return g;
+}
+
+/**
+ * Bytes of one KV element. vLLM and SGLang: "auto" is the model's dtype (an
+ * fp32 run doubles the cache: calibration llama-3.1-8b fp32), fp8 one byte.
+ * llama.cpp: f16 2 bytes; q8_0 34 bytes per 32 and q4_0 18 per 32 (ggml block
+ * sizes; calibration: q8_0 is exactly 34/64 of f16). FreeToken: always bf16.
+ */
+export function kvElementBytes(engine: Engine, kv: KvDtype, modelDtypeBytes: number): number {
+  if (engine === "llamacpp") {
+    if (kv === "q8_0") return 34 / 32;
+    if (kv === "q4_0") return 18 / 32;
+    return 2;
+  }
+  if (engine === "freetoken") return 2;
+  return kv === "fp8" ? 1 : modelDtypeBytes;
+}
+
+/** Whole-model KV bytes per token of context at TP 1 (full, sliding as full, MLA): the figure people quote. */
+export function kvBytesPerToken(layers: readonly LayerCache[], elementBytes: number): number {
+  const g = kvGeometry(layers, 1);
+  const sliding = g.sliding.reduce((s, x) => s + x.elemsPerToken, 0);
+  return (g.fullElemsPerToken + sliding + g.mlaElemsPerToken) * elementBytes;
+}
+
+// ---------------------------------------------------------------------------
+// vLLM (V1, 0.19)
+// ---------------------------------------------------------------------------
+
+/** vLLM's default KV block: 16 tokens (CacheConfig.block_size on CUDA). */
+export const VLLM_BLOCK_TOKENS = 16;
+
+function cdiv(a: number, b: number): number {
+  return Math.ceil(a / b);
+}
+
+/** Blocks one request of `contextTokens` takes in a sliding layer: `cdiv(min(window − 1 + batched, ctx), block) + 1` (SlidingWindowSpec.max_memory_usage_bytes). */
+function vllmSlidingBlocks(windowTokens: number, contextTokens: number, batchedTokens: number): number {
+  return cdiv(Math.min(windowTokens - 1 + batchedTokens, contextTokens), VLLM_BLOCK_TOKENS) + 1;
+}
+
+/**
+ * Bytes one sequence of `contextTokens` needs on this card, as vLLM's
+ * startup check counts it (`_check_enough_kv_cache_memory`: the sum of each
+ * layer's max_memory_usage_bytes). Sliding layers hold min(window − 1 +
+ * max_num_batched_tokens, context): at 8k context and 8k batched tokens
+ * that is the full context (calibration: Gemma-2/3, gpt-oss).
+ */
+export function vllmSequenceBytes(g: KvGeometry, elementBytes: number, contextTokens: number, batchedTokens: number): number {
+  const fullBlocks = cdiv(contextTokens, VLLM_BLOCK_TOKENS);
+  let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * fullBlocks * VLLM_BLOCK_TOKENS;
+  for (const s of g.sliding) elems += s.elemsPerToken * vllmSlidingBlocks(s.windowTokens, contextTokens, batchedTokens) * VLLM_BLOCK_TOKENS;
+  return elems * elementBytes + g.linearStateBytesPerSeq;
+}
+
+/** What a KV pool holds: vLLM's "GPU KV cache size: N tokens" and "Maximum concurrency for C tokens per request: X". */
+export interface PoolCapacity {
+  tokens: number;
+  concurrency: number;
+}
+
+/**
+ * vLLM 0.19's accounting of a pool (kv_cache_utils.py). Layers of one kind
+ * form groups of `groupSize` (the smallest kind's count, or the largest's when
+ * within 1.25×), padding the last group of each kind; every group shares one
+ * set of `groupSize` tensors, so the pool is cut into
+ * `pool ÷ page ÷ groupSize` blocks. Tokens are `blocks ÷ groups × 16`
+ * (`_report_kv_cache_config`) and concurrency `blocks ÷ blocks per request`
+ * (`get_max_concurrency_for_kv_cache_config`). Gemma-3-27B's 10 full + 52
+ * sliding layers make 7 groups of 10: 70 layer-slots for 62 layers, 13% of
+ * padding that the log shows and a plain bytes-per-token formula misses.
+ */
+export function vllmCapacity(g: KvGeometry, elementBytes: number, poolBytes: number, contextTokens: number, batchedTokens: number): PoolCapacity {
+  if (poolBytes <= 0) return { tokens: 0, concurrency: 0 };
+  const kinds: { layers: number; elemsPerLayer: number; blocksPerRequest: number }[] = [];
+  const fullBlocks = cdiv(contextTokens, VLLM_BLOCK_TOKENS);
+  if (g.fullLayers > 0) kinds.push({ layers: g.fullLayers, elemsPerLayer: g.fullElemsPerToken / g.fullLayers, blocksPerRequest: fullBlocks });
+  if (g.mlaLayers > 0) kinds.push({ layers: g.mlaLayers, elemsPerLayer: g.mlaElemsPerToken / g.mlaLayers, blocksPerRequest: fullBlocks });
+  for (const s of g.sliding) {
+    kinds.push({ layers: s.layers, elemsPerLayer: s.elemsPerToken / s.layers, blocksPerRequest: vllmSlidingBlocks(s.windowTokens, contextTokens, batchedTokens) });
+  }
+  if (kinds.length === 0) {
+    // Only constant states (a pure Mamba model): sequences, not tokens, fill the pool.
+    const concurrency = g.linearStateBytesPerSeq > 0 ? poolBytes / g.linearStateBytesPerSeq : 0;
+    return { tokens: Math.floor(concurrency) * contextTokens, concurrency };
+  }
+  if (g.linearLayers > 0) {
+    // Hybrid attention + state models: vLLM pads pages to one size and shares one
+    // pool; per request it needs its attention blocks plus one state page per layer.
+    const perSeq = vllmSequenceBytes(g, elementBytes, contextTokens, batchedTokens);
+    const concurrency = poolBytes / perSeq;
+    return { tokens: Math.floor(concurrency * contextTokens), concurrency };
+  }
+  const counts = kinds.map((k) => k.layers);
+  const minLayers = Math.min(...counts);
+  const maxLayers = Math.max(...counts);
+  const groupSize = maxLayers < minLayers * 1.25 ? maxLayers : minLayers;
+  // Pages are unified to the largest per-layer page (unify_kv_cache_spec_page_size).
+  const pageBytes = VLLM_BLOCK_TOKENS * Math.max(...kinds.map((k) => k.elemsPerLayer)) * elementBytes;
+  let groups = 0;
+  let blocksPerRequest = 0;
+  for (const k of kinds) {
+    const n = cdiv(k.layers, groupSize);
+    groups += n;
+    blocksPerRequest += n * k.blocksPerRequest;
+  }
+  const blocks = Math.floor(poolBytes / pageBytes / groupSize);
+  return { tokens: Math.floor(blocks / groups) * VLLM_BLOCK_TOKENS, concurrency: blocks / blocksPerRequest };
+}
+
+// ---------------------------------------------------------------------------
+// SGLang
+// ---------------------------------------------------------------------------
+
+/**
+ * SGLang's sliding layers: when a model mixes full and sliding layers the
+ * sliding pool holds `--swa-full-tokens-ratio` (0.8) of the full pool's
+ * tokens (set_num_tokens_hybrid_swa, notes §2.3).
+ */
+export const SGLANG_SWA_RATIO = 0.8;
+
+/** SGLang's cost of one token of pool on this card (cell_size, with sliding layers at the SWA ratio). */
+export function sglangBytesPerToken(g: KvGeometry, elementBytes: number): number {
+  const sliding = g.sliding.reduce((s, x) => s + x.elemsPerToken, 0);
+  const slidingShare = g.fullLayers + g.mlaLayers > 0 ? SGLANG_SWA_RATIO : 1;
+  return (g.fullElemsPerToken + g.mlaElemsPerToken + sliding * slidingShare) * elementBytes;
+}
+
+/**
+ * SGLang's pool: `max_total_num_tokens = rest ÷ cell_size`; a hybrid linear
+ * model first gives its states `rest × r ÷ (1 + r)` (r = 0.9,
+ * --mamba-full-memory-ratio) and caps running requests by them (notes §2.5).
+ */
+export function sglangCapacity(g: KvGeometry, elementBytes: number, poolBytes: number, contextTokens: number): PoolCapacity {
+  if (poolBytes <= 0) return { tokens: 0, concurrency: 0 };
+  const perToken = sglangBytesPerToken(g, elementBytes);
+  if (g.linearLayers > 0) {
+    const ratio = 0.9;
+    const stateBytes = (poolBytes * ratio) / (1 + ratio);
+    const kvBytes = poolBytes - stateBytes;
+    const tokens = perToken > 0 ? Math.floor(kvBytes / perToken) : 0;
+    const states = g.linearStateBytesPerSeq > 0 ? Math.floor(stateBytes / g.linearStateBytesPerSeq) : Infinity;
+    const byTokens = perToken > 0 ? tokens / contextTokens : Infinity;
+    return { tokens, concurrency: Math.min(byTokens, states) };
+  }
+  const tokens = perToken > 0 ? Math.floor(poolBytes / perToken) : 0;
+  return { tokens, concurrency: tokens / contextTokens };
+}
+
+/** What one sequence of `contextTokens` needs of SGLang's pool on this card. */
+export function sglangSequenceBytes(g: KvGeometry, elementBytes: number, contextTokens: number): number {
+  return sglangBytesPerToken(g, elementBytes) * contextTokens + g.linearStateBytesPerSeq;
+}
+
+// ---------------------------------------------------------------------------
+// llama.cpp
+// ---------------------------------------------------------------------------
+
+/** llama.cpp pads the cache's cells to 256 (llama_kv_cache: `GGML_PAD(n_ctx, 256)`, builds b6000+). */
+export const LLAMACPP_KV_PAD = 256;
+
+function pad(n: number, to: number): number {
+  return Math.ceil(n / to) * to;
+}
+
+/**
+ * Bytes of llama.cpp's cache on this card for `slots` sequences of
+ * `contextTokens` each: n_ctx = context × slots, padded to 256; sliding
+ * layers keep `pad(min(n_ctx, window × slots + n_ubatch), 256)` cells
+ * (llama_kv_cache_iswa, unified cache as llama-server builds it); recurrent
+ * states one row per slot.
+ */
+export function llamacppCacheBytes(g: KvGeometry, elementBytes: number, contextTokens: number, slots: number, ubatch: number): number {
+  const nCtx = pad(contextTokens * slots, LLAMACPP_KV_PAD);
+  let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * nCtx;
+  for (const s of g.sliding) elems += s.elemsPerToken * pad(Math.min(nCtx, s.windowTokens * slots + ubatch), LLAMACPP_KV_PAD);
+  return elems * elementBytes + g.linearStateBytesPerSeq * slots;
+}
+
+/** A card's KV bytes per token of context in the engine's own layout, sliding layers counted whole: what logs divide by. */
+export function geometryBytesPerToken(g: KvGeometry, elementBytes: number): number {
+  const sliding = g.sliding.reduce((s, x) => s + x.elemsPerToken, 0);
+  return (g.fullElemsPerToken + g.mlaElemsPerToken + sliding) * elementBytes;
+}

@@ -1,0 +1,163 @@
+/**
+ * What each engine spends beyond weights and KV, per card, and how much of a
+ * card it lets itself use. Every constant says where it was measured and on
+ * what engine version; src/plan/README.md explains the model in prose.
+ *
+ * The figures come from shared/calibration/measured.jsonl (vLLM 0.19.0 on
+ * H100, 51 startup logs of llm-d-planner PR #205; llama.cpp / ik_llama.cpp
+ * buffer lines) and the engines' sources quoted in
+ * shared/notes/architectures.md §2.7.
+ */
+import type { ModelShape } from "./types.ts";
+import type { ResolvedSettings } from "./settings.ts";
+
+export const GIB = 2 ** 30;
+const MIB = 2 ** 20;
+
+/**
+ * Memory the driver keeps from CUDA: nvidia-smi reports an H100 80GB as
+ * 81,559 MiB while torch.cuda.mem_get_info (what vLLM and SGLang take a
+ * fraction of) reports 79.19 GiB = 81,091 MiB (calibration, vLLM 0.19
+ * "total_memory=79.19GiB"). vLLM's `gpu_memory_utilization × total` is of the
+ * smaller figure; planning against the larger would hand a 72B at TP2 0.44 GiB
+ * of KV it never gets (14% of its pool).
+ */
+export const DRIVER_RESERVED_BYTES = 468 * MIB;
+
+/** What CUDA reports as a card's total: what the engines' fractions are of. */
+export function cudaTotalBytes(physicalBytes: number): number {
+  return Math.max(0, physicalBytes - DRIVER_RESERVED_BYTES);
+}
+
+// ---------------------------------------------------------------------------
+// vLLM V1 (0.19): KV = util × total − weights − activation peak − non-torch
+// ---------------------------------------------------------------------------
+
+/**
+ * The sampler's share of the profile run's activation peak, per sequence
+ * slot and vocabulary entry: the dummy sampler run holds [max_num_seqs, vocab]
+ * logits and their sort/softmax copies. Fitted on the 0.19 sweep, where it
+ * dominates: Llama-3.1-8B (128,256 vocab, 1024 seqs) 1.89 GiB = 15.45 B;
+ * Qwen2.5-7B 15.24; Gemma-2/7B 14.93; Gemma-3 15.76; gpt-oss-20b 14.96. We
+ * take 15.4 for a bf16/fp16 model; an fp32 model adds its 2 extra bytes of
+ * logits (Llama-3.1-8B fp32: 2.21 GiB = 17.6 B).
+ */
+export const VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB = 15.4;
+
+/**
+ * The forward pass's share, per batched token and hidden unit, when the
+ * vocabulary is small enough that the forward pass is the peak:
+ * CodeLlama-7B (32,016 vocab, hidden 4096, 8192 tokens) 0.77 GiB = 24.6 B;
+ * Granite-3.1-8B 0.85 GiB = 27 B; a pipeline stage without the sampler
+ * (Llama-3.1-8B PP stage 0) 1.10 GiB = 35 B. We take 27.
+ */
+export const VLLM_FORWARD_BYTES_PER_TOKEN_HIDDEN = 27;
+
+/**
+ * vLLM's torch activation peak of the profile run (inside the budget): the
+ * larger of the forward pass over max_num_batched_tokens and the sampler over
+ * max_num_seqs, which only the last pipeline stage runs.
+ */
+export function vllmActivationBytes(shape: ModelShape, s: ResolvedSettings, modelDtypeBytes: number, lastStage: boolean): number {
+  const forward = s.maxNumBatchedTokens * shape.hiddenSize * VLLM_FORWARD_BYTES_PER_TOKEN_HIDDEN;
+  const perEntry = VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB + Math.max(0, modelDtypeBytes - 2);
+  const sampler = lastStage ? s.maxNumSeqs * shape.vocabSize * perEntry : 0;
+  return Math.max(forward, sampler);
+}
+
+/**
+ * Non-torch memory the profile run adds (inside the budget): cuBLAS and
+ * NCCL workspaces. vLLM 0.19 on H100: 0.24–0.26 GiB at TP1 (Granite 0.46),
+ * 2.06–2.21 GiB at TP ≥ 2 (custom all-reduce and NCCL buffers), 0.07 GiB on
+ * a pipeline stage at TP1.
+ */
+export function vllmNonTorchBytes(tensorParallel: number, pipelineParallel: number): number {
+  if (tensorParallel >= 2) return 2.1 * GIB;
+  if (pipelineParallel >= 2) return 0.07 * GIB;
+  return 0.25 * GIB;
+}
+
+/**
+ * Memory vLLM 0.19 spends OUTSIDE util × total: the CUDA context (0.51 GiB at
+ * TP1; 1.51–1.99 GiB with NCCL at TP ≥ 2; 1.43–1.48 on a pipeline) and the
+ * CUDA-graph pool allocated after the KV cache (0.51–1.85 GiB, mean 1.07;
+ * none with --enforce-eager). What is left must hold both, or the load dies
+ * after printing its KV line (calibration: gpt-oss-20b at util 0.95).
+ */
+export function vllmOutsideBudgetBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean): number {
+  const context = tensorParallel >= 2 ? 1.75 * GIB : pipelineParallel >= 2 ? 1.45 * GIB : 0.51 * GIB;
+  const graphs = enforceEager ? 0 : 1.1 * GIB;
+  return context + graphs;
+}
+
+/**
+ * After the CUDA graphs, vLLM 0.19 warms the sampler up with max_num_seqs
+ * dummy requests, allocating [max_num_seqs, vocab] fp32 logits outside the
+ * budget: gpt-oss-20b at util 0.95 died on "Tried to allocate 786.00 MiB"
+ * (1024 × 201,088 × 4 B) here. We count two such tensors (logits and their
+ * softmax), the least that explains that failure beside the runs that started.
+ */
+export function vllmSamplerWarmupBytes(shape: ModelShape, s: ResolvedSettings): number {
+  return 2 * s.maxNumSeqs * shape.vocabSize * 4;
+}
+
+// ---------------------------------------------------------------------------
+// SGLang: pool = free after weights − total × (1 − mem_fraction_static)
+// ---------------------------------------------------------------------------
+
+/**
+ * What SGLang holds before its weights, inside the fraction: the CUDA
+ * context (0.51 GiB at TP1 on H100, as vLLM measured it) and, at TP ≥ 2,
+ * NCCL's buffers (≈ 1.5 GiB together, vLLM 0.19's TP2 context).
+ */
+export function sglangContextBytes(tensorParallel: number): number {
+  return tensorParallel >= 2 ? 1.5 * GIB : 0.51 * GIB;
+}
+
+// ---------------------------------------------------------------------------
+// llama.cpp
+// ---------------------------------------------------------------------------
+
+/**
+ * llama.cpp's fit margin: `--fit` leaves 1024 MiB free on each device
+ * (common/arg.cpp --fit-target, default 1024 MiB, builds b7xxx 2026); we
+ * plan against physical memory less that margin.
+ */
+export const LLAMACPP_FIT_MARGIN_BYTES = 1024 * MIB;
+
+/** The CUDA context a llama.cpp process holds on each card: 0.51 GiB on H100 (as vLLM's "cuda_memory" before loading). */
+export const CUDA_CONTEXT_BYTES = 0.51 * GIB;
+
+/**
+ * llama.cpp's compute buffer on a card: the logits of one ubatch on the card
+ * that holds the output layer (n_ubatch × n_vocab × 4 B) and the activations
+ * of one ubatch (≈ 2 × n_embd floats a token) everywhere. Calibration:
+ * Gemma-3-27B, ub 512: 522.62 MiB (512 × 262,208 × 4 = 512 MiB + 10.5);
+ * Qwen3-235B: 312.75 MiB at ub 512 (296.75 + 16) and 1,264 at ub 2048.
+ */
+export function llamacppComputeBytes(shape: ModelShape, ubatch: number, holdsOutput: boolean): number {
+  const activations = ubatch * 2 * shape.hiddenSize * 4;
+  return activations + (holdsOutput ? ubatch * shape.vocabSize * 4 : 0);
+}
+
+/**
+ * Host memory llama.cpp keeps besides the weights it was given: the output
+ * buffer (n_vocab × 4 B per output slot) and the token embedding, which stays
+ * in a CPU buffer (calibration: Gemma-3-27B "CPU model buffer 1102.77 MiB").
+ */
+export function llamacppHostBytes(shape: ModelShape, slots: number): number {
+  return shape.vocabSize * 4 * Math.max(1, slots);
+}
+
+/**
+ * The share of a node's RAM one replica may plan on; the system and its
+ * agents keep the rest (seed options.go `hostShare`, 0.85).
+ */
+export const HOST_SHARE = 0.85;
+
+// ---------------------------------------------------------------------------
+// FreeToken
+// ---------------------------------------------------------------------------
+
+/** FreeToken keeps 8,192 tokens of KV before it sizes its expert cache (--kv-reserve-tokens, v0.1.2, notes §2.7). */
+export const FREETOKEN_KV_RESERVE_TOKENS = 8192;

@@ -1,0 +1,910 @@
+/**
+ * Options: every way each artifact a repository offers could run on the
+ * cluster as it is (a node's CPU, one node's cards, several nodes' cards on
+ * one fabric, a card with the experts in host RAM), what each card would
+ * hold, and why the configurations not offered were turned down.
+ *
+ * Enumeration (which placements exist) is done once by `plan`; evaluation
+ * (what a placement holds for a workload) is `evaluate`, which the slider's
+ * path (`withWorkload`, context.ts) calls again without enumerating.
+ */
+import type {
+  Artifact, CardLoad, Cluster, Engine, ModelShape, PlanOption, Placement, Refusal, Workload,
+} from "./types.ts";
+import { cardMemoryBytes, cardOf, isMigClass } from "./cards.ts";
+import { commandsFor } from "./commands.ts";
+import {
+  kvElementBytes, kvGeometry, llamacppCacheBytes, sglangCapacity, sglangSequenceBytes, vllmCapacity, vllmSequenceBytes,
+  type KvGeometry,
+} from "./kv.ts";
+import {
+  CUDA_CONTEXT_BYTES, FREETOKEN_KV_RESERVE_TOKENS, GIB, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
+  llamacppComputeBytes, llamacppHostBytes, sglangContextBytes, vllmActivationBytes, vllmNonTorchBytes,
+  vllmOutsideBudgetBytes, vllmSamplerWarmupBytes,
+} from "./memory.ts";
+import { kvDtypeAllowed, resolveSettings, type ResolvedSettings } from "./settings.ts";
+import { largestFitting, rememberLayouts } from "./context.ts";
+import { rank } from "./rank.ts";
+
+/** A model planned on a cluster for a workload: its options best first, and what was turned down. */
+export interface Plan {
+  repo: string;
+  revision: string;
+  shape: ModelShape;
+  artifacts: Artifact[];
+  cluster: Cluster;
+  workload: Workload;
+  options: PlanOption[];
+  refused: Refusal[];
+}
+
+/** What the engine plans: a model's shape and the artifacts its repository offers. */
+export interface PlanInput {
+  repo: string;
+  revision: string;
+  shape: ModelShape;
+  artifacts: Artifact[];
+}
+
+// ---------------------------------------------------------------------------
+// Precision
+// ---------------------------------------------------------------------------
+
+/**
+ * Roughly what each quantization spends a weight, for when the parameter
+ * count is unknown (seed options.go `quantBits`).
+ */
+const QUANT_BITS: Record<string, number> = {
+  F32: 32, F16: 16, BF16: 16, FP16: 16, Q8_0: 8.5, Q6_K: 6.6, Q5_K_M: 5.7, Q5_K_S: 5.5, Q5_0: 5.5, Q5_1: 6,
+  Q4_K_M: 4.8, Q4_K_S: 4.6, Q4_0: 4.5, Q4_1: 5, IQ4_XS: 4.3, IQ4_NL: 4.5, Q3_K_L: 4.3, Q3_K_M: 3.9, Q3_K_S: 3.5,
+  IQ3_M: 3.7, IQ3_XS: 3.3, IQ3_XXS: 3.1, Q2_K: 3.0, IQ2_M: 2.7, IQ2_XS: 2.3, IQ2_XXS: 2.1, IQ1_M: 1.8, IQ1_S: 1.6,
+  FP8: 8, AWQ: 4.25, GPTQ: 4.25, MXFP4: 4.25, NVFP4: 4.5,
+};
+
+/** An artifact's bits per weight: measured from its bytes when the parameters are known, else the quant's usual figure. */
+export function bitsOf(a: Artifact): number {
+  if (a.bitsPerWeight > 0) return a.bitsPerWeight;
+  return QUANT_BITS[a.quant.toUpperCase()] ?? 0;
+}
+
+/**
+ * Bytes of one element of what the model computes and caches in: 4 for an
+ * fp32 model, else 2. An fp8 or 4-bit checkpoint still runs (and, with KV
+ * dtype "auto", caches) in 16 bits, unlike shape.ts's dtypeBytes, which
+ * reads a stored dtype.
+ */
+export function computeDtypeBytes(dtype: string): number {
+  return /32/.test(dtype) ? 4 : 2;
+}
+
+// ---------------------------------------------------------------------------
+// The checkpoint, cut into what cards hold
+// ---------------------------------------------------------------------------
+
+/** How an artifact's bytes divide: embedding, output layer, and the layers' share (experts apart). */
+export interface WeightParts {
+  embedBytes: number;
+  /** The output layer (lm_head); 0 when tied to the embedding. */
+  headBytes: number;
+  /** Non-expert bytes of one decoder layer (attention, norms, dense or shared MLP). */
+  layerBytes: number;
+  /** Routed experts' bytes of one MoE layer. */
+  expertLayerBytes: number;
+  moeLayers: number;
+  projectorBytes: number;
+}
+
+/**
+ * Cuts an artifact into parts. The embedding and lm_head are vocab × hidden
+ * at the checkpoint's element size (quantized safetensors keep them in 16
+ * bits; a GGUF's are near its bits per weight); what is left is spread evenly
+ * over the layers, the experts over the MoE layers.
+ */
+export function weightParts(shape: ModelShape, a: Artifact): WeightParts {
+  const embedElemBytes = a.format === "gguf" ? Math.max(bitsOf(a), 4) / 8 : computeDtypeBytes(shape.dtype);
+  const embedBytes = Math.min(a.bytes / 4, shape.vocabSize * shape.hiddenSize * embedElemBytes);
+  const headBytes = shape.tiedEmbeddings === true ? 0 : embedBytes;
+  const moeLayers = shape.moe ? Math.max(1, shape.layers - shape.moe.denseFirstLayers) : 0;
+  const expertBytes = shape.moe ? a.expertBytes : 0;
+  const rest = Math.max(0, a.bytes - embedBytes - headBytes - expertBytes);
+  return {
+    embedBytes,
+    headBytes,
+    layerBytes: rest / Math.max(1, shape.layers),
+    expertLayerBytes: moeLayers > 0 ? expertBytes / moeLayers : 0,
+    moeLayers,
+    projectorBytes: a.projectorBytes,
+  };
+}
+
+/**
+ * vLLM's pipeline partition (vllm/distributed/utils.py get_pp_indices):
+ * layers ÷ stages each, the remainder given to the stages before the last,
+ * from the second-last backwards. Returns [start, end) of stage `i`.
+ */
+export function stageLayers(layers: number, stages: number, i: number): [number, number] {
+  const sizes = new Array<number>(stages).fill(Math.floor(layers / stages));
+  const remaining = layers % stages;
+  for (let k = 2; k < remaining + 2; k++) sizes[stages - k] = (sizes[stages - k] ?? 0) + 1;
+  let start = 0;
+  for (let k = 0; k < i; k++) start += sizes[k] ?? 0;
+  return [start, start + (sizes[i] ?? 0)];
+}
+
+// ---------------------------------------------------------------------------
+// Layouts: a placement's cards and what is fixed about them
+// ---------------------------------------------------------------------------
+
+/** One kind of card in a replica (or a pipeline stage), fixed across workloads. */
+export interface Part {
+  gpuClass: string;
+  cards: number;
+  role: string;
+  physicalBytes: number;
+  /** Layer-body bytes on this card at the checkpoint's precision (what runtime settings may rescale). */
+  bodyBytes: number;
+  /** Embedding / lm_head bytes on this card (kept at 16 bits by runtime quantization). */
+  embedBytes: number;
+  tensorParallel: number;
+  pipelineParallel: number;
+  /** It runs the sampler / holds the output layer. */
+  holdsOutput: boolean;
+  kv: KvGeometry;
+}
+
+/** What an option is, fixed by enumeration; `evaluate` adds what the workload decides. */
+export interface Layout {
+  id: string;
+  artifact: Artifact;
+  engine: Engine;
+  placement: Placement;
+  bitsPerWeight: number;
+  parts: Part[];
+  /** llama.cpp on the CPU or with part of the model in RAM: the host's share. */
+  host: HostShare | null;
+  hosts: number;
+  freeNow: boolean;
+  /** Cards short of what the cluster has, for a placement it cannot host (0 when it can). */
+  cardsShort: number;
+}
+
+/** A replica's share in a node's RAM. */
+export interface HostShare {
+  /** What the planned node offers (RAM × HOST_SHARE), and the node's free RAM. */
+  usableBytes: number;
+  physicalBytes: number;
+  freeBytes: number;
+  /** Weights that always stay in RAM (llama.cpp's token embedding, or all on the CPU). */
+  fixedBytes: number;
+  /** Offload mode: the whole model (CPU), experts of some layers (--n-cpu-moe), whole layers (-ngl), or FreeToken's expert store. */
+  mode: "cpu" | "moe" | "layers" | "freetoken";
+  /** Every node's RAM share, ascending: counts hosts for the CPU option. */
+  nodeUsableBytes: number[];
+  nodeFreeBytes: number[];
+}
+
+// ---------------------------------------------------------------------------
+// Evaluation: what a layout holds for a workload
+// ---------------------------------------------------------------------------
+
+interface CardEval {
+  load: CardLoad;
+  /** Bytes this card can still give the KV pool after weights and engine. */
+  poolBytes: number;
+  /** KV bytes of one sequence (vLLM/SGLang) or of the whole llama.cpp cache, at the workload. */
+  needKvBytes: number;
+  outsideOk: boolean;
+  /** The same KV need at another context: what the longest-context search asks. */
+  kvAt: (contextTokens: number) => number;
+}
+
+/** The shared facts evaluation needs. */
+export interface EvalContext {
+  repo: string;
+  revision: string;
+  shape: ModelShape;
+}
+
+function weightsOnCard(part: Part, engine: Engine, shape: ModelShape, s: ResolvedSettings): number {
+  let body = part.bodyBytes;
+  let embed = part.embedBytes;
+  const modelBytes = computeDtypeBytes(shape.dtype);
+  if (engine === "vllm" || engine === "sglang") {
+    // --dtype float32 on a 16-bit checkpoint doubles every weight; --dtype bf16 halves an fp32 one
+    // (calibration: Llama-3.1-8B fp32 29.98 GiB against 14.99).
+    const target = s.dtype === "float32" ? 4 : s.dtype === "auto" ? modelBytes : 2;
+    if (target !== modelBytes && shape.quantMethod === "") {
+      body *= target / modelBytes;
+      embed *= target / modelBytes;
+    }
+    // Runtime --quantization fp8 stores the linear layers in one byte and keeps the embedding and
+    // lm_head at 16 bits (calibration: Llama-3.1-8B 8.49 GiB = 13.0 / 2 + 1.96 + rope).
+    if (s.quantization === "fp8" && shape.quantMethod === "") body *= 1 / (s.dtype === "float32" ? 4 : 2);
+    // The rotary cos/sin cache: max positions × head dim in the model's dtype, on every rank
+    // (RotaryEmbedding._compute_cos_sin_cache; calibration: Llama-3.1-8B 0.03 GiB at TP 1, 2 and 4).
+    embed += shape.maxContextTokens * shape.headDim * (s.dtype === "float32" ? 4 : modelBytes);
+  }
+  return body + embed;
+}
+
+function modelElemBytes(shape: ModelShape, s: ResolvedSettings): number {
+  if (s.dtype === "float32") return 4;
+  if (s.dtype === "bfloat16" || s.dtype === "float16") return 2;
+  return computeDtypeBytes(shape.dtype);
+}
+
+/** One card kind's load for a workload, by engine. */
+function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
+  const engine = layout.engine;
+  const s = resolveSettings(engine, part.physicalBytes, w.settings, part.tensorParallel, w.sequences);
+  const elem = kvElementBytes(engine, w.kvDtype, modelElemBytes(ctx.shape, s));
+  const weights = weightsOnCard(part, engine, ctx.shape, s);
+  const measured = w.settings.measuredOverheadGib?.[engine];
+  let usable: number;
+  let engineBytes: number;
+  let kvAt: (c: number) => number;
+  let sequences = Math.max(1, w.sequences);
+  let outsideOk = true;
+  switch (engine) {
+    case "vllm": {
+      const total = cudaTotalBytes(part.physicalBytes);
+      usable = s.gpuMemoryUtilization * total;
+      engineBytes = vllmActivationBytes(ctx.shape, s, modelElemBytes(ctx.shape, s), part.holdsOutput)
+        + vllmNonTorchBytes(part.tensorParallel, part.pipelineParallel);
+      const outside = vllmOutsideBudgetBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager)
+        + (part.holdsOutput ? vllmSamplerWarmupBytes(ctx.shape, s) : 0);
+      outsideOk = usable + outside <= total;
+      kvAt = (c) => vllmSequenceBytes(part.kv, elem, c, s.maxNumBatchedTokens);
+      break;
+    }
+    case "sglang": {
+      const total = cudaTotalBytes(part.physicalBytes);
+      usable = s.memFractionStatic * total;
+      engineBytes = sglangContextBytes(part.tensorParallel);
+      kvAt = (c) => sglangSequenceBytes(part.kv, elem, c);
+      break;
+    }
+    case "llamacpp": {
+      usable = part.physicalBytes - LLAMACPP_FIT_MARGIN_BYTES;
+      engineBytes = CUDA_CONTEXT_BYTES + llamacppComputeBytes(ctx.shape, s.ubatch, part.holdsOutput);
+      // llama.cpp allocates every slot's context up front: n_ctx = context × --parallel.
+      kvAt = (c) => llamacppCacheBytes(part.kv, elem, c, s.parallel, s.ubatch);
+      sequences = 1;
+      break;
+    }
+    case "freetoken": {
+      usable = s.gpuMemoryUtilization * cudaTotalBytes(part.physicalBytes);
+      engineBytes = CUDA_CONTEXT_BYTES;
+      // FreeToken keeps --kv-reserve-tokens of bf16 KV before sizing its expert cache, and
+      // clamps the context to what the KV holds rather than failing (notes §2.7).
+      kvAt = (c) => sglangSequenceBytes(part.kv, elem, Math.max(c, FREETOKEN_KV_RESERVE_TOKENS));
+      sequences = 1;
+      break;
+    }
+  }
+  if (measured !== undefined && measured >= 0) engineBytes = measured * GIB;
+  const needKv = kvAt(contextTokens);
+  const load: CardLoad = {
+    gpuClass: part.gpuClass, cards: part.cards, role: part.role,
+    weightsBytes: weights, kvBytes: Math.min(needKv * sequences, Math.max(needKv, usable - weights - engineBytes)), engineBytes, usableBytes: usable, physicalBytes: part.physicalBytes,
+  };
+  return { load, poolBytes: usable - weights - engineBytes, needKvBytes: needKv, outsideOk, kvAt };
+}
+
+/** The host's load: everything in RAM for the CPU, or the offloaded share. */
+function evalHost(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number, offloadedBytes: number, hostKv: KvGeometry | null): CardEval | null {
+  const host = layout.host;
+  if (!host) return null;
+  const s = resolveSettings("llamacpp", 0, w.settings, 1, w.sequences);
+  const elem = kvElementBytes("llamacpp", w.kvDtype, 2);
+  const kvAt = (c: number): number => (hostKv ? llamacppCacheBytes(hostKv, elem, c, s.parallel, s.ubatch) : 0);
+  const kv = kvAt(contextTokens);
+  const engineBytes = llamacppHostBytes(ctx.shape, s.parallel) + (host.mode === "cpu" ? llamacppComputeBytes(ctx.shape, s.ubatch, true) : 0);
+  const weights = host.fixedBytes + offloadedBytes;
+  const load: CardLoad = {
+    gpuClass: "", cards: 1, role: host.mode === "cpu" ? "CPU" : "host RAM",
+    weightsBytes: weights, kvBytes: kv, engineBytes, usableBytes: host.usableBytes, physicalBytes: host.physicalBytes,
+  };
+  return { load, poolBytes: host.usableBytes - weights - engineBytes, needKvBytes: kv, outsideOk: true, kvAt };
+}
+
+function fitsEval(e: CardEval): boolean {
+  return e.outsideOk && e.needKvBytes <= e.poolBytes;
+}
+
+/** For llama.cpp with part of the model in RAM: how many layers (or layers' experts) go to the host at this workload. */
+function offloadSplit(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number): { cpuLayers: number; evals: CardEval[]; host: CardEval | null } {
+  const host = layout.host;
+  const L = ctx.shape.layers;
+  const wp = weightParts(ctx.shape, layout.artifact);
+  const at = (k: number): { evals: CardEval[]; host: CardEval | null } => {
+    const gpuLayers = host?.mode === "layers" ? L - k : L;
+    const cards = layout.placement.gpusPerNode;
+    const perCardLayers = Math.ceil(gpuLayers / cards);
+    const expertsOnGpu = host?.mode === "moe" ? Math.max(0, wp.moeLayers - k) : wp.moeLayers;
+    const gpuExpertLayersPerCard = Math.ceil(expertsOnGpu / cards);
+    const parts = layout.parts.map((p) => ({
+      ...p,
+      bodyBytes: perCardLayers * wp.layerBytes + gpuExpertLayersPerCard * wp.expertLayerBytes + (p.holdsOutput ? wp.headBytes : 0),
+      kv: kvGeometry(ctx.shape.layerCaches.slice(0, perCardLayers), 1),
+    }));
+    const evals = parts.map((p) => evalPart(layout, p, ctx, w, contextTokens));
+    const offloaded = host?.mode === "layers" ? k * (wp.layerBytes + (wp.moeLayers > 0 ? wp.expertLayerBytes : 0)) : (wp.moeLayers - expertsOnGpu) * wp.expertLayerBytes;
+    const hostKv = host?.mode === "layers" && k > 0 ? kvGeometry(ctx.shape.layerCaches.slice(L - k), 1) : null;
+    return { evals, host: evalHost(layout, ctx, w, contextTokens, offloaded, hostKv) };
+  };
+  const most = host?.mode === "moe" ? wp.moeLayers : L;
+  for (let k = 1; k <= most; k++) {
+    const r = at(k);
+    if (r.evals.every(fitsEval)) return { cpuLayers: k, ...r };
+  }
+  return { cpuLayers: most, ...at(most) };
+}
+
+/** Per-card evaluation of a layout at a context (no commands, no option). */
+function evalLayout(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number): { evals: CardEval[]; host: CardEval | null; cpuLayers: number } {
+  if (layout.host && (layout.host.mode === "moe" || layout.host.mode === "layers")) return offloadSplit(layout, ctx, w, contextTokens);
+  const evals = layout.parts.map((p) => evalPart(layout, p, ctx, w, contextTokens));
+  let host: CardEval | null = null;
+  if (layout.host) {
+    const all = layout.host.mode === "cpu";
+    const wp = weightParts(ctx.shape, layout.artifact);
+    const offloaded = all ? layout.artifact.bytes + layout.artifact.projectorBytes - layout.host.fixedBytes : wp.expertLayerBytes * wp.moeLayers;
+    host = evalHost(layout, ctx, w, contextTokens, offloaded, all ? kvGeometry(ctx.shape.layerCaches, 1) : null);
+  }
+  return { evals, host, cpuLayers: 0 };
+}
+
+function fitsAt(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number): boolean {
+  const r = evalLayout(layout, ctx, w, contextTokens);
+  return r.evals.every(fitsEval) && (r.host === null || fitsEval(r.host));
+}
+
+/** The engine's pool on the worst card: its bytes, the tokens it holds and the sequences of the workload's context. */
+function poolOf(layout: Layout, evals: CardEval[], ctx: EvalContext, w: Workload): { bytes: number; tokens: number; concurrency: number } {
+  let best: { bytes: number; tokens: number; concurrency: number } | null = null;
+  for (let i = 0; i < evals.length; i++) {
+    const e = evals[i];
+    const part = layout.parts[i];
+    if (!e || !part) continue;
+    const s = resolveSettings(layout.engine, part.physicalBytes, w.settings, part.tensorParallel, w.sequences);
+    const elem = kvElementBytes(layout.engine, w.kvDtype, modelElemBytes(ctx.shape, s));
+    const bytes = Math.max(0, e.poolBytes);
+    let cap: { tokens: number; concurrency: number };
+    if (layout.engine === "vllm") cap = vllmCapacity(part.kv, elem, bytes, w.contextTokens, s.maxNumBatchedTokens);
+    else if (layout.engine === "sglang" || layout.engine === "freetoken") cap = sglangCapacity(part.kv, elem, bytes, w.contextTokens);
+    else {
+      // llama.cpp allocates exactly n_ctx = context × slots, no more.
+      const fits = fitsEval(e);
+      cap = { tokens: fits ? w.contextTokens * s.parallel : 0, concurrency: fits ? s.parallel : 0 };
+    }
+    if (!best || cap.tokens < best.tokens) best = { bytes, ...cap };
+  }
+  return best ?? { bytes: 0, tokens: 0, concurrency: 0 };
+}
+
+/**
+ * What a layout holds for a workload: per-card loads, fits, the longest
+ * context, the pool and the commands. The slider's path calls this again for
+ * every option; nothing here enumerates.
+ */
+export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOption {
+  const contextTokens = Math.max(1, w.contextTokens);
+  const r = evalLayout(layout, ctx, w, contextTokens);
+  const all = r.host ? [...r.evals, r.host] : r.evals;
+  const memoryFits = all.every(fitsEval);
+  // The worst card: the least room left after what it needs.
+  let worstIndex = 0;
+  for (let i = 1; i < all.length; i++) {
+    const e = all[i];
+    const best = all[worstIndex];
+    if (e && best && e.load.usableBytes - needOf(e) < best.load.usableBytes - needOf(best)) worstIndex = i;
+  }
+  const worst = all[worstIndex];
+  const modelMax = ctx.shape.maxContextTokens > 0 ? ctx.shape.maxContextTokens : contextTokens;
+  const maxContextTokens = Math.min(...all.map((e) => (e.outsideOk ? largestFitting((c) => e.kvAt(c) <= e.poolBytes, modelMax) : 0)));
+  const pool = layout.placement.cpu ? { bytes: 0, tokens: 0, concurrency: 0 } : poolOf(layout, r.evals, ctx, w);
+  const hostedFits = layout.cardsShort === 0;
+  const placement: Placement = r.cpuLayers > 0
+    ? layout.host?.mode === "moe"
+      ? { ...layout.placement, cpuMoeLayers: r.cpuLayers }
+      : { ...layout.placement, gpuLayers: ctx.shape.layers - r.cpuLayers }
+    : layout.placement;
+  const option: Omit<PlanOption, "commands"> = {
+    id: layout.id,
+    artifact: layout.artifact.name,
+    format: layout.artifact.format,
+    engine: layout.engine,
+    placement,
+    bitsPerWeight: layout.bitsPerWeight,
+    cards: all.map((e) => e.load),
+    needBytes: worst ? needOf(worst) : 0,
+    haveBytes: worst ? worst.load.usableBytes : 0,
+    worstCardIndex: worstIndex,
+    hosts: layout.host?.mode === "cpu" && r.host ? hostsFor(layout.host, r.host) : layout.hosts,
+    freeNow: layout.host?.mode === "cpu" && r.host ? cpuFreeNow(layout.host, r.host) : layout.freeNow,
+    fits: memoryFits && hostedFits,
+    maxContextTokens,
+    kvPoolBytes: pool.bytes,
+    kvPoolTokens: pool.tokens,
+    maxConcurrency: pool.concurrency,
+    moreCardsNeeded: layout.cardsShort,
+  };
+  return {
+    ...option,
+    commands: commandsFor(option, { repo: ctx.repo, revision: ctx.revision, artifact: layout.artifact, shape: ctx.shape, workload: w }),
+  };
+}
+
+function needOf(e: CardEval): number {
+  return e.load.weightsBytes + e.load.engineBytes + e.needKvBytes;
+}
+
+/** Nodes whose RAM share holds the CPU replica (binary search over the sorted shares). */
+function hostsFor(host: HostShare, e: CardEval): number {
+  const need = needOf(e);
+  const a = host.nodeUsableBytes;
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((a[mid] ?? 0) >= need) hi = mid;
+    else lo = mid + 1;
+  }
+  return a.length - lo;
+}
+
+function cpuFreeNow(host: HostShare, e: CardEval): boolean {
+  const need = needOf(e);
+  const top = host.nodeFreeBytes[host.nodeFreeBytes.length - 1] ?? 0;
+  return top >= need;
+}
+
+// ---------------------------------------------------------------------------
+// The cluster, by card class and fabric
+// ---------------------------------------------------------------------------
+
+interface PoolNode {
+  id: string;
+  fabric: string;
+  count: number;
+  free: number;
+  hostMemBytes: number;
+  hostFreeBytes: number;
+}
+
+interface ClassPool {
+  gpuClass: string;
+  memoryBytes: number | null;
+  computeCapability: number;
+  mig: boolean;
+  maxPerNode: number;
+  /** Nodes by fabric; a replica spans nodes only within one. */
+  fabrics: Map<string, PoolNode[]>;
+}
+
+/**
+ * Groups the cluster's cards by class, and each class by fabric. A node with
+ * devices of several classes is in each class's pool, as the node it is for
+ * that class: its devices of that class and no others. A MIG instance runs one
+ * replica alone, however many the node has (seed `classes`).
+ */
+export function classPools(cluster: Cluster): ClassPool[] {
+  const byClass = new Map<string, ClassPool>();
+  for (const node of cluster.nodes) {
+    for (const d of node.devices) {
+      if (d.count <= 0) continue;
+      const mig = isMigClass(d.class);
+      let pool = byClass.get(d.class);
+      if (!pool) {
+        pool = {
+          gpuClass: d.class,
+          memoryBytes: cardMemoryBytes(d.class, d.memGib),
+          computeCapability: cardOf(d.class)?.computeCapability ?? 0,
+          mig,
+          maxPerNode: 0,
+          fabrics: new Map(),
+        };
+        byClass.set(d.class, pool);
+      }
+      const count = mig ? 1 : d.count;
+      const free = mig ? Math.min(1, d.free) : d.free;
+      pool.maxPerNode = Math.max(pool.maxPerNode, count);
+      const list = pool.fabrics.get(node.fabric) ?? [];
+      list.push({ id: node.id, fabric: node.fabric, count, free, hostMemBytes: node.hostMemGib * GIB, hostFreeBytes: node.hostFreeGib * GIB });
+      pool.fabrics.set(node.fabric, list);
+    }
+  }
+  return [...byClass.values()].sort((a, b) => (a.gpuClass < b.gpuClass ? -1 : a.gpuClass > b.gpuClass ? 1 : 0));
+}
+
+// ---------------------------------------------------------------------------
+// Enumeration
+// ---------------------------------------------------------------------------
+
+/** "an h100-80g", "a b200-192g": the article a class label is read with. */
+function article(label: string): string {
+  return /^[aefhilmnorsx]/i.test(label) ? `an ${label}` : `a ${label}`;
+}
+
+function gib1(bytes: number): string {
+  return (bytes / GIB).toFixed(1);
+}
+
+/** The reason a tensor-parallel width does not suit the model's heads, or null. */
+export function tensorParallelProblem(shape: ModelShape, width: number): string | null {
+  if (width <= 1) return null;
+  if (shape.attentionHeads > 0 && shape.attentionHeads % width !== 0) {
+    return `tensor parallel ${width}: ${shape.attentionHeads} attention heads do not divide by ${width}`;
+  }
+  // Tensor parallel splits the KV heads among the cards or, past their number, gives each card a
+  // copy of one: the width divides the heads, or the heads divide the width (Qwen3-235B: 4 heads on 8).
+  const kv = shape.kvHeads;
+  if (kv > 0 && kv % width !== 0 && width % kv !== 0) {
+    return `tensor parallel ${width}: ${kv} KV heads neither divide by ${width} nor divide it`;
+  }
+  return null;
+}
+
+function where(gpuClass: string, perNode: number, nodes: number, fabric: string): string {
+  return nodes > 1 ? `${nodes} nodes × ${perNode} ${gpuClass} on ${fabric}` : `${perNode} × ${gpuClass}`;
+}
+
+function basePlacement(gpuClass: string, fabric: string, perNode: number, nodes: number, tp: number, pp: number, ep: boolean): Placement {
+  return { cpu: false, gpuClass, fabric, gpusPerNode: perNode, nodes, tensorParallel: tp, pipelineParallel: pp, expertParallel: ep, cpuMoeLayers: 0, gpuLayers: -1 };
+}
+
+/**
+ * The parts of a vLLM/SGLang replica: `pp` stages of `tp` cards. Each stage
+ * holds its layers ÷ TP (experts whole per rank under expert parallel,
+ * ceil(E ÷ ep) on the worst), the first the embedding (and a picture model's
+ * projector), the last the lm_head; every rank its layers' KV.
+ */
+export function servingParts(shape: ModelShape, a: Artifact, gpuClass: string, physicalBytes: number, tp: number, pp: number, ep: boolean): Part[] {
+  const wp = weightParts(shape, a);
+  const experts = shape.moe?.routedExperts ?? 0;
+  const expertShare = ep && experts > 0 ? Math.ceil(experts / tp) / experts : 1 / tp;
+  const stages: Part[] = [];
+  for (let i = 0; i < pp; i++) {
+    const [start, end] = stageLayers(shape.layers, pp, i);
+    const moeInStage = shape.moe ? Math.max(0, end - Math.max(start, shape.moe.denseFirstLayers)) : 0;
+    const first = i === 0;
+    const last = i === pp - 1;
+    const body = ((end - start) * wp.layerBytes) / tp + moeInStage * wp.expertLayerBytes * expertShare + (first ? wp.projectorBytes / tp : 0);
+    const embed = ((first ? wp.embedBytes : 0) + (last ? (shape.tiedEmbeddings === true && !first ? wp.embedBytes : wp.headBytes) : 0)) / tp;
+    stages.push({
+      gpuClass, cards: tp, role: pp > 1 ? `stage ${i + 1}` : "", physicalBytes,
+      bodyBytes: body, embedBytes: embed, tensorParallel: tp, pipelineParallel: pp, holdsOutput: last,
+      kv: kvGeometry(shape.layerCaches.slice(start, end), tp),
+    });
+  }
+  return mergeAlikeStages(stages);
+}
+
+/** Middle pipeline stages that hold the same are one entry of several cards. */
+function mergeAlikeStages(stages: Part[]): Part[] {
+  if (stages.length <= 3) return stages;
+  const first = stages[0];
+  const last = stages[stages.length - 1];
+  const middle = stages.slice(1, -1);
+  const heaviest = middle.reduce((m, p) => (p.bodyBytes > m.bodyBytes ? p : m));
+  if (!first || !last) return stages;
+  return [first, { ...heaviest, cards: heaviest.cards * middle.length, role: `stages 2–${stages.length - 1}` }, last];
+}
+
+/**
+ * The parts of a llama.cpp layer split over `cards` of one node: each card
+ * holds ceil(layers ÷ cards) layers and their KV; the last also the output
+ * layer and the logits. The token embedding stays in a CPU buffer.
+ */
+export function layerSplitParts(shape: ModelShape, a: Artifact, gpuClass: string, physicalBytes: number, cards: number): Part[] {
+  const wp = weightParts(shape, a);
+  const perCard = Math.ceil(shape.layers / cards);
+  const moePerCard = Math.ceil(wp.moeLayers / cards);
+  const body = perCard * wp.layerBytes + moePerCard * wp.expertLayerBytes;
+  const kv = kvGeometry(shape.layerCaches.slice(0, perCard), 1);
+  const lastPart: Part = {
+    gpuClass, cards: 1, role: cards > 1 ? "last card" : "", physicalBytes, bodyBytes: body + wp.headBytes + wp.projectorBytes,
+    embedBytes: 0, tensorParallel: 1, pipelineParallel: cards, holdsOutput: true, kv,
+  };
+  if (cards === 1) return [lastPart];
+  return [{ ...lastPart, cards: cards - 1, role: "other cards", bodyBytes: body, holdsOutput: false }, lastPart];
+}
+
+interface Enumerated {
+  layouts: Layout[];
+  refused: Refusal[];
+}
+
+interface Ctx extends EvalContext {
+  workload: Workload;
+  pools: ClassPool[];
+  allHostUsable: number[];
+  allHostFree: number[];
+}
+
+function hostShare(mode: HostShare["mode"], c: Ctx, node: PoolNode | null, fixedBytes: number): HostShare {
+  const physical = node ? node.hostMemBytes : (c.allHostUsable[c.allHostUsable.length - 1] ?? 0) / HOST_SHARE;
+  return {
+    usableBytes: physical * HOST_SHARE,
+    physicalBytes: physical,
+    freeBytes: node ? node.hostFreeBytes : c.allHostFree[c.allHostFree.length - 1] ?? 0,
+    fixedBytes,
+    mode,
+    nodeUsableBytes: c.allHostUsable,
+    nodeFreeBytes: c.allHostFree,
+  };
+}
+
+function layoutId(a: Artifact, engine: Engine, p: Placement, mode: string): string {
+  return [a.name, engine, p.cpu ? "cpu" : p.gpuClass, p.fabric, `${p.gpusPerNode}x${p.nodes}`, p.expertParallel ? "ep" : "", mode].join("|");
+}
+
+/** Single-node nodes of a class that have `width` cards, and whether one has them free. */
+function singleNodeHosts(pool: ClassPool, width: number): { hosts: number; freeNow: boolean } {
+  let hosts = 0;
+  let freeNow = false;
+  for (const nodes of pool.fabrics.values()) {
+    for (const n of nodes) {
+      if (n.count >= width) {
+        hosts++;
+        if (n.free >= width) freeNow = true;
+      }
+    }
+  }
+  return { hosts, freeNow };
+}
+
+function fits(layout: Layout, c: Ctx): boolean {
+  return fitsAt(layout, c, c.workload, c.workload.contextTokens);
+}
+
+/** Why a layout does not fit, in words: its worst card against what the card offers. */
+function memoryReason(layout: Layout, c: Ctx): string {
+  const r = evalLayout(layout, c, c.workload, c.workload.contextTokens);
+  for (const e of r.evals) {
+    if (!e.outsideOk) {
+      return `vLLM's CUDA context, graphs and sampler warm-up need more than the ${gib1(e.load.physicalBytes - e.load.usableBytes)} GiB a ${e.load.gpuClass} keeps outside --gpu-memory-utilization`;
+    }
+    if (!fitsEval(e)) return `needs ${gib1(needOf(e))} GiB a card; ${article(e.load.gpuClass)} offers ${gib1(e.load.usableBytes)}`;
+  }
+  if (r.host && !fitsEval(r.host)) return `needs ${gib1(needOf(r.host))} GiB of host RAM; the node offers ${gib1(r.host.load.usableBytes)}`;
+  return "does not fit";
+}
+
+/**
+ * vLLM and SGLang: tensor parallel on one node (the narrowest width that
+ * fits), else pipeline parallel over the nodes of one fabric, each at a
+ * node's width; a MIG instance alone.
+ */
+function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, out: Enumerated): void {
+  const shape = c.shape;
+  const moe = (shape.moe?.routedExperts ?? 0) > 1;
+  for (const pool of c.pools) {
+    if (pool.memoryBytes === null) continue;
+    const mem = pool.memoryBytes;
+    let placed = false;
+    let widest = 0;
+    for (let wdt = 1; wdt <= pool.maxPerNode; wdt++) {
+      const problem = tensorParallelProblem(shape, wdt);
+      if (problem) {
+        out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, wdt, 1, ""), reason: problem });
+        continue;
+      }
+      widest = wdt;
+      const ep = moe && wdt > 1;
+      const placement = basePlacement(pool.gpuClass, "", wdt, 1, wdt, 1, ep);
+      const { hosts, freeNow } = singleNodeHosts(pool, wdt);
+      const layout: Layout = {
+        id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
+        parts: servingParts(shape, a, pool.gpuClass, mem, wdt, 1, ep), host: null, hosts, freeNow, cardsShort: 0,
+      };
+      if (fits(layout, c)) {
+        out.layouts.push(layout);
+        placed = true;
+        break;
+      }
+      out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, wdt, 1, ""), reason: memoryReason(layout, c) });
+    }
+    if (placed || widest === 0) continue;
+    if (pool.mig) {
+      out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, 2, 1, ""), reason: "a MIG instance runs one replica alone: it never joins another, on its node or across a fabric" });
+      continue;
+    }
+    pipelineOptions(a, engine, c, pool, mem, widest, moe, out);
+  }
+}
+
+/** Several nodes of one fabric, a node's width on each, pipeline-parallel between them. */
+function pipelineOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, pool: ClassPool, mem: number, width: number, moe: boolean, out: Enumerated): void {
+  let biggest: { fabric: string; nodes: PoolNode[] } | null = null;
+  for (const [fabric, nodes] of pool.fabrics) {
+    const able = nodes.filter((n) => n.count >= width);
+    if (fabric === "") {
+      if (able.length > 1) out.refused.push({ artifact: a.name, engine, where: `${able.length} nodes × ${width} ${pool.gpuClass}`, reason: "these nodes name no fabric: a replica spans nodes only over one" });
+      continue;
+    }
+    if (!biggest || able.length > biggest.nodes.length) biggest = { fabric, nodes: able };
+    let placed = false;
+    for (let n = 2; n <= able.length; n++) {
+      const layout = pipelineLayout(a, engine, c, pool, mem, width, n, fabric, moe, able, 0);
+      if (fits(layout, c)) {
+        out.layouts.push(layout);
+        placed = true;
+        break;
+      }
+      if (n === able.length) out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, width, n, fabric), reason: memoryReason(layout, c) });
+    }
+    if (placed) return;
+  }
+  // Nothing the cluster has holds it: say how many more cards would, on the biggest fabric.
+  if (!biggest) return;
+  const have = biggest.nodes.length;
+  for (let n = Math.max(2, have + 1); n <= Math.max(64, have * 4); n++) {
+    const layout = pipelineLayout(a, engine, c, pool, mem, width, n, biggest.fabric, moe, biggest.nodes, (n - have) * width);
+    if (fits({ ...layout, cardsShort: 0 }, c)) {
+      out.layouts.push(layout);
+      return;
+    }
+  }
+}
+
+function pipelineLayout(a: Artifact, engine: Engine, c: Ctx, pool: ClassPool, mem: number, width: number, n: number, fabric: string, moe: boolean, able: PoolNode[], cardsShort: number): Layout {
+  const ep = moe && width > 1;
+  const placement = basePlacement(pool.gpuClass, fabric, width, n, width, n, ep);
+  const freeNodes = able.filter((x) => x.free >= width).length;
+  return {
+    id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
+    parts: servingParts(c.shape, a, pool.gpuClass, mem, width, n, ep), host: null,
+    hosts: able.length, freeNow: cardsShort === 0 && freeNodes >= n, cardsShort,
+  };
+}
+
+/** llama.cpp: the CPU, a layer split over one node's cards, and layers or experts in RAM when the cards cannot hold it. */
+function llamacppOptions(a: Artifact, c: Ctx, out: Enumerated): void {
+  const shape = c.shape;
+  if (c.allHostUsable.length > 0) {
+    const placement: Placement = { cpu: true, gpuClass: "", fabric: "", gpusPerNode: 0, nodes: 1, tensorParallel: 1, pipelineParallel: 1, expertParallel: false, cpuMoeLayers: 0, gpuLayers: 0 };
+    const layout: Layout = {
+      id: layoutId(a, "llamacpp", placement, "cpu"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a), parts: [],
+      host: hostShare("cpu", c, null, 0), hosts: 0, freeNow: false, cardsShort: 0,
+    };
+    if (fits(layout, c)) out.layouts.push(layout);
+    else out.refused.push({ artifact: a.name, engine: "llamacpp", where: "CPU", reason: memoryReason(layout, c) });
+  }
+  for (const pool of c.pools) {
+    if (pool.memoryBytes === null) continue;
+    const mem = pool.memoryBytes;
+    let placed = false;
+    for (let wdt = 1; wdt <= pool.maxPerNode; wdt++) {
+      const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false);
+      const { hosts, freeNow } = singleNodeHosts(pool, wdt);
+      const layout: Layout = {
+        id: layoutId(a, "llamacpp", placement, "split"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
+        parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: null, hosts, freeNow, cardsShort: 0,
+      };
+      // More cards than the fewest that hold it buy nothing here (seed): the narrowest that fits is the option.
+      if (fits(layout, c)) {
+        out.layouts.push(layout);
+        placed = true;
+        break;
+      }
+      out.refused.push({ artifact: a.name, engine: "llamacpp", where: where(pool.gpuClass, wdt, 1, ""), reason: memoryReason(layout, c) });
+    }
+    if (placed) continue;
+    offloadOptions(a, c, pool, mem, out);
+  }
+}
+
+/** The widest node of a class, with part of the model in its RAM: experts first (--n-cpu-moe), else whole layers (-ngl). */
+function offloadOptions(a: Artifact, c: Ctx, pool: ClassPool, mem: number, out: Enumerated): void {
+  const shape = c.shape;
+  const wp = weightParts(shape, a);
+  const wdt = pool.maxPerNode;
+  let node: PoolNode | null = null;
+  for (const nodes of pool.fabrics.values()) {
+    for (const n of nodes) if (n.count >= wdt && (!node || n.hostMemBytes > node.hostMemBytes)) node = n;
+  }
+  if (!node || node.hostMemBytes <= 0) return;
+  const mode: HostShare["mode"] = wp.moeLayers > 0 ? "moe" : "layers";
+  const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false);
+  const { hosts, freeNow } = singleNodeHosts(pool, wdt);
+  const layout: Layout = {
+    id: layoutId(a, "llamacpp", placement, mode), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
+    parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: hostShare(mode, c, node, wp.embedBytes), hosts, freeNow, cardsShort: 0,
+  };
+  if (fits(layout, c)) out.layouts.push(layout);
+  else out.refused.push({ artifact: a.name, engine: "llamacpp", where: `${where(pool.gpuClass, wdt, 1, "")} + RAM`, reason: memoryReason(layout, c) });
+}
+
+/**
+ * FreeToken's known-good checkpoints (FlashML-org/FreeToken docs/models.md,
+ * v0.1.2, notes §0): it is offered for these only.
+ */
+const FREETOKEN_MODELS = [
+  /deepseek-v4-flash-0731/i, /glm-5\.2-nvfp4/i, /glm-4\.7(-nvfp4)?$/i, /qwen3\.[56]-35b-a3b(-fp8|-nvfp4)?$/i, /qwen3\.6-27b/i,
+  /qwen3-30b-a3b/i, /gpt-oss-(20b|120b)$/i, /gemma-4-26b-a4b/i, /gemma-4-12b/i, /gemma-4-31b.*nvfp4/i, /minimax-m2\.5-nvfp4/i,
+  /minimax-m3-nvfp4/i, /muse-glimmer-30b/i,
+];
+
+/** FreeToken needs compute capability 8.0 or higher (Ampere+: its JIT kernels, notes §3). */
+export const FREETOKEN_MIN_COMPUTE_CAPABILITY = 8.0;
+
+function freetokenOptions(a: Artifact, c: Ctx, out: Enumerated): void {
+  const shape = c.shape;
+  if (!shape.moe || a.expertBytes <= 0) return;
+  const name = c.repo.split("/").pop() ?? c.repo;
+  if (!FREETOKEN_MODELS.some((re) => re.test(name))) return;
+  const wp = weightParts(shape, a);
+  for (const pool of c.pools) {
+    if (pool.memoryBytes === null || pool.computeCapability < FREETOKEN_MIN_COMPUTE_CAPABILITY) continue;
+    // Only for a model larger than its card: otherwise vLLM or SGLang serve it whole, faster.
+    if (a.bytes <= pool.memoryBytes) continue;
+    let node: PoolNode | null = null;
+    for (const nodes of pool.fabrics.values()) for (const n of nodes) if (!node || n.hostMemBytes > node.hostMemBytes) node = n;
+    if (!node) continue;
+    const placement = basePlacement(pool.gpuClass, "", 1, 1, 1, 1, false);
+    const nonExpert = a.bytes - wp.expertLayerBytes * wp.moeLayers;
+    // On the card: everything but the experts, plus an expert cache of at least two layers' worth (plan_cache_budget floor).
+    const part: Part = {
+      gpuClass: pool.gpuClass, cards: 1, role: "", physicalBytes: pool.memoryBytes, bodyBytes: nonExpert + 2 * wp.expertLayerBytes,
+      embedBytes: 0, tensorParallel: 1, pipelineParallel: 1, holdsOutput: true, kv: kvGeometry(shape.layerCaches, 1),
+    };
+    const { hosts, freeNow } = singleNodeHosts(pool, 1);
+    const layout: Layout = {
+      id: layoutId(a, "freetoken", placement, "experts-in-ram"), artifact: a, engine: "freetoken", placement, bitsPerWeight: bitsOf(a),
+      parts: [part], host: hostShare("freetoken", c, node, 0), hosts, freeNow, cardsShort: 0,
+    };
+    if (fits(layout, c)) out.layouts.push(layout);
+    else out.refused.push({ artifact: a.name, engine: "freetoken", where: `1 × ${pool.gpuClass} + RAM`, reason: memoryReason(layout, c) });
+  }
+}
+
+/** Every placement of every artifact, and every configuration turned down with its reason. */
+export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload): Enumerated {
+  const pools = classPools(cluster);
+  const hostUsable = cluster.nodes.filter((n) => n.hostMemGib > 0).map((n) => n.hostMemGib * GIB * HOST_SHARE).sort((x, y) => x - y);
+  const hostFree = cluster.nodes.filter((n) => n.hostMemGib > 0).map((n) => n.hostFreeGib * GIB).sort((x, y) => x - y);
+  const c: Ctx = { repo: input.repo, revision: input.revision, shape: input.shape, workload, pools, allHostUsable: hostUsable, allHostFree: hostFree };
+  const out: Enumerated = { layouts: [], refused: [] };
+  for (const pool of pools) {
+    if (pool.memoryBytes === null) {
+      for (const a of input.artifacts) {
+        out.refused.push({ artifact: a.name, engine: a.format === "gguf" ? "llamacpp" : "vllm", where: pool.gpuClass, reason: `the card class "${pool.gpuClass}" is not in the catalog: give its memory (mem_gib) in the cluster` });
+      }
+    }
+  }
+  for (const a of input.artifacts) {
+    if (a.format === "gguf") {
+      if (!kvDtypeAllowed("llamacpp", workload.kvDtype)) {
+        out.refused.push({ artifact: a.name, engine: "llamacpp", where: "any", reason: `llama.cpp has no KV cache type "${workload.kvDtype}": use f16, q8_0 or q4_0` });
+        continue;
+      }
+      llamacppOptions(a, c, out);
+      continue;
+    }
+    for (const engine of ["vllm", "sglang"] as const) {
+      if (!kvDtypeAllowed(engine, workload.kvDtype)) {
+        out.refused.push({ artifact: a.name, engine, where: "any", reason: `${engine === "vllm" ? "vLLM" : "SGLang"} has no KV cache dtype "${workload.kvDtype}": use auto or fp8` });
+        continue;
+      }
+      servingOptions(a, engine, c, out);
+    }
+    if (kvDtypeAllowed("freetoken", workload.kvDtype)) freetokenOptions(a, c, out);
+  }
+  return out;
+}
+
+/**
+ * Every way each artifact could run on the cluster, best first, with the
+ * configurations turned down and why. `withWorkload` (context.ts) moves the
+ * workload afterwards without enumerating again.
+ */
+export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Plan {
+  const { layouts, refused } = enumerate(input, cluster, workload);
+  const ctx: EvalContext = { repo: input.repo, revision: input.revision, shape: input.shape };
+  const options = rank(layouts.map((l) => evaluate(l, ctx, workload)));
+  const p: Plan = { repo: input.repo, revision: input.revision, shape: input.shape, artifacts: input.artifacts, cluster, workload, options, refused };
+  rememberLayouts(p, layouts);
+  return p;
+}

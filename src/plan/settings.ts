@@ -1,0 +1,163 @@
+/**
+ * Each engine's own defaults for the settings that change what it
+ * allocates, with the version and source each was read from (issue 8). A
+ * plan that ignores a setting answers a different question from the one the
+ * user will run, so every default here is the engine's, not ours.
+ */
+import type { Engine, EngineSettings, KvDtype, Workload } from "./types.ts";
+
+const GIB = 2 ** 30;
+
+/** A default and where it came from. */
+export interface Sourced<T> {
+  value: T;
+  source: string;
+}
+
+/** Every setting resolved for one engine on one card: what the plan uses. */
+export interface ResolvedSettings {
+  gpuMemoryUtilization: number;
+  maxNumSeqs: number;
+  maxNumBatchedTokens: number;
+  dtype: NonNullable<EngineSettings["dtype"]>;
+  quantization: "" | "fp8";
+  enforceEager: boolean;
+  memFractionStatic: number;
+  ubatch: number;
+  batch: number;
+  parallel: number;
+}
+
+/**
+ * vLLM --gpu-memory-utilization: 0.9 in vLLM 0.19 (`CacheConfig.gpu_memory_utilization`,
+ * vllm/config/cache.py); late-2026 stable docs give 0.92 (shared/notes/architectures.md §2.7).
+ * We keep 0.9: the calibration logs (vLLM 0.19) and most deployed builds use it,
+ * and the lower figure is the safer one to plan against.
+ */
+export const VLLM_UTILIZATION: Sourced<number> = {
+  value: 0.9,
+  source: "vLLM 0.19 CacheConfig.gpu_memory_utilization = 0.9 (0.92 in late-2026 stable docs, notes §2.7)",
+};
+
+/**
+ * vLLM's scheduler defaults depend on the card (vllm/engine/arg_utils.py
+ * `_set_default_args`, v0.10–0.19, OpenAI server): on cards of ≥ 70 GiB that are
+ * not A100s, max_num_batched_tokens 8192 and max_num_seqs 1024; else 2048 and 256.
+ * The 0.19 logs confirm it on H100: "warming up sampler with 1024 dummy requests"
+ * and an 8192-token profile run (shared/calibration/README.md).
+ */
+export const VLLM_LARGE_CARD_GIB = 70;
+const VLLM_SCHED_SOURCE = "vLLM 0.19 arg_utils._set_default_args (OpenAI server): ≥70 GiB cards 8192 tokens / 1024 seqs, else 2048 / 256";
+
+/**
+ * SGLang --mem-fraction-static when unset: server_args `_handle_gpu_memory_settings`
+ * (2025–2026 builds) reserves memory by card size and sets the fraction to
+ * (total − reserved) ÷ total; the reserve is ≥ 10 GiB on cards above 60 GB
+ * (notes §2.7). Older 0.4.x builds used 0.88 at TP1, 0.87 TP2, 0.85 TP4, 0.81 TP8.
+ * We model the newer rule: reserved MiB ≈ 512 + chunked_prefill × 1.5 + cuda_graph_max_bs × 2 + 1024 × tp/8.
+ */
+function sglangMemFraction(cardMemoryBytes: number, tensorParallel: number): number {
+  const cardMib = cardMemoryBytes / 2 ** 20;
+  // chunked_prefill_size by card memory (server_args, 2025): 2048 below 35 GB, 4096 below 60, 8192 above.
+  const chunkedPrefill = cardMib < 35 * 1024 ? 2048 : cardMib < 60 * 1024 ? 4096 : 8192;
+  // cuda_graph_max_bs by card memory (server_args, 2025): 8 below 20 GB … 256 at 80 GB class, 512 above.
+  const graphMaxBs = cardMib < 20 * 1024 ? 8 : cardMib < 35 * 1024 ? 24 : cardMib < 60 * 1024 ? 80 : cardMib < 120 * 1024 ? 256 : 512;
+  let reservedMib = 512 + Math.max(chunkedPrefill, 2048) * 1.5 + graphMaxBs * 2 + (tensorParallel / 8) * 1024;
+  if (cardMib > 60 * 1024) reservedMib = Math.max(reservedMib, 10 * 1024);
+  return Math.min(0.95, Math.max(0.5, (cardMib - reservedMib) / cardMib));
+}
+
+/** llama.cpp defaults (common/common.h, builds b6000–b7xxx, 2025–2026). */
+export const LLAMACPP_UBATCH: Sourced<number> = { value: 512, source: "llama.cpp common_params.n_ubatch = 512" };
+export const LLAMACPP_BATCH: Sourced<number> = { value: 2048, source: "llama.cpp common_params.n_batch = 2048" };
+
+/**
+ * Every setting resolved for an engine on a card of `cardMemoryBytes`: the
+ * user's where given, else the engine's default. `tensorParallel` only moves
+ * SGLang's reserve.
+ */
+export function resolveSettings(engine: Engine, cardMemoryBytes: number, settings: EngineSettings, tensorParallel = 1, sequences = 1): ResolvedSettings {
+  const large = cardMemoryBytes >= VLLM_LARGE_CARD_GIB * GIB;
+  return {
+    gpuMemoryUtilization: settings.gpuMemoryUtilization ?? (engine === "freetoken" ? FREETOKEN_MEMORY_RATIO : VLLM_UTILIZATION.value),
+    maxNumSeqs: settings.maxNumSeqs ?? (large ? 1024 : 256),
+    maxNumBatchedTokens: settings.maxNumBatchedTokens ?? (large ? 8192 : 2048),
+    dtype: settings.dtype ?? "auto",
+    quantization: settings.quantization ?? "",
+    enforceEager: settings.enforceEager ?? false,
+    memFractionStatic: settings.memFractionStatic ?? sglangMemFraction(cardMemoryBytes, tensorParallel),
+    ubatch: settings.ubatch ?? LLAMACPP_UBATCH.value,
+    batch: settings.batch ?? LLAMACPP_BATCH.value,
+    // llama-server --parallel: one slot per concurrent sequence the user asks for.
+    parallel: settings.parallel ?? Math.max(1, sequences),
+  };
+}
+
+/** FreeToken --memory-ratio: 0.9 of FREE memory (FreeToken v0.1.2 docs, notes §3). */
+export const FREETOKEN_MEMORY_RATIO = 0.9;
+
+/** One default as the page's "Engine settings" disclosure shows it. */
+export interface SettingDefault {
+  /** The engine's own flag. */
+  flag: string;
+  value: number | string | boolean;
+  source: string;
+}
+
+/**
+ * The defaults an engine would use on a card of `cardMemoryBytes`, by the
+ * engine's own flag names, each with its source: what the page shows in the
+ * "Engine settings" disclosure.
+ */
+export function engineDefaults(engine: Engine, cardMemoryBytes: number): Required<Record<string, SettingDefault>> {
+  const r = resolveSettings(engine, cardMemoryBytes, {});
+  switch (engine) {
+    case "vllm":
+      return {
+        gpuMemoryUtilization: { flag: "--gpu-memory-utilization", value: r.gpuMemoryUtilization, source: VLLM_UTILIZATION.source },
+        kvCacheDtype: { flag: "--kv-cache-dtype", value: "auto", source: "vLLM 0.19 CacheConfig.cache_dtype = auto (the model's dtype)" },
+        maxNumSeqs: { flag: "--max-num-seqs", value: r.maxNumSeqs, source: VLLM_SCHED_SOURCE },
+        maxNumBatchedTokens: { flag: "--max-num-batched-tokens", value: r.maxNumBatchedTokens, source: VLLM_SCHED_SOURCE },
+        dtype: { flag: "--dtype", value: "auto", source: "vLLM 0.19 ModelConfig.dtype = auto (the checkpoint's torch_dtype)" },
+        enforceEager: { flag: "--enforce-eager", value: false, source: "vLLM 0.19 ModelConfig.enforce_eager = False (CUDA graphs on)" },
+      };
+    case "sglang":
+      return {
+        memFractionStatic: {
+          flag: "--mem-fraction-static",
+          value: Math.round(r.memFractionStatic * 1000) / 1000,
+          source: "SGLang server_args._handle_gpu_memory_settings (2025–2026): (total − reserve) ÷ total, reserve ≥ 10 GiB above 60 GB",
+        },
+        kvCacheDtype: { flag: "--kv-cache-dtype", value: "auto", source: "SGLang server_args.kv_cache_dtype = auto" },
+      };
+    case "llamacpp":
+      return {
+        cacheTypeK: { flag: "-ctk", value: "f16", source: "llama.cpp common_params.cache_type_k = GGML_TYPE_F16" },
+        cacheTypeV: { flag: "-ctv", value: "f16", source: "llama.cpp common_params.cache_type_v = GGML_TYPE_F16" },
+        ubatch: { flag: "-ub", value: r.ubatch, source: LLAMACPP_UBATCH.source },
+        batch: { flag: "-b", value: r.batch, source: LLAMACPP_BATCH.source },
+        parallel: { flag: "--parallel", value: 1, source: "one slot per concurrent sequence of the plan (llama-server -np)" },
+      };
+    case "freetoken":
+      return {
+        memoryRatio: { flag: "--memory-ratio", value: FREETOKEN_MEMORY_RATIO, source: "FreeToken v0.1.2 --memory-ratio 0.9 of free VRAM (notes §3)" },
+        kvCacheDtype: { flag: "(none)", value: "bf16", source: "FreeToken allocates bf16 paged KV for every model (notes §2.1)" },
+      };
+  }
+}
+
+/** The KV element dtypes each engine accepts (notes §2.6). */
+export function kvDtypeAllowed(engine: Engine, kv: KvDtype): boolean {
+  switch (engine) {
+    case "vllm":
+    case "sglang":
+      return kv === "auto" || kv === "fp8";
+    case "llamacpp":
+      return kv === "auto" || kv === "f16" || kv === "q8_0" || kv === "q4_0";
+    case "freetoken":
+      return kv === "auto";
+  }
+}
+
+/** The workload a plan opens with: one sequence of 8,192 tokens, the model's KV dtype. */
+export const DEFAULT_WORKLOAD: Workload = { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} };
