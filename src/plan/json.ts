@@ -28,7 +28,7 @@ function cardJson(c: CardLoad): Record<string, unknown> {
 /** One option as the CLI prints it. */
 export function optionJson(o: PlanOption): Record<string, unknown> {
   const p = o.placement;
-  const worst = o.cards[o.worstCardIndex];
+  const worst = o.cards[o.worstCardIndex ?? 0];
   const weights = worst?.weightsBytes ?? 0;
   const engine = worst?.engineBytes ?? 0;
   return {

@@ -224,7 +224,7 @@ export interface PlanOption {
    * llama.cpp cache; its `kvBytes` is the KV the workload's sequences use,
    * up to the pool.
    */
-  worstCardIndex: number;
+  worstCardIndex?: number;
   /** Nodes that could host it at all, and whether enough are free now. */
   hosts: number;
   freeNow: boolean;
