@@ -107,9 +107,8 @@ export interface LogFigures {
   gpuMibAfterContext?: number;
 }
 
-export interface StartupLogReading {
-  /** Which engine printed it; null when no line looks like any engine's. */
-  engine: LogEngine | null;
+/** The measured figures a plan is compared with, per card; null when the log does not say. */
+export interface LogSummary {
   /** Weights on one card, GiB. */
   weightsGib: number | null;
   /** The KV cache pool on one card, GiB. */
@@ -126,6 +125,11 @@ export interface StartupLogReading {
   maxConcurrency: number | null;
   /** The context the log was for: vLLM's tokens per request, llama.cpp's n_ctx. */
   contextTokens: number | null;
+}
+
+export interface StartupLogReading extends LogSummary {
+  /** Which engine printed it; null when no line looks like any engine's. */
+  engine: LogEngine | null;
   /** The failure the engine printed, in its own words; null when none. */
   failure: string | null;
   /** What the log did not say, in words: "weights", "KV cache", … */
@@ -296,14 +300,7 @@ function worstCard(devices: Record<string, DeviceBuffersMib>): DeviceBuffersMib 
 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
-interface Summary {
-  weightsGib: number | null;
-  kvGib: number | null;
-  overheadGib: number | null;
-  kvTokens: number | null;
-  maxConcurrency: number | null;
-  contextTokens: number | null;
-}
+type Summary = LogSummary;
 
 function vllmOverhead(f: LogFigures): number | null {
   // V1 (0.19): "Total non KV cache memory" is weights + activation peak + non-torch.

@@ -102,6 +102,7 @@ function option(engine: Engine, artifact: Artifact, where: Partial<Placement>, u
     cards: p.cpu ? [] : [card(p.gpuClass, H100_BYTES, usableFraction, p.gpusPerNode * p.nodes)],
     needBytes: 0,
     haveBytes: 0,
+    worstCardIndex: 0,
     hosts: 1,
     freeNow: true,
     fits: true,
