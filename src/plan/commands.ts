@@ -51,6 +51,7 @@
  * release as old as v0.1.2 the same card is chosen with
  * CUDA_VISIBLE_DEVICES=<index> instead.
  */
+import { resolveSettings } from "./settings.ts";
 import type { Artifact, ModelShape, PlanOption, Workload } from "./types.ts";
 
 export interface CommandContext {
@@ -137,16 +138,17 @@ function headAddress(ctx: CommandContext): string {
 }
 
 /**
- * A fraction of the card as the engine takes it (vLLM's utilization, SGLang's
- * static fraction): the user's own setting when given, else the share the plan
- * itself used for this option, usable ÷ physical on its cards. The command
- * then asks the engine for exactly what the plan checked, rather than for an
- * engine default that may have moved (vLLM's went from 0.9 to 0.92).
+ * The share of the card the engine is told to take (vLLM's utilization,
+ * SGLang's static fraction): the user's setting, else the engine default the
+ * plan itself used for this card (settings.ts), so the command asks for
+ * exactly what the plan checked.
  */
-function cardFraction(option: CommandOption, setting: number | undefined): number | undefined {
-  const card = option.cards[0];
-  const fraction = setting ?? (card && card.physicalBytes > 0 ? card.usableBytes / card.physicalBytes : undefined);
-  if (fraction === undefined || !Number.isFinite(fraction) || fraction <= 0) return undefined;
+function cardFraction(option: CommandOption, workload: Workload, which: "gpuMemoryUtilization" | "memFractionStatic"): number | undefined {
+  const card = option.cards[option.worstCardIndex ?? 0];
+  if (!card) return undefined;
+  const p = option.placement;
+  const fraction = resolveSettings(option.engine, card.physicalBytes, workload.settings, p.tensorParallel, workload.sequences)[which];
+  if (!Number.isFinite(fraction) || fraction <= 0) return undefined;
   // Round down at the third decimal (past float noise): asking for a hair
   // less than planned is safe, a hair more could fail vLLM's own free-memory
   // check at startup.
@@ -175,7 +177,7 @@ function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   if (placement.pipelineParallel > 1) args.push(["--pipeline-parallel-size", placement.pipelineParallel]);
   if (placement.expertParallel) args.push(["--enable-expert-parallel"]);
   args.push(["--max-model-len", workload.contextTokens]);
-  pushFraction(args, "--gpu-memory-utilization", cardFraction(option, settings.gpuMemoryUtilization));
+  pushFraction(args, "--gpu-memory-utilization", cardFraction(option, workload, "gpuMemoryUtilization"));
   if (workload.kvDtype === "fp8") args.push(["--kv-cache-dtype", "fp8"]);
   // The plan holds `sequences` full-length sequences at once: cap the
   // scheduler there unless the user set its own cap.
@@ -236,7 +238,7 @@ function sglangArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   // parallel when --ep-size equals the TP width.
   if (placement.expertParallel) args.push(["--ep-size", placement.tensorParallel]);
   args.push(["--context-length", workload.contextTokens]);
-  pushFraction(args, "--mem-fraction-static", cardFraction(option, workload.settings.memFractionStatic));
+  pushFraction(args, "--mem-fraction-static", cardFraction(option, workload, "memFractionStatic"));
   if (workload.kvDtype === "fp8") args.push(["--kv-cache-dtype", "fp8_e4m3"]);
   if (sequences(workload) > 1) args.push(["--max-running-requests", sequences(workload)]);
   return args;

@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { commandsFor, splitArgv, type CommandContext, type CommandOption } from "../../src/plan/commands.ts";
+import { resolveSettings } from "../../src/plan/settings.ts";
 import type { Artifact, CardLoad, Engine, ModelShape, Placement, Workload } from "../../src/plan/types.ts";
 
 interface EngineFlags {
@@ -90,7 +91,7 @@ function placement(p: Partial<Placement>): Placement {
   };
 }
 
-function option(engine: Engine, artifact: Artifact, where: Partial<Placement>, usableFraction = 0.9): CommandOption {
+function option(engine: Engine, artifact: Artifact, where: Partial<Placement>): CommandOption {
   const p = placement(where);
   return {
     id: `${artifact.name}|${engine}|test`,
@@ -99,7 +100,7 @@ function option(engine: Engine, artifact: Artifact, where: Partial<Placement>, u
     engine,
     placement: p,
     bitsPerWeight: artifact.bitsPerWeight,
-    cards: p.cpu ? [] : [card(p.gpuClass, H100_BYTES, usableFraction, p.gpusPerNode * p.nodes)],
+    cards: p.cpu ? [] : [card(p.gpuClass, H100_BYTES, 0.9, p.gpusPerNode * p.nodes)],
     needBytes: 0,
     haveBytes: 0,
     worstCardIndex: 0,
@@ -179,7 +180,7 @@ describe("vLLM", () => {
     expect(flags.get("--revision")).toBe(c.revision);
     expect(flags.get("--tensor-parallel-size")).toBe("2");
     expect(flags.get("--max-model-len")).toBe("32768");
-    // The plan's own usable share of the card: 0.9 × total (vLLM 0.19's default).
+    // What the plan sized the card with: vLLM 0.19's default, 0.9 of the card's total.
     expect(flags.get("--gpu-memory-utilization")).toBe("0.9");
     expect(flags.has("--pipeline-parallel-size")).toBe(false);
     expect(flags.has("--enable-expert-parallel")).toBe(false);
@@ -189,7 +190,7 @@ describe("vLLM", () => {
   });
 
   test("the workload's settings become the engine's own flags", () => {
-    const opt = option("vllm", SAFETENSORS, { tensorParallel: 4, gpusPerNode: 4, expertParallel: true }, 0.95);
+    const opt = option("vllm", SAFETENSORS, { tensorParallel: 4, gpusPerNode: 4, expertParallel: true });
     const c = ctx(SAFETENSORS, {
       sequences: 16,
       kvDtype: "fp8",
@@ -257,8 +258,8 @@ describe("vLLM", () => {
 
 describe("SGLang", () => {
   test("one node, fp8 KV spelled as SGLang spells it", () => {
-    const opt = option("sglang", SAFETENSORS, { tensorParallel: 4, gpusPerNode: 4, expertParallel: true }, 0.871);
-    const entry = only(commandsFor(opt, ctx(SAFETENSORS, { contextTokens: 65536, kvDtype: "fp8", sequences: 8 })));
+    const opt = option("sglang", SAFETENSORS, { tensorParallel: 4, gpusPerNode: 4, expertParallel: true });
+    const entry = only(commandsFor(opt, ctx(SAFETENSORS, { contextTokens: 65536, kvDtype: "fp8", sequences: 8, settings: { memFractionStatic: 0.871 } })));
     const { program, flags } = parse(entry, "sglang");
     expect(program).toEqual(["python", "-m", "sglang.launch_server"]);
     expect(flags.get("--model-path")).toBe("meta-llama/Llama-3.3-70B-Instruct");
@@ -269,6 +270,16 @@ describe("SGLang", () => {
     expect(flags.get("--kv-cache-dtype")).toBe("fp8_e4m3");
     expect(flags.get("--max-running-requests")).toBe("8");
     expectRealFlags(entry, "sglang");
+  });
+
+  test("without a setting, the static fraction is the one the plan sized the card with", () => {
+    const opt = option("sglang", SAFETENSORS, { tensorParallel: 8, gpusPerNode: 8 });
+    const { flags } = parse(only(commandsFor(opt, ctx(SAFETENSORS, {}))), "sglang");
+    const planned = resolveSettings("sglang", H100_BYTES, {}, 8, 1).memFractionStatic;
+    const asked = Number(flags.get("--mem-fraction-static"));
+    // Never more than planned, and within the third decimal of it.
+    expect(asked).toBeLessThanOrEqual(planned);
+    expect(planned - asked).toBeLessThan(0.001);
   });
 
   test("across nodes: each rank names itself and the head's init address", () => {
