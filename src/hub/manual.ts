@@ -1,0 +1,47 @@
+/**
+ * Manual mode, for when the Hub cannot be reached: the user pastes or uploads
+ * a config.json and says how many bytes the weights take. The snapshot has
+ * one weights file of that size, so the engine sizes it like any other.
+ */
+import { ModelError, shapeFromConfig } from "../plan/index.ts";
+import type { RepoSnapshot } from "../plan/types.ts";
+
+/** config.json files are a few kB; anything this large was pasted by mistake. */
+const MAX_CONFIG_CHARS = 1_000_000;
+
+export function snapshotFromManual(configJsonText: string, weightsBytes: number, name?: string): RepoSnapshot | { error: string } {
+  if (configJsonText.length > MAX_CONFIG_CHARS) return { error: "that text is over 1 MB: paste the model's config.json, which is a few kB" };
+  let config: unknown;
+  try {
+    config = JSON.parse(configJsonText);
+  } catch (err) {
+    const where = err instanceof SyntaxError ? ` (${err.message})` : "";
+    return { error: `that is not valid JSON${where}: paste the whole config.json, from { to }` };
+  }
+  if (typeof config !== "object" || config === null || Array.isArray(config)) {
+    return { error: "config.json must be a JSON object ({ … }): paste the model's config.json" };
+  }
+  if (!Number.isFinite(weightsBytes) || weightsBytes <= 0) {
+    return { error: "give the weights' size: the sum of the *.safetensors files, in GB as the Hub lists them" };
+  }
+  const record = config as Record<string, unknown>;
+  try {
+    // Read the shape now so a config the engine cannot size is refused here, in words.
+    shapeFromConfig(record, null);
+  } catch (err) {
+    if (err instanceof ModelError) return { error: err.message };
+    throw err;
+  }
+  const label = name?.trim() || (typeof record._name_or_path === "string" && record._name_or_path) || "manual model";
+  return {
+    repo: label,
+    sha: "",
+    config: record,
+    files: [
+      { path: "config.json", sizeBytes: new TextEncoder().encode(configJsonText).length },
+      { path: "model.safetensors", sizeBytes: Math.round(weightsBytes) },
+    ],
+    paramsTotal: null,
+    ggufHeaders: {},
+  };
+}
