@@ -1,0 +1,81 @@
+/**
+ * A pasted log beside the plan (issue 7, "Calibrate from a log"), on a real
+ * case: Llama-3.1-8B-Instruct on one H100 at --gpu-memory-utilization 0.95,
+ * max-model-len 8192, whose vLLM 0.19 startup lines are in
+ * test/fixtures/logs/calibration-quotes.json (llm-d-planner PR #205 logs).
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { calibrationNotes, planOverheadGib, predictedVsMeasured } from "../../src/plan/calibrate.ts";
+import { parseStartupLog } from "../../src/plan/logparse.ts";
+import { plan } from "../../src/plan/index.ts";
+import { readModel } from "../../src/plan/model.ts";
+import { snapshotOf } from "./fixture.ts";
+
+const RECORDS = (JSON.parse(readFileSync(new URL("../fixtures/logs/calibration-quotes.json", import.meta.url), "utf8")) as { records: { id: string; quote: string[] }[] }).records;
+
+function log(id: string): string {
+  const r = RECORDS.find((x) => x.id === id);
+  if (!r) throw new Error(`no record ${id}`);
+  return r.quote.join("\n");
+}
+
+function llama8bOnH100() {
+  const snapshot = snapshotOf("meta-llama__Llama-3.1-8B-Instruct");
+  const { shape, artifacts } = readModel(snapshot);
+  const cluster = { nodes: [{ id: "h1", fabric: "", hostMemGib: 1024, hostFreeGib: 1000, devices: [{ class: "h100-80g", count: 1, free: 1 }] }] };
+  const workload = { contextTokens: 8192, sequences: 1, kvDtype: "auto" as const, settings: { gpuMemoryUtilization: 0.95 } };
+  const p = plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, workload);
+  const option = p.options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 1 && o.artifact === "original");
+  if (!option) throw new Error("no vLLM TP1 option for Llama-3.1-8B on an H100");
+  return { option, workload };
+}
+
+describe("predicted beside measured", () => {
+  const { option, workload } = llama8bOnH100();
+  const reading = parseStartupLog(log("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192"));
+  const rows = predictedVsMeasured(option, reading);
+  const byFigure = Object.fromEntries(rows.map((r) => [r.figure, r]));
+
+  test("the measured column is what vLLM printed", () => {
+    expect(byFigure["Weights per card"]?.measured).toBe(14.99);
+    expect(byFigure["KV cache per card"]?.measured).toBe(58.11);
+    expect(byFigure["Engine overhead per card"]?.measured).toBeCloseTo(17.12 - 14.99, 6);
+    expect(byFigure["KV tokens"]?.measured).toBe(476016);
+    expect(byFigure["Concurrency at this context"]?.measured).toBe(58.11);
+  });
+
+  test("the plan agrees within issue 7's tolerances: weights 2%, the KV pool 5%", () => {
+    expect(Math.abs(byFigure["Weights per card"]?.errorPct ?? Infinity)).toBeLessThanOrEqual(2);
+    expect(Math.abs(byFigure["KV cache per card"]?.errorPct ?? Infinity)).toBeLessThanOrEqual(5);
+  });
+
+  test("a log of the same engine and context raises no note", () => {
+    expect(calibrationNotes(option, workload, reading)).toEqual([]);
+  });
+
+  test("another context, another engine, a failure: each is said", () => {
+    const notes = calibrationNotes(option, { ...workload, contextTokens: 32768 }, parseStartupLog(log("vllm-v0-3090-llama-3.1-8b-29k-failed")));
+    expect(notes.join("\n")).toMatch(/context of 29,000 tokens; the plan is for 32,768/);
+    expect(notes.join("\n")).toMatch(/The engine failed: .*23648/);
+    expect(calibrationNotes(option, workload, parseStartupLog(log("ikllama-a6000-gemma-3-27b-qat-q4km-c32768")))[0]).toMatch(/llamacpp's; the selected option runs on vllm/);
+    expect(calibrationNotes(option, workload, parseStartupLog("hello"))[0]).toMatch(/paste the lines the engine printed/);
+  });
+});
+
+describe("the overhead the plan takes from a log", () => {
+  test("vLLM's is what it printed inside the budget", () => {
+    expect(planOverheadGib(parseStartupLog(log("vllm0190-h100-codellama-7b-hf-tp1pp1-8192")))).toBeCloseTo(13.57 - 12.56, 6);
+  });
+
+  test("llama.cpp's adds back the CUDA context its log does not print", () => {
+    const gib = planOverheadGib(parseStartupLog(log("ikllama-a6000-gemma-3-27b-qat-q4km-c32768")));
+    // 522.62 MiB of compute buffer, plus the 0.51 GiB CUDA context vLLM 0.19 measured on an H100.
+    expect(gib).toBeCloseTo(522.62 / 1024 + 0.51, 3);
+  });
+
+  test("SGLang's and TensorRT-LLM's logs do not print one", () => {
+    expect(planOverheadGib(parseStartupLog(log("sglang-dp8attn-b200-deepseek-v3.2-exp-main")))).toBeNull();
+    expect(planOverheadGib(parseStartupLog(log("trtllm-a100-7b-smoothquant-kvfull")))).toBeNull();
+  });
+});
