@@ -18,5 +18,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
     benchmark: { include: ["bench/**/*.bench.ts"] },
     environment: "node",
+    // Property tests run 10,000 cases each; on a loaded 2-core CI machine
+    // that can take more than vitest's default 5 s. Speed is measured by
+    // `npm run bench`, not by test timeouts.
+    testTimeout: 60_000,
   },
 });
