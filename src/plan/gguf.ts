@@ -188,14 +188,17 @@ function recurrentStateBytes(m: Metadata, arch: string): number {
   return (r + s) * 4;
 }
 
+/** Gated-delta hybrids whose attention layers come every `full_attention_interval` (default 4 in llama.cpp's load_hparams). */
+const INTERVAL_ARCHS = new Set(["qwen3next", "qwen35", "qwen35moe"]);
+
 /**
- * Which layers are recurrent in a hybrid: a full-attention interval
- * (qwen3next/qwen35: layer i is attention when (i + 1) % n == 0), else
- * llama.cpp's rule for Nemotron-H and Jamba: no KV heads and no FFN means a
- * recurrent layer; no KV heads with an FFN is an MLP/MoE-only block.
+ * Which layers are recurrent in a hybrid: the gated-delta hybrids by their
+ * full-attention interval (layer i is attention when (i + 1) % n == 0);
+ * otherwise llama.cpp's rule for Nemotron-H and Jamba: no KV heads and no FFN
+ * is a recurrent layer, no KV heads with an FFN an MLP/MoE-only block.
  */
 function recurrentKinds(m: Metadata, arch: string, layers: number, kvHeads: number[]): ("rec" | "attn" | "none")[] {
-  const interval = num(m, `${arch}.full_attention_interval`);
+  const interval = num(m, `${arch}.full_attention_interval`) ?? (INTERVAL_ARCHS.has(arch) ? 4 : undefined);
   if (interval !== undefined && interval > 0) {
     return Array.from({ length: layers }, (_, i) => ((i + 1) % interval === 0 ? "attn" : "rec"));
   }

@@ -64,7 +64,7 @@ export function fileTypeOf(header: GgufHeader | undefined): string {
  * quant is the part after it; the artifact keeps the full name.
  */
 const NAME_QUANT =
-  /(?<![A-Z0-9])(?:UD-)?(IQ\d_(?:XXS|XS|NL|S|M)|TQ\d_0|Q\d_K(?:_(?:XXL|XL|L|M|S))?|Q\d_\d(?:_\d_\d)?|MXFP4(?:_MOE)?|NVFP4|BF16|FP16|F16|F32|FP8)(?![A-Z0-9])/g;
+  /(?<![A-Z0-9])(?:UD-)?(IQ\d_(?:XXS|XS|NL|S|M)|TQ\d_0|Q\d_K(?:_(?:XXL|XL|XS|L|M|S))?|Q\d_\d(?:_\d_\d)?|MXFP4(?:_MOE)?|NVFP4|BF16|FP16|F16|F32|FP8)(?![A-Z0-9])/g;
 
 export function quantFromName(fileName: string): string {
   const base = fileName.split("/").pop() ?? fileName;
@@ -76,7 +76,7 @@ export function quantFromName(fileName: string): string {
 
 /** "Q4_K_L" → "Q4_K": the bit family a name variant shares with the file type it refines. */
 function family(quant: string): string {
-  return quant.replace(/_(XXL|XL|L|M|S)$/, "");
+  return quant.replace(/_(XXL|XL|XS|L|M|S)$/, "");
 }
 
 /**
@@ -157,6 +157,7 @@ const VARIANT_BASE: Record<string, string> = {
   Q4_K_XL: "Q4_K_M",
   Q3_K_XL: "Q3_K_L",
   Q2_K_L: "Q2_K",
+  Q2_K_XS: "Q2_K",
   Q2_K_XL: "Q2_K",
   Q4_0_4_4: "Q4_0",
   Q4_0_4_8: "Q4_0",
