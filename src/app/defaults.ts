@@ -1,0 +1,28 @@
+/**
+ * What the page opens on with no link: the bundled example model on a
+ * sample cluster, planned with no network (issue 5).
+ */
+import { PRESETS } from "../cluster/presets.ts";
+import { catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";
+import { DEFAULT_WORKLOAD } from "../plan/index.ts";
+import type { Cluster } from "../plan/types.ts";
+import { DEFAULT_FILTERS, type Choices } from "../state/choices.ts";
+
+/** The sample cluster: the first preset, two DGX H100 nodes on InfiniBand. */
+function sampleCluster(): Cluster {
+  const preset = PRESETS[0];
+  return preset ? preset.cluster : { nodes: [] };
+}
+
+export function defaultChoices(): Choices {
+  return {
+    repo: EXAMPLE_REPO,
+    // Pinned to the catalog's commit, so the example's link names the exact files it was planned from.
+    revision: catalogSnapshot(EXAMPLE_REPO)?.sha ?? "",
+    cluster: sampleCluster(),
+    workload: DEFAULT_WORKLOAD,
+    filters: DEFAULT_FILTERS,
+    selectedOptionId: "",
+    commandIndex: 0,
+  };
+}

@@ -1,0 +1,181 @@
+import { useId, useMemo, useState } from "react";
+import { kvDtypeAllowed, resolveSettings, withWorkload, type Plan } from "../plan/index.ts";
+import { shortfallOf } from "../plan/shortfall.ts";
+import type { KvDtype, PlanOption, Workload } from "../plan/types.ts";
+import { formatTokens } from "./format.ts";
+import { NumberField } from "./NumberField.tsx";
+
+interface CommandFormProps {
+  plan: Plan;
+  /** The option whose commands are shown (the selected one). */
+  option: PlanOption;
+  workload: Workload;
+  /** Reports a change the user made here; the page's store keeps it (and the link). */
+  onWorkloadChange(w: Workload): void;
+}
+
+const KV_DTYPES: KvDtype[] = ["auto", "fp8", "f16", "q8_0", "q4_0"];
+
+const KV_LABELS: Record<KvDtype, string> = {
+  auto: "auto (the model's dtype)",
+  fp8: "fp8",
+  f16: "f16",
+  q8_0: "q8_0",
+  q4_0: "q4_0",
+};
+
+/** The most concurrent sequences the form accepts; engines' own caps are lower. */
+const MAX_SEQUENCES = 4096;
+
+/**
+ * The commands that start an option, with the four things users change on
+ * the way to pasting them: context, sequences, the card share and the KV
+ * dtype. Every change is checked again against the plan (withWorkload, the
+ * slider's path: no enumeration) and the form says whether the option still
+ * fits, and when not, by how much.
+ */
+export function CommandForm({ plan, option, workload, onWorkloadChange }: CommandFormProps) {
+  const checked = useMemo(() => (plan.workload === workload ? plan : withWorkload(plan, workload)), [plan, workload]);
+  const current = checked.options.find((o) => o.id === option.id) ?? null;
+  const commands = current?.commands ?? option.commands;
+  const set = (patch: Partial<Workload>) => onWorkloadChange({ ...workload, ...patch });
+  const setShare = (key: ShareKey, value: number | undefined) => {
+    // An emptied field means the engine's default: the key goes, rather than holding undefined.
+    const { [key]: _old, ...rest } = workload.settings;
+    onWorkloadChange({ ...workload, settings: value === undefined ? rest : { ...rest, [key]: value } });
+  };
+  return (
+    <section className="command-form" aria-label="Commands">
+      <h3>Start it</h3>
+      <div className="field-grid">
+        <NumberField
+          label="Context (tokens)"
+          value={workload.contextTokens}
+          min={1}
+          max={Math.max(1, plan.shape.maxContextTokens)}
+          integer
+          onCommit={(v) => {
+            if (v !== undefined) set({ contextTokens: v });
+          }}
+        />
+        <NumberField label="Sequences at once" value={workload.sequences} min={1} max={MAX_SEQUENCES} integer onCommit={(v) => {
+            if (v !== undefined) set({ sequences: v });
+          }}
+        />
+        <ShareField option={option} workload={workload} onSet={setShare} />
+        <KvDtypeField option={option} value={workload.kvDtype} onChange={(kvDtype) => set({ kvDtype })} />
+      </div>
+      <FitStatus option={current} />
+      <ol className="commands">
+        {commands.map((command, i) => (
+          <li key={`${i}:${command}`}>
+            <CommandBlock command={command} index={i} count={commands.length} />
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+type ShareKey = "gpuMemoryUtilization" | "memFractionStatic";
+
+/** vLLM's utilization or SGLang's static fraction; llama.cpp takes no share of the card. */
+function ShareField({ option, workload, onSet }: { option: PlanOption; workload: Workload; onSet: (key: ShareKey, value: number | undefined) => void }) {
+  const card = option.cards[option.worstCardIndex ?? 0];
+  if (!card || option.engine === "llamacpp") return null;
+  const p = option.placement;
+  const resolved = resolveSettings(option.engine, card.physicalBytes, {}, p.tensorParallel, workload.sequences);
+  if (option.engine === "sglang") {
+    return (
+      <NumberField
+        label="Static memory fraction"
+        value={workload.settings.memFractionStatic}
+        min={0.05}
+        max={1}
+        step={0.01}
+        placeholder={resolved.memFractionStatic.toFixed(3)}
+        hint="--mem-fraction-static: weights and KV as a share of the card's total"
+        onCommit={(v) => onSet("memFractionStatic", v)}
+      />
+    );
+  }
+  return (
+    <NumberField
+      label="GPU memory utilization"
+      value={workload.settings.gpuMemoryUtilization}
+      min={0.05}
+      max={1}
+      step={0.01}
+      placeholder={String(resolved.gpuMemoryUtilization)}
+      hint={option.engine === "vllm" ? "--gpu-memory-utilization: a share of the card's total memory" : "--memory-ratio: a share of the card's free memory"}
+      onCommit={(v) => onSet("gpuMemoryUtilization", v)}
+    />
+  );
+}
+
+function KvDtypeField({ option, value, onChange }: { option: PlanOption; value: KvDtype; onChange: (kv: KvDtype) => void }) {
+  const id = useId();
+  const allowed = KV_DTYPES.filter((kv) => kvDtypeAllowed(option.engine, kv));
+  return (
+    <div className="field">
+      <label htmlFor={id}>KV cache dtype</label>
+      <select id={id} value={allowed.includes(value) ? value : "auto"} onChange={(e) => onChange(e.target.value as KvDtype)}>
+        {allowed.map((kv) => (
+          <option key={kv} value={kv}>
+            {KV_LABELS[kv]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function FitStatus({ option }: { option: PlanOption | null }) {
+  if (!option) {
+    return (
+      <p className="fit-status fit-no" role="status">
+        This option is not in the plan for these settings: choose another option.
+      </p>
+    );
+  }
+  const s = shortfallOf(option);
+  return (
+    <p className={`fit-status ${s.fits ? "fit-yes" : "fit-no"}`} role="status">
+      {s.fits ? `Fits. The longest context that fits is ${formatTokens(option.maxContextTokens)} tokens.` : `Does not fit: ${s.words}.`}
+    </p>
+  );
+}
+
+type CopyState = "idle" | "copied" | "manual";
+
+/** One command (or one node's), with its copy button; a refused clipboard leaves the text selected to copy by hand. */
+function CommandBlock({ command, index, count }: { command: string; index: number; count: number }) {
+  const [state, setState] = useState<CopyState>("idle");
+  const id = useId();
+  const label = count > 1 ? `Copy command ${index + 1} of ${count}` : "Copy command";
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(command);
+      setState("copied");
+      window.setTimeout(() => setState("idle"), 2000);
+    } catch {
+      setState("manual");
+      const pre = document.getElementById(id);
+      const selection = window.getSelection();
+      if (pre && selection) selection.selectAllChildren(pre);
+    }
+  }
+  return (
+    <div className="command">
+      <pre id={id} tabIndex={0} aria-label={count > 1 ? `Command ${index + 1} of ${count}` : "Command"}>
+        <code>{command}</code>
+      </pre>
+      <button type="button" onClick={() => void copy()}>
+        {label}
+      </button>
+      <span className="copy-state" role="status">
+        {state === "copied" ? "Copied" : state === "manual" ? "Press Ctrl+C (⌘C) to copy the selected command" : ""}
+      </span>
+    </div>
+  );
+}

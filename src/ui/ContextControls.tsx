@@ -1,0 +1,107 @@
+import { useId } from "react";
+import type { KvDtype, Workload } from "../plan/types.ts";
+import { formatTokens } from "./format.ts";
+import { MIN_CONTEXT_TOKENS, positionToTokens, SLIDER_STEPS, tokensToPosition } from "./logScale.ts";
+import { NumberField } from "./NumberField.tsx";
+
+interface ContextControlsProps {
+  /** The committed workload (the store's, the link's). */
+  workload: Workload;
+  /** The context under the slider's thumb while it is dragged; null otherwise. */
+  slidingContextTokens: number | null;
+  /** The model's own longest context: the slider's right end. */
+  maxContextTokens: number;
+  /** Each move of the slider: the plan follows without enumerating placements again. */
+  onSlide: (contextTokens: number) => void;
+  /** The drag (or key press) is over: the context becomes the plan's. */
+  onSlideEnd: (contextTokens: number) => void;
+  onChange: (patch: Partial<Omit<Workload, "settings">>) => void;
+  /** The "Engine settings" disclosure, placed under the controls. */
+  children?: React.ReactNode;
+}
+
+const KV_DTYPES: { value: KvDtype; label: string }[] = [
+  { value: "auto", label: "auto (the model's dtype)" },
+  { value: "fp8", label: "fp8 (vLLM, SGLang)" },
+  { value: "f16", label: "f16 (llama.cpp)" },
+  { value: "q8_0", label: "q8_0 (llama.cpp)" },
+  { value: "q4_0", label: "q4_0 (llama.cpp)" },
+];
+
+/** Largest sequences-at-once the page offers; vLLM's own --max-num-seqs default is 256 (1024 on large cards). */
+const MAX_SEQUENCES = 4096;
+
+export function ContextControls({ workload, slidingContextTokens, maxContextTokens, onSlide, onSlideEnd, onChange, children }: ContextControlsProps) {
+  const sliderId = useId();
+  const kvId = useId();
+  const max = Math.max(maxContextTokens, MIN_CONTEXT_TOKENS);
+  const contextTokens = Math.min(slidingContextTokens ?? workload.contextTokens, max);
+  const endSlide = () => {
+    if (slidingContextTokens !== null) onSlideEnd(slidingContextTokens);
+  };
+  const poolTokens = contextTokens * workload.sequences;
+  return (
+    <div className="context-controls">
+      <div className="field slider-field">
+        <label htmlFor={sliderId}>Context</label>
+        <input
+          id={sliderId}
+          type="range"
+          min={0}
+          max={SLIDER_STEPS}
+          step={1}
+          value={tokensToPosition(contextTokens, MIN_CONTEXT_TOKENS, max)}
+          aria-valuetext={`${formatTokens(contextTokens)} tokens`}
+          onChange={(e) => {
+            // The mark the browser test reads: a slider move's repaint is timed from here to the next frame.
+            performance.mark("modelplan:slider-input");
+            onSlide(positionToTokens(Number(e.target.value), MIN_CONTEXT_TOKENS, max));
+          }}
+          onPointerUp={endSlide}
+          onKeyUp={endSlide}
+          onBlur={endSlide}
+        />
+        <div className="slider-scale" aria-hidden="true">
+          <span>{formatTokens(MIN_CONTEXT_TOKENS)}</span>
+          <span>{formatTokens(max)}</span>
+        </div>
+      </div>
+      <div className="field-row">
+        <NumberField
+          label="Context tokens"
+          value={contextTokens}
+          min={MIN_CONTEXT_TOKENS}
+          max={max}
+          integer
+          onCommit={(v) => {
+            if (v !== undefined) onChange({ contextTokens: v });
+          }}
+        />
+        <NumberField
+          label="Concurrent sequences"
+          value={workload.sequences}
+          min={1}
+          max={MAX_SEQUENCES}
+          integer
+          onCommit={(v) => {
+            if (v !== undefined) onChange({ sequences: v });
+          }}
+        />
+        <div className="field">
+          <label htmlFor={kvId}>KV cache dtype</label>
+          <select id={kvId} value={workload.kvDtype} onChange={(e) => onChange({ kvDtype: e.target.value as KvDtype })}>
+            {KV_DTYPES.map((k) => (
+              <option key={k.value} value={k.value}>
+                {k.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <p className="hint">
+        Token pool: {formatTokens(contextTokens)} × {workload.sequences} = {formatTokens(poolTokens)} tokens of KV cache per replica.
+      </p>
+      {children}
+    </div>
+  );
+}

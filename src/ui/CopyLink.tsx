@@ -1,0 +1,40 @@
+import { useState } from "react";
+import type { Choices } from "../state/choices.ts";
+import { currentLink } from "../state/linkWriter.ts";
+
+type CopyState = { kind: "idle" } | { kind: "copied" } | { kind: "manual"; link: string };
+
+/**
+ * Copies the plan's link, made now (not after the address bar's debounce).
+ * Where the clipboard is refused (an insecure origin, a denied permission),
+ * the link is shown selected for the user to copy.
+ */
+export function CopyLink({ choices }: { choices: Choices }) {
+  const [state, setState] = useState<CopyState>({ kind: "idle" });
+  async function copy() {
+    const link = currentLink(window.location.href, choices);
+    try {
+      await navigator.clipboard.writeText(link);
+      setState({ kind: "copied" });
+      window.setTimeout(() => setState({ kind: "idle" }), 2000);
+    } catch {
+      setState({ kind: "manual", link });
+    }
+  }
+  return (
+    <div className="copy-link">
+      <button type="button" onClick={() => void copy()}>
+        Copy link
+      </button>
+      <span className="copy-state" role="status">
+        {state.kind === "copied" ? "Link copied" : ""}
+      </span>
+      {state.kind === "manual" ? (
+        <label className="manual-link">
+          Copy this link
+          <input type="text" readOnly value={state.link} onFocus={(e) => e.currentTarget.select()} autoFocus />
+        </label>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+import { useId } from "react";
+import { engineDefaults, type SettingDefault } from "../plan/settings.ts";
+import type { EngineSettings as Settings } from "../plan/types.ts";
+import { NumberField } from "./NumberField.tsx";
+
+interface EngineSettingsProps {
+  settings: Settings;
+  /** The cluster's largest card: engines pick some defaults by card size (vLLM's scheduler, SGLang's reserve). */
+  cardMemoryBytes: number;
+  onSet: <K extends keyof Settings>(key: K, value: Settings[K] | undefined) => void;
+  onReset: () => void;
+}
+
+/** The largest batch/context figure a field accepts: vLLM's own limit is the model length, far below this. */
+const MAX_TOKENS_FIELD = 1_048_576;
+
+/**
+ * Issue 8's settings behind a disclosure: each field shows the engine's own
+ * flag and, as its placeholder, the default the engine would use on this
+ * cluster's cards, with the source of that default on hover and under it.
+ */
+export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: EngineSettingsProps) {
+  const defaults = {
+    vllm: engineDefaults("vllm", cardMemoryBytes),
+    sglang: engineDefaults("sglang", cardMemoryBytes),
+    llamacpp: engineDefaults("llamacpp", cardMemoryBytes),
+  };
+  const changed = Object.keys(settings).length;
+  return (
+    <details className="engine-settings">
+      <summary>
+        Engine settings{changed > 0 ? <span className="count"> ({changed} changed)</span> : null}
+      </summary>
+      <p className="hint">Empty fields use each engine&apos;s own default (shown greyed). These go into the plan link.</p>
+      <fieldset>
+        <legend>vLLM</legend>
+        <div className="field-grid">
+          <SettingNumber label="GPU memory utilization" d={defaults.vllm["gpuMemoryUtilization"]} value={settings.gpuMemoryUtilization} min={0.05} max={1} step={0.01} onCommit={(v) => onSet("gpuMemoryUtilization", v)} />
+          <SettingNumber label="Max sequences" d={defaults.vllm["maxNumSeqs"]} value={settings.maxNumSeqs} min={1} max={65536} integer onCommit={(v) => onSet("maxNumSeqs", v)} />
+          <SettingNumber label="Max batched tokens" d={defaults.vllm["maxNumBatchedTokens"]} value={settings.maxNumBatchedTokens} min={16} max={MAX_TOKENS_FIELD} integer onCommit={(v) => onSet("maxNumBatchedTokens", v)} />
+          <SettingSelect
+            label="Weights dtype"
+            d={defaults.vllm["dtype"]}
+            value={settings.dtype ?? ""}
+            options={["auto", "bfloat16", "float16", "float32"]}
+            onChange={(v) => onSet("dtype", v === "" ? undefined : (v as NonNullable<Settings["dtype"]>))}
+          />
+          <SettingSelect
+            label="Runtime quantization"
+            value={settings.quantization ?? ""}
+            options={["fp8"]}
+            emptyLabel="none (default)"
+            hint="--quantization: weights quantized as they load"
+            onChange={(v) => onSet("quantization", v === "fp8" ? "fp8" : undefined)}
+          />
+          <SettingCheckbox label="Enforce eager (no CUDA graphs)" d={defaults.vllm["enforceEager"]} checked={settings.enforceEager === true} onChange={(on) => onSet("enforceEager", on ? true : undefined)} />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>SGLang</legend>
+        <div className="field-grid">
+          <SettingNumber label="Static memory fraction" d={defaults.sglang["memFractionStatic"]} value={settings.memFractionStatic} min={0.05} max={1} step={0.01} onCommit={(v) => onSet("memFractionStatic", v)} />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>llama.cpp</legend>
+        <div className="field-grid">
+          <SettingNumber label="Micro-batch" d={defaults.llamacpp["ubatch"]} value={settings.ubatch} min={1} max={MAX_TOKENS_FIELD} integer onCommit={(v) => onSet("ubatch", v)} />
+          <SettingNumber label="Batch" d={defaults.llamacpp["batch"]} value={settings.batch} min={1} max={MAX_TOKENS_FIELD} integer onCommit={(v) => onSet("batch", v)} />
+          <SettingNumber label="Parallel slots" d={defaults.llamacpp["parallel"]} value={settings.parallel} min={1} max={4096} integer onCommit={(v) => onSet("parallel", v)} />
+        </div>
+      </fieldset>
+      <p className="hint">The KV cache dtype above sets vLLM&apos;s and SGLang&apos;s --kv-cache-dtype and llama.cpp&apos;s -ctk/-ctv.</p>
+      <button type="button" className="secondary" onClick={onReset} disabled={changed === 0}>
+        Reset to engine defaults
+      </button>
+    </details>
+  );
+}
+
+function hintOf(d: SettingDefault | undefined): string | undefined {
+  return d ? `${d.flag} · default ${String(d.value)} (${d.source})` : undefined;
+}
+
+interface SettingNumberProps {
+  label: string;
+  d: SettingDefault | undefined;
+  value: number | undefined;
+  min: number;
+  max: number;
+  step?: number;
+  integer?: boolean;
+  onCommit: (value: number | undefined) => void;
+}
+
+function SettingNumber({ label, d, value, min, max, step, integer, onCommit }: SettingNumberProps) {
+  const hint = hintOf(d);
+  return (
+    <NumberField
+      label={label}
+      value={value}
+      min={min}
+      max={max}
+      {...(step !== undefined ? { step } : {})}
+      {...(integer !== undefined ? { integer } : {})}
+      {...(d ? { placeholder: String(d.value) } : {})}
+      {...(hint !== undefined ? { hint } : {})}
+      onCommit={onCommit}
+    />
+  );
+}
+
+interface SettingSelectProps {
+  label: string;
+  d?: SettingDefault | undefined;
+  value: string;
+  options: string[];
+  emptyLabel?: string;
+  hint?: string;
+  onChange: (value: string) => void;
+}
+
+function SettingSelect({ label, d, value, options, emptyLabel, hint, onChange }: SettingSelectProps) {
+  const id = useId();
+  const line = hint ?? hintOf(d);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={line ? `${id}-hint` : undefined}>
+        <option value="">{emptyLabel ?? `default${d ? ` (${String(d.value)})` : ""}`}</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+      {line ? (
+        <span className="hint" id={`${id}-hint`}>
+          {line}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function SettingCheckbox({ label, d, checked, onChange }: { label: string; d: SettingDefault | undefined; checked: boolean; onChange: (on: boolean) => void }) {
+  const id = useId();
+  const line = hintOf(d);
+  return (
+    <div className="field checkbox">
+      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} aria-describedby={line ? `${id}-hint` : undefined} />
+      <label htmlFor={id}>{label}</label>
+      {line ? (
+        <span className="hint" id={`${id}-hint`}>
+          {line}
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import { lazy, memo, Suspense, useId } from "react";
+import type { PlanOption } from "../plan/types.ts";
+import { engineName, formatGib, formatTokens, parallelismLabel, placementLabel } from "./format.ts";
+import { cardBarRows, optionBadges, type CardBarRow } from "./rows.ts";
+
+const CardBars = lazy(() => import("./CardBars.tsx"));
+
+/** Same figure the chart uses per row, so the placeholder keeps the page from jumping when recharts arrives. */
+const ROW_PX = 26;
+const AXIS_PX = 22;
+
+interface OptionCardProps {
+  option: PlanOption;
+  /** The artifact's quantization label ("bf16", "Q4_K_M"). */
+  quant: string;
+  /** The model's own longest context: the cap on "longest context that fits". */
+  modelMaxContextTokens: number;
+  selected: boolean;
+  onSelect: (optionId: string) => void;
+  /** The command form for this option, when it is the selected one. */
+  children?: React.ReactNode;
+}
+
+function OptionCardView({ option, quant, modelMaxContextTokens, selected, onSelect, children }: OptionCardProps) {
+  const titleId = useId();
+  const rows = cardBarRows(option);
+  const badges = optionBadges(option);
+  const split = parallelismLabel(option.placement);
+  const capped = option.maxContextTokens >= modelMaxContextTokens;
+  return (
+    <article className={`option${option.fits ? "" : " unfit"}${selected ? " selected" : ""}`} aria-labelledby={titleId} data-option-id={option.id}>
+      <header className="option-head">
+        <h3 id={titleId}>{placementLabel(option.placement)}</h3>
+        <ul className="badges" aria-label="Standing">
+          {badges.map((b) => (
+            <li key={b.text} className={`badge ${b.tone}`}>
+              {b.text}
+            </li>
+          ))}
+        </ul>
+      </header>
+      <p className="option-what">
+        <strong>{engineName(option.engine)}</strong> · {option.artifact}
+        {quant !== "" && quant !== option.artifact ? ` (${quant})` : ""} · {option.bitsPerWeight > 0 ? `${option.bitsPerWeight.toFixed(2)} bits/weight` : "bits/weight unknown"}
+        {split !== "" ? ` · ${split}` : ""}
+      </p>
+      <dl className="option-figures">
+        <div>
+          <dt>Longest context that fits</dt>
+          <dd>{option.maxContextTokens > 0 ? `${formatTokens(option.maxContextTokens)} tokens${capped ? " (the model's max)" : ""}` : "none"}</dd>
+        </div>
+        <div>
+          <dt>KV pool per card</dt>
+          <dd>
+            {formatGib(option.kvPoolBytes)} · {formatTokens(option.kvPoolTokens)} tokens
+          </dd>
+        </div>
+        <div>
+          <dt>Sequences at once</dt>
+          <dd>{option.maxConcurrency >= 10 ? Math.floor(option.maxConcurrency).toLocaleString("en-US") : option.maxConcurrency.toFixed(1)}</dd>
+        </div>
+        <div>
+          <dt>Nodes that could host it</dt>
+          <dd>{option.hosts}</dd>
+        </div>
+      </dl>
+      <div className="bars" role="img" aria-label={rows.map(describeRow).join("; ")}>
+        <Suspense fallback={<div className="bars-placeholder" style={{ height: rows.length * ROW_PX + AXIS_PX }} />}>
+          <CardBars rows={rows} />
+        </Suspense>
+      </div>
+      <ul className="card-rows">
+        {rows.map((r, i) => (
+          <li key={i}>
+            <span className="card-label">{r.label}</span> <RowFigures row={r} />
+          </li>
+        ))}
+      </ul>
+      <div className="option-actions">
+        <button type="button" className={selected ? "secondary" : ""} aria-expanded={selected} onClick={() => onSelect(selected ? "" : option.id)}>
+          {selected ? "Hide commands" : "Commands"}
+        </button>
+      </div>
+      {selected ? <div className="option-commands">{children}</div> : null}
+    </article>
+  );
+}
+
+function RowFigures({ row }: { row: CardBarRow }) {
+  return (
+    <span className="figures">
+      <span className="key part-weights">weights {row.weightsGib.toFixed(1)}</span>
+      <span className="key part-kv">KV {row.kvGib.toFixed(1)}</span>
+      <span className="key part-engine">engine {row.engineGib.toFixed(1)}</span>
+      {row.overGib > 0 ? <span className="key part-over">over by {row.overGib.toFixed(1)}</span> : <span className="key part-free">free {row.freeGib.toFixed(1)}</span>}
+      <span className="of">
+        of {row.usableGib.toFixed(1)} usable / {row.physicalGib.toFixed(1)} GiB
+      </span>
+    </span>
+  );
+}
+
+function describeRow(r: CardBarRow): string {
+  const rest = r.overGib > 0 ? `over the usable share by ${r.overGib.toFixed(1)}` : `${r.freeGib.toFixed(1)} free`;
+  return `${r.label}: weights ${r.weightsGib.toFixed(1)}, KV ${r.kvGib.toFixed(1)}, engine ${r.engineGib.toFixed(1)}, ${rest}, of ${r.usableGib.toFixed(1)} usable and ${r.physicalGib.toFixed(1)} GiB physical`;
+}
+
+/** Re-renders only when its own option (or selection) changes: a filter change does not redraw every chart. */
+export const OptionCard = memo(OptionCardView);

@@ -1,0 +1,117 @@
+import { useId, useState } from "react";
+import type { Artifact, PlanOption, Refusal } from "../plan/types.ts";
+import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/choices.ts";
+import { engineName } from "./format.ts";
+import { OptionCard } from "./OptionCard.tsx";
+import { filterOptions, groupOptions } from "./rows.ts";
+
+interface OptionsViewProps {
+  options: PlanOption[];
+  refused: Refusal[];
+  artifacts: Artifact[];
+  modelMaxContextTokens: number;
+  filters: Filters;
+  selectedOptionId: string;
+  onFilters: (patch: Partial<Filters>) => void;
+  onSelect: (optionId: string) => void;
+  /** The command form for the selected option. */
+  renderCommands: (option: PlanOption) => React.ReactNode;
+}
+
+const FIT_LABELS: Record<FitFilter, string> = { all: "every option", fits: "those that fit", free: "those free now" };
+const GROUP_LABELS: Record<GroupBy, string> = { none: "rank only", artifact: "artifact", engine: "engine" };
+
+export function OptionsView(props: OptionsViewProps) {
+  const { options, refused, artifacts, modelMaxContextTokens, filters, selectedOptionId, onFilters, onSelect, renderCommands } = props;
+  const shown = filterOptions(options, filters);
+  const groups = groupOptions(shown, filters.groupBy);
+  const quantOf = new Map(artifacts.map((a) => [a.name, a.quant]));
+  const fitting = options.filter((o) => o.fits).length;
+  return (
+    <div className="options-view">
+      <div className="toolbar" role="group" aria-label="Filter and group the options">
+        <Select label="Artifact" value={filters.artifact} onChange={(v) => onFilters({ artifact: v })} choices={[["", "all artifacts"], ...artifacts.map((a): [string, string] => [a.name, a.quant !== "" && a.quant !== a.name ? `${a.name} (${a.quant})` : a.name])]} />
+        <Select label="Engine" value={filters.engine} onChange={(v) => onFilters({ engine: v as Filters["engine"] })} choices={[["", "all engines"], ...ENGINES.map((e): [string, string] => [e, engineName(e)])]} />
+        <Select label="Show" value={filters.fit} onChange={(v) => onFilters({ fit: v as FitFilter })} choices={Object.entries(FIT_LABELS)} />
+        <Select label="Group by" value={filters.groupBy} onChange={(v) => onFilters({ groupBy: v as GroupBy })} choices={Object.entries(GROUP_LABELS)} />
+      </div>
+      <p className="summary" aria-live="polite">
+        {fitting.toLocaleString("en-US")} of {options.length.toLocaleString("en-US")} options fit at this context
+        {shown.length !== options.length ? `; showing ${shown.length.toLocaleString("en-US")}` : ""}.
+      </p>
+      <Legend />
+      {shown.length === 0 ? (
+        <p className="empty">
+          {options.length === 0 ? "No way to run this model on this cluster: see why below, or add cards." : "No option passes these filters."}
+        </p>
+      ) : null}
+      {groups.map((group) => (
+        <section key={group.key} className="option-group" aria-label={group.title === "" ? "Ranked options" : group.title}>
+          {group.title !== "" ? <h3 className="group-title">{group.title}</h3> : null}
+          <ol className="option-list">
+            {group.options.map((o) => (
+              <li key={o.id}>
+                <OptionCard option={o} quant={quantOf.get(o.artifact) ?? ""} modelMaxContextTokens={modelMaxContextTokens} selected={o.id === selectedOptionId} onSelect={onSelect}>
+                  {o.id === selectedOptionId ? renderCommands(o) : null}
+                </OptionCard>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ))}
+      <WhyNot refused={refused} />
+    </div>
+  );
+}
+
+function Select({ label, value, choices, onChange }: { label: string; value: string; choices: [string, string][]; onChange: (value: string) => void }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        {choices.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function Legend() {
+  return (
+    <ul className="legend" aria-label="What the bars show">
+      <li className="key part-weights">weights</li>
+      <li className="key part-kv">context (KV)</li>
+      <li className="key part-engine">engine</li>
+      <li className="key part-free">free (of the engine&apos;s usable share)</li>
+      <li className="key part-over">over</li>
+      <li className="key physical">card&apos;s physical memory</li>
+    </ul>
+  );
+}
+
+/** Refusals can number in the hundreds on a big cluster: their list is only built when opened. */
+function WhyNot({ refused }: { refused: Refusal[] }) {
+  const [open, setOpen] = useState(false);
+  if (refused.length === 0) return null;
+  return (
+    <details className="why-not" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Why not? ({refused.length.toLocaleString("en-US")} configurations turned down)</summary>
+      {open ? (
+        <ul>
+          {refused.map((r, i) => (
+            <li key={i}>
+              <span className="where">
+                {engineName(r.engine)} · {r.artifact} · {r.where}
+              </span>
+              : {r.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </details>
+  );
+}

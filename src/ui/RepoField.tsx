@@ -1,0 +1,117 @@
+import { useId, useState } from "react";
+import type { Artifact } from "../plan/types.ts";
+import { formatGib } from "./format.ts";
+
+/** Where the model's facts stand, as the page shows them under the field. */
+export type RepoStatus =
+  | { kind: "loading" }
+  | { kind: "error"; message: string; errorKind: string }
+  | { kind: "ready"; summary: string; artifacts: Artifact[]; sha: string; fromCatalog: boolean };
+
+interface RepoFieldProps {
+  repo: string;
+  revision: string;
+  status: RepoStatus;
+  /** The bundled catalog: repos that plan with no network. */
+  catalog: { repo: string; label: string }[];
+  /** Parses and reads the typed text; returns the reason it cannot, or null. */
+  onRead: (text: string) => string | null;
+  /** The Hub access settings (token, address), shown in a disclosure under the field. */
+  access: React.ReactNode;
+}
+
+export function RepoField({ repo, revision, status, catalog, onRead, access }: RepoFieldProps) {
+  const id = useId();
+  const [text, setText] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const shown = text ?? (revision !== "" && !/^[0-9a-f]{40}$/.test(revision) ? `${repo}@${revision}` : repo);
+  const error = problem ?? (status.kind === "error" ? status.message : null);
+  return (
+    <div className="repo-field">
+      <form
+        className="repo-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const why = onRead(shown);
+          setProblem(why);
+          if (why === null) setText(null);
+        }}
+      >
+        <div className="field grow">
+          <label htmlFor={id}>Hugging Face repo</label>
+          <input
+            id={id}
+            type="text"
+            list={`${id}-catalog`}
+            value={shown}
+            spellCheck={false}
+            autoCapitalize="off"
+            autoComplete="off"
+            placeholder="owner/name or a huggingface.co address"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={`${id}-status`}
+            onChange={(e) => {
+              setText(e.target.value);
+              setProblem(null);
+            }}
+          />
+          <datalist id={`${id}-catalog`}>
+            {catalog.map((c) => (
+              <option key={c.repo} value={c.repo}>
+                {c.label}
+              </option>
+            ))}
+          </datalist>
+        </div>
+        <button type="submit">Plan</button>
+      </form>
+      <div id={`${id}-status`} className="repo-status" aria-live="polite">
+        {error ? (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        ) : status.kind === "loading" ? (
+          <p className="muted">Reading {repo} from the Hub…</p>
+        ) : status.kind === "ready" ? (
+          <>
+            <p className="model-summary">{status.summary}</p>
+            <p className="muted small">
+              {status.fromCatalog ? "From the bundled catalog (no network)" : "Read from the Hub"}
+              {status.sha !== "" ? (
+                <>
+                  {" "}
+                  at <code title={status.sha}>{status.sha.slice(0, 10)}</code>
+                </>
+              ) : null}
+            </p>
+          </>
+        ) : null}
+      </div>
+      {status.kind === "ready" ? <ArtifactList artifacts={status.artifacts} /> : null}
+      {access}
+    </div>
+  );
+}
+
+function ArtifactList({ artifacts }: { artifacts: Artifact[] }) {
+  if (artifacts.length === 0) return <p className="muted">No weight files found in this repo.</p>;
+  return (
+    <details className="artifacts" open={artifacts.length <= 4}>
+      <summary>
+        {artifacts.length} artifact{artifacts.length === 1 ? "" : "s"} found
+      </summary>
+      <ul>
+        {artifacts.map((a) => (
+          <li key={a.name}>
+            <span className="artifact-name">{a.name}</span>{" "}
+            <span className="muted">
+              {a.format} · {a.quant} · {formatGib(a.bytes + a.projectorBytes)}
+              {a.bitsPerWeight > 0 ? ` · ${a.bitsPerWeight.toFixed(2)} bits/weight` : ""}
+              {a.files.length > 1 ? ` · ${a.files.length} files` : ""}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
