@@ -39,7 +39,7 @@ function importText(raw: string, fileName?: string): ImportResult {
   for (const reader of READERS) {
     if (!reader.detect(text, structured?.value)) continue;
     const reading = reader.read(text, structured?.value);
-    return fromReading(reader.format, reading);
+    return fromReading(reading.format ?? reader.format, reading);
   }
   if (structured && structured.errors.length > 0 && /^\s*[[{]/.test(text)) {
     return failed("modelplan-json", structured.errors);
@@ -57,7 +57,7 @@ function fromReading(format: string, reading: Reading): ImportResult {
     return failed(format, errors, reading.warnings);
   }
   const checked = validateCluster({ nodes: reading.nodes });
-  return finish(format, checked.cluster, checked.errors, [...reading.warnings, ...checked.warnings.filter((w) => !reading.quiet?.includes(w.field ?? ""))]);
+  return finish(format, checked.cluster, checked.errors, [...reading.warnings, ...checked.warnings]);
 }
 
 function finish(format: string, cluster: Cluster | null, errors: ImportMessage[], warnings: ImportMessage[]): ImportResult {

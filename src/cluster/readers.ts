@@ -6,13 +6,15 @@
  */
 import type { ClusterNode } from "../plan/types.ts";
 import type { ImportMessage } from "./messages.ts";
+import { K8S_READER } from "./k8s.ts";
+import { NVIDIA_READER } from "./nvidia.ts";
 
 export interface Reading {
   nodes: ClusterNode[];
   warnings: ImportMessage[];
   errors: ImportMessage[];
-  /** Validation warnings the reader has already said in its own words (by field suffix). */
-  quiet?: string[];
+  /** The format as read, when more precise than the reader's ("nvidia-smi -L"). */
+  format?: string;
 }
 
 export interface Reader {
@@ -23,4 +25,4 @@ export interface Reader {
   read: (text: string, structured: unknown) => Reading;
 }
 
-export const READERS: Reader[] = [];
+export const READERS: Reader[] = [NVIDIA_READER, K8S_READER];

@@ -1,0 +1,60 @@
+/**
+ * Nodes as readers assemble them: devices are added one card (or slice) at a
+ * time, with the memory the tool reported, and folded into one group per
+ * class. A group's memory is the smallest any of its cards reported (a V100
+ * with retired pages shows 32,764 MiB beside its 32,768 siblings: a replica
+ * may land on it), recorded only when it differs from the catalog's.
+ */
+import { cardMemoryBytes } from "../plan/cards.ts";
+import type { ClusterNode, DeviceGroup } from "../plan/types.ts";
+
+export interface DraftDevice {
+  class: string;
+  free: boolean;
+  /** GiB this device reported (or the reader worked out), when not the catalog's. */
+  memGib?: number | undefined;
+}
+
+export interface DraftNode {
+  id: string;
+  fabric: string;
+  hostMemGib: number;
+  hostFreeGib: number;
+  devices: DraftDevice[];
+}
+
+export function draftNode(id: string): DraftNode {
+  return { id, fabric: "", hostMemGib: 0, hostFreeGib: 0, devices: [] };
+}
+
+/** Folds a node's devices into one group per class, in the order each class first appeared. */
+export function finishNode(d: DraftNode): ClusterNode {
+  const groups = new Map<string, { count: number; free: number; memGib: number | undefined }>();
+  for (const dev of d.devices) {
+    const g = groups.get(dev.class) ?? { count: 0, free: 0, memGib: undefined };
+    g.count += 1;
+    if (dev.free) g.free += 1;
+    const catalogGib = (cardMemoryBytes(dev.class) ?? Number.POSITIVE_INFINITY) / 2 ** 30;
+    const mem = dev.memGib ?? catalogGib;
+    const smallest = Math.min(g.memGib ?? Number.POSITIVE_INFINITY, mem);
+    g.memGib = Number.isFinite(smallest) ? smallest : undefined;
+    groups.set(dev.class, g);
+  }
+  const devices: DeviceGroup[] = [...groups].map(([cls, g]) => {
+    const group: DeviceGroup = { class: cls, count: g.count, free: g.free };
+    const catalog = cardMemoryBytes(cls);
+    if (g.memGib !== undefined && (catalog === null || Math.abs(g.memGib * 2 ** 30 - catalog) >= 1)) {
+      group.memGib = Math.round(g.memGib * 1000) / 1000;
+    }
+    return group;
+  });
+  return { id: d.id, fabric: d.fabric, hostMemGib: d.hostMemGib, hostFreeGib: d.hostFreeGib, devices };
+}
+
+/** The shell prompt's host in a pasted session ("aiuser1@gpu-07:~$ nvidia-smi", "[gpu6000 ~]# …"), if any. */
+export function promptHost(line: string): string | null {
+  const at = /^\s*(?:\(\S+\)\s*)?\[?[\w.-]+@([\w.-]+)[:\s\]]/.exec(line);
+  if (at?.[1]) return at[1];
+  const bracket = /^\s*\[([\w.-]+)\s+[^\]]*\][#$]/.exec(line);
+  return bracket?.[1] ?? null;
+}

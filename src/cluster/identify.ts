@@ -1,0 +1,220 @@
+/**
+ * From what a tool prints to a catalog class: a product string ("NVIDIA H100
+ * 80GB HBM3", GFD's "NVIDIA-H100-PCIe", Slurm's "nvidia-rtx-3090", Ray's
+ * "P100"), with the memory the tool reported when it did. The name picks the
+ * family; the memory picks the variant (A100 40 vs 80 GB) and resolves names
+ * cut short ("NVIDIA A100 80G...", "RTX PRO 6000 Blac..."). A MIG slice is
+ * matched on its parent card, its slices and its memory, never its name
+ * alone: names differ by card and driver (GFD once labelled A100 3g.20gb
+ * instances "3g.21gb"; gres.conf files carry "1g.23gb" for the driver's
+ * "1g.24gb").
+ */
+import { CARDS, cardOf, type Card, type MigProfile } from "../plan/cards.ts";
+
+const MIB = 2 ** 20;
+
+/** Lower case, vendor words dropped, every separator a "-": "NVIDIA GeForce RTX 4090" → "rtx-4090". */
+export function normalizeProduct(raw: string): string {
+  return raw
+    .toLowerCase()
+    .replace(/\.\.\.|…/g, "")
+    .replace(/\b(nvidia|tesla|geforce|amd|instinct|quadro|oam|hbm3e?|graphics|generation)\b/g, " ")
+    .replace(/[^a-z0-9.]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+const tok = (word: string) => new RegExp(`(^|-)${word}(-|$)`);
+
+/** A rule: a pattern on the normalised name, and the class (or a choice by memory). */
+type Rule = [RegExp, string | ((mib: number | undefined, name: string) => string | null)];
+
+/** Below this reported total an A100 or V100 is the smaller variant. */
+const A100_SPLIT_MIB = 60_000;
+const V100_SPLIT_MIB = 24_000;
+
+const RULES: Rule[] = [
+  [/gb200/, "gb200-186g"],
+  [/gh200/, "gh200-96g"],
+  [/(^|-)b200/, "b200-180g"],
+  [/h200/, "h200-141g"],
+  [/h100.*nvl|h100-94g|h100-96g/, "h100-nvl-94g"],
+  [/h100.*pcie/, "h100-pcie-80g"],
+  [/(^|-)h100/, (mib) => (mib !== undefined && mib > 90_000 ? "h100-nvl-94g" : "h100-80g")],
+  [
+    /(^|-)a100/,
+    (mib, name) => {
+      if (/40g/.test(name)) return "a100-40g";
+      if (/80g/.test(name)) return "a100-80g";
+      if (mib === undefined) return null;
+      return mib < A100_SPLIT_MIB ? "a100-40g" : "a100-80g";
+    },
+  ],
+  [tok("a30"), "a30-24g"],
+  [tok("a10g"), "a10g-24g"],
+  [tok("a10"), "a10-24g"],
+  [tok("a40"), "a40-48g"],
+  [/rtx-?a6000/, "rtxa6000-48g"],
+  [tok("l40s"), "l40s-48g"],
+  [tok("l40"), "l40-48g"],
+  [tok("l4"), "l4-24g"],
+  [/rtx-?pro-?6000/, "rtxpro6000-96g"],
+  [/rtx-?6000-?ada|6000-?ada/, "rtx6000ada-48g"],
+  [/(rtx-?)?5090/, "rtx5090-32g"],
+  [/(rtx-?)?4090/, "rtx4090-24g"],
+  [/(rtx-?)?3090/, "rtx3090-24g"],
+  [tok("t4"), "t4-16g"],
+  [
+    /(^|-)v100/,
+    (mib, name) => {
+      if (/32g/.test(name)) return "v100-32g";
+      if (/16g/.test(name)) return "v100-16g";
+      if (mib === undefined) return null;
+      return mib < V100_SPLIT_MIB ? "v100-16g" : "v100-32g";
+    },
+  ],
+  [/(^|-)p100/, "p100-16g"],
+  [/mi300x/, "mi300x-192g"],
+  [/mi325x/, "mi325x-256g"],
+];
+
+export interface Identified {
+  /** The catalog card, or undefined for a card the catalog does not know. */
+  card: Card | undefined;
+  /** The class label: the catalog's, or one made from the name and memory ("rtx-3060-12g"). */
+  class: string;
+  /** Memory to record on the device group, in GiB, when the catalog's figure is not this card's. */
+  memGib?: number;
+}
+
+/** A class label for a card the catalog does not have: the name's words and the reported GiB. */
+export function customClass(name: string, mib: number): string {
+  const stem = normalizeProduct(name).replace(/\./g, "-").slice(0, 40) || "gpu";
+  return `${stem}-${Math.round((mib * MIB) / 2 ** 30)}g`;
+}
+
+/**
+ * The card a product string names. `mib` is the total the tool reported, when
+ * it did; it picks the variant, and when it differs from the catalog's it is
+ * kept as the group's memory (a card's capacity is what it reports: an L40
+ * with ECC off shows 49,140 MiB, not the catalog's 46,068).
+ */
+export function identifyCard(product: string, mib?: number): Identified | null {
+  const name = normalizeProduct(product);
+  if (name === "") return null;
+  for (const [pattern, target] of RULES) {
+    if (!pattern.test(name)) continue;
+    const cls = typeof target === "string" ? target : target(mib, name);
+    if (cls === null) return null;
+    const card = cardOf(cls);
+    if (!card) return null;
+    if (mib === undefined || mib * MIB === card.memoryBytes) return { card, class: cls };
+    return { card, class: cls, memGib: (mib * MIB) / 2 ** 30 };
+  }
+  if (mib === undefined || !(mib > 0)) return null;
+  return { card: undefined, class: customClass(product, mib), memGib: (mib * MIB) / 2 ** 30 };
+}
+
+/** "MIG 1c.3g.20gb", "mig-3g.21gb", "1g.10gb+me" → slices 3 and the name's GB figure. */
+export function parseMigProfile(raw: string): { profile: string; slices: number; nameGb: number } | null {
+  const m = /(?:^|[^\d.])(?:\d+c\.)?(\d+)g\.(\d+)gb/i.exec(raw);
+  if (!m) return null;
+  const slices = Number(m[1]);
+  const nameGb = Number(m[2]);
+  if (!(slices > 0 && slices <= 8 && nameGb > 0)) return null;
+  return { profile: `${slices}g.${nameGb}gb`, slices, nameGb };
+}
+
+/**
+ * How far a reported slice memory may sit from the catalog's and still be the
+ * same profile: GFD's A100 3g.20gb is 20,096 MiB against lgip's 19.50 GiB
+ * (0.6%), and a driver's 4g.20gb is a quarter-GiB off another's (1.3%).
+ */
+const MIG_MEMORY_TOLERANCE = 0.05;
+
+/**
+ * The catalog profile of a slice: same parent, same slices, and the memory
+ * (reported, else the GB in its name) closest within tolerance. Null when the
+ * catalog has no such profile for this card.
+ */
+export function matchMigProfile(card: Card, slices: number, memoryBytes?: number, nameGb?: number): MigProfile | null {
+  const candidates = card.migProfiles.filter((p) => p.slices === slices);
+  if (candidates.length === 0) return null;
+  const distance = (p: MigProfile): number => {
+    if (memoryBytes !== undefined) return Math.abs(p.memoryBytes - memoryBytes) / p.memoryBytes;
+    const gb = Number(/\.(\d+)gb$/.exec(p.profile)?.[1] ?? "0");
+    // Names round the memory up to GB (3g.40gb holds 39.5 GiB): compare the names' figures.
+    return nameGb !== undefined ? Math.abs(gb - nameGb) / gb : 0;
+  };
+  const best = [...candidates].sort((a, b) => distance(a) - distance(b))[0];
+  if (!best) return null;
+  if (memoryBytes === undefined && nameGb === undefined) return candidates.length === 1 ? best : null;
+  const limit = memoryBytes !== undefined ? MIG_MEMORY_TOLERANCE : 0.15;
+  return distance(best) <= limit ? best : null;
+}
+
+/**
+ * The least GiB a catalogued slice holds per GB of its name (GB200's 1g.24gb
+ * holds 20.00 GiB: 0.83). A slice known only by its name is taken at this
+ * share of it, so the guess never promises more than such a slice has.
+ */
+export const MIG_NAME_TO_GIB = Math.min(
+  ...CARDS.flatMap((c) => c.migProfiles.map((p) => p.memoryBytes / 2 ** 30 / Number(/\.(\d+)gb$/.exec(p.profile)?.[1] ?? "1"))),
+);
+
+export interface MigIdentified {
+  class: string;
+  memGib?: number;
+  /** Said to the user when the slice is not one the catalog knows. */
+  warning?: string;
+}
+
+/**
+ * The class of a MIG slice of `parentClass`: "a100-80g-mig-3g.40gb" when the
+ * catalog knows the profile (by slices and memory), else a class of the name
+ * the tool gave with the memory it reported (or its name's GB, said as such).
+ */
+export function identifyMig(parentClass: string, rawProfile: string, memoryBytes?: number): MigIdentified | null {
+  const parsed = parseMigProfile(rawProfile);
+  if (!parsed) return null;
+  const card = cardOf(parentClass);
+  const match = card ? matchMigProfile(card, parsed.slices, memoryBytes, parsed.nameGb) : null;
+  if (match) return { class: `${parentClass}-mig-${match.profile}` };
+  const cls = `${parentClass}-mig-${parsed.profile}`;
+  if (memoryBytes !== undefined) {
+    return { class: cls, memGib: memoryBytes / 2 ** 30, warning: `MIG profile ${parsed.profile} of ${parentClass} is not in the catalog: its reported memory is used` };
+  }
+  return {
+    class: cls,
+    memGib: Math.floor(parsed.nameGb * MIG_NAME_TO_GIB * 100) / 100,
+    warning: `MIG profile ${parsed.profile} of ${parentClass} is not in the catalog and no memory was given: taken as ${Math.round(MIG_NAME_TO_GIB * 100)}% of its name's ${parsed.nameGb} GB, the least any listed slice holds of its name; check it`,
+  };
+}
+
+/** Every catalog class, for the panel's picker and the CSV reader. */
+export function catalogClasses(): string[] {
+  const out: string[] = [];
+  for (const c of CARDS) {
+    out.push(c.class);
+    for (const p of c.migProfiles) out.push(`${c.class}-mig-${p.profile}`);
+  }
+  return out;
+}
+
+/**
+ * The card MIG instances sit on when nothing names it (mig -lgi, grepped GFD labels): the catalog cards
+ * whose profiles carry every name seen (and lgip's GiB, when pasted). Among
+ * several, the one with the least memory, so the plan never counts on more;
+ * the review names the others.
+ */
+export function parentFromProfiles(slices: { name: string; memoryBytes?: number | undefined }[]): { card: Card; others: string[] } | null {
+  const matchOn = (card: Card) =>
+    slices.map((sl) => {
+      const parsed = parseMigProfile(sl.name);
+      return parsed ? matchMigProfile(card, parsed.slices, sl.memoryBytes, parsed.nameGb) : null;
+    });
+  const fits = CARDS.filter((card) => matchOn(card).every((p) => p !== null));
+  const held = (card: Card) => matchOn(card).reduce((sum, p) => sum + (p?.memoryBytes ?? 0), 0);
+  const sorted = [...fits].sort((a, b) => held(a) - held(b));
+  const card = sorted[0];
+  return card ? { card, others: sorted.slice(1).map((c) => c.class) } : null;
+}

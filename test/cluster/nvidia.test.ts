@@ -1,0 +1,105 @@
+import { describe, expect, test } from "vitest";
+import { importCluster } from "../../src/cluster/import.ts";
+import type { DeviceGroup } from "../../src/plan/types.ts";
+import { sample } from "./inventory.ts";
+
+/** What each sample holds, read off the sample by eye: the world, not the parser. */
+const CASES: [string, string, DeviceGroup[]][] = [
+  ["nvidia-smi-h100-sxm-80g-1.txt", "nvidia-smi", [{ class: "h100-80g", count: 8, free: 8 }]],
+  ["nvidia-smi-h100-nvl-94g-1.txt", "nvidia-smi", [{ class: "h100-nvl-94g", count: 2, free: 2 }]],
+  // "GH200 480GB" is the Grace memory; the GPU's is 97871 MiB.
+  ["nvidia-smi-gh200-96g-1.txt", "nvidia-smi", [{ class: "gh200-96g", count: 1, free: 1 }]],
+  ["nvidia-smi-l40s-1.txt", "nvidia-smi", [{ class: "l40s-48g", count: 1, free: 1 }]],
+  // Two dcgmproftester processes run on the one A10G: busy.
+  ["nvidia-smi-a10g-1.txt", "nvidia-smi", [{ class: "a10g-24g", count: 1, free: 0 }]],
+  ["nvidia-smi-rtx4090-1.txt", "nvidia-smi", [{ class: "rtx4090-24g", count: 8, free: 8 }]],
+  // GPUs 0-1 whole; GPU 2 is in MIG mode and its instances are not in the paste.
+  ["nvidia-smi-rtxpro6000-mixed-mig-1.txt", "nvidia-smi", [{ class: "rtxpro6000-96g", count: 2, free: 2 }]],
+  // GPU 6 holds 13928 MiB at 100%: busy. GPU 5's 32764 MiB is the catalog's figure.
+  ["nvidia-smi-query-csv-v100-1.txt", "nvidia-smi --query-gpu csv", [{ class: "v100-32g", count: 8, free: 7 }]],
+  // Old 79-column layout, truncated name, ERR! in the power cell.
+  ["nvidia-smi-v100-err-old-layout-1.txt", "nvidia-smi", [{ class: "v100-16g", count: 1, free: 0 }]],
+  ["nvidia-smi-L-a100-sxm-80g-mig-1.txt", "nvidia-smi -L", [{ class: "a100-80g-mig-1g.10gb", count: 7, free: 7 }]],
+  // Old driver: "MIG 1c.3g.20gb" compute-instance names on an A100-SXM4-40GB.
+  ["nvidia-smi-L-a100-sxm-40g-mig-legacy-uuid-1.txt", "nvidia-smi -L", [{ class: "a100-40g-mig-3g.20gb", count: 2, free: 2 }]],
+  // lgi names the profiles, not the card; 3g.20gb is only an A100 40GB's.
+  ["nvidia-smi-mig-lgi-a100-40g-1.txt", "nvidia-smi", [{ class: "a100-40g-mig-3g.20gb", count: 2, free: 2 }]],
+  [
+    "nvidia-smi-mig-lgi-a100-80g-multi-gpu-1.txt",
+    "nvidia-smi mig -lgi",
+    [
+      { class: "a100-80g-mig-1g.10gb", count: 4, free: 4 },
+      { class: "a100-80g-mig-2g.20gb", count: 2, free: 2 },
+      { class: "a100-80g-mig-3g.40gb", count: 2, free: 2 },
+    ],
+  ],
+  // lgip (all 0/N free) then lgi: four 1g.6gb instances on an A30.
+  ["nvidia-smi-mig-lgip-a30-all-used-1.txt", "nvidia-smi mig -lgi", [{ class: "a30-24g-mig-1g.6gb", count: 4, free: 4 }]],
+];
+
+describe("nvidia-smi samples", () => {
+  test.each(CASES)("%s", (file, format, devices) => {
+    const result = importCluster(sample(file), file);
+    expect(result.errors).toEqual([]);
+    expect(result.format).toBe(format);
+    expect(result.cluster?.nodes).toHaveLength(1);
+    expect(result.cluster?.nodes[0]?.devices).toEqual(devices);
+    expect(result.summary).toMatch(/host RAM unknown: set it/);
+  });
+
+  test("a table says which GPU it left out, and why", () => {
+    const result = importCluster(sample("nvidia-smi-rtxpro6000-mixed-mig-1.txt"));
+    expect(result.warnings.find((w) => /GPU 2/.test(w.message))).toMatchObject({ line: 11 });
+    expect(result.warnings.map((w) => w.message).join("\n")).toMatch(/MIG mode but its instances are not in the paste/);
+  });
+
+  test("lgi alone: the card is guessed from the profiles, and the alternatives named", () => {
+    const result = importCluster(sample("nvidia-smi-mig-lgi-a100-80g-multi-gpu-1.txt"));
+    expect(result.warnings.map((w) => w.message).join("\n")).toMatch(/a100-80g by its profiles \(also possible: h100-80g/);
+  });
+
+  test.each(["nvidia-smi-mig-lgip-h100-sxm-80g-1.txt", "nvidia-smi-mig-lgip-h100-nvl-94g-1.txt", "nvidia-smi-mig-lgip-h200-partial-1.txt", "nvidia-smi-mig-lgipp-h100-nvl-94g-1.txt"])(
+    "%s lists what could be made, not what there is: refused with the command to paste",
+    (file) => {
+      const result = importCluster(sample(file));
+      expect(result.cluster).toBeNull();
+      expect(result.errors[0]?.message).toMatch(/nvidia-smi -L/);
+    },
+  );
+
+  test("the shell prompt names the node", () => {
+    const text = `aiuser1@gpu-07:~$ nvidia-smi\n${sample("nvidia-smi-l40s-1.txt")}`;
+    expect(importCluster(text).cluster?.nodes[0]?.id).toBe("gpu-07");
+  });
+
+  test("two hosts' tables pasted one after the other are two nodes", () => {
+    const text = `me@a:~$ nvidia-smi\n${sample("nvidia-smi-l40s-1.txt")}\nme@b:~$ nvidia-smi\n${sample("nvidia-smi-h100-nvl-94g-1.txt")}`;
+    const nodes = importCluster(text).cluster?.nodes;
+    expect(nodes?.map((n) => [n.id, n.devices[0]?.class, n.devices[0]?.count])).toEqual([
+      ["a", "l40s-48g", 1],
+      ["b", "h100-nvl-94g", 2],
+    ]);
+  });
+
+  test("a table and -L pasted together: the -L MIG lines name the slices", () => {
+    const table = sample("nvidia-smi-rtxpro6000-mixed-mig-1.txt");
+    const list = "GPU 2: NVIDIA RTX PRO 6000 Blackwell Server Edition (UUID: GPU-x)\n  MIG 1g.24gb     Device  0: (UUID: MIG-a)\n  MIG 1g.24gb     Device  1: (UUID: MIG-b)\n";
+    const devices = importCluster(`${table}\n${list}`).cluster?.nodes[0]?.devices;
+    expect(devices).toEqual([
+      { class: "rtxpro6000-96g", count: 2, free: 2 },
+      { class: "rtxpro6000-96g-mig-1g.24gb", count: 2, free: 2 },
+    ]);
+  });
+
+  test("an L40 with ECC off keeps the 49,140 MiB it reports", () => {
+    const text = sample("nvidia-smi-l40s-1.txt").replace("NVIDIA L40S ", "NVIDIA L40  ").replace("46068MiB", "49140MiB");
+    expect(importCluster(text).cluster?.nodes[0]?.devices).toEqual([{ class: "l40-48g", count: 1, free: 1, memGib: 47.988 }]);
+  });
+
+  test("a card the catalog does not know is added with what it reports, and said", () => {
+    const text = sample("nvidia-smi-l40s-1.txt").replace("NVIDIA L40S    ", "NVIDIA RTX 3060").replace("46068MiB", "12288MiB");
+    const result = importCluster(text);
+    expect(result.cluster?.nodes[0]?.devices).toEqual([{ class: "rtx-3060-12g", count: 1, free: 1, memGib: 12 }]);
+    expect(result.warnings.map((w) => w.message).join("\n")).toMatch(/not in the card catalog/);
+  });
+});
