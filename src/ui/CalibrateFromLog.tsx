@@ -1,0 +1,125 @@
+import { useDeferredValue, useId, useMemo, useState } from "react";
+import { calibrationNotes, planOverheadGib, plannedEngineOf, predictedVsMeasured, type CalibrationRow } from "../plan/calibrate.ts";
+import { parseStartupLog } from "../plan/logparse.ts";
+import type { Engine, PlanOption, Workload } from "../plan/types.ts";
+import { formatTokens } from "./format.ts";
+
+interface CalibrateFromLogProps {
+  /** The selected option: what the log is compared with. Null when none is selected. */
+  option: PlanOption | null;
+  workload: Workload;
+  /** Use this measured overhead (GiB per card) for this engine in the plan; the page keeps it in the settings and the link. */
+  onUse(engine: Engine, overheadGib: number): void;
+}
+
+/** A pasted log larger than this is cut: startup figures are in the first lines, and a day of request logs is not. */
+const MAX_LOG_CHARS = 2_000_000;
+
+/**
+ * Issue 7's "Calibrate from a log": paste (or open) the lines a vLLM,
+ * llama.cpp or SGLang server printed while it started, see what it measured
+ * beside what the plan predicts for the selected option, and use its
+ * measured overhead in the plan.
+ */
+export function CalibrateFromLog({ option, workload, onUse }: CalibrateFromLogProps) {
+  const id = useId();
+  const [text, setText] = useState("");
+  const [fileError, setFileError] = useState<string | null>(null);
+  // Parsing waits for typing to settle: a pasted log is parsed once, not per keystroke.
+  const deferred = useDeferredValue(text);
+  const reading = useMemo(() => (deferred.trim() === "" ? null : parseStartupLog(deferred.slice(0, MAX_LOG_CHARS))), [deferred]);
+  const rows = reading && option ? predictedVsMeasured(option, reading) : [];
+  const notes = reading && option ? calibrationNotes(option, workload, reading) : [];
+  const engine = reading ? plannedEngineOf(reading.engine) : null;
+  const overhead = reading ? planOverheadGib(reading) : null;
+
+  async function openFile(file: File | undefined) {
+    if (!file) return;
+    try {
+      setText((await file.text()).slice(0, MAX_LOG_CHARS));
+      setFileError(null);
+    } catch {
+      setFileError(`Could not read ${file.name}: choose a text log file, or paste its lines.`);
+    }
+  }
+
+  return (
+    <section className="calibrate-from-log" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>Calibrate from a log</h3>
+      <p className="hint">Paste what vLLM, llama.cpp or SGLang printed while it loaded the model. Nothing leaves your browser.</p>
+      <div className="field">
+        <label htmlFor={`${id}-log`}>Startup log</label>
+        <textarea id={`${id}-log`} rows={8} spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-file`}>Or open a log file</label>
+        <input id={`${id}-file`} type="file" accept=".log,.txt,text/plain" onChange={(e) => void openFile(e.target.files?.[0])} />
+        {fileError ? (
+          <span className="error" role="alert">
+            {fileError}
+          </span>
+        ) : null}
+      </div>
+      {reading && !option ? <p role="status">Select an option to compare the log with its prediction.</p> : null}
+      {reading && option ? (
+        <>
+          <p role="status">
+            {reading.engine === null ? "No engine recognised." : `Read a ${reading.engine} log.`}
+            {reading.failure ? ` It failed: ${reading.failure}` : ""}
+          </p>
+          <ComparisonTable rows={rows} />
+          {notes.length > 0 ? (
+            <ul className="notes">
+              {notes.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+          ) : null}
+          {engine !== null && overhead !== null ? (
+            <button type="button" onClick={() => onUse(engine, overhead)}>
+              Use the measured overhead ({overhead.toFixed(2)} GiB a card) for {engine} in the plan
+            </button>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function cell(value: number | null, unit: CalibrationRow["unit"]): string {
+  if (value === null) return "—";
+  if (unit === "tokens") return formatTokens(value);
+  if (unit === "×") return `${value.toFixed(2)}×`;
+  return `${value.toFixed(2)} GiB`;
+}
+
+function errorCell(errorPct: number | null): string {
+  if (errorPct === null) return "—";
+  return `${errorPct > 0 ? "+" : ""}${errorPct.toFixed(1)}%`;
+}
+
+function ComparisonTable({ rows }: { rows: CalibrationRow[] }) {
+  return (
+    <table className="calibration">
+      <caption>The plan&apos;s prediction for the selected option beside what the engine measured</caption>
+      <thead>
+        <tr>
+          <th scope="col">Figure</th>
+          <th scope="col">Predicted</th>
+          <th scope="col">Measured</th>
+          <th scope="col">Error</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.figure}>
+            <th scope="row">{r.figure}</th>
+            <td>{cell(r.predicted, r.unit)}</td>
+            <td>{cell(r.measured, r.unit)}</td>
+            <td>{errorCell(r.errorPct)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
