@@ -1,0 +1,162 @@
+/**
+ * The flags of `npm run plan`, with the engines' own names (issue 8), read
+ * into the engine's Workload. Every bad value is a one-line error naming the
+ * flag and what it takes.
+ */
+import type { EngineSettings, KvDtype, Workload } from "../../src/plan/types.ts";
+
+export interface PlanArgs {
+  model: string;
+  clusterFile: string;
+  /** null: the default (8,192, or the model's own maximum when shorter). */
+  contextTokens: number | null;
+  json: boolean;
+  help: boolean;
+  revision: string | null;
+  workload: Omit<Workload, "contextTokens">;
+}
+
+export class UsageError extends Error {}
+
+type Kind = "int" | "fraction" | "choice" | "flag" | "text";
+
+interface FlagSpec {
+  names: string[];
+  kind: Kind;
+  choices?: readonly string[];
+  help: string;
+}
+
+export const FLAGS: Record<string, FlagSpec> = {
+  cluster: { names: ["--cluster"], kind: "text", help: "the cluster: Modelplan's JSON or YAML, or anything the cluster importer reads (nvidia-smi, kubectl, Slurm, CSV, …)" },
+  context: { names: ["--context", "--max-model-len", "--ctx-size", "-c"], kind: "int", help: "tokens of one sequence (default 8192, or the model's maximum when shorter)" },
+  sequences: { names: ["--sequences"], kind: "int", help: "sequences served at once: the KV pool holds context × sequences (default 1)" },
+  revision: { names: ["--revision"], kind: "text", help: "a branch, tag or commit of the Hub repo (or write owner/name@rev)" },
+  kvDtype: { names: ["--kv-cache-dtype", "-ctk", "--cache-type-k", "-ctv", "--cache-type-v"], kind: "choice", choices: ["auto", "fp8", "f16", "q8_0", "q4_0"], help: "KV cache element type: auto, fp8 (vLLM, SGLang); f16, q8_0, q4_0 (llama.cpp -ctk/-ctv)" },
+  gpuMemoryUtilization: { names: ["--gpu-memory-utilization"], kind: "fraction", help: "vLLM: the fraction of each card's TOTAL memory it may use" },
+  maxNumSeqs: { names: ["--max-num-seqs"], kind: "int", help: "vLLM: the most sequences in one batch" },
+  maxNumBatchedTokens: { names: ["--max-num-batched-tokens"], kind: "int", help: "vLLM: tokens per step (drives the activation peak)" },
+  dtype: { names: ["--dtype"], kind: "choice", choices: ["auto", "bfloat16", "float16", "float32", "half", "float", "bf16"], help: "vLLM: weights' dtype override (auto, bfloat16, float16/half, float32/float)" },
+  quantization: { names: ["--quantization", "-q"], kind: "choice", choices: ["fp8"], help: "vLLM: quantize the weights at load (fp8)" },
+  enforceEager: { names: ["--enforce-eager"], kind: "flag", help: "vLLM: no CUDA graphs" },
+  memFractionStatic: { names: ["--mem-fraction-static"], kind: "fraction", help: "SGLang: the fraction of each card for weights and KV" },
+  ubatch: { names: ["--ubatch-size", "-ub"], kind: "int", help: "llama.cpp: physical batch (compute buffers grow with it)" },
+  batch: { names: ["--batch-size", "-b"], kind: "int", help: "llama.cpp: logical batch" },
+  parallel: { names: ["--parallel", "-np"], kind: "int", help: "llama.cpp: slots" },
+  json: { names: ["--json"], kind: "flag", help: "print { model, options, refused } as JSON" },
+  help: { names: ["--help", "-h"], kind: "flag", help: "this text" },
+};
+
+const BY_NAME = new Map(Object.entries(FLAGS).flatMap(([key, spec]) => spec.names.map((n) => [n, key] as const)));
+
+/** Limits that catch a typo, not a judgement: no card has 2^31 tokens of context. */
+const MAX_INT = 2 ** 31 - 1;
+
+function readValue(flag: string, spec: FlagSpec, raw: string | undefined): string | number {
+  if (raw === undefined || (raw.startsWith("-") && spec.kind !== "int" && spec.kind !== "fraction")) {
+    throw new UsageError(`${flag} needs a value: ${spec.help}`);
+  }
+  switch (spec.kind) {
+    case "int": {
+      const n = Number(raw.replace(/_/g, ""));
+      if (!Number.isInteger(n) || n < 1 || n > MAX_INT) throw new UsageError(`${flag} takes a whole number from 1 up, not "${raw}"`);
+      return n;
+    }
+    case "fraction": {
+      const n = Number(raw);
+      if (!Number.isFinite(n) || n <= 0 || n > 1) throw new UsageError(`${flag} takes a fraction above 0 and at most 1 (e.g. 0.9), not "${raw}"`);
+      return n;
+    }
+    case "choice":
+      if (!spec.choices?.includes(raw)) throw new UsageError(`${flag} takes one of ${spec.choices?.join(", ")}, not "${raw}"`);
+      return raw;
+    default:
+      return raw;
+  }
+}
+
+const DTYPE_ALIASES: Record<string, EngineSettings["dtype"]> = { half: "float16", float: "float32", bf16: "bfloat16" };
+
+export function parsePlanArgs(argv: readonly string[]): PlanArgs {
+  const values = new Map<string, string | number | true>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const key = BY_NAME.get(flag);
+    if (key === undefined) {
+      if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${flag}: see --help`);
+      positional.push(arg);
+      continue;
+    }
+    const spec = FLAGS[key];
+    if (!spec) continue;
+    if (spec.kind === "flag") {
+      values.set(key, true);
+      continue;
+    }
+    const raw = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    const value = readValue(flag, spec, raw);
+    const before = values.get(key);
+    // -ctk and -ctv are one choice here: the engine sizes K and V with one dtype.
+    if (key === "kvDtype" && before !== undefined && before !== value) throw new UsageError(`K and V cache types differ (${before}, ${value}): Modelplan plans one KV cache dtype; give one`);
+    values.set(key, value);
+  }
+  const help = values.get("help") === true;
+  if (help) return { model: "", clusterFile: "", contextTokens: null, json: false, help, revision: null, workload: { sequences: 1, kvDtype: "auto", settings: {} } };
+  if (positional.length === 0) throw new UsageError("give a model: a Hub repo (owner/name) or a local directory; see --help");
+  if (positional.length > 1) throw new UsageError(`one model at a time: got ${positional.map((p) => `"${p}"`).join(", ")}`);
+  const clusterFile = values.get("cluster");
+  if (typeof clusterFile !== "string") throw new UsageError("give the cluster: --cluster <file>; see --help");
+
+  const settings: EngineSettings = {};
+  const num = (key: string) => {
+    const v = values.get(key);
+    return typeof v === "number" ? v : undefined;
+  };
+  const set = <K extends keyof EngineSettings>(k: K, v: EngineSettings[K] | undefined) => {
+    if (v !== undefined) settings[k] = v;
+  };
+  set("gpuMemoryUtilization", num("gpuMemoryUtilization"));
+  set("maxNumSeqs", num("maxNumSeqs"));
+  set("maxNumBatchedTokens", num("maxNumBatchedTokens"));
+  set("memFractionStatic", num("memFractionStatic"));
+  set("ubatch", num("ubatch"));
+  set("batch", num("batch"));
+  set("parallel", num("parallel"));
+  const dtype = values.get("dtype");
+  if (typeof dtype === "string") set("dtype", DTYPE_ALIASES[dtype] ?? (dtype as EngineSettings["dtype"]));
+  if (values.get("quantization") === "fp8") settings.quantization = "fp8";
+  if (values.get("enforceEager") === true) settings.enforceEager = true;
+
+  return {
+    model: positional[0] ?? "",
+    clusterFile,
+    contextTokens: num("context") ?? null,
+    json: values.get("json") === true,
+    help: false,
+    revision: typeof values.get("revision") === "string" ? (values.get("revision") as string) : null,
+    workload: { sequences: num("sequences") ?? 1, kvDtype: (values.get("kvDtype") as KvDtype | undefined) ?? "auto", settings },
+  };
+}
+
+export function helpText(): string {
+  const rows = Object.values(FLAGS).map((s) => `  ${s.names.join(", ")}${s.kind === "flag" ? "" : " <value>"}\n      ${s.help}`);
+  return [
+    "Usage: npm run plan -- <model> --cluster <file> [--context N] [--json] [engine settings]",
+    "",
+    "Plans every way to serve <model> on the cluster, best first, with the reason for each configuration turned down.",
+    "",
+    "<model> is either",
+    "  a Hub repo: owner/name, owner/name@revision or a huggingface.co address, read at HF_ENDPOINT",
+    "    (default https://huggingface.co); a gated or private repo needs HF_TOKEN=hf_… (read token);",
+    "  or a local directory as a download leaves it: config.json with *.safetensors (and their index),",
+    "    or *.gguf files (split sets and mmproj included), in sub-folders too.",
+    "",
+    "Options:",
+    ...rows,
+    "",
+    "Exit codes: 0 planned; 2 a bad argument, path, file or repo (one line on stderr says which); 1 the Hub could not be read.",
+  ].join("\n");
+}

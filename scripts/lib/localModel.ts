@@ -1,0 +1,112 @@
+/**
+ * A model directory on disk, as a download leaves it (`hf download --local-dir`,
+ * or a cache snapshot of symlinks), read into the same RepoSnapshot the Hub
+ * reader makes: every file with its size, config.json, hf_quant_config.json,
+ * and the header of the first part of each GGUF artifact. Node only.
+ */
+import { readFile, readdir, stat } from "node:fs/promises";
+import { basename, join, relative, resolve, sep } from "node:path";
+import { gguf } from "@huggingface/gguf";
+import { headerFromParse } from "../../src/hub/gguf.ts";
+import { ggufHeaderPaths } from "../../src/hub/ggufFiles.ts";
+import { EXTRA_JSON_FILES } from "../../src/hub/read.ts";
+import type { GgufHeader, RepoFile, RepoSnapshot } from "../../src/plan/types.ts";
+
+export class LocalModelError extends Error {}
+
+/** Folders a download tool keeps for itself (huggingface_hub's .cache/huggingface, git's .git). */
+const SKIPPED_DIRS = new Set([".cache", ".git", ".huggingface"]);
+/** A model directory has tens of files, a few hundred with many splits; this bounds a wrong path like "/". */
+const MAX_FILES = 20_000;
+
+async function listFiles(root: string): Promise<RepoFile[]> {
+  const files: RepoFile[] = [];
+  async function walk(dir: string): Promise<void> {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (files.length > MAX_FILES) throw new LocalModelError(`${root} holds over ${MAX_FILES} files: give the model's own directory`);
+      const full = join(dir, entry.name);
+      // stat follows symlinks: a cache snapshot's files are links into blobs/.
+      const info = await stat(full).catch(() => null);
+      if (!info) continue;
+      if (info.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) await walk(full);
+      } else if (info.isFile()) {
+        files.push({ path: relative(root, full).split(sep).join("/"), sizeBytes: info.size });
+      }
+    }
+  }
+  await walk(root);
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+async function readJson(root: string, path: string): Promise<Record<string, unknown>> {
+  const text = await readFile(join(root, path), "utf8");
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through to the error below
+  }
+  throw new LocalModelError(`${join(root, path)} is not a JSON object: is the download complete?`);
+}
+
+async function readHeader(root: string, path: string, sizeBytes: number): Promise<GgufHeader> {
+  const full = join(root, path);
+  try {
+    const parse = await gguf(full, { allowLocalFile: true });
+    if (Number(parse.tensorDataOffset) > sizeBytes) throw new LocalModelError(`${full}: the GGUF header runs past the file's ${sizeBytes} bytes: the download is incomplete`);
+    return headerFromParse(parse);
+  } catch (err) {
+    if (err instanceof LocalModelError) throw err;
+    const detail = err instanceof Error ? err.message : String(err);
+    throw new LocalModelError(`${full} is not a readable GGUF file (${detail}): is the download complete?`);
+  }
+}
+
+/**
+ * The parameter count, when the index says it: recent safetensors indexes
+ * carry metadata.total_parameters; total_size is bytes, not parameters, so
+ * it is not used here.
+ */
+async function paramsFromIndex(root: string, files: RepoFile[]): Promise<number | null> {
+  if (!files.some((f) => f.path === "model.safetensors.index.json")) return null;
+  const index = await readJson(root, "model.safetensors.index.json");
+  const meta = index.metadata as { total_parameters?: unknown } | undefined;
+  return typeof meta?.total_parameters === "number" ? meta.total_parameters : null;
+}
+
+/** A Hub cache snapshot (~/.cache/huggingface/hub/models--owner--name/snapshots/<sha>) names its repo and commit. */
+export function cacheIdentity(root: string): { repo: string; sha: string } | null {
+  const m = /models--([^/\\]+?)--([^/\\]+)[/\\]snapshots[/\\]([0-9a-f]{40})$/.exec(root);
+  return m ? { repo: `${m[1]}/${m[2]}`, sha: m[3] ?? "" } : null;
+}
+
+export async function readLocalModel(dir: string): Promise<RepoSnapshot> {
+  const root = resolve(dir);
+  const info = await stat(root).catch(() => null);
+  if (!info) throw new LocalModelError(`no such directory: ${dir}`);
+  if (!info.isDirectory()) throw new LocalModelError(`${dir} is a file: give the model's directory (config.json with *.safetensors, or *.gguf files)`);
+  const files = await listFiles(root);
+  const paths = new Set(files.map((f) => f.path));
+  const ggufPaths = ggufHeaderPaths([...paths]);
+  const hasWeights = ggufPaths.length > 0 || files.some((f) => f.path.endsWith(".safetensors"));
+  if (!paths.has("config.json") && ggufPaths.length === 0) {
+    throw new LocalModelError(`${dir} has no config.json and no .gguf file: give the directory a download made`);
+  }
+  if (!hasWeights) throw new LocalModelError(`${dir} has a config.json but no *.safetensors or *.gguf weights: is the download complete?`);
+  const extraJson: Record<string, unknown> = {};
+  for (const name of EXTRA_JSON_FILES) if (paths.has(name)) extraJson[name] = await readJson(root, name);
+  const sizeOf = new Map(files.map((f) => [f.path, f.sizeBytes]));
+  const ggufHeaders: Record<string, GgufHeader> = {};
+  for (const path of ggufPaths) ggufHeaders[path] = await readHeader(root, path, sizeOf.get(path) ?? 0);
+  const identity = cacheIdentity(root);
+  return {
+    repo: identity?.repo ?? basename(root),
+    sha: identity?.sha ?? "",
+    config: paths.has("config.json") ? await readJson(root, "config.json") : null,
+    files,
+    paramsTotal: await paramsFromIndex(root, files),
+    ggufHeaders,
+    ...(Object.keys(extraJson).length > 0 ? { extraJson } : {}),
+  };
+}

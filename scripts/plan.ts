@@ -1,0 +1,143 @@
+/**
+ * `npm run plan -- <model> --cluster <file> [--context N] [--json] [settings]`
+ *
+ * The page's engine from a terminal: the same Hub reader (at HF_ENDPOINT),
+ * the same cluster importer, the same planner. See --help.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { importCluster } from "../src/cluster/import.ts";
+import { formatMessage } from "../src/cluster/messages.ts";
+import { catalogSnapshot } from "../src/hub/catalog.ts";
+import { HubError } from "../src/hub/errors.ts";
+import { readRepo } from "../src/hub/read.ts";
+import { parseRepoInput } from "../src/hub/repoId.ts";
+import { checkToken, hubUrlFromEnv } from "../src/hub/settings.ts";
+import { DEFAULT_WORKLOAD, ModelError, optionJson, plan, readModel, refusalJson } from "../src/plan/index.ts";
+import type { Cluster, PlanOption, RepoSnapshot, Workload } from "../src/plan/types.ts";
+import { UsageError, helpText, parsePlanArgs } from "./lib/args.ts";
+import type { PlanArgs } from "./lib/args.ts";
+import { LocalModelError, readLocalModel } from "./lib/localModel.ts";
+
+/** Exit codes: 2 for what the user gave (argument, path, file, repo), 1 when the Hub could not be read. */
+const EXIT_INPUT = 2;
+const EXIT_HUB = 1;
+
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+const HUB_INPUT_KINDS = new Set(["gated", "not-found", "revision", "token"]);
+
+async function readSnapshot(args: PlanArgs, env: NodeJS.ProcessEnv, notes: string[]): Promise<RepoSnapshot> {
+  if (existsSync(args.model)) return readLocalModel(args.model);
+  const parsed = parseRepoInput(args.model);
+  if ("error" in parsed) throw new CliError(`${args.model}: not a directory here, and not a Hub repo: ${parsed.error}`, EXIT_INPUT);
+  const hubUrl = hubUrlFromEnv(env);
+  if (hubUrl instanceof HubError) throw new CliError(`HF_ENDPOINT: ${hubUrl.message}`, EXIT_INPUT);
+  // HF_TOKEN, as the Hub's own tools read it; never printed.
+  const rawToken = env.HF_TOKEN?.trim();
+  let accessToken: string | undefined;
+  if (rawToken) {
+    const token = checkToken(rawToken);
+    if (token instanceof HubError) throw new CliError(`HF_TOKEN: ${token.message}`, EXIT_INPUT);
+    accessToken = token;
+  }
+  const revision = args.revision ?? parsed.revision;
+  try {
+    return await readRepo(parsed.repo, revision, { hubUrl, ...(accessToken ? { accessToken } : {}) });
+  } catch (err) {
+    // Offline, the bundled catalog still answers for the models it holds, as in the page.
+    const bundled = catalogSnapshot(parsed.repo);
+    if (err instanceof HubError && err.kind === "network" && bundled && (revision === null || revision === bundled.sha)) {
+      notes.push(`the Hub at ${hubUrl} is unreachable: planned from the bundled catalog's snapshot of ${bundled.repo}${bundled.sha ? ` at ${bundled.sha}` : ""}`);
+      return bundled;
+    }
+    throw err;
+  }
+}
+
+async function readClusterFile(path: string): Promise<{ cluster: Cluster; warnings: string[] }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CliError(`--cluster ${path}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory, not a file" : `cannot read it (${code ?? String(err)})`}`, EXIT_INPUT);
+  }
+  const result = importCluster(text, basename(path));
+  if (!result.cluster) {
+    const [first, ...rest] = result.errors;
+    const more = rest.length > 0 ? ` (and ${rest.length} more)` : "";
+    throw new CliError(`--cluster ${path}: ${first ? formatMessage(first) : "no nodes read"}${more}`, EXIT_INPUT);
+  }
+  return { cluster: result.cluster, warnings: result.warnings.map(formatMessage) };
+}
+
+function gib(bytes: number): string {
+  return (bytes / 2 ** 30).toFixed(1);
+}
+
+function where(o: PlanOption): string {
+  const p = o.placement;
+  if (p.cpu) return "CPU";
+  if (p.nodes > 1) return `${p.nodes} nodes × ${p.gpusPerNode} ${p.gpuClass}${p.fabric ? ` on ${p.fabric}` : ""}`;
+  return `${p.gpusPerNode} × ${p.gpuClass}`;
+}
+
+function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof plan>, context: number): string {
+  const s = result.shape;
+  const lines = [
+    `${snapshot.repo}${snapshot.sha ? `@${snapshot.sha.slice(0, 7)}` : ""}: ${s.architecture}, ${s.layers} layers, ${s.kvHeads} KV heads, ${s.maxContextTokens.toLocaleString("en-US")} ctx, ${s.dtype}`,
+    `${result.options.length} options at ${context.toLocaleString("en-US")} tokens, best first; ${result.refused.length} configurations refused (--json lists why).`,
+    "",
+  ];
+  result.options.slice(0, 20).forEach((o, i) => {
+    const status = o.fits ? (o.freeNow ? "fits, free now" : "fits, busy now") : `does not fit (${o.moreCardsNeeded} more cards)`;
+    lines.push(
+      `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${where(o).padEnd(32)} ${o.artifact} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}`,
+    );
+    if (i === 0) for (const c of o.commands) lines.push(`      ${c}`);
+  });
+  if (result.options.length > 20) lines.push(`… ${result.options.length - 20} more (--json lists all)`);
+  return lines.join("\n");
+}
+
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const args = parsePlanArgs(argv);
+    if (args.help) return { code: 0, stdout: helpText(), stderr: "" };
+    const { cluster, warnings } = await readClusterFile(args.clusterFile);
+    const notes: string[] = [];
+    const snapshot = await readSnapshot(args, env, notes);
+    const { shape, artifacts } = readModel(snapshot);
+    const contextTokens = args.contextTokens ?? Math.min(DEFAULT_WORKLOAD.contextTokens, shape.maxContextTokens || DEFAULT_WORKLOAD.contextTokens);
+    const workload: Workload = { ...args.workload, contextTokens };
+    const result = plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, workload);
+    const stderr = [...notes, ...warnings.map((w) => `cluster: ${w}`)].join("\n");
+    if (args.json) {
+      const out = { model: { repo: snapshot.repo, sha: snapshot.sha, ...shape, artifacts }, options: result.options.map(optionJson), refused: result.refused.map(refusalJson) };
+      return { code: 0, stdout: JSON.stringify(out, null, 2), stderr };
+    }
+    return { code: 0, stdout: textReport(snapshot, result, contextTokens), stderr };
+  } catch (err) {
+    if (err instanceof CliError) return { code: err.code, stdout: "", stderr: err.message };
+    if (err instanceof UsageError || err instanceof LocalModelError || err instanceof ModelError) return { code: EXIT_INPUT, stdout: "", stderr: err.message };
+    if (err instanceof HubError) return { code: HUB_INPUT_KINDS.has(err.kind) ? EXIT_INPUT : EXIT_HUB, stdout: "", stderr: err.message };
+    throw err;
+  }
+}
+
+const isEntry = process.argv[1] !== undefined && import.meta.filename === (await import("node:fs")).realpathSync(process.argv[1]);
+if (isEntry) {
+  const { code, stdout, stderr } = await main(process.argv.slice(2), process.env);
+  if (stdout) process.stdout.write(`${stdout}\n`);
+  if (stderr) process.stderr.write(`${stderr.split("\n").map((l) => `plan: ${l}`).join("\n")}\n`);
+  process.exitCode = code;
+}

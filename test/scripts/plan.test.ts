@@ -1,0 +1,178 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { main } from "../../scripts/plan.ts";
+import { FLAGS, parsePlanArgs } from "../../scripts/lib/args.ts";
+import { cacheIdentity } from "../../scripts/lib/localModel.ts";
+import { fakeHub, ggufHeaderBytes, loadRecording, serveFakeHub } from "../hub/fakeHub.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const CODER = loadRecording("Qwen/Qwen2.5-Coder-32B-Instruct");
+const R1_GGUF = loadRecording("unsloth/DeepSeek-R1-GGUF");
+const LLAMA = loadRecording("meta-llama/Llama-3.1-8B-Instruct");
+const work = mkdtempSync(join(tmpdir(), "modelplan-plan-"));
+
+/** Modelplan's own cluster JSON (issue 2 §4): one node of 8 H100 80GB on InfiniBand. */
+const clusterFile = join(work, "cluster.json");
+writeFileSync(clusterFile, JSON.stringify({ nodes: [{ id: "dgx1", fabric: "ib0", host_mem_gib: 2048, host_free_gib: 1900, devices: [{ class: "h100-80g", count: 8, free: 8 }] }] }));
+
+const hub = fakeHub({ recordings: [CODER, R1_GGUF, LLAMA] });
+let server: { url: string; close(): Promise<void> };
+beforeAll(async () => {
+  server = await serveFakeHub(hub);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((ok, fail) => {
+    const child = spawn("npx", ["tsx", "scripts/plan.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", fail);
+    child.on("close", (code) => ok({ code, stdout, stderr }));
+  });
+}
+
+const SEED_FIELDS = ["artifact", "format", "engine", "cpu", "gpu_class", "fabric", "gpus_per_node", "nodes", "need_gb", "have_gb", "hosts", "free_now", "bits_per_weight", "weights_gb", "context_gb", "engine_gb", "expert_parallel"];
+
+describe("npm run plan, end to end against a Hub at HF_ENDPOINT", () => {
+  test("plans owner/name from a local Hub with --json, in 2 requests", async () => {
+    const before = hub.requests.length;
+    const { code, stdout, stderr } = await run(["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", clusterFile, "--json", "--context", "16384"], { HF_ENDPOINT: server.url, HF_TOKEN: "" });
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as { model: Record<string, unknown>; options: Record<string, unknown>[]; refused: Record<string, unknown>[] };
+    expect(out.model).toMatchObject({ repo: "Qwen/Qwen2.5-Coder-32B-Instruct", sha: "b47205940b83b5b484577359f71ee7b88472df67", layers: 64, kvHeads: 8, attentionHeads: 40 });
+    expect(out.options.length).toBeGreaterThan(0);
+    for (const o of out.options) {
+      for (const f of [...SEED_FIELDS, "fits", "max_context", "command"]) expect(o).toHaveProperty(f);
+    }
+    // The weights the option carries are the 14 shards' real bytes, split over its cards.
+    const one = out.options.find((o) => o.engine === "vllm" && o.gpus_per_node === 1);
+    expect(one?.weights_gb).toBeCloseTo(65_527_841_688 / 2 ** 30, 1);
+    for (const r of out.refused) expect(Object.keys(r).sort()).toEqual(["artifact", "engine", "reason", "where"]);
+    const made = hub.requests.slice(before);
+    expect(made.map((r) => new URL(r.url).pathname)).toEqual([
+      "/api/models/Qwen/Qwen2.5-Coder-32B-Instruct/revision/main",
+      "/Qwen/Qwen2.5-Coder-32B-Instruct/resolve/b47205940b83b5b484577359f71ee7b88472df67/config.json",
+    ]);
+  }, 60_000);
+
+  test("a gated repo without a token is a one-line error and exit code 2", async () => {
+    const { code, stdout, stderr } = await run(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", clusterFile], { HF_ENDPOINT: server.url, HF_TOKEN: "" });
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr).toContain("this repo is gated");
+  }, 60_000);
+});
+
+describe("plan's main, in process", () => {
+  const env = () => ({ HF_ENDPOINT: server.url });
+
+  test("a GGUF repo: the info, config.json and one header per split set", async () => {
+    const before = hub.requests.length;
+    const { code, stdout } = await main(["unsloth/DeepSeek-R1-GGUF", "--cluster", clusterFile, "--json", "-ctk", "q8_0"], env());
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as { model: { artifacts: { format: string }[] }; options: { engine: string; artifact: string }[] };
+    expect(out.model.artifacts.filter((a) => a.format === "gguf")).toHaveLength(13);
+    const made = hub.requests.slice(before);
+    expect(made.filter((r) => r.range === null)).toHaveLength(2);
+    expect(new Set(made.filter((r) => r.range !== null).map((r) => r.url)).size).toBe(13);
+  });
+
+  test.each([
+    [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "/no/such/cluster.json"], "no such file"],
+    [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "/tmp"], "is a directory"],
+    [["./no/such/dir", "--cluster", "CLUSTER"], "not a directory here"],
+    [["nobody/no-such-model", "--cluster", "CLUSTER"], 'no model "nobody/no-such-model"'],
+    [["Qwen/Qwen2.5-Coder-32B-Instruct"], "--cluster <file>"],
+    [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--gpu-memory-utilization", "95"], "at most 1"],
+    [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--kv-cache-dtype", "int3"], "takes one of"],
+    [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--frobnicate"], "unknown option --frobnicate"],
+    [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "BADCLUSTER"], "--cluster"],
+  ])("bad input %j: one line, exit code 2", async (argv, words) => {
+    const badCluster = join(work, "bad.json");
+    writeFileSync(badCluster, JSON.stringify({ nodes: [{ id: "a", devices: [{ class: "h100-80g", count: -3, free: 0 }] }] }));
+    const args = argv.map((a) => (a === "CLUSTER" ? clusterFile : a === "BADCLUSTER" ? badCluster : a));
+    const { code, stderr } = await main(args, env());
+    expect(code).toBe(2);
+    expect(stderr).toContain(words);
+    expect(stderr.split("\n")).toHaveLength(1);
+  });
+
+  test("--cluster reads what the cluster importer reads: a pasted nvidia-smi table", async () => {
+    const sample = join(ROOT, "test", "fixtures", "inventory", "nvidia-smi-h100-sxm-80g-1.txt");
+    const { code, stdout } = await main(["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", sample, "--json"], env());
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as { options: { gpu_class: string; cpu: boolean }[] };
+    expect(out.options.some((o) => !o.cpu && o.gpu_class === "h100-80g")).toBe(true);
+  });
+
+  test("--help documents every flag", async () => {
+    const { code, stdout } = await main(["--help"], {});
+    expect(code).toBe(0);
+    for (const spec of Object.values(FLAGS)) for (const name of spec.names) expect(stdout).toContain(name);
+    expect(stdout).toContain("HF_ENDPOINT");
+  });
+
+  test("a local directory as a download leaves it: config.json, the index and 14 shards of their real sizes", async () => {
+    const dir = join(work, "Qwen2.5-Coder-32B-Instruct");
+    mkdirSync(join(dir, ".cache", "huggingface"), { recursive: true });
+    writeFileSync(join(dir, "config.json"), CODER.texts["config.json"] ?? "");
+    writeFileSync(join(dir, "model.safetensors.index.json"), JSON.stringify({ metadata: { total_size: 65_527_752_704 }, weight_map: {} }));
+    for (const s of CODER.info.siblings.filter((f) => f.rfilename.endsWith(".safetensors"))) {
+      writeFileSync(join(dir, s.rfilename), "");
+      truncateSync(join(dir, s.rfilename), s.size); // sparse: the size without the disk
+    }
+    const { code, stdout } = await main([dir, "--cluster", clusterFile, "--json"], {});
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as { model: { repo: string; layers: number; artifacts: { bytes: number }[] } };
+    expect(out.model.repo).toBe("Qwen2.5-Coder-32B-Instruct");
+    expect(out.model.layers).toBe(64);
+    expect(out.model.artifacts[0]?.bytes).toBe(65_527_841_688);
+  });
+
+  test("a local GGUF whose file ends inside its header says the download is incomplete", async () => {
+    const dir = join(work, "gguf-cut");
+    const path = "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S-00001-of-00003.gguf";
+    mkdirSync(join(dir, "DeepSeek-R1-UD-IQ1_S"), { recursive: true });
+    const header = ggufHeaderBytes(R1_GGUF, path);
+    writeFileSync(join(dir, path), header.subarray(0, Math.floor(header.length / 2)));
+    const { code, stderr } = await main([dir, "--cluster", clusterFile], {});
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/incomplete/);
+  });
+});
+
+describe("the flags", () => {
+  test("take the engines' own names into the workload", () => {
+    const a = parsePlanArgs([
+      "m/x", "--cluster", "c.json", "--context", "32768", "--gpu-memory-utilization", "0.95", "--kv-cache-dtype", "fp8",
+      "--max-num-seqs", "64", "--max-num-batched-tokens", "8192", "--dtype", "half", "--quantization", "fp8", "--enforce-eager",
+      "--mem-fraction-static", "0.85", "--sequences", "4", "-ub", "1024", "-np", "2",
+    ]);
+    expect(a.contextTokens).toBe(32768);
+    expect(a.workload).toEqual({
+      sequences: 4,
+      kvDtype: "fp8",
+      settings: { gpuMemoryUtilization: 0.95, maxNumSeqs: 64, maxNumBatchedTokens: 8192, dtype: "float16", quantization: "fp8", enforceEager: true, memFractionStatic: 0.85, ubatch: 1024, parallel: 2 },
+    });
+  });
+
+  test("-ctk and -ctv must agree: the plan has one KV dtype", () => {
+    expect(parsePlanArgs(["m/x", "--cluster", "c", "-ctk", "q8_0", "-ctv", "q8_0"]).workload.kvDtype).toBe("q8_0");
+    expect(() => parsePlanArgs(["m/x", "--cluster", "c", "-ctk", "q8_0", "-ctv", "q4_0"])).toThrow(/differ/);
+  });
+
+  test("a Hub cache snapshot names its repo and commit", () => {
+    expect(cacheIdentity("/home/u/.cache/huggingface/hub/models--Qwen--Qwen3-8B/snapshots/b968826d9c46dd6066d109eabc6255188de91218")).toEqual({ repo: "Qwen/Qwen3-8B", sha: "b968826d9c46dd6066d109eabc6255188de91218" });
+    expect(cacheIdentity("/data/models/qwen")).toBeNull();
+  });
+});
