@@ -1,0 +1,47 @@
+/**
+ * The command form on a real plan (Llama-3.1-8B-Instruct on one RTX 4090),
+ * rendered to markup: it re-checks the option for the form's workload and
+ * says by how much it misses, and offers one copy button per command.
+ */
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, test } from "vitest";
+import { plan, type Plan } from "../../src/plan/index.ts";
+import { readModel } from "../../src/plan/model.ts";
+import type { Workload } from "../../src/plan/types.ts";
+import { CommandForm } from "../../src/ui/CommandForm.tsx";
+import { snapshotOf } from "../plan/fixture.ts";
+
+function llama8bOn4090(): Plan {
+  const snapshot = snapshotOf("meta-llama__Llama-3.1-8B-Instruct");
+  const { shape, artifacts } = readModel(snapshot);
+  const cluster = { nodes: [{ id: "ws", fabric: "", hostMemGib: 64, hostFreeGib: 60, devices: [{ class: "rtx4090-24g", count: 1, free: 1 }] }] };
+  return plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} });
+}
+
+describe("CommandForm", () => {
+  const p = llama8bOn4090();
+  const found = p.options.find((o) => o.engine === "vllm" && o.artifact === "original");
+  if (!found) throw new Error("no vLLM option for Llama-3.1-8B on an RTX 4090");
+  const option = found;
+
+  test("at the planned workload it fits and shows the option's command", () => {
+    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={p.workload} onWorkloadChange={() => undefined} />);
+    expect(html).toContain("Fits.");
+    expect(html).toContain("vllm serve meta-llama/Llama-3.1-8B-Instruct");
+    expect(html).toContain("Copy command");
+    expect(html).toMatch(/<label[^>]*>GPU memory utilization<\/label>/);
+  });
+
+  test("a context the card cannot hold is re-checked and said by how much", () => {
+    const longer: Workload = { ...p.workload, contextTokens: 131072 };
+    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={longer} onWorkloadChange={() => undefined} />);
+    expect(html).toMatch(/Does not fit: needs \d+\.\d GiB more a card\./);
+    expect(html).toContain("--max-model-len 131072");
+  });
+
+  test("the KV dtypes offered are the engine's own", () => {
+    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={p.workload} onWorkloadChange={() => undefined} />);
+    expect(html).toContain('<option value="fp8">');
+    expect(html).not.toContain('<option value="q8_0">');
+  });
+});
