@@ -79,13 +79,14 @@ export function vllmNonTorchBytes(tensorParallel: number, pipelineParallel: numb
 
 /**
  * Memory vLLM 0.19 spends OUTSIDE util × total: the CUDA context (0.51 GiB at
- * TP1; 1.51–1.99 GiB with NCCL at TP ≥ 2; 1.43–1.48 on a pipeline) and the
+ * TP1; with NCCL at TP ≥ 2, 1.51–1.53 GiB for dense models and 1.99 for the
+ * MoE ones (Mixtral, Kimi-VL, gpt-oss); 1.43–1.48 on a pipeline) and the
  * CUDA-graph pool allocated after the KV cache (0.51–1.85 GiB, mean 1.07;
  * none with --enforce-eager). What is left must hold both, or the load dies
  * after printing its KV line (calibration: gpt-oss-20b at util 0.95).
  */
-export function vllmOutsideBudgetBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean): number {
-  const context = tensorParallel >= 2 ? 1.75 * GIB : pipelineParallel >= 2 ? 1.45 * GIB : 0.51 * GIB;
+export function vllmOutsideBudgetBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false): number {
+  const context = tensorParallel >= 2 ? (moe ? 2.0 : 1.5) * GIB : pipelineParallel >= 2 ? 1.45 * GIB : 0.51 * GIB;
   const graphs = enforceEager ? 0 : 1.1 * GIB;
   return context + graphs;
 }
@@ -94,12 +95,23 @@ export function vllmOutsideBudgetBytes(tensorParallel: number, pipelineParallel:
  * After the CUDA graphs, vLLM 0.19 warms the sampler up with max_num_seqs
  * dummy requests, allocating [max_num_seqs, vocab] fp32 logits outside the
  * budget: gpt-oss-20b at util 0.95 died on "Tried to allocate 786.00 MiB"
- * (1024 × 201,088 × 4 B) here. We count two such tensors (logits and their
- * softmax), the least that explains that failure beside the runs that started.
+ * (1024 × 201,088 × 4 B) there. One such tensor is what every run that
+ * started had room for (Kimi-VL at TP2 kept 0.71 GiB after its context and
+ * graphs, for a 0.63 GiB tensor).
  */
 export function vllmSamplerWarmupBytes(shape: ModelShape, s: ResolvedSettings): number {
-  return 2 * s.maxNumSeqs * shape.vocabSize * 4;
+  return s.maxNumSeqs * shape.vocabSize * 4;
 }
+
+/**
+ * MXFP4 mixture-of-experts checkpoints (gpt-oss) in vLLM 0.19 on Hopper need
+ * more outside the budget than context, graphs and sampler explain: both
+ * gpt-oss-20b runs at util 0.95 (TP1 with 1.61 GiB left after its context and
+ * graphs, TP2 with 0.42) died in the warm-up, and the same model at 0.90 (and
+ * the older 0.9 run at TP1) started. 2 GiB is the least that refuses both
+ * failures and none of the runs that started. Empirical, from those logs only.
+ */
+export const VLLM_MXFP4_WARMUP_BYTES = 2 * GIB;
 
 // ---------------------------------------------------------------------------
 // SGLang: pool = free after weights − total × (1 − mem_fraction_static)

@@ -20,7 +20,7 @@ import {
 import {
   CUDA_CONTEXT_BYTES, FREETOKEN_KV_RESERVE_TOKENS, GIB, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
   llamacppComputeBytes, llamacppHostBytes, sglangContextBytes, vllmActivationBytes, vllmNonTorchBytes,
-  vllmOutsideBudgetBytes, vllmSamplerWarmupBytes,
+  vllmOutsideBudgetBytes, vllmSamplerWarmupBytes, VLLM_MXFP4_WARMUP_BYTES,
 } from "./memory.ts";
 import { kvDtypeAllowed, resolveSettings, type ResolvedSettings } from "./settings.ts";
 import { largestFitting, rememberLayouts } from "./context.ts";
@@ -81,6 +81,9 @@ export function computeDtypeBytes(dtype: string): number {
 // The checkpoint, cut into what cards hold
 // ---------------------------------------------------------------------------
 
+/** Bits of a GGUF's output layer: Q6_K, the least llama.cpp's quantizer gives it. */
+const GGUF_OUTPUT_BITS = 6.5625;
+
 /** How an artifact's bytes divide: embedding, output layer, and the layers' share (experts apart). */
 export interface WeightParts {
   embedBytes: number;
@@ -101,9 +104,25 @@ export interface WeightParts {
  * over the layers, the experts over the MoE layers.
  */
 export function weightParts(shape: ModelShape, a: Artifact): WeightParts {
-  const embedElemBytes = a.format === "gguf" ? Math.max(bitsOf(a), 4) / 8 : computeDtypeBytes(shape.dtype);
-  const embedBytes = Math.min(a.bytes / 4, shape.vocabSize * shape.hiddenSize * embedElemBytes);
-  const headBytes = shape.tiedEmbeddings === true ? 0 : embedBytes;
+  const tied = shape.tiedEmbeddings === true;
+  const table = shape.vocabSize * shape.hiddenSize;
+  let embedBytes: number;
+  let headBytes: number;
+  if (a.format === "gguf") {
+    // llama.cpp's quantizer keeps the output tensor at Q6_K (6.5625 bits) or better
+    // (llama-quant.cpp); a tied model's token_embd is that output. Calibration: Gemma-3-27B
+    // Q4_K_M's CPU buffer 1,102.77 MiB = 262,208 × 5,376 × 6.56 bits; Llama-3.1-8B Q5_K_S
+    // keeps its untied token_embd at the file's 5.5 bits (model 5.162 GiB, CUDA0 4.825).
+    const bits = Math.max(bitsOf(a), 4);
+    const outputBits = Math.max(bits, GGUF_OUTPUT_BITS);
+    embedBytes = (table * (tied ? outputBits : bits)) / 8;
+    headBytes = tied ? 0 : (table * outputBits) / 8;
+  } else {
+    embedBytes = table * computeDtypeBytes(shape.dtype);
+    headBytes = tied ? 0 : embedBytes;
+  }
+  embedBytes = Math.min(a.bytes / 4, embedBytes);
+  headBytes = Math.min(a.bytes / 4, headBytes);
   const moeLayers = shape.moe ? Math.max(1, shape.layers - shape.moe.denseFirstLayers) : 0;
   const expertBytes = shape.moe ? a.expertBytes : 0;
   const rest = Math.max(0, a.bytes - embedBytes - headBytes - expertBytes);
@@ -222,9 +241,20 @@ function weightsOnCard(part: Part, engine: Engine, shape: ModelShape, s: Resolve
     if (s.quantization === "fp8" && shape.quantMethod === "") body *= 1 / (s.dtype === "float32" ? 4 : 2);
     // The rotary cos/sin cache: max positions × head dim in the model's dtype, on every rank
     // (RotaryEmbedding._compute_cos_sin_cache; calibration: Llama-3.1-8B 0.03 GiB at TP 1, 2 and 4).
-    embed += shape.maxContextTokens * shape.headDim * (s.dtype === "float32" ? 4 : modelBytes);
+    embed += shape.maxContextTokens * ropeDim(shape) * (s.dtype === "float32" ? 4 : modelBytes);
   }
   return body + embed;
+}
+
+/**
+ * The rotary dimension the cos/sin cache is built for: the head dim, or for
+ * MLA the latent's RoPE part (kv_lora_rank is 512 in every MLA model served:
+ * DeepSeek V2/V3, Kimi, GLM-5), not the 576-wide latent.
+ */
+function ropeDim(shape: ModelShape): number {
+  const mla = shape.layerCaches.find((l) => l.kind === "mla");
+  if (mla && mla.kind === "mla") return Math.max(0, mla.latentDim - 512);
+  return shape.headDim;
 }
 
 function modelElemBytes(shape: ModelShape, s: ResolvedSettings): number {
@@ -236,7 +266,7 @@ function modelElemBytes(shape: ModelShape, s: ResolvedSettings): number {
 /** One card kind's load for a workload, by engine. */
 function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
   const engine = layout.engine;
-  const s = resolveSettings(engine, part.physicalBytes, w.settings, part.tensorParallel, w.sequences);
+  const s = resolveSettings(engine, part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
   const elem = kvElementBytes(engine, w.kvDtype, modelElemBytes(ctx.shape, s));
   const weights = weightsOnCard(part, engine, ctx.shape, s);
   const measured = w.settings.measuredOverheadGib?.[engine];
@@ -251,8 +281,10 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
       usable = s.gpuMemoryUtilization * total;
       engineBytes = vllmActivationBytes(ctx.shape, s, modelElemBytes(ctx.shape, s), part.holdsOutput)
         + vllmNonTorchBytes(part.tensorParallel, part.pipelineParallel);
-      const outside = vllmOutsideBudgetBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager)
-        + (part.holdsOutput ? vllmSamplerWarmupBytes(ctx.shape, s) : 0);
+      const moe = (ctx.shape.moe?.routedExperts ?? 0) > 1;
+      const outside = vllmOutsideBudgetBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager, moe)
+        + (part.holdsOutput ? vllmSamplerWarmupBytes(ctx.shape, s) : 0)
+        + (moe && ctx.shape.quantMethod === "mxfp4" ? VLLM_MXFP4_WARMUP_BYTES : 0);
       outsideOk = usable + outside <= total;
       kvAt = (c) => vllmSequenceBytes(part.kv, elem, c, s.maxNumBatchedTokens);
       break;
@@ -367,7 +399,7 @@ function poolOf(layout: Layout, evals: CardEval[], ctx: EvalContext, w: Workload
     const e = evals[i];
     const part = layout.parts[i];
     if (!e || !part) continue;
-    const s = resolveSettings(layout.engine, part.physicalBytes, w.settings, part.tensorParallel, w.sequences);
+    const s = resolveSettings(layout.engine, part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
     const elem = kvElementBytes(layout.engine, w.kvDtype, modelElemBytes(ctx.shape, s));
     const bytes = Math.max(0, e.poolBytes);
     let cap: { tokens: number; concurrency: number };
@@ -603,8 +635,12 @@ export function layerSplitParts(shape: ModelShape, a: Artifact, gpuClass: string
   const moePerCard = Math.ceil(wp.moeLayers / cards);
   const body = perCard * wp.layerBytes + moePerCard * wp.expertLayerBytes;
   const kv = kvGeometry(shape.layerCaches.slice(0, perCard), 1);
+  // The output layer sits on the last card; a tied model's is a copy of token_embd, whose
+  // original stays in a CPU buffer for the lookups (calibration: Gemma-3-27B's CUDA0 buffer
+  // is the whole file, and its CPU buffer the embedding again).
+  const output = wp.headBytes > 0 ? wp.headBytes : wp.embedBytes;
   const lastPart: Part = {
-    gpuClass, cards: 1, role: cards > 1 ? "last card" : "", physicalBytes, bodyBytes: body + wp.headBytes + wp.projectorBytes,
+    gpuClass, cards: 1, role: cards > 1 ? "last card" : "", physicalBytes, bodyBytes: body + output + wp.projectorBytes,
     embedBytes: 0, tensorParallel: 1, pipelineParallel: cards, holdsOutput: true, kv,
   };
   if (cards === 1) return [lastPart];

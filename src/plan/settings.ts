@@ -43,6 +43,8 @@ export const VLLM_UTILIZATION: Sourced<number> = {
  * vLLM's scheduler defaults depend on the card (vllm/engine/arg_utils.py
  * `_set_default_args`, v0.10–0.19, OpenAI server): on cards of ≥ 70 GiB that are
  * not A100s, max_num_batched_tokens 8192 and max_num_seqs 1024; else 2048 and 256.
+ * The 0.10.1.1 logs on A100 80GB fit the smaller pair (their KV pools at util
+ * 0.25 and 0.5 need the 256-sequence sampler peak).
  * The 0.19 logs confirm it on H100: "warming up sampler with 1024 dummy requests"
  * and an 8192-token profile run (shared/calibration/README.md).
  */
@@ -76,8 +78,9 @@ export const LLAMACPP_BATCH: Sourced<number> = { value: 2048, source: "llama.cpp
  * user's where given, else the engine's default. `tensorParallel` only moves
  * SGLang's reserve.
  */
-export function resolveSettings(engine: Engine, cardMemoryBytes: number, settings: EngineSettings, tensorParallel = 1, sequences = 1): ResolvedSettings {
-  const large = cardMemoryBytes >= VLLM_LARGE_CARD_GIB * GIB;
+export function resolveSettings(engine: Engine, cardMemoryBytes: number, settings: EngineSettings, tensorParallel = 1, sequences = 1, gpuClass = ""): ResolvedSettings {
+  // vLLM keeps the smaller defaults on A100s whatever their memory (PR #17885: larger batches cost them throughput).
+  const large = cardMemoryBytes >= VLLM_LARGE_CARD_GIB * GIB && !/^a100/i.test(gpuClass);
   return {
     gpuMemoryUtilization: settings.gpuMemoryUtilization ?? (engine === "freetoken" ? FREETOKEN_MEMORY_RATIO : VLLM_UTILIZATION.value),
     maxNumSeqs: settings.maxNumSeqs ?? (large ? 1024 : 256),
@@ -109,8 +112,8 @@ export interface SettingDefault {
  * engine's own flag names, each with its source: what the page shows in the
  * "Engine settings" disclosure.
  */
-export function engineDefaults(engine: Engine, cardMemoryBytes: number): Required<Record<string, SettingDefault>> {
-  const r = resolveSettings(engine, cardMemoryBytes, {});
+export function engineDefaults(engine: Engine, cardMemoryBytes: number, gpuClass = ""): Required<Record<string, SettingDefault>> {
+  const r = resolveSettings(engine, cardMemoryBytes, {}, 1, 1, gpuClass);
   switch (engine) {
     case "vllm":
       return {

@@ -1,0 +1,37 @@
+/**
+ * Prints Modelplan's predictions beside what engines printed at startup,
+ * for every case in shared/calibration/measured.jsonl (bundled in
+ * src/plan/calibration.json), and the issue 8 means on the vLLM 0.19 cases:
+ *   npx tsx scripts/accuracy.ts
+ */
+import { accuracyRows, errorSummary, type AccuracyRow } from "../src/plan/accuracy.ts";
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s.slice(0, n) : s + " ".repeat(n - s.length);
+}
+
+function fmt(x: number): string {
+  return Math.abs(x) >= 1000 ? x.toFixed(0) : x.toFixed(2);
+}
+
+const rows = accuracyRows();
+for (const r of rows) {
+  const verdict = r.predictedFits === null ? "-" : r.predictedFits === r.ran ? (r.ran ? "fits=ran" : "refused=failed") : r.ran ? "FALSE REFUSAL" : "FALSE FIT";
+  console.log(`${pad(r.id, 62)} ${verdict}`);
+  for (const m of r.metrics) {
+    const flag = Math.abs(m.errorPct) <= m.tolerancePct ? "" : "  <-- over tolerance";
+    console.log(`    ${pad(m.name, 36)} predicted ${pad(fmt(m.predicted), 10)} measured ${pad(fmt(m.measured), 10)} ${m.unit.padEnd(9)} ${m.errorPct >= 0 ? "+" : ""}${m.errorPct.toFixed(2)}% (±${m.tolerancePct.toFixed(2)})${flag}`);
+  }
+}
+
+const v019 = rows.filter((r: AccuracyRow) => r.engineVersion === "0.19.0" && r.id.startsWith("vllm0190") && /0\.95|util/.test("0.95") && !r.id.endsWith("-failed"));
+const at095 = v019.filter((r) => r.note.includes("util 0.95"));
+console.log(`\nvLLM 0.19 cases at util 0.95 that started: ${at095.length}`);
+for (const name of ["KV pool per card", "max concurrency", "weights per card", "KV tokens (GPU KV cache size)"]) {
+  const s = errorSummary(at095, name);
+  console.log(`  ${pad(name, 32)} n=${s.cases}  mean |error| ${s.meanAbsPct.toFixed(2)}%  max ${s.maxAbsPct.toFixed(2)}%`);
+}
+const all = rows.flatMap((r) => r.metrics);
+console.log(`\nAll cases: ${rows.length}; figures compared: ${all.length}; within tolerance: ${all.filter((m) => Math.abs(m.errorPct) <= m.tolerancePct).length}`);
+console.log(`False fits: ${rows.filter((r) => !r.ran && r.predictedFits === true).map((r) => r.id).join(", ") || "none"}`);
+console.log(`False refusals: ${rows.filter((r) => r.ran && r.predictedFits === false).map((r) => r.id).join(", ") || "none"}`);

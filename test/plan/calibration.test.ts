@@ -1,0 +1,109 @@
+/**
+ * Every figure engines printed at startup (shared/calibration/measured.jsonl,
+ * copied to test/fixtures/calibration/) against what Modelplan predicts for
+ * the same model, card, parallelism and settings (issues 7 and 8).
+ *
+ * Tolerances: KV bytes per token within 0.3% (the logs round GiB to two
+ * decimals); KV tokens from the measured pool within that rounding plus
+ * 0.1%; weights within 2%; the KV pool, tokens, concurrency and the whole
+ * footprint within 5%. Cases that ran must not be refused; cases that failed
+ * must not be said to fit. Known gaps have their own tolerance and reason.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { accuracyRows, errorSummary, predictCase, type AccuracyRow, type CalibrationModel, type CalibrationRecord } from "../../src/plan/accuracy.ts";
+
+const dir = new URL("../fixtures/calibration/", import.meta.url);
+const records: CalibrationRecord[] = readFileSync(new URL("measured.jsonl", dir), "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "")
+  .map((line) => JSON.parse(line) as CalibrationRecord);
+const models = (JSON.parse(readFileSync(new URL("models.json", dir), "utf8")) as { models: Record<string, CalibrationModel> }).models;
+
+/**
+ * vLLM before 0.17 profiled a larger activation peak (Qwen3-14B: 5.64 GiB in
+ * 0.15 against 2.23 in 0.18, calibration README "Version drift") and 0.10
+ * counted TP's all-reduce buffers elsewhere; Modelplan follows 0.17–0.19.
+ * For those logs the pool is reported, not held; their KV accounting,
+ * weights and verdicts still are.
+ */
+function poolHeld(r: CalibrationRecord): boolean {
+  const v = r.engine_version ?? "";
+  return /^0\.(1[7-9]|[2-9]\d)/.test(v);
+}
+
+const POOL_FIGURES = new Set(["KV pool per card", "KV tokens (GPU KV cache size)", "max concurrency", "weights + engine inside the budget", "whole footprint but KV"]);
+
+/** Known gaps, each with the tolerance it is held to instead and why. */
+function knownGap(r: CalibrationRecord, name: string): { tolerancePct: number; why: string } | null {
+  if (/gpt-oss/.test(r.model) && (name === "weights per card" || name === "whole footprint but KV")) {
+    return { tolerancePct: 10, why: "vLLM's MXFP4 path on Hopper lays gpt-oss's experts out with padding Modelplan does not model (6% over the checkpoint at TP1, 9% at TP2)" };
+  }
+  if (/gemma-3-(4b|12b)/.test(r.model) && name === "weights per card") {
+    return { tolerancePct: 6.5, why: "vLLM 0.19 loads Gemma-3's multimodal class 0.3–0.55 GiB above its checkpoint (27B: 0.6%); not modelled" };
+  }
+  return null;
+}
+
+describe("the bundled calibration data", () => {
+  test("is the fixture's cases and models, so the Accuracy view shows what the tests hold", async () => {
+    const bundled = (await import("../../src/plan/calibration.json")).default as unknown as { cases: CalibrationRecord[]; models: Record<string, CalibrationModel> };
+    expect(bundled.cases.map((c) => c.id)).toEqual(records.map((r) => r.id));
+    expect(bundled.cases.map((c) => c.measured)).toEqual(records.map((r) => r.measured));
+    expect(bundled.models).toEqual(models);
+    expect(accuracyRows()).toHaveLength(records.length);
+  });
+});
+
+describe.each(records.map((r) => [r.id, r] as const))("calibration case %s", (_id, record) => {
+  const row = predictCase(record, models);
+
+  test("is predicted: geometry found and at least one figure compared", () => {
+    expect(row.note).not.toBe("no geometry for this model");
+    expect(row.metrics.length).toBeGreaterThan(0);
+  });
+
+  test("no false fit, no false refusal", () => {
+    if (row.ran) expect(row.predictedFits).not.toBe(false);
+    else expect(row.predictedFits).not.toBe(true);
+  });
+
+  test("each figure within its tolerance", () => {
+    for (const m of row.metrics) {
+      if (POOL_FIGURES.has(m.name) && !poolHeld(record) && record.engine === "vllm") continue;
+      const gap = knownGap(record, m.name);
+      const tolerance = gap ? gap.tolerancePct : m.tolerancePct;
+      expect(Math.abs(m.errorPct), `${m.name}: predicted ${m.predicted} against ${m.measured} ${m.unit}${gap ? ` (${gap.why})` : ""}`).toBeLessThanOrEqual(tolerance);
+    }
+  });
+});
+
+describe("issue 8 targets on the vLLM 0.19 logs at util 0.95 (llm-d-planner's 6.7% / 9.9% / 0.75%)", () => {
+  const rows: AccuracyRow[] = records
+    .filter((r) => r.engine_version === "0.19.0" && r.gpu_mem_util === 0.95 && !/failed/.test(r.id))
+    .map((r) => predictCase(r, models));
+
+  test("covers the sweep's runs", () => {
+    expect(rows.length).toBeGreaterThanOrEqual(30);
+  });
+
+  test("KV pool GiB: mean absolute error ≤ 2%, none over 5%", () => {
+    const s = errorSummary(rows, "KV pool per card");
+    expect(s.cases).toBe(rows.length);
+    expect(s.meanAbsPct).toBeLessThanOrEqual(2);
+    expect(s.maxAbsPct).toBeLessThanOrEqual(5);
+  });
+
+  test("max concurrency: mean absolute error ≤ 2%, none over 5%", () => {
+    const s = errorSummary(rows, "max concurrency");
+    expect(s.cases).toBe(rows.length);
+    expect(s.meanAbsPct).toBeLessThanOrEqual(2);
+    expect(s.maxAbsPct).toBeLessThanOrEqual(5);
+  });
+
+  test("weights: mean absolute error ≤ 0.75%", () => {
+    const s = errorSummary(rows, "weights per card");
+    expect(s.cases).toBe(rows.length);
+    expect(s.meanAbsPct).toBeLessThanOrEqual(0.75);
+  });
+});
