@@ -242,7 +242,8 @@ function moeOf(m: Metadata, arch: string, layers: number, hidden: number, tensor
   if (experts <= 1) return null;
   const used = requiredNum(m, `${arch}.expert_used_count`, "a mixture of experts must say how many experts a token uses");
   const dense = num(m, `${arch}.leading_dense_block_count`) ?? 0;
-  const width = num(m, `${arch}.expert_feed_forward_length`) ?? 0;
+  // Mixtral-era files have no expert_feed_forward_length: llama.cpp sizes their experts by feed_forward_length.
+  const width = num(m, `${arch}.expert_feed_forward_length`) ?? num(m, `${arch}.feed_forward_length`) ?? 0;
   const moeLayers = layers - dense;
   const shape: MoeShape = {
     routedExperts: experts,
