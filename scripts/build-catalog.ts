@@ -114,20 +114,25 @@ function gitBlobId(text: string): string {
   return createHash("sha1").update(Buffer.concat([Buffer.from(`blob ${body.length}\0`), body])).digest("hex");
 }
 
-/** A `?blobs=true` sibling: `{rfilename, blobId, size, lfs?}` (shared/notes/hub-api.md §4). */
-function sibling(path: string, size: number, lfsSha256: string | undefined, text: string | undefined): Record<string, unknown> {
+/**
+ * A `?blobs=true` sibling: `{rfilename, blobId, size, lfs?}` (shared/notes/hub-api.md §4).
+ * An LFS file's blobId is the git id of its pointer, computed from the
+ * pointer's known text; a small file's blobId would need its exact bytes,
+ * which were not kept, so it is left out rather than made up.
+ */
+function sibling(path: string, size: number, lfsSha256: string | undefined): Record<string, unknown> {
   if (lfsSha256) {
     const pointer = lfsPointer(lfsSha256, size);
     return { rfilename: path, blobId: gitBlobId(pointer), size, lfs: { sha256: lfsSha256, size, pointerSize: pointer.length } };
   }
-  return { rfilename: path, ...(text !== undefined ? { blobId: gitBlobId(text) } : {}), size };
+  return { rfilename: path, size };
 }
 
 interface Recording {
   source: string[];
   /** The body of GET /api/models/{id}/revision/{rev}?blobs=true, in the Hub's field names. */
   info: Record<string, unknown>;
-  /** Text of small files served at /resolve/{sha}/{path}. */
+  /** Text of small files served at /resolve/{sha}/{path}: the fixture's parsed JSON, written as transformers writes it (2 spaces). */
   texts: Record<string, string>;
   /** GGUF header facts per file (key → value, GGUF key names), for tests to build real header bytes. */
   ggufFacts: Record<string, Record<string, unknown>>;
@@ -140,7 +145,8 @@ function configText(config: Record<string, unknown>): string {
 
 function info(f: Fixture, sha: string, gated: false | "manual", texts: Record<string, string>, files: FixtureFile[]): Record<string, unknown> {
   const [author] = f.id.split("/");
-  const siblings = files.map((x) => sibling(x.path, texts[x.path] !== undefined ? Buffer.byteLength(texts[x.path] ?? "") : (x.size ?? 0), x.lfs_sha256, texts[x.path]));
+  // The size the fixture saw; for a file served from a copy whose size was not seen, the copy's own.
+  const siblings = files.map((x) => sibling(x.path, x.size ?? Buffer.byteLength(texts[x.path] ?? ""), x.lfs_sha256));
   const body: Record<string, unknown> = {
     id: f.id,
     modelId: f.id,

@@ -6,13 +6,20 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { RepoSnapshot } from "../plan/types.ts";
 import { catalogSnapshot } from "../hub/catalog.ts";
-import { listQuantizedChildren } from "../hub/derivatives.ts";
 import { HubError } from "../hub/errors.ts";
 import { browserSnapshotCache } from "../hub/persist.ts";
 import type { SnapshotCache } from "../hub/persist.ts";
-import { readRepo } from "../hub/read.ts";
 import type { HubAccess } from "../hub/read.ts";
 import { isCommitSha } from "../hub/repoId.ts";
+
+/**
+ * The Hub reader and its libraries (@huggingface/hub pulls in its xet and
+ * blake3 code: about 88 kB gzipped, measured with vite build) load on the
+ * first real read: the example plan and the catalog need none of it, so the
+ * page's first paint does not wait for it.
+ */
+const loadReader = () => import("../hub/read.ts");
+const loadDerivatives = () => import("../hub/derivatives.ts");
 
 /** A branch may move: re-read it after this long. A sha never moves. */
 const BRANCH_STALE_MS = 10 * 60 * 1000;
@@ -39,6 +46,7 @@ export function repoQueryOptions(repo: string, revision: string | null, access: 
     queryKey: ["repo", repo, revision ?? "main"] as const,
     queryFn: async (): Promise<RepoSnapshot> => {
       if (known) return known;
+      const { readRepo } = await loadReader();
       const snapshot = await readRepo(repo, revision, access);
       cache.put(snapshot);
       return snapshot;
@@ -52,7 +60,7 @@ export function repoQueryOptions(repo: string, revision: string | null, access: 
 export function quantizedChildrenQueryOptions(baseRepo: string, access: HubAccess) {
   return queryOptions({
     queryKey: ["quantized-children", baseRepo] as const,
-    queryFn: () => listQuantizedChildren(baseRepo, access),
+    queryFn: async () => (await loadDerivatives()).listQuantizedChildren(baseRepo, access),
     staleTime: BRANCH_STALE_MS,
     retry: retryHub,
   });

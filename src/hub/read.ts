@@ -199,13 +199,16 @@ async function inParallel<T>(tasks: (() => Promise<T>)[], width: number): Promis
 
 const PARALLEL_HEADER_READS = 6;
 
-export async function readRepo(repo: string, revision: string | null, access: HubAccess): Promise<RepoSnapshot> {
+export async function readRepo(asked: string, revision: string | null, given: HubAccess): Promise<RepoSnapshot> {
+  const access: HubAccess = { ...given, hubUrl: given.hubUrl.replace(/\/+$/, "") };
   if (access.accessToken !== undefined) {
     const token = checkToken(access.accessToken);
     if (token instanceof HubError) throw token;
   }
-  const info = await fetchModelInfo(repo, revision, access);
-  if (typeof info.sha !== "string" || info.sha === "") throw badResponseError(access.hubUrl, `model info for ${repo} without a commit sha`);
+  const info = await fetchModelInfo(asked, revision, access);
+  if (typeof info.sha !== "string" || info.sha === "") throw badResponseError(access.hubUrl, `model info for ${asked} without a commit sha`);
+  // A renamed repo answers (after a redirect) under its new id: later reads and the plan's commands use that one.
+  const repo = typeof info.id === "string" && /^[^/]+\/[^/]+$/.test(info.id) ? info.id : asked;
   const sha = info.sha;
   const { files, blobIds } = filesOf(info, access, repo);
   const plan = requestBudget(files.map((f) => f.path));

@@ -66,6 +66,17 @@ describe("a safetensors repo", () => {
   });
 });
 
+describe("a renamed repo", () => {
+  test("answers under its new id after the Hub's redirect, and later reads use that id", async () => {
+    const { hub } = setup();
+    // The Hub answers an old id with 307 to the new one (bert-base-uncased → google-bert/…, hub-api.md §4); fetch follows it.
+    const redirecting: typeof fetch = (input, init) => hub.fetch(String(input).replace("/api/models/OldName/Coder-32B/", "/api/models/Qwen/Qwen2.5-Coder-32B-Instruct/"), init);
+    const snap = await readRepo("OldName/Coder-32B", null, { hubUrl: `${HUB}/`, fetch: redirecting });
+    expect(snap.repo).toBe("Qwen/Qwen2.5-Coder-32B-Instruct");
+    expect(hub.requests[1]?.url).toBe(`${HUB}/Qwen/Qwen2.5-Coder-32B-Instruct/resolve/b47205940b83b5b484577359f71ee7b88472df67/config.json`);
+  });
+});
+
 describe("a GGUF repo", () => {
   test("reads the info, config.json, and the header of the first part of each of its 13 split sets", async () => {
     const { hub, access } = setup();
