@@ -1,0 +1,56 @@
+/**
+ * The "Accuracy" view's figures (issue 7): every calibration case's
+ * predicted-against-measured rows (accuracy.ts) gathered into what a user
+ * reads first — each figure's mean and worst error against its tolerance, and
+ * the verdicts that matter most: no false fits, no false refusals.
+ */
+import { errorSummary, type AccuracyMetric, type AccuracyRow } from "./accuracy.ts";
+
+export interface FigureSummary {
+  /** The compared figure, as accuracy.ts names it ("weights per card"). */
+  name: string;
+  unit: AccuracyMetric["unit"];
+  cases: number;
+  meanAbsPct: number;
+  maxAbsPct: number;
+  /** The tolerance the figure is held to (the loosest any case states). */
+  tolerancePct: number;
+  /** Cases off by more than their own tolerance. */
+  outside: number;
+}
+
+export interface AccuracyOverview {
+  cases: number;
+  figures: FigureSummary[];
+  /** Cases that failed to start yet are predicted to fit: the error that costs an OOM. */
+  falseFits: string[];
+  /** Cases that ran yet are predicted not to fit. */
+  falseRefusals: string[];
+}
+
+/** Is one compared figure within the tolerance its case states? */
+export function withinTolerance(m: AccuracyMetric): boolean {
+  return Math.abs(m.errorPct) <= m.tolerancePct;
+}
+
+/** The overview of a set of cases, figures in the order they first appear. */
+export function accuracyOverview(rows: readonly AccuracyRow[]): AccuracyOverview {
+  const first = new Map<string, AccuracyMetric["unit"]>();
+  for (const r of rows) for (const m of r.metrics) if (!first.has(m.name)) first.set(m.name, m.unit);
+  const figures = [...first].map(([name, unit]): FigureSummary => {
+    const metrics = rows.flatMap((r) => r.metrics.filter((m) => m.name === name));
+    return {
+      name,
+      unit,
+      ...errorSummary(rows, name),
+      tolerancePct: Math.max(...metrics.map((m) => m.tolerancePct)),
+      outside: metrics.filter((m) => !withinTolerance(m)).length,
+    };
+  });
+  return {
+    cases: rows.length,
+    figures,
+    falseFits: rows.filter((r) => !r.ran && r.predictedFits === true).map((r) => r.id),
+    falseRefusals: rows.filter((r) => r.ran && r.predictedFits === false).map((r) => r.id),
+  };
+}

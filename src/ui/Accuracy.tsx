@@ -1,0 +1,144 @@
+import { useMemo } from "react";
+import { accuracyRows, type AccuracyMetric, type AccuracyRow } from "../plan/accuracy.ts";
+import { accuracyOverview, withinTolerance, type FigureSummary } from "../plan/accuracyView.ts";
+
+interface AccuracyProps {
+  /** The cases to show; the bundled calibration set when absent. */
+  rows?: AccuracyRow[];
+}
+
+/**
+ * Issue 7's "Accuracy" view: what Modelplan predicts against what engines
+ * printed at startup, for every bundled calibration case, with each error
+ * and the means, so a user can judge the numbers before trusting a plan.
+ */
+export function Accuracy({ rows }: AccuracyProps) {
+  const cases = useMemo(() => rows ?? accuracyRows(), [rows]);
+  const overview = useMemo(() => accuracyOverview(cases), [cases]);
+  return (
+    <section className="accuracy" aria-labelledby="accuracy-title">
+      <h2 id="accuracy-title">Accuracy</h2>
+      <p>
+        Predicted against measured for {overview.cases} startups that engines logged on known cards (vLLM, llama.cpp, SGLang, TensorRT-LLM), each
+        linked to its source.
+      </p>
+      <Verdicts falseFits={overview.falseFits} falseRefusals={overview.falseRefusals} />
+      <SummaryTable figures={overview.figures} />
+      <CaseTable rows={cases} />
+    </section>
+  );
+}
+
+function Verdicts({ falseFits, falseRefusals }: { falseFits: string[]; falseRefusals: string[] }) {
+  return (
+    <ul className="verdicts">
+      <li>
+        {falseFits.length === 0
+          ? "No case that failed to start is predicted to fit."
+          : `${falseFits.length} ${falseFits.length === 1 ? "case" : "cases"} failed to start yet ${falseFits.length === 1 ? "is" : "are"} predicted to fit: ${falseFits.join(", ")}.`}
+      </li>
+      <li>
+        {falseRefusals.length === 0
+          ? "No case that ran is predicted not to fit."
+          : `${falseRefusals.length} ${falseRefusals.length === 1 ? "case" : "cases"} ran yet ${falseRefusals.length === 1 ? "is" : "are"} predicted not to fit: ${falseRefusals.join(", ")}.`}
+      </li>
+    </ul>
+  );
+}
+
+const pct = (x: number): string => `${x.toFixed(2)}%`;
+
+function SummaryTable({ figures }: { figures: FigureSummary[] }) {
+  return (
+    <table className="accuracy-summary">
+      <caption>Mean and worst absolute error of each figure over the cases that print it</caption>
+      <thead>
+        <tr>
+          <th scope="col">Figure</th>
+          <th scope="col">Cases</th>
+          <th scope="col">Mean |error|</th>
+          <th scope="col">Worst |error|</th>
+          <th scope="col">Tolerance</th>
+          <th scope="col">Outside it</th>
+        </tr>
+      </thead>
+      <tbody>
+        {figures.map((f) => (
+          <tr key={f.name}>
+            <th scope="row">
+              {f.name} <span className="unit">({f.unit})</span>
+            </th>
+            <td>{f.cases}</td>
+            <td>{pct(f.meanAbsPct)}</td>
+            <td>{pct(f.maxAbsPct)}</td>
+            <td>≤ {pct(f.tolerancePct)}</td>
+            <td className={f.outside > 0 ? "bad" : undefined}>{f.outside}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function figure(value: number, unit: AccuracyMetric["unit"]): string {
+  if (unit === "tokens" || unit === "B/token") return Math.round(value).toLocaleString("en-US");
+  return value.toFixed(2);
+}
+
+function verdict(r: AccuracyRow): string {
+  const outcome = r.ran ? "ran" : "failed";
+  if (r.predictedFits === null) return `${outcome}; fit not modelled`;
+  const predicted = r.predictedFits ? "predicted to fit" : "predicted not to fit";
+  return `${outcome}; ${predicted}`;
+}
+
+function CaseTable({ rows }: { rows: AccuracyRow[] }) {
+  return (
+    <table className="accuracy-cases">
+      <caption>Every case: predicted, measured and the error of each figure</caption>
+      <thead>
+        <tr>
+          <th scope="col">Case</th>
+          <th scope="col">Where</th>
+          <th scope="col">Outcome</th>
+          <th scope="col">Figures (predicted / measured, error)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.id}>
+            <th scope="row">
+              <a href={r.sourceUrl} target="_blank" rel="noreferrer">
+                {r.model}
+              </a>
+              <div className="hint">
+                {r.engine} {r.engineVersion}
+              </div>
+            </th>
+            <td>
+              {r.gpu}, TP {r.tensorParallel}
+              {r.pipelineParallel > 1 ? ` × PP ${r.pipelineParallel}` : ""}
+              {r.contextTokens > 0 ? `, ${r.contextTokens.toLocaleString("en-US")} tokens` : ""}
+            </td>
+            <td className={!r.ran && r.predictedFits === true ? "bad" : undefined}>{verdict(r)}</td>
+            <td>
+              {r.metrics.length === 0 ? (
+                <span className="hint">{r.note || "nothing compared"}</span>
+              ) : (
+                <ul className="metrics">
+                  {r.metrics.map((m) => (
+                    <li key={m.name} className={withinTolerance(m) ? undefined : "bad"}>
+                      {m.name}: {figure(m.predicted, m.unit)} / {figure(m.measured, m.unit)} {m.unit}, {m.errorPct >= 0 ? "+" : ""}
+                      {m.errorPct.toFixed(2)}% (≤ {m.tolerancePct.toFixed(1)}%)
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {r.metrics.length > 0 && r.note ? <div className="hint">{r.note}</div> : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
