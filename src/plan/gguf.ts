@@ -299,7 +299,7 @@ export function shapeFromGguf(header: GgufHeader, paramsTotal?: number | null): 
   const mla = layerCaches.some((c) => c.kind === "mla");
   const tensors = header.tensors !== undefined && isWholeModel(header) ? header.tensors : undefined;
   const counted = tensors?.reduce((sum, t) => sum + tensorElements(t), 0);
-  return {
+  const shape: ModelShape = {
     architecture: arch,
     layers,
     hiddenSize: hidden,
@@ -315,4 +315,7 @@ export function shapeFromGguf(header: GgufHeader, paramsTotal?: number | null): 
     hasVision: false,
     quantMethod: "",
   };
+  // A file with no output.weight ties the output layer to token_embd (llama.cpp falls back to it).
+  if (tensors !== undefined) shape.tiedEmbeddings = !tensors.some((t) => t.name === "output.weight");
+  return shape;
 }

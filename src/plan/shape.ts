@@ -50,6 +50,13 @@ function positiveInt(cfg: Json, name: string, why: string): number {
   return value;
 }
 
+/** Several required positive whole numbers at once, each named in its error. */
+function positiveInts<K extends string>(cfg: Json, names: readonly K[], why: string): Record<K, number> {
+  const out = {} as Record<K, number>;
+  for (const name of names) out[name] = positiveInt(cfg, name, why);
+  return out;
+}
+
 function optionalInt(cfg: Json, name: string): number | undefined {
   const value = cfg[name];
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
@@ -174,6 +181,16 @@ function quantMethodOf(config: Json, text: Json, extraJson: Json | undefined): s
   return "";
 }
 
+/**
+ * tie_word_embeddings as transformers reads it: the text config's value or
+ * the root's, else the model class's default (tied for Gemma and Granite,
+ * untied for the others Modelplan sizes), matching accuracy.ts.
+ */
+function tiedEmbeddingsOf(config: Json, text: Json, modelType: string): boolean {
+  const value = eitherLevel(config, text, "tie_word_embeddings");
+  return typeof value === "boolean" ? value : /^gemma|^granite/.test(modelType);
+}
+
 // ---------------------------------------------------------------------------
 // Heads.
 // ---------------------------------------------------------------------------
@@ -277,15 +294,17 @@ function slidingFromFull(g: Geometry, windowTokens: number): LayerCache {
  */
 function gatedDeltaState(g: Geometry): number {
   const t = g.text;
-  const why = "it sizes the gated-delta (linear attention) state";
-  const nk = positiveInt(t, "linear_num_key_heads", why);
-  const nv = positiveInt(t, "linear_num_value_heads", why);
-  const dk = positiveInt(t, "linear_key_head_dim", why);
-  const dv = positiveInt(t, "linear_value_head_dim", why);
-  const kernel = positiveInt(t, "linear_conv_kernel_dim", why);
+  const f = positiveInts(
+    t,
+    ["linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim", "linear_conv_kernel_dim"],
+    "it sizes the gated-delta (linear attention) state",
+  );
   const ssm = typeof t["mamba_ssm_dtype"] === "string" ? dtypeBytes(t["mamba_ssm_dtype"]) : g.dtypeBytes;
-  const convDim = dk * nk * 2 + dv * nv;
-  return convDim * (kernel - 1) * g.dtypeBytes + nv * dv * dk * ssm;
+  const nv = f.linear_num_value_heads;
+  const dk = f.linear_key_head_dim;
+  const dv = f.linear_value_head_dim;
+  const convDim = dk * f.linear_num_key_heads * 2 + dv * nv;
+  return convDim * (f.linear_conv_kernel_dim - 1) * g.dtypeBytes + nv * dv * dk * ssm;
 }
 
 /**
@@ -296,16 +315,16 @@ function gatedDeltaState(g: Geometry): number {
  */
 function mamba2State(g: Geometry): number {
   const t = g.text;
-  const why = "it sizes the Mamba2 state";
-  const heads = positiveInt(t, "mamba_num_heads", why);
-  const headDim = positiveInt(t, "mamba_head_dim", why);
-  const groups = positiveInt(t, "n_groups", why);
-  const state = positiveInt(t, "ssm_state_size", why);
-  const kernel = positiveInt(t, "conv_kernel", why);
+  const f = positiveInts(
+    t,
+    ["mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size", "conv_kernel"],
+    "it sizes the Mamba2 state",
+  );
   const ssmName = t["mamba_ssm_cache_dtype"];
   const ssm = typeof ssmName === "string" ? dtypeBytes(ssmName) : 4;
-  const intermediate = heads * headDim;
-  return (intermediate + 2 * groups * state) * (kernel - 1) * g.dtypeBytes + heads * headDim * state * ssm;
+  const inner = f.mamba_num_heads * f.mamba_head_dim;
+  const conv = (inner + 2 * f.n_groups * f.ssm_state_size) * (f.conv_kernel - 1) * g.dtypeBytes;
+  return conv + inner * f.ssm_state_size * ssm;
 }
 
 /**
@@ -314,12 +333,9 @@ function mamba2State(g: Geometry): number {
  * model dtype, plus the recurrent heads × head_dim × head_dim, always float32.
  */
 function kdaState(g: Geometry, linear: Json): number {
-  const why = "it sizes the KDA (linear attention) state";
-  const heads = positiveInt(linear, "num_heads", why);
-  const headDim = positiveInt(linear, "head_dim", why);
-  const kernel = positiveInt(linear, "short_conv_kernel_size", why);
-  const proj = heads * headDim;
-  return 3 * proj * (kernel - 1) * g.dtypeBytes + heads * headDim * headDim * 4;
+  const f = positiveInts(linear, ["num_heads", "head_dim", "short_conv_kernel_size"], "it sizes the KDA (linear attention) state");
+  const proj = f.num_heads * f.head_dim;
+  return 3 * proj * (f.short_conv_kernel_size - 1) * g.dtypeBytes + f.num_heads * f.head_dim * f.head_dim * 4;
 }
 
 function oneBasedSet(linear: Json, name: string, layers: number): Set<number> {
@@ -362,7 +378,7 @@ function cacheForLayerType(g: Geometry, type: string, i: number): LayerCache {
   switch (type) {
     case "full_attention":
     case "attention":
-      return fullLayer(g, i);
+      return fullLayer(g);
     case "sliding_attention":
       return slidingLayer(g);
     case "chunked_attention":
@@ -383,7 +399,7 @@ function cacheForLayerType(g: Geometry, type: string, i: number): LayerCache {
  * (`num_global_key_value_heads` × `global_head_dim`, pitfall 5); everything
  * else uses the model's.
  */
-function fullLayer(g: Geometry, _i: number): LayerCache {
+function fullLayer(g: Geometry): LayerCache {
   const globalHeads = optionalInt(g.text, "num_global_key_value_heads");
   const globalDim = optionalInt(g.text, "global_head_dim");
   if (globalHeads !== undefined && globalHeads > 0 && globalDim !== undefined && globalDim > 0) {
@@ -466,7 +482,7 @@ function llama4Caches(g: Geometry): LayerCache[] {
 }
 
 /** The per-layer caches, from whichever field the config uses to say which layer is which. */
-function layerCachesOf(g: Geometry, config: Json, attentionHeads: number): LayerCache[] {
+function layerCachesOf(g: Geometry, attentionHeads: number): LayerCache[] {
   const t = g.text;
   if (Array.isArray(t["compress_ratios"]) || isRecord(t["compress_rates"])) {
     const field = Array.isArray(t["compress_ratios"]) ? "compress_ratios" : "compress_rates";
@@ -519,7 +535,7 @@ function layerCachesOf(g: Geometry, config: Json, attentionHeads: number): Layer
   if (g.modelType === "llama4" || g.modelType === "llama4_text") {
     if (typeof t["attention_chunk_size"] === "number") return llama4Caches(g);
   }
-  return slidingByConvention(g, config);
+  return slidingByConvention(g);
 }
 
 /**
@@ -540,7 +556,7 @@ function withKvSharing(g: Geometry, caches: LayerCache[]): LayerCache[] {
  * `max_window_layers` on; otherwise a set window applies to every layer, as
  * vLLM does for Mistral-style configs.
  */
-function slidingByConvention(g: Geometry, config: Json): LayerCache[] {
+function slidingByConvention(g: Geometry): LayerCache[] {
   const t = g.text;
   const window = t["sliding_window"];
   const all = (f: (i: number) => LayerCache) => Array.from({ length: g.layers }, (_, i) => f(i));
@@ -555,7 +571,6 @@ function slidingByConvention(g: Geometry, config: Json): LayerCache[] {
     const from = optionalInt(t, "max_window_layers") ?? 0;
     return all((i) => (i >= from ? slidingFromFull(g, window) : g.full));
   }
-  void config;
   return all(() => slidingFromFull(g, window));
 }
 
@@ -690,7 +705,7 @@ export function shapeFromConfig(
     dtypeBytes: dtypeBytes(dtype),
     full: { kind: "full", kvHeads, headDimK: headDim, headDimV: !mla && vDim ? vDim : headDim },
   };
-  const layerCaches = layerCachesOf(geometry, config, attentionHeads);
+  const layerCaches = layerCachesOf(geometry, attentionHeads);
   const mlaLatent = layerCaches.find((c) => c.kind === "mla");
   const blockKv = layerCaches.filter((c) => c.kind === "full").map((c) => (c.kind === "full" ? c.kvHeads : 0));
   return {
@@ -709,5 +724,6 @@ export function shapeFromConfig(
     layerCaches,
     hasVision: hasVisionOf(config),
     quantMethod: quantMethodOf(config, text, extraJson),
+    tiedEmbeddings: tiedEmbeddingsOf(config, text, modelType),
   };
 }

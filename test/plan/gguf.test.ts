@@ -237,6 +237,10 @@ describe("tensor index", () => {
     const s = shapeFromGguf({ metadata: base, tensors, tensorDataOffsetBytes: 0 }, 999);
     expect(s.paramsTotal).toBe(elements);
     expect(s.moe?.routedExpertParams).toBe(3 * 2880 * 2880 * 32);
+    // No output.weight: llama.cpp reuses token_embd as the output layer.
+    expect(s.tiedEmbeddings).toBe(true);
+    const untied = [...tensors, { name: "output.weight", shape: [2880, 201088], type: 8 }];
+    expect(shapeFromGguf({ metadata: base, tensors: untied, tensorDataOffsetBytes: 0 }).tiedEmbeddings).toBe(false);
   });
 
   test("the first part of a split set holds only its own tensors: the caller's count stands", () => {

@@ -409,6 +409,14 @@ describe("picture models, dtype, context and quantization", () => {
     expect(shapeFromConfig(config, null).maxContextTokens).toBe(32768);
   });
 
+  test.each([
+    ["Qwen__Qwen2.5-Coder-3B-Instruct", true], // tie_word_embeddings true
+    ["meta-llama__Llama-3.1-8B-Instruct", false], // false
+    ["google__gemma-2-9b-it", true], // absent: Gemma2Config ties by default
+  ])("%s ties its embeddings: %s", (name, tied) => {
+    expect(shapeOfModel(name).tiedEmbeddings).toBe(tied);
+  });
+
   test("the Hub's parameter count is carried", () => {
     expect(shapeFromConfig(loadConfig("Qwen__Qwen3-8B"), 8_190_735_360).paramsTotal).toBe(8_190_735_360);
   });
