@@ -67,7 +67,8 @@ export function rateLimitError(status: number): HubError {
 export function networkError(hubUrl: string, cause: string): HubError {
   return new HubError(
     "network",
-    `cannot reach the Hub at ${hubUrl} (${cause}): check the connection or the Hub address in settings; meanwhile plan a model from the bundled catalog, or upload its config.json with the weights' size (manual mode)`,
+    // In a browser a 429 without CORS headers also lands here, as a TypeError (hub-api.md §5).
+    `cannot reach the Hub at ${hubUrl} (${cause}): check the connection or the Hub address in settings, or wait a few minutes if the Hub is limiting requests; meanwhile plan a model from the bundled catalog, or upload its config.json with the weights' size (manual mode)`,
   );
 }
 

@@ -108,20 +108,32 @@ export function guardedGgufFetch(ctx: GgufReadContext, seen: GgufFileSeen = { to
   };
 }
 
-/** A header value made JSON-safe: bigints to numbers; string arrays are dropped by the caller. */
+/**
+ * Longest array kept whole. Per-layer arrays (head_count_kv, sliding-window
+ * patterns) have one entry per layer, a few hundred at most; the tokenizer's
+ * scores and token types have one per token (150k+), megabytes the engine
+ * does not need: they are kept as their length only.
+ */
+export const MAX_KEPT_ARRAY = 4096;
+
+/** A header value made JSON-safe: bigints to numbers; long and string arrays are dropped by the caller. */
 function jsonSafe(value: unknown): GgufValue | undefined {
   if (typeof value === "bigint") return Number(value);
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  // NaN and ±Infinity would become null in JSON.
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (typeof value === "string" || typeof value === "boolean") return value;
   if (Array.isArray(value)) {
-    if (value.every((v) => typeof v === "number" || typeof v === "bigint")) return value.map(Number);
+    if (value.length > MAX_KEPT_ARRAY) return undefined;
+    if (value.every((v) => (typeof v === "number" && Number.isFinite(v)) || typeof v === "bigint")) return value.map(Number);
     if (value.every((v) => typeof v === "boolean")) return value as boolean[];
   }
   return undefined;
 }
 
 /**
- * The parse made JSON-safe. String arrays (the vocabulary, merges) are
- * megabytes and the engine needs only their length, kept as `<key>.count`.
+ * The parse made JSON-safe. String arrays (the vocabulary, merges) and
+ * per-token arrays are megabytes and the engine needs only their length,
+ * kept as `<key>.count`.
  */
 export function headerFromParse(parse: Pick<GGUFParseOutput, "metadata" | "tensorInfos" | "tensorDataOffset">): GgufHeader {
   const metadata: Record<string, GgufValue> = {};
