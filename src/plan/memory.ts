@@ -104,14 +104,28 @@ export function vllmSamplerWarmupBytes(shape: ModelShape, s: ResolvedSettings): 
 }
 
 /**
+ * The least vLLM 0.19 was seen to need outside util × total: the CUDA context
+ * and the smallest CUDA-graph pool measured (0.51 GiB, Llama-3.1-8B PP4). The
+ * start-up check refuses only what cannot start even then; the typical
+ * figure above is what the page shows. A 24 GB card at util 0.9 keeps 2.35
+ * GiB outside its budget: enough for TP4's 1.5 GiB context and small graphs,
+ * not for the H100 means.
+ */
+export function vllmOutsideFloorBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false): number {
+  const context = tensorParallel >= 2 ? (moe ? 2.0 : 1.5) * GIB : pipelineParallel >= 2 ? 1.45 * GIB : 0.51 * GIB;
+  return context + (enforceEager ? 0 : 0.5 * GIB);
+}
+
+/**
  * MXFP4 mixture-of-experts checkpoints (gpt-oss) in vLLM 0.19 on Hopper need
  * more outside the budget than context, graphs and sampler explain: both
  * gpt-oss-20b runs at util 0.95 (TP1 with 1.61 GiB left after its context and
  * graphs, TP2 with 0.42) died in the warm-up, and the same model at 0.90 (and
- * the older 0.9 run at TP1) started. 2 GiB is the least that refuses both
- * failures and none of the runs that started. Empirical, from those logs only.
+ * the older 0.9 run at TP1) started. 2.5 GiB above the floor is the least
+ * that refuses both failures and none of the runs that started. Empirical,
+ * from those logs only.
  */
-export const VLLM_MXFP4_WARMUP_BYTES = 2 * GIB;
+export const VLLM_MXFP4_WARMUP_BYTES = 2.5 * GIB;
 
 // ---------------------------------------------------------------------------
 // SGLang: pool = free after weights − total × (1 − mem_fraction_static)

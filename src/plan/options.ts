@@ -20,7 +20,7 @@ import {
 import {
   CUDA_CONTEXT_BYTES, FREETOKEN_KV_RESERVE_TOKENS, GIB, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
   llamacppComputeBytes, llamacppHostBytes, sglangContextBytes, vllmActivationBytes, vllmNonTorchBytes,
-  vllmOutsideBudgetBytes, vllmSamplerWarmupBytes, VLLM_MXFP4_WARMUP_BYTES,
+  vllmOutsideFloorBytes, vllmSamplerWarmupBytes, VLLM_MXFP4_WARMUP_BYTES,
 } from "./memory.ts";
 import { kvDtypeAllowed, resolveSettings, type ResolvedSettings } from "./settings.ts";
 import { largestFitting, rememberLayouts } from "./context.ts";
@@ -282,7 +282,7 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
       engineBytes = vllmActivationBytes(ctx.shape, s, modelElemBytes(ctx.shape, s), part.holdsOutput)
         + vllmNonTorchBytes(part.tensorParallel, part.pipelineParallel);
       const moe = (ctx.shape.moe?.routedExperts ?? 0) > 1;
-      const outside = vllmOutsideBudgetBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager, moe)
+      const outside = vllmOutsideFloorBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager, moe)
         + (part.holdsOutput ? vllmSamplerWarmupBytes(ctx.shape, s) : 0)
         + (moe && ctx.shape.quantMethod === "mxfp4" ? VLLM_MXFP4_WARMUP_BYTES : 0);
       outsideOk = usable + outside <= total;
@@ -769,7 +769,7 @@ function pipelineOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, pool: C
         placed = true;
         break;
       }
-      if (n === able.length) out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, width, n, fabric), reason: memoryReason(layout, c) });
+      out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, width, n, fabric), reason: memoryReason(layout, c) });
     }
     if (placed) return;
   }

@@ -1,0 +1,180 @@
+/**
+ * What `plan` offers and refuses, on real models (issue 2 §3): each case is
+ * a question someone with hardware asks, answered against real configs and
+ * file sizes.
+ */
+import { describe, expect, test } from "vitest";
+import { plan } from "../../src/plan/options.ts";
+import { optionJson, refusalJson } from "../../src/plan/json.ts";
+import { DEFAULT_WORKLOAD } from "../../src/plan/settings.ts";
+import type { Cluster, PlanOption } from "../../src/plan/types.ts";
+import { GIB, cards, ggufOf, node, originalOf, shapeOf } from "./planning-fixtures.ts";
+
+function planOf(repo: string, cluster: Cluster, artifacts = [originalOf(repo)]) {
+  return plan({ repo, revision: "", shape: shapeOf(repo), artifacts }, cluster, DEFAULT_WORKLOAD);
+}
+
+function vllm(options: PlanOption[]): PlanOption[] {
+  return options.filter((o) => o.engine === "vllm");
+}
+
+describe("Llama-3.3-70B in bf16 on 80 GB cards", () => {
+  const p = planOf("meta-llama/Llama-3.3-70B-Instruct", { nodes: [node("n1", "ib0", [cards("h100-80g", 8)])] });
+
+  test("does not fit one card, and says by how much in words", () => {
+    expect(vllm(p.options).some((o) => o.placement.gpusPerNode === 1 && o.fits)).toBe(false);
+    const one = p.refused.find((r) => r.engine === "vllm" && r.where === "1 × h100-80g");
+    // 131.4 GiB of weights alone against 0.9 × 79.19 GiB.
+    expect(one?.reason).toMatch(/^needs 1\d\d\.\d GiB a card; an h100-80g offers 71\.3$/);
+  });
+
+  test("fits two, tensor parallel, half the weights and half the KV heads on each", () => {
+    const two = vllm(p.options).find((o) => o.fits);
+    expect(two?.placement).toMatchObject({ gpusPerNode: 2, nodes: 1, tensorParallel: 2 });
+    const card = two?.cards[0];
+    expect(card?.weightsBytes).toBeGreaterThan(65 * GIB);
+    expect(card?.weightsBytes).toBeLessThan(66 * GIB);
+    // 8 KV heads ÷ 2 × 128 × 2 (K, V) × 2 bytes × 80 layers, for 8,192 tokens.
+    expect(card?.kvBytes).toBe(4 * 128 * 2 * 2 * 80 * 8192);
+  });
+});
+
+describe("Qwen3-235B-A22B (64 heads, 4 KV heads) on a node of 8 H100s", () => {
+  const p = planOf("Qwen/Qwen3-235B-A22B", { nodes: [node("n1", "ib0", [cards("h100-80g", 8)])] });
+  const eight = vllm(p.options).find((o) => o.fits);
+
+  test("runs tensor-parallel on 8 cards, experts spread whole", () => {
+    expect(eight?.placement).toMatchObject({ gpusPerNode: 8, tensorParallel: 8, expertParallel: true });
+  });
+
+  test("widths that split its heads unevenly are refused in words", () => {
+    for (const w of [3, 5, 6, 7]) {
+      expect(p.refused.find((r) => r.engine === "vllm" && r.where === `${w} × h100-80g`)?.reason).toBe(`tensor parallel ${w}: 64 attention heads do not divide by ${w}`);
+    }
+  });
+
+  test("past its 4 KV heads each card keeps a whole head: the per-card cache is not a clean eighth", () => {
+    // 94 layers × 1 head × 128 × 2 × 2 bytes a token on each card, not 192,512 ÷ 8.
+    expect(eight?.cards[0]?.kvBytes).toBe(94 * 1 * 128 * 2 * 2 * 8192);
+  });
+});
+
+test("a 40-head model refuses tensor parallel 3 in the issue's words, and takes 4", () => {
+  const p = planOf("Qwen/Qwen2.5-Coder-32B-Instruct", { nodes: [node("ws", "", [cards("rtx4090-24g", 4)])] });
+  expect(p.refused).toContainEqual({ artifact: "original", engine: "vllm", where: "3 × rtx4090-24g", reason: "tensor parallel 3: 40 attention heads do not divide by 3" });
+  expect(vllm(p.options).find((o) => o.fits)?.placement.gpusPerNode).toBe(4);
+});
+
+describe("DeepSeek-R1 (641 GiB of FP8) on nodes of 4 H100s", () => {
+  const cluster: Cluster = { nodes: ["a", "b", "c", "d"].map((id) => node(id, "ib0", [cards("h100-80g", 4)])) };
+  const p = planOf("deepseek-ai/DeepSeek-R1", cluster);
+
+  test("too big for two nodes, it gets three, pipeline-parallel over one fabric", () => {
+    expect(p.refused.some((r) => r.engine === "vllm" && r.where === "2 nodes × 4 h100-80g on ib0")).toBe(true);
+    const three = vllm(p.options).find((o) => o.fits);
+    expect(three?.placement).toMatchObject({ nodes: 3, gpusPerNode: 4, fabric: "ib0", pipelineParallel: 3, tensorParallel: 4 });
+    expect(three?.hosts).toBe(4);
+    expect(three?.freeNow).toBe(true);
+  });
+
+  test("its MLA cache is whole on every card, stage by stage", () => {
+    const three = vllm(p.options).find((o) => o.fits);
+    // 61 layers in stages of 20, 21, 20 (vLLM's get_pp_indices gives the extra layer to the stage
+    // before the last): the first stage's 20 latents of 576 × 2 bytes, undivided by TP.
+    expect(three?.cards[0]?.kvBytes).toBe(20 * 576 * 2 * 8192);
+  });
+});
+
+test("a class on two fabrics never spans them: it says how many more cards one fabric needs", () => {
+  const cluster: Cluster = { nodes: [node("a", "ib0", [cards("h100-80g", 8)]), node("b", "ib1", [cards("h100-80g", 8)])] };
+  const p = planOf("deepseek-ai/DeepSeek-R1", cluster);
+  const multi = vllm(p.options).filter((o) => o.placement.nodes > 1);
+  expect(multi.length).toBeGreaterThan(0);
+  for (const o of multi) {
+    expect(o.fits).toBe(false);
+    expect(o.moreCardsNeeded).toBe((o.placement.nodes - 1) * 8);
+    expect(["ib0", "ib1"]).toContain(o.placement.fabric);
+  }
+});
+
+test("a MIG instance runs one replica alone and never joins another", () => {
+  const mig = "a100-80g-mig-3g.40gb";
+  const cluster: Cluster = { nodes: [node("a", "ib0", [cards(mig, 2)]), node("b", "ib0", [cards(mig, 2)])] };
+  const big = planOf("meta-llama/Llama-3.3-70B-Instruct", cluster);
+  expect(big.options.filter((o) => !o.placement.cpu && o.placement.gpuClass === mig)).toEqual([]);
+  expect(big.refused.some((r) => /MIG instance runs one replica alone/.test(r.reason))).toBe(true);
+  const small = planOf("meta-llama/Llama-3.1-8B-Instruct", cluster);
+  const on = vllm(small.options).find((o) => o.placement.gpuClass === mig);
+  expect(on?.placement).toMatchObject({ gpusPerNode: 1, nodes: 1 });
+  expect(on?.fits).toBe(true);
+});
+
+test("a node with several device kinds is in each kind's pool, as the node it is for that kind", () => {
+  const cluster: Cluster = { nodes: [node("mixed", "", [cards("a100-80g-mig-3g.40gb", 1), cards("a100-80g", 1, 0)])] };
+  const p = planOf("meta-llama/Llama-3.1-8B-Instruct", cluster);
+  const classes = new Set(vllm(p.options).map((o) => o.placement.gpuClass));
+  expect(classes).toEqual(new Set(["a100-80g", "a100-80g-mig-3g.40gb"]));
+  expect(vllm(p.options).find((o) => o.placement.gpuClass === "a100-80g")?.freeNow).toBe(false);
+});
+
+describe("Qwen2.5-14B GGUFs (the seed's measured 14.62 and 8.37 GiB files)", () => {
+  const repo = "Qwen/Qwen2.5-14B-Instruct";
+  const q8 = ggufOf(repo, "Qwen2.5-14B-Instruct-Q8_0.gguf", "Q8_0");
+  const q4 = ggufOf(repo, "Qwen2.5-14B-Instruct-Q4_K_M.gguf", "Q4_K_M");
+
+  test.each([
+    [q8, 14.62],
+    [q4, 8.37],
+  ])("%s weighs what llama-bench reported, on the card and the CPU together", (artifact, gib) => {
+    const p = planOf(repo, { nodes: [node("n", "", [cards("l40s-48g", 1)])] }, [artifact]);
+    const gpu = p.options.find((o) => !o.placement.cpu);
+    const cpu = p.options.find((o) => o.placement.cpu);
+    expect(cpu?.cards[0]?.weightsBytes ?? 0).toBeCloseTo(gib * GIB, -7);
+    // On the card: everything but the token embedding, which llama.cpp keeps in a CPU buffer.
+    expect((gpu?.cards[0]?.weightsBytes ?? 0) / GIB).toBeGreaterThan(gib - 1);
+    expect((gpu?.cards[0]?.weightsBytes ?? 0) / GIB).toBeLessThan(gib);
+  });
+
+  test("a busy card is not unfit: the GPU option still ranks before the free CPU", () => {
+    const cluster: Cluster = { nodes: [node("gpu", "", [cards("h100-80g", 1, 0)], 64, 8), node("cpu", "", [], 512, 500)] };
+    const p = planOf(repo, cluster, [q4]);
+    const first = p.options[0];
+    expect(first?.placement.cpu).toBe(false);
+    expect(first?.freeNow).toBe(false);
+    const cpu = p.options.find((o) => o.placement.cpu);
+    expect(cpu?.freeNow).toBe(true);
+    expect(p.options.indexOf(cpu as PlanOption)).toBeGreaterThan(0);
+  });
+
+  test("on a CPU node only, it runs against host RAM less what the system keeps", () => {
+    const p = planOf(repo, { nodes: [node("cpu", "", [], 64, 60)] }, [q8]);
+    const cpu = p.options.find((o) => o.placement.cpu);
+    expect(cpu?.haveBytes).toBe(64 * GIB * 0.85);
+    expect(cpu?.fits).toBe(true);
+    const tiny = planOf(repo, { nodes: [node("cpu", "", [], 16, 16)] }, [q8]);
+    expect(tiny.options).toEqual([]);
+    expect(tiny.refused[0]?.reason).toMatch(/^needs \d+\.\d GiB of host RAM; the node offers 13\.6$/);
+  });
+});
+
+describe("the CLI's JSON", () => {
+  const p = planOf("meta-llama/Llama-3.1-8B-Instruct", { nodes: [node("n1", "ib0", [cards("h100-80g", 8, 8)])] });
+  const o = p.options[0] as PlanOption;
+  const json = optionJson(o);
+
+  test("carries the seed's names, in GiB, plus fits, max_context, command and the pool", () => {
+    for (const key of ["artifact", "format", "engine", "cpu", "gpu_class", "fabric", "gpus_per_node", "nodes", "need_gb", "have_gb", "hosts", "free_now", "bits_per_weight", "weights_gb", "context_gb", "engine_gb", "expert_parallel", "fits", "max_context", "command", "kv_pool_gb", "kv_pool_tokens", "max_concurrency"]) {
+      expect(json).toHaveProperty(key);
+    }
+    expect(json["need_gb"]).toBeCloseTo(o.needBytes / GIB, 2);
+    expect((json["weights_gb"] as number) + (json["context_gb"] as number) + (json["engine_gb"] as number)).toBeCloseTo(json["need_gb"] as number, 2);
+    expect(json["command"]).toMatch(/^vllm serve meta-llama\/Llama-3\.1-8B-Instruct /);
+    expect(JSON.parse(JSON.stringify(json))).toEqual(json);
+  });
+
+  test("a refusal says where and why", () => {
+    const q = planOf("meta-llama/Llama-3.3-70B-Instruct", { nodes: [node("n1", "ib0", [cards("h100-80g", 8)])] });
+    const r = q.refused[0];
+    expect(r && refusalJson(r)).toEqual({ artifact: "original", engine: r?.engine, where: r?.where, reason: r?.reason });
+  });
+});
