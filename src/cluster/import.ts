@@ -57,7 +57,9 @@ function fromReading(format: string, reading: Reading): ImportResult {
     return failed(format, errors, reading.warnings);
   }
   const checked = validateCluster({ nodes: reading.nodes });
-  return finish(format, checked.cluster, checked.errors, [...reading.warnings, ...checked.warnings]);
+  // A reader that validated its own rows (CSV) already said what was filled in.
+  const fresh = checked.warnings.filter((w) => !reading.warnings.some((r) => r.message === w.message));
+  return finish(format, checked.cluster, checked.errors, [...reading.warnings, ...fresh]);
 }
 
 function finish(format: string, cluster: Cluster | null, errors: ImportMessage[], warnings: ImportMessage[]): ImportResult {

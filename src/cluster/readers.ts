@@ -6,8 +6,12 @@
  */
 import type { ClusterNode } from "../plan/types.ts";
 import type { ImportMessage } from "./messages.ts";
+import { CSV_READER } from "./csv.ts";
 import { K8S_READER } from "./k8s.ts";
 import { NVIDIA_READER } from "./nvidia.ts";
+import { RAY_READER } from "./ray.ts";
+import { ROCM_READER } from "./rocm.ts";
+import { SLURM_READER } from "./slurm.ts";
 
 export interface Reading {
   nodes: ClusterNode[];
@@ -25,4 +29,4 @@ export interface Reader {
   read: (text: string, structured: unknown) => Reading;
 }
 
-export const READERS: Reader[] = [NVIDIA_READER, K8S_READER];
+export const READERS: Reader[] = [CSV_READER, ROCM_READER, RAY_READER, NVIDIA_READER, SLURM_READER, K8S_READER];

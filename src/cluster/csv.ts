@@ -1,0 +1,131 @@
+/**
+ * A spreadsheet's cluster: one row per node and card class, the node's
+ * columns repeated (a CPU-only node has an empty class). Columns are found by
+ * name, in any order, in Modelplan's JSON spelling or a plain one:
+ *
+ *   id,fabric,host_mem_gib,host_free_gib,class,count,free,mem_gib
+ *   dgx-1,ib0,2048,2000,h100-80g,8,8,
+ *
+ * Every message carries its row's line.
+ */
+import { note, type ImportMessage } from "./messages.ts";
+import type { Reader, Reading } from "./readers.ts";
+import { validateCluster } from "./validate.ts";
+
+const COLUMNS: Record<string, string[]> = {
+  id: ["id", "node", "node_id", "name", "host"],
+  fabric: ["fabric", "interconnect", "network"],
+  host_mem_gib: ["host_mem_gib", "ram_gib", "host_ram_gib", "mem_host_gib", "ram"],
+  host_free_gib: ["host_free_gib", "ram_free_gib", "free_ram_gib"],
+  class: ["class", "gpu_class", "gpu", "card"],
+  count: ["count", "gpus", "gpu_count", "cards"],
+  free: ["free", "free_gpus", "gpus_free", "free_count"],
+  mem_gib: ["mem_gib", "gpu_mem_gib", "memory_gib"],
+};
+
+function splitRow(line: string, sep: string): string[] {
+  const cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '"' && (cell === "" || quoted)) {
+      if (quoted && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else quoted = !quoted;
+    } else if (c === sep && !quoted) {
+      cells.push(cell.trim());
+      cell = "";
+    } else cell += c;
+  }
+  cells.push(cell.trim());
+  return cells;
+}
+
+function headerOf(line: string): { sep: string; map: Map<string, number> } | null {
+  for (const sep of [",", ";", "\t"]) {
+    const cells = splitRow(line, sep).map((c) => c.toLowerCase().replace(/[\s-]+/g, "_"));
+    if (cells.length < 3) continue;
+    const map = new Map<string, number>();
+    for (const [field, names] of Object.entries(COLUMNS)) {
+      const at = cells.findIndex((c) => names.includes(c));
+      if (at >= 0) map.set(field, at);
+    }
+    if (map.has("id") && (map.has("class") || map.has("host_mem_gib"))) return { sep, map };
+  }
+  return null;
+}
+
+export function detectCsv(text: string): boolean {
+  const first = text.split("\n").find((l) => l.trim() !== "" && !l.trim().startsWith("#"));
+  return first !== undefined && headerOf(first) !== null;
+}
+
+/** A number cell: "" is absent, anything not a plain number is said with its line. */
+function numberCell(value: string | undefined, field: string, line: number, errors: ImportMessage[], node: string): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const n = Number(value);
+  if (!/^-?\d+(\.\d+)?$/.test(value) || !Number.isFinite(n)) {
+    errors.push(note(`node "${node}", ${field}: "${value}" is not a number`, { line, node, field }));
+    return undefined;
+  }
+  return n;
+}
+
+export function readCsv(text: string): Reading {
+  const lines = text.split("\n");
+  const headerAt = lines.findIndex((l) => l.trim() !== "" && !l.trim().startsWith("#"));
+  const header = headerOf(lines[headerAt] ?? "");
+  if (!header) return { nodes: [], warnings: [], errors: [note("a CSV needs a header row naming at least id and class columns")], format: "csv" };
+  const errors: ImportMessage[] = [];
+  interface RawNode { id: string; fabric?: string; host_mem_gib?: number; host_free_gib?: number; devices: Record<string, unknown>[]; line: number; deviceLines: number[] }
+  const nodes = new Map<string, RawNode>();
+  for (let i = headerAt + 1; i < lines.length; i++) {
+    const raw = lines[i]!;
+    if (raw.trim() === "" || raw.trim().startsWith("#")) continue;
+    const line = i + 1;
+    const cells = splitRow(raw, header.sep);
+    const cell = (f: string) => {
+      const at = header.map.get(f);
+      return at === undefined ? undefined : cells[at];
+    };
+    const id = cell("id") ?? "";
+    if (id === "") {
+      errors.push(note("a row has no node id", { line, field: "id" }));
+      continue;
+    }
+    const node = nodes.get(id) ?? { id, devices: [], line, deviceLines: [] };
+    nodes.set(id, node);
+    const fabric = cell("fabric");
+    if (fabric !== undefined && fabric !== "") node.fabric = fabric;
+    const mem = numberCell(cell("host_mem_gib"), "host_mem_gib", line, errors, id);
+    if (mem !== undefined) node.host_mem_gib = mem;
+    const free = numberCell(cell("host_free_gib"), "host_free_gib", line, errors, id);
+    if (free !== undefined) node.host_free_gib = free;
+    const cls = cell("class");
+    if (cls) {
+      const device: Record<string, unknown> = { class: cls, count: numberCell(cell("count"), "count", line, errors, id) };
+      const devFree = numberCell(cell("free"), "free", line, errors, id);
+      if (devFree !== undefined) device.free = devFree;
+      const memGib = numberCell(cell("mem_gib"), "mem_gib", line, errors, id);
+      if (memGib !== undefined) device.mem_gib = memGib;
+      node.devices.push(device);
+      node.deviceLines.push(line);
+    }
+  }
+  if (errors.length > 0) return { nodes: [], warnings: [], errors, format: "csv" };
+  const rawNodes = [...nodes.values()];
+  const checked = validateCluster({ nodes: rawNodes.map(({ line: _l, deviceLines: _d, ...n }) => ({ host_mem_gib: 0, ...n })) });
+  const lineOf = (m: ImportMessage): ImportMessage => {
+    const n = rawNodes.find((r) => r.id === m.node);
+    if (!n) return m;
+    const device = /^devices\[(\d+)\]/.exec(m.field ?? "");
+    const line = device ? n.deviceLines[Number(device[1])] : n.line;
+    return line === undefined ? m : { ...m, line };
+  };
+  if (!checked.cluster) return { nodes: [], warnings: [], errors: checked.errors.map(lineOf), format: "csv" };
+  return { nodes: checked.cluster.nodes, warnings: checked.warnings.map(lineOf), errors: [], format: "csv" };
+}
+
+export const CSV_READER: Reader = { format: "csv", detect: detectCsv, read: readCsv };
