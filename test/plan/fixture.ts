@@ -6,7 +6,8 @@
 
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { LayerCache, RepoFile, RepoSnapshot } from "../../src/plan/types.ts";
+import { ModelError } from "../../src/plan/shape.ts";
+import type { GgufHeader, GgufValue, LayerCache, RepoFile, RepoSnapshot } from "../../src/plan/types.ts";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 export const CONFIG_DIR = join(FIXTURES, "configs");
@@ -110,3 +111,22 @@ export function stateBytesPerSeq(caches: LayerCache[]): number {
 
 export const MIB = 2 ** 20;
 export const GIB = 2 ** 30;
+
+/** The ModelError a call throws; fails the test when it throws nothing or something else. */
+export function thrown(f: () => unknown): ModelError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof ModelError) return e;
+    throw e;
+  }
+  throw new Error("no ModelError was thrown");
+}
+
+/** GGUF headers as llama.cpp printed them (test/fixtures/models/gguf-headers.json). */
+export function recordedHeader(name: string, extra: Record<string, GgufValue> = {}): GgufHeader {
+  const all = (readJson(join(MODEL_DIR, "gguf-headers.json"))["headers"] ?? {}) as Record<string, { metadata: Record<string, GgufValue> }>;
+  const r = all[name];
+  if (r === undefined) throw new Error(`no recorded header ${name}`);
+  return { metadata: { ...r.metadata, ...extra }, tensorDataOffsetBytes: 0 };
+}

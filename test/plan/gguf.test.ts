@@ -1,35 +1,11 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { ggmlTypeBytes, shapeFromGguf } from "../../src/plan/gguf.ts";
 import { ggufQuantOf } from "../../src/plan/quant.ts";
-import { ModelError, shapeFromConfig } from "../../src/plan/shape.ts";
+import { shapeFromConfig } from "../../src/plan/shape.ts";
 import type { GgufHeader, GgufValue } from "../../src/plan/types.ts";
-import { MODEL_DIR, kvBytesPerToken, loadConfig, stateBytesPerSeq } from "./fixture.ts";
+import { kvBytesPerToken, loadConfig, recordedHeader, stateBytesPerSeq, thrown } from "./fixture.ts";
 
-interface RecordedHeader {
-  sources: string[];
-  metadata: Record<string, GgufValue>;
-}
-
-const recorded = (JSON.parse(readFileSync(join(MODEL_DIR, "gguf-headers.json"), "utf8")) as { headers: Record<string, RecordedHeader> })
-  .headers;
-
-function header(name: string, extra: Record<string, GgufValue> = {}): GgufHeader {
-  const r = recorded[name];
-  if (r === undefined) throw new Error(`no recorded header ${name}`);
-  return { metadata: { ...r.metadata, ...extra }, tensorDataOffsetBytes: 0 };
-}
-
-function thrown(f: () => unknown): ModelError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ModelError) return e;
-    throw e;
-  }
-  throw new Error("no ModelError was thrown");
-}
+const header = recordedHeader;
 
 describe("ggml block sizes", () => {
   // llama.cpp tools/quantize "Allowed quantization types": the bits a weight

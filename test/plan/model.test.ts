@@ -1,30 +1,7 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { readModel } from "../../src/plan/model.ts";
-import { ModelError } from "../../src/plan/shape.ts";
-import type { GgufHeader, GgufValue, RepoSnapshot } from "../../src/plan/types.ts";
-import { MODEL_DIR, kvBytesPerToken, loadConfig, snapshotOf } from "./fixture.ts";
-
-const recorded = (
-  JSON.parse(readFileSync(join(MODEL_DIR, "gguf-headers.json"), "utf8")) as {
-    headers: Record<string, { metadata: Record<string, GgufValue> }>;
-  }
-).headers;
-
-function recordedHeader(name: string): GgufHeader {
-  return { metadata: recorded[name]?.metadata ?? {}, tensorDataOffsetBytes: 0 };
-}
-
-function thrown(f: () => unknown): ModelError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ModelError) return e;
-    throw e;
-  }
-  throw new Error("no ModelError was thrown");
-}
+import type { RepoSnapshot } from "../../src/plan/types.ts";
+import { kvBytesPerToken, loadConfig, recordedHeader, snapshotOf, thrown } from "./fixture.ts";
 
 describe("readModel", () => {
   test("a safetensors repo: shape from config.json, its original weights as the artifact", () => {
