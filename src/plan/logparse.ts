@@ -208,10 +208,30 @@ const LLAMACPP_RULES: Rule[] = [
   rule(String.raw`\bn_ctx\s*=\s*NUM`, "nCtx"),
   rule(String.raw`\bn_ubatch\s*=\s*NUM`, "nUbatch"),
   rule(String.raw`\bn_seq_max\s*=\s*NUM`, "nSeqMax"),
-  rule(String.raw`KV self size\s*=\s*NUM\s*MiB`, "kvSelfMib"),
-  rule(String.raw`KV self size.*?\bK \([^)]*\):\s*NUM\s*MiB`, "kSelfMib"),
-  rule(String.raw`KV self size.*?\bV \([^)]*\):\s*NUM\s*MiB`, "vSelfMib"),
 ];
+
+/**
+ * The whole cache's size line: ik_llama.cpp and 2024 builds print one "KV self
+ * size = X MiB, K (f16): …, V (f16): …"; builds since mid-2025 print
+ * "llama_kv_cache[_unified]: size = X MiB (N cells, …), K (…): …, V (…): …"
+ * once per cache, and a sliding-window model has two (ggml-org/llama.cpp
+ * #27680: a 0.00 MiB full cache and a 182.75 MiB SWA one), so they add up.
+ */
+const KV_SIZE_LINE = new RegExp(String.raw`(?:KV self size|llama_kv_cache\w*: size)\s*=\s*${NUM}\s*MiB`);
+const K_PART = new RegExp(String.raw`\bK \([^)]*\):\s*${NUM}\s*MiB`);
+const V_PART = new RegExp(String.raw`\bV \([^)]*\):\s*${NUM}\s*MiB`);
+
+function readKvSizes(lines: string[], figures: LogFigures): void {
+  for (const line of lines) {
+    const total = toNumber(KV_SIZE_LINE.exec(line)?.[1]);
+    if (total === undefined) continue;
+    figures.kvSelfMib = (figures.kvSelfMib ?? 0) + total;
+    const k = toNumber(K_PART.exec(line)?.[1]);
+    const v = toNumber(V_PART.exec(line)?.[1]);
+    if (k !== undefined) figures.kSelfMib = (figures.kSelfMib ?? 0) + k;
+    if (v !== undefined) figures.vSelfMib = (figures.vSelfMib ?? 0) + v;
+  }
+}
 
 const TRTLLM_RULES: Rule[] = [
   rule(String.raw`Allocate NUM bytes for k/v cache`, "kvAllocBytes"),
@@ -222,8 +242,11 @@ const TRTLLM_RULES: Rule[] = [
 /**
  * A llama.cpp buffer line: "<device> [model|KV|compute|RS|output] buffer size = X MiB".
  * The old load_tensors line has no kind word ("CUDA0 buffer size"): that is the model.
+ * A remote device is named with its endpoint: "RPC[172.31.27.42:50052] KV buffer size".
  */
-const LLAMACPP_BUFFER = new RegExp(String.raw`(?:^|[\s:])([A-Za-z][\w]*?)\s+(?:(model|KV|compute|RS|output)\s+)?buffer size\s*=\s*${NUM}\s*MiB`);
+const LLAMACPP_BUFFER = new RegExp(
+  String.raw`(?:^|[\s:])((?!(?:model|KV|compute|RS|output)\s)[A-Za-z]\w*(?:\[[^\]]*\])?)\s+(?:(model|KV|compute|RS|output)\s+)?buffer size\s*=\s*${NUM}\s*MiB`,
+);
 
 const BUFFER_KIND: Record<string, keyof DeviceBuffersMib> = { model: "model", KV: "kv", compute: "compute", RS: "recurrentState", output: "output" };
 
@@ -298,7 +321,8 @@ function worstCard(devices: Record<string, DeviceBuffersMib>): DeviceBuffersMib 
   return worst;
 }
 
-const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+/** Past float noise (13.57 − 12.56 = 1.0100000000000016), not past what the log printed. */
+const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 type Summary = LogSummary;
 
@@ -394,6 +418,7 @@ export function parseStartupLog(text: string): StartupLogReading {
       break;
     case "llamacpp":
       readFigures(lines, LLAMACPP_RULES, figures);
+      readKvSizes(lines, figures);
       devices = readDevices(lines);
       summary = llamacppSummary(figures, devices);
       break;

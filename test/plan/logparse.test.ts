@@ -202,3 +202,42 @@ describe("what people really paste", () => {
     }
   });
 });
+
+interface MainlineLog {
+  id: string;
+  source_url: string;
+  lines: string[];
+}
+const MAINLINE = (JSON.parse(readFileSync(new URL("../fixtures/logs/llamacpp-mainline.json", import.meta.url), "utf8")) as { logs: MainlineLog[] }).logs;
+
+function mainline(id: string): StartupLogReading {
+  const log = MAINLINE.find((l) => l.id === id);
+  if (!log) throw new Error(`no llama.cpp log ${id}`);
+  return parseStartupLog(log.lines.join("\n"));
+}
+
+describe("mainline llama.cpp logs (ggml-org/llama.cpp threads)", () => {
+  test("two cards: each card's buffers, and the worst card's in the summary", () => {
+    const r = mainline("llamacpp-pr8035-2gpu");
+    expect(r.engine).toBe("llamacpp");
+    expect(r.devices["CUDA0"]).toEqual({ model: 12633.25, kv: 1472, compute: 1108.5, recurrentState: 0, output: 0 });
+    expect(r.devices["CUDA1"]).toMatchObject({ model: 8652, kv: 1024 });
+    expect(r.devices["CPU"]?.model).toBe(22994.45);
+    // The per-device KV buffers add up to the "KV self size" llama.cpp prints: 64 + 1472 + 1024 = 2560 MiB.
+    const kvBuffers = Object.values(r.devices).reduce((sum, d) => sum + d.kv, 0);
+    expect(kvBuffers).toBe(r.figures.kvSelfMib);
+    expect(r.weightsGib).toBeCloseTo(12633.25 / 1024, 4);
+    expect(r.kvGib).toBeCloseTo(1472 / 1024, 4);
+    expect(r.overheadGib).toBeCloseTo(1108.5 / 1024, 4);
+    expect(r.contextTokens).toBe(8192);
+    expect(r.figures.nUbatch).toBe(512);
+  });
+
+  test("a sliding-window model's two caches add up, and equal the card's KV buffer", () => {
+    const r = mainline("llamacpp-issue27680-dsv4-iswa");
+    expect(r.figures.kvSelfMib).toBe(182.75);
+    expect(r.devices["CUDA0"]?.kv).toBe(182.75);
+    expect(r.devices["CUDA_Host"]?.output).toBe(0.49);
+    expect(r.kvGib).toBeCloseTo(182.75 / 1024, 5);
+  });
+});
