@@ -49,6 +49,13 @@ function isSnapshot(value: unknown): value is RepoSnapshot {
 
 export function snapshotCache(storage: TabStorage | null, maxChars = SNAPSHOT_CACHE_MAX_CHARS): SnapshotCache {
   if (!storage) return { get: () => undefined, put: () => undefined };
+  // The page asks on every render (the query options are rebuilt each time):
+  // a snapshot parsed once stays parsed, and storage is touched once per key.
+  const parsed = new Map<string, RepoSnapshot>();
+  // When each key was last asked for in this page; the stored order is brought up to date at the next put.
+  const lastUse = new Map<string, number>();
+  let uses = 0;
+  const touch = (key: string) => lastUse.set(key, ++uses);
   const writeIndex = (index: IndexEntry[]) => {
     try {
       storage.setItem(INDEX_KEY, JSON.stringify(index));
@@ -59,14 +66,18 @@ export function snapshotCache(storage: TabStorage | null, maxChars = SNAPSHOT_CA
   return {
     get(repo, sha) {
       const key = entryKey(repo, sha);
+      const known = parsed.get(key);
+      if (known) {
+        touch(key);
+        return known;
+      }
       const text = storage.getItem(key);
       if (text === null) return undefined;
       try {
         const value: unknown = JSON.parse(text);
         if (!isSnapshot(value)) return undefined;
-        // Least recently used goes first: move this one to the end.
-        const index = readIndex(storage).filter((e) => e.key !== key);
-        writeIndex([...index, { key, chars: text.length }]);
+        touch(key);
+        parsed.set(key, value);
         return value;
       } catch {
         storage.removeItem(key);
@@ -78,12 +89,18 @@ export function snapshotCache(storage: TabStorage | null, maxChars = SNAPSHOT_CA
       const key = entryKey(snapshot.repo, snapshot.sha);
       const text = JSON.stringify(snapshot);
       if (text.length > maxChars) return;
-      let index = readIndex(storage).filter((e) => e.key !== key);
+      // Least recently used first: what this page asked for moves behind the rest, in the order it was asked.
+      let index = readIndex(storage)
+        .filter((e) => e.key !== key)
+        .map((e, i) => ({ e, used: lastUse.get(e.key), i }))
+        .sort((a, b) => (a.used === undefined ? (b.used === undefined ? a.i - b.i : -1) : b.used === undefined ? 1 : a.used - b.used))
+        .map(({ e }) => e);
       let used = index.reduce((sum, e) => sum + e.chars, 0);
       while (used + text.length > maxChars && index.length > 0) {
         const [oldest, ...rest] = index;
         if (oldest) {
           storage.removeItem(oldest.key);
+          parsed.delete(oldest.key);
           used -= oldest.chars;
         }
         index = rest;
@@ -91,6 +108,8 @@ export function snapshotCache(storage: TabStorage | null, maxChars = SNAPSHOT_CA
       try {
         storage.setItem(key, text);
         writeIndex([...index, { key, chars: text.length }]);
+        parsed.set(key, snapshot);
+        touch(key);
       } catch {
         // The browser's own quota (shared with other data on the origin): it is only a cache.
         writeIndex(index);
@@ -99,11 +118,16 @@ export function snapshotCache(storage: TabStorage | null, maxChars = SNAPSHOT_CA
   };
 }
 
-/** The page's cache: localStorage when the browser gives it (it may throw in a sandboxed frame). */
+let pageCache: SnapshotCache | undefined;
+
+/** The page's cache, one per page: localStorage when the browser gives it (it may throw in a sandboxed frame). */
 export function browserSnapshotCache(): SnapshotCache {
-  try {
-    return snapshotCache(globalThis.localStorage ?? null);
-  } catch {
-    return snapshotCache(null);
+  if (!pageCache) {
+    try {
+      pageCache = snapshotCache(globalThis.localStorage ?? null);
+    } catch {
+      pageCache = snapshotCache(null);
+    }
   }
+  return pageCache;
 }

@@ -38,6 +38,23 @@ describe("the snapshot cache", () => {
     expect(stored.reduce((s, [, v]) => s + v.length, 0)).toBeLessThanOrEqual(one * 2 + 10);
   });
 
+  test("asked on every render, it parses and touches storage once", () => {
+    const storage = memoryStorage();
+    snapshotCache(storage).put(at("a".repeat(40)));
+    let writes = 0;
+    let reads = 0;
+    const counting: TabStorage = {
+      getItem: (k) => (reads++, storage.getItem(k)),
+      setItem: (k, v) => (writes++, storage.setItem(k, v)),
+      removeItem: (k) => storage.removeItem(k),
+    };
+    const cache = snapshotCache(counting);
+    const first = cache.get("deepseek-ai/DeepSeek-R1", "a".repeat(40));
+    for (let i = 0; i < 100; i++) expect(cache.get("deepseek-ai/DeepSeek-R1", "a".repeat(40))).toBe(first);
+    expect(writes).toBe(0);
+    expect(reads).toBe(1);
+  });
+
   test("a corrupt entry is dropped, not thrown", () => {
     const storage = memoryStorage();
     storage.setItem(`modelplan.snapshot.v1:deepseek-ai/deepseek-r1@${"a".repeat(40)}`, "{not json");
