@@ -89,6 +89,8 @@ export interface LogFigures {
   maxSeqLenInError?: number;
   kvTokensInError?: number;
   kvNeededGibInError?: number;
+  /** V1's own estimate of the longest context that would fit ("the estimated maximum model length is N"). */
+  maxModelLenEstimate?: number;
   // SGLang
   kvSizeGib?: number;
   kSizeGib?: number;
@@ -193,6 +195,8 @@ const VLLM_RULES: Rule[] = [
   rule(String.raw`#?\s*(?:GPU|cuda) blocks:\s*NUM,\s*#?\s*CPU blocks:\s*NUM`, "numGpuBlocks", "numCpuBlocks"),
   rule(String.raw`max seq len \(NUM\) is larger than the maximum number of tokens that can be stored in KV cache \(NUM\)`, "maxSeqLenInError", "kvTokensInError"),
   rule(String.raw`max seq len \(NUM\), \(NUM\s*GiB KV cache is needed`, "maxSeqLenInError", "kvNeededGibInError"),
+  rule(String.raw`larger than the available KV cache memory \(NUM\s*GiB\)`, "kvAvailableGib"),
+  rule(String.raw`estimated maximum model length is NUM`, "maxModelLenEstimate"),
 ];
 
 const SGLANG_RULES: Rule[] = [

@@ -241,3 +241,19 @@ describe("mainline llama.cpp logs (ggml-org/llama.cpp threads)", () => {
     expect(r.kvGib).toBeCloseTo(182.75 / 1024, 5);
   });
 });
+
+describe("vLLM V1's own fit check, when it refuses to start", () => {
+  const failures = (JSON.parse(readFileSync(new URL("../fixtures/logs/vllm-failures.json", import.meta.url), "utf8")) as { logs: MainlineLog[] }).logs;
+  test("tpu-inference#223: the KV one sequence needs, what was there, and vLLM's own longest fitting context", () => {
+    const log = failures.find((l) => l.id === "vllm-v1-kv-check-tpu-inference-pr223");
+    expect(log).toBeDefined();
+    const r = parseStartupLog(log?.lines.join("\n") ?? "");
+    expect(r.engine).toBe("vllm");
+    expect(r.figures.maxSeqLenInError).toBe(131072);
+    expect(r.figures.kvNeededGibInError).toBe(16);
+    expect(r.kvGib).toBe(0.71);
+    expect(r.figures.maxModelLenEstimate).toBe(5632);
+    expect(r.contextTokens).toBe(131072);
+    expect(r.failure).toMatch(/^ValueError: To serve at least one request/);
+  });
+});
