@@ -143,6 +143,16 @@ describe("gated repos", () => {
     expect(hub.requests.some((r) => r.url.includes("hf_approved"))).toBe(false);
   });
 
+  test("a revoked token: the Hub's 401 to an authenticated call says the token is refused", async () => {
+    // The Hub answers a bad Bearer token with 401 "Invalid credentials in Authorization header" on every call.
+    const refusing: typeof fetch = async () =>
+      new Response(JSON.stringify({ error: "Invalid credentials in Authorization header" }), { status: 401, headers: { "content-type": "application/json", "x-error-message": "Invalid credentials in Authorization header" } });
+    const err = await failure(readRepo("Qwen/Qwen2.5-Coder-32B-Instruct", null, { hubUrl: HUB, fetch: refusing, accessToken: "hf_revoked" }));
+    expect(err.kind).toBe("token");
+    expect(err.message).toContain("refused the read token");
+    expect(err.message).not.toContain("hf_revoked");
+  });
+
   test("a token that is not a token is refused before any request", async () => {
     const { hub, access } = setup("none", "my-password");
     const err = await failure(readRepo("meta-llama/Llama-3.1-8B-Instruct", null, access));
