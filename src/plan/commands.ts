@@ -36,7 +36,8 @@
  *   -np/--parallel, -ngl/--n-gpu-layers, -sm/--split-mode, -ts/--tensor-split,
  *   -ncmoe/--n-cpu-moe, -ctk/--cache-type-k, -ctv/--cache-type-v,
  *   -fa/--flash-attn [on|off|auto] (it takes a value since mid-2025: a bare -fa
- *   would swallow the next word), -ub/--ubatch-size, -b/--batch-size, --rpc.
+ *   would swallow the next word), -ub/--ubatch-size, -b/--batch-size,
+ *   -mm/--mmproj, --rpc.
  *   tools/rpc/README.md: `rpc-server -H 0.0.0.0 -p 50052` on each worker, and
  *   50052 is rpc-server's default port.
  *
@@ -269,14 +270,16 @@ const ALL_LAYERS = 999;
 /** How llama-server finds the weights: by Hub repo and quant tag, or by the first file on disk. */
 function llamacppModelArgs(ctx: CommandContext): Arg[] {
   const { artifact } = ctx;
-  const first = artifact.files[0] ?? artifact.name;
+  const first = artifact.files.find((f) => !/mmproj/i.test(f)) ?? artifact.name;
   // -hf downloads every part of a split set and the mmproj by itself, but it
   // cannot pin a commit and needs the quant tag: a local directory, or an
   // artifact without a tag, is named by its first file instead.
   if (ctx.revision !== "" && artifact.quant !== "" && isHubRepo(ctx.repo)) {
     return [["-hf", `${ctx.repo}:${artifact.quant}`]];
   }
-  return [["-m", first]];
+  // From disk a picture model's projector is its own file, named to --mmproj.
+  const projector = artifact.projectorBytes > 0 ? artifact.files.find((f) => /mmproj/i.test(f)) : undefined;
+  return projector === undefined ? [["-m", first]] : [["-m", first], ["--mmproj", projector]];
 }
 
 function isHubRepo(repo: string): boolean {
@@ -336,8 +339,11 @@ function llamacppCommands(option: CommandOption, ctx: CommandContext): string[] 
 function freetokenCommand(option: CommandOption, ctx: CommandContext): string {
   const { workload } = ctx;
   const args: Arg[] = [["--model", ctx.repo]];
-  if (option.placement.tensorParallel > 1) args.push(["--tp-size", option.placement.tensorParallel]);
-  args.push(["--gpu", ctx.gpuIndex ?? 0]);
+  const tp = Math.max(1, option.placement.tensorParallel);
+  if (tp > 1) args.push(["--tp-size", tp]);
+  // --gpu lists one card per tensor-parallel rank ("entry i is TP rank i").
+  const firstCard = ctx.gpuIndex ?? 0;
+  args.push(["--gpu", Array.from({ length: tp }, (_, rank) => firstCard + rank).join(",")]);
   args.push(["--max-seq-len-override", workload.contextTokens]);
   if (sequences(workload) > 1) args.push(["--max-running-requests", sequences(workload)]);
   return line(["ft", "serve"], args);

@@ -320,6 +320,13 @@ describe("llama.cpp", () => {
     expect(flags.has("--parallel")).toBe(false);
   });
 
+  test("a picture model from disk names its projector file", () => {
+    const artifact: Artifact = { ...R1_IQ1S, files: ["mmproj-F16.gguf", "model-Q4_K_M.gguf"], projectorBytes: 876_000_000 };
+    const { flags } = parse(only(commandsFor(option("llamacpp", artifact, {}), ctx(artifact, {}, { revision: "" }))), "llamacpp");
+    expect(flags.get("-m")).toBe("model-Q4_K_M.gguf");
+    expect(flags.get("--mmproj")).toBe("mmproj-F16.gguf");
+  });
+
   test("experts in RAM, fewer layers on the card, and a quantized KV with flash attention on", () => {
     const opt = option("llamacpp", R1_IQ1S, { gpuLayers: 40, cpuMoeLayers: 58 });
     const entry = only(commandsFor(opt, ctx(R1_IQ1S, { kvDtype: "q8_0" })));
@@ -367,6 +374,12 @@ describe("FreeToken", () => {
     expect(flags.get("--max-seq-len-override")).toBe("32768");
     expect(flags.get("--max-running-requests")).toBe("2");
     expectRealFlags(entry, "freetoken");
+  });
+
+  test("tensor parallel names one card per rank", () => {
+    const { flags } = parse(only(commandsFor(option("freetoken", SAFETENSORS, { tensorParallel: 2, gpusPerNode: 2 }), ctx(SAFETENSORS, {}, { gpuIndex: 2 }))), "freetoken");
+    expect(flags.get("--tp-size")).toBe("2");
+    expect(flags.get("--gpu")).toBe("2,3");
   });
 });
 
