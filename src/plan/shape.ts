@@ -101,7 +101,40 @@ export function dtypeBytes(dtype: string): number {
  */
 function textConfigOf(config: Json): Json {
   const text = config["text_config"];
-  return isRecord(text) ? text : config;
+  const own = isRecord(text) ? text : config;
+  const modelType = String(own["model_type"] ?? config["model_type"] ?? "");
+  return withClassDefaults(own, modelType);
+}
+
+/**
+ * Fields a config may leave out because its class supplies them. Gemma-3's
+ * original text_config (transformers 4.50) keeps only non-default keys
+ * (fixtures/models/google__gemma-3-27b-it.json); transformers and vLLM fill
+ * the rest from Gemma3TextConfig's defaults, copied here from its __init__.
+ */
+const CLASS_DEFAULTS: Record<string, Json> = {
+  gemma3_text: {
+    vocab_size: 262_208,
+    hidden_size: 2304,
+    num_hidden_layers: 26,
+    num_attention_heads: 8,
+    num_key_value_heads: 4,
+    head_dim: 256,
+    max_position_embeddings: 131_072,
+    sliding_window: 4096,
+    sliding_window_pattern: 6,
+    tie_word_embeddings: true,
+  },
+};
+
+function withClassDefaults(text: Json, modelType: string): Json {
+  const defaults = CLASS_DEFAULTS[modelType];
+  if (defaults === undefined) return text;
+  const filled: Json = { ...text };
+  for (const [key, value] of Object.entries(defaults)) {
+    if (filled[key] === undefined || filled[key] === null) filled[key] = value;
+  }
+  return filled;
 }
 
 /** A field of the text config, else the root's (dtype and quantization sit at either level). */
@@ -550,8 +583,8 @@ function withKvSharing(g: Geometry, caches: LayerCache[]): LayerCache[] {
 
 /**
  * Sliding window without a per-layer list: Gemma-2 alternates (even layers
- * slide, transformers `is_sliding = not layer_idx % 2`); Gemma-3 slides all
- * but every `sliding_window_pattern`-th layer (default 6); Qwen2's
+ * slide, transformers `is_sliding = not layer_idx % 2`); Gemma-3 and Cohere2
+ * slide all but every `sliding_window_pattern`-th layer; Qwen2's
  * `sliding_window` counts only when `use_sliding_window` is true, and then from
  * `max_window_layers` on; otherwise a set window applies to every layer, as
  * vLLM does for Mistral-style configs.
@@ -563,10 +596,8 @@ function slidingByConvention(g: Geometry): LayerCache[] {
   if (typeof window !== "number" || window <= 0) return all(() => g.full);
   if (t["use_sliding_window"] === false) return all(() => g.full);
   if (g.modelType === "gemma2") return all((i) => (i % 2 === 0 ? slidingFromFull(g, window) : g.full));
-  if (g.modelType === "gemma3" || g.modelType === "gemma3_text") {
-    const p = optionalInt(t, "sliding_window_pattern") ?? optionalInt(t, "_sliding_window_pattern") ?? 6;
-    return all((i) => ((i + 1) % p !== 0 ? slidingFromFull(g, window) : g.full));
-  }
+  const p = optionalInt(t, "sliding_window_pattern") ?? optionalInt(t, "_sliding_window_pattern");
+  if (p !== undefined && p > 0) return all((i) => ((i + 1) % p !== 0 ? slidingFromFull(g, window) : g.full));
   if (t["use_sliding_window"] === true) {
     const from = optionalInt(t, "max_window_layers") ?? 0;
     return all((i) => (i >= from ? slidingFromFull(g, window) : g.full));

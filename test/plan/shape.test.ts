@@ -296,6 +296,22 @@ describe("which layer is which", () => {
     expect(shapeFromConfig(config, null).layerCaches.map((c) => c.kind[0]).join("")).toBe("sssssfsssssf");
   });
 
+  test("Gemma-3-27B's sparse text_config takes Gemma3TextConfig's defaults: ik_llama.cpp's 507,904 B/tok with every layer full", () => {
+    // Only non-default keys, as transformers 4.50 saved Gemma-3 (fixtures/models/google__gemma-3-27b-it.json);
+    // the geometry (62 layers, 16 KV heads of 128) is the calibration record's.
+    const config = {
+      model_type: "gemma3",
+      architectures: ["Gemma3ForConditionalGeneration"],
+      torch_dtype: "bfloat16",
+      text_config: { model_type: "gemma3_text", hidden_size: 5376, num_hidden_layers: 62, num_attention_heads: 32, num_key_value_heads: 16, head_dim: 128, sliding_window: 1024 },
+      vision_config: { model_type: "siglip_vision_model" },
+    };
+    const s = shapeFromConfig(config, null);
+    expect(kvBytesPerToken(s.layerCaches, 2, ["full", "sliding"])).toBe(507_904);
+    expect(s.layerCaches.filter((c) => c.kind === "full")).toHaveLength(10);
+    expect(s).toMatchObject({ maxContextTokens: 131_072, vocabSize: 262_208, hasVision: true, tiedEmbeddings: true });
+  });
+
   test("Gemma-4's full layers use the global geometry (2 × 512), sliding layers 8 × 256", () => {
     const s = shapeOfConfig("google__gemma-4-26B-A4B");
     expect(s.layerCaches[5]).toEqual({ kind: "full", kvHeads: 2, headDimK: 512, headDimV: 512 });
