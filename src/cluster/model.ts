@@ -3,6 +3,7 @@
  * cluster and leaves the old one untouched, so the page's store can keep the
  * previous one for undo and the URL.
  */
+import { CARDS, cardMemoryBytes } from "../plan/cards.ts";
 import type { Cluster, ClusterNode, DeviceGroup } from "../plan/types.ts";
 
 /** Copies a panel may add at once: past this, an import or a file is the better tool. */
@@ -66,3 +67,40 @@ export function setDevice(cluster: Cluster, index: number, deviceIndex: number, 
 export function removeDevice(cluster: Cluster, index: number, deviceIndex: number): Cluster {
   return { nodes: cluster.nodes.map((n, i) => (i === index ? { ...n, devices: n.devices.filter((_, j) => j !== deviceIndex) } : n)) };
 }
+
+export interface ClassOption {
+  /** The class label: "h100-80g", "a100-80g-mig-3g.40gb". */
+  value: string;
+  /** What the picker shows: "a100-80g-mig-3g.40gb · 39.25 GiB". */
+  label: string;
+}
+
+export interface ClassGroup {
+  /** The card's name as nvidia-smi prints it. */
+  label: string;
+  options: ClassOption[];
+}
+
+/** GiB with at most two decimals, as lgip prints them: a unit conversion for display, not a plan figure. */
+function gibText(bytes: number): string {
+  return `${Math.round((bytes / 2 ** 30) * 100) / 100} GiB`;
+}
+
+/** The picker's catalog: one group per card, the whole card first, then its MIG profiles. */
+export function classGroups(): ClassGroup[] {
+  return CARDS.map((card) => ({
+    label: card.name,
+    options: [
+      { value: card.class, label: `${card.class} · ${gibText(card.memoryBytes)}` },
+      ...card.migProfiles.map((p) => ({ value: `${card.class}-mig-${p.profile}`, label: `${card.class}-mig-${p.profile} · ${gibText(p.memoryBytes)}` })),
+    ],
+  }));
+}
+
+/** Whether the catalog knows a class (whole card or MIG profile) without a memory of its own. */
+export function isCatalogClass(cls: string): boolean {
+  return cardMemoryBytes(cls) !== null;
+}
+
+/** A new device group for the picker's "custom" choice: the user types its class and memory. 24 GiB is only a starting value to overwrite (the commonest workstation card size, RTX 3090/4090). */
+export const CUSTOM_DEVICE: DeviceGroup = { class: "custom-gpu", count: 1, free: 1, memGib: 24 };

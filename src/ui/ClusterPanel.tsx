@@ -1,0 +1,278 @@
+/**
+ * The cluster, editable inline: presets, nodes (add, duplicate × N, remove),
+ * each node's fabric, RAM and cards (a catalog class or a custom one with its
+ * memory), import and export. Presentational: it receives the cluster and
+ * hands every edit to onChange; the edits themselves are the pure functions
+ * of src/cluster/model.ts, and what the cards can hold is the engine's to say.
+ */
+import { useId, useState } from "react";
+import { clusterToJson } from "../cluster/json.ts";
+import { formatMessage } from "../cluster/messages.ts";
+import {
+  addDevice,
+  addNode,
+  classGroups,
+  CUSTOM_DEVICE,
+  duplicateNode,
+  isCatalogClass,
+  MAX_DUPLICATES,
+  removeDevice,
+  removeNode,
+  setDevice,
+  updateNode,
+} from "../cluster/model.ts";
+import { PRESETS } from "../cluster/presets.ts";
+import { gaps, summarize } from "../cluster/summary.ts";
+import { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, validateCluster } from "../cluster/validate.ts";
+import type { Cluster, ClusterNode, DeviceGroup } from "../plan/types.ts";
+import { ImportDialog } from "./ImportDialog.tsx";
+import { NumberField } from "./NumberField.tsx";
+import "./ClusterPanel.css";
+
+interface ClusterPanelProps {
+  cluster: Cluster;
+  onChange: (next: Cluster) => void;
+}
+
+/** Fabrics offered in the fabric field's list, beside those the cluster already uses. */
+const COMMON_FABRICS = ["ib0", "roce", "efa", "ethernet"];
+const CUSTOM = "__custom__";
+const GROUPS = classGroups();
+
+export function ClusterPanel({ cluster, onChange }: ClusterPanelProps) {
+  const id = useId();
+  const [importing, setImporting] = useState(false);
+  const problems = validateCluster(cluster).errors;
+  const fabrics = [...new Set([...cluster.nodes.map((n) => n.fabric).filter(Boolean), ...COMMON_FABRICS])];
+
+  return (
+    <div className="cluster-panel">
+      <p className="cluster-summary" aria-live="polite">
+        {[summarize(cluster), ...gaps(cluster)].join("; ")}
+      </p>
+      {problems.length > 0 ? (
+        <ul className="cluster-problems" aria-label="Problems with the cluster">
+          {problems.map((m, i) => (
+            <li key={i} className="error">
+              {formatMessage(m)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      <div className="button-row cluster-actions">
+        <div className="field">
+          <label htmlFor={`${id}-preset`}>Start from a preset</label>
+          <select
+            id={`${id}-preset`}
+            value=""
+            onChange={(e) => {
+              const preset = PRESETS.find((p) => p.id === e.target.value);
+              if (preset) onChange(preset.cluster);
+            }}
+          >
+            <option value="">choose a preset…</option>
+            {PRESETS.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="button" aria-expanded={importing} onClick={() => setImporting(!importing)}>
+          Import…
+        </button>
+        <ExportButton cluster={cluster} />
+      </div>
+
+      {importing ? (
+        <ImportDialog
+          onImport={(next) => {
+            onChange(next);
+            setImporting(false);
+          }}
+          onClose={() => setImporting(false)}
+        />
+      ) : null}
+
+      <datalist id={`${id}-fabrics`}>
+        {fabrics.map((f) => (
+          <option key={f} value={f} />
+        ))}
+      </datalist>
+      <ol className="cluster-nodes">
+        {cluster.nodes.map((node, index) => (
+          <li key={index}>
+            <NodeEditor node={node} index={index} fabricList={`${id}-fabrics`} cluster={cluster} onChange={onChange} />
+          </li>
+        ))}
+      </ol>
+      <button type="button" onClick={() => onChange(addNode(cluster))}>
+        Add node
+      </button>
+    </div>
+  );
+}
+
+interface NodeEditorProps {
+  node: ClusterNode;
+  index: number;
+  fabricList: string;
+  cluster: Cluster;
+  onChange: (next: Cluster) => void;
+}
+
+function NodeEditor({ node, index, fabricList, cluster, onChange }: NodeEditorProps) {
+  const id = useId();
+  const [copies, setCopies] = useState(1);
+  const n = index + 1;
+  const patch = (change: Partial<Omit<ClusterNode, "devices">>) => onChange(updateNode(cluster, index, change));
+  return (
+    <fieldset className="cluster-node">
+      <legend>
+        Node {n}: {node.id}
+      </legend>
+      <div className="field-row">
+        <div className="field">
+          <label htmlFor={`${id}-id`}>Node {n} id</label>
+          <input id={`${id}-id`} type="text" value={node.id} onChange={(e) => patch({ id: e.target.value })} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-fabric`}>Node {n} fabric</label>
+          <input id={`${id}-fabric`} type="text" list={fabricList} value={node.fabric} placeholder="none" onChange={(e) => patch({ fabric: e.target.value.trim() })} />
+        </div>
+        <NumberField label={`Node ${n} RAM (GiB)`} value={node.hostMemGib} min={0} max={MAX_HOST_MEM_GIB} step={1} onCommit={(v) => v !== undefined && patch({ hostMemGib: v })} />
+        <NumberField label={`Node ${n} free RAM (GiB)`} value={node.hostFreeGib} min={0} max={MAX_HOST_MEM_GIB} step={1} onCommit={(v) => v !== undefined && patch({ hostFreeGib: v })} />
+      </div>
+
+      <table className="cluster-devices">
+        <caption>Node {n} cards</caption>
+        <thead>
+          <tr>
+            <th scope="col">Class</th>
+            <th scope="col">Count</th>
+            <th scope="col">Free</th>
+            <th scope="col">
+              <span className="visually-hidden">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {node.devices.map((device, j) => (
+            <DeviceRow
+              key={j}
+              label={`Node ${n} card ${j + 1}`}
+              device={device}
+              onChange={(next) => onChange(setDevice(cluster, index, j, next))}
+              onRemove={() => onChange(removeDevice(cluster, index, j))}
+            />
+          ))}
+        </tbody>
+      </table>
+      {node.devices.length === 0 ? <p className="hint">No cards: a CPU-only node, planned against its RAM.</p> : null}
+
+      <div className="button-row">
+        <button type="button" className="secondary" onClick={() => onChange(addDevice(cluster, index, { class: "h100-80g", count: 1, free: 1 }))}>
+          Add card to node {n}
+        </button>
+        <NumberField label={`Copies of node ${n}`} value={copies} min={1} max={MAX_DUPLICATES} integer onCommit={(v) => v !== undefined && setCopies(v)} />
+        <button type="button" className="secondary" onClick={() => onChange(duplicateNode(cluster, index, copies))}>
+          Duplicate node {n}
+        </button>
+        <button type="button" className="secondary" onClick={() => onChange(removeNode(cluster, index))}>
+          Remove node {n}
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+interface DeviceRowProps {
+  label: string;
+  device: DeviceGroup;
+  onChange: (next: DeviceGroup) => void;
+  onRemove: () => void;
+}
+
+function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
+  const id = useId();
+  // A class the catalog knows, with no memory of its own, is picked from the list; anything else is custom.
+  const custom = !isCatalogClass(device.class) || device.memGib !== undefined;
+  const withCounts = (next: Omit<DeviceGroup, "count" | "free">): DeviceGroup => ({ ...next, count: device.count, free: device.free });
+  return (
+    <tr>
+      <td>
+        <label htmlFor={`${id}-class`} className="visually-hidden">
+          {label} class
+        </label>
+        <select
+          id={`${id}-class`}
+          value={custom ? CUSTOM : device.class}
+          onChange={(e) => {
+            const value = e.target.value;
+            onChange(value === CUSTOM ? withCounts({ class: custom ? device.class : CUSTOM_DEVICE.class, memGib: device.memGib ?? CUSTOM_DEVICE.memGib! }) : withCounts({ class: value }));
+          }}
+        >
+          {GROUPS.map((g) => (
+            <optgroup key={g.label} label={g.label}>
+              {g.options.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+          <option value={CUSTOM}>Custom class…</option>
+        </select>
+        {custom ? (
+          <div className="field-row">
+            <div className="field">
+              <label htmlFor={`${id}-custom`}>{label} custom class</label>
+              <input id={`${id}-custom`} type="text" value={device.class} onChange={(e) => onChange({ ...device, class: e.target.value.trim() })} />
+            </div>
+            <NumberField
+              label={`${label} memory (GiB)`}
+              value={device.memGib}
+              min={0.1}
+              max={MAX_DEVICE_MEM_GIB}
+              step={0.01}
+              hint="What the card reports (nvidia-smi MiB ÷ 1024)"
+              onCommit={(v) => v !== undefined && onChange({ ...device, memGib: v })}
+            />
+          </div>
+        ) : null}
+      </td>
+      <td>
+        <NumberField label={`${label} count`} value={device.count} min={0} max={MAX_DEVICES_PER_GROUP} integer onCommit={(v) => v !== undefined && onChange({ ...device, count: v })} />
+      </td>
+      <td>
+        <NumberField label={`${label} free`} value={device.free} min={0} max={MAX_DEVICES_PER_GROUP} integer onCommit={(v) => v !== undefined && onChange({ ...device, free: v })} />
+      </td>
+      <td>
+        <button type="button" className="secondary" onClick={onRemove} aria-label={`Remove ${label.toLowerCase()}`}>
+          Remove
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+/** Downloads the cluster as Modelplan JSON: the file `npm run plan --cluster` and `npm run cluster` read. */
+function ExportButton({ cluster }: { cluster: Cluster }) {
+  return (
+    <button
+      type="button"
+      className="secondary"
+      onClick={() => {
+        const url = URL.createObjectURL(new Blob([clusterToJson(cluster)], { type: "application/json" }));
+        const a = document.createElement("a");
+        a.href = url;
+        a.download = "cluster.json";
+        a.click();
+        URL.revokeObjectURL(url);
+      }}
+    >
+      Export JSON
+    </button>
+  );
+}
