@@ -558,6 +558,17 @@ function layerCachesOf(g: Geometry, attentionHeads: number): LayerCache[] {
       throw new ModelError(`hybrid_layer_pattern[${i}] is ${v}; only 0 (full) and 1 (sliding) are known.`, "hybrid_layer_pattern");
     });
   }
+  const attnTypes = numberList(t, "attn_type_list");
+  if (attnTypes) {
+    // MiniMax: 1 = softmax attention, 0 = lightning (linear) attention. MiniMax-M2 lists 1 on every layer.
+    return requireLength(attnTypes, g, "attn_type_list").map((v, i) => {
+      if (v === 1) return g.full;
+      throw new ModelError(
+        `attn_type_list[${i}] is ${v}: MiniMax's lightning (linear) attention is not supported yet; only softmax layers (1) are.`,
+        "attn_type_list",
+      );
+    });
+  }
   const interval = optionalInt(t, "full_attention_interval");
   if (interval !== undefined && interval > 0) {
     // Qwen3-Next without layer_types: layer i is full when (i + 1) % interval == 0 (llama.cpp qwen35.cpp, transformers).
@@ -568,7 +579,26 @@ function layerCachesOf(g: Geometry, attentionHeads: number): LayerCache[] {
   if (g.modelType === "llama4" || g.modelType === "llama4_text") {
     if (typeof t["attention_chunk_size"] === "number") return llama4Caches(g);
   }
+  refuseUnplacedRecurrence(t);
   return slidingByConvention(g);
+}
+
+/**
+ * Layouts whose recurrent or linear layers this file cannot place: Jamba's
+ * `attn_layer_period`, Falcon-H1's parallel Mamba
+ * (`mamba_*` with no layer list). Sized as plain attention they would miss a
+ * per-sequence state and overstate the KV, so they are refused by name.
+ */
+function refuseUnplacedRecurrence(t: Json): void {
+  const field =
+    (t["attn_layer_period"] !== undefined ? "attn_layer_period" : undefined) ??
+    Object.keys(t).find((k) => /^(mamba_|ssm_|linear_num_|linear_attn)/.test(k) && k !== "mamba_ssm_dtype");
+  if (field === undefined) return;
+  throw new ModelError(
+    `config.json has ${field} but no layer list Modelplan can read (layer_types, hybrid_override_pattern, ` +
+      "full_attention_interval, linear_attn_config): which layers hold a recurrent state is unknown, and Modelplan will not guess.",
+    field,
+  );
 }
 
 /**

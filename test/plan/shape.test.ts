@@ -365,6 +365,14 @@ describe("which layer is which", () => {
     expect(e.message).toContain(field);
   });
 
+  test.each([
+    [{ attn_type_list: Array.from({ length: 36 }, (_, i) => (i % 8 === 7 ? 1 : 0)) }, "attn_type_list"], // MiniMax-Text-01 lightning attention
+    [{ attn_layer_period: 8, attn_layer_offset: 4 }, "attn_layer_period"], // Jamba
+    [{ mamba_d_ssm: 1024 }, "mamba_d_ssm"], // Falcon-H1's parallel Mamba
+  ])("a recurrent layout it cannot place is refused, not sized as attention: %j", (patch, field) => {
+    expect(thrown(() => shapeFromConfig({ ...loadConfig("Qwen__Qwen3-8B"), ...patch }, null)).field).toBe(field);
+  });
+
   test("a config that is not a model's is refused in words", () => {
     const e = thrown(() => shapeFromConfig({ architectures: ["BertForMaskedLM"] }, null));
     expect(e.field).toBe("model_type");
