@@ -16,6 +16,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { GGUFValueType, serializeGgufMetadata } from "@huggingface/gguf";
 import type { GGUFTypedMetadata } from "@huggingface/gguf";
+import type { TabStorage } from "../../src/hub/settings.ts";
 
 export interface Recording {
   source: string[];
@@ -214,4 +215,10 @@ export async function serveFakeHub(hub: { handle(request: Request): Promise<Resp
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
+}
+
+/** Web Storage in memory, as sessionStorage or localStorage behave within one page. */
+export function memoryStorage(): TabStorage & { data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
 }

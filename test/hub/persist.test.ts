@@ -2,12 +2,8 @@ import { describe, expect, test } from "vitest";
 import { catalogSnapshot } from "../../src/hub/catalog.ts";
 import { snapshotCache } from "../../src/hub/persist.ts";
 import type { TabStorage } from "../../src/hub/settings.ts";
+import { memoryStorage } from "./fakeHub.ts";
 import type { RepoSnapshot } from "../../src/plan/types.ts";
-
-function memoryStorage(): TabStorage & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
-}
 
 function at(sha: string): RepoSnapshot {
   const base = catalogSnapshot("deepseek-ai/DeepSeek-R1");

@@ -3,18 +3,12 @@ import { describe, expect, test } from "vitest";
 import { repoQueryOptions } from "../../src/app/queries.ts";
 import { EXAMPLE_REPO } from "../../src/hub/catalog.ts";
 import { snapshotCache } from "../../src/hub/persist.ts";
-import type { TabStorage } from "../../src/hub/settings.ts";
-import { fakeHub, loadRecording } from "./fakeHub.ts";
+import { fakeHub, loadRecording, memoryStorage } from "./fakeHub.ts";
 
 const HUB = "https://hub.test";
 const R1_GGUF = loadRecording("unsloth/DeepSeek-R1-GGUF");
 const CODER = loadRecording("Qwen/Qwen2.5-Coder-32B-Instruct");
 const SHA = "c1cd3da7ff0130842ea01b16f714c13181dd429e";
-
-function memoryStorage(): TabStorage {
-  const data = new Map<string, string>();
-  return { getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
-}
 
 function freshClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false } } });

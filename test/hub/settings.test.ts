@@ -1,12 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { HubError } from "../../src/hub/errors.ts";
 import { DEFAULT_HUB_URL, checkToken, hubUrlFromEnv, normalizeHubUrl, tokenStore } from "../../src/hub/settings.ts";
-import type { TabStorage } from "../../src/hub/settings.ts";
-
-function memoryStorage(): TabStorage & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
-}
+import { memoryStorage } from "./fakeHub.ts";
 
 describe("the Hub's address", () => {
   test("HF_ENDPOINT, as the Hub's own tools read it, else the public Hub", () => {
