@@ -211,6 +211,10 @@ function quantMethodOf(config: Json, text: Json, extraJson: Json | undefined): s
   if (isRecord(q) && typeof q["quant_method"] === "string") return q["quant_method"].toLowerCase();
   const hf = extraJson?.["hf_quant_config.json"];
   if (isRecord(hf) && isRecord(hf["quantization"])) return "modelopt";
+  // MLX community repos: `quantization` (and a copy in quantization_config) with bits and
+  // group_size but no quant_method (notes §1b); no engine Modelplan plans for loads them.
+  const mlx = eitherLevel(config, text, "quantization") ?? q;
+  if (isRecord(mlx) && typeof mlx["bits"] === "number" && typeof mlx["group_size"] === "number") return "mlx";
   return "";
 }
 

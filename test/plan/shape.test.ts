@@ -404,6 +404,11 @@ describe("picture models, dtype, context and quantization", () => {
     expect(shapeOfConfig(name).quantMethod).toBe(method);
   });
 
+  test("an MLX community quantization (bits and group_size, no quant_method) is named mlx, not taken for bf16", () => {
+    const config = { ...loadConfig("Qwen__Qwen3-8B"), quantization: { group_size: 64, bits: 4 }, quantization_config: { group_size: 64, bits: 4 } };
+    expect(shapeFromConfig(config, null).quantMethod).toBe("mlx");
+  });
+
   test("without hf_quant_config.json the older NVFP4 repo says nothing of its quantization", () => {
     expect(shapeFromConfig(loadConfig("nvidia__DeepSeek-V3.1-NVFP4"), null).quantMethod).toBe("");
   });
