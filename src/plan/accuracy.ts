@@ -194,7 +194,8 @@ function vllmV1(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   if (weights !== null && act !== null && nonTorch !== null) {
     const context = num(ms["init_non_torch_memory_gib"]);
     const graphs = num(ms["cuda_graph_pool_actual_gib"]);
-    const outside = vllmOutsideBudgetBytes(tp, pp, s.enforceEager, (shape.moe?.routedExperts ?? 0) > 1) / GIB;
+    const layersOnCard = part.kv.fullLayers + part.kv.mlaLayers + part.kv.linearLayers + part.kv.sliding.reduce((n, g) => n + g.layers, 0);
+    const outside = vllmOutsideBudgetBytes(tp, pp, s.enforceEager, (shape.moe?.routedExperts ?? 0) > 1, layersOnCard) / GIB;
     if (context !== null && graphs !== null) {
       row.metrics.push(metric("whole footprint but KV", "GiB", (first.weightsBytes + first.engineBytes) / GIB + outside, weights + act + nonTorch + context + graphs, 5));
     } else {

@@ -54,12 +54,20 @@ export const VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB = 15.4;
 export const VLLM_FORWARD_BYTES_PER_TOKEN_HIDDEN = 27;
 
 /**
+ * A pipeline stage that does not sample holds its hidden states for the next
+ * stage too: Llama-3.1-8B's first stage at PP2 and PP4 peaked at 1.10 GiB for
+ * 8,192 tokens × 4,096 hidden = 35 B each (vLLM 0.19).
+ */
+export const VLLM_STAGE_FORWARD_BYTES_PER_TOKEN_HIDDEN = 35;
+
+/**
  * vLLM's torch activation peak of the profile run (inside the budget): the
  * larger of the forward pass over max_num_batched_tokens and the sampler over
  * max_num_seqs, which only the last pipeline stage runs.
  */
-export function vllmActivationBytes(shape: ModelShape, s: ResolvedSettings, modelDtypeBytes: number, lastStage: boolean): number {
-  const forward = s.maxNumBatchedTokens * shape.hiddenSize * VLLM_FORWARD_BYTES_PER_TOKEN_HIDDEN;
+export function vllmActivationBytes(shape: ModelShape, s: ResolvedSettings, modelDtypeBytes: number, lastStage: boolean, pipelineParallel = 1): number {
+  const perTokenHidden = pipelineParallel > 1 && !lastStage ? VLLM_STAGE_FORWARD_BYTES_PER_TOKEN_HIDDEN : VLLM_FORWARD_BYTES_PER_TOKEN_HIDDEN;
+  const forward = s.maxNumBatchedTokens * shape.hiddenSize * perTokenHidden;
   const perEntry = VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB + Math.max(0, modelDtypeBytes - 2);
   const sampler = lastStage ? s.maxNumSeqs * shape.vocabSize * perEntry : 0;
   return Math.max(forward, sampler);
@@ -81,13 +89,14 @@ export function vllmNonTorchBytes(tensorParallel: number, pipelineParallel: numb
  * Memory vLLM 0.19 spends OUTSIDE util × total: the CUDA context (0.51 GiB at
  * TP1; with NCCL at TP ≥ 2, 1.51–1.53 GiB for dense models and 1.99 for the
  * MoE ones (Mixtral, Kimi-VL, gpt-oss); 1.43–1.48 on a pipeline) and the
- * CUDA-graph pool allocated after the KV cache (0.51–1.85 GiB, mean 1.07;
- * none with --enforce-eager). What is left must hold both, or the load dies
- * after printing its KV line (calibration: gpt-oss-20b at util 0.95).
+ * CUDA-graph pool allocated after the KV cache (none with --enforce-eager),
+ * which grows with the layers a card runs: 0.4 GiB + 0.0155 GiB a layer
+ * fits Llama-3.1-8B at PP4/PP2/TP1 (8, 16, 32 layers: 0.51, 0.65, 0.91) and
+ * the 80-layer 70B/72B at TP2 (1.61–1.85).
  */
-export function vllmOutsideBudgetBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false): number {
+export function vllmOutsideBudgetBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false, layersOnCard = 32): number {
   const context = tensorParallel >= 2 ? (moe ? 2.0 : 1.5) * GIB : pipelineParallel >= 2 ? 1.45 * GIB : 0.51 * GIB;
-  const graphs = enforceEager ? 0 : 1.1 * GIB;
+  const graphs = enforceEager ? 0 : (0.4 + 0.0155 * layersOnCard) * GIB;
   return context + graphs;
 }
 

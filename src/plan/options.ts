@@ -279,7 +279,7 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
     case "vllm": {
       const total = cudaTotalBytes(part.physicalBytes);
       usable = s.gpuMemoryUtilization * total;
-      engineBytes = vllmActivationBytes(ctx.shape, s, modelElemBytes(ctx.shape, s), part.holdsOutput)
+      engineBytes = vllmActivationBytes(ctx.shape, s, modelElemBytes(ctx.shape, s), part.holdsOutput, part.pipelineParallel)
         + vllmNonTorchBytes(part.tensorParallel, part.pipelineParallel);
       const moe = (ctx.shape.moe?.routedExperts ?? 0) > 1;
       const outside = vllmOutsideFloorBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager, moe)

@@ -1,0 +1,97 @@
+/**
+ * KV bytes per token and pool accounting against figures engines and the
+ * seed's measurements gave (shared/seeds/size_test.go.txt; calibration
+ * README), on real configs.
+ */
+import { describe, expect, test } from "vitest";
+import {
+  kvBytesPerToken, kvGeometry, kvHeadsPerCard, geometryBytesPerToken, llamacppCacheBytes, sglangCapacity, vllmCapacity, vllmSequenceBytes,
+} from "../../src/plan/kv.ts";
+import { shapeOf } from "./planning-fixtures.ts";
+
+describe("KV bytes per token of the seed's measured models (bf16 cache)", () => {
+  test.each([
+    // 8,192 tokens across four llama.cpp slots and six gigabytes at 32k made sense of these (seed).
+    ["Qwen/Qwen2.5-Coder-3B-Instruct", 36 * 1024],
+    ["Qwen/Qwen2.5-14B-Instruct", 192 * 1024],
+    ["meta-llama/Llama-3.3-70B-Instruct", 320 * 1024],
+  ])("%s: %i bytes, KV heads not attention heads", (repo, bytes) => {
+    expect(kvBytesPerToken(shapeOf(repo).layerCaches, 2)).toBe(bytes);
+  });
+});
+
+describe("tensor parallel and the KV heads", () => {
+  test("Qwen2.5-7B's 4 heads split exactly at TP 1, 2 and 4: 57,344 / 28,672 / 14,336 B (vLLM 0.19 logs)", () => {
+    const layers = shapeOf("Qwen/Qwen2.5-7B-Instruct").layerCaches;
+    expect([1, 2, 4].map((tp) => geometryBytesPerToken(kvGeometry(layers, tp), 2))).toEqual([57344, 28672, 14336]);
+  });
+
+  test("past Qwen3-235B's 4 KV heads a card keeps one head: TP8 costs what TP4 does", () => {
+    const layers = shapeOf("Qwen/Qwen3-235B-A22B").layerCaches;
+    expect([1, 2, 4, 8].map((tp) => geometryBytesPerToken(kvGeometry(layers, tp), 2))).toEqual([192512, 96256, 48128, 48128]);
+    expect(kvHeadsPerCard(4, 8)).toBe(1);
+  });
+
+  test("an MLA latent (DeepSeek-R1: 61 × 576 × 2 = 70,272 B) is whole on every card", () => {
+    const layers = shapeOf("deepseek-ai/DeepSeek-R1").layerCaches;
+    expect(geometryBytesPerToken(kvGeometry(layers, 1), 2)).toBe(70272);
+    expect(geometryBytesPerToken(kvGeometry(layers, 8), 2)).toBe(70272);
+  });
+
+  test("linear-attention states are per sequence, divide by TP, and do not grow with context (Qwen3.5-35B-A3B: 61.4 MiB)", () => {
+    const layers = shapeOf("Qwen/Qwen3.5-35B-A3B").layerCaches;
+    const g = kvGeometry(layers, 1);
+    expect(g.linearStateBytesPerSeq / 2 ** 20).toBeCloseTo(61.4, 1);
+    expect(kvGeometry(layers, 2).linearStateBytesPerSeq).toBe(g.linearStateBytesPerSeq / 2);
+    const at = (c: number): number => vllmSequenceBytes(g, 2, c, 8192);
+    // Doubling the context doubles the attention part only: 10 full layers × 2 heads × 512 × 2 B a token.
+    expect(at(16384) - at(8192)).toBe(8192 * 10 * 2 * 512 * 2);
+  });
+});
+
+describe("llama.cpp's cache", () => {
+  const qwen235 = kvGeometry(shapeOf("Qwen/Qwen3-235B-A22B").layerCaches, 1);
+
+  test("q8_0 is exactly 34/64 of f16: 102,272 against 192,512 B a token (ik_llama.cpp log)", () => {
+    expect(llamacppCacheBytes(qwen235, 34 / 32, 32768, 1, 512) / 32768).toBe(102272);
+    expect(llamacppCacheBytes(qwen235, 2, 32768, 1, 512) / 2 ** 20).toBe(6016);
+  });
+
+  test("cells are n_ctx = context × slots, padded to 256", () => {
+    expect(llamacppCacheBytes(qwen235, 2, 1000, 1, 512)).toBe(1024 * 192512);
+    expect(llamacppCacheBytes(qwen235, 2, 4096, 4, 512)).toBe(16384 * 192512);
+  });
+
+  test("gpt-oss's 128-token sliding layers keep window × slots + ubatch cells, not the context", () => {
+    const g = kvGeometry(shapeOf("openai/gpt-oss-20b").layerCaches, 1);
+    const perLayerToken = 8 * 64 * 2 * 2;
+    expect(llamacppCacheBytes(g, 2, 32768, 1, 512)).toBe(12 * perLayerToken * 32768 + 12 * perLayerToken * 768);
+  });
+});
+
+describe("vLLM 0.19's pool accounting", () => {
+  const gemma = kvGeometry(shapeOf("google/gemma-3-27b-it").layerCaches, 1);
+
+  test("a sliding layer holds min(window − 1 + batched tokens, context): nothing saved at 8k, most saved at 32k", () => {
+    const full = (c: number): number => c * geometryBytesPerToken(gemma, 2);
+    expect(vllmSequenceBytes(gemma, 2, 8192, 8192)).toBe(full(8192) + 52 * 16 * 16 * 128 * 2 * 2);
+    expect(vllmSequenceBytes(gemma, 2, 32768, 8192)).toBeLessThan(full(32768) * 0.45);
+  });
+
+  test("Gemma-3-27B's 10 full + 52 sliding layers make 7 groups of 10: the log's 36,560 tokens from 19.53 GiB", () => {
+    const cap = vllmCapacity(gemma, 2, 19.53 * 2 ** 30, 8192, 8192);
+    // Within the log's rounding of 19.53 GiB (±0.005 GiB ≈ ±9 tokens of 573 KB) and one block.
+    expect(Math.abs(cap.tokens - 36560)).toBeLessThanOrEqual(32);
+    expect(cap.concurrency).toBeCloseTo(4.46, 2);
+  });
+
+  test("an empty pool holds nothing", () => {
+    expect(vllmCapacity(gemma, 2, 0, 8192, 8192)).toEqual({ tokens: 0, concurrency: 0 });
+  });
+});
+
+test("SGLang's cell: tokens are the pool ÷ bytes per token (Qwen3-235B TP4: 16.46 GiB over 367,404 tokens in its log)", () => {
+  const g = kvGeometry(shapeOf("Qwen/Qwen3-235B-A22B").layerCaches, 4);
+  const cap = sglangCapacity(g, 2, 16.46 * 2 ** 30, 8192);
+  expect(Math.abs(cap.tokens - 367404) / 367404).toBeLessThan(0.001);
+});

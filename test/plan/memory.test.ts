@@ -1,0 +1,69 @@
+/**
+ * The engines' overheads against what their logs printed
+ * (test/fixtures/calibration/measured.jsonl), figure by figure.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { GIB, cudaTotalBytes, llamacppComputeBytes, vllmActivationBytes, vllmNonTorchBytes, vllmOutsideBudgetBytes, vllmOutsideFloorBytes } from "../../src/plan/memory.ts";
+import { cardMemoryBytes } from "../../src/plan/cards.ts";
+import { resolveSettings } from "../../src/plan/settings.ts";
+import { shapeFromConfig } from "../../src/plan/shape.ts";
+import type { CalibrationModel, CalibrationRecord } from "../../src/plan/accuracy.ts";
+import { shapeOf } from "./planning-fixtures.ts";
+
+const dir = new URL("../fixtures/calibration/", import.meta.url);
+const records = readFileSync(new URL("measured.jsonl", dir), "utf8").trim().split("\n").map((l) => JSON.parse(l) as CalibrationRecord);
+const models = (JSON.parse(readFileSync(new URL("models.json", dir), "utf8")) as { models: Record<string, CalibrationModel> }).models;
+const v019 = records.filter((r) => r.engine_version === "0.19.0");
+const h100 = cardMemoryBytes("h100-80g") ?? 0;
+
+test("an H100's CUDA total is what vLLM printed: 79.19 GiB of nvidia-smi's 81,559 MiB", () => {
+  expect(cudaTotalBytes(h100) / GIB).toBeCloseTo(79.19, 2);
+});
+
+describe("vLLM 0.19's activation peak (torch peak increase of the profile run)", () => {
+  // MoE and picture models carry buffers this model does not count (fused-MoE workspaces, the
+  // encoder's profile): held to 35%, the rest to 10%.
+  test.each(v019.map((r) => [r.id, r] as const))("%s", (_id, r) => {
+    const m = models[r.model] as CalibrationModel;
+    const shape = shapeFromConfig(m.config, m.params ?? null);
+    const s = resolveSettings("vllm", h100, {}, r.tp, 1, "h100-80g");
+    const pp = r.pp ?? 1;
+    const predicted = vllmActivationBytes(shape, s, /float32/.test(r.dtype) ? 4 : 2, pp === 1, pp) / GIB;
+    const measured = r.measured["torch_peak_activation_gib"] as number;
+    const tolerance = shape.moe || shape.hasVision ? 0.35 : 0.1;
+    expect(Math.abs(predicted / measured - 1)).toBeLessThanOrEqual(tolerance);
+  });
+});
+
+test("non-torch memory: 0.25 GiB at TP1, 2.1 at TP ≥ 2, 0.07 on a pipeline stage, within each run's printed figure ± 0.22", () => {
+  for (const r of v019) {
+    const measured = r.measured["non_torch_increase_gib"] as number;
+    expect(Math.abs(vllmNonTorchBytes(r.tp, r.pp ?? 1) / GIB - measured)).toBeLessThanOrEqual(0.22);
+  }
+});
+
+test("outside the budget: the floor is under every run's context + graph pool, the typical figure near their mean", () => {
+  const outside = v019.map((r) => ({ r, sum: (r.measured["init_non_torch_memory_gib"] as number) + (r.measured["cuda_graph_pool_actual_gib"] as number) }));
+  for (const { r, sum } of outside) {
+    const moe = /mixtral|kimi|gpt-oss|moe/i.test(r.model);
+    expect(vllmOutsideFloorBytes(r.tp, r.pp ?? 1, false, moe) / GIB).toBeLessThanOrEqual(sum + 0.01);
+  }
+  const mean = outside.reduce((s, x) => s + x.sum, 0) / outside.length;
+  const typical = v019.reduce((s, r) => {
+    const m = models[r.model] as CalibrationModel;
+    const layers = shapeFromConfig(m.config, m.params ?? null).layers / (r.pp ?? 1);
+    return s + vllmOutsideBudgetBytes(r.tp, r.pp ?? 1, false, /mixtral|kimi|gpt-oss|moe/i.test(r.model), layers);
+  }, 0) / v019.length / GIB;
+  expect(Math.abs(typical - mean)).toBeLessThan(0.15);
+});
+
+describe("llama.cpp's compute buffer on the card with the output layer", () => {
+  test.each([
+    ["google/gemma-3-27b-it", 512, 522.62, "ik_llama.cpp discussion #334"],
+    ["Qwen/Qwen3-235B-A22B", 512, 312.75, "calibration README"],
+    ["Qwen/Qwen3-235B-A22B", 2048, 1264.01, "ik_llama.cpp, ikllama-5090-qwen3-235b case"],
+  ])("%s at -ub %i: %f MiB (%s), within 5%", (repo, ubatch, mib) => {
+    expect(Math.abs(llamacppComputeBytes(shapeOf(repo), ubatch, true) / 2 ** 20 / mib - 1)).toBeLessThanOrEqual(0.05);
+  });
+});
