@@ -1,0 +1,111 @@
+/**
+ * `npm run cluster -- <file> [--json]`
+ *
+ * Reads a cluster inventory with the page's own importers and says what it
+ * read. See HELP.
+ */
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { importCluster } from "../src/cluster/import.ts";
+import { clusterToJson } from "../src/cluster/json.ts";
+import { formatMessage, type ImportResult } from "../src/cluster/messages.ts";
+
+/** Exit code for anything the user gave that cannot be read: a bad flag, path or file. */
+const EXIT_INPUT = 2;
+
+export const HELP = `Usage: npm run cluster -- <file> [--json]
+
+Reads a cluster inventory with the same importers as the page, and prints
+what it read and what it could not.
+
+<file>   a path, or - for standard input. Formats, recognised by content:
+         Modelplan's cluster JSON or YAML, CSV, nvidia-smi (the table, -L,
+         --query-gpu=... --format=csv, mig -lgi), rocm-smi, kubectl get nodes
+         -o json|yaml, kubectl describe node, Slurm scontrol show node / sinfo
+         / slurm.conf, ray status.
+--json   print a JSON object instead of the summary:
+           { "format": "nvidia-smi",
+             "summary": "1 node, 8 GPUs of 1 class; host RAM unknown: set it",
+             "cluster": { "nodes": [ { "id", "fabric", "host_mem_gib",
+                          "host_free_gib", "devices": [ { "class", "count",
+                          "free", "mem_gib"? } ] } ] },
+             "warnings": [ { "message", "line"?, "node"?, "field"? } ] }
+         "cluster" is Modelplan's cluster JSON, the file
+         \`npm run plan -- <model> --cluster <file>\` takes.
+--help   this text.
+
+Exit codes: 0 when a cluster was read; 2 when the file cannot be read or
+holds no usable cluster (the messages go to standard error, with line
+numbers where they have one).
+`;
+
+interface Args {
+  file: string;
+  json: boolean;
+}
+
+function parseArgs(argv: string[]): Args | "help" | string {
+  let file: string | undefined;
+  let json = false;
+  for (const arg of argv) {
+    if (arg === "--help" || arg === "-h") return "help";
+    else if (arg === "--json") json = true;
+    else if (arg.startsWith("-") && arg !== "-") return `unknown flag ${arg}: see --help`;
+    else if (file === undefined) file = arg;
+    else return `one file at a time: ${file} and ${arg} given`;
+  }
+  if (file === undefined) return "no file given: npm run cluster -- <file> [--json]";
+  return { file, json };
+}
+
+async function readInput(file: string): Promise<string> {
+  if (file !== "-") return readFile(file, "utf8");
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function report(result: ImportResult, json: boolean): string {
+  if (json) {
+    const cluster = result.cluster ? (JSON.parse(clusterToJson(result.cluster)) as unknown) : null;
+    return `${JSON.stringify({ format: result.format, summary: result.summary, cluster, warnings: result.warnings }, null, 2)}\n`;
+  }
+  const lines = [`${result.format}: ${result.summary}`];
+  for (const node of result.cluster?.nodes ?? []) {
+    const cards = node.devices.length === 0 ? "CPU only" : node.devices.map((d) => `${d.count} × ${d.class}${d.memGib !== undefined ? ` (${d.memGib} GiB)` : ""}, ${d.free} free`).join("; ");
+    const ram = node.hostMemGib > 0 ? `, ${node.hostMemGib} GiB RAM (${node.hostFreeGib} free)` : "";
+    lines.push(`  ${node.id}${node.fabric ? ` on ${node.fabric}` : ""}: ${cards}${ram}`);
+  }
+  for (const w of result.warnings) lines.push(`warning: ${formatMessage(w)}`);
+  return `${lines.join("\n")}\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  if (args === "help") {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (typeof args === "string") {
+    process.stderr.write(`cluster: ${args}\n`);
+    return EXIT_INPUT;
+  }
+  let text: string;
+  try {
+    text = await readInput(args.file);
+  } catch (err) {
+    const reason = err instanceof Error && "code" in err && err.code === "ENOENT" ? "no such file" : err instanceof Error && "code" in err && err.code === "EISDIR" ? "a directory, not a file" : String(err);
+    process.stderr.write(`cluster: cannot read ${args.file}: ${reason}\n`);
+    return EXIT_INPUT;
+  }
+  const result = importCluster(text, args.file === "-" ? undefined : basename(args.file));
+  if (!result.cluster) {
+    process.stderr.write(`cluster: ${args.file}: nothing imported (${result.format})\n`);
+    for (const e of result.errors) process.stderr.write(`  ${formatMessage(e)}\n`);
+    return EXIT_INPUT;
+  }
+  process.stdout.write(report(result, args.json));
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

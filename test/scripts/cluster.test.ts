@@ -1,0 +1,63 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { importCluster } from "../../src/cluster/import.ts";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const fixture = (name: string) => `test/fixtures/inventory/${name}`;
+
+/** Runs the command as a user does (npm run cluster runs tsx scripts/cluster.ts), from the project's root. */
+function run(args: string[], input?: string) {
+  const out = spawnSync(`${root}node_modules/.bin/tsx`, ["scripts/cluster.ts", ...args], { cwd: root, encoding: "utf8", input, timeout: 30_000 });
+  return { code: out.status, stdout: out.stdout, stderr: out.stderr };
+}
+
+describe("npm run cluster", { timeout: 60_000 }, () => {
+  test("prints what it read from an nvidia-smi table", () => {
+    const { code, stdout } = run([fixture("nvidia-smi-h100-sxm-80g-1.txt")]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^nvidia-smi: 1 node, 8 GPUs of 1 class; host RAM unknown: set it\n {2}node-1: 8 × h100-80g, 8 free\n/);
+    expect(stdout).toMatch(/warning: nvidia-smi does not print the host name/);
+  });
+
+  test("--json prints Modelplan's cluster JSON and the warnings; the JSON reads back to the same cluster", () => {
+    const { code, stdout } = run([fixture("scontrol-show-node-rtx3090-drain-1.txt"), "--json"]);
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as { format: string; cluster: unknown; warnings: { message: string; line?: number }[] };
+    expect(out.format).toBe("slurm scontrol show node");
+    expect(out.cluster).toEqual({
+      nodes: [{ id: "yigou-dev-102-68", fabric: "", host_mem_gib: 0, host_free_gib: 0, devices: [{ class: "rtx3090-24g", count: 1, free: 0 }] }],
+    });
+    expect(out.warnings.some((w) => /IDLE\+DRAIN/.test(w.message))).toBe(true);
+    expect(importCluster(JSON.stringify(out.cluster)).cluster?.nodes[0]?.devices).toEqual([{ class: "rtx3090-24g", count: 1, free: 0 }]);
+  });
+
+  test("a file it cannot read: exit 2 and the reason", () => {
+    const { code, stderr, stdout } = run(["no/such/cluster.json"]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toBe("cluster: cannot read no/such/cluster.json: no such file\n");
+  });
+
+  test("a file with no usable cluster: exit 2 and the messages with their lines", () => {
+    const bad = '{ "nodes": [\n  { "id": "a", "host_mem_gib": 64, "host_free_gib": 64,\n    "devices": [ { "class": "h100-80g", "count": 2, "free": 5 } ] }\n] }\n';
+    const { code, stderr } = run(["-"], bad);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/nothing imported \(modelplan-json\)\n {2}line 3: node "a", devices\[0\]\.free: 5 free is more than the 2 h100-80g it has/);
+  });
+
+  test("lgip is refused, saying what to paste instead", () => {
+    const { code, stderr } = run([fixture("nvidia-smi-mig-lgip-h100-sxm-80g-1.txt")]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/paste `nvidia-smi -L`/);
+  });
+
+  test("--help documents --json; a stray flag is exit 2", () => {
+    const help = run(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--json {3}print a JSON object/);
+    const stray = run(["--yaml", fixture("nvidia-smi-l40s-1.txt")]);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toBe("cluster: unknown flag --yaml: see --help\n");
+  });
+});
