@@ -314,6 +314,29 @@ function mlaCache(text: Json): LayerCache {
   return { kind: "mla", latentDim: rank + rope };
 }
 
+/**
+ * The DSA indexer's key cache per token (DeepSeek-V3.2, GLM-5.x, which carry
+ * `index_head_dim`): fp8 keys plus an fp32 scale per 128, vLLM's and SGLang's
+ * layout (notes §2.2; SGLang's V3.2 log: 61 × (656 + 132) = 48,068 B/tok).
+ * GLM-5.2's `indexer_types` marks layers "shared": they reuse another layer's
+ * selection and keep no index keys of their own.
+ */
+function withIndexer(t: Json, caches: LayerCache[]): LayerCache[] {
+  const dim = optionalInt(t, "index_head_dim");
+  if (dim === undefined || dim === 0) return caches;
+  const bytes = dim + Math.ceil(dim / 128) * 4;
+  const types = stringList(t, "indexer_types");
+  return caches.map((c, i) => {
+    if (c.kind !== "mla") return c;
+    const type = types?.[i] ?? "full";
+    if (type === "shared") return c;
+    if (type !== "full") {
+      throw new ModelError(`indexer_types[${i}] is "${type}"; known: full, shared.`, "indexer_types");
+    }
+    return { ...c, indexerBytesPerToken: bytes };
+  });
+}
+
 function slidingWindowOf(text: Json, field = "sliding_window"): number {
   return positiveInt(text, field, "sliding-window layers hold at most that many tokens");
 }
@@ -540,7 +563,7 @@ function layerCachesOf(g: Geometry, attentionHeads: number): LayerCache[] {
         }
       });
     }
-    return Array.from({ length: g.layers }, () => mlaCache(t));
+    return withIndexer(t, Array.from({ length: g.layers }, () => mlaCache(t)));
   }
   const blocks = t["block_configs"];
   if (Array.isArray(blocks)) return blockConfigCaches(g, requireLength(blocks, g, "block_configs"), attentionHeads);

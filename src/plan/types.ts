@@ -267,7 +267,17 @@ export type LayerCache =
   /** Sliding-window (or chunked) attention: at most `windowTokens` tokens, in engines that do so. */
   | { kind: "sliding"; kvHeads: number; headDimK: number; headDimV: number; windowTokens: number }
   /** MLA: one latent of kv_lora_rank + qk_rope_head_dim per token, whole on every card. */
-  | { kind: "mla"; latentDim: number }
+  | {
+      kind: "mla";
+      latentDim: number;
+      /**
+       * DSA sparse attention (DeepSeek-V3.2, GLM-5.x): the indexer's own key
+       * cache, bytes per token on this layer, always fp8 with an fp32 scale per
+       * 128 (vLLM and SGLang: index_head_dim + index_head_dim / 128 × 4 = 132 B),
+       * whatever the latent's dtype. Absent without an indexer.
+       */
+      indexerBytesPerToken?: number;
+    }
   /** Linear attention, Mamba or gated-delta: a constant state per sequence, in bytes (vLLM's layout). */
   | { kind: "linear"; stateBytesPerSeq: number }
   /** No cache at all (an MLP-only or MoE-only block of a hybrid model). */

@@ -129,6 +129,27 @@ describe("KV bytes per token and per-sequence state agree with the notes' table"
   });
 });
 
+describe("DSA indexer keys", () => {
+  // SGLang's DeepSeek-V3.2-Exp log (calibration sglang-dp8attn-b200-deepseek-v3.2-exp-*): 48,072 B/tok with the
+  // indexer, 40,020 without; the PR text gives the indexer 8,052 B/tok = 61 layers × 132.
+  test("DeepSeek-V3.2: 132 B a token on each of 61 layers", () => {
+    const caches = shapeOfConfig("deepseek-ai__DeepSeek-V3.2").layerCaches;
+    const indexer = caches.reduce((sum, c) => sum + (c.kind === "mla" ? (c.indexerBytesPerToken ?? 0) : 0), 0);
+    expect(indexer).toBe(8_052);
+    // With fp8_ds_mla's 656 B latent per layer, the total SGLang printed.
+    expect(Math.abs(61 * 656 + indexer - 48_072)).toBeLessThanOrEqual(4);
+  });
+
+  test("GLM-5.2's shared indexer layers keep no keys of their own: 21 of 78 do", () => {
+    const caches = shapeOfConfig("zai-org__GLM-5.2").layerCaches;
+    expect(caches.filter((c) => c.kind === "mla" && c.indexerBytesPerToken === 132)).toHaveLength(21);
+  });
+
+  test("DeepSeek-V3 has no indexer", () => {
+    expect(shapeOfConfig("deepseek-ai__DeepSeek-V3").layerCaches.some((c) => c.kind === "mla" && c.indexerBytesPerToken !== undefined)).toBe(false);
+  });
+});
+
 describe("the seed's measured KV bytes per token (shared/seeds/size_test.go.txt)", () => {
   // Llama-3.3-70B's config is not among the fixtures; Qwen2.5-72B has the same
   // KV geometry (80 layers, 8 KV heads of 128), which is what the figure measures.
