@@ -15,7 +15,7 @@ import { readRepo } from "../src/hub/read.ts";
 import { parseRepoInput } from "../src/hub/repoId.ts";
 import { checkToken, hubUrlFromEnv } from "../src/hub/settings.ts";
 import { DEFAULT_WORKLOAD, ModelError, optionJson, plan, readModel, refusalJson } from "../src/plan/index.ts";
-import type { Cluster, PlanOption, RepoSnapshot, Workload } from "../src/plan/types.ts";
+import type { Cluster, ModelShape, PlanOption, RepoSnapshot, Workload } from "../src/plan/types.ts";
 import { UsageError, helpText, parsePlanArgs } from "./lib/args.ts";
 import type { PlanArgs } from "./lib/args.ts";
 import { LocalModelError, readLocalModel } from "./lib/localModel.ts";
@@ -91,10 +91,15 @@ function where(o: PlanOption): string {
   return `${p.gpusPerNode} × ${p.gpuClass}`;
 }
 
+/** "8 KV heads", or "MLA" for a model whose only cache is the latent (its kvHeads is 0). */
+function kvLabel(s: ModelShape): string {
+  return s.kvHeads === 0 && s.layerCaches.some((c) => c.kind === "mla") ? "MLA cache" : `${s.kvHeads} KV heads`;
+}
+
 function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof plan>, context: number): string {
   const s = result.shape;
   const lines = [
-    `${snapshot.repo}${snapshot.sha ? `@${snapshot.sha.slice(0, 7)}` : ""}: ${s.architecture}, ${s.layers} layers, ${s.kvHeads} KV heads, ${s.maxContextTokens.toLocaleString("en-US")} ctx, ${s.dtype}`,
+    `${snapshot.repo}${snapshot.sha ? `@${snapshot.sha.slice(0, 7)}` : ""}: ${s.architecture}, ${s.layers} layers, ${kvLabel(s)}, ${s.maxContextTokens.toLocaleString("en-US")} ctx, ${s.dtype}`,
     `${result.options.length} options at ${context.toLocaleString("en-US")} tokens, best first; ${result.refused.length} configurations refused (--json lists why).`,
     "",
   ];
@@ -118,6 +123,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     const snapshot = await readSnapshot(args, env, notes);
     const { shape, artifacts } = readModel(snapshot);
     const contextTokens = args.contextTokens ?? Math.min(DEFAULT_WORKLOAD.contextTokens, shape.maxContextTokens || DEFAULT_WORKLOAD.contextTokens);
+    if (shape.maxContextTokens > 0 && contextTokens > shape.maxContextTokens) {
+      // vLLM refuses a --max-model-len past the config's without VLLM_ALLOW_LONG_MAX_MODEL_LEN or rope scaling; say so rather than plan silently.
+      notes.push(`--context ${contextTokens} is past the model's own ${shape.maxContextTokens} tokens: engines refuse it unless rope scaling is set; planned as asked`);
+    }
     const workload: Workload = { ...args.workload, contextTokens };
     const result = plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, workload);
     const stderr = [...notes, ...warnings.map((w) => `cluster: ${w}`)].join("\n");
@@ -136,7 +145,12 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
 
 const isEntry = process.argv[1] !== undefined && import.meta.filename === (await import("node:fs")).realpathSync(process.argv[1]);
 if (isEntry) {
-  const { code, stdout, stderr } = await main(process.argv.slice(2), process.env);
+  const { code, stdout, stderr } = await main(process.argv.slice(2), process.env).catch((err: unknown) => ({
+    // A bug of ours still ends in one line, not a stack trace the user has to read.
+    code: 1,
+    stdout: "",
+    stderr: `internal error, please report it: ${err instanceof Error ? err.message : String(err)}`,
+  }));
   if (stdout) process.stdout.write(`${stdout}\n`);
   if (stderr) process.stderr.write(`${stderr.split("\n").map((l) => `plan: ${l}`).join("\n")}\n`);
   process.exitCode = code;

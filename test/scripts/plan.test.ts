@@ -115,6 +115,14 @@ describe("plan's main, in process", () => {
     expect(out.options.some((o) => !o.cpu && o.gpu_class === "h100-80g")).toBe(true);
   });
 
+  test("a context past the model's own is planned as asked, with a warning on stderr", async () => {
+    const { code, stdout, stderr } = await main(["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", clusterFile, "--json", "--context", "65536"], env());
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toHaveProperty("options");
+    // config.json at b472059: max_position_embeddings 32768.
+    expect(stderr).toContain("past the model's own 32768 tokens");
+  });
+
   test("--help documents every flag", async () => {
     const { code, stdout } = await main(["--help"], {});
     expect(code).toBe(0);
