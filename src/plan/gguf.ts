@@ -152,9 +152,9 @@ function perLayer(m: Metadata, key: string, layers: number, fallback?: number): 
  * Which layers slide: `attention.sliding_window_pattern` as a per-layer bool
  * array, or a period n where layer i slides when i % n < n − 1 (llama.cpp
  * `set_swa_pattern`). Older files carry no pattern and llama.cpp sets it per
- * architecture in load_hparams: gemma2 and gpt-oss 2, gemma3 6, cohere2 4.
+ * architecture in load_hparams: gemma2 and gpt-oss 2, gemma3 6, cohere2 and llama4 4.
  */
-const SWA_PATTERN_BY_ARCH: Record<string, number> = { gemma2: 2, gemma3: 6, "gpt-oss": 2, cohere2: 4 };
+const SWA_PATTERN_BY_ARCH: Record<string, number> = { gemma2: 2, gemma3: 6, "gpt-oss": 2, cohere2: 4, llama4: 4 };
 
 function slidingMask(m: Metadata, arch: string, layers: number): boolean[] {
   const key = `${arch}.attention.sliding_window_pattern`;
@@ -206,6 +206,19 @@ function recurrentKinds(m: Metadata, arch: string, layers: number, kvHeads: numb
   return kvHeads.map((kv, i) => (kv > 0 ? "attn" : (ff[i] ?? 0) > 0 ? "none" : "rec"));
 }
 
+/**
+ * Llama-4 files carry no window key: llama.cpp's load_hparams sets chunked
+ * attention of 8,192 tokens with pattern 4 (three chunked layers, then one
+ * global) for every llama4 file, unless a sliding_window of 0 turns it off
+ * (src/llama-model.cpp, LLM_ARCH_LLAMA4).
+ */
+const LLAMA4_CHUNK_TOKENS = 8192;
+
+function llama4Chunks(m: Metadata, arch: string): boolean {
+  if (arch !== "llama4") return false;
+  return num(m, `${arch}.attention.sliding_window`) !== 0;
+}
+
 function layerCachesOf(m: Metadata, arch: string, layers: number, headCount: number, hidden: number): LayerCache[] {
   const kvHeads = perLayer(m, `${arch}.attention.head_count_kv`, layers, headCount);
   const rank = num(m, `${arch}.attention.kv_lora_rank`);
@@ -224,7 +237,8 @@ function layerCachesOf(m: Metadata, arch: string, layers: number, headCount: num
       k === "rec" ? { kind: "linear", stateBytesPerSeq: state } : k === "none" ? { kind: "none" } : full(kvHeads[i] ?? 0),
     );
   }
-  const window = num(m, `${arch}.attention.sliding_window`);
+  const chunked = llama4Chunks(m, arch);
+  const window = chunked ? LLAMA4_CHUNK_TOKENS : num(m, `${arch}.attention.sliding_window`);
   if (window === undefined || window <= 0) return kvHeads.map((kv) => (kv > 0 ? full(kv) : { kind: "none" }));
   const sliding = slidingMask(m, arch, layers);
   // Gemma-4-style files give sliding layers their own head size.
@@ -244,12 +258,14 @@ function moeOf(m: Metadata, arch: string, layers: number, hidden: number, tensor
   const dense = num(m, `${arch}.leading_dense_block_count`) ?? 0;
   // Mixtral-era files have no expert_feed_forward_length: llama.cpp sizes their experts by feed_forward_length.
   const width = num(m, `${arch}.expert_feed_forward_length`) ?? num(m, `${arch}.feed_forward_length`) ?? 0;
-  const moeLayers = layers - dense;
+  // Llama-4 Maverick alternates dense and MoE layers (interleave_moe_layer_step 2): layer i has experts when (i + 1) % step == 0.
+  const step = num(m, `${arch}.interleave_moe_layer_step`) ?? 1;
+  const moeLayers = step > 1 ? Math.floor(layers / step) : layers - dense;
   const shape: MoeShape = {
     routedExperts: experts,
     expertsPerToken: used,
     sharedExperts: num(m, `${arch}.expert_shared_count`) ?? 0,
-    denseFirstLayers: dense,
+    denseFirstLayers: step > 1 ? step - 1 : dense,
     expertIntermediateSize: width,
     moeLayers,
   };

@@ -171,6 +171,30 @@ describe("sliding windows in GGUF", () => {
     expect(fromGguf).toEqual(fromConfig);
   });
 
+  test("Llama-4 files carry no window: llama.cpp's 8,192-token chunks, every fourth layer global, as the config says", () => {
+    const text = loadConfig("meta-llama__Llama-4-Maverick-17B-128E-Instruct")["text_config"] as Record<string, number>;
+    const fromGguf = shapeFromGguf({
+      metadata: {
+        "general.architecture": "llama4",
+        "llama4.block_count": text["num_hidden_layers"] ?? 0,
+        "llama4.embedding_length": text["hidden_size"] ?? 0,
+        "llama4.context_length": text["max_position_embeddings"] ?? 0,
+        "llama4.attention.head_count": text["num_attention_heads"] ?? 0,
+        "llama4.attention.head_count_kv": text["num_key_value_heads"] ?? 0,
+        "llama4.attention.key_length": text["head_dim"] ?? 0,
+        "llama4.expert_count": 128,
+        "llama4.expert_used_count": 1,
+        "llama4.expert_feed_forward_length": text["intermediate_size"] ?? 0,
+        "llama4.interleave_moe_layer_step": text["interleave_moe_layer_step"] ?? 0,
+      },
+      tensorDataOffsetBytes: 0,
+    });
+    const fromConfig = shapeFromConfig(loadConfig("meta-llama__Llama-4-Maverick-17B-128E-Instruct"), null);
+    expect(fromGguf.layerCaches).toEqual(fromConfig.layerCaches);
+    expect(fromGguf.moe?.moeLayers).toBe(fromConfig.moe?.moeLayers);
+    expect(fromGguf.moe?.routedExpertParams).toBe(fromConfig.moe?.routedExpertParams);
+  });
+
   test("a per-layer bool pattern is read as given", () => {
     const pattern = Array.from({ length: 24 }, (_, i) => i < 12);
     const s = shapeFromGguf(gptOssHeader({ "gpt-oss.attention.sliding_window_pattern": pattern }));
