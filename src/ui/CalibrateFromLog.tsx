@@ -1,6 +1,6 @@
 import { useDeferredValue, useId, useMemo, useState } from "react";
 import { calibrationNotes, planOverheadGib, plannedEngineOf, predictedVsMeasured, type CalibrationRow } from "../plan/calibrate.ts";
-import { parseStartupLog } from "../plan/logparse.ts";
+import { parseStartupLog, type StartupLogReading } from "../plan/logparse.ts";
 import type { Engine, PlanOption, Workload } from "../plan/types.ts";
 import { formatTokens } from "./format.ts";
 
@@ -25,13 +25,9 @@ export function CalibrateFromLog({ option, workload, onUse }: CalibrateFromLogPr
   const id = useId();
   const [text, setText] = useState("");
   const [fileError, setFileError] = useState<string | null>(null);
-  // Parsing waits for typing to settle: a pasted log is parsed once, not per keystroke.
+  // Parsed at low priority (a deferred value): typing stays responsive while a large paste is read.
   const deferred = useDeferredValue(text);
   const reading = useMemo(() => (deferred.trim() === "" ? null : parseStartupLog(deferred.slice(0, MAX_LOG_CHARS))), [deferred]);
-  const rows = reading && option ? predictedVsMeasured(option, reading) : [];
-  const notes = reading && option ? calibrationNotes(option, workload, reading) : [];
-  const engine = reading ? plannedEngineOf(reading.engine) : null;
-  const overhead = reading ? planOverheadGib(reading) : null;
 
   async function openFile(file: File | undefined) {
     if (!file) return;
@@ -61,28 +57,44 @@ export function CalibrateFromLog({ option, workload, onUse }: CalibrateFromLogPr
         ) : null}
       </div>
       {reading && !option ? <p role="status">Select an option to compare the log with its prediction.</p> : null}
-      {reading && option ? (
-        <>
-          <p role="status">
-            {reading.engine === null ? "No engine recognised." : `Read a ${reading.engine} log.`}
-            {reading.failure ? ` It failed: ${reading.failure}` : ""}
-          </p>
-          <ComparisonTable rows={rows} />
-          {notes.length > 0 ? (
-            <ul className="notes">
-              {notes.map((n) => (
-                <li key={n}>{n}</li>
-              ))}
-            </ul>
-          ) : null}
-          {engine !== null && overhead !== null ? (
-            <button type="button" onClick={() => onUse(engine, overhead)}>
-              Use the measured overhead ({overhead.toFixed(2)} GiB a card) for {engine} in the plan
-            </button>
-          ) : null}
-        </>
-      ) : null}
+      {reading && option ? <CalibrationReport option={option} workload={workload} reading={reading} onUse={onUse} /> : null}
     </section>
+  );
+}
+
+interface CalibrationReportProps {
+  option: PlanOption;
+  workload: Workload;
+  reading: StartupLogReading;
+  onUse(engine: Engine, overheadGib: number): void;
+}
+
+/** What a read log says beside the plan, and the offer to use its overhead. */
+export function CalibrationReport({ option, workload, reading, onUse }: CalibrationReportProps) {
+  const rows = predictedVsMeasured(option, reading);
+  const notes = calibrationNotes(option, workload, reading);
+  const engine = plannedEngineOf(reading.engine);
+  const overhead = planOverheadGib(reading);
+  return (
+    <>
+      <p role="status">
+        {reading.engine === null ? "No engine recognised." : `Read a ${reading.engine} log.`}
+        {reading.failure ? ` It failed: ${reading.failure}` : ""}
+      </p>
+      <ComparisonTable rows={rows} />
+      {notes.length > 0 ? (
+        <ul className="notes">
+          {notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      ) : null}
+      {engine !== null && overhead !== null ? (
+        <button type="button" onClick={() => onUse(engine, overhead)}>
+          Use the measured overhead ({overhead.toFixed(2)} GiB a card) for {engine} in the plan
+        </button>
+      ) : null}
+    </>
   );
 }
 
