@@ -264,7 +264,7 @@ function sglangCommands(option: CommandOption, ctx: CommandContext): string[] {
 /** rpc-server's default port (tools/rpc/README.md: "endpoint : 127.0.0.1:50052"). */
 const RPC_PORT = 50052;
 
-/** "All layers" for -ngl: any count past the model's layers means all of them (the README's `-ngl 99` idiom). */
+/** "All layers" for --n-gpu-layers: any count past the model's layers means all of them (the README's `-ngl 99` idiom). */
 const ALL_LAYERS = 999;
 
 /** How llama-server finds the weights: by Hub repo and quant tag, or by the first file on disk. */
@@ -297,7 +297,7 @@ function llamacppKvArgs(kvDtype: Workload["kvDtype"]): Arg[] {
 function llamacppGpuArgs(option: CommandOption): Arg[] {
   const { placement } = option;
   if (placement.cpu) return [];
-  const args: Arg[] = [["-ngl", placement.gpuLayers < 0 ? ALL_LAYERS : placement.gpuLayers]];
+  const args: Arg[] = [["--n-gpu-layers", placement.gpuLayers < 0 ? ALL_LAYERS : placement.gpuLayers]];
   if (placement.cpuMoeLayers > 0) args.push(["--n-cpu-moe", placement.cpuMoeLayers]);
   if (placement.gpusPerNode > 1 && placement.nodes <= 1) {
     // Equal shares over cards of one class: the split the plan sized, where

@@ -306,7 +306,7 @@ describe("llama.cpp", () => {
     expect(flags.get("-hf")).toBe("unsloth/DeepSeek-R1-GGUF:UD-IQ1_S");
     expect(flags.get("--ctx-size")).toBe(String(8192 * 4));
     expect(flags.get("--parallel")).toBe("4");
-    expect(Number(flags.get("-ngl"))).toBeGreaterThanOrEqual(SHAPE.layers);
+    expect(Number(flags.get("--n-gpu-layers"))).toBeGreaterThanOrEqual(SHAPE.layers);
     expect(flags.get("--split-mode")).toBe("layer");
     expect(flags.get("--tensor-split")).toBe("1,1");
     expectRealFlags(entry, "llamacpp");
@@ -331,7 +331,7 @@ describe("llama.cpp", () => {
     const opt = option("llamacpp", R1_IQ1S, { gpuLayers: 40, cpuMoeLayers: 58 });
     const entry = only(commandsFor(opt, ctx(R1_IQ1S, { kvDtype: "q8_0" })));
     const { flags } = parse(entry, "llamacpp");
-    expect(flags.get("-ngl")).toBe("40");
+    expect(flags.get("--n-gpu-layers")).toBe("40");
     expect(flags.get("--n-cpu-moe")).toBe("58");
     expect(flags.get("-ctk")).toBe("q8_0");
     expect(flags.get("-ctv")).toBe("q8_0");
@@ -340,11 +340,11 @@ describe("llama.cpp", () => {
     expectRealFlags(entry, "llamacpp");
   });
 
-  test("on the CPU: no -ngl at all", () => {
+  test("on the CPU: no --n-gpu-layers at all", () => {
     const opt = option("llamacpp", R1_IQ1S, { cpu: true, gpuClass: "", gpusPerNode: 0 });
     const entry = only(commandsFor(opt, ctx(R1_IQ1S, { settings: { ubatch: 1024, batch: 4096 } })));
     const { flags } = parse(entry, "llamacpp");
-    expect(flags.has("-ngl")).toBe(false);
+    expect(flags.has("--n-gpu-layers")).toBe(false);
     expect(flags.get("-ub")).toBe("1024");
     expect(flags.get("-b")).toBe("4096");
     expectRealFlags(entry, "llamacpp");
