@@ -337,8 +337,8 @@ function withIndexer(t: Json, caches: LayerCache[]): LayerCache[] {
   });
 }
 
-function slidingWindowOf(text: Json, field = "sliding_window"): number {
-  return positiveInt(text, field, "sliding-window layers hold at most that many tokens");
+function slidingWindowOf(text: Json): number {
+  return positiveInt(text, "sliding_window", "sliding-window layers hold at most that many tokens");
 }
 
 function slidingFromFull(g: Geometry, windowTokens: number): LayerCache {

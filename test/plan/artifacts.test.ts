@@ -181,6 +181,11 @@ describe("GGUF artifacts", () => {
     expect(a.bytes / GIB).toBeCloseTo(130.6, 2);
   });
 
+  test("with gguf-parser's 671.03 B parameters, UD-IQ1_S spends the 1.67 bits a weight it printed", () => {
+    const a = byName(artifactsOfModel("unsloth__DeepSeek-R1-GGUF", 671.03e9), "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S");
+    expect(Math.abs(a.bitsPerWeight - 1.67)).toBeLessThan(0.005);
+  });
+
   test.each([
     ["Qwen2.5-14B-Instruct-Q8_0.gguf", "Q8_0", 15_701_598_336],
     ["Qwen2.5-14B-Instruct-Q6_K_L.gguf", "Q6_K_L", 12_501_803_136],
