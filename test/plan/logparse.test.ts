@@ -7,6 +7,7 @@
  * last printed digit, 1e-6 relative, i.e. none).
  */
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { parseStartupLog, type StartupLogReading } from "../../src/plan/logparse.ts";
 
@@ -190,6 +191,18 @@ describe("what people really paste", () => {
     const r = parseStartupLog(text);
     expect(r.engine === null || r.weightsGib === null).toBe(true);
     expect(r.unread).toContain("weights");
+  });
+
+  test("10,000 random texts and mutated real lines: never a throw, always a reading", () => {
+    const pieces = RECORDS.flatMap((r) => r.quote);
+    const line = fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom(...pieces), fc.constantFrom(...pieces).chain((l) => fc.nat(l.length).map((cut) => l.slice(0, cut))));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), (lines) => {
+        const r = parseStartupLog(lines.join("\n"));
+        return Array.isArray(r.unread) && (r.weightsGib === null || Number.isFinite(r.weightsGib));
+      }),
+      { numRuns: 10_000 },
+    );
   });
 
   test("whatever the text, it never throws", () => {
