@@ -19,9 +19,10 @@
  *   --revision, --distributed-executor-backend (ParallelConfig/CacheConfig/
  *   ModelConfig/SchedulerConfig groups).
  *   Multi-node without Ray: --nnodes, --node-rank, --master-addr (ParallelConfig
- *   group, present since vLLM 0.13) and --headless on every node but the
- *   first, as docs/serving/distributed_serving.md "Running vLLM with
- *   MultiProcessing" shows it (vllm-project/vllm#30509, Dec 2025).
+ *   group: absent from the 0.11 arg_utils.py, present in 2026 releases) and
+ *   --headless on every node but the first, as docs/serving/distributed_serving.md
+ *   "Running vLLM with MultiProcessing" shows it (vllm-project/vllm#30509,
+ *   Dec 2025). An older vLLM needs the Ray form (vllmLauncher: "ray").
  *
  * SGLang (sgl-project/sglang main, 2026), python/sglang/srt/server_args.py,
  * where each flag is derived from a ServerArgs field name:
