@@ -1,9 +1,10 @@
+import { parseGGUFQuantLabel } from "@huggingface/gguf";
 import { describe, expect, test } from "vitest";
 import { artifactsOf } from "../../src/plan/artifacts.ts";
 import { shapeFromConfig } from "../../src/plan/shape.ts";
-import { ggufQuantOf } from "../../src/plan/quant.ts";
+import { ggufQuantOf, quantFromName } from "../../src/plan/quant.ts";
 import type { Artifact, ModelShape, RepoFile, RepoSnapshot } from "../../src/plan/types.ts";
-import { GIB, loadConfig, loadExtraJson, loadModel, snapshotOf } from "./fixture.ts";
+import { GIB, loadConfig, loadExtraJson, loadModel, modelNames, snapshotOf } from "./fixture.ts";
 
 function artifactsOfModel(name: string, paramsTotal?: number): Artifact[] {
   const snapshot = snapshotOf(name);
@@ -253,6 +254,17 @@ describe("GGUF artifacts", () => {
     const artifacts = artifactsOf(snapshot, ggufOnlyShape(null));
     expect(artifacts).toHaveLength(1);
     expect(artifacts[0]).toMatchObject({ bytes: 2_489_757_856, projectorBytes: 851_251_104 });
+  });
+
+  // @huggingface/gguf 0.4.6 parseGGUFQuantLabel is the Hub's own reading of these names. It has no label for
+  // bartowski's Q4_K_L / Q5_K_L (no Q4_K or Q5_K base in its list) and stops Q4_0_4_4 at Q4_0; elsewhere the two agree.
+  const ggufNames = modelNames().flatMap((n) => (loadModel(n).files ?? []).map((f) => f.path).filter((p) => p.endsWith(".gguf")));
+  const libraryLabel: Record<string, string> = { "Q4_0_4_4": "Q4_0", "Q4_0_4_8": "Q4_0" };
+  test.each(ggufNames)("%s reads as the Hub library reads it", (path) => {
+    const ours = quantFromName(path);
+    const theirs = parseGGUFQuantLabel(path.split("/").pop() ?? path)?.replace(/^UD-/, "");
+    if (theirs === undefined) expect(["Q4_K_L", "Q5_K_L"]).toContain(ours);
+    else expect(libraryLabel[ours] ?? ours).toBe(theirs);
   });
 
   test("GGUF quant: the header's file type wins over the name, but a name variant of the same family is kept", () => {
