@@ -90,9 +90,13 @@ export function CalibrationReport({ option, workload, reading, onUse }: Calibrat
         </ul>
       ) : null}
       {engine !== null && overhead !== null ? (
-        <button type="button" onClick={() => onUse(engine, overhead)}>
-          Use the measured overhead ({overhead.toFixed(2)} GiB a card) for {engine} in the plan
-        </button>
+        workload.settings.measuredOverheadGib?.[engine] === overhead ? (
+          <p role="status">The plan uses this measured overhead ({overhead.toFixed(2)} GiB a card) for {engine}.</p>
+        ) : (
+          <button type="button" onClick={() => onUse(engine, overhead)}>
+            Use the measured overhead ({overhead.toFixed(2)} GiB a card) for {engine} in the plan
+          </button>
+        )
       ) : null}
     </>
   );

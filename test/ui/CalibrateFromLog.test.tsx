@@ -43,6 +43,14 @@ test("a vLLM log: measured beside predicted, and the offer to use its overhead",
   expect(html).toContain("Use the measured overhead (2.13 GiB a card) for vllm in the plan");
 });
 
+test("once used, the overhead is said to be in the plan rather than offered again", () => {
+  const reading = parseStartupLog(quote("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192"));
+  const using = { ...workload, settings: { ...workload.settings, measuredOverheadGib: { vllm: 2.13 } } };
+  const html = renderToStaticMarkup(<CalibrationReport option={option} workload={using} reading={reading} onUse={() => undefined} />);
+  expect(html).toContain("The plan uses this measured overhead (2.13 GiB a card) for vllm.");
+  expect(html).not.toContain("<button");
+});
+
 test("an SGLang log prints no overhead, so none is offered", () => {
   const reading = parseStartupLog(quote("sglang-dp8attn-b200-deepseek-v3.2-exp-main"));
   const html = renderToStaticMarkup(<CalibrationReport option={option} workload={workload} reading={reading} onUse={() => undefined} />);
