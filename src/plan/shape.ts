@@ -185,7 +185,7 @@ const MAX_LENGTH_KEYS = [
   "model_max_length",
 ] as const;
 
-function maxContextOf(config: Json, text: Json): number {
+function maxContextOf(config: Json, text: Json, modelType: string): number {
   let best = Infinity;
   for (const name of MAX_LENGTH_KEYS) {
     const value = eitherLevel(config, text, name);
@@ -198,7 +198,25 @@ function maxContextOf(config: Json, text: Json): number {
       "max_position_embeddings",
     );
   }
-  return best;
+  return scaledByRope(best, eitherLevel(config, text, "rope_scaling") ?? eitherLevel(config, text, "rope_parameters"), modelType);
+}
+
+/**
+ * vLLM's rope stretch of the max length (`_get_and_verify_max_len`): a
+ * rope_scaling with a factor, of any type but su, longrope and llama3 (whose
+ * max_position_embeddings already includes it), multiplies the length; yarn
+ * multiplies its original_max_position_embeddings. Gemma-3's 128K is already
+ * scaled and is skipped, as vLLM skips it. This is how a Qwen model card's
+ * "rope_scaling yarn, factor 4, original 32768" reaches 131,072 tokens.
+ */
+function scaledByRope(maxLength: number, rope: unknown, modelType: string): number {
+  if (!isRecord(rope) || modelType.startsWith("gemma3")) return maxLength;
+  const type = String(rope["rope_type"] ?? rope["type"] ?? "");
+  const factor = rope["factor"];
+  if (["su", "longrope", "llama3", "default", ""].includes(type) || typeof factor !== "number" || factor <= 0) return maxLength;
+  const original = rope["original_max_position_embeddings"];
+  const base = type === "yarn" && typeof original === "number" && original > 0 ? original : maxLength;
+  return Math.round(base * factor);
 }
 
 /**
@@ -805,7 +823,7 @@ export function shapeFromConfig(
     kvHeads: kvHeads > 0 ? kvHeads : blockKv.length > 0 ? Math.min(...blockKv) : 0,
     headDim: mlaLatent?.kind === "mla" ? mlaLatent.latentDim : headDim,
     vocabSize: optionalInt(text, "vocab_size") ?? optionalInt(config, "vocab_size") ?? 0,
-    maxContextTokens: maxContextOf(config, text),
+    maxContextTokens: maxContextOf(config, text, modelType),
     dtype,
     paramsTotal,
     moe: moeOf(text, modelType, layers, hiddenSize),

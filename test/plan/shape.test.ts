@@ -454,6 +454,19 @@ describe("picture models, dtype, context and quantization", () => {
     expect(shapeOfModel(name).tiedEmbeddings).toBe(tied);
   });
 
+  test("Qwen3's model-card yarn (factor 4 on 32,768) stretches the context to 131,072, as vLLM derives it", () => {
+    const config = { ...loadConfig("Qwen__Qwen3-8B"), rope_scaling: { rope_type: "yarn", factor: 4.0, original_max_position_embeddings: 32768 } };
+    expect(shapeFromConfig(config, null).maxContextTokens).toBe(131_072);
+  });
+
+  test.each([
+    ["deepseek-ai__DeepSeek-R1", 163_840], // yarn 40 × 4,096: max_position_embeddings already says so
+    ["openai__gpt-oss-20b", 131_072], // yarn 32 × 4,096
+    ["meta-llama__Llama-4-Scout-17B-16E-Instruct", 10_485_760], // llama3 rope: not stretched again
+  ])("%s: %i tokens", (name, tokens) => {
+    expect(shapeOfConfig(name).maxContextTokens).toBe(tokens);
+  });
+
   test("the Hub's parameter count is carried", () => {
     expect(shapeFromConfig(loadConfig("Qwen__Qwen3-8B"), 8_190_735_360).paramsTotal).toBe(8_190_735_360);
   });
