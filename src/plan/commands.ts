@@ -181,10 +181,11 @@ function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   args.push(["--max-model-len", workload.contextTokens]);
   pushFraction(args, "--gpu-memory-utilization", cardFraction(option, workload, "gpuMemoryUtilization"));
   if (workload.kvDtype === "fp8") args.push(["--kv-cache-dtype", "fp8"]);
-  // The plan holds `sequences` full-length sequences at once: cap the
-  // scheduler there unless the user set its own cap.
-  const maxNumSeqs = settings.maxNumSeqs ?? (sequences(workload) > 1 ? sequences(workload) : undefined);
-  if (maxNumSeqs !== undefined) args.push(["--max-num-seqs", maxNumSeqs]);
+  // Only the user's own cap: the plan sized vLLM's sampler warm-up with
+  // max_num_seqs as settings.ts resolves it, so a cap taken from `sequences`
+  // would start a different engine from the one planned (a larger one could
+  // OOM in the warm-up, as gpt-oss-20b did at 0.95 in the calibration set).
+  if (settings.maxNumSeqs !== undefined) args.push(["--max-num-seqs", settings.maxNumSeqs]);
   if (settings.maxNumBatchedTokens !== undefined) args.push(["--max-num-batched-tokens", settings.maxNumBatchedTokens]);
   if (settings.dtype !== undefined && settings.dtype !== "auto") args.push(["--dtype", settings.dtype]);
   if (settings.quantization !== undefined) args.push(["--quantization", settings.quantization]);

@@ -194,13 +194,13 @@ describe("vLLM", () => {
     const c = ctx(SAFETENSORS, {
       sequences: 16,
       kvDtype: "fp8",
-      settings: { gpuMemoryUtilization: 0.95, maxNumBatchedTokens: 4096, dtype: "float32", quantization: "fp8", enforceEager: true },
+      settings: { gpuMemoryUtilization: 0.95, maxNumSeqs: 64, maxNumBatchedTokens: 4096, dtype: "float32", quantization: "fp8", enforceEager: true },
     });
     const entry = only(commandsFor(opt, c));
     const { flags } = parse(entry, "vllm");
     expect(flags.get("--gpu-memory-utilization")).toBe("0.95");
     expect(flags.get("--kv-cache-dtype")).toBe("fp8");
-    expect(flags.get("--max-num-seqs")).toBe("16");
+    expect(flags.get("--max-num-seqs")).toBe("64");
     expect(flags.get("--max-num-batched-tokens")).toBe("4096");
     expect(flags.get("--dtype")).toBe("float32");
     expect(flags.get("--quantization")).toBe("fp8");
@@ -209,9 +209,9 @@ describe("vLLM", () => {
     expectRealFlags(entry, "vllm");
   });
 
-  test("an explicit --max-num-seqs wins over the plan's sequences", () => {
-    const entry = only(commandsFor(option("vllm", SAFETENSORS, {}), ctx(SAFETENSORS, { sequences: 4, settings: { maxNumSeqs: 64 } })));
-    expect(parse(entry, "vllm").flags.get("--max-num-seqs")).toBe("64");
+  test("sequences alone leave vLLM's scheduler cap at the default the plan sized", () => {
+    const entry = only(commandsFor(option("vllm", SAFETENSORS, {}), ctx(SAFETENSORS, { sequences: 4 })));
+    expect(parse(entry, "vllm").flags.has("--max-num-seqs")).toBe(false);
   });
 
   test("across nodes: one named line per node, the head serving, the others headless", () => {
