@@ -204,7 +204,7 @@ const SGLANG_RULES: Rule[] = [
   rule(String.raw`KV Cache is allocated\.\s*#tokens:\s*NUM`, "kvTokens"),
   rule(String.raw`KV Cache is allocated\..*?[^VK]KV size:\s*NUM\s*GB`, "kvSizeGib"),
   rule(String.raw`KV Cache is allocated\..*?K size:\s*NUM\s*GB`, "kSizeGib"),
-  rule(String.raw`KV Cache is allocated\..*?V size:\s*NUM\s*GB`, "vSizeGib"),
+  rule(String.raw`KV Cache is allocated\..*?(?<!K)V size:\s*NUM\s*GB`, "vSizeGib"),
   rule(String.raw`Memory pool end\.\s*avail mem=NUM\s*GB`, "availAfterPoolGib"),
 ];
 

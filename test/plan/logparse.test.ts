@@ -270,3 +270,28 @@ describe("vLLM V1's own fit check, when it refuses to start", () => {
     expect(r.failure).toMatch(/^ValueError: To serve at least one request/);
   });
 });
+
+describe("SGLang's K and V sized apart", () => {
+  const logs = (JSON.parse(readFileSync(new URL("../fixtures/logs/sglang-kv.json", import.meta.url), "utf8")) as { logs: MainlineLog[] }).logs;
+  const read = (id: string): StartupLogReading => parseStartupLog(logs.find((l) => l.id === id)?.lines.join("\n") ?? "");
+
+  test("vllm#21348: K + V is the pool, 16.46 GiB for 367,404 tokens (48,105 B a token, the calibration README's check)", () => {
+    const r = read("sglang-qwen3-235b-fp8-tp4");
+    expect(r.engine).toBe("sglang");
+    expect(r.kvGib).toBeCloseTo(16.46, 6);
+    expect(r.kvTokens).toBe(367404);
+    expect(Math.round(((r.kvGib ?? 0) * 2 ** 30) / (r.kvTokens ?? 1))).toBe(48105);
+  });
+
+  test("sglang#18039: a K larger than V (head 192 against 128) is still added, not mistaken for one another", () => {
+    const r = read("sglang-mimo-v2-flash-tp4-swa");
+    expect(r.figures.kSizeGib).toBe(8.38);
+    expect(r.figures.vSizeGib).toBe(5.59);
+    expect(r.kvGib).toBeCloseTo(13.97, 6);
+  });
+
+  test("a single 'KV size' is not read as V", () => {
+    const r = parseStartupLog(quoteOf("sglang-dp8attn-b200-deepseek-v3.2-exp-main"));
+    expect(r.figures.vSizeGib).toBeUndefined();
+  });
+});
