@@ -3,6 +3,7 @@
  * free rest of the usable share, with the card's physical memory marked.
  * Loaded on its own (React.lazy) so the page's first script stays small.
  */
+import { memo } from "react";
 import { Bar, BarChart, ReferenceLine, XAxis, YAxis } from "recharts";
 import { barDomainGib, type CardBarRow } from "./rows.ts";
 
@@ -22,7 +23,7 @@ function tickGib(value: number): string {
   return `${Math.round(value)}`;
 }
 
-export default function CardBars({ rows }: { rows: CardBarRow[] }) {
+function CardBars({ rows }: { rows: CardBarRow[] }) {
   const domainEnd = barDomainGib(rows);
   const physical = rows.map((r) => r.physicalGib);
   const uniquePhysical = [...new Set(physical.map((p) => Math.round(p * 10) / 10))];
@@ -48,3 +49,6 @@ export default function CardBars({ rows }: { rows: CardBarRow[] }) {
     </BarChart>
   );
 }
+
+/** Redrawn only when its rows change: the urgent render during a slider drag passes the same rows. */
+export default memo(CardBars);

@@ -1,5 +1,10 @@
 import { useId, useState } from "react";
 
+const NUMBER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 });
+function formatNumber(n: number): string {
+  return NUMBER.format(n);
+}
+
 interface NumberFieldProps {
   label: string;
   /** The committed value; undefined shows the placeholder (an engine default). */
@@ -67,7 +72,7 @@ export function NumberField({ label, value, min, max, step = 1, integer = false,
 export function checkNumber(text: string, min: number, max: number, integer: boolean): string | null {
   if (text.trim() === "") return null;
   const n = Number(text);
-  const range = `${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}`;
+  const range = `${formatNumber(min)} to ${formatNumber(max)}`;
   if (!Number.isFinite(n)) return `Enter a number from ${range}.`;
   if (integer && !Number.isInteger(n)) return `Enter a whole number from ${range}.`;
   if (n < min || n > max) return `Enter a number from ${range}.`;

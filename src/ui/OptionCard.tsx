@@ -1,7 +1,8 @@
-import { lazy, memo, Suspense, useId } from "react";
+import { lazy, memo, Suspense, useDeferredValue, useId, useMemo } from "react";
 import type { PlanOption } from "../plan/types.ts";
-import { engineName, formatGib, formatTokens, parallelismLabel, placementLabel } from "./format.ts";
+import { engineName, formatCount, formatGib, formatTokens, parallelismLabel, placementLabel } from "./format.ts";
 import { cardBarRows, optionBadges, type CardBarRow } from "./rows.ts";
+import { useNearViewport } from "./useNearViewport.ts";
 
 const CardBars = lazy(() => import("./CardBars.tsx"));
 
@@ -24,6 +25,12 @@ interface OptionCardProps {
 function OptionCardView({ option, quant, modelMaxContextTokens, selected, onSelect, children }: OptionCardProps) {
   const titleId = useId();
   const rows = cardBarRows(option);
+  // The figures and badges follow the slider at once; the charts (50 of them, each a recharts tree) follow in a
+  // deferred render that a newer slider position interrupts, so dragging never waits on drawing bars.
+  const chartOption = useDeferredValue(option);
+  const chartRows = useMemo(() => cardBarRows(chartOption), [chartOption]);
+  const [barsRef, barsNear] = useNearViewport<HTMLDivElement>();
+  const placeholder = <div className="bars-placeholder" style={{ height: rows.length * ROW_PX + AXIS_PX }} />;
   const badges = optionBadges(option);
   const split = parallelismLabel(option.placement);
   const capped = option.maxContextTokens >= modelMaxContextTokens;
@@ -57,17 +64,21 @@ function OptionCardView({ option, quant, modelMaxContextTokens, selected, onSele
         </div>
         <div>
           <dt>Sequences at once</dt>
-          <dd>{option.maxConcurrency >= 10 ? Math.floor(option.maxConcurrency).toLocaleString("en-US") : option.maxConcurrency.toFixed(1)}</dd>
+          <dd>{option.maxConcurrency >= 10 ? formatCount(Math.floor(option.maxConcurrency)) : option.maxConcurrency.toFixed(1)}</dd>
         </div>
         <div>
           <dt>Nodes that could host it</dt>
           <dd>{option.hosts}</dd>
         </div>
       </dl>
-      <div className="bars" role="img" aria-label={rows.map(describeRow).join("; ")}>
-        <Suspense fallback={<div className="bars-placeholder" style={{ height: rows.length * ROW_PX + AXIS_PX }} />}>
-          <CardBars rows={rows} />
-        </Suspense>
+      <div className="bars" role="img" aria-label={rows.map(describeRow).join("; ")} ref={barsRef}>
+        {barsNear ? (
+          <Suspense fallback={placeholder}>
+            <CardBars rows={chartRows} />
+          </Suspense>
+        ) : (
+          placeholder
+        )}
       </div>
       <ul className="card-rows">
         {rows.map((r, i) => (

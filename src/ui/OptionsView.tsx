@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import type { Artifact, PlanOption, Refusal } from "../plan/types.ts";
 import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/choices.ts";
-import { engineName } from "./format.ts";
+import { engineName, formatCount } from "./format.ts";
 import { OptionCard } from "./OptionCard.tsx";
 import { filterOptions, groupOptions } from "./rows.ts";
 
@@ -36,8 +36,8 @@ export function OptionsView(props: OptionsViewProps) {
         <Select label="Group by" value={filters.groupBy} onChange={(v) => onFilters({ groupBy: v as GroupBy })} choices={Object.entries(GROUP_LABELS)} />
       </div>
       <p className="summary" aria-live="polite">
-        {fitting.toLocaleString("en-US")} of {options.length.toLocaleString("en-US")} options fit at this context
-        {shown.length !== options.length ? `; showing ${shown.length.toLocaleString("en-US")}` : ""}.
+        {formatCount(fitting)} of {formatCount(options.length)} options fit at this context
+        {shown.length !== options.length ? `; showing ${formatCount(shown.length)}` : ""}.
       </p>
       <Legend />
       {shown.length === 0 ? (
@@ -99,7 +99,7 @@ function WhyNot({ refused }: { refused: Refusal[] }) {
   if (refused.length === 0) return null;
   return (
     <details className="why-not" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>Why not? ({refused.length.toLocaleString("en-US")} configurations turned down)</summary>
+      <summary>Why not? ({formatCount(refused.length)} configurations turned down)</summary>
       {open ? (
         <ul>
           {refused.map((r, i) => (

@@ -6,6 +6,18 @@ import type { Engine, ModelShape, Placement } from "../plan/types.ts";
 
 const GIB = 2 ** 30;
 
+/**
+ * One formatter for the whole page: `toLocaleString` builds a new
+ * Intl.NumberFormat on every call, and with 50 options redrawn per slider
+ * move that alone cost more than the engine's recompute (Chromium profile).
+ */
+const WHOLE = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+/** A whole number with thousands separators: "1,234". */
+export function formatCount(n: number): string {
+  return WHOLE.format(n);
+}
+
 /** Bytes as GiB (2^30) with one decimal: "71.6 GiB". */
 export function formatGib(bytes: number): string {
   return `${(bytes / GIB).toFixed(1)} GiB`;
@@ -18,7 +30,7 @@ export function bytesToGib(bytes: number): number {
 
 /** A token count with thousands separators: "32,768". */
 export function formatTokens(tokens: number): string {
-  return Math.round(tokens).toLocaleString("en-US");
+  return WHOLE.format(Math.round(tokens));
 }
 
 /** A parameter count the way model cards say it: "32.8B", "560M". */
@@ -26,7 +38,7 @@ export function formatParams(params: number): string {
   if (params >= 1e12) return `${(params / 1e12).toFixed(2)}T`;
   if (params >= 1e9) return `${(params / 1e9).toFixed(1)}B`;
   if (params >= 1e6) return `${Math.round(params / 1e6)}M`;
-  return params.toLocaleString("en-US");
+  return WHOLE.format(params);
 }
 
 /** torch dtype names as people write them: "bfloat16" → "bf16". */

@@ -12,13 +12,13 @@ export const SLIDER_STEPS = 1000;
 export const MIN_CONTEXT_TOKENS = 512;
 
 /**
- * Context lengths snap to a power of two no larger than 1/32 of the value
- * (16 at 512, 1,024 at 32k): engines take any length, but a link or a command
- * reads better with round numbers, the snap never moves a value by more than
- * 1.6%, and vLLM's block size (16) divides every step.
+ * Context lengths snap to a power of two no larger than half of what one
+ * slider position spans there (16 at 4k on a 512–160k range): engines take
+ * any length, but a link or a command reads better with round numbers, and
+ * snapping finer than a position keeps every arrow-key step a real move.
  */
-function snap(tokens: number): number {
-  const step = Math.max(16, 2 ** Math.floor(Math.log2(tokens / 32)));
+function snap(tokens: number, ratioPerStep: number): number {
+  const step = 2 ** Math.floor(Math.log2(Math.max(1, (tokens * (ratioPerStep - 1)) / 2)));
   return Math.round(tokens / step) * step;
 }
 
@@ -27,8 +27,9 @@ export function positionToTokens(position: number, minTokens: number, maxTokens:
   const p = Math.min(Math.max(position, 0), SLIDER_STEPS);
   if (p === 0) return minTokens;
   if (p === SLIDER_STEPS) return maxTokens;
-  const tokens = minTokens * Math.pow(maxTokens / minTokens, p / SLIDER_STEPS);
-  return Math.min(Math.max(snap(tokens), minTokens), maxTokens);
+  const ratio = maxTokens / minTokens;
+  const tokens = minTokens * Math.pow(ratio, p / SLIDER_STEPS);
+  return Math.min(Math.max(snap(tokens, Math.pow(ratio, 1 / SLIDER_STEPS)), minTokens), maxTokens);
 }
 
 export function tokensToPosition(tokens: number, minTokens: number, maxTokens: number): number {
