@@ -478,6 +478,13 @@ function cacheForLayerType(g: Geometry, type: string, i: number): LayerCache {
  * else uses the model's.
  */
 function fullLayer(g: Geometry): LayerCache {
+  if (g.text["per_layer_config"] !== undefined && g.text["num_global_key_value_heads"] === undefined) {
+    // transformers ≥ 5.15 may move Gemma-4's global geometry there (notes pitfall 5); its shape is not known yet.
+    throw new ModelError(
+      "config.json keeps its layer geometry in per_layer_config, which Modelplan does not read yet: the full layers' KV heads are unknown.",
+      "per_layer_config",
+    );
+  }
   const globalHeads = optionalInt(g.text, "num_global_key_value_heads");
   const globalDim = optionalInt(g.text, "global_head_dim");
   if (globalHeads !== undefined && globalHeads > 0 && globalDim !== undefined && globalDim > 0) {

@@ -339,6 +339,14 @@ describe("which layer is which", () => {
     expect(s.layerCaches[0]).toEqual({ kind: "sliding", kvHeads: 8, headDimK: 256, headDimV: 256, windowTokens: 1024 });
   });
 
+  test("Gemma-4 with its geometry moved into per_layer_config is refused by name, not sized with the sliding heads", () => {
+    const config = loadConfig("google__gemma-4-26B-A4B");
+    const text = { ...(config["text_config"] as Record<string, unknown>), per_layer_config: {} };
+    delete text["num_global_key_value_heads"];
+    delete text["global_head_dim"];
+    expect(thrown(() => shapeFromConfig({ ...config, text_config: text }, null)).field).toBe("per_layer_config");
+  });
+
   test("MiMo-V2: K 192 ≠ V 128, sliding layers with their own 8 KV heads", () => {
     const s = shapeOfConfig("XiaomiMiMo__MiMo-V2-Flash");
     expect(s.layerCaches[0]).toEqual({ kind: "full", kvHeads: 4, headDimK: 192, headDimV: 128 });
