@@ -194,7 +194,7 @@ export interface Artifact {
   projectorBytes: number;
   /** "Q4_K_M", "bf16", "fp8", "awq", "mxfp4", "nvfp4", … */
   quant: string;
-  /** File bits ÷ parameters; 0 when the parameter count is unknown. */
+  /** File bits ÷ parameters; without a parameter count the quant's nominal bits (quant.ts nominalBitsOf), 0 when that is unknown too. */
   bitsPerWeight: number;
   /**
    * Bytes of the routed experts' weights within `bytes` (0 for a dense model):
