@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { ggmlTypeBytes, shapeFromGguf } from "../../src/plan/gguf.ts";
-import { ggufQuantOf } from "../../src/plan/quant.ts";
+import { ggufQuantOf, nominalBitsOf } from "../../src/plan/quant.ts";
 import { shapeFromConfig } from "../../src/plan/shape.ts";
 import type { GgufHeader, GgufValue } from "../../src/plan/types.ts";
 import { kvBytesPerToken, loadConfig, recordedHeader, stateBytesPerSeq, thrown } from "./fixture.ts";
@@ -66,6 +66,26 @@ describe("general.file_type", () => {
     [38, "MXFP4_MOE"],
   ])("file type %i is %s, whatever the name says", (id, name) => {
     expect(ggufQuantOf("model.gguf", { metadata: { "general.file_type": id }, tensorDataOffsetBytes: 0 })).toBe(name);
+  });
+});
+
+describe("nominal bits, for when the parameter count is unknown", () => {
+  // shared/seeds/options.go.txt quantBits, measured against the seed cluster's GGUFs.
+  test.each([
+    ["Q8_0", 8.5],
+    ["q4_k_m", 4.8],
+    ["IQ1_S", 1.6],
+    ["BF16", 16],
+    ["Q4_K_L", 4.8], // bartowski's variant: Q4_K_M with Q8_0 embeddings, costed as its base
+    ["UNHEARD_OF", 0],
+  ])("%s: %f", (quant, bits) => {
+    expect(nominalBitsOf(quant)).toBe(bits);
+  });
+
+  test("the seed's own check: a 14.77 B model at Q8_0's 8.5 and Q4_K_M's 4.8 bits lands within 0.35 GiB of llama.cpp's 14.62 and 8.37 GiB", () => {
+    const gib = (bits: number) => (14.77e9 * bits) / 8 / 2 ** 30;
+    expect(Math.abs(gib(nominalBitsOf("Q8_0")) - 14.62)).toBeLessThan(0.35);
+    expect(Math.abs(gib(nominalBitsOf("Q4_K_M")) - 8.37)).toBeLessThan(0.35);
   });
 });
 
