@@ -25,11 +25,19 @@ export function largestFitting(fits: (contextTokens: number) => boolean, cap: nu
   return lo;
 }
 
-/** Layouts behind each plan, kept out of its JSON: what `withWorkload` re-evaluates. */
-const layoutsOf = new WeakMap<Plan, Layout[]>();
+/**
+ * The layouts behind a plan, on a non-enumerable symbol property: kept out of
+ * its JSON and equality, and not a WeakMap entry per slider move (ephemerons
+ * cost the collector more than the move itself).
+ */
+const LAYOUTS = Symbol("layouts");
 
 export function rememberLayouts(p: Plan, layouts: Layout[]): void {
-  layoutsOf.set(p, layouts);
+  Object.defineProperty(p, LAYOUTS, { value: layouts, enumerable: false });
+}
+
+function layoutsOf(p: Plan): Layout[] | undefined {
+  return (p as Plan & { [LAYOUTS]?: Layout[] })[LAYOUTS];
 }
 
 /**
@@ -39,12 +47,12 @@ export function rememberLayouts(p: Plan, layouts: Layout[]): void {
  * an option up.
  */
 export function withWorkload(p: Plan, workload: Workload): Plan {
-  const layouts = layoutsOf.get(p);
+  const layouts = layoutsOf(p);
   // A plan not made here (rebuilt from JSON) has no placements to recompute: plan it afresh.
   if (!layouts) return plan({ repo: p.repo, revision: p.revision, shape: p.shape, artifacts: p.artifacts }, p.cluster, workload);
   const ctx = { repo: p.repo, revision: p.revision, shape: p.shape };
   const options = rank(layouts.map((l) => evaluate(l, ctx, workload)));
   const next: Plan = { ...p, workload, options };
-  layoutsOf.set(next, layouts);
+  rememberLayouts(next, layouts);
   return next;
 }

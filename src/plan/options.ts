@@ -12,10 +12,10 @@ import type {
   Artifact, CardLoad, Cluster, Engine, ModelShape, PlanOption, Placement, Refusal, Workload,
 } from "./types.ts";
 import { cardMemoryBytes, cardOf, isMigClass } from "./cards.ts";
-import { commandsFor } from "./commands.ts";
+import { commandsFor, type CommandContext } from "./commands.ts";
 import {
-  kvElementBytes, kvGeometry, llamacppCacheBytes, sglangCapacity, sglangSequenceBytes, vllmCapacity, vllmSequenceBytes,
-  type KvGeometry,
+  LLAMACPP_KV_PAD, VLLM_BLOCK_TOKENS, kvElementBytes, kvGeometry, llamacppCacheBytes, sglangBytesPerToken, sglangCapacity, sglangSequenceBytes,
+  vllmCapacity, vllmSequenceBytes, type KvGeometry,
 } from "./kv.ts";
 import {
   CUDA_CONTEXT_BYTES, FREETOKEN_KV_RESERVE_TOKENS, GIB, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
@@ -74,7 +74,7 @@ export function bitsOf(a: Artifact): number {
  * reads a stored dtype.
  */
 export function computeDtypeBytes(dtype: string): number {
-  return /32/.test(dtype) ? 4 : 2;
+  return dtype.includes("32") ? 4 : 2;
 }
 
 // ---------------------------------------------------------------------------
@@ -104,6 +104,17 @@ export interface WeightParts {
  * over the layers, the experts over the MoE layers.
  */
 export function weightParts(shape: ModelShape, a: Artifact): WeightParts {
+  const known = partsMemo.get(a);
+  if (known && known.shape === shape) return known.parts;
+  const parts = cutWeights(shape, a);
+  partsMemo.set(a, { shape, parts });
+  return parts;
+}
+
+/** An artifact's parts for the shape it was last cut for: evaluation asks again and again. */
+const partsMemo = new WeakMap<Artifact, { shape: ModelShape; parts: WeightParts }>();
+
+function cutWeights(shape: ModelShape, a: Artifact): WeightParts {
   const tied = shape.tiedEmbeddings === true;
   const table = shape.vocabSize * shape.hiddenSize;
   let embedBytes: number;
@@ -215,6 +226,16 @@ interface CardEval {
   outsideOk: boolean;
   /** The same KV need at another context: what the longest-context search asks. */
   kvAt: (contextTokens: number) => number;
+  /** The engine's settings on this card, and its KV element's bytes. */
+  settings: ResolvedSettings;
+  elementBytes: number;
+  /**
+   * How the need grows once the context is long: `stepBytes` more for every
+   * `stepTokens` more (a 16-token vLLM block, 256 llama.cpp cells over the
+   * slots, one SGLang token). Lets the longest context be solved, not searched.
+   */
+  stepTokens: number;
+  stepBytes: number;
 }
 
 /** The shared facts evaluation needs. */
@@ -273,6 +294,9 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
   let usable: number;
   let engineBytes: number;
   let kvAt: (c: number) => number;
+  let stepTokens = 1;
+  let stepBytes = 0;
+  const growing = (part.kv.fullElemsPerToken + part.kv.mlaElemsPerToken) * elem;
   let sequences = Math.max(1, w.sequences);
   let outsideOk = true;
   switch (engine) {
@@ -287,6 +311,8 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
         + (moe && ctx.shape.quantMethod === "mxfp4" ? VLLM_MXFP4_WARMUP_BYTES : 0);
       outsideOk = usable + outside <= total;
       kvAt = (c) => vllmSequenceBytes(part.kv, elem, c, s.maxNumBatchedTokens);
+      stepTokens = VLLM_BLOCK_TOKENS;
+      stepBytes = VLLM_BLOCK_TOKENS * growing;
       break;
     }
     case "sglang": {
@@ -294,6 +320,7 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
       usable = s.memFractionStatic * total;
       engineBytes = sglangContextBytes(part.tensorParallel);
       kvAt = (c) => sglangSequenceBytes(part.kv, elem, c);
+      stepBytes = sglangBytesPerToken(part.kv, elem);
       break;
     }
     case "llamacpp": {
@@ -301,6 +328,8 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
       engineBytes = CUDA_CONTEXT_BYTES + llamacppComputeBytes(ctx.shape, s.ubatch, part.holdsOutput);
       // llama.cpp allocates every slot's context up front: n_ctx = context × --parallel.
       kvAt = (c) => llamacppCacheBytes(part.kv, elem, c, s.parallel, s.ubatch);
+      stepTokens = LLAMACPP_KV_PAD / s.parallel;
+      stepBytes = LLAMACPP_KV_PAD * growing;
       sequences = 1;
       break;
     }
@@ -320,7 +349,7 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
     gpuClass: part.gpuClass, cards: part.cards, role: part.role,
     weightsBytes: weights, kvBytes: Math.min(needKv * sequences, Math.max(needKv, usable - weights - engineBytes)), engineBytes, usableBytes: usable, physicalBytes: part.physicalBytes,
   };
-  return { load, poolBytes: usable - weights - engineBytes, needKvBytes: needKv, outsideOk, kvAt };
+  return { load, poolBytes: usable - weights - engineBytes, needKvBytes: needKv, outsideOk, kvAt, settings: s, elementBytes: elem, stepTokens, stepBytes };
 }
 
 /** The host's load: everything in RAM for the CPU, or the offloaded share. */
@@ -337,40 +366,93 @@ function evalHost(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: 
     gpuClass: "", cards: 1, role: host.mode === "cpu" ? "CPU" : "host RAM",
     weightsBytes: weights, kvBytes: kv, engineBytes, usableBytes: host.usableBytes, physicalBytes: host.physicalBytes,
   };
-  return { load, poolBytes: host.usableBytes - weights - engineBytes, needKvBytes: kv, outsideOk: true, kvAt };
+  const growing = hostKv ? (hostKv.fullElemsPerToken + hostKv.mlaElemsPerToken) * elem : 0;
+  return {
+    load, poolBytes: host.usableBytes - weights - engineBytes, needKvBytes: kv, outsideOk: true, kvAt, settings: s, elementBytes: elem,
+    stepTokens: LLAMACPP_KV_PAD / s.parallel, stepBytes: LLAMACPP_KV_PAD * growing,
+  };
 }
 
 function fitsEval(e: CardEval): boolean {
   return e.outsideOk && e.needKvBytes <= e.poolBytes;
 }
 
+/** Geometries of a model's first or last n layers at TP 1, kept per shape: offload splits ask for many. */
+const firstLayers = new WeakMap<ModelShape, Map<number, KvGeometry>>();
+const lastLayers = new WeakMap<ModelShape, Map<number, KvGeometry>>();
+
+function cachedGeometry(cache: WeakMap<ModelShape, Map<number, KvGeometry>>, shape: ModelShape, n: number, fromEnd: boolean): KvGeometry {
+  let byCount = cache.get(shape);
+  if (!byCount) {
+    byCount = new Map();
+    cache.set(shape, byCount);
+  }
+  let g = byCount.get(n);
+  if (!g) {
+    const layers = fromEnd ? shape.layerCaches.slice(shape.layerCaches.length - n) : shape.layerCaches.slice(0, n);
+    g = kvGeometry(layers, 1);
+    byCount.set(n, g);
+  }
+  return g;
+}
+
+function geometryOfFirst(shape: ModelShape, n: number): KvGeometry {
+  return cachedGeometry(firstLayers, shape, n, false);
+}
+
+function geometryOfLast(shape: ModelShape, n: number): KvGeometry {
+  return cachedGeometry(lastLayers, shape, n, true);
+}
+
 /** For llama.cpp with part of the model in RAM: how many layers (or layers' experts) go to the host at this workload. */
+/** An offloaded layout's parts for each count of layers in RAM: they do not depend on the workload. */
+const offloadParts = new WeakMap<Layout, Map<number, Part[]>>();
+
 function offloadSplit(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number): { cpuLayers: number; evals: CardEval[]; host: CardEval | null } {
   const host = layout.host;
   const L = ctx.shape.layers;
   const wp = weightParts(ctx.shape, layout.artifact);
-  const at = (k: number): { evals: CardEval[]; host: CardEval | null } => {
-    const gpuLayers = host?.mode === "layers" ? L - k : L;
-    const cards = layout.placement.gpusPerNode;
-    const perCardLayers = Math.ceil(gpuLayers / cards);
+  const cards = layout.placement.gpusPerNode;
+  const output = wp.headBytes > 0 ? wp.headBytes : wp.embedBytes;
+  let byK = offloadParts.get(layout);
+  if (!byK) {
+    byK = new Map();
+    offloadParts.set(layout, byK);
+  }
+  const memo = byK;
+  const partsAt = (k: number): Part[] => {
+    const known = memo.get(k);
+    if (known) return known;
+    const perCardLayers = Math.ceil((host?.mode === "layers" ? L - k : L) / cards);
     const expertsOnGpu = host?.mode === "moe" ? Math.max(0, wp.moeLayers - k) : wp.moeLayers;
-    const gpuExpertLayersPerCard = Math.ceil(expertsOnGpu / cards);
-    const parts = layout.parts.map((p) => ({
-      ...p,
-      bodyBytes: perCardLayers * wp.layerBytes + gpuExpertLayersPerCard * wp.expertLayerBytes + (p.holdsOutput ? wp.headBytes : 0),
-      kv: kvGeometry(ctx.shape.layerCaches.slice(0, perCardLayers), 1),
-    }));
-    const evals = parts.map((p) => evalPart(layout, p, ctx, w, contextTokens));
-    const offloaded = host?.mode === "layers" ? k * (wp.layerBytes + (wp.moeLayers > 0 ? wp.expertLayerBytes : 0)) : (wp.moeLayers - expertsOnGpu) * wp.expertLayerBytes;
-    const hostKv = host?.mode === "layers" && k > 0 ? kvGeometry(ctx.shape.layerCaches.slice(L - k), 1) : null;
+    const body = perCardLayers * wp.layerBytes + Math.ceil(expertsOnGpu / cards) * wp.expertLayerBytes;
+    const kv = geometryOfFirst(ctx.shape, perCardLayers);
+    const parts = layout.parts.map((p) => ({ ...p, bodyBytes: body + (p.holdsOutput ? output + wp.projectorBytes : 0), kv }));
+    memo.set(k, parts);
+    return parts;
+  };
+  const at = (k: number): { evals: CardEval[]; host: CardEval | null } => {
+    const evals = partsAt(k).map((p) => evalPart(layout, p, ctx, w, contextTokens));
+    const offloaded = host?.mode === "layers" ? k * (wp.layerBytes + (wp.moeLayers > 0 ? wp.expertLayerBytes : 0)) : Math.min(k, wp.moeLayers) * wp.expertLayerBytes;
+    const hostKv = host?.mode === "layers" && k > 0 ? geometryOfLast(ctx.shape, k) : null;
     return { evals, host: evalHost(layout, ctx, w, contextTokens, offloaded, hostKv) };
   };
+  // The last card (output layer and logits) is the fullest: whether it fits decides.
+  const fitsWith = (k: number): boolean => {
+    const last = partsAt(k).find((p) => p.holdsOutput);
+    return last !== undefined && fitsEval(evalPart(layout, last, ctx, w, contextTokens));
+  };
+  // More layers in RAM never need more of a card: the fewest that fit is found by bisection.
   const most = host?.mode === "moe" ? wp.moeLayers : L;
-  for (let k = 1; k <= most; k++) {
-    const r = at(k);
-    if (r.evals.every(fitsEval)) return { cpuLayers: k, ...r };
+  if (!fitsWith(most)) return { cpuLayers: most, ...at(most) };
+  let lo = 1;
+  let hi = most;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (fitsWith(mid)) hi = mid;
+    else lo = mid + 1;
   }
-  return { cpuLayers: most, ...at(most) };
+  return { cpuLayers: lo, ...at(lo) };
 }
 
 /** Per-card evaluation of a layout at a context (no commands, no option). */
@@ -387,20 +469,15 @@ function evalLayout(layout: Layout, ctx: EvalContext, w: Workload, contextTokens
   return { evals, host, cpuLayers: 0 };
 }
 
-function fitsAt(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number): boolean {
-  const r = evalLayout(layout, ctx, w, contextTokens);
-  return r.evals.every(fitsEval) && (r.host === null || fitsEval(r.host));
-}
-
 /** The engine's pool on the worst card: its bytes, the tokens it holds and the sequences of the workload's context. */
-function poolOf(layout: Layout, evals: CardEval[], ctx: EvalContext, w: Workload): { bytes: number; tokens: number; concurrency: number } {
+function poolOf(layout: Layout, evals: CardEval[], w: Workload): { bytes: number; tokens: number; concurrency: number } {
   let best: { bytes: number; tokens: number; concurrency: number } | null = null;
   for (let i = 0; i < evals.length; i++) {
     const e = evals[i];
     const part = layout.parts[i];
     if (!e || !part) continue;
-    const s = resolveSettings(layout.engine, part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
-    const elem = kvElementBytes(layout.engine, w.kvDtype, modelElemBytes(ctx.shape, s));
+    const s = e.settings;
+    const elem = e.elementBytes;
     const bytes = Math.max(0, e.poolBytes);
     let cap: { tokens: number; concurrency: number };
     if (layout.engine === "vllm") cap = vllmCapacity(part.kv, elem, bytes, w.contextTokens, s.maxNumBatchedTokens);
@@ -434,15 +511,17 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
   }
   const worst = all[worstIndex];
   const modelMax = ctx.shape.maxContextTokens > 0 ? ctx.shape.maxContextTokens : contextTokens;
-  const maxContextTokens = Math.min(...all.map((e) => (e.outsideOk ? largestFitting((c) => e.kvAt(c) <= e.poolBytes, modelMax) : 0)));
-  const pool = layout.placement.cpu ? { bytes: 0, tokens: 0, concurrency: 0 } : poolOf(layout, r.evals, ctx, w);
+  let maxContextTokens = modelMax;
+  for (const e of all) maxContextTokens = Math.min(maxContextTokens, e.outsideOk ? longestContext(e, modelMax) : 0);
+  const pool = layout.placement.cpu ? { bytes: 0, tokens: 0, concurrency: 0 } : poolOf(layout, r.evals, w);
   const hostedFits = layout.cardsShort === 0;
   const placement: Placement = r.cpuLayers > 0
     ? layout.host?.mode === "moe"
       ? { ...layout.placement, cpuMoeLayers: r.cpuLayers }
       : { ...layout.placement, gpuLayers: ctx.shape.layers - r.cpuLayers }
     : layout.placement;
-  const option: Omit<PlanOption, "commands"> = {
+  const cc: CommandContext = { repo: ctx.repo, revision: ctx.revision, artifact: layout.artifact, shape: ctx.shape, workload: w };
+  const option: PlanOption = {
     id: layout.id,
     artifact: layout.artifact.name,
     format: layout.artifact.format,
@@ -461,11 +540,30 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
     kvPoolTokens: pool.tokens,
     maxConcurrency: pool.concurrency,
     moreCardsNeeded: layout.cardsShort,
+    commands: [],
   };
-  return {
-    ...option,
-    commands: commandsFor(option, { repo: ctx.repo, revision: ctx.revision, artifact: layout.artifact, shape: ctx.shape, workload: w }),
-  };
+  option.commands = commandsFor(option, cc);
+  return option;
+}
+
+/**
+ * The longest context a card holds, at most `cap`. Past the sliding windows
+ * the need grows by `stepBytes` every `stepTokens`, so the answer is solved
+ * from the need at `cap` and checked; where the check fails (short contexts,
+ * windows not yet full) it is searched.
+ */
+function longestContext(e: CardEval, cap: number): number {
+  const fits = (c: number): boolean => e.kvAt(c) <= e.poolBytes;
+  const atCap = e.kvAt(cap);
+  if (atCap <= e.poolBytes) return cap;
+  if (e.stepBytes > 0) {
+    const stepsAtCap = Math.ceil(cap / e.stepTokens);
+    const fixed = atCap - stepsAtCap * e.stepBytes;
+    const steps = Math.floor((e.poolBytes - fixed) / e.stepBytes);
+    const c = Math.min(cap, Math.floor(steps * e.stepTokens));
+    if (c >= 1 && fits(c) && !fits(c + 1)) return c;
+  }
+  return largestFitting(fits, cap);
 }
 
 function needOf(e: CardEval): number {
@@ -691,21 +789,17 @@ function singleNodeHosts(pool: ClassPool, width: number): { hosts: number; freeN
   return { hosts, freeNow };
 }
 
-function fits(layout: Layout, c: Ctx): boolean {
-  return fitsAt(layout, c, c.workload, c.workload.contextTokens);
-}
-
-/** Why a layout does not fit, in words: its worst card against what the card offers. */
-function memoryReason(layout: Layout, c: Ctx): string {
+/** Why a layout does not fit at the plan's workload, in words (its worst card against what the card offers); null when it fits. */
+function problem(layout: Layout, c: Ctx): string | null {
   const r = evalLayout(layout, c, c.workload, c.workload.contextTokens);
   for (const e of r.evals) {
     if (!e.outsideOk) {
-      return `vLLM's CUDA context, graphs and sampler warm-up need more than the ${gib1(e.load.physicalBytes - e.load.usableBytes)} GiB a ${e.load.gpuClass} keeps outside --gpu-memory-utilization`;
+      return `vLLM's CUDA context, graphs and sampler warm-up need more than the ${gib1(e.load.physicalBytes - e.load.usableBytes)} GiB ${article(e.load.gpuClass)} keeps outside --gpu-memory-utilization`;
     }
     if (!fitsEval(e)) return `needs ${gib1(needOf(e))} GiB a card; ${article(e.load.gpuClass)} offers ${gib1(e.load.usableBytes)}`;
   }
   if (r.host && !fitsEval(r.host)) return `needs ${gib1(needOf(r.host))} GiB of host RAM; the node offers ${gib1(r.host.load.usableBytes)}`;
-  return "does not fit";
+  return null;
 }
 
 /**
@@ -722,9 +816,9 @@ function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, out: Enu
     let placed = false;
     let widest = 0;
     for (let wdt = 1; wdt <= pool.maxPerNode; wdt++) {
-      const problem = tensorParallelProblem(shape, wdt);
-      if (problem) {
-        out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, wdt, 1, ""), reason: problem });
+      const heads = tensorParallelProblem(shape, wdt);
+      if (heads) {
+        out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, wdt, 1, ""), reason: heads });
         continue;
       }
       widest = wdt;
@@ -735,12 +829,13 @@ function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, out: Enu
         id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
         parts: servingParts(shape, a, pool.gpuClass, mem, wdt, 1, ep), host: null, hosts, freeNow, cardsShort: 0,
       };
-      if (fits(layout, c)) {
+      const why = problem(layout, c);
+      if (why === null) {
         out.layouts.push(layout);
         placed = true;
         break;
       }
-      out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, wdt, 1, ""), reason: memoryReason(layout, c) });
+      out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, wdt, 1, ""), reason: why });
     }
     if (placed || widest === 0) continue;
     if (pool.mig) {
@@ -764,12 +859,13 @@ function pipelineOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, pool: C
     let placed = false;
     for (let n = 2; n <= able.length; n++) {
       const layout = pipelineLayout(a, engine, c, pool, mem, width, n, fabric, moe, able, 0);
-      if (fits(layout, c)) {
+      const why = problem(layout, c);
+      if (why === null) {
         out.layouts.push(layout);
         placed = true;
         break;
       }
-      out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, width, n, fabric), reason: memoryReason(layout, c) });
+      out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, width, n, fabric), reason: why });
     }
     if (placed) return;
   }
@@ -778,7 +874,7 @@ function pipelineOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, pool: C
   const have = biggest.nodes.length;
   for (let n = Math.max(2, have + 1); n <= Math.max(64, have * 4); n++) {
     const layout = pipelineLayout(a, engine, c, pool, mem, width, n, biggest.fabric, moe, biggest.nodes, (n - have) * width);
-    if (fits({ ...layout, cardsShort: 0 }, c)) {
+    if (problem({ ...layout, cardsShort: 0 }, c) === null) {
       out.layouts.push(layout);
       return;
     }
@@ -805,8 +901,9 @@ function llamacppOptions(a: Artifact, c: Ctx, out: Enumerated): void {
       id: layoutId(a, "llamacpp", placement, "cpu"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a), parts: [],
       host: hostShare("cpu", c, null, 0), hosts: 0, freeNow: false, cardsShort: 0,
     };
-    if (fits(layout, c)) out.layouts.push(layout);
-    else out.refused.push({ artifact: a.name, engine: "llamacpp", where: "CPU", reason: memoryReason(layout, c) });
+    const why = problem(layout, c);
+    if (why === null) out.layouts.push(layout);
+    else out.refused.push({ artifact: a.name, engine: "llamacpp", where: "CPU", reason: why });
   }
   for (const pool of c.pools) {
     if (pool.memoryBytes === null) continue;
@@ -820,12 +917,13 @@ function llamacppOptions(a: Artifact, c: Ctx, out: Enumerated): void {
         parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: null, hosts, freeNow, cardsShort: 0,
       };
       // More cards than the fewest that hold it buy nothing here (seed): the narrowest that fits is the option.
-      if (fits(layout, c)) {
+      const why = problem(layout, c);
+      if (why === null) {
         out.layouts.push(layout);
         placed = true;
         break;
       }
-      out.refused.push({ artifact: a.name, engine: "llamacpp", where: where(pool.gpuClass, wdt, 1, ""), reason: memoryReason(layout, c) });
+      out.refused.push({ artifact: a.name, engine: "llamacpp", where: where(pool.gpuClass, wdt, 1, ""), reason: why });
     }
     if (placed) continue;
     offloadOptions(a, c, pool, mem, out);
@@ -849,8 +947,9 @@ function offloadOptions(a: Artifact, c: Ctx, pool: ClassPool, mem: number, out: 
     id: layoutId(a, "llamacpp", placement, mode), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
     parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: hostShare(mode, c, node, wp.embedBytes), hosts, freeNow, cardsShort: 0,
   };
-  if (fits(layout, c)) out.layouts.push(layout);
-  else out.refused.push({ artifact: a.name, engine: "llamacpp", where: `${where(pool.gpuClass, wdt, 1, "")} + RAM`, reason: memoryReason(layout, c) });
+  const why = problem(layout, c);
+  if (why === null) out.layouts.push(layout);
+  else out.refused.push({ artifact: a.name, engine: "llamacpp", where: `${where(pool.gpuClass, wdt, 1, "")} + RAM`, reason: why });
 }
 
 /**
@@ -891,8 +990,9 @@ function freetokenOptions(a: Artifact, c: Ctx, out: Enumerated): void {
       id: layoutId(a, "freetoken", placement, "experts-in-ram"), artifact: a, engine: "freetoken", placement, bitsPerWeight: bitsOf(a),
       parts: [part], host: hostShare("freetoken", c, node, 0), hosts, freeNow, cardsShort: 0,
     };
-    if (fits(layout, c)) out.layouts.push(layout);
-    else out.refused.push({ artifact: a.name, engine: "freetoken", where: `1 × ${pool.gpuClass} + RAM`, reason: memoryReason(layout, c) });
+    const why = problem(layout, c);
+    if (why === null) out.layouts.push(layout);
+    else out.refused.push({ artifact: a.name, engine: "freetoken", where: `1 × ${pool.gpuClass} + RAM`, reason: why });
   }
 }
 

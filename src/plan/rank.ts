@@ -55,5 +55,17 @@ export function compareOptions(a: PlanOption, b: PlanOption): number {
 
 /** The options, best first (a new array; stable for equal options). */
 export function rank(options: readonly PlanOption[]): PlanOption[] {
-  return [...options].sort(compareOptions);
+  // Decorate once, sort on the keys: a thousand options sort in a fraction of a millisecond.
+  const keyed = options.map((o, i) => ({
+    o, i,
+    fits: o.fits ? 0 : 1,
+    cpu: o.placement.cpu ? 1 : 0,
+    cards: cardsOf(o),
+    nodes: o.placement.nodes,
+    quality: -quality(o.bitsPerWeight, o.placement.cpu),
+    free: o.freeNow ? 0 : 1,
+    room: -(o.haveBytes - o.needBytes),
+  }));
+  keyed.sort((a, b) => a.fits - b.fits || a.cpu - b.cpu || a.cards - b.cards || a.nodes - b.nodes || a.quality - b.quality || a.free - b.free || a.room - b.room || a.i - b.i);
+  return keyed.map((k) => k.o);
 }
