@@ -225,6 +225,11 @@ function layerCachesOf(m: Metadata, arch: string, layers: number, headCount: num
   if (rank !== undefined && rank > 0) {
     // MLA: llama.cpp keeps a K-only cache of kv_lora_rank + n_rot per token (has_v = !is_mla).
     const rope = requiredNum(m, `${arch}.rope.dimension_count`, "the MLA cache holds kv_lora_rank + the rope dimension");
+    const recurrentKey = Object.keys(m).find((k) => k.startsWith(`${arch}.ssm.`) || k.startsWith(`${arch}.kda.`));
+    if (recurrentKey !== undefined && kvHeads.some((kv) => kv === 0)) {
+      // Kimi-Linear-style files: their linear layers' state is not sized here yet, and leaving them out would understate.
+      throw new ModelError(`${arch} mixes MLA with recurrent layers (${recurrentKey}), which Modelplan does not size from a GGUF yet.`, recurrentKey);
+    }
     return kvHeads.map((kv) => (kv > 0 ? { kind: "mla", latentDim: rank + rope } : { kind: "none" }));
   }
   const keyLength = num(m, `${arch}.attention.key_length`) ?? hidden / headCount;

@@ -111,6 +111,12 @@ describe("shapes from recorded GGUF headers", () => {
     expect(s).toMatchObject({ maxContextTokens: 163_840, vocabSize: 129_280 });
   });
 
+  test("an MLA file with recurrent layers (Kimi-Linear style) is refused by its key, not sized without their state", () => {
+    const kv = Array.from({ length: 61 }, (_, i) => (i % 4 === 3 ? 128 : 0));
+    const h = header("DeepSeek-R1 (deepseek2)", { "deepseek2.attention.head_count_kv": kv, "deepseek2.ssm.conv_kernel": 4 });
+    expect(thrown(() => shapeFromGguf(h)).field).toBe("deepseek2.ssm.conv_kernel");
+  });
+
   test("DeepSeek-R1 from its GGUF and from its config.json agree on the cache", () => {
     const fromGguf = shapeFromGguf(header("DeepSeek-R1 (deepseek2)"));
     const fromConfig = shapeFromConfig(loadConfig("deepseek-ai__DeepSeek-R1"), null);
