@@ -9,6 +9,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { commandsFor, splitArgv, type CommandContext, type CommandOption } from "../../src/plan/commands.ts";
 import { resolveSettings } from "../../src/plan/settings.ts";
+import { plan } from "../../src/plan/index.ts";
+import { readModel } from "../../src/plan/model.ts";
+import { snapshotOf } from "./fixture.ts";
 import type { Artifact, CardLoad, Engine, ModelShape, Placement, Workload } from "../../src/plan/types.ts";
 
 interface EngineFlags {
@@ -404,5 +407,66 @@ describe("splitArgv", () => {
 
   test("an unterminated quote is an error that says where it opened", () => {
     expect(() => splitArgv(`vllm serve 'oops`)).toThrow(/unterminated ' quote opened at character 12/);
+  });
+});
+
+/**
+ * Every option the real planner makes, for real repositories on a mixed
+ * cluster (two 8 × H100 nodes on InfiniBand, a 2 × RTX 4090 workstation, a
+ * 512 GB CPU server), read back flag by flag against its own placement.
+ */
+describe("the planner's own options, read back", () => {
+  const cluster = {
+    nodes: [
+      { id: "dgx-a", fabric: "ib0", hostMemGib: 2048, hostFreeGib: 1800, devices: [{ class: "h100-80g", count: 8, free: 8 }] },
+      { id: "dgx-b", fabric: "ib0", hostMemGib: 2048, hostFreeGib: 1800, devices: [{ class: "h100-80g", count: 8, free: 8 }] },
+      { id: "ws", fabric: "", hostMemGib: 128, hostFreeGib: 100, devices: [{ class: "rtx4090-24g", count: 2, free: 2 }] },
+      { id: "cpu", fabric: "", hostMemGib: 512, hostFreeGib: 480, devices: [] },
+    ],
+  };
+  const workload: Workload = { contextTokens: 16384, sequences: 2, kvDtype: "auto", settings: {} };
+  const cases = ["Qwen__Qwen3-30B-A3B", "meta-llama__Llama-3.1-8B-Instruct", "deepseek-ai__DeepSeek-R1", "unsloth__DeepSeek-R1-GGUF"].flatMap((name) => {
+    const snapshot = snapshotOf(name);
+    const { shape, artifacts } = readModel(snapshot);
+    return plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, workload).options.map((o) => [`${name} ${o.id}`, o] as const);
+  });
+
+  test("the planner made options of vLLM, SGLang and llama.cpp, one node and several, to read", () => {
+    const engines = new Set(cases.map(([, o]) => o.engine));
+    for (const engine of ["vllm", "sglang", "llamacpp"] as const) expect(engines.has(engine), engine).toBe(true);
+    expect(cases.some(([, o]) => o.placement.nodes > 1)).toBe(true);
+    expect(cases.some(([, o]) => o.placement.cpu)).toBe(true);
+  });
+
+  test.each(cases)("%s", (_name, o) => {
+    const p = o.placement;
+    expect(o.commands.length).toBeGreaterThan(0);
+    for (const entry of o.commands) expectRealFlags(entry, o.engine);
+    const serving = parse(o.commands[o.commands.length - 1] as string, o.engine).flags;
+    switch (o.engine) {
+      case "vllm":
+      case "sglang": {
+        expect(o.commands).toHaveLength(Math.max(1, p.nodes));
+        const first = parse(o.commands[0] as string, o.engine).flags;
+        const tp = o.engine === "vllm" ? "--tensor-parallel-size" : "--tp-size";
+        const pp = o.engine === "vllm" ? "--pipeline-parallel-size" : "--pp-size";
+        expect(first.get(tp)).toBe(String(p.tensorParallel));
+        expect(first.get(pp)).toBe(p.pipelineParallel > 1 ? String(p.pipelineParallel) : undefined);
+        expect(first.get(o.engine === "vllm" ? "--max-model-len" : "--context-length")).toBe(String(workload.contextTokens));
+        expect(first.has(o.engine === "vllm" ? "--enable-expert-parallel" : "--ep-size")).toBe(p.expertParallel);
+        expect(first.get("--nnodes")).toBe(p.nodes > 1 ? String(p.nodes) : undefined);
+        break;
+      }
+      case "llamacpp":
+        expect(o.commands).toHaveLength(Math.max(1, p.nodes));
+        expect(serving.get("--ctx-size")).toBe(String(workload.contextTokens * workload.sequences));
+        expect(serving.get("--parallel")).toBe(String(workload.sequences));
+        expect(serving.has("--n-gpu-layers")).toBe(!p.cpu);
+        expect(serving.get("--n-cpu-moe")).toBe(p.cpuMoeLayers > 0 ? String(p.cpuMoeLayers) : undefined);
+        break;
+      case "freetoken":
+        expect(serving.get("--max-seq-len-override")).toBe(String(workload.contextTokens));
+        break;
+    }
   });
 });
