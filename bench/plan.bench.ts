@@ -53,12 +53,14 @@ const input = { repo: "meta-llama/Llama-3.3-70B-Instruct", revision: "", shape, 
 const planned = plan(input, cluster, DEFAULT_WORKLOAD);
 let context = 8192;
 
+// Long runs and a warm-up: the first calls pay for the JIT, and this shared 2-core machine's
+// load moves single samples; `npx vitest bench --run --outputJson f.json` gives the medians.
 describe(`Llama-3.3-70B, ${artifacts.length} artifacts, ${nodes.length} nodes (${planned.options.length} options, ${planned.refused.length} refusals)`, () => {
   bench("full plan", () => {
     plan(input, cluster, DEFAULT_WORKLOAD);
-  });
+  }, { time: 3000, warmupIterations: 5 });
   bench("context-only recompute (the slider)", () => {
     context = context === 8192 ? 32768 : 8192;
     withWorkload(planned, { ...DEFAULT_WORKLOAD, contextTokens: context });
-  });
+  }, { time: 3000, warmupIterations: 5 });
 });
