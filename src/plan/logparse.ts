@@ -28,10 +28,14 @@
  *   KV cache memory (Y GiB)", CUDA out of memory.
  * - llama.cpp and ik_llama.cpp: "<dev> buffer size" / "<dev> model buffer size"
  *   (load_tensors), "<dev> KV buffer size", "KV self size = X MiB, K (t): …, V
- *   (t): …", "<dev> compute buffer size", "<dev> RS buffer size", "<dev> output
+ *   (t): …" or, since mid-2025, one "llama_kv_cache: size = X MiB (…)" per
+ *   cache, "<dev> compute buffer size", "<dev> RS buffer size", "<dev> output
  *   buffer size", "n_ctx = N", "n_ubatch = N", "n_seq_max = N". MiB = 2^20.
+ *   Checked also on ggml-org/llama.cpp#8035 and #27680 logs
+ *   (test/fixtures/logs/llamacpp-mainline.json).
  * - SGLang: "Load weight end. … avail mem=X GB, mem usage=Y GB", "KV Cache is
- *   allocated. #tokens: N, KV size: X GB" (or "K size: …, V size: …"),
+ *   allocated. #tokens: N, KV size: X GB" (or "K size: …, V size: …", added:
+ *   vllm#21348 and sglang#18039 logs in test/fixtures/logs/sglang-kv.json),
  *   "Memory pool end. avail mem=X GB". SGLang's "GB" divides by 2^30
  *   (shared/calibration/README.md, checked on Qwen3-235B TP4).
  * - TensorRT-LLM: "Allocate N bytes for k/v cache.", "Using N tokens in paged
