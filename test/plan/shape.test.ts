@@ -341,7 +341,7 @@ describe("which layer is which", () => {
 
   test("Gemma-4 with its geometry moved into per_layer_config is refused by name, not sized with the sliding heads", () => {
     const config = loadConfig("google__gemma-4-26B-A4B");
-    const text = { ...(config["text_config"] as Record<string, unknown>), per_layer_config: {} };
+    const text: Record<string, unknown> = { ...(config["text_config"] as Record<string, unknown>), per_layer_config: {} };
     delete text["num_global_key_value_heads"];
     delete text["global_head_dim"];
     expect(thrown(() => shapeFromConfig({ ...config, text_config: text }, null)).field).toBe("per_layer_config");
