@@ -23,9 +23,22 @@ function sumBytes(files: RepoFile[]): number {
   return files.reduce((sum, f) => sum + f.sizeBytes, 0);
 }
 
-/** File bits over parameters; without a parameter count, the quant's nominal bits (the seed's fallback). */
+/**
+ * Widest a weight can be in a quantized checkpoint: bf16, plus headroom for
+ * scales. Past it the parameter count is counting packed storage, not
+ * weights: the Hub's safetensors.total counts an AWQ/GPTQ int32 that holds
+ * eight int4 weights as one parameter (hub-api.md §1a: counts are keyed by
+ * storage dtype), which would make a 4-bit checkpoint look 27-bit.
+ */
+const MAX_QUANTIZED_BITS = 16.5;
+
+const UNQUANTIZED = new Set(["bf16", "fp16", "fp32", "F32", "F16", "BF16"]);
+
+/** File bits over parameters; without a believable parameter count, the quant's nominal bits (the seed's fallback). */
 function bitsPerWeightOf(bytes: number, paramsTotal: number | null, quant: string): number {
-  return paramsTotal !== null && paramsTotal > 0 ? (bytes * 8) / paramsTotal : nominalBitsOf(quant);
+  if (paramsTotal === null || paramsTotal <= 0) return nominalBitsOf(quant);
+  const bits = (bytes * 8) / paramsTotal;
+  return bits > MAX_QUANTIZED_BITS && !UNQUANTIZED.has(quant) ? nominalBitsOf(quant) : bits;
 }
 
 // ---------------------------------------------------------------------------

@@ -105,7 +105,7 @@ export function ggufQuantOf(fileName: string, header?: GgufHeader): string {
  * base type (they differ only in embedding and output tensors); and the
  * checkpoint formats: fp8 with 128×128 fp32 block scales ≈ 8.002, NVFP4
  * safetensors 4.5 (fp8 scale per 16), MXFP4 4.25, AWQ/GPTQ int4 with an fp16
- * scale and a packed zero per 128 ≈ 4.16.
+ * scale and a packed zero per 128 ≈ 4.16, int8 with a bf16 scale per 128 ≈ 8.06.
  */
 const NOMINAL_BITS: Record<string, number> = {
   F32: 32,
@@ -145,6 +145,7 @@ const NOMINAL_BITS: Record<string, number> = {
   AWQ: 4.16,
   GPTQ: 4.16,
   INT4: 4.16,
+  INT8: 8.06,
 };
 
 const VARIANT_BASE: Record<string, string> = {

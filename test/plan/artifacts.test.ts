@@ -103,6 +103,13 @@ describe("quantized checkpoints get their quant from the config", () => {
     expect(artifactsOf(snapshot, shapeOf(snapshot))[0]?.quant).toBe("awq");
   });
 
+  test("a parameter count of packed storage (AWQ int32s holding eight weights) falls back to the scheme's nominal bits", () => {
+    const config = loadModel("LDCC__Qwen2.5-72B-Instruct-ko-AWQ").config ?? {};
+    // 41 GB of AWQ files against a count of ~12 B "parameters" would read as 27 bits a weight.
+    const snapshot: RepoSnapshot = { repo: "x", sha: "", config, files: [{ path: "model.safetensors", sizeBytes: 41e9 }], paramsTotal: 12.1e9, ggufHeaders: {} };
+    expect(artifactsOf(snapshot, shapeOf(snapshot))[0]?.bitsPerWeight).toBe(4.16);
+  });
+
   test("bits per weight are file bytes × 8 ÷ parameters for a quantized checkpoint", () => {
     const snapshot: RepoSnapshot = {
       repo: "x",
