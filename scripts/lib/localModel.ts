@@ -5,10 +5,10 @@
  * and the header of the first part of each GGUF artifact. Node only.
  */
 import { readFile, readdir, stat } from "node:fs/promises";
-import { basename, join, relative, resolve, sep } from "node:path";
-import { gguf } from "@huggingface/gguf";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { gguf, parseGgufShardFilename } from "@huggingface/gguf";
 import { headerFromParse } from "../../src/hub/gguf.ts";
-import { ggufHeaderPaths } from "../../src/hub/ggufFiles.ts";
+import { ggufHeaderPaths, isProjector } from "../../src/hub/ggufFiles.ts";
 import { EXTRA_JSON_FILES } from "../../src/hub/read.ts";
 import type { GgufHeader, RepoFile, RepoSnapshot } from "../../src/plan/types.ts";
 
@@ -81,12 +81,33 @@ export function cacheIdentity(root: string): { repo: string; sha: string } | nul
   return m ? { repo: `${m[1]}/${m[2]}`, sha: m[3] ?? "" } : null;
 }
 
-export async function readLocalModel(dir: string): Promise<RepoSnapshot> {
-  const root = resolve(dir);
+/**
+ * One .gguf file given by path: that file (with the rest of its split set)
+ * and any projector beside it, as llama-server -m would load them.
+ */
+function onlyThisGguf(files: RepoFile[], fileName: string): RepoFile[] {
+  const split = parseGgufShardFilename(fileName);
+  return files.filter((f) => {
+    if (f.path.includes("/")) return false;
+    if (isProjector(f.path)) return true;
+    const other = parseGgufShardFilename(f.path);
+    return split && other ? other.prefix === split.prefix && other.total === split.total : f.path === fileName;
+  });
+}
+
+export async function readLocalModel(given: string): Promise<RepoSnapshot> {
+  let root = resolve(given);
   const info = await stat(root).catch(() => null);
-  if (!info) throw new LocalModelError(`no such directory: ${dir}`);
-  if (!info.isDirectory()) throw new LocalModelError(`${dir} is a file: give the model's directory (config.json with *.safetensors, or *.gguf files)`);
-  const files = await listFiles(root);
+  if (!info) throw new LocalModelError(`no such directory: ${given}`);
+  let fileName: string | null = null;
+  if (!info.isDirectory()) {
+    if (!root.toLowerCase().endsWith(".gguf")) throw new LocalModelError(`${given} is a file: give the model's directory (config.json with *.safetensors, or *.gguf files), or one .gguf file`);
+    fileName = basename(root);
+    root = dirname(root);
+  }
+  const dir = fileName === null ? given : root;
+  const all = await listFiles(root);
+  const files = fileName === null ? all : onlyThisGguf(all, fileName);
   const paths = new Set(files.map((f) => f.path));
   const ggufPaths = ggufHeaderPaths([...paths]);
   const hasWeights = ggufPaths.length > 0 || files.some((f) => f.path.endsWith(".safetensors"));

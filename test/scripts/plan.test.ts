@@ -5,13 +5,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { main } from "../../scripts/plan.ts";
 import { FLAGS, parsePlanArgs } from "../../scripts/lib/args.ts";
-import { cacheIdentity } from "../../scripts/lib/localModel.ts";
+import { cacheIdentity, readLocalModel } from "../../scripts/lib/localModel.ts";
 import { fakeHub, ggufHeaderBytes, loadRecording, serveFakeHub } from "../hub/fakeHub.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const CODER = loadRecording("Qwen/Qwen2.5-Coder-32B-Instruct");
 const R1_GGUF = loadRecording("unsloth/DeepSeek-R1-GGUF");
 const LLAMA = loadRecording("meta-llama/Llama-3.1-8B-Instruct");
+const LLAMA_GGUF = loadRecording("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF");
 const work = mkdtempSync(join(tmpdir(), "modelplan-plan-"));
 
 /** Modelplan's own cluster JSON (issue 2 §4): one node of 8 H100 80GB on InfiniBand. */
@@ -156,6 +157,18 @@ describe("plan's main, in process", () => {
     const { code, stderr } = await main([dir, "--cluster", clusterFile], {});
     expect(code).toBe(2);
     expect(stderr).toMatch(/incomplete/);
+  });
+});
+
+describe("one .gguf file given by path", () => {
+  test("is read with the rest of its split set and the projector beside it, not the other quantizations", async () => {
+    const dir = join(work, "gguf-one");
+    mkdirSync(dir, { recursive: true });
+    const header = ggufHeaderBytes(LLAMA_GGUF, "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf");
+    for (const name of ["m-Q8_0-00001-of-00002.gguf", "m-Q8_0-00002-of-00002.gguf", "m-Q4_K_M.gguf", "mmproj-f16.gguf"]) writeFileSync(join(dir, name), header);
+    const snap = await readLocalModel(join(dir, "m-Q8_0-00001-of-00002.gguf"));
+    expect(snap.files.map((f) => f.path).sort()).toEqual(["m-Q8_0-00001-of-00002.gguf", "m-Q8_0-00002-of-00002.gguf", "mmproj-f16.gguf"]);
+    expect(Object.keys(snap.ggufHeaders)).toEqual(["m-Q8_0-00001-of-00002.gguf"]);
   });
 });
 
