@@ -279,14 +279,13 @@ function sglang(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   const perToken = num(r.derived["kv_bytes_per_token_from_log"]);
   const g = kvGeometry(shape.layerCaches, 1);
   // SGLang's fp8 MLA cell: 512 fp8 latent + 512/128 × 4 B scales + 64 bf16 RoPE = 656 B a layer
-  // (calculate_mla_kv_cache_dim); since PR #11309 the DSA indexer's index_head_dim + 4 B scale too.
+  // (calculate_mla_kv_cache_dim); the DSA indexer's keys (the shape's 132 B a layer) only since PR #11309.
   const text = (m.config["text_config"] as Record<string, unknown> | undefined) ?? m.config;
   const rope = Number(text["qk_rope_head_dim"] ?? 64);
   const latent = g.mlaLayers > 0 ? g.mlaElemsPerToken / g.mlaLayers - rope : 0;
-  let perLayer = latent + (latent / 128) * 4 + rope * 2;
-  const indexDim = Number(text["index_head_dim"] ?? 0);
-  if (/PR #11309/.test(r.engine_version ?? "") && indexDim > 0) perLayer += indexDim + (indexDim / 128) * 4;
-  if (perToken !== null) row.metrics.push(metric("KV bytes per token per rank", "B/token", perLayer * g.mlaLayers, perToken, 0.3));
+  const perLayer = latent + (latent / 128) * 4 + rope * 2;
+  const indexer = /PR #11309/.test(r.engine_version ?? "") ? g.indexerBytesPerToken : 0;
+  if (perToken !== null) row.metrics.push(metric("KV bytes per token per rank", "B/token", perLayer * g.mlaLayers + indexer, perToken, 0.3));
   row.note = "SGLang with DP attention: every rank keeps the whole MLA cache for its requests";
 }
 

@@ -21,6 +21,8 @@ export interface KvGeometry {
   /** MLA layers and their latent elements per token, summed (whole on every card). */
   mlaLayers: number;
   mlaElemsPerToken: number;
+  /** A DSA model's indexer keys, bytes per token summed over its MLA layers (whatever the latent's dtype). */
+  indexerBytesPerToken: number;
   /** Linear-attention / Mamba layers and their constant state per sequence, in bytes, summed. */
   linearLayers: number;
   linearStateBytesPerSeq: number;
@@ -44,7 +46,7 @@ export function kvHeadsPerCard(kvHeads: number, tp: number): number {
 
 /** What the given layers cache on one card of a tensor-parallel group of `tp`. */
 export function kvGeometry(layers: readonly LayerCache[], tp: number): KvGeometry {
-  const g: KvGeometry = { fullLayers: 0, fullElemsPerToken: 0, sliding: [], mlaLayers: 0, mlaElemsPerToken: 0, linearLayers: 0, linearStateBytesPerSeq: 0 };
+  const g: KvGeometry = { fullLayers: 0, fullElemsPerToken: 0, sliding: [], mlaLayers: 0, mlaElemsPerToken: 0, indexerBytesPerToken: 0, linearLayers: 0, linearStateBytesPerSeq: 0 };
   for (const layer of layers) {
     switch (layer.kind) {
       case "full":
@@ -66,6 +68,7 @@ export function kvGeometry(layers: readonly LayerCache[], tp: number): KvGeometr
         // One latent tensor (kv_lora_rank + qk_rope_head_dim), no factor 2, whole on every rank.
         g.mlaLayers += 1;
         g.mlaElemsPerToken += layer.latentDim;
+        g.indexerBytesPerToken += layer.indexerBytesPerToken ?? 0;
         break;
       case "linear":
         // Mamba / gated-delta states divide over tensor parallel (notes §2.5, pitfall 8).
@@ -99,7 +102,7 @@ export function kvElementBytes(engine: Engine, kv: KvDtype, modelDtypeBytes: num
 export function kvBytesPerToken(layers: readonly LayerCache[], elementBytes: number): number {
   const g = kvGeometry(layers, 1);
   const sliding = g.sliding.reduce((s, x) => s + x.elemsPerToken, 0);
-  return (g.fullElemsPerToken + sliding + g.mlaElemsPerToken) * elementBytes;
+  return (g.fullElemsPerToken + sliding + g.mlaElemsPerToken) * elementBytes + g.indexerBytesPerToken;
 }
 
 // ---------------------------------------------------------------------------
@@ -129,7 +132,7 @@ export function vllmSequenceBytes(g: KvGeometry, elementBytes: number, contextTo
   const fullBlocks = cdiv(contextTokens, VLLM_BLOCK_TOKENS);
   let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * fullBlocks * VLLM_BLOCK_TOKENS;
   for (const s of g.sliding) elems += s.elemsPerToken * vllmSlidingBlocks(s.windowTokens, contextTokens, batchedTokens) * VLLM_BLOCK_TOKENS;
-  return elems * elementBytes + g.linearStateBytesPerSeq;
+  return elems * elementBytes + g.indexerBytesPerToken * fullBlocks * VLLM_BLOCK_TOKENS + g.linearStateBytesPerSeq;
 }
 
 /** What a KV pool holds: vLLM's "GPU KV cache size: N tokens" and "Maximum concurrency for C tokens per request: X". */
@@ -151,12 +154,15 @@ export interface PoolCapacity {
  */
 export function vllmCapacity(g: KvGeometry, elementBytes: number, poolBytes: number, contextTokens: number, batchedTokens: number): PoolCapacity {
   if (poolBytes <= 0) return { tokens: 0, concurrency: 0 };
-  const kinds: { layers: number; elemsPerLayer: number; blocksPerRequest: number }[] = [];
+  const kinds: { layers: number; bytesPerLayer: number; blocksPerRequest: number }[] = [];
   const fullBlocks = cdiv(contextTokens, VLLM_BLOCK_TOKENS);
-  if (g.fullLayers > 0) kinds.push({ layers: g.fullLayers, elemsPerLayer: g.fullElemsPerToken / g.fullLayers, blocksPerRequest: fullBlocks });
-  if (g.mlaLayers > 0) kinds.push({ layers: g.mlaLayers, elemsPerLayer: g.mlaElemsPerToken / g.mlaLayers, blocksPerRequest: fullBlocks });
+  if (g.fullLayers > 0) kinds.push({ layers: g.fullLayers, bytesPerLayer: (g.fullElemsPerToken / g.fullLayers) * elementBytes, blocksPerRequest: fullBlocks });
+  if (g.mlaLayers > 0) {
+    const perLayer = (g.mlaElemsPerToken * elementBytes + g.indexerBytesPerToken) / g.mlaLayers;
+    kinds.push({ layers: g.mlaLayers, bytesPerLayer: perLayer, blocksPerRequest: fullBlocks });
+  }
   for (const s of g.sliding) {
-    kinds.push({ layers: s.layers, elemsPerLayer: s.elemsPerToken / s.layers, blocksPerRequest: vllmSlidingBlocks(s.windowTokens, contextTokens, batchedTokens) });
+    kinds.push({ layers: s.layers, bytesPerLayer: (s.elemsPerToken / s.layers) * elementBytes, blocksPerRequest: vllmSlidingBlocks(s.windowTokens, contextTokens, batchedTokens) });
   }
   if (kinds.length === 0) {
     // Only constant states (a pure Mamba model): sequences, not tokens, fill the pool.
@@ -175,7 +181,7 @@ export function vllmCapacity(g: KvGeometry, elementBytes: number, poolBytes: num
   const maxLayers = Math.max(...counts);
   const groupSize = maxLayers < minLayers * 1.25 ? maxLayers : minLayers;
   // Pages are unified to the largest per-layer page (unify_kv_cache_spec_page_size).
-  const pageBytes = VLLM_BLOCK_TOKENS * Math.max(...kinds.map((k) => k.elemsPerLayer)) * elementBytes;
+  const pageBytes = VLLM_BLOCK_TOKENS * Math.max(...kinds.map((k) => k.bytesPerLayer));
   let groups = 0;
   let blocksPerRequest = 0;
   for (const k of kinds) {
@@ -202,7 +208,7 @@ export const SGLANG_SWA_RATIO = 0.8;
 export function sglangBytesPerToken(g: KvGeometry, elementBytes: number): number {
   const sliding = g.sliding.reduce((s, x) => s + x.elemsPerToken, 0);
   const slidingShare = g.fullLayers + g.mlaLayers > 0 ? SGLANG_SWA_RATIO : 1;
-  return (g.fullElemsPerToken + g.mlaElemsPerToken + sliding * slidingShare) * elementBytes;
+  return (g.fullElemsPerToken + g.mlaElemsPerToken + sliding * slidingShare) * elementBytes + g.indexerBytesPerToken;
 }
 
 /**
@@ -253,11 +259,11 @@ export function llamacppCacheBytes(g: KvGeometry, elementBytes: number, contextT
   const nCtx = pad(contextTokens * slots, LLAMACPP_KV_PAD);
   let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * nCtx;
   for (const s of g.sliding) elems += s.elemsPerToken * pad(Math.min(nCtx, s.windowTokens * slots + ubatch), LLAMACPP_KV_PAD);
-  return elems * elementBytes + g.linearStateBytesPerSeq * slots;
+  return elems * elementBytes + g.indexerBytesPerToken * nCtx + g.linearStateBytesPerSeq * slots;
 }
 
 /** A card's KV bytes per token of context in the engine's own layout, sliding layers counted whole: what logs divide by. */
 export function geometryBytesPerToken(g: KvGeometry, elementBytes: number): number {
   const sliding = g.sliding.reduce((s, x) => s + x.elemsPerToken, 0);
-  return (g.fullElemsPerToken + g.mlaElemsPerToken + sliding) * elementBytes;
+  return (g.fullElemsPerToken + g.mlaElemsPerToken + sliding) * elementBytes + g.indexerBytesPerToken;
 }

@@ -194,6 +194,12 @@ export interface Layout {
   host: HostShare | null;
   hosts: number;
   freeNow: boolean;
+  /**
+   * The free memory a card of the free nodes has (the least among the nodes a
+   * replica would take), or null when the inventory does not say: vLLM's
+   * start-up check compares it with utilization × total.
+   */
+  freeMemBytes?: number | null;
   /** Cards short of what the cluster has, for a placement it cannot host (0 when it can). */
   cardsShort: number;
 }
@@ -296,7 +302,7 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
   let kvAt: (c: number) => number;
   let stepTokens = 1;
   let stepBytes = 0;
-  const growing = (part.kv.fullElemsPerToken + part.kv.mlaElemsPerToken) * elem;
+  const growing = (part.kv.fullElemsPerToken + part.kv.mlaElemsPerToken) * elem + part.kv.indexerBytesPerToken;
   let sequences = Math.max(1, w.sequences);
   let outsideOk = true;
   switch (engine) {
@@ -366,7 +372,7 @@ function evalHost(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: 
     gpuClass: "", cards: 1, role: host.mode === "cpu" ? "CPU" : "host RAM",
     weightsBytes: weights, kvBytes: kv, engineBytes, usableBytes: host.usableBytes, physicalBytes: host.physicalBytes,
   };
-  const growing = hostKv ? (hostKv.fullElemsPerToken + hostKv.mlaElemsPerToken) * elem : 0;
+  const growing = hostKv ? (hostKv.fullElemsPerToken + hostKv.mlaElemsPerToken) * elem + hostKv.indexerBytesPerToken : 0;
   return {
     load, poolBytes: host.usableBytes - weights - engineBytes, needKvBytes: kv, outsideOk: true, kvAt, settings: s, elementBytes: elem,
     stepTokens: LLAMACPP_KV_PAD / s.parallel, stepBytes: LLAMACPP_KV_PAD * growing,
@@ -533,7 +539,7 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
     haveBytes: worst ? worst.load.usableBytes : 0,
     worstCardIndex: worstIndex,
     hosts: layout.host?.mode === "cpu" && r.host ? hostsFor(layout.host, r.host) : layout.hosts,
-    freeNow: layout.host?.mode === "cpu" && r.host ? cpuFreeNow(layout.host, r.host) : layout.freeNow,
+    freeNow: layout.host?.mode === "cpu" && r.host ? cpuFreeNow(layout.host, r.host) : layout.freeNow && vllmFreeMemoryOk(layout, r.evals),
     fits: memoryFits && hostedFits,
     maxContextTokens,
     kvPoolBytes: pool.bytes,
@@ -564,6 +570,17 @@ function longestContext(e: CardEval, cap: number): number {
     if (c >= 1 && fits(c) && !fits(c + 1)) return c;
   }
   return largestFitting(fits, cap);
+}
+
+/**
+ * vLLM's own start-up check: a card must have free at least utilization ×
+ * total (`gpu_memory_utilization` is of the TOTAL, and other processes count
+ * against it). Unknown free memory passes.
+ */
+function vllmFreeMemoryOk(layout: Layout, evals: CardEval[]): boolean {
+  if (layout.engine !== "vllm" || layout.freeMemBytes === null || layout.freeMemBytes === undefined) return true;
+  const free = layout.freeMemBytes;
+  return evals.every((e) => free >= e.load.usableBytes);
 }
 
 function needOf(e: CardEval): number {
@@ -599,6 +616,8 @@ interface PoolNode {
   fabric: string;
   count: number;
   free: number;
+  /** Free memory per free device, when the inventory says. */
+  freeMemBytes: number | null;
   hostMemBytes: number;
   hostFreeBytes: number;
 }
@@ -641,7 +660,10 @@ export function classPools(cluster: Cluster): ClassPool[] {
       const free = mig ? Math.min(1, d.free) : d.free;
       pool.maxPerNode = Math.max(pool.maxPerNode, count);
       const list = pool.fabrics.get(node.fabric) ?? [];
-      list.push({ id: node.id, fabric: node.fabric, count, free, hostMemBytes: node.hostMemGib * GIB, hostFreeBytes: node.hostFreeGib * GIB });
+      list.push({
+        id: node.id, fabric: node.fabric, count, free, freeMemBytes: d.freeMemGib === undefined ? null : d.freeMemGib * GIB,
+        hostMemBytes: node.hostMemGib * GIB, hostFreeBytes: node.hostFreeGib * GIB,
+      });
       pool.fabrics.set(node.fabric, list);
     }
   }
@@ -774,19 +796,25 @@ function layoutId(a: Artifact, engine: Engine, p: Placement, mode: string): stri
   return [a.name, engine, p.cpu ? "cpu" : p.gpuClass, p.fabric, `${p.gpusPerNode}x${p.nodes}`, p.expertParallel ? "ep" : "", mode].join("|");
 }
 
-/** Single-node nodes of a class that have `width` cards, and whether one has them free. */
-function singleNodeHosts(pool: ClassPool, width: number): { hosts: number; freeNow: boolean } {
+/** Single-node nodes of a class that have `width` cards, whether one has them free, and the most free memory a card of those has. */
+function singleNodeHosts(pool: ClassPool, width: number): { hosts: number; freeNow: boolean; freeMemBytes: number | null } {
   let hosts = 0;
   let freeNow = false;
+  let freeMemBytes: number | null = null;
+  let unknown = false;
   for (const nodes of pool.fabrics.values()) {
     for (const n of nodes) {
       if (n.count >= width) {
         hosts++;
-        if (n.free >= width) freeNow = true;
+        if (n.free >= width) {
+          freeNow = true;
+          if (n.freeMemBytes === null) unknown = true;
+          else freeMemBytes = Math.max(freeMemBytes ?? 0, n.freeMemBytes);
+        }
       }
     }
   }
-  return { hosts, freeNow };
+  return { hosts, freeNow, freeMemBytes: unknown ? null : freeMemBytes };
 }
 
 /** Why a layout does not fit at the plan's workload, in words (its worst card against what the card offers); null when it fits. */
@@ -824,10 +852,10 @@ function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, out: Enu
       widest = wdt;
       const ep = moe && wdt > 1;
       const placement = basePlacement(pool.gpuClass, "", wdt, 1, wdt, 1, ep);
-      const { hosts, freeNow } = singleNodeHosts(pool, wdt);
+      const { hosts, freeNow, freeMemBytes } = singleNodeHosts(pool, wdt);
       const layout: Layout = {
         id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
-        parts: servingParts(shape, a, pool.gpuClass, mem, wdt, 1, ep), host: null, hosts, freeNow, cardsShort: 0,
+        parts: servingParts(shape, a, pool.gpuClass, mem, wdt, 1, ep), host: null, hosts, freeNow, freeMemBytes, cardsShort: 0,
       };
       const why = problem(layout, c);
       if (why === null) {
@@ -884,11 +912,14 @@ function pipelineOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, pool: C
 function pipelineLayout(a: Artifact, engine: Engine, c: Ctx, pool: ClassPool, mem: number, width: number, n: number, fabric: string, moe: boolean, able: PoolNode[], cardsShort: number): Layout {
   const ep = moe && width > 1;
   const placement = basePlacement(pool.gpuClass, fabric, width, n, width, n, ep);
-  const freeNodes = able.filter((x) => x.free >= width).length;
+  const freeNodes = able.filter((x) => x.free >= width);
+  // The n free nodes with the most free memory are the ones a replica would take.
+  const known = freeNodes.every((x) => x.freeMemBytes !== null);
+  const freeMem = freeNodes.map((x) => x.freeMemBytes ?? 0).sort((p, q) => q - p);
   return {
     id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
     parts: servingParts(c.shape, a, pool.gpuClass, mem, width, n, ep), host: null,
-    hosts: able.length, freeNow: cardsShort === 0 && freeNodes >= n, cardsShort,
+    hosts: able.length, freeNow: cardsShort === 0 && freeNodes.length >= n, freeMemBytes: known ? (freeMem[n - 1] ?? null) : null, cardsShort,
   };
 }
 
@@ -957,9 +988,9 @@ function offloadOptions(a: Artifact, c: Ctx, pool: ClassPool, mem: number, out: 
  * v0.1.2, notes §0): it is offered for these only.
  */
 const FREETOKEN_MODELS = [
-  /deepseek-v4-flash-0731/i, /glm-5\.2-nvfp4/i, /glm-4\.7(-nvfp4)?$/i, /qwen3\.[56]-35b-a3b(-fp8|-nvfp4)?$/i, /qwen3\.6-27b/i,
-  /qwen3-30b-a3b/i, /gpt-oss-(20b|120b)$/i, /gemma-4-26b-a4b/i, /gemma-4-12b/i, /gemma-4-31b.*nvfp4/i, /minimax-m2\.5-nvfp4/i,
-  /minimax-m3-nvfp4/i, /muse-glimmer-30b/i,
+  /^deepseek-v4-flash-0731$/i, /^glm-5\.2-nvfp4$/i, /^glm-4\.7(-nvfp4)?$/i, /^qwen3\.[56]-35b-a3b(-fp8|-nvfp4)?$/i, /^qwen3\.6-27b$/i,
+  /^qwen3-30b-a3b$/i, /^gpt-oss-(20b|120b)$/i, /^gemma-4-26b-a4b(-it)?$/i, /^gemma-4-12b(-it)?$/i, /^gemma-4-31b(-it)?-nvfp4$/i,
+  /^minimax-m2\.5-nvfp4$/i, /^minimax-m3-nvfp4$/i, /^muse-glimmer-30b$/i,
 ];
 
 /** FreeToken needs compute capability 8.0 or higher (Ampere+: its JIT kernels, notes §3). */

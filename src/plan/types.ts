@@ -78,6 +78,12 @@ export interface DeviceGroup {
   free: number;
   /** Memory per device, for a class the catalog does not know. */
   memGib?: number;
+  /**
+   * Memory free now on each free device, when the inventory says (nvidia-smi's
+   * total − used); absent means unknown, taken as all free. vLLM refuses to
+   * start when a card has less free than utilization × total.
+   */
+  freeMemGib?: number;
 }
 
 /** One node of the cluster. */

@@ -178,3 +178,38 @@ describe("the CLI's JSON", () => {
     expect(r && refusalJson(r)).toEqual({ artifact: "original", engine: r?.engine, where: r?.where, reason: r?.reason });
   });
 });
+
+describe("FreeToken: a mixture of experts larger than the card, experts in RAM", () => {
+  const repo = "Qwen/Qwen3-30B-A3B";
+
+  test("is offered for a checkpoint on its list on a 24 GB Ada card, the experts in the node's RAM", () => {
+    const p = planOf(repo, { nodes: [node("ws", "", [cards("rtx4090-24g", 1)], 128, 120)] });
+    const ft = p.options.find((o) => o.engine === "freetoken");
+    expect(ft?.placement).toMatchObject({ gpusPerNode: 1, tensorParallel: 1 });
+    expect(ft?.fits).toBe(true);
+    const ram = ft?.cards.find((c) => c.role === "host RAM");
+    // 128 routed experts × 48 layers of the 61 GB checkpoint stay in pinned host memory.
+    expect((ram?.weightsBytes ?? 0) / GIB).toBeGreaterThan(50);
+  });
+
+  test("is not offered below compute capability 8.0, nor when the card holds the whole model", () => {
+    expect(planOf(repo, { nodes: [node("old", "", [cards("t4-16g", 1)], 128)] }).options.some((o) => o.engine === "freetoken")).toBe(false);
+    expect(planOf(repo, { nodes: [node("big", "", [cards("h200-141g", 1)], 512)] }).options.some((o) => o.engine === "freetoken")).toBe(false);
+  });
+
+  test("is not offered for a checkpoint off its list", () => {
+    const other = plan({ repo: "someone/Qwen3-30B-A3B-finetune-v2", revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, { nodes: [node("ws", "", [cards("rtx4090-24g", 1)], 128)] }, DEFAULT_WORKLOAD);
+    expect(other.options.some((o) => o.engine === "freetoken")).toBe(false);
+  });
+});
+
+test("vLLM's start-up check: a free card with less free memory than utilization × total is not free now", () => {
+  const repo = "meta-llama/Llama-3.1-8B-Instruct";
+  const busy = planOf(repo, { nodes: [node("n", "", [{ class: "h100-80g", count: 1, free: 1, freeMemGib: 40 }])] });
+  const idle = planOf(repo, { nodes: [node("n", "", [{ class: "h100-80g", count: 1, free: 1, freeMemGib: 79 }])] });
+  const of = (p: ReturnType<typeof planOf>, engine: string) => p.options.find((o) => o.engine === engine);
+  expect(of(busy, "vllm")?.freeNow).toBe(false);
+  expect(of(busy, "vllm")?.fits).toBe(true);
+  expect(of(idle, "vllm")?.freeNow).toBe(true);
+  expect(of(busy, "llamacpp")?.freeNow ?? true).toBe(true);
+});
