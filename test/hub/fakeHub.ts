@@ -51,6 +51,8 @@ export interface FakeHubOptions {
   /** The token the gated repos have approved; any other token gets 403. */
   approvedToken?: string;
   fault?: Fault;
+  /** Milliseconds before each answer, so requests in flight overlap as on a real network. */
+  latencyMs?: number;
 }
 
 /** Facts of a header as typed GGUF metadata; the vocabulary is rebuilt at its real length. */
@@ -113,6 +115,7 @@ export function fakeHub(options: FakeHubOptions) {
   const byRepo = new Map(options.recordings.map((r) => [r.info.id, r]));
   const requests: LoggedRequest[] = [];
   const pulled = { bytes: 0 };
+  const inFlight = { now: 0, max: 0 };
   const fault = options.fault ?? "none";
 
   function repoFrom(parts: string[]): Recording | undefined {
@@ -171,6 +174,12 @@ export function fakeHub(options: FakeHubOptions) {
     const range = request.headers.get("range");
     requests.push({ method: request.method, url: request.url, range, authorization: auth });
     if (fault === "offline") throw new TypeError("fetch failed");
+    if (options.latencyMs) {
+      inFlight.now++;
+      inFlight.max = Math.max(inFlight.max, inFlight.now);
+      await new Promise((ok) => setTimeout(ok, options.latencyMs));
+      inFlight.now--;
+    }
     if (fault === "rate-limit") return error(429, null, "Too Many Requests", { ratelimit: '"api";r=0;t=120' });
     const parts = url.pathname.split("/").filter((p) => p !== "");
     if (parts[0] === "api" && parts[1] === "models" && parts[4] === "revision") return modelInfo(parts, auth);
@@ -190,7 +199,7 @@ export function fakeHub(options: FakeHubOptions) {
   }
 
   const fetchFn: typeof fetch = async (input, init) => handle(new Request(input, init));
-  return { fetch: fetchFn, requests, pulled, handle };
+  return { fetch: fetchFn, requests, pulled, inFlight, handle };
 }
 
 /** The same fake Hub on a real socket (127.0.0.1, a free port): for HF_ENDPOINT tests of the terminal command. */

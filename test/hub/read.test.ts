@@ -109,6 +109,12 @@ describe("a GGUF repo", () => {
     expect(JSON.parse(JSON.stringify(snap))).toEqual(snap);
   });
 
+  test("reads its headers in parallel, 6 at a time (a browser's connections per host)", async () => {
+    const hub = fakeHub({ recordings: ALL, latencyMs: 20 });
+    await readRepo("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF", null, { hubUrl: HUB, fetch: hub.fetch });
+    expect(hub.inFlight.max).toBe(6);
+  });
+
   test("of single files with no config takes the info plus one range per file", async () => {
     const { hub, access } = setup();
     const snap = await readRepo("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF", null, access);
