@@ -7,6 +7,7 @@
  */
 import { cardMemoryBytes } from "../plan/cards.ts";
 import type { ClusterNode, DeviceGroup } from "../plan/types.ts";
+import { MAX_DEVICES_PER_GROUP } from "./validate.ts";
 
 export interface DraftDevice {
   class: string;
@@ -25,6 +26,19 @@ export interface DraftNode {
 
 export function draftNode(id: string): DraftNode {
   return { id, fabric: "", hostMemGib: 0, hostFreeGib: 0, devices: [] };
+}
+
+/**
+ * Adds `count` devices of a class, the first `free` of them free. A count past
+ * what any node holds is a damaged paste, not a machine: it is refused with
+ * words (and never allocated, which a count of 10^20 would try to do).
+ */
+export function pushDevices(node: DraftNode, cls: string, count: number, free: number, memGib?: number): string | null {
+  if (!Number.isSafeInteger(count) || count < 0 || count > MAX_DEVICES_PER_GROUP) {
+    return `${count} ${cls} on one node is not a real count (at most ${MAX_DEVICES_PER_GROUP}): check the paste`;
+  }
+  for (let i = 0; i < count; i++) node.devices.push({ class: cls, free: i < free, memGib });
+  return null;
 }
 
 /** Folds a node's devices into one group per class, in the order each class first appeared. */

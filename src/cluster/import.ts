@@ -79,10 +79,19 @@ function failed(format: string, errors: ImportMessage[], warnings: ImportMessage
   };
 }
 
+/**
+ * Whether to try the text as JSON or YAML: a file so named, a JSON start, or
+ * a YAML document with a key Modelplan or Kubernetes writes. Anything else
+ * (a table, `-L`, `Name: value` describe output) is not parsed as YAML: the
+ * YAML parser's failures are slow to build, and an import should answer at
+ * once.
+ */
 function looksStructured(text: string, fileName?: string): boolean {
   if (fileName && /\.(json|ya?ml)$/i.test(fileName)) return true;
   const first = text.split("\n").find((l) => l.trim() !== "" && !l.trim().startsWith("#"))?.trim() ?? "";
-  return /^[[{]/.test(first) || /^[A-Za-z_"'][\w"' ./-]*:(\s|$)/.test(first) || first.startsWith("- ") || first === "---";
+  if (/^[[{]/.test(first) || first === "---") return true;
+  if (/^(nodes|kind|apiVersion|items|metadata)\s*:/m.test(text)) return true;
+  return /^"?[\w.-]+\/[\w./-]+"?\s*:\s/.test(first);
 }
 
 function isYaml(text: string): boolean {

@@ -4,7 +4,7 @@
  * superset of JSON) so hand-written YAML works too, and so every value keeps
  * its position: a bad count is reported at its line.
  */
-import { isMap, isSeq, LineCounter, parseDocument, type Document } from "yaml";
+import { LineCounter, parseDocument, type Document } from "yaml";
 import type { Cluster } from "../plan/types.ts";
 import { note, type ImportMessage } from "./messages.ts";
 import { validateCluster } from "./validate.ts";
@@ -34,33 +34,45 @@ export interface ParsedText {
   lineOf: (path: (string | number)[]) => number | undefined;
 }
 
-/** Parses JSON or YAML text keeping positions; never throws. */
+/**
+ * Parses JSON or YAML text, never throwing. JSON goes through JSON.parse (an
+ * order of magnitude faster than the YAML parser); the YAML document, which
+ * knows every value's position, is built only when a line is asked for, or
+ * when the text is not JSON.
+ */
 export function parseStructured(text: string): ParsedText {
-  const counter = new LineCounter();
-  let doc: Document;
-  try {
-    doc = parseDocument(text, { lineCounter: counter, uniqueKeys: false });
-  } catch (e) {
-    return { value: undefined, errors: [note(`not JSON or YAML: ${String(e)}`)], lineOf: () => undefined };
-  }
-  const errors = doc.errors.map((e) => note(`not valid JSON/YAML: ${e.message.split("\n")[0] ?? e.code}`, { line: e.linePos?.[0].line }));
-  let value: unknown;
-  try {
-    value = errors.length === 0 ? doc.toJS({ maxAliasCount: 100 }) : undefined;
-  } catch (e) {
-    errors.push(note(`not valid JSON/YAML: ${String(e)}`));
-  }
+  let positions: { doc: Document; counter: LineCounter } | null = null;
+  const document = () => {
+    if (!positions) {
+      const counter = new LineCounter();
+      positions = { doc: parseDocument(text, { lineCounter: counter, uniqueKeys: false }), counter };
+    }
+    return positions;
+  };
   const lineOf = (path: (string | number)[]): number | undefined => {
+    const { doc, counter } = document();
     for (let cut = path.length; cut > 0; cut--) {
       const node: unknown = doc.getIn(path.slice(0, cut), true);
-      if ((isMap(node) || isSeq(node) || (typeof node === "object" && node !== null)) && "range" in node) {
-        const range = (node as { range?: [number, number, number] | null }).range;
-        if (range) return counter.linePos(range[0]).line;
-      }
+      const range = typeof node === "object" && node !== null && "range" in node ? (node as { range?: [number, number, number] | null }).range : null;
+      if (range) return counter.linePos(range[0]).line;
     }
     return undefined;
   };
-  return { value, errors, lineOf };
+  if (/^\s*[[{]/.test(text)) {
+    try {
+      return { value: JSON.parse(text) as unknown, errors: [], lineOf };
+    } catch {
+      // Not strict JSON (comments, trailing commas, or broken): the YAML parser says where.
+    }
+  }
+  try {
+    const { doc } = document();
+    const errors = doc.errors.map((e) => note(`not valid JSON/YAML: ${e.message.split("\n")[0] ?? e.code}`, { line: e.linePos?.[0].line }));
+    const value: unknown = errors.length === 0 ? doc.toJS({ maxAliasCount: 100 }) : undefined;
+    return { value, errors, lineOf };
+  } catch (e) {
+    return { value: undefined, errors: [note(`not valid JSON/YAML: ${e instanceof Error ? e.message : String(e)}`)], lineOf: () => undefined };
+  }
 }
 
 /** Whether a parsed value looks like Modelplan's cluster file. */

@@ -12,7 +12,7 @@
  * (an A10G advertised twice is one card of memory), and mixed MIG sets
  * nvidia.com/gpu to 0, the cards being listed as nvidia.com/mig-<profile>.
  */
-import { draftNode, finishNode, type DraftNode } from "./draft.ts";
+import { draftNode, finishNode, pushDevices, type DraftNode } from "./draft.ts";
 import { identifyCard, identifyMig, parentFromProfiles, parseMigProfile } from "./identify.ts";
 import { note, type ImportMessage } from "./messages.ts";
 import type { Reader, Reading } from "./readers.ts";
@@ -102,7 +102,7 @@ function recordsFromText(text: string): NodeRecord[] {
   };
   text.split("\n").forEach((raw, i) => {
     const lineNo = i + 1;
-    const line = raw.replace(/\s+$/, "");
+    const line = raw.trimEnd();
     const describeTarget = /kubectl\s+describe\s+nodes?\s+([\w.-]+)/.exec(line);
     if (describeTarget?.[1] && !current) {
       current = record(lineNo, describeTarget[1]);
@@ -316,6 +316,8 @@ function interpret(r: NodeRecord, index: number, warnings: ImportMessage[], prob
   }
 
   if (!product && !parent) addVendorLabels(node, L, r, say, fail);
+  const damaged = pushProblems.get(node);
+  if (damaged) fail(damaged);
   if (node.devices.length === 0) {
     const shared = schedulable(r, "nvidia.com/gpu.shared");
     if (shared) fail(`${shared.count} shared GPU slots (MIG and time-slicing) and no GPU labels: which cards they are cannot be told; paste the node's labels (kubectl get node -o json)`);
@@ -324,8 +326,12 @@ function interpret(r: NodeRecord, index: number, warnings: ImportMessage[], prob
   return node;
 }
 
+/** Problems found while adding devices, by node: a damaged count makes the node unreadable. */
+const pushProblems = new WeakMap<DraftNode, string>();
+
 function push(node: DraftNode, cls: string, count: number, free: number, memGib?: number): void {
-  for (let i = 0; i < count; i++) node.devices.push({ class: cls, free: i < free, memGib });
+  const problem = pushDevices(node, cls, count, free, memGib);
+  if (problem) pushProblems.set(node, problem);
 }
 
 /**

@@ -106,7 +106,7 @@ function parse(text: string): { segments: Segment[]; warnings: ImportMessage[] }
   };
 
   lines.forEach((raw, i) => {
-    const line = raw.replace(/\s+$/, "");
+    const line = raw.trimEnd();
     const lineNo = i + 1;
     const host = promptHost(line);
     if (host && host !== seg.host) startSegment(host);

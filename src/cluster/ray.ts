@@ -10,6 +10,7 @@ import { draftNode, finishNode } from "./draft.ts";
 import { identifyCard } from "./identify.ts";
 import { note, type ImportMessage } from "./messages.ts";
 import type { Reader, Reading } from "./readers.ts";
+import { MAX_DEVICES_PER_GROUP, MAX_NODES } from "./validate.ts";
 
 export function detectRay(text: string): boolean {
   return /^\s*[\d.]+\/[\d.]+\s+GPU\b/m.test(text) && /Usage:|accelerator_type|Autoscaler status/.test(text);
@@ -37,8 +38,11 @@ export function readRay(text: string): Reading {
   if (!id?.card) {
     return { nodes: [], warnings: [], errors: [note(`accelerator_type:${accel[2]} is not a card Modelplan knows (Ray does not print its memory): add the nodes by hand`)], format: "ray status" };
   }
+  if (!(nodeCount >= 1 && nodeCount <= MAX_NODES) || !(total >= 0 && total <= MAX_NODES * MAX_DEVICES_PER_GROUP)) {
+    return { nodes: [], warnings: [], errors: [note(`${nodeCount} nodes with ${total} GPUs is not a real cluster: check the paste`)], format: "ray status" };
+  }
   const perNode = total / nodeCount;
-  if (!Number.isInteger(perNode)) {
+  if (!Number.isInteger(perNode) || perNode > MAX_DEVICES_PER_GROUP) {
     return { nodes: [], warnings: [], errors: [note(`${total} GPUs over ${nodeCount} nodes does not share out evenly: ray status does not say which node has which; add them by hand`)], format: "ray status" };
   }
   let freeLeft = Math.floor(total - used);

@@ -47,7 +47,7 @@ export function readRocm(text: string): Reading {
     return d;
   };
   text.split("\n").forEach((raw, i) => {
-    const line = raw.replace(/\s+$/, "");
+    const line = raw.trimEnd();
     host = host ?? promptHost(line);
     const mem = /^GPU\[(\d+)\]\s*:\s*VRAM Total (Used )?Memory \(B\):\s*(\d+)/.exec(line);
     if (mem) {

@@ -8,15 +8,17 @@
  * V100 is the smaller one unless the type or Features say otherwise, and the
  * review says so.
  */
-import { draftNode, finishNode, type DraftNode } from "./draft.ts";
+import { draftNode, finishNode, pushDevices, type DraftNode } from "./draft.ts";
 import { identifyCard, MIG_NAME_TO_GIB, parseMigProfile } from "./identify.ts";
 import { note, type ImportMessage } from "./messages.ts";
 import type { Reader, Reading } from "./readers.ts";
+import { MAX_NODES } from "./validate.ts";
 
-/** Expands a Slurm host list: "c[002-004,007],gpu-1" → c002 c003 c004 c007 gpu-1. */
+/** Expands a Slurm host list: "c[002-004,007],gpu-1" → c002 c003 c004 c007 gpu-1; never past MAX_NODES hosts. */
 export function expandHostList(list: string): string[] {
   const out: string[] = [];
   for (const part of list.match(/[^,[]+(\[[^\]]*\])?[^,]*/g) ?? []) {
+    if (out.length >= MAX_NODES) break;
     const m = /^(.*?)\[([^\]]*)\](.*)$/.exec(part);
     if (!m) {
       if (part) out.push(part);
@@ -32,7 +34,7 @@ export function expandHostList(list: string): string[] {
         out.push(`${prefix}${range}${suffix}`);
         continue;
       }
-      for (let i = from; i <= to; i++) out.push(`${prefix}${String(i).padStart(a.length, "0")}${suffix}`);
+      for (let i = from; i <= to && out.length < MAX_NODES; i++) out.push(`${prefix}${String(i).padStart(a.length, "0")}${suffix}`);
     }
   }
   return out;
@@ -56,7 +58,7 @@ function readNodes(text: string): { nodes: SlurmNode[]; gresConf: Map<string, nu
   let current: SlurmNode | undefined;
   let sinfoColumns: string[] | null = null;
   text.split("\n").forEach((raw, i) => {
-    const line = raw.replace(/\s+$/, "");
+    const line = raw.trimEnd();
     if (/^\s*#/.test(line)) return;
     const header = /^\s*PARTITION\s+AVAIL/.test(line) || /^\s*NODELIST\s/.test(line);
     if (header) {
@@ -210,7 +212,8 @@ function buildNode(id: string, n: SlurmNode, sinfoState: string | undefined, gre
     const usedHere = typeof used === "number" ? Math.min(untypedUsed, entry.count) : (used.get(entry.type) ?? 0);
     if (typeof used === "number") untypedUsed -= usedHere;
     const free = state.usable && !state.allocated ? Math.max(0, entry.count - usedHere) : 0;
-    for (let i = 0; i < entry.count; i++) node.devices.push({ class: card.class, free: i < free, memGib: card.memGib });
+    const problem = pushDevices(node, card.class, entry.count, free, card.memGib);
+    if (problem) fail(problem);
   }
   return node;
 }

@@ -6,8 +6,11 @@
 import { isMigClass } from "../plan/cards.ts";
 import type { Cluster } from "../plan/types.ts";
 
+/** One formatter, made once: toLocaleString builds a new one per call, which showed in the import's profile. */
+const COUNT = new Intl.NumberFormat("en-US");
+
 function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  return `${COUNT.format(n)} ${n === 1 ? one : many}`;
 }
 
 export function summarize(cluster: Cluster): string {
