@@ -65,15 +65,15 @@ function segment(host: string | null): Segment {
 const BANNER = /NVIDIA-SMI\s+[\d.]+\s+(Driver|KMD) Version/;
 const LIST_GPU = /^\s*GPU (\d+): (.+?)\s*\(UUID: /;
 const LIST_MIG = /^\s*MIG (\S+)\s+Device\s+(\d+): \(UUID:/;
-const TABLE_GPU = /^\|\s*(\d+)\s+(.*?)\s{1,}(On|Off|ERR!|N\/A)\s*\|/;
+const TABLE_GPU = /^\s*\|\s*(\d+)\s+(.*?)\s{1,}(On|Off|ERR!|N\/A)\s*\|/;
 const TABLE_MEM = /(\d+)MiB\s*\/\s*(\d+)MiB/;
 const TABLE_MIG_MODE = /\|\s*(Enabled|Disabled|N\/A|ERR!)\s*\|\s*$/;
-const TABLE_MIG_DEVICE = /^\|\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\|\s*(\d+)MiB\s*\/\s*(\d+)MiB/;
-const PROCESS = /^\|\s*(\d+)\s+(\S+)\s+(\S+)\s+(\d+)\s+(C\+G|C|G|M\+C|M)\s+/;
-const LGI_ROW = /^\|\s*(\d+)\s+MIG (\S+)\s+(\d+)\s+(\d+)\s+(\d+):(\d+)\s*\|/;
-const LGIP_ANYWHERE = /^\|\s*\d+\s+MIG \S+\s+\d+\s+\d+\/\d+\s+[\d.]+\s/m;
+const TABLE_MIG_DEVICE = /^\s*\|\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\|\s*(\d+)MiB\s*\/\s*(\d+)MiB/;
+const PROCESS = /^\s*\|\s*(\d+)\s+(\S+)\s+(\S+)\s+(\d+)\s+(C\+G|C|G|M\+C|M)\s+/;
+const LGI_ROW = /^\s*\|\s*(\d+)\s+MIG (\S+)\s+(\d+)\s+(\d+)\s+(\d+):(\d+)\s*\|/;
+const LGIP_ANYWHERE = /^\s*\|\s*\d+\s+MIG \S+\s+\d+\s+\d+\/\d+\s+[\d.]+\s/m;
 const LGIPP = /^GPU\s+\d+ Profile ID\s+\d+ Placements?\s*:/m;
-const LGIP_ROW = /^\|\s*(\d+)\s+MIG (\S+)\s+(\d+)\s+(\d+)\/(\d+)\s+([\d.]+)\s/;
+const LGIP_ROW = /^\s*\|\s*(\d+)\s+MIG (\S+)\s+(\d+)\s+(\d+)\/(\d+)\s+([\d.]+)\s/;
 
 export function detectNvidia(text: string): boolean {
   return (
@@ -197,9 +197,9 @@ function gpuAt(seg: Segment, index: number, line: number): Gpu {
 
 /** One line of the default table's GPU section: a block's first, second or third row. */
 function readTableLine(seg: Segment, line: string, lineNo: number, setCurrent: (g: Gpu) => void, current: () => Gpu | undefined): void {
-  if (!line.startsWith("|")) return;
+  if (!line.trimStart().startsWith("|")) return;
   const first = TABLE_GPU.exec(line);
-  if (first && !/^\|\s*\d+\s+(N\/A|\d+)\s+(N\/A|\d+)\s+\d+\s/.test(line)) {
+  if (first && !/^\s*\|\s*\d+\s+(N\/A|\d+)\s+(N\/A|\d+)\s+\d+\s/.test(line)) {
     const g = gpuAt(seg, Number(first[1]), lineNo);
     const name = first[2]!.trim();
     g.err = g.err || name === "ERR!" || first[3] === "ERR!";

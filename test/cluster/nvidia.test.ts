@@ -33,6 +33,16 @@ const CASES: [string, string, DeviceGroup[]][] = [
       { class: "a100-80g-mig-3g.40gb", count: 2, free: 2 },
     ],
   ],
+  // A table with its MIG devices, every line TAB-indented: no profile names, slices matched by memory
+  // (11968 MiB is the 2g.12gb, a little under lgip's 11.69 GiB, so the reported figure is kept).
+  [
+    "nvidia-smi-a30-mig-devices-tabbed-1.txt",
+    "nvidia-smi",
+    [
+      { class: "a30-24g-mig-2g.12gb", count: 1, free: 1, memGib: 11.688 },
+      { class: "a30-24g-mig-1g.6gb", count: 2, free: 2 },
+    ],
+  ],
   // lgip (all 0/N free) then lgi: four 1g.6gb instances on an A30.
   ["nvidia-smi-mig-lgip-a30-all-used-1.txt", "nvidia-smi mig -lgi", [{ class: "a30-24g-mig-1g.6gb", count: 4, free: 4 }]],
 ];
