@@ -53,11 +53,12 @@ function bitsPerWeightOf(bytes: number, paramsTotal: number | null, quant: strin
 const SPLIT_PART = /^(.*)-(\d{5})-of-(\d{5})\.gguf$/i;
 
 /** A picture model's projector: loaded beside the model with --mmproj, never served alone. */
-function isProjector(path: string): boolean {
+export function isProjector(path: string): boolean {
   return /mmproj/i.test(baseName(path));
 }
 
-interface GgufSet {
+/** One loadable GGUF model: a single file, or a split set with its parts in order. */
+export interface GgufSet {
   name: string;
   parts: RepoFile[];
 }
@@ -66,7 +67,7 @@ interface GgufSet {
  * GGUF files grouped into what llama.cpp loads as one model. A split set
  * missing a part cannot load and is left out rather than under-counted.
  */
-function ggufSets(files: RepoFile[]): GgufSet[] {
+export function ggufSets(files: RepoFile[]): GgufSet[] {
   const singles: GgufSet[] = [];
   const splits = new Map<string, { total: number; parts: Map<number, RepoFile> }>();
   for (const f of files) {
