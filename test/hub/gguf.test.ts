@@ -58,6 +58,10 @@ describe("ggufHeaderPaths", () => {
     ).toEqual(["Qwen2.5-VL-7B-Instruct-Q4_K_M.gguf", "Q8_0/model-Q8_0-00001-of-00002.gguf"]);
   });
 
+  test("skips a split set with a part missing: it cannot load", () => {
+    expect(ggufHeaderPaths(["x-00001-of-00003.gguf", "x-00003-of-00003.gguf"])).toEqual([]);
+  });
+
   test("on unsloth's DeepSeek-R1 file list: one per quantization folder, 13", () => {
     const paths = catalogSnapshot("unsloth/DeepSeek-R1-GGUF")?.files.map((f) => f.path) ?? [];
     expect(ggufHeaderPaths(paths)).toHaveLength(13);

@@ -154,6 +154,7 @@ describe("plan's main, in process", () => {
     mkdirSync(join(dir, "DeepSeek-R1-UD-IQ1_S"), { recursive: true });
     const header = ggufHeaderBytes(R1_GGUF, path);
     writeFileSync(join(dir, path), header.subarray(0, Math.floor(header.length / 2)));
+    for (const part of ["00002", "00003"]) writeFileSync(join(dir, path.replace("00001-of", `${part}-of`)), "");
     const { code, stderr } = await main([dir, "--cluster", clusterFile], {});
     expect(code).toBe(2);
     expect(stderr).toMatch(/incomplete/);
