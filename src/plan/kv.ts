@@ -117,8 +117,32 @@ function cdiv(a: number, b: number): number {
 }
 
 /** Blocks one request of `contextTokens` takes in a sliding layer: `cdiv(min(window − 1 + batched, ctx), block) + 1` (SlidingWindowSpec.max_memory_usage_bytes). */
-function vllmSlidingBlocks(windowTokens: number, contextTokens: number, batchedTokens: number): number {
-  return cdiv(Math.min(windowTokens - 1 + batchedTokens, contextTokens), VLLM_BLOCK_TOKENS) + 1;
+function vllmSlidingBlocks(windowTokens: number, contextTokens: number, batchedTokens: number, block: number): number {
+  return cdiv(Math.min(windowTokens - 1 + batchedTokens, contextTokens), block) + 1;
+}
+
+/** The largest bytes one attention layer caches per token on this card. */
+function attentionBytesPerLayerToken(g: KvGeometry, elementBytes: number): number {
+  let most = 0;
+  if (g.fullLayers > 0) most = Math.max(most, (g.fullElemsPerToken / g.fullLayers) * elementBytes);
+  if (g.mlaLayers > 0) most = Math.max(most, (g.mlaElemsPerToken * elementBytes + g.indexerBytesPerToken) / g.mlaLayers);
+  for (const s of g.sliding) most = Math.max(most, (s.elemsPerToken / s.layers) * elementBytes);
+  return most;
+}
+
+/**
+ * vLLM's attention block for this card, in tokens: 16, or for a hybrid of
+ * attention and state (Mamba, gated delta) layers raised until an attention
+ * page holds a layer's state, `16 × cdiv(state, 16 × page per token)`
+ * (`Platform._align_hybrid_block_size`, notes §2.5: "Setting attention block
+ * size to N tokens"). Qwen3.5/3.6-35B-A3B: 2.05 MiB states against 2 KiB a
+ * token and layer make blocks of 1,056 tokens.
+ */
+export function vllmBlockTokens(g: KvGeometry, elementBytes: number): number {
+  const perToken = attentionBytesPerLayerToken(g, elementBytes);
+  if (g.linearLayers === 0 || perToken === 0) return VLLM_BLOCK_TOKENS;
+  const state = g.linearStateBytesPerSeq / g.linearLayers;
+  return VLLM_BLOCK_TOKENS * Math.max(1, cdiv(state, VLLM_BLOCK_TOKENS * perToken));
 }
 
 /**
@@ -129,10 +153,13 @@ function vllmSlidingBlocks(windowTokens: number, contextTokens: number, batchedT
  * that is the full context (calibration: Gemma-2/3, gpt-oss).
  */
 export function vllmSequenceBytes(g: KvGeometry, elementBytes: number, contextTokens: number, batchedTokens: number): number {
-  const fullBlocks = cdiv(contextTokens, VLLM_BLOCK_TOKENS);
-  let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * fullBlocks * VLLM_BLOCK_TOKENS;
-  for (const s of g.sliding) elems += s.elemsPerToken * vllmSlidingBlocks(s.windowTokens, contextTokens, batchedTokens) * VLLM_BLOCK_TOKENS;
-  return elems * elementBytes + g.indexerBytesPerToken * fullBlocks * VLLM_BLOCK_TOKENS + g.linearStateBytesPerSeq;
+  const block = vllmBlockTokens(g, elementBytes);
+  const fullBlocks = cdiv(contextTokens, block);
+  let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * fullBlocks * block;
+  for (const s of g.sliding) elems += s.elemsPerToken * vllmSlidingBlocks(s.windowTokens, contextTokens, batchedTokens, block) * block;
+  // A hybrid model's state layers each take one attention-sized page (the state padded to it).
+  const states = block === VLLM_BLOCK_TOKENS ? g.linearStateBytesPerSeq : g.linearLayers * block * attentionBytesPerLayerToken(g, elementBytes);
+  return elems * elementBytes + g.indexerBytesPerToken * fullBlocks * block + states;
 }
 
 /** What a KV pool holds: vLLM's "GPU KV cache size: N tokens" and "Maximum concurrency for C tokens per request: X". */
@@ -154,34 +181,30 @@ export interface PoolCapacity {
  */
 export function vllmCapacity(g: KvGeometry, elementBytes: number, poolBytes: number, contextTokens: number, batchedTokens: number): PoolCapacity {
   if (poolBytes <= 0) return { tokens: 0, concurrency: 0 };
+  const block = vllmBlockTokens(g, elementBytes);
   const kinds: { layers: number; bytesPerLayer: number; blocksPerRequest: number }[] = [];
-  const fullBlocks = cdiv(contextTokens, VLLM_BLOCK_TOKENS);
+  const fullBlocks = cdiv(contextTokens, block);
   if (g.fullLayers > 0) kinds.push({ layers: g.fullLayers, bytesPerLayer: (g.fullElemsPerToken / g.fullLayers) * elementBytes, blocksPerRequest: fullBlocks });
   if (g.mlaLayers > 0) {
     const perLayer = (g.mlaElemsPerToken * elementBytes + g.indexerBytesPerToken) / g.mlaLayers;
     kinds.push({ layers: g.mlaLayers, bytesPerLayer: perLayer, blocksPerRequest: fullBlocks });
   }
   for (const s of g.sliding) {
-    kinds.push({ layers: s.layers, bytesPerLayer: (s.elemsPerToken / s.layers) * elementBytes, blocksPerRequest: vllmSlidingBlocks(s.windowTokens, contextTokens, batchedTokens) });
+    kinds.push({ layers: s.layers, bytesPerLayer: (s.elemsPerToken / s.layers) * elementBytes, blocksPerRequest: vllmSlidingBlocks(s.windowTokens, contextTokens, batchedTokens, block) });
   }
   if (kinds.length === 0) {
     // Only constant states (a pure Mamba model): sequences, not tokens, fill the pool.
     const concurrency = g.linearStateBytesPerSeq > 0 ? poolBytes / g.linearStateBytesPerSeq : 0;
     return { tokens: Math.floor(concurrency) * contextTokens, concurrency };
   }
-  if (g.linearLayers > 0) {
-    // Hybrid attention + state models: vLLM pads pages to one size and shares one
-    // pool; per request it needs its attention blocks plus one state page per layer.
-    const perSeq = vllmSequenceBytes(g, elementBytes, contextTokens, batchedTokens);
-    const concurrency = poolBytes / perSeq;
-    return { tokens: Math.floor(concurrency * contextTokens), concurrency };
-  }
+  // State layers of a hybrid model are a kind of their own: one (padded) page a request (mamba_cache_mode "none").
+  if (g.linearLayers > 0) kinds.push({ layers: g.linearLayers, bytesPerLayer: 0, blocksPerRequest: 1 });
   const counts = kinds.map((k) => k.layers);
   const minLayers = Math.min(...counts);
   const maxLayers = Math.max(...counts);
   const groupSize = maxLayers < minLayers * 1.25 ? maxLayers : minLayers;
-  // Pages are unified to the largest per-layer page (unify_kv_cache_spec_page_size).
-  const pageBytes = VLLM_BLOCK_TOKENS * Math.max(...kinds.map((k) => k.bytesPerLayer));
+  // Pages are unified to the largest per-layer page (unify_kv_cache_spec_page_size; the states padded to it).
+  const pageBytes = block * Math.max(...kinds.map((k) => k.bytesPerLayer));
   let groups = 0;
   let blocksPerRequest = 0;
   for (const k of kinds) {
@@ -190,7 +213,7 @@ export function vllmCapacity(g: KvGeometry, elementBytes: number, poolBytes: num
     blocksPerRequest += n * k.blocksPerRequest;
   }
   const blocks = Math.floor(poolBytes / pageBytes / groupSize);
-  return { tokens: Math.floor(blocks / groups) * VLLM_BLOCK_TOKENS, concurrency: blocks / blocksPerRequest };
+  return { tokens: Math.floor(blocks / groups) * block, concurrency: blocks / blocksPerRequest };
 }
 
 // ---------------------------------------------------------------------------

@@ -14,8 +14,8 @@ import type {
 import { cardMemoryBytes, cardOf, isMigClass } from "./cards.ts";
 import { commandsFor, type CommandContext } from "./commands.ts";
 import {
-  LLAMACPP_KV_PAD, VLLM_BLOCK_TOKENS, kvElementBytes, kvGeometry, llamacppCacheBytes, sglangBytesPerToken, sglangCapacity, sglangSequenceBytes,
-  vllmCapacity, vllmSequenceBytes, type KvGeometry,
+  LLAMACPP_KV_PAD, kvElementBytes, kvGeometry, llamacppCacheBytes, sglangBytesPerToken, sglangCapacity, sglangSequenceBytes,
+  vllmBlockTokens, vllmCapacity, vllmSequenceBytes, type KvGeometry,
 } from "./kv.ts";
 import {
   CUDA_CONTEXT_BYTES, FREETOKEN_KV_RESERVE_TOKENS, GIB, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
@@ -317,8 +317,8 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
         + (moe && ctx.shape.quantMethod === "mxfp4" ? VLLM_MXFP4_WARMUP_BYTES : 0);
       outsideOk = usable + outside <= total;
       kvAt = (c) => vllmSequenceBytes(part.kv, elem, c, s.maxNumBatchedTokens);
-      stepTokens = VLLM_BLOCK_TOKENS;
-      stepBytes = VLLM_BLOCK_TOKENS * growing;
+      stepTokens = vllmBlockTokens(part.kv, elem);
+      stepBytes = stepTokens * growing;
       break;
     }
     case "sglang": {

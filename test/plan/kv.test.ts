@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import {
-  kvBytesPerToken, kvGeometry, kvHeadsPerCard, geometryBytesPerToken, llamacppCacheBytes, sglangCapacity, vllmCapacity, vllmSequenceBytes,
+  kvBytesPerToken, kvGeometry, kvHeadsPerCard, geometryBytesPerToken, llamacppCacheBytes, sglangCapacity, vllmBlockTokens, vllmCapacity, vllmSequenceBytes,
 } from "../../src/plan/kv.ts";
 import { shapeOf } from "./planning-fixtures.ts";
 
@@ -44,8 +44,8 @@ describe("tensor parallel and the KV heads", () => {
     expect(g.linearStateBytesPerSeq / 2 ** 20).toBeCloseTo(61.4, 1);
     expect(kvGeometry(layers, 2).linearStateBytesPerSeq).toBe(g.linearStateBytesPerSeq / 2);
     const at = (c: number): number => vllmSequenceBytes(g, 2, c, 8192);
-    // Doubling the context doubles the attention part only: 10 full layers × 2 heads × 512 × 2 B a token.
-    expect(at(16384) - at(8192)).toBe(8192 * 10 * 2 * 512 * 2);
+    // More context adds attention only: 10 full layers × 2 heads × 512 × 2 B a token, by 1,056-token blocks.
+    expect(at(2 * 8 * 1056) - at(8 * 1056)).toBe(8 * 1056 * 10 * 2 * 512 * 2);
   });
 });
 
@@ -94,4 +94,24 @@ test("SGLang's cell: tokens are the pool ÷ bytes per token (Qwen3-235B TP4: 16.
   const g = kvGeometry(shapeOf("Qwen/Qwen3-235B-A22B").layerCaches, 4);
   const cap = sglangCapacity(g, 2, 16.46 * 2 ** 30, 8192);
   expect(Math.abs(cap.tokens - 367404) / 367404).toBeLessThan(0.001);
+});
+
+describe("vLLM's hybrid attention + state models (Qwen3.5-35B-A3B: 10 full layers, 30 gated-delta)", () => {
+  const g = kvGeometry(shapeOf("Qwen/Qwen3.5-35B-A3B").layerCaches, 1);
+
+  test("the attention block grows until a page holds a layer's 2.05 MiB state: 1,056 tokens (notes §2.5)", () => {
+    expect(vllmBlockTokens(g, 2)).toBe(1056);
+  });
+
+  test("a sequence pays its attention by those blocks and one padded page per state layer", () => {
+    const page = 1056 * 2 * 512 * 2;
+    expect(vllmSequenceBytes(g, 2, 8192, 8192)).toBe(Math.ceil(8192 / 1056) * page * 10 + page * 30);
+  });
+
+  test("the pool is cut into those pages: 10 + 30 layers make 4 groups of 10, each request 8 + 3 blocks at 8k", () => {
+    const page = 1056 * 2 * 512 * 2;
+    const pool = 40 * 2 ** 30;
+    const blocks = Math.floor(pool / page / 10);
+    expect(vllmCapacity(g, 2, pool, 8192, 8192)).toEqual({ tokens: Math.floor(blocks / 4) * 1056, concurrency: blocks / (8 + 3) });
+  });
 });
