@@ -21,6 +21,7 @@ const COLUMNS: Record<string, string[]> = {
   count: ["count", "gpus", "gpu_count", "cards"],
   free: ["free", "free_gpus", "gpus_free", "free_count"],
   mem_gib: ["mem_gib", "gpu_mem_gib", "memory_gib"],
+  free_mem_gib: ["free_mem_gib", "gpu_free_mem_gib"],
 };
 
 function splitRow(line: string, sep: string): string[] {
@@ -110,6 +111,8 @@ export function readCsv(text: string): Reading {
       if (devFree !== undefined) device.free = devFree;
       const memGib = numberCell(cell("mem_gib"), "mem_gib", line, errors, id);
       if (memGib !== undefined) device.mem_gib = memGib;
+      const freeMemGib = numberCell(cell("free_mem_gib"), "free_mem_gib", line, errors, id);
+      if (freeMemGib !== undefined) device.free_mem_gib = freeMemGib;
       node.devices.push(device);
       node.deviceLines.push(line);
     }

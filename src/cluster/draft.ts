@@ -14,6 +14,8 @@ export interface DraftDevice {
   free: boolean;
   /** GiB this device reported (or the reader worked out), when not the catalog's. */
   memGib?: number | undefined;
+  /** GiB free on it now (total − used), when the tool said. */
+  freeMemGib?: number | undefined;
 }
 
 export interface DraftNode {
@@ -43,11 +45,13 @@ export function pushDevices(node: DraftNode, cls: string, count: number, free: n
 
 /** Folds a node's devices into one group per class, in the order each class first appeared. */
 export function finishNode(d: DraftNode): ClusterNode {
-  const groups = new Map<string, { count: number; free: number; memGib: number | undefined }>();
+  const groups = new Map<string, { count: number; free: number; memGib: number | undefined; freeMemGib: number | undefined }>();
   for (const dev of d.devices) {
-    const g = groups.get(dev.class) ?? { count: 0, free: 0, memGib: undefined };
+    const g = groups.get(dev.class) ?? { count: 0, free: 0, memGib: undefined, freeMemGib: undefined };
     g.count += 1;
     if (dev.free) g.free += 1;
+    // The least free memory among the free devices: a replica may land on that one.
+    if (dev.free && dev.freeMemGib !== undefined) g.freeMemGib = Math.min(g.freeMemGib ?? Number.POSITIVE_INFINITY, dev.freeMemGib);
     const catalogGib = (cardMemoryBytes(dev.class) ?? Number.POSITIVE_INFINITY) / 2 ** 30;
     const mem = dev.memGib ?? catalogGib;
     const smallest = Math.min(g.memGib ?? Number.POSITIVE_INFINITY, mem);
@@ -60,6 +64,7 @@ export function finishNode(d: DraftNode): ClusterNode {
     if (g.memGib !== undefined && (catalog === null || Math.abs(g.memGib * 2 ** 30 - catalog) >= 1)) {
       group.memGib = Math.round(g.memGib * 1000) / 1000;
     }
+    if (g.freeMemGib !== undefined && g.free > 0) group.freeMemGib = Math.floor(g.freeMemGib * 1000) / 1000;
     return group;
   });
   return { id: d.id, fabric: d.fabric, hostMemGib: d.hostMemGib, hostFreeGib: d.hostFreeGib, devices };

@@ -21,6 +21,7 @@ export function clusterToJson(cluster: Cluster): string {
       count: d.count,
       free: d.free,
       ...(d.memGib !== undefined ? { mem_gib: d.memGib } : {}),
+      ...(d.freeMemGib !== undefined ? { free_mem_gib: d.freeMemGib } : {}),
     })),
   }));
   return `${JSON.stringify({ nodes }, null, 2)}\n`;

@@ -289,7 +289,8 @@ function buildNode(seg: Segment, nodeIndex: number, warnings: ImportMessage[]): 
         }
         const busy = g.err || g.computeProcesses > 0 || (g.usedMib ?? 0) >= BUSY_USED_MIB;
         if (g.err) say(`${label} shows ERR!: counted, but not as free`, line);
-        node.devices.push({ class: id.class, free: !busy, memGib: id.memGib });
+        const freeMemGib = g.totalMib !== undefined && g.usedMib !== undefined ? Math.max(0, g.totalMib - g.usedMib) / 1024 : undefined;
+        node.devices.push({ class: id.class, free: !busy, memGib: id.memGib, freeMemGib });
         continue;
       }
     } else if (g?.err) {
@@ -342,7 +343,8 @@ function addSlice(node: DraftNode, parentClass: string, s: Slice, label: string,
     return say(`${label}: a ${s.memMib} MiB MIG slice matches no catalog profile: added with the memory it reports`, s.line);
   }
   const reported = memoryBytes !== undefined && memoryBytes < byMemory.memoryBytes ? memoryBytes / 2 ** 30 : undefined;
-  node.devices.push({ class: `${parentClass}-mig-${byMemory.profile}`, free: !busy, memGib: reported });
+  const freeMemGib = s.memMib !== undefined && s.usedMib !== undefined ? Math.max(0, s.memMib - s.usedMib) / 1024 : undefined;
+  node.devices.push({ class: `${parentClass}-mig-${byMemory.profile}`, free: !busy, memGib: reported, freeMemGib });
 }
 
 export function readNvidia(text: string): Reading {

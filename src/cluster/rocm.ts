@@ -96,7 +96,8 @@ export function readRocm(text: string): Reading {
       node.devices.push({ class: `${cls}-${d.mode!.toLowerCase()}`, free: !busy, memGib: card.memoryBytes / parts / 2 ** 30 });
     } else {
       const reported = d.totalBytes !== undefined && d.totalBytes < card.memoryBytes ? d.totalBytes / 2 ** 30 : undefined;
-      node.devices.push({ class: cls, free: !busy, memGib: reported });
+      const freeMemGib = d.totalBytes !== undefined && d.usedBytes !== undefined ? Math.max(0, d.totalBytes - d.usedBytes) / 2 ** 30 : undefined;
+      node.devices.push({ class: cls, free: !busy, memGib: reported, freeMemGib });
     }
   }
   const modes = new Set([...devices.values()].map((d) => d.mode).filter((m) => m && m !== "SPX"));

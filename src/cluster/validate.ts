@@ -23,6 +23,12 @@ export const MAX_DEVICES_PER_GROUP = 1024;
 export const MAX_DEVICE_MEM_GIB = 1024;
 export const MAX_HOST_MEM_GIB = 65536;
 export const MAX_NODES = 10_000;
+/**
+ * Free memory may sit a hair above the catalog's total: cards of one class
+ * differ by a few MiB (a V100 with retired pages reports 32,764 MiB beside
+ * 32,768), and the catalog keeps the smaller. 1% covers that and nothing more.
+ */
+const FREE_MEMORY_SLACK = 0.01;
 const MAX_TEXT = 200;
 
 /** zod's message for a missing or mistyped value, in words that name the field. */
@@ -58,6 +64,8 @@ const deviceSchema = z.object(
   mem_gib: gib("mem_gib", MAX_DEVICE_MEM_GIB)
     .refine((n) => n > 0, { message: "mem_gib must be more than 0" })
     .optional(),
+  /** Memory free now on each free device (nvidia-smi's total − used), for vLLM's start-up check. */
+  free_mem_gib: gib("free_mem_gib", MAX_DEVICE_MEM_GIB).optional(),
   },
   { error: typed("device", "an object with class, count and free") },
 );
@@ -95,6 +103,7 @@ const CAMEL_TO_SNAKE: Record<string, string> = {
   hostMemGib: "host_mem_gib",
   hostFreeGib: "host_free_gib",
   memGib: "mem_gib",
+  freeMemGib: "free_mem_gib",
 };
 const SNAKE_TO_CAMEL = Object.fromEntries(Object.entries(CAMEL_TO_SNAKE).map(([c, s]) => [s, c]));
 
@@ -165,8 +174,13 @@ function checkNode(n: SnakeNode, camel: boolean, errors: ImportMessage[], warnin
         ),
       );
     }
+    const deviceBytes = d.mem_gib !== undefined ? d.mem_gib * 2 ** 30 : cardMemoryBytes(d.class);
+    if (d.free_mem_gib !== undefined && deviceBytes !== null && d.free_mem_gib * 2 ** 30 > deviceBytes * (1 + FREE_MEMORY_SLACK)) {
+      errors.push(note(`node "${n.id}", devices[${j}].${name("free_mem_gib")}: ${d.free_mem_gib} GiB free is more than a ${d.class} holds (${Math.round((deviceBytes / 2 ** 30) * 100) / 100} GiB)`, at("free_mem_gib")));
+    }
     const group: DeviceGroup = { class: d.class, count: d.count, free };
     if (d.mem_gib !== undefined) group.memGib = d.mem_gib;
+    if (d.free_mem_gib !== undefined) group.freeMemGib = d.free_mem_gib;
     return group;
   });
   if (devices.length === 0 && n.host_mem_gib === 0) {

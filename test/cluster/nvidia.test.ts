@@ -3,20 +3,24 @@ import { importCluster } from "../../src/cluster/import.ts";
 import type { DeviceGroup } from "../../src/plan/types.ts";
 import { sample } from "./inventory.ts";
 
-/** What each sample holds, read off the sample by eye: the world, not the parser. */
+/**
+ * What each sample holds, read off the sample by eye: the world, not the
+ * parser. freeMemGib is the least (total − used) MiB among the free cards,
+ * ÷ 1024, to three decimals rounded down.
+ */
 const CASES: [string, string, DeviceGroup[]][] = [
-  ["nvidia-smi-h100-sxm-80g-1.txt", "nvidia-smi", [{ class: "h100-80g", count: 8, free: 8 }]],
-  ["nvidia-smi-h100-nvl-94g-1.txt", "nvidia-smi", [{ class: "h100-nvl-94g", count: 2, free: 2 }]],
+  ["nvidia-smi-h100-sxm-80g-1.txt", "nvidia-smi", [{ class: "h100-80g", count: 8, free: 8, freeMemGib: 79.646 }]],
+  ["nvidia-smi-h100-nvl-94g-1.txt", "nvidia-smi", [{ class: "h100-nvl-94g", count: 2, free: 2, freeMemGib: 93.583 }]],
   // "GH200 480GB" is the Grace memory; the GPU's is 97871 MiB.
-  ["nvidia-smi-gh200-96g-1.txt", "nvidia-smi", [{ class: "gh200-96g", count: 1, free: 1 }]],
-  ["nvidia-smi-l40s-1.txt", "nvidia-smi", [{ class: "l40s-48g", count: 1, free: 1 }]],
+  ["nvidia-smi-gh200-96g-1.txt", "nvidia-smi", [{ class: "gh200-96g", count: 1, free: 1, freeMemGib: 95.576 }]],
+  ["nvidia-smi-l40s-1.txt", "nvidia-smi", [{ class: "l40s-48g", count: 1, free: 1, freeMemGib: 44.987 }]],
   // Two dcgmproftester processes run on the one A10G: busy.
   ["nvidia-smi-a10g-1.txt", "nvidia-smi", [{ class: "a10g-24g", count: 1, free: 0 }]],
-  ["nvidia-smi-rtx4090-1.txt", "nvidia-smi", [{ class: "rtx4090-24g", count: 8, free: 8 }]],
+  ["nvidia-smi-rtx4090-1.txt", "nvidia-smi", [{ class: "rtx4090-24g", count: 8, free: 8, freeMemGib: 23.986 }]],
   // GPUs 0-1 whole; GPU 2 is in MIG mode and its instances are not in the paste.
-  ["nvidia-smi-rtxpro6000-mixed-mig-1.txt", "nvidia-smi", [{ class: "rtxpro6000-96g", count: 2, free: 2 }]],
+  ["nvidia-smi-rtxpro6000-mixed-mig-1.txt", "nvidia-smi", [{ class: "rtxpro6000-96g", count: 2, free: 2, freeMemGib: 95.592 }]],
   // GPU 6 holds 13928 MiB at 100%: busy. GPU 5's 32764 MiB is the catalog's figure.
-  ["nvidia-smi-query-csv-v100-1.txt", "nvidia-smi --query-gpu csv", [{ class: "v100-32g", count: 8, free: 7 }]],
+  ["nvidia-smi-query-csv-v100-1.txt", "nvidia-smi --query-gpu csv", [{ class: "v100-32g", count: 8, free: 7, freeMemGib: 31.992 }]],
   // Old 79-column layout, truncated name, ERR! in the power cell.
   ["nvidia-smi-v100-err-old-layout-1.txt", "nvidia-smi", [{ class: "v100-16g", count: 1, free: 0 }]],
   ["nvidia-smi-L-a100-sxm-80g-mig-1.txt", "nvidia-smi -L", [{ class: "a100-80g-mig-1g.10gb", count: 7, free: 7 }]],
@@ -39,8 +43,8 @@ const CASES: [string, string, DeviceGroup[]][] = [
     "nvidia-smi-a30-mig-devices-tabbed-1.txt",
     "nvidia-smi",
     [
-      { class: "a30-24g-mig-2g.12gb", count: 1, free: 1, memGib: 11.688 },
-      { class: "a30-24g-mig-1g.6gb", count: 2, free: 2 },
+      { class: "a30-24g-mig-2g.12gb", count: 1, free: 1, memGib: 11.688, freeMemGib: 11.662 },
+      { class: "a30-24g-mig-1g.6gb", count: 2, free: 2, freeMemGib: 5.799 },
     ],
   ],
   // lgip (all 0/N free) then lgi: four 1g.6gb instances on an A30.
@@ -96,20 +100,20 @@ describe("nvidia-smi samples", () => {
     const list = "GPU 2: NVIDIA RTX PRO 6000 Blackwell Server Edition (UUID: GPU-x)\n  MIG 1g.24gb     Device  0: (UUID: MIG-a)\n  MIG 1g.24gb     Device  1: (UUID: MIG-b)\n";
     const devices = importCluster(`${table}\n${list}`).cluster?.nodes[0]?.devices;
     expect(devices).toEqual([
-      { class: "rtxpro6000-96g", count: 2, free: 2 },
+      { class: "rtxpro6000-96g", count: 2, free: 2, freeMemGib: 95.592 },
       { class: "rtxpro6000-96g-mig-1g.24gb", count: 2, free: 2 },
     ]);
   });
 
   test("an L40 with ECC off keeps the 49,140 MiB it reports", () => {
     const text = sample("nvidia-smi-l40s-1.txt").replace("NVIDIA L40S ", "NVIDIA L40  ").replace("46068MiB", "49140MiB");
-    expect(importCluster(text).cluster?.nodes[0]?.devices).toEqual([{ class: "l40-48g", count: 1, free: 1, memGib: 47.988 }]);
+    expect(importCluster(text).cluster?.nodes[0]?.devices).toEqual([{ class: "l40-48g", count: 1, free: 1, memGib: 47.988, freeMemGib: 47.987 }]);
   });
 
   test("a card the catalog does not know is added with what it reports, and said", () => {
     const text = sample("nvidia-smi-l40s-1.txt").replace("NVIDIA L40S    ", "NVIDIA RTX 3060").replace("46068MiB", "12288MiB");
     const result = importCluster(text);
-    expect(result.cluster?.nodes[0]?.devices).toEqual([{ class: "rtx-3060-12g", count: 1, free: 1, memGib: 12 }]);
+    expect(result.cluster?.nodes[0]?.devices).toEqual([{ class: "rtx-3060-12g", count: 1, free: 1, memGib: 12, freeMemGib: 11.999 }]);
     expect(result.warnings.map((w) => w.message).join("\n")).toMatch(/not in the card catalog/);
   });
 });

@@ -31,6 +31,10 @@ describe("validateCluster accepts Modelplan JSON and the page's object", () => {
   });
 });
 
+test("free memory per device (nvidia-smi's total − used) is kept, in both spellings", () => {
+  expect(validateCluster({ nodes: [node({}, { free_mem_gib: 79.5 })] }).cluster?.nodes[0]?.devices[0]).toEqual({ class: "h100-80g", count: 8, free: 6, freeMemGib: 79.5 });
+});
+
 describe("each bad value is named by node and field", () => {
   test.each([
     ["a negative count", node({}, { count: -1 }), "devices[0].count", /negative/],
@@ -42,6 +46,7 @@ describe("each bad value is named by node and field", () => {
     ["free RAM above RAM", node({ host_free_gib: 600 }), "host_free_gib", /600 GiB free is more than its 512/],
     ["RAM in MB", node({ host_mem_gib: 1031736, host_free_gib: 1 }), "host_mem_gib", /absurd.*MB/],
     ["a missing id", node({ id: undefined }), "id", /id is missing/],
+    ["more free memory than the card has", node({}, { free_mem_gib: 90 }), "devices[0].free_mem_gib", /90 GiB free is more than a h100-80g holds \(79.65 GiB\)/],
     ["a missing RAM", node({ host_mem_gib: undefined, host_free_gib: undefined }), "host_mem_gib", /host_mem_gib is missing/],
   ])("%s", (_, bad, field, message) => {
     const { cluster, errors } = validateCluster({ nodes: [bad] });
