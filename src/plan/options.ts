@@ -540,7 +540,8 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
     worstCardIndex: worstIndex,
     hosts: layout.host?.mode === "cpu" && r.host ? hostsFor(layout.host, r.host) : layout.hosts,
     freeNow: layout.host?.mode === "cpu" && r.host ? cpuFreeNow(layout.host, r.host) : layout.freeNow && vllmFreeMemoryOk(layout, r.evals),
-    fits: memoryFits && hostedFits,
+    // A KV dtype the engine does not take (the slider moved to q8_0 with a vLLM option on screen) does not run at all.
+    fits: memoryFits && hostedFits && kvDtypeAllowed(layout.engine, w.kvDtype),
     maxContextTokens,
     kvPoolBytes: pool.bytes,
     kvPoolTokens: pool.tokens,

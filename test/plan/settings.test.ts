@@ -89,3 +89,11 @@ describe("settings move the plan as they move the engine (Llama-3.1-8B on one H1
     expect(o.cards[0]?.engineBytes).toBe(5 * GIB);
   });
 });
+
+test("moving the KV dtype to one an engine does not take makes its options unfit, not silently 16-bit", () => {
+  const repo = "meta-llama/Llama-3.1-8B-Instruct";
+  const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, { nodes: [node("n", "", [cards("h100-80g", 1)])] }, DEFAULT_WORKLOAD);
+  const moved = withWorkload(p, { ...DEFAULT_WORKLOAD, kvDtype: "q8_0" });
+  expect(moved.options.find((o) => o.engine === "vllm")?.fits).toBe(false);
+  expect(withWorkload(p, { ...DEFAULT_WORKLOAD, kvDtype: "fp8" }).options.find((o) => o.engine === "vllm")?.fits).toBe(true);
+});
