@@ -75,8 +75,12 @@ const LGIP_ANYWHERE = /^\s*\|\s*\d+\s+MIG \S+\s+\d+\s+\d+\/\d+\s+[\d.]+\s/m;
 const LGIPP = /^GPU\s+\d+ Profile ID\s+\d+ Placements?\s*:/m;
 const LGIP_ROW = /^\s*\|\s*(\d+)\s+MIG (\S+)\s+(\d+)\s+(\d+)\/(\d+)\s+([\d.]+)\s/;
 
+/** `--format=csv,noheader`: rows of a card name and MiB figures with no header naming the columns. */
+const HEADERLESS_CSV = /^\s*\d+\s*,\s*(NVIDIA|Tesla|Quadro|GeForce)[^,]*,\s*\d+(\s*MiB)?\s*(,|$)/m;
+
 export function detectNvidia(text: string): boolean {
   return (
+    HEADERLESS_CSV.test(text) ||
     BANNER.test(text) ||
     /^\s*GPU \d+: .+\(UUID: GPU-/m.test(text) ||
     /GPU instances:|GPU instance profiles:|MIG devices:/.test(text) ||
@@ -348,6 +352,14 @@ function addSlice(node: DraftNode, parentClass: string, s: Slice, label: string,
 }
 
 export function readNvidia(text: string): Reading {
+  if (HEADERLESS_CSV.test(text) && !/memory\.total|^\s*index\s*,\s*name/m.test(text)) {
+    return {
+      nodes: [],
+      warnings: [],
+      errors: [note("this is `nvidia-smi --query-gpu=… --format=csv,noheader`: without the header the columns cannot be told apart; run it again without `noheader` (nounits is fine)")],
+      format: "nvidia-smi --query-gpu csv",
+    };
+  }
   const { segments, warnings } = parse(text);
   const inventories = segments.filter((seg) => seg.gpus.size > 0 || seg.lgiSlices.length > 0);
   if (inventories.length === 0) {

@@ -116,4 +116,11 @@ describe("nvidia-smi samples", () => {
     expect(result.cluster?.nodes[0]?.devices).toEqual([{ class: "rtx-3060-12g", count: 1, free: 1, memGib: 12, freeMemGib: 11.999 }]);
     expect(result.warnings.map((w) => w.message).join("\n")).toMatch(/not in the card catalog/);
   });
+
+  test("--format=csv,nounits keeps its header: read; noheader: refused, saying to keep the header", () => {
+    const nounits = "index, name, memory.total [MiB], memory.used [MiB]\n0, NVIDIA L4, 23034, 0\n1, NVIDIA L4, 23034, 20000\n";
+    expect(importCluster(nounits).cluster?.nodes[0]?.devices).toEqual([{ class: "l4-24g", count: 2, free: 1, freeMemGib: 22.494 }]);
+    const noheader = "0, NVIDIA L4, 23034, 0\n1, NVIDIA L4, 23034, 20000\n";
+    expect(importCluster(noheader).errors[0]?.message).toMatch(/noheader.*run it again without `noheader`/);
+  });
 });
