@@ -41,8 +41,8 @@ async function readSnapshot(args: PlanArgs, env: NodeJS.ProcessEnv, notes: strin
   if ("error" in parsed) throw new CliError(`${args.model}: not a directory here, and not a Hub repo: ${parsed.error}`, EXIT_INPUT);
   const hubUrl = hubUrlFromEnv(env);
   if (hubUrl instanceof HubError) throw new CliError(`HF_ENDPOINT: ${hubUrl.message}`, EXIT_INPUT);
-  // HF_TOKEN, as the Hub's own tools read it; never printed.
-  const rawToken = env.HF_TOKEN?.trim();
+  // HF_TOKEN (or its older name HUGGING_FACE_HUB_TOKEN), as huggingface_hub reads it; never printed.
+  const rawToken = (env.HF_TOKEN || env.HUGGING_FACE_HUB_TOKEN)?.trim();
   let accessToken: string | undefined;
   if (rawToken) {
     const token = checkToken(rawToken);
