@@ -113,7 +113,7 @@ const A100_80G_MIG = migSet(
  * smaller figure is kept: a plan that fits it fits both.
  */
 const A100_40G_MIG = migSet(
-  "nvidia-smi mig -lgip on A100 40GB, smaller of the figures seen across drivers (NVIDIA's MIG user guide and gpu-operator docs print 1g.5gb 4.75, 2g.10gb 9.62–9.75, 3g.20gb 19.50–19.62, 7g.40gb 39.25–39.50); 1g.5gb = 4864 MiB in GFD labels (test/fixtures/inventory/k8s-node-yaml-labels-a100-40g-mig-mixed-partial-1.txt)",
+  "nvidia-smi mig -lgip on A100 40GB, the smaller of the figures seen across drivers in public listings (MIG how-to guides, an OpenShift GPU-operator write-up): 1g.5gb 4.75, 1g.10gb and 2g.10gb 9.62–9.75, 3g.20gb 19.50–19.62, 4g.20gb 19.50, 7g.40gb 39.25 GiB; 1g.5gb = 4864 MiB in GFD labels (test/fixtures/inventory/k8s-node-yaml-labels-a100-40g-mig-mixed-partial-1.txt)",
   [
     ["1g.5gb", 4.75],
     ["1g.10gb", 9.62],
@@ -179,13 +179,13 @@ function nvidia(
 export const CARDS: readonly Card[] = [
   // Hopper
   nvidia("h100-80g", "NVIDIA H100 80GB HBM3", 81559, "nvidia-smi on 8× H100 SXM (test/fixtures/inventory/nvidia-smi-h100-sxm-80g-1.txt): 81559MiB", 9.0, H100_80G_MIG),
-  nvidia("h100-pcie-80g", "NVIDIA H100 PCIe", 81559, "GFD nvidia.com/gpu.memory=81559 on an H100 PCIe (test/fixtures/inventory/k8s-describe-node-labels-h100-pcie-1.txt); MIG profiles as the H100 80GB's, the same GH100 with 80 GB", 9.0, H100_80G_MIG),
+  nvidia("h100-pcie-80g", "NVIDIA H100 PCIe", 81559, "GFD nvidia.com/gpu.memory=81559 on an H100 PCIe (test/fixtures/inventory/k8s-describe-node-labels-h100-pcie-1.txt); MIG profiles assumed to be the H100 SXM's (the same GH100 with 80 GB; no PCIe lgip listing was found)", 9.0, H100_80G_MIG),
   nvidia("h100-nvl-94g", "NVIDIA H100 NVL", 95830, "nvidia-smi on 2× H100 NVL (test/fixtures/inventory/nvidia-smi-h100-nvl-94g-1.txt): 95830MiB", 9.0, H100_NVL_MIG),
   nvidia("h200-141g", "NVIDIA H200", 143771, "nvidia-smi on H200 / H200 NVL: 143771MiB (shared/fixtures/inventory/README.md, memory numbers seen)", 9.0, H200_MIG),
   nvidia("gh200-96g", "NVIDIA GH200 480GB", 97871, "nvidia-smi on a GH200 96GB (test/fixtures/inventory/nvidia-smi-gh200-96g-1.txt): 97871MiB; its name's 480GB is the Grace LPDDR5X", 9.0),
   // Blackwell
   nvidia("b200-180g", "NVIDIA B200", 183359, "nvidia-smi on B200: 183359MiB (shared/fixtures/inventory/README.md, memory numbers seen)", 10.0, B200_MIG),
-  nvidia("gb200-186g", "NVIDIA GB200", 189471, "nvidia-smi on GB200 nodes: 189471MiB (public nvidia-smi tables of 4× GB200 trays, driver 570/575)", 10.0, GB200_MIG),
+  nvidia("gb200-186g", "NVIDIA GB200", 189471, "nvidia-smi on GB200 trays: 189471MiB in five public nvidia-smi tables found by text search (weaker provenance: their repositories were not recorded)", 10.0, GB200_MIG),
   nvidia("rtxpro6000-96g", "NVIDIA RTX PRO 6000 Blackwell Server Edition", 97887, "nvidia-smi on 4× RTX PRO 6000 Blackwell (test/fixtures/inventory/nvidia-smi-rtxpro6000-mixed-mig-1.txt): 97887MiB", 12.0, RTX_PRO_6000_MIG),
   nvidia("rtx5090-32g", "NVIDIA GeForce RTX 5090", 32607, "nvidia-smi on RTX 5090: 32607MiB (github.com/noonghunna/club-3090/issues/617, driver 595.71.05)", 12.0),
   // Ampere
@@ -199,10 +199,10 @@ export const CARDS: readonly Card[] = [
   nvidia("rtx3090-24g", "NVIDIA GeForce RTX 3090", 24576, "nvidia-smi on 4× RTX 3090: 24576MiB (github.com/noonghunna/club-3090/issues/1127, driver 595.84)", 8.6),
   // Ada
   nvidia("l40s-48g", "NVIDIA L40S", 46068, "nvidia-smi on L40S (test/fixtures/inventory/nvidia-smi-l40s-1.txt): 46068MiB", 8.9),
-  nvidia("l40-48g", "NVIDIA L40", 46068, "nvidia-smi on L40 with ECC on, the datacenter default: 46068MiB (public nvidia-smi tables; 49140MiB when ECC is off)", 8.9),
+  nvidia("l40-48g", "NVIDIA L40", 46068, "nvidia-smi on L40 with ECC on, the datacenter default: 46068MiB in five public nvidia-smi tables, 49140MiB in one with ECC off (weaker provenance: found by text search, repositories not recorded)", 8.9),
   nvidia("l4-24g", "NVIDIA L4", 23034, "nvidia-smi on L4: 23034MiB (github.com/modal-labs/modal-client/pull/2797)", 8.9),
   nvidia("rtx4090-24g", "NVIDIA GeForce RTX 4090", 24564, "nvidia-smi on 8× RTX 4090 (test/fixtures/inventory/nvidia-smi-rtx4090-1.txt): 24564MiB", 8.9),
-  nvidia("rtx6000ada-48g", "NVIDIA RTX 6000 Ada Generation", 49140, "nvidia-smi on RTX 6000 Ada with ECC off, the workstation default: 49140MiB (public nvidia-smi table, name truncated \"NVIDIA RTX 6000 Ada Gene...\")", 8.9),
+  nvidia("rtx6000ada-48g", "NVIDIA RTX 6000 Ada Generation", 49140, "nvidia-smi on RTX 6000 Ada with ECC off, the workstation default: 49140MiB (one public nvidia-smi table, name truncated \"NVIDIA RTX 6000 Ada Gene...\"; weaker provenance: found by text search, repository not recorded)", 8.9),
   // Turing, Volta, Pascal
   nvidia("t4-16g", "Tesla T4", 15360, "nvidia-smi on T4: 15360MiB (github.com/modal-labs/modal-client/pull/2797; shared/fixtures/inventory/README.md)", 7.5),
   nvidia("v100-32g", "Tesla V100-SXM2-32GB", 32764, "--query-gpu on 8× V100-SXM2-32GB (test/fixtures/inventory/nvidia-smi-query-csv-v100-1.txt): 32768MiB, and 32764 on a card with retired pages; the smaller is kept", 7.0),
