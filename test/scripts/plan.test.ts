@@ -124,6 +124,15 @@ describe("plan's main, in process", () => {
     expect(stderr).toContain("past the model's own 32768 tokens");
   });
 
+  test("a malformed HF_TOKEN is named, not echoed, before any request", async () => {
+    const before = hub.requests.length;
+    const { code, stderr } = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", clusterFile], { HF_ENDPOINT: server.url, HF_TOKEN: "secret-word" });
+    expect(code).toBe(2);
+    expect(stderr).toContain("HF_TOKEN");
+    expect(stderr).not.toContain("secret-word");
+    expect(hub.requests.length).toBe(before);
+  });
+
   test("--help documents every flag", async () => {
     const { code, stdout } = await main(["--help"], {});
     expect(code).toBe(0);
