@@ -402,6 +402,24 @@ function cachedGeometry(cache: WeakMap<ModelShape, Map<number, KvGeometry>>, sha
   return g;
 }
 
+/** Geometries of a stage's layers [start, end) at a TP width, kept per shape: every candidate width asks. */
+const rangeGeometries = new WeakMap<ModelShape, Map<number, KvGeometry>>();
+
+function geometryOfRange(shape: ModelShape, start: number, end: number, tp: number): KvGeometry {
+  let byRange = rangeGeometries.get(shape);
+  if (!byRange) {
+    byRange = new Map();
+    rangeGeometries.set(shape, byRange);
+  }
+  const key = (start * 65536 + end) * 4096 + tp;
+  let g = byRange.get(key);
+  if (!g) {
+    g = kvGeometry(shape.layerCaches.slice(start, end), tp);
+    byRange.set(key, g);
+  }
+  return g;
+}
+
 function geometryOfFirst(shape: ModelShape, n: number): KvGeometry {
   return cachedGeometry(firstLayers, shape, n, false);
 }
@@ -728,7 +746,7 @@ export function servingParts(shape: ModelShape, a: Artifact, gpuClass: string, p
     stages.push({
       gpuClass, cards: tp, role: pp > 1 ? `stage ${i + 1}` : "", physicalBytes,
       bodyBytes: body, embedBytes: embed, tensorParallel: tp, pipelineParallel: pp, holdsOutput: last,
-      kv: kvGeometry(shape.layerCaches.slice(start, end), tp),
+      kv: geometryOfRange(shape, start, end, tp),
     });
   }
   return mergeAlikeStages(stages);
