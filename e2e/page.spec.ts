@@ -1,24 +1,216 @@
+/**
+ * The planner page in real Chromium against the built site (issue 5's walk):
+ * the example plan offline, a pasted repo read from the (recorded) Hub, a
+ * cluster imported from nvidia-smi, the slider until an option stops
+ * fitting, a copied link reopened, a broken link, a gated repo. Every test
+ * routes the network: the Hub answers from test/fixtures/hub/, anything else
+ * is aborted and must not have been asked for.
+ */
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
-import { routeNetwork } from "./hub.ts";
+import { readFileSync } from "node:fs";
+import { defaultChoices } from "../src/app/defaults.ts";
+import { decodeLink } from "../src/state/link.ts";
+import { APPROVED_TOKEN, routeNetwork, type Network } from "./hub.ts";
 
 const ORIGIN = "http://127.0.0.1:4173";
 
-async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+let network: Network;
+test.beforeEach(async ({ context }) => {
+  network = await routeNetwork(context, ORIGIN);
+});
+test.afterEach(() => {
+  // Static hosting: the page asks nothing of anyone but its own origin and the Hub.
+  expect(network.blocked).toEqual([]);
+});
+
+/** A full-length screenshot at a width, with every chart drawn (charts draw near the viewport, so the viewport is made the page's height). */
+async function screenshot(page: Page, testInfo: TestInfo, name: string, width: number): Promise<void> {
+  await page.setViewportSize({ width, height: 900 });
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width, height: Math.min(height, 8000) });
+  const articles = await page.getByRole("article").count();
+  await expect.poll(() => page.locator(".bars .recharts-surface").count(), { timeout: 15_000 }).toBe(Math.min(articles, 30));
   const path = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach(name, { path, contentType: "image/png" });
+  await page.setViewportSize({ width, height: 900 });
 }
 
-test("the example plan shows the moment the page opens, with no network", async ({ page, context }, testInfo) => {
-  const network = await routeNetwork(context, ORIGIN);
-  await page.setViewportSize({ width: 1280, height: 900 });
+/** What a plan looks like to a user: each option's title, standing, figures and bars' numbers, in order. */
+async function planText(page: Page): Promise<string[]> {
+  return page.getByRole("article").evaluateAll((articles) => articles.map((a) => (a as HTMLElement).innerText.replace(/\s+/g, " ").trim()));
+}
+
+async function seriousAxeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
+}
+
+test("the example plan shows the moment the page opens, with no network, and passes axe in both schemes", async ({ page }, testInfo) => {
   await page.goto("/");
   await expect(page.getByLabel("Hugging Face repo")).toHaveValue("Qwen/Qwen2.5-Coder-32B-Instruct");
-  await expect(page.getByText(/32\.8B params · 64 layers · 8 KV heads/)).toBeVisible();
-  await expect(page.getByRole("article").first()).toBeVisible();
-  await screenshot(page, testInfo, "example-1280");
-  await page.setViewportSize({ width: 375, height: 800 });
-  await screenshot(page, testInfo, "example-375");
+  await expect(page.getByText("32.8B params · 64 layers · 8 KV heads · 32,768 ctx · bf16")).toBeVisible();
+  await expect(page.getByText(/From the bundled catalog \(no network\)/)).toBeVisible();
+  const first = page.getByRole("article").first();
+  await expect(first.getByRole("heading", { level: 3 })).toHaveText("1 × h100-80g");
+  await expect(first.getByText("fits", { exact: true })).toBeVisible();
+  await expect(first.getByText("free now")).toBeVisible();
+  await screenshot(page, testInfo, "example-1280", 1280);
+  await screenshot(page, testInfo, "example-375", 375);
+  // Nothing is wider than a phone's screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await screenshot(page, testInfo, "example-1280-dark", 1280);
   expect(network.hubRequests).toEqual([]);
-  expect(network.blocked).toEqual([]);
+});
+
+test("every control is reachable by keyboard, with a visible focus", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  const seen = new Set<string>();
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      const style = getComputedStyle(el);
+      const label = el.getAttribute("aria-label") ?? (el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null) ?? el.textContent ?? "";
+      return { name: `${el.tagName.toLowerCase()}:${label.trim().slice(0, 40)}`, outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2 };
+    });
+    if (!focused) continue;
+    expect(focused.outline, `${focused.name} shows its focus`).toBe(true);
+    seen.add(focused.name);
+  }
+  for (const control of ["input:Hugging Face repo", "input:Context", "button:Copy link", "input:Context tokens", "select:KV cache dtype"]) {
+    expect([...seen].some((s) => s.startsWith(control)), `${control} is reached by Tab`).toBe(true);
+  }
+});
+
+test("a pasted Hub address is read from the Hub, and the plan is pinned to the commit it read", async ({ page }) => {
+  await page.goto("/");
+  // A branch, not the catalog's commit: the page must ask the Hub (recorded answers) rather than its catalog.
+  await page.getByLabel("Hugging Face repo").fill("https://huggingface.co/Qwen/Qwen2.5-Coder-32B-Instruct/tree/main");
+  await page.getByRole("button", { name: "Plan" }).click();
+  const sha = (JSON.parse(readFileSync(new URL("../test/fixtures/hub/Qwen__Qwen2.5-Coder-32B-Instruct.json", import.meta.url), "utf8")) as { info: { sha: string } }).info.sha;
+  await expect(page.getByText("32.8B params · 64 layers · 8 KV heads · 32,768 ctx · bf16")).toBeVisible();
+  await expect(page.getByText("1 artifact found")).toBeVisible();
+  await expect(page.getByRole("article").first()).toBeVisible();
+  // Issue 3's budget for a safetensors repo: the info with file sizes, then config.json at the pinned sha.
+  expect(network.hubRequests).toEqual([
+    "https://huggingface.co/api/models/Qwen/Qwen2.5-Coder-32B-Instruct/revision/main?blobs=true",
+    `https://huggingface.co/Qwen/Qwen2.5-Coder-32B-Instruct/resolve/${sha}/config.json`,
+  ]);
+  // The link names the commit read, not the branch: it reproduces this plan after "main" moves.
+  await expect.poll(async () => decodeLink(await page.evaluate(() => window.location.hash), defaultChoices()).choices.revision).toBe(sha);
+});
+
+test("a typo in the repo is said inline, and the plan stays", async ({ page }) => {
+  await page.goto("/");
+  await page.getByLabel("Hugging Face repo").fill("Qwen3-8B");
+  await page.getByRole("button", { name: "Plan" }).click();
+  await expect(page.getByRole("alert")).toContainText("is not owner/name");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  expect(network.hubRequests).toEqual([]);
+});
+
+test("a cluster imported from nvidia-smi replaces the cluster, and the plan follows", async ({ page }) => {
+  await page.goto("/");
+  const smi = readFileSync(new URL("../test/fixtures/inventory/nvidia-smi-rtx4090-1.txt", import.meta.url), "utf8");
+  await page.getByRole("button", { name: /Import/ }).click();
+  await page.getByLabel("Paste inventory").fill(smi);
+  await page.getByRole("button", { name: "Read inventory" }).click();
+  await expect(page.getByText(/Read as nvidia-smi/)).toBeVisible();
+  await page.getByRole("button", { name: "Replace the cluster" }).click();
+  await expect(page.getByText(/1 node, \d+ GPUs of 1 class/).first()).toBeVisible();
+  await expect(page.getByRole("article").first().getByRole("heading", { level: 3 })).toContainText("rtx4090-24g");
+});
+
+test("moving the slider until an option stops fitting changes its badge and its bar", async ({ page }, testInfo) => {
+  await page.goto("/");
+  const vllm = page.getByRole("article").filter({ hasText: "vLLM" }).first();
+  await expect(vllm.getByText("fits", { exact: true })).toBeVisible();
+  const barsBefore = await vllm.locator(".bars").getAttribute("aria-label");
+  const slider = page.getByRole("slider", { name: "Context" });
+  await slider.focus();
+  // To the model's longest context (32,768), held down, not released: the plan follows the thumb through
+  // withWorkload, without enumerating again, and this option holds at most 31,744 tokens.
+  await page.keyboard.down("End");
+  await expect(vllm.getByText("does not fit")).toBeVisible();
+  await expect(vllm.getByText(/over by \d/)).toBeVisible();
+  const barsAfter = await vllm.locator(".bars").getAttribute("aria-label");
+  expect(barsAfter).not.toEqual(barsBefore);
+  expect(barsAfter).toMatch(/over the usable share by/);
+  await expect(vllm.locator(".part-over .recharts-rectangle").first()).toBeVisible();
+  const path = testInfo.outputPath("slider-stops-fitting.png");
+  await vllm.screenshot({ path });
+  await testInfo.attach("slider-stops-fitting", { path, contentType: "image/png" });
+  // Released: the context becomes the plan's, and the plan is made again for it.
+  await page.keyboard.up("End");
+  await expect.poll(() => page.evaluate(() => window.location.hash)).not.toBe("");
+});
+
+test("a copied link opens the same plan in a new page", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: ORIGIN });
+  await page.goto("/");
+  await page.getByLabel("Context tokens").fill("20000");
+  await page.getByLabel("Concurrent sequences").fill("3");
+  await page.getByLabel("KV cache dtype").selectOption("fp8");
+  await page.getByText("Engine settings").click();
+  await page.getByLabel("GPU memory utilization").fill("0.95");
+  await page.getByLabel("Engine", { exact: true }).selectOption("vllm");
+  await page.getByRole("button", { name: "Commands" }).first().click();
+  const before = await planText(page);
+  expect(before.length).toBeGreaterThan(0);
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await expect(page.getByText("Link copied")).toBeVisible();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:4173\/#v1\.[A-Za-z0-9_-]+$/);
+  expect(link.length).toBeLessThan(2048);
+
+  const other = await context.newPage();
+  await other.goto(link);
+  await expect(other.getByRole("article").first()).toBeVisible();
+  const after = await planText(other);
+  expect(after.join("\n")).toEqual(before.join("\n"));
+  await expect(other.getByLabel("Context tokens")).toHaveValue("20000");
+  await expect(other.getByLabel("Concurrent sequences")).toHaveValue("3");
+  await expect(other.getByLabel("KV cache dtype").first()).toHaveValue("fp8");
+  await expect(other.getByText("Part of this link could not be used")).toHaveCount(0);
+});
+
+test("a broken link says what it ignored and opens the example plan", async ({ page }) => {
+  await page.goto("/#v1.bm90LWEtcGxhbg-this-was-cut");
+  await expect(page.getByText("Part of this link could not be used.")).toBeVisible();
+  await expect(page.getByText(/could not be read, so the page opened on its example plan/)).toBeVisible();
+  await expect(page.getByRole("article").first()).toBeVisible();
+  await page.getByRole("button", { name: "Dismiss" }).click();
+  await expect(page.getByText("Part of this link could not be used.")).toHaveCount(0);
+
+  // A link from another version: said as such, never a blank page.
+  await page.goto("/#v7.AAAA");
+  await expect(page.getByText(/another version of Modelplan/)).toBeVisible();
+  await expect(page.getByRole("article").first()).toBeVisible();
+});
+
+test("a gated repo asks for a token, and plans once an approved one is given", async ({ page }) => {
+  await page.goto("/");
+  // "@main": the Hub, not the bundled catalog's copy of the same model.
+  await page.getByLabel("Hugging Face repo").fill("meta-llama/Llama-3.1-8B-Instruct@main");
+  await page.getByRole("button", { name: "Plan" }).click();
+  await expect(page.getByRole("alert")).toContainText("this repo is gated: accept its terms on its Hub page, then paste a read token");
+  const token = page.getByLabel("Read token for gated or private repos");
+  await expect(token).toBeVisible();
+  await token.fill(APPROVED_TOKEN);
+  await page.getByRole("button", { name: "Use token" }).click();
+  await expect(page.getByText(/32 layers · 8 KV heads · 131,072 ctx/)).toBeVisible();
+  await expect(page.getByRole("article").first()).toBeVisible();
+  // The token went to the Hub, and nowhere near the link.
+  expect(await page.evaluate(() => window.location.href)).not.toContain(APPROVED_TOKEN);
+  expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(APPROVED_TOKEN);
 });

@@ -5,16 +5,14 @@
  * of its inputs, so a link that restores the choices restores the plan.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
-import { PRESETS } from "../cluster/presets.ts";
-import { summarize } from "../cluster/summary.ts";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { catalogEntries, catalogSnapshot } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import { parseRepoInput } from "../hub/repoId.ts";
 import { checkToken, DEFAULT_HUB_URL, normalizeHubUrl, type TokenStore } from "../hub/settings.ts";
 import { plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
-import type { Cluster, RepoSnapshot } from "../plan/types.ts";
+import type { Engine, RepoSnapshot } from "../plan/types.ts";
 import {
   dismissLinkNotices,
   pinRevision,
@@ -25,10 +23,14 @@ import {
   setFilters,
   setHubUrl,
   setRepo,
+  replaceWorkload,
   setWorkload,
   type AppStore,
 } from "../state/appStore.ts";
 import { useStore } from "../state/useStore.ts";
+import { CalibrateFromLog } from "../ui/CalibrateFromLog.tsx";
+import { ClusterPanel } from "../ui/ClusterPanel.tsx";
+import { CommandForm } from "../ui/CommandForm.tsx";
 import { ContextControls } from "../ui/ContextControls.tsx";
 import { CopyLink } from "../ui/CopyLink.tsx";
 import { EngineSettings } from "../ui/EngineSettings.tsx";
@@ -39,6 +41,9 @@ import { OptionsView } from "../ui/OptionsView.tsx";
 import { RepoField, type RepoStatus } from "../ui/RepoField.tsx";
 import { largestCardBytes } from "./cluster.ts";
 import { repoQueryOptions } from "./queries.ts";
+
+/** The accuracy table carries every calibration case: loaded only when a user opens it. */
+const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.Accuracy })));
 
 interface AppProps {
   store: AppStore;
@@ -89,18 +94,27 @@ export function App({ store, tokens }: AppProps) {
   const gated = query.error instanceof HubError && (query.error.kind === "gated" || query.error.kind === "token");
   const maxContext = shownPlan?.shape.maxContextTokens ?? workload.contextTokens;
 
+  function applyMeasuredOverhead(engine: Engine, overheadGib: number): void {
+    setEngineSetting(store, "measuredOverheadGib", { ...workload.settings.measuredOverheadGib, [engine]: overheadGib });
+  }
+
   function readRepoText(text: string): string | null {
     const parsed = parseRepoInput(text);
     if ("error" in parsed) return parsed.error;
     setRepo(store, parsed.repo, parsed.revision ?? "");
-    // Pin the plan to the commit read, so its link reproduces it after the branch moves.
+    readPinned(parsed.repo, parsed.revision, access, false);
+    return null;
+  }
+
+  /** Reads a repo into the cache and pins the plan to the commit read, so its link reproduces it after the branch moves. */
+  function readPinned(repoId: string, rev: string | null, with_: HubAccessSettings, again: boolean): void {
+    const options = repoQueryOptions(repoId, rev, with_);
     queryClient
-      .fetchQuery(repoQueryOptions(parsed.repo, parsed.revision, access))
-      .then((s) => pinRevision(store, parsed.repo, s.sha))
+      .fetchQuery(again ? { ...options, staleTime: 0 } : options)
+      .then((s) => pinRevision(store, repoId, s.sha))
       .catch(() => {
         // The query above shows the error where the user looks: under the field.
       });
-    return null;
   }
 
   return (
@@ -135,6 +149,8 @@ export function App({ store, tokens }: AppProps) {
                     if (checked instanceof HubError) return checked.message;
                     tokens.set(checked, remember);
                     setToken(checked);
+                    // Read the repo again with the token now, rather than waiting for the query's next render.
+                    readPinned(repo, revision === "" ? null : revision, { hubUrl, accessToken: checked }, true);
                     return null;
                   }}
                   onForgetToken={() => {
@@ -150,11 +166,6 @@ export function App({ store, tokens }: AppProps) {
                 />
               }
             />
-          </section>
-          <section className="panel" aria-labelledby="cluster-heading">
-            <h2 id="cluster-heading">Cluster</h2>
-            {/* SLOT (cluster engineer, issue 4): <ClusterPanel cluster onChange /> replaces this summary and preset picker when src/ui/ClusterPanel.tsx lands. */}
-            <ClusterSlot cluster={cluster} onChange={(c) => setCluster(store, c)} />
           </section>
           <section className="panel" aria-labelledby="context-heading">
             <h2 id="context-heading">Context</h2>
@@ -177,6 +188,10 @@ export function App({ store, tokens }: AppProps) {
               />
             </ContextControls>
           </section>
+          <section className="panel" aria-labelledby="cluster-heading">
+            <h2 id="cluster-heading">Cluster</h2>
+            <ClusterPanel cluster={cluster} onChange={(c) => setCluster(store, c)} />
+          </section>
         </div>
         <section className="panel options-panel" aria-labelledby="options-heading">
           <h2 id="options-heading">Ways to run it</h2>
@@ -191,16 +206,13 @@ export function App({ store, tokens }: AppProps) {
               onFilters={(patch) => setFilters(store, patch)}
               onSelect={(id) => selectOption(store, id)}
               renderCommands={(option) => (
-                // SLOT (commands engineer, issue 6): <CommandForm option plan workload onWorkloadChange /> replaces this list when src/ui/CommandForm.tsx lands.
-                <ol className="commands">
-                  {option.commands.map((c, i) => (
-                    <li key={i}>
-                      <pre>
-                        <code>{c}</code>
-                      </pre>
-                    </li>
-                  ))}
-                </ol>
+                <>
+                  <CommandForm plan={shownPlan} option={option} workload={workload} onWorkloadChange={(w) => replaceWorkload(store, w)} />
+                  <details className="calibrate">
+                    <summary>Calibrate from a startup log</summary>
+                    <CalibrateFromLog option={option} workload={workload} onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)} />
+                  </details>
+                </>
               )}
             />
           ) : (
@@ -208,6 +220,7 @@ export function App({ store, tokens }: AppProps) {
           )}
         </section>
       </div>
+      <AccuracyDisclosure />
       <footer className="page-foot">
         <p>
           Only reads of the Hugging Face Hub leave this page; the cluster and the plan stay in your browser and in the link you share.
@@ -224,27 +237,17 @@ function repoStatus(pending: boolean, error: Error | null, snapshot: RepoSnapsho
   return { kind: "ready", summary: modelSummary(read.model.shape), artifacts: read.model.artifacts, sha: snapshot.sha, fromCatalog: catalogSnapshot(snapshot.repo)?.sha === snapshot.sha };
 }
 
-/** Until the cluster panel lands: what the cluster holds, and its presets. */
-function ClusterSlot({ cluster, onChange }: { cluster: Cluster; onChange: (cluster: Cluster) => void }) {
+/** Issue 7's accuracy view, fetched and drawn only once a user opens it. */
+function AccuracyDisclosure() {
+  const [open, setOpen] = useState(false);
   return (
-    <div className="cluster-slot">
-      <p>{summarize(cluster)}</p>
-      <label htmlFor="cluster-preset">Preset</label>
-      <select
-        id="cluster-preset"
-        value=""
-        onChange={(e) => {
-          const preset = PRESETS.find((p) => p.id === e.target.value);
-          if (preset) onChange(preset.cluster);
-        }}
-      >
-        <option value="">choose a preset…</option>
-        {PRESETS.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.label}
-          </option>
-        ))}
-      </select>
-    </div>
+    <details className="panel accuracy-panel" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Accuracy: what Modelplan predicts against what engines printed</summary>
+      {open ? (
+        <Suspense fallback={<p className="muted">Loading the calibration cases…</p>}>
+          <Accuracy />
+        </Suspense>
+      ) : null}
+    </details>
   );
 }

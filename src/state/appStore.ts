@@ -29,6 +29,11 @@ export function setWorkload(store: AppStore, patch: Partial<Omit<Workload, "sett
   setChoices(store, (c) => ({ ...c, workload: { ...c.workload, ...patch } }));
 }
 
+/** The whole workload at once, as the command form edits it. */
+export function replaceWorkload(store: AppStore, workload: Workload): void {
+  setChoices(store, (c) => ({ ...c, workload }));
+}
+
 /** Sets or clears (undefined) one engine setting; a cleared setting is the engine's default again. */
 export function setEngineSetting<K extends keyof EngineSettings>(store: AppStore, key: K, value: EngineSettings[K] | undefined): void {
   setChoices(store, (c) => {

@@ -39,6 +39,14 @@ export function OptionsView(props: OptionsViewProps) {
         {formatCount(fitting)} of {formatCount(options.length)} options fit at this context
         {shown.length !== options.length ? `; showing ${formatCount(shown.length)}` : ""}.
       </p>
+      {selectedOptionId !== "" && !options.some((o) => o.id === selectedOptionId) ? (
+        <p className="notice small" role="status">
+          The option you opened no longer runs this way at this workload: the plan found the ways below instead (see Why not? for the rest).{" "}
+          <button type="button" className="secondary" onClick={() => onSelect("")}>
+            Close it
+          </button>
+        </p>
+      ) : null}
       <Legend />
       {shown.length === 0 ? (
         <p className="empty">
