@@ -5,15 +5,15 @@
  * the header of its first GGUF.
  */
 
-import { artifactsOf } from "./artifacts.ts";
+import { artifactsOf, isProjector } from "./artifacts.ts";
 import { shapeFromGguf } from "./gguf.ts";
-import { ModelError, shapeFromConfig } from "./shape.ts";
+import { ModelError, dtypeBytes, shapeFromConfig } from "./shape.ts";
 import type { Artifact, GgufHeader, ModelShape, RepoSnapshot } from "./types.ts";
 
 /** The header of the first GGUF by path; a projector's (mmproj) describes the vision tower, not the model. */
 function firstModelHeader(snapshot: RepoSnapshot): GgufHeader | undefined {
   const path = Object.keys(snapshot.ggufHeaders)
-    .filter((p) => !/mmproj/i.test(p))
+    .filter((p) => !isProjector(p))
     .sort()[0];
   return path === undefined ? undefined : snapshot.ggufHeaders[path];
 }
@@ -30,12 +30,39 @@ function shapeOf(snapshot: RepoSnapshot): ModelShape {
   }
   const shape = shapeFromGguf(header, snapshot.paramsTotal);
   // A GGUF repo reads pictures when it ships a projector (mmproj) beside the model.
-  const hasVision = snapshot.files.some((f) => /mmproj/i.test(f.path) && f.path.toLowerCase().endsWith(".gguf"));
+  const hasVision = snapshot.files.some((f) => isProjector(f.path) && f.path.toLowerCase().endsWith(".gguf"));
   return { ...shape, hasVision };
+}
+
+/** Bytes a parameter takes in an unquantized artifact, 0 for a quantized one. */
+function fullPrecisionWidth(a: Artifact, shape: ModelShape): number {
+  if (a.format === "safetensors") return shape.quantMethod === "" ? dtypeBytes(shape.dtype) : 0;
+  const widths: Record<string, number> = { F32: 4, F16: 2, BF16: 2 };
+  return widths[a.quant] ?? 0;
+}
+
+/**
+ * The parameter count when the Hub gave none: an unquantized artifact's bytes
+ * over its width (what fixtures/models calls "derived": the index's total_size
+ * ÷ 2 for bf16). Headers add well under 0.01 %. unsloth/DeepSeek-R1-GGUF's
+ * BF16 set gives 671.1 B, the model card's 671 B. Without it, every artifact's
+ * bits and expert share fall back to a quant's nominal bits.
+ */
+function paramsFromFullPrecision(artifacts: Artifact[], shape: ModelShape): number | null {
+  for (const a of artifacts) {
+    const width = fullPrecisionWidth(a, shape);
+    if (width > 0) return Math.round(a.bytes / width);
+  }
+  return null;
 }
 
 /** The shape and the artifacts of a repository snapshot; throws ModelError, in words, when the shape cannot be read. */
 export function readModel(snapshot: RepoSnapshot): { shape: ModelShape; artifacts: Artifact[] } {
   const shape = shapeOf(snapshot);
-  return { shape, artifacts: artifactsOf(snapshot, shape) };
+  const artifacts = artifactsOf(snapshot, shape);
+  if (shape.paramsTotal !== null) return { shape, artifacts };
+  const derived = paramsFromFullPrecision(artifacts, shape);
+  if (derived === null) return { shape, artifacts };
+  const counted = { ...shape, paramsTotal: derived };
+  return { shape: counted, artifacts: artifactsOf(snapshot, counted) };
 }

@@ -17,6 +17,23 @@ describe("readModel", () => {
     expect(artifacts.every((a) => a.format === "gguf")).toBe(true);
   });
 
+  test("without the Hub's count, unsloth's BF16 set gives the parameters: 671 B (the model card), and every quant its real bits", () => {
+    const { shape, artifacts } = readModel(snapshotOf("unsloth__DeepSeek-R1-GGUF"));
+    expect(Math.abs((shape.paramsTotal ?? 0) / 1e9 - 671)).toBeLessThan(0.5);
+    const iq1s = artifacts.find((a) => a.name.endsWith("UD-IQ1_S"));
+    // gguf-parser printed 1.67 bpw for this set.
+    expect(Math.abs((iq1s?.bitsPerWeight ?? 0) - 1.67)).toBeLessThan(0.005);
+    // Every quant keeps some bytes that are not routed experts (embeddings, attention, shared experts).
+    for (const a of artifacts) expect(a.expertBytes).toBeLessThan(a.bytes);
+  });
+
+  test("a bf16 checkpoint without the Hub's count is counted from its bytes (Mixtral: the index's 46.70 B)", () => {
+    const snapshot = { ...snapshotOf("mistralai__Mixtral-8x7B-Instruct-v0.1"), paramsTotal: null };
+    const { shape, artifacts } = readModel(snapshot);
+    expect(Math.abs((shape.paramsTotal ?? 0) - 46_702_792_704) / 46_702_792_704).toBeLessThan(1e-5);
+    expect(Math.abs((artifacts[0]?.bitsPerWeight ?? 0) - 16)).toBeLessThan(0.001);
+  });
+
   test("a GGUF-only repo is shaped by its first GGUF's header", () => {
     const snapshot: RepoSnapshot = {
       repo: "TheBloke/Mixtral-8x7B-Instruct-v0.1-GGUF",
