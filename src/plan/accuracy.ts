@@ -263,13 +263,21 @@ function llamacpp(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, 
   const cls = gpuClassOf(r.gpu);
   const physical = physicalBytesOf(r);
   // Only a whole model on one card is compared; -ot expert offload runs are not this planner's --n-cpu-moe.
-  if (modelMib !== null && fileGib && cls && physical !== null && num(ms["CPU_model_buffer_MiB"]) !== null && (num(ms["CPU_model_buffer_MiB"]) ?? 0) < modelMib) {
+  const cpuMib = num(ms["CPU_model_buffer_MiB"]);
+  if (modelMib !== null && fileGib && cls && physical !== null && (cpuMib === null || cpuMib < modelMib)) {
     const art = artifactOf(m, shape, "gguf", Number(fileGib) * GIB);
     const bits = /([\d.]+) BPW/.exec(r.artifact)?.[1];
     if (bits) art.bitsPerWeight = Number(bits);
     const parts = layerSplitParts(shape, art, cls, physical, 1);
     const p = parts[0];
     if (p) row.metrics.push(metric("model buffer on the card", "MiB", p.bodyBytes / MIB, modelMib, 2));
+    // The verdict for the whole model on that one card, at the case's context and cache type.
+    const layout: Layout = {
+      id: r.id, artifact: art, engine: "llamacpp", placement: { ...placementOf(cls, 1, 1), tensorParallel: 1 }, bitsPerWeight: art.bitsPerWeight,
+      parts, host: null, hosts: 1, freeNow: true, cardsShort: 0,
+    };
+    const kvDtype = mixed ? "q4_0" : kvDtypeOf(r, "llamacpp");
+    row.predictedFits = evaluate(layout, { repo: r.model, revision: "", shape }, { contextTokens: ctx, sequences: 1, kvDtype, settings: {} }).fits;
   }
   row.note = ik ? "ik_llama.cpp: sliding layers at full n_ctx, as that fork allocates them" : "llama.cpp mainline";
 }
