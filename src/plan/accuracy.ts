@@ -304,19 +304,6 @@ function trtllm(r: CalibrationRecord, shape: ModelShape, row: AccuracyRow): void
   row.note = "TensorRT-LLM is not an engine Modelplan plans for; only the cache geometry is compared";
 }
 
-/**
- * tie_word_embeddings as transformers reads it: the config's (or its
- * text_config's) value, else the model class's default, which is tied for
- * Gemma and Granite and untied for the rest here.
- */
-function withTiedEmbeddings(shape: ModelShape, config: Record<string, unknown>): ModelShape {
-  if (shape.tiedEmbeddings !== undefined) return shape;
-  const text = (config["text_config"] as Record<string, unknown> | undefined) ?? {};
-  const value = config["tie_word_embeddings"] ?? text["tie_word_embeddings"];
-  const tied = typeof value === "boolean" ? value : /^gemma|^granite/.test(shape.architecture);
-  return { ...shape, tiedEmbeddings: tied };
-}
-
 /** The model entry for a record: its repo id, or the geometry its notes name. */
 function modelFor(r: CalibrationRecord, models: Record<string, CalibrationModel>): CalibrationModel | undefined {
   if (models[r.model]) return models[r.model];
@@ -336,7 +323,7 @@ export function predictCase(r: CalibrationRecord, models: Record<string, Calibra
     row.note = "no geometry for this model";
     return row;
   }
-  const shape = withTiedEmbeddings(shapeFromConfig(m.config, m.params ?? null), m.config);
+  const shape = shapeFromConfig(m.config, m.params ?? null);
   const version = `${r.engine} ${r.engine_version ?? ""}`;
   // V0 is every vLLM before 0.8, and the logs that name their V0 worker.
   if (r.engine.startsWith("vllm") && (/\bV0\b/.test(version) || /\b0\.[4-7]\b/.test(version))) vllmV0(r, m, shape, row);
