@@ -7,9 +7,7 @@
  */
 import { ggufSets } from "../plan/artifacts.ts";
 
-export function isProjector(path: string): boolean {
-  return /mmproj/i.test(path.slice(path.lastIndexOf("/") + 1));
-}
+export { isProjector } from "../plan/artifacts.ts";
 
 export function ggufHeaderPaths(paths: readonly string[]): string[] {
   // Sizes do not change the grouping; only paths are known before the read.
