@@ -488,7 +488,7 @@ function evalLayout(layout: Layout, ctx: EvalContext, w: Workload, contextTokens
     const all = layout.host.mode === "cpu";
     const wp = weightParts(ctx.shape, layout.artifact);
     const offloaded = all ? layout.artifact.bytes + layout.artifact.projectorBytes - layout.host.fixedBytes : wp.expertLayerBytes * wp.moeLayers;
-    host = evalHost(layout, ctx, w, contextTokens, offloaded, all ? kvGeometry(ctx.shape.layerCaches, 1) : null);
+    host = evalHost(layout, ctx, w, contextTokens, offloaded, all ? geometryOfFirst(ctx.shape, ctx.shape.layers) : null);
   }
   return { evals, host, cpuLayers: 0 };
 }
@@ -990,7 +990,8 @@ function offloadOptions(a: Artifact, c: Ctx, pool: ClassPool, mem: number, out: 
     for (const n of nodes) if (n.count >= wdt && (!node || n.hostMemBytes > node.hostMemBytes)) node = n;
   }
   if (!node || node.hostMemBytes <= 0) return;
-  const mode: HostShare["mode"] = wp.moeLayers > 0 ? "moe" : "layers";
+  // Experts first (--n-cpu-moe) when the artifact says which bytes are experts; else whole layers (-ngl).
+  const mode: HostShare["mode"] = wp.moeLayers > 0 && wp.expertLayerBytes > 0 ? "moe" : "layers";
   const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false);
   const { hosts, freeNow } = singleNodeHosts(pool, wdt);
   const layout: Layout = {

@@ -213,3 +213,35 @@ test("vLLM's start-up check: a free card with less free memory than utilization 
   expect(of(idle, "vllm")?.freeNow).toBe(true);
   expect(of(busy, "llamacpp")?.freeNow ?? true).toBe(true);
 });
+
+describe("llama.cpp with part of the model in the node's RAM when its cards cannot hold it", () => {
+  test("a MoE GGUF keeps the experts of its first layers in RAM (--n-cpu-moe), the fewest that let the card hold the rest", () => {
+    const repo = "Qwen/Qwen3-30B-A3B";
+    const shape = shapeOf(repo);
+    // llama-bench's model size for Qwen3-30B-A3B-Q4_K_M.gguf (a public benchmark log, find_string id 58538622392);
+    // its experts weigh their share of the parameters.
+    const bytes = 18556686912;
+    const expertBytes = Math.round((bytes * (shape.moe?.routedExpertParams ?? 0)) / (shape.paramsTotal ?? 1));
+    const art = { name: "Qwen3-30B-A3B-Q4_K_M.gguf", format: "gguf" as const, files: [], bytes, projectorBytes: 0, quant: "Q4_K_M", bitsPerWeight: 0, expertBytes };
+    const p = plan({ repo, revision: "", shape, artifacts: [art] }, { nodes: [node("ws", "", [cards("t4-16g", 1)], 64, 60)] }, DEFAULT_WORKLOAD);
+    const off = p.options.find((o) => o.engine === "llamacpp" && o.placement.cpuMoeLayers > 0);
+    expect(off?.fits).toBe(true);
+    expect(off?.placement.cpuMoeLayers).toBeGreaterThan(0);
+    expect(off?.placement.cpuMoeLayers).toBeLessThan(48);
+    const card = off?.cards.find((c) => c.gpuClass === "t4-16g");
+    expect((card?.weightsBytes ?? 0) + (card?.kvBytes ?? 0) + (card?.engineBytes ?? 0)).toBeLessThanOrEqual(card?.usableBytes ?? 0);
+    // One layer fewer in RAM would not fit: the split is the fewest.
+    expect(p.refused.some((r) => r.engine === "llamacpp" && r.where === "1 × t4-16g")).toBe(true);
+  });
+
+  test("a dense GGUF keeps whole layers in RAM (-ngl below the layer count)", () => {
+    const repo = "Qwen/Qwen2.5-14B-Instruct";
+    const q8 = ggufOf(repo, "Qwen2.5-14B-Instruct-Q8_0.gguf", "Q8_0");
+    const p = planOf(repo, { nodes: [node("ws", "", [cards("t4-16g", 1)], 64, 60)] }, [q8]);
+    const off = p.options.find((o) => o.engine === "llamacpp" && !o.placement.cpu && o.placement.gpuLayers >= 0);
+    expect(off?.fits).toBe(true);
+    expect(off?.placement.gpuLayers).toBeGreaterThan(30);
+    expect(off?.placement.gpuLayers).toBeLessThan(48);
+    expect(off?.cards.some((c) => c.role === "host RAM" && c.kvBytes > 0)).toBe(true);
+  });
+});
