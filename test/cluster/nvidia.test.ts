@@ -17,6 +17,10 @@ const CASES: [string, string, DeviceGroup[]][] = [
   // Two dcgmproftester processes run on the one A10G: busy.
   ["nvidia-smi-a10g-1.txt", "nvidia-smi", [{ class: "a10g-24g", count: 1, free: 0 }]],
   ["nvidia-smi-rtx4090-1.txt", "nvidia-smi", [{ class: "rtx4090-24g", count: 8, free: 8, freeMemGib: 23.986 }]],
+  // The 580+ layout ("+----" under the banner); 492 MiB held by the display it drives is not a model.
+  ["nvidia-smi-rtx5090-580-layout-1.txt", "nvidia-smi", [{ class: "rtx5090-32g", count: 1, free: 1, freeMemGib: 31.362 }]],
+  // Driver 610's banner says "KMD Version"; both cards hold ~29 GiB: busy.
+  ["nvidia-smi-rtx5090-kmd-2x-partial-1.txt", "nvidia-smi", [{ class: "rtx5090-32g", count: 2, free: 0 }]],
   // GPUs 0-1 whole; GPU 2 is in MIG mode and its instances are not in the paste.
   ["nvidia-smi-rtxpro6000-mixed-mig-1.txt", "nvidia-smi", [{ class: "rtxpro6000-96g", count: 2, free: 2, freeMemGib: 95.592 }]],
   // GPU 6 holds 13928 MiB at 100%: busy. GPU 5's 32764 MiB is the catalog's figure.

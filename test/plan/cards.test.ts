@@ -6,9 +6,9 @@ const MIB = 2 ** 20;
 const GIB = 2 ** 30;
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/inventory/${name}`, import.meta.url), "utf8");
 
-/** Every "used / totalMiB" figure a pasted nvidia-smi table prints. */
+/** Every "used / totalMiB" figure of a pasted nvidia-smi table's GPU rows (not its MIG devices or BAR1 rows). */
 function tableTotalsMib(text: string): number[] {
-  return [...text.matchAll(/\d+MiB\s*\/\s*(\d+)MiB/g)].map((m) => Number(m[1]));
+  return [...text.matchAll(/W \|\s*\d+MiB\s*\/\s*(\d+)MiB/g)].map((m) => Number(m[1]));
 }
 
 describe("the catalog holds what cards really report", () => {
@@ -20,10 +20,19 @@ describe("the catalog holds what cards really report", () => {
     ["nvidia-smi-a10g-1.txt", "a10g-24g"],
     ["nvidia-smi-rtx4090-1.txt", "rtx4090-24g"],
     ["nvidia-smi-rtxpro6000-mixed-mig-1.txt", "rtxpro6000-96g"],
+    ["nvidia-smi-rtx5090-580-layout-1.txt", "rtx5090-32g"],
+    ["nvidia-smi-rtx5090-kmd-2x-partial-1.txt", "rtx5090-32g"],
+    ["nvidia-smi-v100-err-old-layout-1.txt", "v100-16g"],
   ])("%s reports the memory %s has in the catalog", (file, cls) => {
     const totals = tableTotalsMib(fixture(file));
     expect(totals.length).toBeGreaterThan(0);
     for (const mib of totals) expect(cardMemoryBytes(cls)).toBe(mib * MIB);
+  });
+
+  test("A30: the table's 24576 MiB is GFD's figure too", () => {
+    const totals = tableTotalsMib(fixture("nvidia-smi-a30-mig-devices-tabbed-1.txt"));
+    expect(totals).toEqual([24576]);
+    expect(cardMemoryBytes("a30-24g")).toBe(24576 * MIB);
   });
 
   test("an 80GB H100 is 81,559 MiB, not 80 GiB", () => {
