@@ -10,6 +10,7 @@ import { gguf, parseGgufShardFilename } from "@huggingface/gguf";
 import { headerFromParse } from "../../src/hub/gguf.ts";
 import { ggufHeaderPaths, isProjector } from "../../src/hub/ggufFiles.ts";
 import { EXTRA_JSON_FILES } from "../../src/hub/read.ts";
+import { parseConfigJson } from "../../src/plan/configJson.ts";
 import type { GgufHeader, RepoFile, RepoSnapshot } from "../../src/plan/types.ts";
 
 export class LocalModelError extends Error {}
@@ -42,7 +43,7 @@ async function listFiles(root: string): Promise<RepoFile[]> {
 async function readJson(root: string, path: string): Promise<Record<string, unknown>> {
   const text = await readFile(join(root, path), "utf8");
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = parseConfigJson(text);
     if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
   } catch {
     // fall through to the error below

@@ -4,6 +4,7 @@
  * one weights file of that size, so the engine sizes it like any other.
  */
 import { ModelError, shapeFromConfig } from "../plan/index.ts";
+import { parseConfigJson } from "../plan/configJson.ts";
 import type { RepoSnapshot } from "../plan/types.ts";
 
 /** config.json files are a few kB; anything this large was pasted by mistake. */
@@ -13,7 +14,7 @@ export function snapshotFromManual(configJsonText: string, weightsBytes: number,
   if (configJsonText.length > MAX_CONFIG_CHARS) return { error: "that text is over 1 MB: paste the model's config.json, which is a few kB" };
   let config: unknown;
   try {
-    config = JSON.parse(configJsonText);
+    config = parseConfigJson(configJsonText);
   } catch (err) {
     const where = err instanceof SyntaxError ? ` (${err.message})` : "";
     return { error: `that is not valid JSON${where}: paste the whole config.json, from { to }` };

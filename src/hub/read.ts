@@ -14,6 +14,7 @@
  * A safetensors repo therefore costs 2 requests, 3 with hf_quant_config.json.
  */
 import { downloadFile, HubApiError } from "@huggingface/hub";
+import { parseConfigJson } from "../plan/configJson.ts";
 import type { GgufHeader, RepoFile, RepoSnapshot } from "../plan/types.ts";
 import {
   HubError,
@@ -163,7 +164,7 @@ async function fetchJsonFile(repo: string, sha: string, file: RepoFile, etag: st
     throw fileError(err, repo, file.path, access);
   }
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = parseConfigJson(text);
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
     return parsed as Record<string, unknown>;
   } catch {

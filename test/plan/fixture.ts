@@ -7,6 +7,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ModelError } from "../../src/plan/shape.ts";
+import { parseConfigJson } from "../../src/plan/configJson.ts";
 import type { GgufHeader, GgufValue, LayerCache, RepoFile, RepoSnapshot } from "../../src/plan/types.ts";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
@@ -19,7 +20,7 @@ export const MODEL_DIR = join(FIXTURES, "models");
  * read as 1e999 (Infinity) and null.
  */
 export function parsePythonJson(text: string): unknown {
-  return JSON.parse(text.replace(/(?<=[\s,[:])-?Infinity(?=[\s,\]}])/g, "1e999").replace(/(?<=[\s,[:])NaN(?=[\s,\]}])/g, "null"));
+  return parseConfigJson(text);
 }
 
 function readJson(path: string): Record<string, unknown> {
