@@ -41,6 +41,28 @@ describe("Slurm samples", () => {
     );
   });
 
+  test("AllocTRES counts the GPUs in use when GresUsed is absent; ALLOCATED and DOWN leave none free", () => {
+    const text = [
+      "NodeName=g1 Gres=gpu:l40s:4 RealMemory=515000 AllocMem=0 State=MIXED AllocTRES=cpu=16,mem=64G,gres/gpu=3",
+      "NodeName=g2 Gres=gpu:l40s:4 RealMemory=515000 AllocMem=0 State=ALLOCATED AllocTRES=cpu=64",
+      "NodeName=g3 Gres=gpu:l40s:4 RealMemory=515000 AllocMem=0 State=DOWN*",
+    ].join("\n");
+    expect(importCluster(text).cluster?.nodes.map((n) => [n.id, n.devices[0]?.free])).toEqual([
+      ["g1", 1],
+      ["g2", 0],
+      ["g3", 0],
+    ]);
+  });
+
+  test("sinfo -o \"%N %G %T\": host lists with their Gres", () => {
+    const text = "NODELIST GRES STATE\nc[002-003] gpu:a40:2(S:0) idle\nc004 gpu:a40:2 drain\n";
+    expect(importCluster(text).cluster?.nodes.map((n) => [n.id, n.devices])).toEqual([
+      ["c002", [{ class: "a40-48g", count: 2, free: 2 }]],
+      ["c003", [{ class: "a40-48g", count: 2, free: 2 }]],
+      ["c004", [{ class: "a40-48g", count: 2, free: 0 }]],
+    ]);
+  });
+
   test("sinfo alone names nodes but not cards: refused with what to paste", () => {
     const result = importCluster("PARTITION AVAIL  TIMELIMIT  NODES  STATE NODELIST\nbatch*       up   infinite      2   idle gpu[1-2]\n");
     expect(result.cluster).toBeNull();
