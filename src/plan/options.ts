@@ -535,7 +535,8 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
   }
   const worst = all[worstIndex];
   const modelMax = ctx.shape.maxContextTokens > 0 ? ctx.shape.maxContextTokens : contextTokens;
-  let maxContextTokens = modelMax;
+  const kvTaken = kvDtypeAllowed(layout.engine, w.kvDtype);
+  let maxContextTokens = kvTaken ? modelMax : 0;
   for (const e of all) maxContextTokens = Math.min(maxContextTokens, e.outsideOk ? longestContext(e, modelMax) : 0);
   const pool = layout.placement.cpu ? { bytes: 0, tokens: 0, concurrency: 0 } : poolOf(layout, r.evals, w);
   const hostedFits = layout.cardsShort === 0;
@@ -559,7 +560,7 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
     hosts: layout.host?.mode === "cpu" && r.host ? hostsFor(layout.host, r.host) : layout.hosts,
     freeNow: layout.host?.mode === "cpu" && r.host ? cpuFreeNow(layout.host, r.host) : layout.freeNow && vllmFreeMemoryOk(layout, r.evals),
     // A KV dtype the engine does not take (the slider moved to q8_0 with a vLLM option on screen) does not run at all.
-    fits: memoryFits && hostedFits && kvDtypeAllowed(layout.engine, w.kvDtype),
+    fits: memoryFits && hostedFits && kvTaken,
     maxContextTokens,
     kvPoolBytes: pool.bytes,
     kvPoolTokens: pool.tokens,

@@ -2,6 +2,7 @@
  * The slider's path: another workload re-evaluates the options plan()
  * found, without enumerating again, and each option's longest context.
  */
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { largestFitting, withWorkload } from "../../src/plan/context.ts";
 import { plan } from "../../src/plan/options.ts";
@@ -88,5 +89,33 @@ describe("withWorkload", () => {
     const copy = JSON.parse(JSON.stringify(at8k)) as typeof at8k;
     const moved = withWorkload(copy, workload(16384));
     expect(moved.options.length).toBe(at8k.options.length);
+  });
+});
+
+describe("the longest context agrees with fits, for any workload (property)", () => {
+  const q = "Qwen/Qwen2.5-14B-Instruct";
+  const mixed: Cluster = {
+    nodes: [node("a", "ib0", [cards("h100-80g", 2)]), node("b", "", [cards("rtx4090-24g", 2)]), node("c", "", [cards("t4-16g", 1)], 64), node("cpu", "", [], 256)],
+  };
+  const p = plan(
+    { repo: q, revision: "", shape: shapeOf(q), artifacts: [originalOf("Qwen/Qwen2.5-Coder-32B-Instruct"), ggufOf(q, "Qwen2.5-14B-Instruct-Q8_0.gguf", "Q8_0"), ggufOf(q, "Qwen2.5-14B-Instruct-Q4_K_M.gguf", "Q4_K_M")] },
+    mixed,
+    DEFAULT_WORKLOAD,
+  );
+
+  test("an option fits exactly when its longest context reaches the asked one, and a longer context never fits better", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 512, max: 32768 }), fc.integer({ min: 1, max: 8 }), fc.constantFrom<"auto" | "fp8">("auto", "fp8"), (context, sequences, kvDtype) => {
+        const w: Workload = { ...DEFAULT_WORKLOAD, contextTokens: context, sequences, kvDtype };
+        const at = withWorkload(p, w);
+        const longer = withWorkload(p, { ...w, contextTokens: context * 2 });
+        for (const o of at.options) {
+          if (o.moreCardsNeeded === 0) expect(o.fits).toBe(o.maxContextTokens >= context);
+          const l = longer.options.find((x) => x.id === o.id);
+          if (!o.fits) expect(l?.fits).toBe(false);
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 });
