@@ -4,7 +4,7 @@
  * file sizes.
  */
 import { describe, expect, test } from "vitest";
-import { plan } from "../../src/plan/options.ts";
+import { plan, servingParts } from "../../src/plan/options.ts";
 import { optionJson, refusalJson } from "../../src/plan/json.ts";
 import { DEFAULT_WORKLOAD } from "../../src/plan/settings.ts";
 import type { Cluster, PlanOption } from "../../src/plan/types.ts";
@@ -244,4 +244,15 @@ describe("llama.cpp with part of the model in the node's RAM when its cards cann
     expect(off?.placement.gpuLayers).toBeLessThan(48);
     expect(off?.cards.some((c) => c.role === "host RAM" && c.kvBytes > 0)).toBe(true);
   });
+});
+
+test("expert parallel keeps experts whole: 60 experts on 8 ranks put 8 on the worst, where slicing gives each an eighth", () => {
+  const repo = "Qwen/Qwen1.5-MoE-A2.7B";
+  const shape = shapeOf(repo);
+  const art = originalOf(repo);
+  expect(shape.moe?.routedExperts).toBe(60);
+  const sliced = servingParts(shape, art, "h100-80g", 80 * GIB, 8, 1, false)[0];
+  const whole = servingParts(shape, art, "h100-80g", 80 * GIB, 8, 1, true)[0];
+  // ceil(60 / 8) = 8 experts against 60 / 8 = 7.5 of them.
+  expect((whole?.bodyBytes ?? 0) - (sliced?.bodyBytes ?? 0)).toBeCloseTo(art.expertBytes * (8 / 60 - 1 / 8), -3);
 });
