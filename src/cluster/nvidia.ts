@@ -56,10 +56,12 @@ interface Segment {
   /** lgip: profile name → GiB, per GPU. */
   lgip: Map<number, Map<string, number>>;
   kinds: Set<string>;
+  /** The table's MIG devices block says "No MIG devices found". */
+  noMigDevices: boolean;
 }
 
 function segment(host: string | null): Segment {
-  return { host, gpus: new Map(), listSlices: [], lgiSlices: [], tableSlices: [], lgip: new Map(), kinds: new Set() };
+  return { host, gpus: new Map(), listSlices: [], lgiSlices: [], tableSlices: [], lgip: new Map(), kinds: new Set(), noMigDevices: false };
 }
 
 const BANNER = /NVIDIA-SMI\s+[\d.]+\s+(Driver|KMD) Version/;
@@ -167,6 +169,7 @@ function parse(text: string): { segments: Segment[]; warnings: ImportMessage[] }
         return;
       }
       case "mig-devices": {
+        if (/No MIG devices found/.test(line)) seg.noMigDevices = true;
         const m = TABLE_MIG_DEVICE.exec(line);
         if (m) seg.tableSlices.push({ gpu: Number(m[1]), line: lineNo, usedMib: Number(m[5]), memMib: Number(m[6]) });
         return;
@@ -260,7 +263,6 @@ function readCsvRow(seg: Segment, columns: string[], line: string, lineNo: numbe
 
 function buildNode(seg: Segment, nodeIndex: number, warnings: ImportMessage[]): DraftNode {
   const node = draftNode(seg.host ?? `node-${nodeIndex + 1}`);
-  if (!seg.host) warnings.push(note(`nvidia-smi does not print the host name: the node is called "${node.id}"; rename it`, { node: node.id }));
   const say = (message: string, line: number) => warnings.push(note(message, { line, node: node.id }));
 
   const slicesOf = (gpu: number): { slices: Slice[]; named: boolean } => {
@@ -288,7 +290,12 @@ function buildNode(seg: Segment, nodeIndex: number, warnings: ImportMessage[]): 
       parentClass = id.class;
       if (slices.length === 0) {
         if (g.migEnabled) {
-          say(`${label} is in MIG mode but its instances are not in the paste: add \`nvidia-smi -L\` or \`nvidia-smi mig -lgi\`; the card is left out`, line);
+          say(
+            seg.noMigDevices
+              ? `${label} is in MIG mode with no instances ("No MIG devices found"): nothing can run on it until instances are made; the card is left out`
+              : `${label} is in MIG mode but its instances are not in the paste: add \`nvidia-smi -L\` or \`nvidia-smi mig -lgi\`; the card is left out`,
+            line,
+          );
           continue;
         }
         const busy = g.err || g.computeProcesses > 0 || (g.usedMib ?? 0) >= BUSY_USED_MIB;
@@ -324,6 +331,7 @@ function buildNode(seg: Segment, nodeIndex: number, warnings: ImportMessage[]): 
     if (!named) say(`${label}: the table prints no MIG profile names; slices matched by their memory`, slices[0]?.line ?? line);
     for (const s of slices) addSlice(node, parentClass, s, label, say);
   }
+  if (!seg.host && node.devices.length > 0) warnings.push(note(`nvidia-smi does not print the host name: the node is called "${node.id}"; rename it`, { node: node.id }));
   return node;
 }
 

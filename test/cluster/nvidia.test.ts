@@ -127,4 +127,15 @@ describe("nvidia-smi samples", () => {
     const noheader = "0, NVIDIA L4, 23034, 0\n1, NVIDIA L4, 23034, 20000\n";
     expect(importCluster(noheader).errors[0]?.message).toMatch(/noheader.*run it again without `noheader`/);
   });
+
+  test("a MIG-mode card with \"No MIG devices found\" has nothing to run on: left out, and said", () => {
+    // The real A30 table, its MIG devices block emptied as nvidia-smi prints it before instances are made.
+    const text = sample("nvidia-smi-a30-mig-devices-tabbed-1.txt");
+    const header = text.indexOf("|==================+");
+    const empty = `${text.slice(0, text.indexOf("\n", header) + 1)}\t|  No MIG devices found                                                                   |\n`;
+    const result = importCluster(empty);
+    expect(result.cluster).toBeNull();
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]?.message).toMatch(/GPU 0 \(NVIDIA A30\) is in MIG mode with no instances/);
+  });
 });
