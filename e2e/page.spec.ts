@@ -16,12 +16,20 @@ import { APPROVED_TOKEN, routeNetwork, type Network } from "./hub.ts";
 const ORIGIN = "http://127.0.0.1:4173";
 
 let network: Network;
-test.beforeEach(async ({ context }) => {
+let pageErrors: string[];
+test.beforeEach(async ({ context, page }) => {
   network = await routeNetwork(context, ORIGIN);
+  pageErrors = [];
+  // A request the Content-Security-Policy refused never reaches the network, so it is caught here; so is any crash.
+  page.on("console", (m) => {
+    if (m.type() === "error" && !/status of 40[13]/.test(m.text())) pageErrors.push(m.text());
+  });
+  page.on("pageerror", (e) => pageErrors.push(e.message));
 });
 test.afterEach(() => {
-  // Static hosting: the page asks nothing of anyone but its own origin and the Hub.
+  // Static hosting: the page asks nothing of anyone but its own origin and the Hub, and breaks no policy of its own.
   expect(network.blocked).toEqual([]);
+  expect(pageErrors).toEqual([]);
 });
 
 /** A full-length screenshot at a width, with every chart drawn (charts draw near the viewport, so the viewport is made the page's height). */

@@ -5,7 +5,9 @@
  * of the frame that shows the new plan are inside the figure.
  */
 import { expect, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
+import { gzipSync } from "node:zlib";
 import { catalogSnapshot } from "../src/hub/catalog.ts";
 import type { Cluster } from "../src/plan/types.ts";
 import { encodeLink } from "../src/state/link.ts";
@@ -95,4 +97,17 @@ test("a slider move repaints in 16 ms or less (p95) with 50 options drawn", asyn
   console.log(`target p95 ≤ ${TARGET_P95_MS} ms; load per core ${loadPerCore.toFixed(1)}, so this run allows ${budget.toFixed(0)} ms`);
   expect(p95).toBeLessThanOrEqual(budget);
   expect(network.blocked).toEqual([]);
+});
+
+/** Issue 5's size target for what the page loads before it can draw the example plan. */
+const INITIAL_JS_GZIP_LIMIT_BYTES = 250 * 1024;
+
+test("the initial JS is at most 250 KB gzipped (recharts and the heavy views load later)", () => {
+  // The built site (npm run test:e2e builds it first): the scripts index.html loads, and the chunks they preload.
+  const html = readFileSync(new URL("../dist/index.html", import.meta.url), "utf8");
+  const initial = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\.\/([^"]+\.js)"/g)].map((m) => m[1] ?? "");
+  expect(initial.length).toBeGreaterThan(0);
+  const gzipBytes = initial.reduce((sum, file) => sum + gzipSync(readFileSync(new URL(`../dist/${file}`, import.meta.url))).length, 0);
+  console.log(`initial JS: ${initial.join(", ")}: ${(gzipBytes / 1024).toFixed(1)} KB gzipped (limit ${INITIAL_JS_GZIP_LIMIT_BYTES / 1024} KB)`);
+  expect(gzipBytes).toBeLessThanOrEqual(INITIAL_JS_GZIP_LIMIT_BYTES);
 });

@@ -4,25 +4,21 @@
  * withWorkload → the view. Nothing derived is stored: the plan is a useMemo
  * of its inputs, so a link that restores the choices restores the plan.
  */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { lazy, Suspense, useMemo, useState } from "react";
-import { catalogEntries, catalogSnapshot } from "../hub/catalog.ts";
+import { useQuery } from "@tanstack/react-query";
+import { lazy, Suspense, useCallback, useMemo, useState } from "react";
+import { catalogSnapshot } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
-import { parseRepoInput } from "../hub/repoId.ts";
-import { checkToken, DEFAULT_HUB_URL, normalizeHubUrl, type TokenStore } from "../hub/settings.ts";
+import type { TokenStore } from "../hub/settings.ts";
 import { plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
-import type { Engine, RepoSnapshot } from "../plan/types.ts";
+import type { Cluster, Engine, EngineSettings as Settings, RepoSnapshot } from "../plan/types.ts";
 import {
   dismissLinkNotices,
-  pinRevision,
   resetEngineSettings,
   selectOption,
   setCluster,
   setEngineSetting,
   setFilters,
-  setHubUrl,
-  setRepo,
   replaceWorkload,
   setWorkload,
   type AppStore,
@@ -35,15 +31,17 @@ import { ContextControls } from "../ui/ContextControls.tsx";
 import { CopyLink } from "../ui/CopyLink.tsx";
 import { EngineSettings } from "../ui/EngineSettings.tsx";
 import { modelSummary } from "../ui/format.ts";
-import { HubAccess } from "../ui/HubAccess.tsx";
 import { LinkNotices } from "../ui/LinkNotices.tsx";
 import { OptionsView } from "../ui/OptionsView.tsx";
-import { RepoField, type RepoStatus } from "../ui/RepoField.tsx";
+import type { RepoStatus } from "../ui/RepoField.tsx";
 import { largestCardBytes } from "./cluster.ts";
+import { ModelPanel } from "./ModelPanel.tsx";
 import { repoQueryOptions } from "./queries.ts";
 
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
 const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.Accuracy })));
+
+type OnSetting = <K extends keyof Settings>(key: K, value: Settings[K] | undefined) => void;
 
 interface AppProps {
   store: AppStore;
@@ -56,7 +54,6 @@ export function App({ store, tokens }: AppProps) {
   const choices = useStore(store, (s) => s.choices);
   const hubUrl = useStore(store, (s) => s.hubUrl);
   const linkNotices = useStore(store, (s) => s.linkNotices);
-  const queryClient = useQueryClient();
   // The token lives in the Hub's token store; this copy only makes the page re-render when it changes.
   const [token, setToken] = useState(tokens.get());
   /**
@@ -90,31 +87,25 @@ export function App({ store, tokens }: AppProps) {
     return sliding === null ? enumerated : withWorkload(enumerated, { ...workload, contextTokens: sliding });
   }, [enumerated, sliding, workload]);
 
-  const status = repoStatus(query.isPending, query.error, snapshot, read);
+  // Stable, so an option card far down the list is not redrawn for a new function on every slider frame.
+  const onSelect = useCallback((id: string) => selectOption(store, id), [store]);
+
+  const status = useMemo(() => repoStatus(query.isPending, query.error, snapshot, read), [query.isPending, query.error, snapshot, read]);
   const gated = query.error instanceof HubError && (query.error.kind === "gated" || query.error.kind === "token");
+  // The input panels below redraw only when their own inputs change, not on every frame of a slider drag.
+  const onClusterChange = useCallback((c: Cluster) => setCluster(store, c), [store]);
+  const clusterPanel = useMemo(() => <ClusterPanel cluster={cluster} onChange={onClusterChange} />, [cluster, onClusterChange]);
+  const onSetting = useCallback<OnSetting>((key, value) => setEngineSetting(store, key, value), [store]);
+  const onResetSettings = useCallback(() => resetEngineSettings(store), [store]);
+  const cardBytes = useMemo(() => largestCardBytes(cluster), [cluster]);
+  const engineSettings = useMemo(
+    () => <EngineSettings settings={workload.settings} cardMemoryBytes={cardBytes} onSet={onSetting} onReset={onResetSettings} />,
+    [workload.settings, cardBytes, onSetting, onResetSettings],
+  );
   const maxContext = shownPlan?.shape.maxContextTokens ?? workload.contextTokens;
 
   function applyMeasuredOverhead(engine: Engine, overheadGib: number): void {
     setEngineSetting(store, "measuredOverheadGib", { ...workload.settings.measuredOverheadGib, [engine]: overheadGib });
-  }
-
-  function readRepoText(text: string): string | null {
-    const parsed = parseRepoInput(text);
-    if ("error" in parsed) return parsed.error;
-    setRepo(store, parsed.repo, parsed.revision ?? "");
-    readPinned(parsed.repo, parsed.revision, access, false);
-    return null;
-  }
-
-  /** Reads a repo into the cache and pins the plan to the commit read, so its link reproduces it after the branch moves. */
-  function readPinned(repoId: string, rev: string | null, with_: HubAccessSettings, again: boolean): void {
-    const options = repoQueryOptions(repoId, rev, with_);
-    queryClient
-      .fetchQuery(again ? { ...options, staleTime: 0 } : options)
-      .then((s) => pinRevision(store, repoId, s.sha))
-      .catch(() => {
-        // The query above shows the error where the user looks: under the field.
-      });
   }
 
   return (
@@ -129,44 +120,7 @@ export function App({ store, tokens }: AppProps) {
       <LinkNotices notices={linkNotices} onDismiss={() => dismissLinkNotices(store)} />
       <div className="layout">
         <div className="inputs">
-          <section className="panel" aria-labelledby="model-heading">
-            <h2 id="model-heading">Model</h2>
-            <RepoField
-              repo={repo}
-              revision={revision}
-              status={status}
-              catalog={catalogEntries()}
-              onRead={readRepoText}
-              access={
-                <HubAccess
-                  hubUrl={hubUrl}
-                  defaultHubUrl={DEFAULT_HUB_URL}
-                  hasToken={token !== undefined}
-                  tokenRemembered={tokens.remembered()}
-                  open={gated}
-                  onToken={(text, remember) => {
-                    const checked = checkToken(text);
-                    if (checked instanceof HubError) return checked.message;
-                    tokens.set(checked, remember);
-                    setToken(checked);
-                    // Read the repo again with the token now, rather than waiting for the query's next render.
-                    readPinned(repo, revision === "" ? null : revision, { hubUrl, accessToken: checked }, true);
-                    return null;
-                  }}
-                  onForgetToken={() => {
-                    tokens.clear();
-                    setToken(undefined);
-                  }}
-                  onHubUrl={(text) => {
-                    const url = normalizeHubUrl(text);
-                    if (url instanceof HubError) return url.message;
-                    setHubUrl(store, url);
-                    return null;
-                  }}
-                />
-              }
-            />
-          </section>
+          <ModelPanel store={store} tokens={tokens} repo={repo} revision={revision} hubUrl={hubUrl} token={token} onToken={setToken} status={status} gated={gated} />
           <section className="panel" aria-labelledby="context-heading">
             <h2 id="context-heading">Context</h2>
             <ContextControls
@@ -180,17 +134,12 @@ export function App({ store, tokens }: AppProps) {
               }}
               onChange={(patch) => setWorkload(store, patch)}
             >
-              <EngineSettings
-                settings={workload.settings}
-                cardMemoryBytes={largestCardBytes(cluster)}
-                onSet={(key, value) => setEngineSetting(store, key, value)}
-                onReset={() => resetEngineSettings(store)}
-              />
+              {engineSettings}
             </ContextControls>
           </section>
           <section className="panel" aria-labelledby="cluster-heading">
             <h2 id="cluster-heading">Cluster</h2>
-            <ClusterPanel cluster={cluster} onChange={(c) => setCluster(store, c)} />
+            {clusterPanel}
           </section>
         </div>
         <section className="panel options-panel" aria-labelledby="options-heading">
@@ -204,7 +153,7 @@ export function App({ store, tokens }: AppProps) {
               filters={choices.filters}
               selectedOptionId={choices.selectedOptionId}
               onFilters={(patch) => setFilters(store, patch)}
-              onSelect={(id) => selectOption(store, id)}
+              onSelect={onSelect}
               renderCommands={(option) => (
                 <>
                   <CommandForm plan={shownPlan} option={option} workload={workload} onWorkloadChange={(w) => replaceWorkload(store, w)} />

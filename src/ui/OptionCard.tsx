@@ -12,6 +12,8 @@ const AXIS_PX = 22;
 
 interface OptionCardProps {
   option: PlanOption;
+  /** The same option as of the slider's last rest (see OptionsView). */
+  settled: PlanOption;
   /** The artifact's quantization label ("bf16", "Q4_K_M"). */
   quant: string;
   /** The model's own longest context: the cap on "longest context that fits". */
@@ -22,20 +24,42 @@ interface OptionCardProps {
   children?: React.ReactNode;
 }
 
-function OptionCardView({ option, quant, modelMaxContextTokens, selected, onSelect, children }: OptionCardProps) {
+/**
+ * One option. While the slider is dragged, an option on (or near) the screen follows every frame, and one
+ * far below follows once the slider rests: a user cannot see it change, and redrawing 50 of them every frame
+ * is what made dragging stutter. Its chart follows the same rest, in a deferred render.
+ */
+function OptionCardView({ option, settled, quant, modelMaxContextTokens, selected, onSelect, children }: OptionCardProps) {
   const titleId = useId();
+  const [ref, near] = useNearViewport<HTMLElement>();
+  const shown = near ? option : settled;
+  return (
+    <article ref={ref} className={`option${shown.fits ? "" : " unfit"}${selected ? " selected" : ""}`} aria-labelledby={titleId} data-option-id={option.id}>
+      <OptionBody option={shown} chartOption={settled} near={near} titleId={titleId} quant={quant} modelMaxContextTokens={modelMaxContextTokens} selected={selected} onSelect={onSelect} />
+      {selected ? <div className="option-commands">{children}</div> : null}
+    </article>
+  );
+}
+
+interface OptionBodyProps {
+  option: PlanOption;
+  /** The option as of the slider's last rest: what the chart draws. */
+  chartOption: PlanOption;
+  near: boolean;
+  titleId: string;
+  quant: string;
+  modelMaxContextTokens: number;
+  selected: boolean;
+  onSelect: (optionId: string) => void;
+}
+
+const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId, quant, modelMaxContextTokens, selected, onSelect }: OptionBodyProps) {
   const rows = cardBarRows(option);
-  // The figures and badges follow the slider at once; the charts (50 of them, each a recharts tree) follow in a
-  // deferred render that a newer slider position interrupts, so dragging never waits on drawing bars.
-  const chartOption = useDeferredValue(option);
-  const chartRows = useMemo(() => cardBarRows(chartOption), [chartOption]);
-  const [barsRef, barsNear] = useNearViewport<HTMLDivElement>();
-  const placeholder = <div className="bars-placeholder" style={{ height: rows.length * ROW_PX + AXIS_PX }} />;
   const badges = optionBadges(option);
   const split = parallelismLabel(option.placement);
   const capped = option.maxContextTokens >= modelMaxContextTokens;
   return (
-    <article className={`option${option.fits ? "" : " unfit"}${selected ? " selected" : ""}`} aria-labelledby={titleId} data-option-id={option.id}>
+    <>
       <header className="option-head">
         <h3 id={titleId}>{placementLabel(option.placement)}</h3>
         <ul className="badges" aria-label="Standing">
@@ -71,15 +95,7 @@ function OptionCardView({ option, quant, modelMaxContextTokens, selected, onSele
           <dd>{option.hosts}</dd>
         </div>
       </dl>
-      <div className="bars" role="img" aria-label={rows.map(describeRow).join("; ")} ref={barsRef}>
-        {barsNear ? (
-          <Suspense fallback={placeholder}>
-            <CardBars rows={chartRows} />
-          </Suspense>
-        ) : (
-          placeholder
-        )}
-      </div>
+      <Bars option={chartOption} near={near} label={rows.map(describeRow).join("; ")} />
       <ul className="card-rows">
         {rows.map((r, i) => (
           <li key={i}>
@@ -92,8 +108,20 @@ function OptionCardView({ option, quant, modelMaxContextTokens, selected, onSele
           {selected ? "Hide commands" : "Commands"}
         </button>
       </div>
-      {selected ? <div className="option-commands">{children}</div> : null}
-    </article>
+    </>
+  );
+});
+
+
+/** The chart, drawn only near the screen, from the option as of the slider's last rest (a deferred render). */
+function Bars({ option, near, label }: { option: PlanOption; near: boolean; label: string }) {
+  const chartOption = useDeferredValue(option);
+  const rows = useMemo(() => cardBarRows(chartOption), [chartOption]);
+  const placeholder = <div className="bars-placeholder" style={{ height: rows.length * ROW_PX + AXIS_PX }} />;
+  return (
+    <div className="bars" role="img" aria-label={label}>
+      {near ? <Suspense fallback={placeholder}>{<CardBars rows={rows} />}</Suspense> : placeholder}
+    </div>
   );
 }
 

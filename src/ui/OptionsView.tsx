@@ -1,9 +1,10 @@
-import { useId, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import type { Artifact, PlanOption, Refusal } from "../plan/types.ts";
 import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/choices.ts";
 import { engineName, formatCount } from "./format.ts";
 import { OptionCard } from "./OptionCard.tsx";
 import { filterOptions, groupOptions } from "./rows.ts";
+import { useSettled } from "./useSettled.ts";
 
 interface OptionsViewProps {
   options: PlanOption[];
@@ -18,12 +19,21 @@ interface OptionsViewProps {
   renderCommands: (option: PlanOption) => React.ReactNode;
 }
 
+/**
+ * How long the slider must rest before options far off screen (and every chart) redraw: shorter than a
+ * glance, longer than the gap between two frames of a drag (16 ms) or two auto-repeated arrow keys (~33 ms).
+ */
+const SETTLE_MS = 100;
+
 const FIT_LABELS: Record<FitFilter, string> = { all: "every option", fits: "those that fit", free: "those free now" };
 const GROUP_LABELS: Record<GroupBy, string> = { none: "rank only", artifact: "artifact", engine: "engine" };
 
 export function OptionsView(props: OptionsViewProps) {
   const { options, refused, artifacts, modelMaxContextTokens, filters, selectedOptionId, onFilters, onSelect, renderCommands } = props;
   const shown = filterOptions(options, filters);
+  // One timer for the whole list: the options as of the slider's last rest, by id.
+  const settledOptions = useSettled(options, SETTLE_MS);
+  const settledById = useMemo(() => new Map(settledOptions.map((o) => [o.id, o])), [settledOptions]);
   const groups = groupOptions(shown, filters.groupBy);
   const quantOf = new Map(artifacts.map((a) => [a.name, a.quant]));
   const fitting = options.filter((o) => o.fits).length;
@@ -59,7 +69,7 @@ export function OptionsView(props: OptionsViewProps) {
           <ol className="option-list">
             {group.options.map((o) => (
               <li key={o.id}>
-                <OptionCard option={o} quant={quantOf.get(o.artifact) ?? ""} modelMaxContextTokens={modelMaxContextTokens} selected={o.id === selectedOptionId} onSelect={onSelect}>
+                <OptionCard option={o} settled={settledById.get(o.id) ?? o} quant={quantOf.get(o.artifact) ?? ""} modelMaxContextTokens={modelMaxContextTokens} selected={o.id === selectedOptionId} onSelect={onSelect}>
                   {o.id === selectedOptionId ? renderCommands(o) : null}
                 </OptionCard>
               </li>

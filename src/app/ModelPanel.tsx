@@ -1,0 +1,94 @@
+/**
+ * The repo field and the Hub's access settings, as one panel that redraws
+ * only when its own inputs change (not on every frame of a slider drag).
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { memo, useMemo } from "react";
+import { catalogEntries } from "../hub/catalog.ts";
+import { HubError } from "../hub/errors.ts";
+import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
+import { parseRepoInput } from "../hub/repoId.ts";
+import { checkToken, DEFAULT_HUB_URL, normalizeHubUrl, type TokenStore } from "../hub/settings.ts";
+import { pinRevision, setHubUrl, setRepo, type AppStore } from "../state/appStore.ts";
+import { HubAccess } from "../ui/HubAccess.tsx";
+import { RepoField, type RepoStatus } from "../ui/RepoField.tsx";
+import { repoQueryOptions } from "./queries.ts";
+
+interface ModelPanelProps {
+  store: AppStore;
+  tokens: TokenStore;
+  repo: string;
+  revision: string;
+  hubUrl: string;
+  token: string | undefined;
+  onToken: (token: string | undefined) => void;
+  status: RepoStatus;
+  /** The Hub asked for a token: the access settings open by themselves. */
+  gated: boolean;
+}
+
+export const ModelPanel = memo(function ModelPanel({ store, tokens, repo, revision, hubUrl, token, onToken, status, gated }: ModelPanelProps) {
+  const queryClient = useQueryClient();
+  const access = useMemo<HubAccessSettings>(() => (token === undefined ? { hubUrl } : { hubUrl, accessToken: token }), [hubUrl, token]);
+  const catalog = useMemo(() => catalogEntries(), []);
+
+  /** Reads a repo into the cache and pins the plan to the commit read, so its link reproduces it after the branch moves. */
+  function readPinned(repoId: string, rev: string | null, with_: HubAccessSettings, again: boolean): void {
+    const options = repoQueryOptions(repoId, rev, with_);
+    queryClient
+      .fetchQuery(again ? { ...options, staleTime: 0 } : options)
+      .then((s) => pinRevision(store, repoId, s.sha))
+      .catch(() => {
+        // The query the page shows reports the error where the user looks: under the field.
+      });
+  }
+
+  function readRepoText(text: string): string | null {
+    const parsed = parseRepoInput(text);
+    if ("error" in parsed) return parsed.error;
+    setRepo(store, parsed.repo, parsed.revision ?? "");
+    readPinned(parsed.repo, parsed.revision, access, false);
+    return null;
+  }
+
+  return (
+    <section className="panel" aria-labelledby="model-heading">
+      <h2 id="model-heading">Model</h2>
+      <RepoField
+        repo={repo}
+        revision={revision}
+        status={status}
+        catalog={catalog}
+        onRead={readRepoText}
+        access={
+          <HubAccess
+            hubUrl={hubUrl}
+            defaultHubUrl={DEFAULT_HUB_URL}
+            hasToken={token !== undefined}
+            tokenRemembered={tokens.remembered()}
+            open={gated}
+            onToken={(text, remember) => {
+              const checked = checkToken(text);
+              if (checked instanceof HubError) return checked.message;
+              tokens.set(checked, remember);
+              onToken(checked);
+              // Read the repo again with the token now, rather than waiting for the query's next render.
+              readPinned(repo, revision === "" ? null : revision, { hubUrl, accessToken: checked }, true);
+              return null;
+            }}
+            onForgetToken={() => {
+              tokens.clear();
+              onToken(undefined);
+            }}
+            onHubUrl={(text) => {
+              const url = normalizeHubUrl(text);
+              if (url instanceof HubError) return url.message;
+              setHubUrl(store, url);
+              return null;
+            }}
+          />
+        }
+      />
+    </section>
+  );
+});
