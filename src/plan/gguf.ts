@@ -265,7 +265,8 @@ function moeOf(m: Metadata, arch: string, layers: number, hidden: number, tensor
   const width = num(m, `${arch}.expert_feed_forward_length`) ?? num(m, `${arch}.feed_forward_length`) ?? 0;
   // Llama-4 Maverick alternates dense and MoE layers (interleave_moe_layer_step 2): layer i has experts when (i + 1) % step == 0.
   const step = num(m, `${arch}.interleave_moe_layer_step`) ?? 1;
-  const moeLayers = step > 1 ? Math.floor(layers / step) : layers - dense;
+  const mask = Array.from({ length: layers }, (_, i) => (step > 1 ? (i + 1) % step === 0 : i >= dense));
+  const moeLayers = mask.filter(Boolean).length;
   const shape: MoeShape = {
     routedExperts: experts,
     expertsPerToken: used,
@@ -273,6 +274,7 @@ function moeOf(m: Metadata, arch: string, layers: number, hidden: number, tensor
     denseFirstLayers: step > 1 ? step - 1 : dense,
     expertIntermediateSize: width,
     moeLayers,
+    moeLayerMask: mask,
   };
   const expertTensors = tensors?.filter((t) => isExpertTensor(t.name)) ?? [];
   if (expertTensors.length > 0 && tensors !== undefined) {

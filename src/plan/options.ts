@@ -134,7 +134,7 @@ function cutWeights(shape: ModelShape, a: Artifact): WeightParts {
   }
   embedBytes = Math.min(a.bytes / 4, embedBytes);
   headBytes = Math.min(a.bytes / 4, headBytes);
-  const moeLayers = shape.moe ? Math.max(1, shape.layers - shape.moe.denseFirstLayers) : 0;
+  const moeLayers = shape.moe ? Math.max(1, moeLayersIn(shape, 0, shape.layers)) : 0;
   const expertBytes = shape.moe ? a.expertBytes : 0;
   const rest = Math.max(0, a.bytes - embedBytes - headBytes - expertBytes);
   return {
@@ -145,6 +145,30 @@ function cutWeights(shape: ModelShape, a: Artifact): WeightParts {
     moeLayers,
     projectorBytes: a.projectorBytes,
   };
+}
+
+/**
+ * Decoder layers in [start, end) that carry routed experts. The shape's
+ * per-layer mask when it has one (Llama-4 Maverick: every second layer, 24 of
+ * 48; Nemotron-H: the `E`s of its pattern, 23 of 52); else its count spread
+ * evenly; else, for shapes that give neither, every layer after the leading
+ * dense ones (first_k_dense_replace).
+ */
+export function moeLayersIn(shape: ModelShape, start: number, end: number): number {
+  const moe = shape.moe;
+  if (!moe || end <= start) return 0;
+  const mask = moe.moeLayerMask;
+  if (mask && mask.length === shape.layers) {
+    let n = 0;
+    for (let i = start; i < end; i++) if (mask[i]) n++;
+    return n;
+  }
+  if (moe.moeLayers !== undefined && shape.layers > 0) {
+    // Proportionally, rounded so that the stages of a pipeline add up to the whole.
+    const upTo = (i: number): number => Math.round(((moe.moeLayers ?? 0) * i) / shape.layers);
+    return upTo(end) - upTo(start);
+  }
+  return Math.max(0, end - Math.max(start, moe.denseFirstLayers));
 }
 
 /**
@@ -739,7 +763,7 @@ export function servingParts(shape: ModelShape, a: Artifact, gpuClass: string, p
   const stages: Part[] = [];
   for (let i = 0; i < pp; i++) {
     const [start, end] = stageLayers(shape.layers, pp, i);
-    const moeInStage = shape.moe ? Math.max(0, end - Math.max(start, shape.moe.denseFirstLayers)) : 0;
+    const moeInStage = moeLayersIn(shape, start, end);
     const first = i === 0;
     const last = i === pp - 1;
     const body = ((end - start) * wp.layerBytes) / tp + moeInStage * wp.expertLayerBytes * expertShare + (first ? wp.projectorBytes / tp : 0);

@@ -766,6 +766,7 @@ function moeOf(t: Json, modelType: string, layers: number, hiddenSize: number): 
     denseFirstLayers: firstMoe < 0 ? layers : firstMoe,
     expertIntermediateSize: width,
     moeLayers,
+    moeLayerMask: mask,
   };
   if (width > 0) shape.routedExpertParams = moeLayers * routed.value * matricesPerExpert(t, modelType) * inDim * width;
   return shape;

@@ -300,6 +300,13 @@ export interface MoeShape {
   /** Decoder layers that carry routed experts (absent: every layer after denseFirstLayers). */
   moeLayers?: number;
   /**
+   * Which decoder layers carry routed experts, one entry per layer, when the
+   * config or header says (Llama-4 Maverick's every second layer, Nemotron-H's
+   * `E` in hybrid_override_pattern). Absent: only the count is known. A
+   * pipeline stage's experts are counted from it.
+   */
+  moeLayerMask?: boolean[];
+  /**
    * Parameters of all routed experts over all layers, from the config's
    * geometry (layers × experts × matrices × width × hidden); absent when the
    * config does not give the expert width. What artifacts.ts turns into expertBytes.

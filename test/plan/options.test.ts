@@ -7,7 +7,9 @@ import { describe, expect, test } from "vitest";
 import { plan, servingParts } from "../../src/plan/options.ts";
 import { optionJson, refusalJson } from "../../src/plan/json.ts";
 import { DEFAULT_WORKLOAD } from "../../src/plan/settings.ts";
-import type { Cluster, PlanOption } from "../../src/plan/types.ts";
+import type { Artifact, Cluster, ModelShape, PlanOption } from "../../src/plan/types.ts";
+import { shapeFromConfig } from "../../src/plan/shape.ts";
+import { loadConfig } from "./fixture.ts";
 import { GIB, cards, ggufOf, node, originalOf, shapeOf } from "./planning-fixtures.ts";
 
 function planOf(repo: string, cluster: Cluster, artifacts = [originalOf(repo)]) {
@@ -255,4 +257,36 @@ test("expert parallel keeps experts whole: 60 experts on 8 ranks put 8 on the wo
   const whole = servingParts(shape, art, "h100-80g", 80 * GIB, 8, 1, true)[0];
   // ceil(60 / 8) = 8 experts against 60 / 8 = 7.5 of them.
   expect((whole?.bodyBytes ?? 0) - (sliced?.bodyBytes ?? 0)).toBeCloseTo(art.expertBytes * (8 / 60 - 1 / 8), -3);
+});
+
+describe("a pipeline stage holds the experts of its own MoE layers, not of every layer past the dense ones", () => {
+  // An artifact whose bytes are the embedding, the output layer and the routed experts only,
+  // so that a stage's body is its MoE layers' experts and nothing else.
+  function expertsOnly(shape: ModelShape, expertBytes: number): Artifact {
+    const table = shape.vocabSize * shape.hiddenSize * 2;
+    const bytes = expertBytes + table * (shape.tiedEmbeddings === true ? 1 : 2);
+    return { name: "experts-only", format: "safetensors", files: [], bytes, projectorBytes: 0, quant: "bf16", bitsPerWeight: 16, expertBytes };
+  }
+
+  test("Llama-4 Maverick (MoE every second layer: 24 of 48) at PP2: each stage holds 12 layers of 128 experts, not 23 and 24", () => {
+    const shape = shapeFromConfig(loadConfig("meta-llama__Llama-4-Maverick-17B-128E-Instruct"), null);
+    // config.json: 128 experts × (gate, up, down) × hidden 5,120 × intermediate_size 8,192, in bf16.
+    const perLayer = 128 * 3 * 5120 * 8192 * 2;
+    const stages = servingParts(shape, expertsOnly(shape, 24 * perLayer), "h100-80g", 80 * GIB, 1, 2, false);
+    expect(stages[0]?.bodyBytes).toBeCloseTo(12 * perLayer, -3);
+    expect(stages[1]?.bodyBytes).toBeCloseTo(12 * perLayer, -3);
+  });
+
+  test("Nemotron-3-Nano (Nemotron-H: 23 MoE layers of 52) at PP2: the stages hold the experts the pattern puts in them", () => {
+    const config = loadConfig("nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16");
+    const shape = shapeFromConfig(config, null);
+    const pattern = String(config["hybrid_override_pattern"]);
+    const moeIn = (from: number, to: number): number => [...pattern.slice(from, to)].filter((c) => c === "E").length;
+    // 128 squared-ReLU experts × (up, down) × hidden 2,688 × moe_intermediate_size 1,856, in bf16.
+    const perLayer = 128 * 2 * 2688 * 1856 * 2;
+    const stages = servingParts(shape, expertsOnly(shape, 23 * perLayer), "h100-80g", 80 * GIB, 1, 2, false);
+    expect(moeIn(0, 26) + moeIn(26, 52)).toBe(23);
+    expect(stages[0]?.bodyBytes).toBeCloseTo(moeIn(0, 26) * perLayer, -3);
+    expect(stages[1]?.bodyBytes).toBeCloseTo(moeIn(26, 52) * perLayer, -3);
+  });
 });
