@@ -119,29 +119,23 @@ export function App({ store, tokens }: AppProps) {
       </header>
       <LinkNotices notices={linkNotices} onDismiss={() => dismissLinkNotices(store)} />
       <div className="layout">
-        <div className="inputs">
-          <ModelPanel store={store} tokens={tokens} repo={repo} revision={revision} hubUrl={hubUrl} token={token} onToken={setToken} status={status} gated={gated} />
-          <section className="panel" aria-labelledby="context-heading">
-            <h2 id="context-heading">Context</h2>
-            <ContextControls
-              workload={workload}
-              slidingContextTokens={sliding}
-              maxContextTokens={maxContext}
-              onSlide={setSliding}
-              onSlideEnd={(tokens) => {
-                setSliding(null);
-                setWorkload(store, { contextTokens: tokens });
-              }}
-              onChange={(patch) => setWorkload(store, patch)}
-            >
-              {engineSettings}
-            </ContextControls>
-          </section>
-          <section className="panel" aria-labelledby="cluster-heading">
-            <h2 id="cluster-heading">Cluster</h2>
-            {clusterPanel}
-          </section>
-        </div>
+        <ModelPanel store={store} tokens={tokens} repo={repo} revision={revision} hubUrl={hubUrl} token={token} onToken={setToken} status={status} gated={gated} />
+        <section className="panel panel-context" aria-labelledby="context-heading">
+          <h2 id="context-heading">Context</h2>
+          <ContextControls
+            workload={workload}
+            slidingContextTokens={sliding}
+            maxContextTokens={maxContext}
+            onSlide={setSliding}
+            onSlideEnd={(tokens) => {
+              setSliding(null);
+              setWorkload(store, { contextTokens: tokens });
+            }}
+            onChange={(patch) => setWorkload(store, patch)}
+          >
+            {engineSettings}
+          </ContextControls>
+        </section>
         <section className="panel options-panel" aria-labelledby="options-heading">
           <h2 id="options-heading">Ways to run it</h2>
           {shownPlan ? (
@@ -167,6 +161,10 @@ export function App({ store, tokens }: AppProps) {
           ) : (
             <p className="muted">{status.kind === "error" ? "No plan: the model could not be read (see above)." : "Reading the model…"}</p>
           )}
+        </section>
+        <section className="panel panel-cluster" aria-labelledby="cluster-heading">
+          <h2 id="cluster-heading">Cluster</h2>
+          {clusterPanel}
         </section>
       </div>
       <AccuracyDisclosure />

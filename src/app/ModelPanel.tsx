@@ -52,7 +52,7 @@ export const ModelPanel = memo(function ModelPanel({ store, tokens, repo, revisi
   }
 
   return (
-    <section className="panel" aria-labelledby="model-heading">
+    <section className="panel panel-model" aria-labelledby="model-heading">
       <h2 id="model-heading">Model</h2>
       <RepoField
         repo={repo}

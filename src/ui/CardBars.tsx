@@ -36,7 +36,7 @@ function CardBars({ rows }: { rows: CardBarRow[] }) {
       style={{ width: "100%", height: rows.length * ROW_PX + AXIS_PX }}
       margin={{ top: 2, right: 8, bottom: 0, left: 0 }}
       barCategoryGap={3}
-      maxBarSize={18}
+      barSize={16}
       accessibilityLayer={false}
     >
       <XAxis type="number" domain={[0, domainEnd]} tickFormatter={tickGib} unit=" GiB" allowDecimals={false} tickCount={5} className="axis" />

@@ -21,7 +21,7 @@ interface ContextControlsProps {
 }
 
 const KV_DTYPES: { value: KvDtype; label: string }[] = [
-  { value: "auto", label: "auto (the model's dtype)" },
+  { value: "auto", label: "auto (model's)" },
   { value: "fp8", label: "fp8 (vLLM, SGLang)" },
   { value: "f16", label: "f16 (llama.cpp)" },
   { value: "q8_0", label: "q8_0 (llama.cpp)" },
