@@ -13,7 +13,7 @@ import calibration from "./calibration.json" with { type: "json" };
 import { shapeFromConfig } from "./shape.ts";
 import { cardMemoryBytes } from "./cards.ts";
 import { evaluate, layerSplitParts, servingParts, computeDtypeBytes, type Layout } from "./options.ts";
-import { kvElementBytes, kvGeometry, llamacppCacheBytes, vllmCapacity, geometryBytesPerToken } from "./kv.ts";
+import { kvElementBytes, kvGeometry, llamacppCacheBytes, vllmCachedGeometry, vllmCapacity, geometryBytesPerToken } from "./kv.ts";
 import { GIB, cudaTotalBytes, vllmOutsideBudgetBytes } from "./memory.ts";
 import { resolveSettings } from "./settings.ts";
 
@@ -178,7 +178,7 @@ function vllmV1(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   if (tokens !== null && kv !== null && kv > 0) {
     // The engine's own KV accounting, fed the pool it measured: tokens to within the log's 0.005 GiB rounding.
     const geometry = pp > 1 ? (layout.parts[layout.parts.length - 1]?.kv ?? part.kv) : part.kv;
-    const fromMeasured = vllmCapacity(pp > 1 ? geometry : part.kv, elem, kv * GIB, w.contextTokens, s.maxNumBatchedTokens).tokens;
+    const fromMeasured = vllmCapacity(vllmCachedGeometry(pp > 1 ? geometry : part.kv, s.chunkedLocalHybridKv), elem, kv * GIB, w.contextTokens, s.maxNumBatchedTokens).tokens;
     if (pp === 1) row.metrics.push(metric("KV tokens from the measured pool", "tokens", fromMeasured, tokens, (0.006 / kv) * 100 + 0.1));
     row.metrics.push(metric("KV tokens (GPU KV cache size)", "tokens", option.kvPoolTokens, tokens, 5));
   }

@@ -54,6 +54,7 @@
  * CUDA_VISIBLE_DEVICES=<index> instead.
  */
 import { resolveSettings } from "./settings.ts";
+import { VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./kv.ts";
 import type { Artifact, ModelShape, PlanOption, Workload } from "./types.ts";
 
 export interface CommandContext {
@@ -193,8 +194,20 @@ function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   return args;
 }
 
+/**
+ * The environment a vLLM command needs: VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE
+ * when the user's choice for a chunked-local model (Llama-4) differs from the
+ * default of the vLLM the plan models (kv.ts), which the plan sized by.
+ */
+function vllmEnvironment(ctx: CommandContext): string[] {
+  const wanted = ctx.workload.settings.vllmChunkedLocalHybridKv;
+  const chunked = ctx.shape.layerCaches.some((l) => l.kind === "sliding" && l.chunked === true);
+  if (!chunked || wanted === undefined || wanted === VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT) return [];
+  return [`VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=${wanted ? 1 : 0}`];
+}
+
 function vllmCommands(option: CommandOption, ctx: CommandContext): string[] {
-  const serve = ["vllm", "serve", ctx.repo];
+  const serve = [...vllmEnvironment(ctx), "vllm", "serve", ctx.repo];
   const args = vllmServeArgs(option, ctx);
   const nodes = Math.max(1, option.placement.nodes);
   if (nodes === 1) return [line(serve, args)];

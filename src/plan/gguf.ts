@@ -252,7 +252,8 @@ function layerCachesOf(m: Metadata, arch: string, layers: number, headCount: num
   return kvHeads.map((kv, i): LayerCache => {
     if (kv <= 0) return { kind: "none" };
     if (!sliding[i]) return full(kv);
-    return { kind: "sliding", kvHeads: kv, headDimK: keySwa, headDimV: valueSwa, windowTokens: window };
+    const layer: LayerCache = { kind: "sliding", kvHeads: kv, headDimK: keySwa, headDimV: valueSwa, windowTokens: window };
+    return chunked ? { ...layer, chunked: true } : layer;
   });
 }
 

@@ -32,6 +32,8 @@ export interface SlidingGroup {
   windowTokens: number;
   layers: number;
   elemsPerToken: number;
+  /** Chunked local attention (Llama-4), which vLLM sizes by its own rule and may cache whole. */
+  chunked: boolean;
 }
 
 /**
@@ -55,12 +57,13 @@ export function kvGeometry(layers: readonly LayerCache[], tp: number): KvGeometr
         break;
       case "sliding": {
         const elems = kvHeadsPerCard(layer.kvHeads, tp) * (layer.headDimK + layer.headDimV);
-        const group = g.sliding.find((s) => s.windowTokens === layer.windowTokens);
+        const chunked = layer.chunked === true;
+        const group = g.sliding.find((s) => s.windowTokens === layer.windowTokens && s.chunked === chunked);
         if (group) {
           group.layers += 1;
           group.elemsPerToken += elems;
         } else {
-          g.sliding.push({ windowTokens: layer.windowTokens, layers: 1, elemsPerToken: elems });
+          g.sliding.push({ windowTokens: layer.windowTokens, layers: 1, elemsPerToken: elems, chunked });
         }
         break;
       }
@@ -116,9 +119,49 @@ function cdiv(a: number, b: number): number {
   return Math.ceil(a / b);
 }
 
-/** Blocks one request of `contextTokens` takes in a sliding layer: `cdiv(min(window − 1 + batched, ctx), block) + 1` (SlidingWindowSpec.max_memory_usage_bytes). */
-function vllmSlidingBlocks(windowTokens: number, contextTokens: number, batchedTokens: number, block: number): number {
-  return cdiv(Math.min(windowTokens - 1 + batchedTokens, contextTokens), block) + 1;
+/**
+ * Blocks one request of `contextTokens` takes in a sliding layer:
+ * `cdiv(min(window − 1 + batched, ctx), block) + 1`
+ * (SlidingWindowSpec.max_memory_usage_bytes); in a chunked-local one
+ * `cdiv(min(chunk + batched, ctx), block)` (ChunkedLocalAttentionSpec, same file, 0.10–0.22).
+ */
+function vllmSlidingBlocks(s: SlidingGroup, contextTokens: number, batchedTokens: number, block: number): number {
+  if (s.chunked) return cdiv(Math.min(s.windowTokens + batchedTokens, contextTokens), block);
+  return cdiv(Math.min(s.windowTokens - 1 + batchedTokens, contextTokens), block) + 1;
+}
+
+/**
+ * VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE's default in the vLLM the
+ * plan models (0.19): true. vllm/envs.py gave False from 0.10.1 (PR #21761,
+ * "a latency regression") through 0.12.0 (docs.vllm.ai v0.10.1.1, v0.11.0,
+ * v0.11.1, v0.12.0 vllm.envs); PR #29627 (after 2025-11-27) turned it on, and
+ * v0.16.0's vllm.envs has True; PR #46553 (June 2026) to turn it off again was
+ * closed unmerged. When it is off, VllmConfig.__post_init__ (vllm/config/vllm.py)
+ * disables the hybrid KV cache manager for any model with attention_chunk_size
+ * ("There is a latency regression when using chunked local attention with the
+ * hybrid KV cache manager. Disabling it, by default.").
+ */
+export const VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT = true;
+
+/** A geometry's layers as vLLM caches them when its hybrid manager is off: every window layer holds the whole context. */
+const wholeContextViews = new WeakMap<KvGeometry, KvGeometry>();
+
+/**
+ * The geometry vLLM caches. With the hybrid KV cache manager off for a
+ * chunked-local model (`chunkedLocalHybrid` false), unify_hybrid_kv_cache_specs
+ * turns every sliding and chunked layer into full attention: Llama-4's 36
+ * chunk layers cost the whole context like its 12 global ones.
+ */
+export function vllmCachedGeometry(g: KvGeometry, chunkedLocalHybrid: boolean): KvGeometry {
+  if (chunkedLocalHybrid || !g.sliding.some((s) => s.chunked)) return g;
+  let whole = wholeContextViews.get(g);
+  if (!whole) {
+    const layers = g.sliding.reduce((n, s) => n + s.layers, 0);
+    const elems = g.sliding.reduce((n, s) => n + s.elemsPerToken, 0);
+    whole = { ...g, fullLayers: g.fullLayers + layers, fullElemsPerToken: g.fullElemsPerToken + elems, sliding: [] };
+    wholeContextViews.set(g, whole);
+  }
+  return whole;
 }
 
 /** The largest bytes one attention layer caches per token on this card. */
@@ -156,7 +199,7 @@ export function vllmSequenceBytes(g: KvGeometry, elementBytes: number, contextTo
   const block = vllmBlockTokens(g, elementBytes);
   const fullBlocks = cdiv(contextTokens, block);
   let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * fullBlocks * block;
-  for (const s of g.sliding) elems += s.elemsPerToken * vllmSlidingBlocks(s.windowTokens, contextTokens, batchedTokens, block) * block;
+  for (const s of g.sliding) elems += s.elemsPerToken * vllmSlidingBlocks(s, contextTokens, batchedTokens, block) * block;
   // A hybrid model's state layers each take one attention-sized page (the state padded to it).
   const states = block === VLLM_BLOCK_TOKENS ? g.linearStateBytesPerSeq : g.linearLayers * block * attentionBytesPerLayerToken(g, elementBytes);
   return elems * elementBytes + g.indexerBytesPerToken * fullBlocks * block + states;
@@ -190,7 +233,7 @@ export function vllmCapacity(g: KvGeometry, elementBytes: number, poolBytes: num
     kinds.push({ layers: g.mlaLayers, bytesPerLayer: perLayer, blocksPerRequest: fullBlocks });
   }
   for (const s of g.sliding) {
-    kinds.push({ layers: s.layers, bytesPerLayer: (s.elemsPerToken / s.layers) * elementBytes, blocksPerRequest: vllmSlidingBlocks(s.windowTokens, contextTokens, batchedTokens, block) });
+    kinds.push({ layers: s.layers, bytesPerLayer: (s.elemsPerToken / s.layers) * elementBytes, blocksPerRequest: vllmSlidingBlocks(s, contextTokens, batchedTokens, block) });
   }
   if (kinds.length === 0) {
     // Only constant states (a pure Mamba model): sequences, not tokens, fill the pool.

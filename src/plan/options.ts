@@ -15,7 +15,7 @@ import { cardMemoryBytes, cardOf, isMigClass } from "./cards.ts";
 import { commandsFor, type CommandContext } from "./commands.ts";
 import {
   LLAMACPP_KV_PAD, kvElementBytes, kvGeometry, llamacppCacheBytes, sglangBytesPerToken, sglangCapacity, sglangSequenceBytes,
-  vllmBlockTokens, vllmCapacity, vllmSequenceBytes, type KvGeometry,
+  vllmBlockTokens, vllmCachedGeometry, vllmCapacity, vllmSequenceBytes, type KvGeometry,
 } from "./kv.ts";
 import {
   CUDA_CONTEXT_BYTES, FREETOKEN_KV_RESERVE_TOKENS, GIB, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
@@ -326,7 +326,8 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
   let kvAt: (c: number) => number;
   let stepTokens = 1;
   let stepBytes = 0;
-  const growing = (part.kv.fullElemsPerToken + part.kv.mlaElemsPerToken) * elem + part.kv.indexerBytesPerToken;
+  const kv = engine === "vllm" ? vllmCachedGeometry(part.kv, s.chunkedLocalHybridKv) : part.kv;
+  const growing = (kv.fullElemsPerToken + kv.mlaElemsPerToken) * elem + kv.indexerBytesPerToken;
   let sequences = Math.max(1, w.sequences);
   let outsideOk = true;
   switch (engine) {
@@ -340,8 +341,8 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
         + (part.holdsOutput ? vllmSamplerWarmupBytes(ctx.shape, s) : 0)
         + (moe && ctx.shape.quantMethod === "mxfp4" ? VLLM_MXFP4_WARMUP_BYTES : 0);
       outsideOk = usable + outside <= total;
-      kvAt = (c) => vllmSequenceBytes(part.kv, elem, c, s.maxNumBatchedTokens);
-      stepTokens = vllmBlockTokens(part.kv, elem);
+      kvAt = (c) => vllmSequenceBytes(kv, elem, c, s.maxNumBatchedTokens);
+      stepTokens = vllmBlockTokens(kv, elem);
       stepBytes = stepTokens * growing;
       break;
     }
@@ -528,7 +529,7 @@ function poolOf(layout: Layout, evals: CardEval[], w: Workload): { bytes: number
     const elem = e.elementBytes;
     const bytes = Math.max(0, e.poolBytes);
     let cap: { tokens: number; concurrency: number };
-    if (layout.engine === "vllm") cap = vllmCapacity(part.kv, elem, bytes, w.contextTokens, s.maxNumBatchedTokens);
+    if (layout.engine === "vllm") cap = vllmCapacity(vllmCachedGeometry(part.kv, s.chunkedLocalHybridKv), elem, bytes, w.contextTokens, s.maxNumBatchedTokens);
     else if (layout.engine === "sglang" || layout.engine === "freetoken") cap = sglangCapacity(part.kv, elem, bytes, w.contextTokens);
     else {
       // llama.cpp allocates exactly n_ctx = context × slots, no more.

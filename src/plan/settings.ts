@@ -5,6 +5,7 @@
  * user will run, so every default here is the engine's, not ours.
  */
 import type { Engine, EngineSettings, KvDtype, Workload } from "./types.ts";
+import { VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./kv.ts";
 
 const GIB = 2 ** 30;
 
@@ -26,6 +27,8 @@ export interface ResolvedSettings {
   ubatch: number;
   batch: number;
   parallel: number;
+  /** vLLM: a chunked-local model keeps the hybrid KV cache manager (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE). */
+  chunkedLocalHybridKv: boolean;
 }
 
 /**
@@ -93,6 +96,7 @@ export function resolveSettings(engine: Engine, cardMemoryBytes: number, setting
     batch: settings.batch ?? LLAMACPP_BATCH.value,
     // llama-server --parallel: one slot per concurrent sequence the user asks for.
     parallel: settings.parallel ?? Math.max(1, sequences),
+    chunkedLocalHybridKv: settings.vllmChunkedLocalHybridKv ?? VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT,
   };
 }
 

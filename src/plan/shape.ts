@@ -359,8 +359,13 @@ function slidingWindowOf(text: Json): number {
   return positiveInt(text, "sliding_window", "sliding-window layers hold at most that many tokens");
 }
 
-function slidingFromFull(g: Geometry, windowTokens: number): LayerCache {
+function slidingFromFull(g: Geometry, windowTokens: number): Extract<LayerCache, { kind: "sliding" }> {
   return { kind: "sliding", kvHeads: g.full.kvHeads, headDimK: g.full.headDimK, headDimV: g.full.headDimV, windowTokens };
+}
+
+/** A chunked-local layer (Llama-4): one chunk of the full layers' heads, which vLLM sizes apart from a sliding window. */
+function chunkedFromFull(g: Geometry, chunkTokens: number): LayerCache {
+  return { ...slidingFromFull(g, chunkTokens), chunked: true };
 }
 
 /**
@@ -460,7 +465,7 @@ function cacheForLayerType(g: Geometry, type: string, i: number): LayerCache {
     case "sliding_attention":
       return slidingLayer(g);
     case "chunked_attention":
-      return slidingFromFull(g, positiveInt(g.text, "attention_chunk_size", "chunked layers hold one chunk"));
+      return chunkedFromFull(g, positiveInt(g.text, "attention_chunk_size", "chunked layers hold one chunk"));
     case "linear_attention":
       return { kind: "linear", stateBytesPerSeq: gatedDeltaState(g) };
     default:
@@ -563,7 +568,7 @@ function llama4Caches(g: Geometry): LayerCache[] {
   const usesRope = listed
     ? requireLength(listed, g, "no_rope_layers").map((v) => v !== 0)
     : Array.from({ length: g.layers }, (_, i) => (i + 1) % interval !== 0);
-  return usesRope.map((rope) => (rope ? slidingFromFull(g, chunk) : g.full));
+  return usesRope.map((rope) => (rope ? chunkedFromFull(g, chunk) : g.full));
 }
 
 /** The per-layer caches, from whichever field the config uses to say which layer is which. */

@@ -135,6 +135,13 @@ export interface EngineSettings {
   ubatch?: number;
   batch?: number;
   parallel?: number;
+  /**
+   * vLLM's VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: whether a model
+   * with chunked local attention (Llama-4) keeps the hybrid KV cache manager
+   * (chunk layers hold chunk + batch tokens) or has it turned off (every layer
+   * holds the whole context). Absent: the default of the vLLM the plan models (settings.ts).
+   */
+  vllmChunkedLocalHybridKv?: boolean;
   /** A measured engine overhead per card (from a pasted startup log), replacing the modelled one. */
   measuredOverheadGib?: Partial<Record<Engine, number>>;
 }
@@ -271,7 +278,21 @@ export type LayerCache =
   /** Full attention (MHA/GQA): K and V for every token of the context. */
   | { kind: "full"; kvHeads: number; headDimK: number; headDimV: number }
   /** Sliding-window (or chunked) attention: at most `windowTokens` tokens, in engines that do so. */
-  | { kind: "sliding"; kvHeads: number; headDimK: number; headDimV: number; windowTokens: number }
+  | {
+      kind: "sliding";
+      kvHeads: number;
+      headDimK: number;
+      headDimV: number;
+      windowTokens: number;
+      /**
+       * Chunked local attention (Llama-4's `attention_chunk_size`) rather than a
+       * sliding window: vLLM sizes it by ChunkedLocalAttentionSpec, and turns
+       * its hybrid KV cache manager off for such models unless
+       * VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE allows it (then every
+       * layer holds the whole context). Absent: a sliding window.
+       */
+      chunked?: boolean;
+    }
   /** MLA: one latent of kv_lora_rank + qk_rope_head_dim per token, whole on every card. */
   | {
       kind: "mla";

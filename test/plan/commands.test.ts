@@ -11,7 +11,8 @@ import { commandsFor, splitArgv, type CommandContext, type CommandOption } from 
 import { resolveSettings } from "../../src/plan/settings.ts";
 import { plan } from "../../src/plan/index.ts";
 import { readModel } from "../../src/plan/model.ts";
-import { snapshotOf } from "./fixture.ts";
+import { loadConfig, snapshotOf } from "./fixture.ts";
+import { shapeFromConfig } from "../../src/plan/shape.ts";
 import type { Artifact, CardLoad, Engine, ModelShape, Placement, Workload } from "../../src/plan/types.ts";
 
 interface EngineFlags {
@@ -468,5 +469,23 @@ describe("the planner's own options, read back", () => {
         expect(serving.get("--max-seq-len-override")).toBe(String(workload.contextTokens));
         break;
     }
+  });
+});
+
+describe("vLLM and Llama-4's chunked local attention", () => {
+  const maverick = shapeFromConfig(loadConfig("meta-llama__Llama-4-Maverick-17B-128E-Instruct"), null);
+  const opt = option("vllm", SAFETENSORS, { tensorParallel: 8, gpusPerNode: 8 });
+
+  test("turning vLLM's hybrid manager off for the chunks (the plan then costs every layer whole) starts vLLM with VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0", () => {
+    const entry = only(commandsFor(opt, ctx(SAFETENSORS, { settings: { vllmChunkedLocalHybridKv: false } }, { shape: maverick })));
+    const argv = splitArgv(entry);
+    expect(argv[0]).toBe("VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0");
+    expect(argv.slice(1, 3)).toEqual(["vllm", "serve"]);
+    expectRealFlags(argv.slice(1).join(" "), "vllm");
+  });
+
+  test("at vLLM's own default, or for a model without chunks, the command carries no environment", () => {
+    expect(splitArgv(only(commandsFor(opt, ctx(SAFETENSORS, {}, { shape: maverick }))))[0]).toBe("vllm");
+    expect(splitArgv(only(commandsFor(opt, ctx(SAFETENSORS, { settings: { vllmChunkedLocalHybridKv: false } }))))[0]).toBe("vllm");
   });
 });

@@ -6,7 +6,10 @@
 import { describe, expect, test } from "vitest";
 import {
   kvBytesPerToken, kvGeometry, kvHeadsPerCard, geometryBytesPerToken, llamacppCacheBytes, sglangCapacity, vllmBlockTokens, vllmCapacity, vllmSequenceBytes,
+  VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT, vllmCachedGeometry,
 } from "../../src/plan/kv.ts";
+import { shapeFromConfig } from "../../src/plan/shape.ts";
+import { loadConfig } from "./fixture.ts";
 import { shapeOf } from "./planning-fixtures.ts";
 
 describe("KV bytes per token of the seed's measured models (bf16 cache)", () => {
@@ -113,5 +116,35 @@ describe("vLLM's hybrid attention + state models (Qwen3.5-35B-A3B: 10 full layer
     const pool = 40 * 2 ** 30;
     const blocks = Math.floor(pool / page / 10);
     expect(vllmCapacity(g, 2, pool, 8192, 8192)).toEqual({ tokens: Math.floor(blocks / 4) * 1056, concurrency: blocks / (8 + 3) });
+  });
+});
+
+describe("Llama-4's chunked local attention on vLLM", () => {
+  const layers = shapeFromConfig(loadConfig("meta-llama__Llama-4-Maverick-17B-128E-Instruct"), null).layerCaches;
+  const g = kvGeometry(layers, 1);
+  const context = 131_072;
+  const batched = 8192;
+
+  test("with the hybrid KV cache manager on (vLLM ≥ 0.16's default) a 128k sequence costs its 12 global layers whole and its 36 chunk layers chunk + batch", () => {
+    // notes §1 table: 49,152 B/token on the 12 global layers (8 KV heads × 128 × 2 × 2 B × 12);
+    // ChunkedLocalAttentionSpec: cdiv(min(8,192 + 8,192, context), 16) blocks of 16 tokens on the others.
+    const chunk = 36 * 8 * 128 * 2 * 2 * 16_384;
+    expect(vllmSequenceBytes(vllmCachedGeometry(g, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT), 2, context, batched)).toBe(49_152 * context + chunk);
+    expect(VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT).toBe(true);
+  });
+
+  test("with VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0 (vLLM 0.10.1–0.12's default) every layer holds the whole context: 196,608 B/token, four times the global layers'", () => {
+    expect(vllmSequenceBytes(vllmCachedGeometry(g, false), 2, context, batched)).toBe(196_608 * context);
+    // A pool of 100 GiB then holds 2.9 times fewer 128k sequences than with the manager on.
+    const pool = 100 * 2 ** 30;
+    const on = vllmCapacity(vllmCachedGeometry(g, true), 2, pool, context, batched).concurrency;
+    const off = vllmCapacity(vllmCachedGeometry(g, false), 2, pool, context, batched).concurrency;
+    expect(off).toBeCloseTo(pool / (196_608 * context), 3);
+    expect(on).toBeCloseTo(pool / (49_152 * context + 36 * 8 * 128 * 2 * 2 * 16_384), 3);
+  });
+
+  test("a model without chunked layers is not touched: Gemma-3's sliding windows keep their window", () => {
+    const gemma = kvGeometry(shapeOf("google/gemma-3-27b-it").layerCaches, 1);
+    expect(vllmCachedGeometry(gemma, false)).toBe(gemma);
   });
 });
