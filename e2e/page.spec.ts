@@ -173,6 +173,9 @@ test("a copied link opens the same plan in a new page", async ({ page, context }
   await page.getByLabel("GPU memory utilization").fill("0.95");
   await page.getByLabel("Engine", { exact: true }).selectOption("vllm");
   await page.getByRole("button", { name: "Commands" }).first().click();
+  // The plan as it stands once the command form is open and nothing is still settling.
+  await expect(page.getByRole("region", { name: "Commands" })).toBeVisible();
+  await expect.poll(async () => JSON.stringify(await planText(page)) === JSON.stringify(await planText(page))).toBe(true);
   const before = await planText(page);
   expect(before.length).toBeGreaterThan(0);
   await page.getByRole("button", { name: "Copy link" }).click();
@@ -184,8 +187,7 @@ test("a copied link opens the same plan in a new page", async ({ page, context }
   const other = await context.newPage();
   await other.goto(link);
   await expect(other.getByRole("article").first()).toBeVisible();
-  const after = await planText(other);
-  expect(after.join("\n")).toEqual(before.join("\n"));
+  await expect.poll(async () => (await planText(other)).join("\n")).toEqual(before.join("\n"));
   await expect(other.getByLabel("Context tokens")).toHaveValue("20000");
   await expect(other.getByLabel("Concurrent sequences")).toHaveValue("3");
   await expect(other.getByLabel("KV cache dtype").first()).toHaveValue("fp8");
