@@ -125,6 +125,7 @@ const settingSchemas: { [K in keyof Required<EngineSettings>]: z.ZodType<NonNull
   dtype: z.enum(["auto", "bfloat16", "float16", "float32"]),
   quantization: z.literal("fp8"),
   enforceEager: z.boolean(),
+  vllmChunkedLocalHybridKv: z.boolean(),
   memFractionStatic: z.number().gt(0).max(1),
   ubatch: z.number().int().min(1).max(MAX_CONTEXT_TOKENS),
   batch: z.number().int().min(1).max(MAX_CONTEXT_TOKENS),

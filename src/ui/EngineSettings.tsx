@@ -53,6 +53,14 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
             hint="--quantization: weights quantized as they load"
             onChange={(v) => onSet("quantization", v === "fp8" ? "fp8" : undefined)}
           />
+          <SettingSelect
+            label="Hybrid KV cache for chunked attention (Llama-4)"
+            value={settings.vllmChunkedLocalHybridKv === undefined ? "" : settings.vllmChunkedLocalHybridKv ? "on" : "off"}
+            options={["on", "off"]}
+            emptyLabel="default (the vLLM modelled)"
+            hint="VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: off makes every layer hold the whole context"
+            onChange={(v) => onSet("vllmChunkedLocalHybridKv", v === "" ? undefined : v === "on")}
+          />
           <SettingCheckbox label="Enforce eager (no CUDA graphs)" d={defaults.vllm["enforceEager"]} checked={settings.enforceEager === true} onChange={(on) => onSet("enforceEager", on ? true : undefined)} />
         </div>
       </fieldset>

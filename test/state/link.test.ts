@@ -50,7 +50,7 @@ const FULL: Choices = {
     contextTokens: 131072,
     sequences: 8,
     kvDtype: "fp8",
-    settings: { gpuMemoryUtilization: 0.95, maxNumSeqs: 64, maxNumBatchedTokens: 8192, enforceEager: true, measuredOverheadGib: { vllm: 3.2 } },
+    settings: { gpuMemoryUtilization: 0.95, maxNumSeqs: 64, maxNumBatchedTokens: 8192, enforceEager: true, vllmChunkedLocalHybridKv: false, measuredOverheadGib: { vllm: 3.2 } },
   },
   filters: { artifact: "original", engine: "vllm", fit: "fits", groupBy: "engine" },
   selectedOptionId: "original|vllm|h100-80g|tp4",
