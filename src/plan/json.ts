@@ -63,6 +63,7 @@ export function optionJson(o: PlanOption): Record<string, unknown> {
     command: o.commands.join("\n"),
     commands: o.commands,
     cards: o.cards.map(cardJson),
+    notes: o.notes ?? [],
   };
 }
 

@@ -570,6 +570,7 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
       ? { ...layout.placement, cpuMoeLayers: r.cpuLayers }
       : { ...layout.placement, gpuLayers: ctx.shape.layers - r.cpuLayers }
     : layout.placement;
+  const past = pastModelContext(layout.engine, ctx.shape, w.contextTokens);
   const cc: CommandContext = { repo: ctx.repo, revision: ctx.revision, artifact: layout.artifact, shape: ctx.shape, workload: w };
   const option: PlanOption = {
     id: layout.id,
@@ -585,7 +586,7 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
     hosts: layout.host?.mode === "cpu" && r.host ? hostsFor(layout.host, r.host) : layout.hosts,
     freeNow: layout.host?.mode === "cpu" && r.host ? cpuFreeNow(layout.host, r.host) : layout.freeNow && vllmFreeMemoryOk(layout, r.evals),
     // A KV dtype the engine does not take (the slider moved to q8_0 with a vLLM option on screen) does not run at all.
-    fits: memoryFits && hostedFits && kvTaken,
+    fits: memoryFits && hostedFits && kvTaken && (past === null || past.runs),
     maxContextTokens,
     kvPoolBytes: pool.bytes,
     kvPoolTokens: pool.tokens,
@@ -593,8 +594,51 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
     moreCardsNeeded: layout.cardsShort,
     commands: [],
   };
+  if (past !== null) option.notes = [past.words];
   option.commands = commandsFor(option, cc);
   return option;
+}
+
+/** The model's own longest context, or 0 when its files do not say. */
+function modelContextTokens(shape: ModelShape): number {
+  return shape.maxContextTokens > 0 ? shape.maxContextTokens : 0;
+}
+
+/**
+ * Why an engine will not start, or what it does instead, when the context is
+ * longer than the model's own: vLLM and SGLang refuse it at start-up; llama.cpp
+ * starts. Null when the context is within the model's.
+ */
+export function pastModelContext(engine: Engine, shape: ModelShape, contextTokens: number): { runs: boolean; words: string } | null {
+  const most = modelContextTokens(shape);
+  if (most === 0 || contextTokens <= most) return null;
+  const asked = contextTokens.toLocaleString("en-US");
+  const own = most.toLocaleString("en-US");
+  switch (engine) {
+    case "vllm":
+      // vllm/config/model.py (0.10–0.19) raises "User-specified max_model_len (N) is greater than the derived
+      // max_model_len (max_position_embeddings=M or model_max_length=None in model's config.json)" unless
+      // VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, which its own message warns may give NaNs or out-of-bounds errors.
+      return {
+        runs: false,
+        words: `a context of ${asked} tokens is longer than the model's own ${own}: vLLM refuses --max-model-len ${contextTokens} at start-up ("User-specified max_model_len is greater than the derived max_model_len"); choose ${own} or less, or extend the model's positions (a rope_scaling override) first`,
+      };
+    case "sglang":
+      // sglang/srt/configs/model_config.py _derive_context_length: the same check, unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1.
+      return {
+        runs: false,
+        words: `a context of ${asked} tokens is longer than the model's own ${own}: SGLang refuses --context-length ${contextTokens} at start-up ("User-specified context_length is greater than the derived context_length"); choose ${own} or less, or extend the model's positions (a rope_scaling override) first`,
+      };
+    case "llamacpp":
+      // src/llama-context.cpp warns "n_ctx_seq (N) > n_ctx_train (M) -- possible training context overflow" and
+      // goes on; llama-server then caps each slot: "the slot context (N) exceeds the training context of the model (M) - capping".
+      return {
+        runs: true,
+        words: `a context of ${asked} tokens runs past the ${own} the model was trained on: llama.cpp starts and warns of a possible training context overflow, and llama-server caps each slot at ${own} tokens, so the cache beyond that is allocated but unused`,
+      };
+    case "freetoken":
+      return null;
+  }
 }
 
 /**
@@ -864,7 +908,11 @@ function singleNodeHosts(pool: ClassPool, width: number): { hosts: number; freeN
 
 /** Why a layout does not fit at the plan's workload, in words (its worst card against what the card offers); null when it fits. */
 function problem(layout: Layout, c: Ctx): string | null {
-  const r = evalLayout(layout, c, c.workload, c.workload.contextTokens);
+  // Where the engine refuses a context past the model's, memory is judged at the model's: the longer
+  // one is refused in words once (enumerate), not over every width and node count. llama.cpp allocates
+  // what it is asked for, past the trained context or not.
+  const refused = pastModelContext(layout.engine, c.shape, c.workload.contextTokens)?.runs === false;
+  const r = evalLayout(layout, c, c.workload, refused ? modelContextTokens(c.shape) : c.workload.contextTokens);
   for (const e of r.evals) {
     if (!e.outsideOk) {
       return `vLLM's CUDA context, graphs and sampler warm-up need more than the ${gib1(e.load.physicalBytes - e.load.usableBytes)} GiB ${article(e.load.gpuClass)} keeps outside --gpu-memory-utilization`;
@@ -1101,6 +1149,8 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
         out.refused.push({ artifact: a.name, engine, where: "any", reason: `${engine === "vllm" ? "vLLM" : "SGLang"} has no KV cache dtype "${workload.kvDtype}": use auto or fp8` });
         continue;
       }
+      const past = pastModelContext(engine, input.shape, workload.contextTokens);
+      if (past !== null && !past.runs) out.refused.push({ artifact: a.name, engine, where: "any", reason: past.words });
       servingOptions(a, engine, c, out);
     }
     if (kvDtypeAllowed("freetoken", workload.kvDtype)) freetokenOptions(a, c, out);

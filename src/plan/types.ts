@@ -254,6 +254,14 @@ export interface PlanOption {
   moreCardsNeeded: number;
   /** The command(s) that start it, one entry per node/process. */
   commands: string[];
+  /**
+   * What the user must know, in words, that the figures do not say: why an
+   * option whose memory holds still does not run (a context past the
+   * model's own, which vLLM and SGLang refuse at start-up), or what the
+   * engine will do instead (llama.cpp runs past the trained context and
+   * llama-server caps its slots). Absent or empty: nothing to add.
+   */
+  notes?: string[];
 }
 
 /** A configuration considered and turned down, with its reason in words. */

@@ -290,3 +290,46 @@ describe("a pipeline stage holds the experts of its own MoE layers, not of every
     expect(stages[1]?.bodyBytes).toBeCloseTo(moeIn(26, 52) * perLayer, -3);
   });
 });
+
+describe("a context longer than the model's own", () => {
+  const h100 = { nodes: [node("n1", "ib0", [cards("h100-80g", 8)])] };
+
+  test("Llama-3.1-8B (max_position_embeddings 131,072) asked for 262,144 tokens: vLLM and SGLang options do not fit, and say vLLM refuses it at start-up", () => {
+    const repo = "meta-llama/Llama-3.1-8B-Instruct";
+    const workload = { ...DEFAULT_WORKLOAD, contextTokens: 262_144 };
+    const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, h100, workload);
+    const served = p.options.filter((o) => o.engine === "vllm" || o.engine === "sglang");
+    expect(served.length).toBeGreaterThan(0);
+    for (const o of served) {
+      expect(o.fits).toBe(false);
+      expect(o.maxContextTokens).toBeLessThanOrEqual(131_072);
+    }
+    const v = served.find((o) => o.engine === "vllm");
+    // vllm/config/model.py: "User-specified max_model_len (…) is greater than the derived max_model_len (…)".
+    expect(v?.notes?.[0]).toMatch(/longer than the model's own 131,072: vLLM refuses --max-model-len 262144 at start-up \("User-specified max_model_len is greater than the derived max_model_len"\)/);
+    expect(p.refused.find((r) => r.engine === "vllm" && r.where === "any")?.reason).toBe(v?.notes?.[0]);
+    expect(p.refused.find((r) => r.engine === "sglang" && r.where === "any")?.reason).toMatch(/SGLang refuses --context-length 262144/);
+    expect(optionJson(v as PlanOption)["notes"]).toEqual(v?.notes);
+  });
+
+  test("at the model's own 131,072 nothing is said and it fits one H100", () => {
+    const repo = "meta-llama/Llama-3.1-8B-Instruct";
+    const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, h100, { ...DEFAULT_WORKLOAD, contextTokens: 131_072 });
+    const v = vllm(p.options)[0];
+    expect(v?.fits).toBe(true);
+    expect(v?.notes).toBeUndefined();
+  });
+
+  test("Qwen2.5-14B Q4_K_M (trained on 32,768) asked for 65,536 on llama.cpp: it still starts, and the option says the slot is capped at 32,768", () => {
+    const repo = "Qwen/Qwen2.5-14B-Instruct";
+    const q4 = ggufOf(repo, "Qwen2.5-14B-Instruct-Q4_K_M.gguf", "Q4_K_M");
+    const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [q4] }, h100, { ...DEFAULT_WORKLOAD, contextTokens: 65_536 });
+    const gpu = p.options.find((o) => o.engine === "llamacpp" && !o.placement.cpu);
+    expect(gpu?.fits).toBe(true);
+    expect(gpu?.maxContextTokens).toBe(32_768);
+    // src/llama-context.cpp: "possible training context overflow"; llama-server: "exceeds the training context of the model (…) - capping".
+    expect(gpu?.notes?.[0]).toMatch(/runs past the 32,768 the model was trained on: llama\.cpp starts .* caps each slot at 32,768 tokens/);
+    // llama.cpp allocates the whole 65,536-cell cache it was asked for: 48 layers × 8 KV heads × 128 × 2 × 2 B a cell.
+    expect(gpu?.cards[gpu.worstCardIndex ?? 0]?.kvBytes).toBe(48 * 8 * 128 * 2 * 2 * 65_536);
+  });
+});
