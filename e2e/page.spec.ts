@@ -9,6 +9,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { readFileSync } from "node:fs";
+import { extname } from "node:path";
 import { defaultChoices } from "../src/app/defaults.ts";
 import { decodeLink } from "../src/state/link.ts";
 import { APPROVED_TOKEN, routeNetwork, type Network } from "./hub.ts";
@@ -223,4 +224,22 @@ test("a gated repo asks for a token, and plans once an approved one is given", a
   // The token went to the Hub, and nowhere near the link.
   expect(await page.evaluate(() => window.location.href)).not.toContain(APPROVED_TOKEN);
   expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(APPROVED_TOKEN);
+});
+
+test("the built site works from a subpath of a plain static server", async ({ page, context }) => {
+  // dist/ served as plain files under /tools/modelplan/, with no rewriting and no server logic: what a static host does.
+  const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml" };
+  await context.route(`${ORIGIN}/tools/modelplan/**`, async (route) => {
+    const path = new URL(route.request().url()).pathname.replace("/tools/modelplan/", "") || "index.html";
+    try {
+      const body = readFileSync(new URL(`../dist/${path}`, import.meta.url));
+      await route.fulfill({ status: 200, body, contentType: types[extname(path)] ?? "application/octet-stream" });
+    } catch {
+      await route.fulfill({ status: 404, body: "not found" });
+    }
+  });
+  await page.goto("/tools/modelplan/");
+  await expect(page.getByText("32.8B params · 64 layers · 8 KV heads · 32,768 ctx · bf16")).toBeVisible();
+  await expect(page.getByRole("article").first().locator(".recharts-surface")).toBeVisible();
+  expect(network.hubRequests).toEqual([]);
 });
