@@ -142,11 +142,7 @@ function SettingSelect({ label, d, value, options, emptyLabel, hint, onChange }:
           </option>
         ))}
       </select>
-      {line ? (
-        <span className="hint" id={`${id}-hint`}>
-          {line}
-        </span>
-      ) : null}
+      <Hint id={`${id}-hint`} line={line} />
     </div>
   );
 }
@@ -158,11 +154,16 @@ function SettingCheckbox({ label, d, checked, onChange }: { label: string; d: Se
     <div className="field checkbox">
       <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} aria-describedby={line ? `${id}-hint` : undefined} />
       <label htmlFor={id}>{label}</label>
-      {line ? (
-        <span className="hint" id={`${id}-hint`}>
-          {line}
-        </span>
-      ) : null}
+      <Hint id={`${id}-hint`} line={line} />
     </div>
   );
+}
+
+/** The line under a setting: its flag, default and source. */
+function Hint({ id, line }: { id: string; line: string | undefined }) {
+  return line ? (
+    <span className="hint" id={id}>
+      {line}
+    </span>
+  ) : null;
 }
