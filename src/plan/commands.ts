@@ -67,8 +67,9 @@ export interface CommandContext {
   workload: Workload;
   /**
    * The nodes the option runs on, first one the head, when the planner knows
-   * them. Absent or short, the missing names become placeholders such as
-   * <node-2>, never invented host names.
+   * them (Placement.nodeIds). Absent or short, the missing names become
+   * placeholders such as <node-2>. Ids name nodes in comments only: every
+   * address stays a placeholder (<head-node-ip>), never invented.
    */
   nodeIds?: string[];
   /** The card to run on, for single-card engines (FreeToken); absent means the first (0). */
@@ -132,12 +133,22 @@ function named(name: string, command: string): string {
 
 /** The name of the i-th node of the option: its id when known, else a placeholder. */
 function nodeName(ctx: CommandContext, index: number): string {
-  return ctx.nodeIds?.[index] ?? `<node-${index + 1}>`;
+  // An id is printed in a comment line: a line break in it would end the comment.
+  return ctx.nodeIds?.[index]?.replace(/[\r\n]+/g, " ") ?? `<node-${index + 1}>`;
 }
 
-/** Where the other nodes reach the head: its node id when known (a host name), else a placeholder. */
-function headAddress(ctx: CommandContext): string {
-  return ctx.nodeIds?.[0] ?? "<head-node-ip>";
+/**
+ * Where the other nodes reach the head: always a placeholder. A node's id
+ * names it in the inventory, which is not an address the other nodes can
+ * reach; an address is never invented.
+ */
+function headAddress(): string {
+  return "<head-node-ip>";
+}
+
+/** The address of the i-th node (0 is the head): a placeholder for the same reason. */
+function nodeAddress(index: number): string {
+  return index === 0 ? headAddress() : `<node-${index + 1}-ip>`;
 }
 
 /**
@@ -213,7 +224,7 @@ function vllmCommands(option: CommandOption, ctx: CommandContext): string[] {
   if (nodes === 1) return [line(serve, args)];
   if (ctx.vllmLauncher === "ray") return vllmRayCommands(serve, args, nodes, ctx);
   return Array.from({ length: nodes }, (_, rank) => {
-    const multi: Arg[] = [["--nnodes", nodes], ["--node-rank", rank], ["--master-addr", headAddress(ctx)]];
+    const multi: Arg[] = [["--nnodes", nodes], ["--node-rank", rank], ["--master-addr", headAddress()]];
     // Every node but the head runs only workers: no API server of its own.
     if (rank > 0) multi.push(["--headless"]);
     const role = rank === 0 ? "head, serves the API" : `worker ${rank}`;
@@ -230,7 +241,7 @@ const RAY_PORT = 6379;
 function vllmRayCommands(serve: string[], args: Arg[], nodes: number, ctx: CommandContext): string[] {
   const head = named(`${nodeName(ctx, 0)} (head: Ray)`, line(["ray", "start"], [["--head"], ["--port", RAY_PORT]]));
   const workers = Array.from({ length: nodes - 1 }, (_, i) =>
-    named(`${nodeName(ctx, i + 1)} (worker: joins Ray)`, line(["ray", "start"], [["--address", `${headAddress(ctx)}:${RAY_PORT}`]])),
+    named(`${nodeName(ctx, i + 1)} (worker: joins Ray)`, line(["ray", "start"], [["--address", `${headAddress()}:${RAY_PORT}`]])),
   );
   const start = named(`${nodeName(ctx, 0)} (head, once every node has joined)`, line(serve, [...args, ["--distributed-executor-backend", "ray"]]));
   return [head, ...workers, start];
@@ -266,7 +277,7 @@ function sglangCommands(option: CommandOption, ctx: CommandContext): string[] {
   const nodes = Math.max(1, option.placement.nodes);
   if (nodes === 1) return [line(launch, args)];
   return Array.from({ length: nodes }, (_, rank) => {
-    const multi: Arg[] = [["--nnodes", nodes], ["--node-rank", rank], ["--dist-init-addr", `${headAddress(ctx)}:${SGLANG_DIST_PORT}`]];
+    const multi: Arg[] = [["--nnodes", nodes], ["--node-rank", rank], ["--dist-init-addr", `${headAddress()}:${SGLANG_DIST_PORT}`]];
     const role = rank === 0 ? "rank 0, serves the API" : `rank ${rank}`;
     return named(`${nodeName(ctx, rank)} (${role})`, line(launch, [...args, ...multi]));
   });
@@ -342,7 +353,7 @@ function llamacppCommands(option: CommandOption, ctx: CommandContext): string[] 
   const workers = Array.from({ length: nodes - 1 }, (_, i) => {
     return named(`${nodeName(ctx, i + 1)} (rpc worker)`, line(["rpc-server"], [["-H", "0.0.0.0"], ["-p", RPC_PORT]]));
   });
-  const endpoints = Array.from({ length: nodes - 1 }, (_, i) => `${ctx.nodeIds?.[i + 1] ?? `<node-${i + 2}-ip>`}:${RPC_PORT}`);
+  const endpoints = Array.from({ length: nodes - 1 }, (_, i) => `${nodeAddress(i + 1)}:${RPC_PORT}`);
   const head = named(`${nodeName(ctx, 0)} (head, serves the API)`, line(["llama-server"], [...args, ["--rpc", endpoints.join(",")]]));
   return [...workers, head];
 }

@@ -572,6 +572,7 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
     : layout.placement;
   const past = pastModelContext(layout.engine, ctx.shape, w.contextTokens);
   const cc: CommandContext = { repo: ctx.repo, revision: ctx.revision, artifact: layout.artifact, shape: ctx.shape, workload: w };
+  if (placement.nodeIds !== undefined) cc.nodeIds = placement.nodeIds;
   const option: PlanOption = {
     id: layout.id,
     artifact: layout.artifact.name,
@@ -885,25 +886,32 @@ function layoutId(a: Artifact, engine: Engine, p: Placement, mode: string): stri
   return [a.name, engine, p.cpu ? "cpu" : p.gpuClass, p.fabric, `${p.gpusPerNode}x${p.nodes}`, p.expertParallel ? "ep" : "", mode].join("|");
 }
 
-/** Single-node nodes of a class that have `width` cards, whether one has them free, and the most free memory a card of those has. */
-function singleNodeHosts(pool: ClassPool, width: number): { hosts: number; freeNow: boolean; freeMemBytes: number | null } {
+/**
+ * Single-node nodes of a class that have `width` cards, whether one has them
+ * free, the most free memory a card of those has, and the node a replica would
+ * take: the free one with the most free memory, else the first that has the cards.
+ */
+function singleNodeHosts(pool: ClassPool, width: number): { hosts: number; freeNow: boolean; freeMemBytes: number | null; nodeIds: string[] } {
   let hosts = 0;
   let freeNow = false;
   let freeMemBytes: number | null = null;
   let unknown = false;
+  let chosen: PoolNode | null = null;
   for (const nodes of pool.fabrics.values()) {
     for (const n of nodes) {
-      if (n.count >= width) {
-        hosts++;
-        if (n.free >= width) {
-          freeNow = true;
-          if (n.freeMemBytes === null) unknown = true;
-          else freeMemBytes = Math.max(freeMemBytes ?? 0, n.freeMemBytes);
-        }
+      if (n.count < width) continue;
+      hosts++;
+      if (n.free >= width) {
+        if (!chosen || chosen.free < width || (n.freeMemBytes ?? Infinity) > (chosen.freeMemBytes ?? Infinity)) chosen = n;
+        freeNow = true;
+        if (n.freeMemBytes === null) unknown = true;
+        else freeMemBytes = Math.max(freeMemBytes ?? 0, n.freeMemBytes);
+      } else if (!chosen) {
+        chosen = n;
       }
     }
   }
-  return { hosts, freeNow, freeMemBytes: unknown ? null : freeMemBytes };
+  return { hosts, freeNow, freeMemBytes: unknown ? null : freeMemBytes, nodeIds: chosen ? [chosen.id] : [] };
 }
 
 /** Why a layout does not fit at the plan's workload, in words (its worst card against what the card offers); null when it fits. */
@@ -944,8 +952,8 @@ function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, out: Enu
       }
       widest = wdt;
       const ep = moe && wdt > 1;
-      const placement = basePlacement(pool.gpuClass, "", wdt, 1, wdt, 1, ep);
-      const { hosts, freeNow, freeMemBytes } = singleNodeHosts(pool, wdt);
+      const { hosts, freeNow, freeMemBytes, nodeIds } = singleNodeHosts(pool, wdt);
+      const placement: Placement = { ...basePlacement(pool.gpuClass, "", wdt, 1, wdt, 1, ep), nodeIds };
       const layout: Layout = {
         id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
         parts: servingParts(shape, a, pool.gpuClass, mem, wdt, 1, ep), host: null, hosts, freeNow, freeMemBytes, cardsShort: 0,
@@ -1004,8 +1012,11 @@ function pipelineOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, pool: C
 
 function pipelineLayout(a: Artifact, engine: Engine, c: Ctx, pool: ClassPool, mem: number, width: number, n: number, fabric: string, moe: boolean, able: PoolNode[], cardsShort: number): Layout {
   const ep = moe && width > 1;
-  const placement = basePlacement(pool.gpuClass, fabric, width, n, width, n, ep);
   const freeNodes = able.filter((x) => x.free >= width);
+  // The nodes a replica would take: free ones first (the most free memory first), then busy ones, n at most.
+  const byFreeMem = [...freeNodes].sort((p, q) => (q.freeMemBytes ?? Infinity) - (p.freeMemBytes ?? Infinity));
+  const nodeIds = [...byFreeMem, ...able.filter((x) => x.free < width)].slice(0, n).map((x) => x.id);
+  const placement: Placement = { ...basePlacement(pool.gpuClass, fabric, width, n, width, n, ep), nodeIds };
   // The n free nodes with the most free memory are the ones a replica would take.
   const known = freeNodes.every((x) => x.freeMemBytes !== null);
   const freeMem = freeNodes.map((x) => x.freeMemBytes ?? 0).sort((p, q) => q - p);
@@ -1034,8 +1045,8 @@ function llamacppOptions(a: Artifact, c: Ctx, out: Enumerated): void {
     const mem = pool.memoryBytes;
     let placed = false;
     for (let wdt = 1; wdt <= pool.maxPerNode; wdt++) {
-      const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false);
-      const { hosts, freeNow } = singleNodeHosts(pool, wdt);
+      const { hosts, freeNow, nodeIds } = singleNodeHosts(pool, wdt);
+      const placement: Placement = { ...basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false), nodeIds };
       const layout: Layout = {
         id: layoutId(a, "llamacpp", placement, "split"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
         parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: null, hosts, freeNow, cardsShort: 0,
@@ -1066,7 +1077,7 @@ function offloadOptions(a: Artifact, c: Ctx, pool: ClassPool, mem: number, out: 
   if (!node || node.hostMemBytes <= 0) return;
   // Experts first (--n-cpu-moe) when the artifact says which bytes are experts; else whole layers (-ngl).
   const mode: HostShare["mode"] = wp.moeLayers > 0 && wp.expertLayerBytes > 0 ? "moe" : "layers";
-  const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false);
+  const placement: Placement = { ...basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false), nodeIds: [node.id] };
   const { hosts, freeNow } = singleNodeHosts(pool, wdt);
   const layout: Layout = {
     id: layoutId(a, "llamacpp", placement, mode), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
@@ -1103,7 +1114,7 @@ function freetokenOptions(a: Artifact, c: Ctx, out: Enumerated): void {
     let node: PoolNode | null = null;
     for (const nodes of pool.fabrics.values()) for (const n of nodes) if (!node || n.hostMemBytes > node.hostMemBytes) node = n;
     if (!node) continue;
-    const placement = basePlacement(pool.gpuClass, "", 1, 1, 1, 1, false);
+    const placement: Placement = { ...basePlacement(pool.gpuClass, "", 1, 1, 1, 1, false), nodeIds: [node.id] };
     const nonExpert = a.bytes - wp.expertLayerBytes * wp.moeLayers;
     // On the card: everything but the experts, plus an expert cache of at least two layers' worth (plan_cache_budget floor).
     const part: Part = {

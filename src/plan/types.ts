@@ -193,6 +193,14 @@ export interface Placement {
   cpuMoeLayers: number;
   /** llama.cpp: layers on the cards (-ngl); -1 for all. */
   gpuLayers: number;
+  /**
+   * The cluster's ids of the nodes one replica would run on, head first: nodes
+   * with the cards free before busy ones, all on one fabric. Fewer than
+   * `nodes` when the cluster lacks some (`moreCardsNeeded`); absent where no
+   * node is named (the CPU option, options built elsewhere). Ids, not
+   * addresses: commands name nodes by them and keep placeholders for IPs.
+   */
+  nodeIds?: string[];
 }
 
 export interface Artifact {

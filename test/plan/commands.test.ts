@@ -229,7 +229,8 @@ describe("vLLM", () => {
       expect(flags.get("--pipeline-parallel-size")).toBe("2");
       expect(flags.get("--nnodes")).toBe("2");
       expect(flags.get("--node-rank")).toBe(String(rank));
-      expect(flags.get("--master-addr")).toBe("dgx-a");
+      // Ids name nodes; the address the others reach the head at is the user's to fill in.
+      expect(flags.get("--master-addr")).toBe("<head-node-ip>");
       expect(flags.has("--headless")).toBe(rank > 0);
       expectRealFlags(entry, "vllm");
     });
@@ -253,7 +254,7 @@ describe("vLLM", () => {
     const [head, worker, serve] = entries.map((e) => parse(e, "vllm"));
     expect(head?.program).toEqual(["ray", "start"]);
     expect(head?.flags.has("--head")).toBe(true);
-    expect(worker?.flags.get("--address")).toBe("n1:6379");
+    expect(worker?.flags.get("--address")).toBe("<head-node-ip>:6379");
     expect(serve?.program).toEqual(["vllm", "serve"]);
     expect(serve?.flags.get("--distributed-executor-backend")).toBe("ray");
     for (const entry of entries) expectRealFlags(entry, "vllm");
@@ -294,7 +295,7 @@ describe("SGLang", () => {
       const { flags } = parse(entry, "sglang");
       expect(flags.get("--nnodes")).toBe("2");
       expect(flags.get("--node-rank")).toBe(String(rank));
-      expect(flags.get("--dist-init-addr")).toBe("h1:25000");
+      expect(flags.get("--dist-init-addr")).toBe("<head-node-ip>:25000");
       expectRealFlags(entry, "sglang");
     });
     expect(entries[1]?.split("\n")[0]).toBe("# <node-2> (rank 1)");
@@ -361,7 +362,8 @@ describe("llama.cpp", () => {
     const parsed = entries.map((e) => parse(e, "llamacpp"));
     expect(parsed.map((p) => p.program[0])).toEqual(["rpc-server", "rpc-server", "llama-server"]);
     expect(parsed[0]?.flags.get("-p")).toBe("50052");
-    expect(parsed[2]?.flags.get("--rpc")).toBe("b:50052,<node-3-ip>:50052");
+    expect(parsed[2]?.flags.get("--rpc")).toBe("<node-2-ip>:50052,<node-3-ip>:50052");
+    expect(entries[0]?.split("\n")[0]).toBe("# b (rpc worker)");
     expect(entries[2]?.split("\n")[0]).toBe("# a (head, serves the API)");
     for (const entry of entries) expectRealFlags(entry, "llamacpp");
   });

@@ -333,3 +333,42 @@ describe("a context longer than the model's own", () => {
     expect(gpu?.cards[gpu.worstCardIndex ?? 0]?.kvBytes).toBe(48 * 8 * 128 * 2 * 2 * 65_536);
   });
 });
+
+describe("the nodes a multi-node replica runs on are named, not <node-2>", () => {
+  // Node a is busy; b, c and d have their four cards free; e is on another fabric.
+  const cluster: Cluster = {
+    nodes: [
+      node("a", "ib0", [cards("h100-80g", 4, 0)]), node("b", "ib0", [cards("h100-80g", 4)]), node("c", "ib0", [cards("h100-80g", 4)]),
+      node("d", "ib0", [cards("h100-80g", 4)]), node("e", "ib1", [cards("h100-80g", 4)]),
+    ],
+  };
+  const p = planOf("deepseek-ai/DeepSeek-R1", cluster);
+  const three = vllm(p.options).find((o) => o.fits);
+
+  test("DeepSeek-R1 on three nodes of ib0 takes the three free ones, head first, never the other fabric's", () => {
+    expect(three?.placement.nodes).toBe(3);
+    expect(three?.placement.nodeIds).toEqual(["b", "c", "d"]);
+    expect(three?.freeNow).toBe(true);
+  });
+
+  test("its commands name those nodes, and the head's address stays a placeholder", () => {
+    expect(three?.commands.map((c) => c.split("\n")[0])).toEqual(["# b (head, serves the API)", "# c (worker 1)", "# d (worker 2)"]);
+    for (const c of three?.commands ?? []) expect(c).toContain("--master-addr <head-node-ip>");
+    expect(three?.commands.join("\n")).not.toMatch(/<node-\d>/);
+  });
+
+  test("a replica on one node names the node with its cards free", () => {
+    const repo = "meta-llama/Llama-3.3-70B-Instruct";
+    const one = vllm(planOf(repo, cluster).options).find((o) => o.fits);
+    expect(one?.placement.nodes).toBe(1);
+    expect(one?.placement.nodeIds).toEqual(["b"]);
+  });
+
+  test("when the fabric lacks nodes, only those it has are named and the rest stay placeholders", () => {
+    const short: Cluster = { nodes: [node("x", "ib0", [cards("h100-80g", 4)]), node("y", "ib0", [cards("h100-80g", 4)])] };
+    const o = vllm(planOf("deepseek-ai/DeepSeek-R1", short).options).find((q) => q.placement.nodes === 3);
+    expect(o?.moreCardsNeeded).toBe(4);
+    expect(o?.placement.nodeIds).toEqual(["x", "y"]);
+    expect(o?.commands[2]?.split("\n")[0]).toBe("# <node-3> (worker 2)");
+  });
+});
