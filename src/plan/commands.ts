@@ -44,7 +44,8 @@
  *
  * FreeToken (FlashML-org/FreeToken, python/freetoken/server/args.py at commit
  * 03fb0438): `ft serve --model … --gpu … --max-seq-len-override …
- * --max-running-requests …`. shared/notes/architectures.md §3 (written against
+ * --max-running-requests … --kv-reserve-tokens …` (its args tests:
+ * `kv_reserve_tokens == 8192` by default). shared/notes/architectures.md §3 (written against
  * v0.1.2) says there is no GPU flag and the card comes from
  * CUDA_VISIBLE_DEVICES; the seed (shared/seeds/gpus.go.txt) says `ft serve`
  * gets "the model, address, card and served name". The current source settles
@@ -55,6 +56,7 @@
  */
 import { resolveSettings } from "./settings.ts";
 import { VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./kv.ts";
+import { FREETOKEN_KV_RESERVE_TOKENS, FREETOKEN_MAX_RUNNING_REQUESTS, freetokenReserveTokens } from "./memory.ts";
 import type { Artifact, ModelShape, PlanOption, Workload } from "./types.ts";
 
 export interface CommandContext {
@@ -371,7 +373,13 @@ function freetokenCommand(option: CommandOption, ctx: CommandContext): string {
   const firstCard = ctx.gpuIndex ?? 0;
   args.push(["--gpu", Array.from({ length: tp }, (_, rank) => firstCard + rank).join(",")]);
   args.push(["--max-seq-len-override", workload.contextTokens]);
-  if (sequences(workload) > 1) args.push(["--max-running-requests", sequences(workload)]);
+  // Its default of 4 running requests sizes linear states and admits four sequences into the
+  // KV: the plan sized `sequences`, so any other number is said, 1 included.
+  if (sequences(workload) !== FREETOKEN_MAX_RUNNING_REQUESTS) args.push(["--max-running-requests", sequences(workload)]);
+  // Past its 8,192-token floor the experts would take the memory the plan gave the KV, and
+  // max_seq_len would be clamped to the floor: reserve what the sequences need.
+  const reserve = freetokenReserveTokens(workload.contextTokens, sequences(workload));
+  if (reserve > FREETOKEN_KV_RESERVE_TOKENS) args.push(["--kv-reserve-tokens", reserve]);
   return line(["ft", "serve"], args);
 }
 

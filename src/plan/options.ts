@@ -18,7 +18,7 @@ import {
   vllmBlockTokens, vllmCachedGeometry, vllmCapacity, vllmSequenceBytes, type KvGeometry,
 } from "./kv.ts";
 import {
-  CUDA_CONTEXT_BYTES, FREETOKEN_KV_RESERVE_TOKENS, GIB, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
+  CUDA_CONTEXT_BYTES, GIB, freetokenReserveTokens, freetokenStateSlots, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
   llamacppComputeBytes, llamacppHostBytes, sglangContextBytes, vllmActivationBytes, vllmNonTorchBytes,
   vllmOutsideFloorBytes, vllmSamplerWarmupBytes, VLLM_MXFP4_WARMUP_BYTES,
 } from "./memory.ts";
@@ -365,11 +365,20 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
       break;
     }
     case "freetoken": {
-      usable = s.gpuMemoryUtilization * cudaTotalBytes(part.physicalBytes);
+      // Its budget is --memory-ratio of the FREE memory measured once its own CUDA context exists
+      // (engine/cache_budget.py net_cache_budget_bytes: int(memory_ratio × baseline_free) − weights
+      // − fixed pools; the 1 − ratio remainder is the graphs' and activations' headroom), not of
+      // the total: another process on the card shrinks it. The context sits outside it.
+      const free = Math.min(layout.freeMemBytes ?? Infinity, cudaTotalBytes(part.physicalBytes));
       engineBytes = CUDA_CONTEXT_BYTES;
-      // FreeToken keeps --kv-reserve-tokens of bf16 KV before sizing its expert cache, and
-      // clamps the context to what the KV holds rather than failing (notes §2.7).
-      kvAt = (c) => sglangSequenceBytes(part.kv, elem, Math.max(c, FREETOKEN_KV_RESERVE_TOKENS));
+      usable = s.gpuMemoryUtilization * Math.max(0, free - CUDA_CONTEXT_BYTES) + CUDA_CONTEXT_BYTES;
+      // --max-running-requests sequences share the KV the command reserves (context × sequences,
+      // at least the 8,192-token floor), and size the linear states' slots before any page.
+      const running = Math.max(1, w.sequences);
+      const states = part.kv.linearStateBytesPerSeq * freetokenStateSlots(running);
+      const perToken = sglangBytesPerToken(part.kv, elem);
+      kvAt = (c) => perToken * freetokenReserveTokens(c, running) + states;
+      stepBytes = perToken * running;
       sequences = 1;
       break;
     }
@@ -518,8 +527,35 @@ function evalLayout(layout: Layout, ctx: EvalContext, w: Workload, contextTokens
   return { evals, host, cpuLayers: 0 };
 }
 
+/**
+ * What FreeToken's KV holds (engine/cache_budget.py plan_cache_budget): the
+ * reserve first; experts then take what is left, up to all of them (two
+ * layers' worth are already on the card, the floor); KV pages get the rest.
+ * When the reserve does not fit after the floor, the KV is what remains and
+ * FreeToken clamps max_seq_len to it rather than failing.
+ */
+function freetokenCapacity(layout: Layout, part: Part, e: CardEval, w: Workload, shape: ModelShape): { tokens: number; concurrency: number } {
+  const perToken = sglangBytesPerToken(part.kv, e.elementBytes);
+  if (perToken <= 0) return { tokens: 0, concurrency: 0 };
+  const running = Math.max(1, w.sequences);
+  const states = e.needKvBytes - perToken * freetokenReserveTokens(w.contextTokens, running);
+  let tokens: number;
+  if (e.needKvBytes <= e.poolBytes) {
+    const wp = weightParts(shape, layout.artifact);
+    const moreExperts = Math.max(0, wp.moeLayers - FREETOKEN_FLOOR_EXPERT_LAYERS) * wp.expertLayerBytes;
+    const left = e.poolBytes - e.needKvBytes;
+    tokens = freetokenReserveTokens(w.contextTokens, running) + Math.floor(Math.max(0, left - moreExperts) / perToken);
+  } else {
+    tokens = Math.max(0, Math.floor((e.poolBytes - states) / perToken));
+  }
+  return { tokens, concurrency: Math.min(running, tokens / Math.max(1, w.contextTokens)) };
+}
+
+/** FreeToken's expert cache floor: two layers' experts (plan_cache_budget: `2*num_experts` slots with prefill overlap). */
+const FREETOKEN_FLOOR_EXPERT_LAYERS = 2;
+
 /** The engine's pool on the worst card: its bytes, the tokens it holds and the sequences of the workload's context. */
-function poolOf(layout: Layout, evals: CardEval[], w: Workload): { bytes: number; tokens: number; concurrency: number } {
+function poolOf(layout: Layout, evals: CardEval[], w: Workload, shape: ModelShape): { bytes: number; tokens: number; concurrency: number } {
   let best: { bytes: number; tokens: number; concurrency: number } | null = null;
   for (let i = 0; i < evals.length; i++) {
     const e = evals[i];
@@ -530,7 +566,8 @@ function poolOf(layout: Layout, evals: CardEval[], w: Workload): { bytes: number
     const bytes = Math.max(0, e.poolBytes);
     let cap: { tokens: number; concurrency: number };
     if (layout.engine === "vllm") cap = vllmCapacity(vllmCachedGeometry(part.kv, s.chunkedLocalHybridKv), elem, bytes, w.contextTokens, s.maxNumBatchedTokens);
-    else if (layout.engine === "sglang" || layout.engine === "freetoken") cap = sglangCapacity(part.kv, elem, bytes, w.contextTokens);
+    else if (layout.engine === "sglang") cap = sglangCapacity(part.kv, elem, bytes, w.contextTokens);
+    else if (layout.engine === "freetoken") cap = freetokenCapacity(layout, part, e, w, shape);
     else {
       // llama.cpp allocates exactly n_ctx = context × slots, no more.
       const fits = fitsEval(e);
@@ -563,7 +600,7 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
   const kvTaken = kvDtypeAllowed(layout.engine, w.kvDtype);
   let maxContextTokens = kvTaken ? modelMax : 0;
   for (const e of all) maxContextTokens = Math.min(maxContextTokens, e.outsideOk ? longestContext(e, modelMax) : 0);
-  const pool = layout.placement.cpu ? { bytes: 0, tokens: 0, concurrency: 0 } : poolOf(layout, r.evals, w);
+  const pool = layout.placement.cpu ? { bytes: 0, tokens: 0, concurrency: 0 } : poolOf(layout, r.evals, w, ctx.shape);
   const hostedFits = layout.cardsShort === 0;
   const placement: Placement = r.cpuLayers > 0
     ? layout.host?.mode === "moe"
@@ -1118,13 +1155,13 @@ function freetokenOptions(a: Artifact, c: Ctx, out: Enumerated): void {
     const nonExpert = a.bytes - wp.expertLayerBytes * wp.moeLayers;
     // On the card: everything but the experts, plus an expert cache of at least two layers' worth (plan_cache_budget floor).
     const part: Part = {
-      gpuClass: pool.gpuClass, cards: 1, role: "", physicalBytes: pool.memoryBytes, bodyBytes: nonExpert + 2 * wp.expertLayerBytes,
+      gpuClass: pool.gpuClass, cards: 1, role: "", physicalBytes: pool.memoryBytes, bodyBytes: nonExpert + FREETOKEN_FLOOR_EXPERT_LAYERS * wp.expertLayerBytes,
       embedBytes: 0, tensorParallel: 1, pipelineParallel: 1, holdsOutput: true, kv: kvGeometry(shape.layerCaches, 1),
     };
-    const { hosts, freeNow } = singleNodeHosts(pool, 1);
+    const { hosts, freeNow, freeMemBytes } = singleNodeHosts(pool, 1);
     const layout: Layout = {
       id: layoutId(a, "freetoken", placement, "experts-in-ram"), artifact: a, engine: "freetoken", placement, bitsPerWeight: bitsOf(a),
-      parts: [part], host: hostShare("freetoken", c, node, 0), hosts, freeNow, cardsShort: 0,
+      parts: [part], host: hostShare("freetoken", c, node, 0), hosts, freeNow, freeMemBytes, cardsShort: 0,
     };
     const why = problem(layout, c);
     if (why === null) out.layouts.push(layout);

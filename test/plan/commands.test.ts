@@ -382,6 +382,22 @@ describe("FreeToken", () => {
     expectRealFlags(entry, "freetoken");
   });
 
+  test("one sequence is said (--max-running-requests 1): FreeToken's default of 4 would admit four into the KV the plan sized for one", () => {
+    const { flags } = parse(only(commandsFor(option("freetoken", SAFETENSORS, {}), ctx(SAFETENSORS, { sequences: 1 }))), "freetoken");
+    expect(flags.get("--max-running-requests")).toBe("1");
+    // 8,192 tokens are within its 8,192-token KV floor: no reserve to ask for.
+    expect(flags.has("--kv-reserve-tokens")).toBe(false);
+    const four = parse(only(commandsFor(option("freetoken", SAFETENSORS, {}), ctx(SAFETENSORS, { sequences: 4 }))), "freetoken");
+    expect(four.flags.has("--max-running-requests")).toBe(false);
+  });
+
+  test("past its 8,192-token floor the command reserves the sequences' KV, or the experts take it and max_seq_len is clamped to 8,192", () => {
+    const entry = only(commandsFor(option("freetoken", SAFETENSORS, {}), ctx(SAFETENSORS, { contextTokens: 32768, sequences: 2 })));
+    const { flags } = parse(entry, "freetoken");
+    expect(flags.get("--kv-reserve-tokens")).toBe("65536");
+    expectRealFlags(entry, "freetoken");
+  });
+
   test("tensor parallel names one card per rank", () => {
     const { flags } = parse(only(commandsFor(option("freetoken", SAFETENSORS, { tensorParallel: 2, gpusPerNode: 2 }), ctx(SAFETENSORS, {}, { gpuIndex: 2 }))), "freetoken");
     expect(flags.get("--tp-size")).toBe("2");

@@ -194,6 +194,52 @@ describe("FreeToken: a mixture of experts larger than the card, experts in RAM",
     expect((ram?.weightsBytes ?? 0) / GIB).toBeGreaterThan(50);
   });
 
+  test("its KV is the reserve the command asks for: 2 sequences of 32k hold 65,536 tokens of Qwen3-30B-A3B's 98,304 B each, the experts the rest", () => {
+    const cluster = { nodes: [node("ws", "", [cards("rtx4090-24g", 1)], 128, 120)] };
+    const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, cluster, { ...DEFAULT_WORKLOAD, contextTokens: 32_768, sequences: 2 });
+    const ft = p.options.find((o) => o.engine === "freetoken");
+    // config.json: 48 layers × 4 KV heads × head_dim 128 × (K, V) × bf16 = 98,304 B a token (FreeToken's KV is always bf16).
+    expect(ft?.cards[0]?.kvBytes).toBe(98_304 * 65_536);
+    expect(ft?.kvPoolTokens).toBe(65_536);
+    expect(ft?.maxConcurrency).toBe(2);
+    expect(ft?.commands[0]).toContain("--kv-reserve-tokens 65536");
+    expect(ft?.commands[0]).toContain("--max-running-requests 2");
+  });
+
+  test("at one sequence of 8k it holds its 8,192-token floor, not the whole card's rest, which its experts take", () => {
+    const p = planOf(repo, { nodes: [node("ws", "", [cards("rtx4090-24g", 1)], 128, 120)] });
+    const ft = p.options.find((o) => o.engine === "freetoken");
+    expect(ft?.kvPoolTokens).toBe(8192);
+    expect(ft?.maxConcurrency).toBe(1);
+  });
+
+  test("its budget is 0.9 of the card's FREE memory (notes §2.7): a card another process holds 12 GiB of gives it less", () => {
+    const at = (freeMemGib?: number) => planOf(repo, { nodes: [node("ws", "", [{ class: "rtx4090-24g", count: 1, free: 1, ...(freeMemGib === undefined ? {} : { freeMemGib }) }], 128, 120)] })
+      .options.find((o) => o.engine === "freetoken");
+    const idle = at();
+    const busy = at(12);
+    expect(idle?.haveBytes).toBeGreaterThan(0.9 * 22 * GIB);
+    // Its own CUDA context comes first; 0.9 of what is then free, never more than 0.9 of the 12 GiB.
+    expect((busy?.cards[0]?.usableBytes ?? Infinity) - (busy?.cards[0]?.engineBytes ?? 0)).toBeLessThanOrEqual(0.9 * 12 * GIB);
+    expect(busy?.cards[0]?.usableBytes ?? Infinity).toBeLessThan(idle?.cards[0]?.usableBytes ?? 0);
+  });
+
+  test("--max-running-requests sizes Qwen3.5-35B-A3B's gated-delta states: 4·R + max(4, 2·R) + 1 slots, 25 at FreeToken's default 4 and 9 at one (linear_state_pool.py, notes §2.5)", () => {
+    const qwen = "Qwen/Qwen3.5-35B-A3B";
+    const shape = shapeOf(qwen);
+    const perSequence = shape.layerCaches.reduce((sum, l) => sum + (l.kind === "linear" ? l.stateBytesPerSeq : 0), 0);
+    expect(perSequence).toBeGreaterThan(0);
+    // 35 B parameters in bf16 (the name's; the fixture records no file sizes), its routed experts as the config sizes them.
+    const artifact: Artifact = {
+      name: "original", format: "safetensors", files: [], bytes: 35e9 * 2, projectorBytes: 0, quant: "bf16", bitsPerWeight: 16,
+      expertBytes: (shape.moe?.routedExpertParams ?? 0) * 2,
+    };
+    const kvAt = (sequences: number) => plan({ repo: qwen, revision: "", shape, artifacts: [artifact] }, { nodes: [node("ws", "", [cards("rtx4090-24g", 1)], 128, 120)] }, { ...DEFAULT_WORKLOAD, contextTokens: 2048, sequences })
+      .options.find((o) => o.engine === "freetoken")?.cards[0]?.kvBytes ?? 0;
+    // 2,048 tokens × 1 or 4 sequences are both within the 8,192-token KV floor: only the states differ.
+    expect(kvAt(4) - kvAt(1)).toBeCloseTo((25 - 9) * perSequence, -2);
+  });
+
   test("is not offered below compute capability 8.0, nor when the card holds the whole model", () => {
     expect(planOf(repo, { nodes: [node("old", "", [cards("t4-16g", 1)], 128)] }).options.some((o) => o.engine === "freetoken")).toBe(false);
     expect(planOf(repo, { nodes: [node("big", "", [cards("h200-141g", 1)], 512)] }).options.some((o) => o.engine === "freetoken")).toBe(false);
