@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from "react";
 
 /**
  * A value that follows its input once the input has rested for `delayMs`.
@@ -12,7 +12,8 @@ export function useSettled<T>(value: T, delayMs: number): T {
   const [settled, setSettled] = useState(value);
   useEffect(() => {
     if (Object.is(settled, value)) return undefined;
-    const timer = setTimeout(() => setSettled(value), delayMs);
+    // A transition: the catch-up render yields to the next slider move instead of holding its frame.
+    const timer = setTimeout(() => startTransition(() => setSettled(value)), delayMs);
     return () => clearTimeout(timer);
   }, [value, settled, delayMs]);
   return settled;
