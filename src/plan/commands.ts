@@ -214,8 +214,8 @@ function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
  */
 function vllmEnvironment(ctx: CommandContext): string[] {
   const wanted = ctx.workload.settings.vllmChunkedLocalHybridKv;
-  const chunked = ctx.shape.layerCaches.some((l) => l.kind === "sliding" && l.chunked === true);
-  if (!chunked || wanted === undefined || wanted === VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT) return [];
+  if (wanted === undefined || wanted === VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT) return [];
+  if (!ctx.shape.layerCaches.some((l) => l.kind === "sliding" && l.chunked === true)) return [];
   return [`VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=${wanted ? 1 : 0}`];
 }
 

@@ -757,6 +757,8 @@ interface ClassPool {
   maxPerNode: number;
   /** Nodes by fabric; a replica spans nodes only within one. */
   fabrics: Map<string, PoolNode[]>;
+  /** singleNodeHosts by width: the same for every artifact and engine, asked for each. */
+  hostsByWidth: Map<number, SingleNodeHosts>;
 }
 
 /**
@@ -780,6 +782,7 @@ export function classPools(cluster: Cluster): ClassPool[] {
           mig,
           maxPerNode: 0,
           fabrics: new Map(),
+          hostsByWidth: new Map(),
         };
         byClass.set(d.class, pool);
       }
@@ -829,8 +832,9 @@ function where(gpuClass: string, perNode: number, nodes: number, fabric: string)
   return nodes > 1 ? `${nodes} nodes × ${perNode} ${gpuClass} on ${fabric}` : `${perNode} × ${gpuClass}`;
 }
 
-function basePlacement(gpuClass: string, fabric: string, perNode: number, nodes: number, tp: number, pp: number, ep: boolean): Placement {
-  return { cpu: false, gpuClass, fabric, gpusPerNode: perNode, nodes, tensorParallel: tp, pipelineParallel: pp, expertParallel: ep, cpuMoeLayers: 0, gpuLayers: -1 };
+/** One literal shape for every placement (the hot paths read them all): the nodes named last. */
+function basePlacement(gpuClass: string, fabric: string, perNode: number, nodes: number, tp: number, pp: number, ep: boolean, nodeIds: string[]): Placement {
+  return { cpu: false, gpuClass, fabric, gpusPerNode: perNode, nodes, tensorParallel: tp, pipelineParallel: pp, expertParallel: ep, cpuMoeLayers: 0, gpuLayers: -1, nodeIds };
 }
 
 /**
@@ -928,7 +932,23 @@ function layoutId(a: Artifact, engine: Engine, p: Placement, mode: string): stri
  * free, the most free memory a card of those has, and the node a replica would
  * take: the free one with the most free memory, else the first that has the cards.
  */
-function singleNodeHosts(pool: ClassPool, width: number): { hosts: number; freeNow: boolean; freeMemBytes: number | null; nodeIds: string[] } {
+function singleNodeHosts(pool: ClassPool, width: number): SingleNodeHosts {
+  const known = pool.hostsByWidth.get(width);
+  if (known) return known;
+  const found = countSingleNodeHosts(pool, width);
+  pool.hostsByWidth.set(width, found);
+  return found;
+}
+
+interface SingleNodeHosts {
+  hosts: number;
+  freeNow: boolean;
+  freeMemBytes: number | null;
+  /** The node a replica would take (shared: never modified). */
+  nodeIds: string[];
+}
+
+function countSingleNodeHosts(pool: ClassPool, width: number): SingleNodeHosts {
   let hosts = 0;
   let freeNow = false;
   let freeMemBytes: number | null = null;
@@ -990,7 +1010,7 @@ function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, out: Enu
       widest = wdt;
       const ep = moe && wdt > 1;
       const { hosts, freeNow, freeMemBytes, nodeIds } = singleNodeHosts(pool, wdt);
-      const placement: Placement = { ...basePlacement(pool.gpuClass, "", wdt, 1, wdt, 1, ep), nodeIds };
+      const placement = basePlacement(pool.gpuClass, "", wdt, 1, wdt, 1, ep, nodeIds);
       const layout: Layout = {
         id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
         parts: servingParts(shape, a, pool.gpuClass, mem, wdt, 1, ep), host: null, hosts, freeNow, freeMemBytes, cardsShort: 0,
@@ -1022,9 +1042,10 @@ function pipelineOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, pool: C
       continue;
     }
     if (!biggest || able.length > biggest.nodes.length) biggest = { fabric, nodes: able };
+    const order = fabricOrder(able, width);
     let placed = false;
     for (let n = 2; n <= able.length; n++) {
-      const layout = pipelineLayout(a, engine, c, pool, mem, width, n, fabric, moe, able, 0);
+      const layout = pipelineLayout(a, engine, c, pool, mem, width, n, fabric, moe, order, 0);
       const why = problem(layout, c);
       if (why === null) {
         out.layouts.push(layout);
@@ -1038,8 +1059,9 @@ function pipelineOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, pool: C
   // Nothing the cluster has holds it: say how many more cards would, on the biggest fabric.
   if (!biggest) return;
   const have = biggest.nodes.length;
+  const order = fabricOrder(biggest.nodes, width);
   for (let n = Math.max(2, have + 1); n <= Math.max(64, have * 4); n++) {
-    const layout = pipelineLayout(a, engine, c, pool, mem, width, n, biggest.fabric, moe, biggest.nodes, (n - have) * width);
+    const layout = pipelineLayout(a, engine, c, pool, mem, width, n, biggest.fabric, moe, order, (n - have) * width);
     if (problem({ ...layout, cardsShort: 0 }, c) === null) {
       out.layouts.push(layout);
       return;
@@ -1047,20 +1069,32 @@ function pipelineOptions(a: Artifact, engine: "vllm" | "sglang", c: Ctx, pool: C
   }
 }
 
-function pipelineLayout(a: Artifact, engine: Engine, c: Ctx, pool: ClassPool, mem: number, width: number, n: number, fabric: string, moe: boolean, able: PoolNode[], cardsShort: number): Layout {
+/** A fabric's nodes in the order a replica takes them, and what the free ones offer: worked out once per fabric, not per node count. */
+interface FabricOrder {
+  able: PoolNode[];
+  freeCount: number;
+  /** Ids, free nodes first (the most free memory first), then busy ones. */
+  ids: string[];
+  /** Free memory of the free nodes, most first; null when the inventory does not say for all of them. */
+  freeMem: number[] | null;
+}
+
+function fabricOrder(able: PoolNode[], width: number): FabricOrder {
+  const free = able.filter((x) => x.free >= width);
+  const byFreeMem = [...free].sort((p, q) => (q.freeMemBytes ?? Infinity) - (p.freeMemBytes ?? Infinity));
+  const ids = [...byFreeMem, ...able.filter((x) => x.free < width)].map((x) => x.id);
+  const known = free.every((x) => x.freeMemBytes !== null);
+  return { able, freeCount: free.length, ids, freeMem: known ? byFreeMem.map((x) => x.freeMemBytes ?? 0) : null };
+}
+
+function pipelineLayout(a: Artifact, engine: Engine, c: Ctx, pool: ClassPool, mem: number, width: number, n: number, fabric: string, moe: boolean, order: FabricOrder, cardsShort: number): Layout {
   const ep = moe && width > 1;
-  const freeNodes = able.filter((x) => x.free >= width);
-  // The nodes a replica would take: free ones first (the most free memory first), then busy ones, n at most.
-  const byFreeMem = [...freeNodes].sort((p, q) => (q.freeMemBytes ?? Infinity) - (p.freeMemBytes ?? Infinity));
-  const nodeIds = [...byFreeMem, ...able.filter((x) => x.free < width)].slice(0, n).map((x) => x.id);
-  const placement: Placement = { ...basePlacement(pool.gpuClass, fabric, width, n, width, n, ep), nodeIds };
-  // The n free nodes with the most free memory are the ones a replica would take.
-  const known = freeNodes.every((x) => x.freeMemBytes !== null);
-  const freeMem = freeNodes.map((x) => x.freeMemBytes ?? 0).sort((p, q) => q - p);
+  // The n nodes a replica would take: free ones first, the most free memory first (vLLM's start-up check reads the least of them).
+  const placement = basePlacement(pool.gpuClass, fabric, width, n, width, n, ep, order.ids.slice(0, n));
   return {
     id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
     parts: servingParts(c.shape, a, pool.gpuClass, mem, width, n, ep), host: null,
-    hosts: able.length, freeNow: cardsShort === 0 && freeNodes.length >= n, freeMemBytes: known ? (freeMem[n - 1] ?? null) : null, cardsShort,
+    hosts: order.able.length, freeNow: cardsShort === 0 && order.freeCount >= n, freeMemBytes: order.freeMem ? (order.freeMem[n - 1] ?? null) : null, cardsShort,
   };
 }
 
@@ -1068,7 +1102,7 @@ function pipelineLayout(a: Artifact, engine: Engine, c: Ctx, pool: ClassPool, me
 function llamacppOptions(a: Artifact, c: Ctx, out: Enumerated): void {
   const shape = c.shape;
   if (c.allHostUsable.length > 0) {
-    const placement: Placement = { cpu: true, gpuClass: "", fabric: "", gpusPerNode: 0, nodes: 1, tensorParallel: 1, pipelineParallel: 1, expertParallel: false, cpuMoeLayers: 0, gpuLayers: 0 };
+    const placement: Placement = { cpu: true, gpuClass: "", fabric: "", gpusPerNode: 0, nodes: 1, tensorParallel: 1, pipelineParallel: 1, expertParallel: false, cpuMoeLayers: 0, gpuLayers: 0, nodeIds: [] };
     const layout: Layout = {
       id: layoutId(a, "llamacpp", placement, "cpu"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a), parts: [],
       host: hostShare("cpu", c, null, 0), hosts: 0, freeNow: false, cardsShort: 0,
@@ -1083,7 +1117,7 @@ function llamacppOptions(a: Artifact, c: Ctx, out: Enumerated): void {
     let placed = false;
     for (let wdt = 1; wdt <= pool.maxPerNode; wdt++) {
       const { hosts, freeNow, nodeIds } = singleNodeHosts(pool, wdt);
-      const placement: Placement = { ...basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false), nodeIds };
+      const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false, nodeIds);
       const layout: Layout = {
         id: layoutId(a, "llamacpp", placement, "split"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
         parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: null, hosts, freeNow, cardsShort: 0,
@@ -1114,7 +1148,7 @@ function offloadOptions(a: Artifact, c: Ctx, pool: ClassPool, mem: number, out: 
   if (!node || node.hostMemBytes <= 0) return;
   // Experts first (--n-cpu-moe) when the artifact says which bytes are experts; else whole layers (-ngl).
   const mode: HostShare["mode"] = wp.moeLayers > 0 && wp.expertLayerBytes > 0 ? "moe" : "layers";
-  const placement: Placement = { ...basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false), nodeIds: [node.id] };
+  const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false, [node.id]);
   const { hosts, freeNow } = singleNodeHosts(pool, wdt);
   const layout: Layout = {
     id: layoutId(a, "llamacpp", placement, mode), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
@@ -1151,7 +1185,7 @@ function freetokenOptions(a: Artifact, c: Ctx, out: Enumerated): void {
     let node: PoolNode | null = null;
     for (const nodes of pool.fabrics.values()) for (const n of nodes) if (!node || n.hostMemBytes > node.hostMemBytes) node = n;
     if (!node) continue;
-    const placement: Placement = { ...basePlacement(pool.gpuClass, "", 1, 1, 1, 1, false), nodeIds: [node.id] };
+    const placement = basePlacement(pool.gpuClass, "", 1, 1, 1, 1, false, [node.id]);
     const nonExpert = a.bytes - wp.expertLayerBytes * wp.moeLayers;
     // On the card: everything but the experts, plus an expert cache of at least two layers' worth (plan_cache_budget floor).
     const part: Part = {

@@ -196,8 +196,8 @@ export interface Placement {
   /**
    * The cluster's ids of the nodes one replica would run on, head first: nodes
    * with the cards free before busy ones, all on one fabric. Fewer than
-   * `nodes` when the cluster lacks some (`moreCardsNeeded`); absent where no
-   * node is named (the CPU option, options built elsewhere). Ids, not
+   * `nodes` when the cluster lacks some (`moreCardsNeeded`); empty for the
+   * CPU option (any node with the RAM), absent in options built elsewhere. Ids, not
    * addresses: commands name nodes by them and keep placeholders for IPs.
    */
   nodeIds?: string[];
