@@ -18,12 +18,15 @@ const ORIGIN = "http://127.0.0.1:4173";
 
 let network: Network;
 let pageErrors: string[];
+/** Console errors a test causes on purpose (the browser logs each request it could not send). */
+let expectedConsoleErrors: RegExp[];
 test.beforeEach(async ({ context, page }) => {
   network = await routeNetwork(context, ORIGIN);
   pageErrors = [];
+  expectedConsoleErrors = [];
   // A request the Content-Security-Policy refused never reaches the network, so it is caught here; so is any crash.
   page.on("console", (m) => {
-    if (m.type() === "error" && !/status of 40[13]/.test(m.text())) pageErrors.push(m.text());
+    if (m.type() === "error" && !/status of 40[13]/.test(m.text()) && !expectedConsoleErrors.some((r) => r.test(m.text()))) pageErrors.push(m.text());
   });
   page.on("pageerror", (e) => pageErrors.push(e.message));
 });
@@ -242,4 +245,68 @@ test("the built site works from a subpath of a plain static server", async ({ pa
   await expect(page.getByText("32.8B params · 64 layers · 8 KV heads · 32,768 ctx · bf16")).toBeVisible();
   await expect(page.getByRole("article").first().locator(".recharts-surface")).toBeVisible();
   expect(network.hubRequests).toEqual([]);
+});
+
+/** The Hub unreachable, as a dropped connection looks to the page (this test's routes answer before the recorded Hub's). */
+async function hubUnreachable(page: Page): Promise<void> {
+  expectedConsoleErrors.push(/net::ERR_INTERNET_DISCONNECTED/);
+  await page.route("https://huggingface.co/**", (route) => route.abort("internetdisconnected"));
+}
+
+test("with the Hub unreachable, a pasted config.json and the weights' size plan the model, and the link carries it", async ({ page, context }) => {
+  // The verbatim config.json and the safetensors index's total_size (bytes) from shared/fixtures (copied in test/fixtures/models/).
+  const model = JSON.parse(readFileSync(new URL("../test/fixtures/models/Qwen__Qwen2.5-7B-Instruct.json", import.meta.url), "utf8")) as { config: object; index_total_size: number };
+  await hubUnreachable(page);
+  await page.goto("/");
+  await page.getByLabel("Hugging Face repo").fill("Qwen/Qwen2.5-7B-Instruct");
+  await page.getByRole("button", { name: "Plan", exact: true }).click();
+  await expect(page.getByRole("alert")).toContainText("cannot reach the Hub", { timeout: 15_000 });
+  await page.getByRole("button", { name: "Enter the model by hand" }).click();
+  const config = page.getByLabel("config.json", { exact: true });
+  await expect(config).toBeVisible();
+
+  // Bad input is said in words, inline, and plans nothing.
+  await config.fill('{ "num_hidden_layers": 28, ');
+  await page.getByLabel("Weights' size").fill("15.23");
+  await page.getByRole("button", { name: "Plan this model" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "not valid JSON" })).toBeVisible();
+  await config.fill(JSON.stringify(model.config, null, 2));
+  await page.getByLabel("Weights' size").fill("");
+  await page.getByRole("button", { name: "Plan this model" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "give the weights' size" })).toBeVisible();
+
+  await page.getByLabel("Weights' size").fill(String(model.index_total_size / 1e9));
+  await page.getByLabel("Unit").selectOption("GB");
+  await page.getByLabel("Name for the commands (optional)").fill("Qwen/Qwen2.5-7B-Instruct");
+  await page.getByRole("button", { name: "Plan this model" }).click();
+  await expect(page.getByText(/28 layers · 4 KV heads · 32,768 ctx · bf16/)).toBeVisible();
+  await expect(page.getByText("Entered by hand (manual mode)")).toBeVisible();
+  const vllm = page.getByRole("article").filter({ hasText: "vLLM" }).first();
+  await vllm.getByRole("button", { name: "Commands" }).click();
+  await expect(vllm.getByRole("region", { name: "Commands" })).toContainText("vllm serve Qwen/Qwen2.5-7B-Instruct");
+  const before = await planText(page);
+
+  // The link carries the minified config and the size: a new page plans the same model with the Hub still unreachable.
+  await expect.poll(async () => decodeLink(await page.evaluate(() => window.location.hash), defaultChoices()).choices.manual?.weightsBytes).toBe(model.index_total_size);
+  const link = await page.evaluate(() => window.location.href);
+  expect(link.length).toBeLessThanOrEqual(8000);
+  const other = await context.newPage();
+  await hubUnreachable(other);
+  await other.goto(link);
+  await expect(other.getByText("Entered by hand (manual mode)")).toBeVisible();
+  await expect.poll(async () => (await planText(other)).join("\n")).toEqual(before.join("\n"));
+  await expect(other.getByText("The link cannot carry")).toHaveCount(0);
+});
+
+test("with the Hub unreachable, the bundled catalog is offered under the message and plans with no network", async ({ page }) => {
+  await hubUnreachable(page);
+  await page.goto("/");
+  await page.getByLabel("Hugging Face repo").fill("Qwen/Qwen2.5-7B-Instruct");
+  await page.getByRole("button", { name: "Plan", exact: true }).click();
+  await expect(page.getByRole("alert")).toContainText("cannot reach the Hub", { timeout: 15_000 });
+  await page.getByLabel("Bundled catalog (plans with no network)").selectOption("meta-llama/Llama-3.1-8B-Instruct");
+  await page.getByRole("button", { name: "Plan from the catalog" }).click();
+  await expect(page.getByText("From the bundled catalog (no network)")).toBeVisible();
+  await expect(page.getByLabel("Hugging Face repo")).toHaveValue("meta-llama/Llama-3.1-8B-Instruct");
+  await expect(page.getByRole("article").first()).toBeVisible();
 });

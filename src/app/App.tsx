@@ -8,6 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { catalogSnapshot } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
+import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
 import { plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
@@ -23,6 +24,7 @@ import {
   setWorkload,
   type AppStore,
 } from "../state/appStore.ts";
+import { linkCarriesManual } from "../state/link.ts";
 import { useStore } from "../state/useStore.ts";
 import { CalibrateFromLog } from "../ui/CalibrateFromLog.tsx";
 import { ClusterPanel } from "../ui/ClusterPanel.tsx";
@@ -65,8 +67,11 @@ export function App({ store, tokens }: AppProps) {
 
   const { repo, revision, cluster, workload } = choices;
   const access = useMemo<HubAccessSettings>(() => (token === undefined ? { hubUrl } : { hubUrl, accessToken: token }), [hubUrl, token]);
-  const query = useQuery(repoQueryOptions(repo, revision === "" ? null : revision, access));
-  const snapshot: RepoSnapshot | undefined = query.data;
+  const manual = choices.manual;
+  // A model given by hand replaces the repo's: nothing is asked of the Hub for it.
+  const manualSnapshot = useMemo(() => (manual ? snapshotFromManual(manual.configJson, manual.weightsBytes, manual.name) : null), [manual]);
+  const query = useQuery({ ...repoQueryOptions(repo, revision === "" ? null : revision, access), enabled: manual === undefined });
+  const snapshot: RepoSnapshot | undefined = manualSnapshot ? ("error" in manualSnapshot ? undefined : manualSnapshot) : query.data;
 
   // The snapshot is parsed once per repo read; placements are enumerated when the model, the cluster or
   // the committed workload moves. While the slider is dragged, withWorkload re-evaluates those placements.
@@ -90,8 +95,14 @@ export function App({ store, tokens }: AppProps) {
   // Stable, so an option card far down the list is not redrawn for a new function on every slider frame.
   const onSelect = useCallback((id: string) => selectOption(store, id), [store]);
 
-  const status = useMemo(() => repoStatus(query.isPending, query.error, snapshot, read), [query.isPending, query.error, snapshot, read]);
-  const gated = query.error instanceof HubError && (query.error.kind === "gated" || query.error.kind === "token");
+  const status = useMemo(
+    () =>
+      manualSnapshot && "error" in manualSnapshot
+        ? ({ kind: "error", message: `the manual model in this link cannot be planned: ${manualSnapshot.error}`, errorKind: "model" } as const)
+        : repoStatus(manual === undefined && query.isPending, manual === undefined ? query.error : null, snapshot, read, manual !== undefined),
+    [manual, manualSnapshot, query.isPending, query.error, snapshot, read],
+  );
+  const gated = manual === undefined && query.error instanceof HubError && (query.error.kind === "gated" || query.error.kind === "token");
   // The input panels below redraw only when their own inputs change, not on every frame of a slider drag.
   const onClusterChange = useCallback((c: Cluster) => setCluster(store, c), [store]);
   const clusterPanel = useMemo(() => <ClusterPanel cluster={cluster} onChange={onClusterChange} />, [cluster, onClusterChange]);
@@ -115,11 +126,11 @@ export function App({ store, tokens }: AppProps) {
           <h1>Modelplan</h1>
           <p className="tagline">Will this model fit my cluster, and how should it be split?</p>
         </div>
-        <CopyLink choices={choices} />
+        <CopyLink choices={choices} carriesManual={linkCarriesManual(choices)} />
       </header>
       <LinkNotices notices={linkNotices} onDismiss={() => dismissLinkNotices(store)} />
       <div className="layout">
-        <ModelPanel store={store} tokens={tokens} repo={repo} revision={revision} hubUrl={hubUrl} token={token} onToken={setToken} status={status} gated={gated} />
+        <ModelPanel store={store} tokens={tokens} repo={manual ? manual.name : repo} revision={manual ? "" : revision} hubUrl={hubUrl} token={token} onToken={setToken} status={status} gated={gated} />
         <section className="panel panel-context" aria-labelledby="context-heading">
           <h2 id="context-heading">Context</h2>
           <ContextControls
@@ -177,11 +188,12 @@ export function App({ store, tokens }: AppProps) {
   );
 }
 
-function repoStatus(pending: boolean, error: Error | null, snapshot: RepoSnapshot | undefined, read: ModelRead | null): RepoStatus {
+function repoStatus(pending: boolean, error: Error | null, snapshot: RepoSnapshot | undefined, read: ModelRead | null, manual: boolean): RepoStatus {
   if (error) return { kind: "error", message: error.message, errorKind: error instanceof HubError ? error.kind : "unknown" };
   if (pending || !snapshot || !read) return { kind: "loading" };
   if (!read.ok) return { kind: "error", message: read.message, errorKind: "model" };
-  return { kind: "ready", summary: modelSummary(read.model.shape), artifacts: read.model.artifacts, sha: snapshot.sha, fromCatalog: catalogSnapshot(snapshot.repo)?.sha === snapshot.sha };
+  const source = manual ? "manual" : catalogSnapshot(snapshot.repo)?.sha === snapshot.sha ? "catalog" : "hub";
+  return { kind: "ready", summary: modelSummary(read.model.shape), artifacts: read.model.artifacts, sha: snapshot.sha, source };
 }
 
 /** Issue 7's accuracy view, fetched and drawn only once a user opens it. */

@@ -3,14 +3,16 @@
  * only when its own inputs change (not on every frame of a slider drag).
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { memo, useMemo } from "react";
+import { memo, useMemo, useState } from "react";
 import { catalogEntries } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
+import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import { parseRepoInput } from "../hub/repoId.ts";
 import { checkToken, DEFAULT_HUB_URL, normalizeHubUrl, type TokenStore } from "../hub/settings.ts";
-import { pinRevision, setHubUrl, setRepo, type AppStore } from "../state/appStore.ts";
+import { pinRevision, setHubUrl, setManualModel, setRepo, type AppStore } from "../state/appStore.ts";
 import { HubAccess } from "../ui/HubAccess.tsx";
+import { ManualModel, type ManualInput } from "../ui/ManualModel.tsx";
 import { RepoField, type RepoStatus } from "../ui/RepoField.tsx";
 import { repoQueryOptions } from "./queries.ts";
 
@@ -31,6 +33,15 @@ export const ModelPanel = memo(function ModelPanel({ store, tokens, repo, revisi
   const queryClient = useQueryClient();
   const access = useMemo<HubAccessSettings>(() => (token === undefined ? { hubUrl } : { hubUrl, accessToken: token }), [hubUrl, token]);
   const catalog = useMemo(() => catalogEntries(), []);
+  const [manualOpen, setManualOpen] = useState(false);
+
+  function planManual(input: ManualInput): string | null {
+    const snapshot = snapshotFromManual(input.configJsonText, input.weightsBytes, input.name);
+    if ("error" in snapshot) return snapshot.error;
+    // Minified: the link carries the config, and whitespace is most of a pretty-printed one.
+    setManualModel(store, { name: snapshot.repo, configJson: JSON.stringify(snapshot.config), weightsBytes: input.weightsBytes });
+    return null;
+  }
 
   /** Reads a repo into the cache and pins the plan to the commit read, so its link reproduces it after the branch moves. */
   function readPinned(repoId: string, rev: string | null, with_: HubAccessSettings, again: boolean): void {
@@ -60,6 +71,15 @@ export const ModelPanel = memo(function ModelPanel({ store, tokens, repo, revisi
         status={status}
         catalog={catalog}
         onRead={readRepoText}
+        offline={
+          <OfflineWays
+            catalog={catalog}
+            onCatalog={(repoId) => {
+              setRepo(store, repoId, "");
+            }}
+            onManual={() => setManualOpen(true)}
+          />
+        }
         access={
           <HubAccess
             hubUrl={hubUrl}
@@ -89,6 +109,44 @@ export const ModelPanel = memo(function ModelPanel({ store, tokens, repo, revisi
           />
         }
       />
+      <ManualModel open={manualOpen} onToggle={setManualOpen} onUse={planManual} />
     </section>
   );
 });
+
+interface OfflineWaysProps {
+  catalog: { repo: string; label: string }[];
+  onCatalog: (repo: string) => void;
+  onManual: () => void;
+}
+
+/** The two ways on that the "cannot reach the Hub" message names: a bundled model, or one entered by hand. */
+function OfflineWays({ catalog, onCatalog, onManual }: OfflineWaysProps) {
+  const [picked, setPicked] = useState(catalog[0]?.repo ?? "");
+  return (
+    <div className="offline-ways">
+      <form
+        className="repo-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (picked !== "") onCatalog(picked);
+        }}
+      >
+        <div className="field grow">
+          <label htmlFor="offline-catalog">Bundled catalog (plans with no network)</label>
+          <select id="offline-catalog" value={picked} onChange={(e) => setPicked(e.target.value)}>
+            {catalog.map((c) => (
+              <option key={c.repo} value={c.repo}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit">Plan from the catalog</button>
+      </form>
+      <button type="button" onClick={onManual}>
+        Enter the model by hand
+      </button>
+    </div>
+  );
+}

@@ -5,7 +5,7 @@
  * could point someone's token at another server).
  */
 import type { Cluster, EngineSettings, Workload } from "../plan/types.ts";
-import type { Choices, Filters } from "./choices.ts";
+import type { Choices, Filters, ManualModel } from "./choices.ts";
 import { createStore, type Store } from "./store.ts";
 
 export interface AppState {
@@ -70,11 +70,18 @@ export function chooseCommand(store: AppStore, commandIndex: number): void {
  * the selection an option of it, so both start over.
  */
 export function setRepo(store: AppStore, repo: string, revision: string): void {
-  setChoices(store, (c) =>
-    c.repo === repo && c.revision === revision
-      ? c
-      : { ...c, repo, revision, filters: { ...c.filters, artifact: "" }, selectedOptionId: c.repo === repo ? c.selectedOptionId : "", commandIndex: 0 },
-  );
+  setChoices(store, (c) => {
+    if (c.repo === repo && c.revision === revision && c.manual === undefined) return c;
+    const rest: Choices = { ...c };
+    delete rest.manual;
+    const sameModel = c.repo === repo && c.manual === undefined;
+    return { ...rest, repo, revision, filters: { ...c.filters, artifact: "" }, selectedOptionId: sameModel ? c.selectedOptionId : "", commandIndex: 0 };
+  });
+}
+
+/** A model given by hand replaces the repo's (manual mode); reading a repo again drops it. */
+export function setManualModel(store: AppStore, manual: ManualModel): void {
+  setChoices(store, (c) => ({ ...c, manual, filters: { ...c.filters, artifact: "" }, selectedOptionId: "", commandIndex: 0 }));
 }
 
 /** Pins the plan to the commit that was read, so the link reproduces it after the branch moves. */

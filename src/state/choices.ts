@@ -36,6 +36,17 @@ export interface Choices {
   selectedOptionId: string;
   /** Which of the selected option's commands the user chose (index into PlanOption.commands). */
   commandIndex: number;
+  /** A model given by hand (manual mode, issue 3) when the Hub cannot be reached; it replaces `repo` while set. */
+  manual?: ManualModel;
+}
+
+/** A config.json and the weights' size, as the user pasted or uploaded them. */
+export interface ManualModel {
+  /** The name the commands use for the model (the config's _name_or_path, or what the user typed). */
+  name: string;
+  /** config.json, minified (JSON.stringify of the parsed object), so a link carries as little as it can. */
+  configJson: string;
+  weightsBytes: number;
 }
 
 export const DEFAULT_FILTERS: Filters = { artifact: "", engine: "", fit: "all", groupBy: "none" };

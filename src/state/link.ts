@@ -36,6 +36,15 @@ const MAX_NODES = 10_000;
 const MAX_DEVICES_PER_GROUP = 10_000;
 const MAX_MEM_GIB = 1_000_000;
 const MAX_TEXT_CHARS = 300;
+/**
+ * A shared link stays under 8 KB: the length that chat tools, issue trackers
+ * and older proxies keep whole (RFC 9110 §4.1 recommends senders and
+ * recipients support at least 8000 octets in a URI). A manual model's
+ * config.json is left out of a link it would push past this.
+ */
+export const MAX_SHARED_LINK_CHARS = 8000;
+/** A minified config.json is a few kB; more than this was never a config. */
+const MAX_MANUAL_CONFIG_CHARS = 64 * 1024;
 
 export interface DecodedLink {
   choices: Choices;
@@ -70,6 +79,8 @@ interface WireV1 {
   f: [string, string, string, string];
   o: string;
   m: number;
+  /** A manual model: name, minified config.json, weights' bytes. */
+  x?: [name: string, configJson: string, weightsBytes: number];
 }
 
 function toWire(choices: Choices): WireV1 {
@@ -89,13 +100,30 @@ function toWire(choices: Choices): WireV1 {
     f: [filters.artifact, filters.engine, filters.fit, filters.groupBy],
     o: choices.selectedOptionId,
     m: choices.commandIndex,
+    ...(choices.manual ? { x: [choices.manual.name, choices.manual.configJson, choices.manual.weightsBytes] } : {}),
   };
 }
 
-/** The fragment (without "#") that reproduces these choices. */
+function encodeWire(wire: WireV1): string {
+  return PREFIX + toBase64Url(deflateSync(strToU8(JSON.stringify(wire)), { level: 9 }));
+}
+
+/**
+ * The fragment (without "#") that reproduces these choices. A manual model
+ * that would make it longer than MAX_SHARED_LINK_CHARS is left out (see
+ * linkCarriesManual), so the rest of the plan still travels.
+ */
 export function encodeLink(choices: Choices): string {
-  const json = JSON.stringify(toWire(choices));
-  return PREFIX + toBase64Url(deflateSync(strToU8(json), { level: 9 }));
+  const wire = toWire(choices);
+  const full = encodeWire(wire);
+  if (wire.x === undefined || full.length <= MAX_SHARED_LINK_CHARS) return full;
+  delete wire.x;
+  return encodeWire(wire);
+}
+
+/** Whether the link carries the manual model (true when there is none to carry). */
+export function linkCarriesManual(choices: Choices): boolean {
+  return choices.manual === undefined || encodeWire(toWire(choices)).length <= MAX_SHARED_LINK_CHARS;
 }
 
 // ---------------------------------------------------------------------------
@@ -203,10 +231,13 @@ function readChoices(wire: Record<string, unknown>, defaults: Choices, options: 
   const filters = readFilters(take("f", "the filters", z.tuple([z.unknown(), z.unknown(), z.unknown(), z.unknown()]), null), defaults.filters, ignored);
   const selectedOptionId = take("o", "the selected option", text, defaults.selectedOptionId);
   const commandIndex = take("m", "the chosen command", z.number().int().min(0).max(64), defaults.commandIndex);
-  const known = new Set(["r", "v", "c", "w", "e", "f", "o", "m"]);
+  const manual = "x" in wire ? take("x", "the manual model", z.tuple([text.min(1), z.string().min(2).max(MAX_MANUAL_CONFIG_CHARS), z.number().positive().max(MAX_MEM_GIB * 2 ** 30)]), null) : null;
+  const known = new Set(["r", "v", "c", "w", "e", "f", "o", "m", "x"]);
   const extra = Object.keys(wire).filter((k) => !known.has(k));
   if (extra.length > 0) ignored.push(`Fields this page does not know: ${extra.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 20))).join(", ")}.`);
-  return { choices: { repo, revision, cluster, workload, filters, selectedOptionId, commandIndex }, ignored };
+  const choices: Choices = { repo, revision, cluster, workload, filters, selectedOptionId, commandIndex };
+  if (manual) choices.manual = { name: manual[0], configJson: manual[1], weightsBytes: manual[2] };
+  return { choices, ignored };
 }
 
 function field<T>(schema: z.ZodType<T>, value: unknown, label: string, fallback: T, ignored: string[]): T {

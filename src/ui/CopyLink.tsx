@@ -9,7 +9,7 @@ type CopyState = { kind: "idle" } | { kind: "copied" } | { kind: "manual"; link:
  * Where the clipboard is refused (an insecure origin, a denied permission),
  * the link is shown selected for the user to copy.
  */
-export function CopyLink({ choices }: { choices: Choices }) {
+export function CopyLink({ choices, carriesManual }: { choices: Choices; carriesManual: boolean }) {
   const [state, setState] = useState<CopyState>({ kind: "idle" });
   async function copy() {
     const link = currentLink(window.location.href, choices);
@@ -29,6 +29,11 @@ export function CopyLink({ choices }: { choices: Choices }) {
       <span className="copy-state" role="status">
         {state.kind === "copied" ? "Link copied" : ""}
       </span>
+      {carriesManual ? null : (
+        <p className="muted small">
+          The link cannot carry this hand-entered config.json (it would pass 8 KB): whoever opens it must enter the same config.json and size.
+        </p>
+      )}
       {state.kind === "manual" ? (
         <label className="manual-link">
           Copy this link

@@ -6,7 +6,9 @@ import { formatGib } from "./format.ts";
 export type RepoStatus =
   | { kind: "loading" }
   | { kind: "error"; message: string; errorKind: string }
-  | { kind: "ready"; summary: string; artifacts: Artifact[]; sha: string; fromCatalog: boolean };
+  | { kind: "ready"; summary: string; artifacts: Artifact[]; sha: string; source: "catalog" | "hub" | "manual" };
+
+const SOURCE_WORDS = { catalog: "From the bundled catalog (no network)", hub: "Read from the Hub", manual: "Entered by hand (manual mode)" } as const;
 
 interface RepoFieldProps {
   repo: string;
@@ -18,9 +20,13 @@ interface RepoFieldProps {
   onRead: (text: string) => string | null;
   /** The Hub access settings (token, address), shown in a disclosure under the field. */
   access: React.ReactNode;
+  /** Shown under a "cannot reach the Hub" message: the ways to plan without it. */
+  offline?: React.ReactNode;
+  /** Beside the model's summary once it is read (e.g. its other quantizations). */
+  extra?: React.ReactNode;
 }
 
-export function RepoField({ repo, revision, status, catalog, onRead, access }: RepoFieldProps) {
+export function RepoField({ repo, revision, status, catalog, onRead, access, offline, extra }: RepoFieldProps) {
   const id = useId();
   const [text, setText] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -67,16 +73,19 @@ export function RepoField({ repo, revision, status, catalog, onRead, access }: R
       </form>
       <div id={`${id}-status`} className="repo-status" aria-live="polite">
         {error ? (
-          <p className="error" role="alert">
-            {error}
-          </p>
+          <>
+            <p className="error" role="alert">
+              {error}
+            </p>
+            {status.kind === "error" && status.errorKind === "network" && problem === null ? offline : null}
+          </>
         ) : status.kind === "loading" ? (
           <p className="muted">Reading {repo} from the Hub…</p>
         ) : status.kind === "ready" ? (
           <>
             <p className="model-summary">{status.summary}</p>
             <p className="muted small">
-              {status.fromCatalog ? "From the bundled catalog (no network)" : "Read from the Hub"}
+              {SOURCE_WORDS[status.source]}
               {status.sha !== "" ? (
                 <>
                   {" "}
@@ -87,6 +96,7 @@ export function RepoField({ repo, revision, status, catalog, onRead, access }: R
           </>
         ) : null}
       </div>
+      {status.kind === "ready" ? extra : null}
       {status.kind === "ready" ? <ArtifactList artifacts={status.artifacts} /> : null}
       {access}
     </div>

@@ -1,9 +1,10 @@
 import fc from "fast-check";
+import { readFileSync } from "node:fs";
 import { deflateSync, strToU8 } from "fflate";
 import { describe, expect, test } from "vitest";
 import type { Cluster } from "../../src/plan/types.ts";
 import type { Choices } from "../../src/state/choices.ts";
-import { decodeLink, encodeLink } from "../../src/state/link.ts";
+import { decodeLink, encodeLink, linkCarriesManual, MAX_SHARED_LINK_CHARS } from "../../src/state/link.ts";
 
 /** The page's defaults as the codec sees them: a repo, a small cluster, a workload. */
 const DEFAULTS: Choices = {
@@ -205,5 +206,47 @@ describe("plan links: decoding never throws (property)", () => {
       fc.property(fc.dictionary(fc.constantFrom("r", "v", "c", "w", "e", "f", "o", "m", "x"), anyField), (fields) => assertSound(wire(fields))),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("a manual model in the link", () => {
+  // A real config.json (shared/fixtures/configs, copied into test/fixtures/configs/), minified as the page stores it.
+  const config = JSON.parse(readFileSync(new URL("../fixtures/configs/deepseek-ai__DeepSeek-R1.config.json", import.meta.url), "utf8")) as Record<string, unknown>;
+  /** The sum of the repo's 163 shards (test/fixtures/models/deepseek-ai__DeepSeek-R1.json, weights_total_bytes). */
+  const R1_WEIGHTS_BYTES = (JSON.parse(readFileSync(new URL("../fixtures/models/deepseek-ai__DeepSeek-R1.json", import.meta.url), "utf8")) as { weights_total_bytes: number }).weights_total_bytes;
+
+  test("a real config.json travels in the link and comes back as it went, under 8 KB", () => {
+    const manual = { name: "deepseek-ai/DeepSeek-R1", configJson: JSON.stringify(config), weightsBytes: R1_WEIGHTS_BYTES };
+    const choices: Choices = { ...DEFAULTS, manual };
+    expect(linkCarriesManual(choices)).toBe(true);
+    const fragment = encodeLink(choices);
+    expect(fragment.length).toBeLessThanOrEqual(MAX_SHARED_LINK_CHARS);
+    const back = decodeLink(fragment, DEFAULTS);
+    expect(back.ignored).toEqual([]);
+    expect(back.choices.manual).toEqual(manual);
+  });
+
+  test("a config that would push the link past 8 KB is left out, and the rest of the plan still travels", () => {
+    // Incompressible text (a xorshift stream as hex) stands in for a config bloated past what a link keeps.
+    let x = 2463534242;
+    const noise = Array.from({ length: 12_000 }, () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return ((x >>> 0) % 16).toString(16);
+    }).join("");
+    const choices: Choices = { ...DEFAULTS, commandIndex: 2, manual: { name: "big", configJson: JSON.stringify({ ...config, _note: noise }), weightsBytes: 1e9 } };
+    expect(linkCarriesManual(choices)).toBe(false);
+    const fragment = encodeLink(choices);
+    expect(fragment.length).toBeLessThanOrEqual(MAX_SHARED_LINK_CHARS);
+    const back = decodeLink(fragment, DEFAULTS);
+    expect(back.choices.manual).toBeUndefined();
+    expect(back.choices.commandIndex).toBe(2);
+  });
+
+  test("a manual model's entry that is not name, config and size is named and dropped", () => {
+    const back = decodeLink(wire({ r: "a/b", x: ["name", "{}", -5] }), DEFAULTS);
+    expect(back.choices.manual).toBeUndefined();
+    expect(back.ignored.join(" ")).toMatch(/the manual model/);
   });
 });

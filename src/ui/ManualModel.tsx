@@ -1,0 +1,113 @@
+/**
+ * Manual mode (issue 3): a config.json pasted or uploaded, with the weights'
+ * size, for when the Hub cannot be reached. The form only collects text and
+ * numbers; the Hub's manual reader decides whether they make a model.
+ */
+import { useId, useState } from "react";
+
+/** GB as the Hub's file list shows sizes (10^9 bytes), or GiB (2^30) as nvidia-smi and most tools print them. */
+export type SizeUnit = "GB" | "GiB";
+export const BYTES_PER_UNIT: Record<SizeUnit, number> = { GB: 1e9, GiB: 2 ** 30 };
+
+export interface ManualInput {
+  configJsonText: string;
+  weightsBytes: number;
+  name: string;
+}
+
+interface ManualModelProps {
+  open: boolean;
+  onToggle: (open: boolean) => void;
+  /** Plans the model; returns why it cannot, in words, or null. */
+  onUse: (input: ManualInput) => string | null;
+}
+
+/** config.json files are a few kB: a file far larger was picked by mistake, and is not read into memory. */
+const MAX_UPLOAD_BYTES = 1_000_000;
+
+export function ManualModel({ open, onToggle, onUse }: ManualModelProps) {
+  const id = useId();
+  const [configText, setConfigText] = useState("");
+  const [size, setSize] = useState("");
+  const [unit, setUnit] = useState<SizeUnit>("GB");
+  const [name, setName] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+
+  async function upload(file: File | undefined): Promise<void> {
+    if (!file) return;
+    if (file.size > MAX_UPLOAD_BYTES) {
+      setProblem(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB: pick the model's config.json, which is a few kB`);
+      return;
+    }
+    setConfigText(await file.text());
+    setProblem(null);
+  }
+
+  function submit(): void {
+    const amount = Number(size.trim());
+    if (size.trim() === "" || !Number.isFinite(amount) || amount <= 0) {
+      setProblem(`give the weights' size as a number of ${unit}: the sum of the *.safetensors files (the Hub lists it in GB)`);
+      return;
+    }
+    setProblem(onUse({ configJsonText: configText, weightsBytes: amount * BYTES_PER_UNIT[unit], name }));
+  }
+
+  return (
+    <details className="manual-model" open={open} onToggle={(e) => onToggle(e.currentTarget.open)}>
+      <summary>Enter a model by hand (config.json and weights' size)</summary>
+      <form
+        className="manual-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <div className="field">
+          <label htmlFor={`${id}-config`}>config.json</label>
+          <textarea
+            id={`${id}-config`}
+            rows={6}
+            spellCheck={false}
+            value={configText}
+            placeholder='{ "architectures": [...], "num_hidden_layers": ..., ... }'
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={`${id}-problem`}
+            onChange={(e) => {
+              setConfigText(e.target.value);
+              setProblem(null);
+            }}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-file`}>or upload config.json</label>
+          <input id={`${id}-file`} type="file" accept=".json,application/json" onChange={(e) => void upload(e.target.files?.[0])} />
+        </div>
+        <div className="manual-size">
+          <div className="field">
+            <label htmlFor={`${id}-size`}>Weights' size</label>
+            <input id={`${id}-size`} type="text" inputMode="decimal" value={size} onChange={(e) => setSize(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-unit`}>Unit</label>
+            <select id={`${id}-unit`} value={unit} onChange={(e) => setUnit(e.target.value as SizeUnit)}>
+              <option value="GB">GB (10⁹ bytes, as the Hub lists files)</option>
+              <option value="GiB">GiB (2³⁰ bytes)</option>
+            </select>
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Name for the commands (optional)</label>
+          <input id={`${id}-name`} type="text" value={name} placeholder="owner/name" spellCheck={false} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <button type="submit">Plan this model</button>
+        <div id={`${id}-problem`} aria-live="polite">
+          {problem ? (
+            <p className="error" role="alert">
+              {problem}
+            </p>
+          ) : null}
+        </div>
+      </form>
+    </details>
+  );
+}
