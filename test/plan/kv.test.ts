@@ -143,6 +143,11 @@ describe("Llama-4's chunked local attention on vLLM", () => {
     expect(on).toBeCloseTo(pool / (49_152 * context + 36 * 8 * 128 * 2 * 2 * 16_384), 3);
   });
 
+  test("llama.cpp keeps its chunk cache whatever vLLM does: 36 layers of pad256(8,192 + 512) = 8,704 cells, 12 of the whole 128k", () => {
+    // llama-kv-cache-iswa.cpp: SWA/chunked layers hold pad256(min(n_ctx, n_swa × slots + n_ubatch)) cells.
+    expect(llamacppCacheBytes(g, 2, context, 1, 512)).toBe(12 * 4096 * context + 36 * 4096 * 8704);
+  });
+
   test("a model without chunked layers is not touched: Gemma-3's sliding windows keep their window", () => {
     const gemma = kvGeometry(shapeOf("google/gemma-3-27b-it").layerCaches, 1);
     expect(vllmCachedGeometry(gemma, false)).toBe(gemma);
