@@ -6,7 +6,7 @@
  * make (static hosting: "no request but to the Hub").
  */
 import type { BrowserContext } from "@playwright/test";
-import { allRecordings, fakeHub } from "../test/hub/fakeHub.ts";
+import { allRecordings, fakeHub, loadListRecordings } from "../test/hub/fakeHub.ts";
 
 export const HUB = "https://huggingface.co";
 /** The token the recorded gated repos accept (any hf_… token is well-formed; this one is approved). */
@@ -20,7 +20,7 @@ export interface Network {
 }
 
 export async function routeNetwork(context: BrowserContext, pageOrigin: string): Promise<Network> {
-  const hub = fakeHub({ recordings: allRecordings(), approvedToken: APPROVED_TOKEN });
+  const hub = fakeHub({ recordings: allRecordings(), lists: loadListRecordings(), approvedToken: APPROVED_TOKEN });
   const network: Network = { hubRequests: [], blocked: [] };
   await context.route("**/*", async (route) => {
     const request = route.request();

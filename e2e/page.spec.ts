@@ -310,3 +310,33 @@ test("with the Hub unreachable, the bundled catalog is offered under the message
   await expect(page.getByLabel("Hugging Face repo")).toHaveValue("meta-llama/Llama-3.1-8B-Instruct");
   await expect(page.getByRole("article").first()).toBeVisible();
 });
+
+test("other quantizations of the model are listed on request, and one click plans one", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Other quantizations" }).click();
+  // The example model's list: real repo ids (test/fixtures/hub/lists/, illustrative of the Hub's shape).
+  await expect(page.getByRole("list", { name: "Quantizations of Qwen/Qwen2.5-Coder-32B-Instruct" }).getByRole("button")).toHaveText([
+    "Qwen/Qwen2.5-Coder-32B-Instruct-GGUF",
+    "bartowski/Qwen2.5-Coder-32B-Instruct-GGUF",
+    "Qwen/Qwen2.5-Coder-32B-Instruct-AWQ",
+    "Qwen/Qwen2.5-Coder-32B-Instruct-GPTQ-Int4",
+  ]);
+  // One request, for the Hub's tag of repos whose card says they quantize this base.
+  expect(network.hubRequests).toHaveLength(1);
+  const asked = new URL(network.hubRequests[0] ?? "");
+  expect(asked.pathname).toBe("/api/models");
+  expect(asked.searchParams.getAll("filter")).toEqual(["base_model:quantized:Qwen/Qwen2.5-Coder-32B-Instruct"]);
+
+  await page.getByLabel("Hugging Face repo").fill("deepseek-ai/DeepSeek-R1");
+  await page.getByRole("button", { name: "Plan", exact: true }).click();
+  await expect(page.getByText(/61 layers/)).toBeVisible();
+  // The list was for the old repo: it closes when another is read.
+  await expect(page.getByRole("list", { name: /Quantizations of/ })).toHaveCount(0);
+  await page.getByRole("button", { name: "Other quantizations" }).click();
+  const list = page.getByRole("list", { name: "Quantizations of deepseek-ai/DeepSeek-R1" });
+  await expect(list.getByRole("listitem").first()).toContainText("GGUF (llama.cpp)");
+  await list.getByRole("button", { name: "Plan unsloth/DeepSeek-R1-GGUF" }).click();
+  await expect(page.getByLabel("Hugging Face repo")).toHaveValue("unsloth/DeepSeek-R1-GGUF");
+  await expect(page.getByRole("article").filter({ hasText: "llama.cpp" }).first()).toBeVisible();
+  expect(network.hubRequests).toHaveLength(2);
+});

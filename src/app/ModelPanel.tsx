@@ -2,7 +2,7 @@
  * The repo field and the Hub's access settings, as one panel that redraws
  * only when its own inputs change (not on every frame of a slider drag).
  */
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { memo, useMemo, useState } from "react";
 import { catalogEntries } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
@@ -13,8 +13,9 @@ import { checkToken, DEFAULT_HUB_URL, normalizeHubUrl, type TokenStore } from ".
 import { pinRevision, setHubUrl, setManualModel, setRepo, type AppStore } from "../state/appStore.ts";
 import { HubAccess } from "../ui/HubAccess.tsx";
 import { ManualModel, type ManualInput } from "../ui/ManualModel.tsx";
+import { QuantizedChildren, type ChildrenState } from "../ui/QuantizedChildren.tsx";
 import { RepoField, type RepoStatus } from "../ui/RepoField.tsx";
-import { repoQueryOptions } from "./queries.ts";
+import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 
 interface ModelPanelProps {
   store: AppStore;
@@ -34,6 +35,17 @@ export const ModelPanel = memo(function ModelPanel({ store, tokens, repo, revisi
   const access = useMemo<HubAccessSettings>(() => (token === undefined ? { hubUrl } : { hubUrl, accessToken: token }), [hubUrl, token]);
   const catalog = useMemo(() => catalogEntries(), []);
   const [manualOpen, setManualOpen] = useState(false);
+  // The list belongs to the repo it was opened for: reading another repo closes it.
+  const [childrenFor, setChildrenFor] = useState<string | null>(null);
+  const childrenOpen = childrenFor === repo;
+  const children = useQuery({ ...quantizedChildrenQueryOptions(repo, access), enabled: childrenOpen });
+  const childrenState: ChildrenState = !childrenOpen
+    ? { kind: "closed" }
+    : children.error
+      ? { kind: "error", message: children.error.message }
+      : children.data
+        ? { kind: "ready", children: children.data }
+        : { kind: "loading" };
 
   function planManual(input: ManualInput): string | null {
     const snapshot = snapshotFromManual(input.configJsonText, input.weightsBytes, input.name);
@@ -71,6 +83,11 @@ export const ModelPanel = memo(function ModelPanel({ store, tokens, repo, revisi
         status={status}
         catalog={catalog}
         onRead={readRepoText}
+        extra={
+          status.kind === "ready" && status.source !== "manual" ? (
+            <QuantizedChildren baseRepo={repo} state={childrenState} onOpen={(open) => setChildrenFor(open ? repo : null)} onPlan={(child) => void readRepoText(child)} />
+          ) : null
+        }
         offline={
           <OfflineWays
             catalog={catalog}

@@ -37,6 +37,19 @@ export function allRecordings(): Recording[] {
     .map((f) => JSON.parse(readFileSync(join(FIXTURES, f), "utf8")) as Recording);
 }
 
+/** Recorded answers of the Hub's model list, by the filter asked (test/fixtures/hub/lists/). */
+export interface ListRecording {
+  source: string[];
+  lists: Record<string, Record<string, unknown>[]>;
+}
+
+export function loadListRecordings(): ListRecording[] {
+  const dir = join(FIXTURES, "lists");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as ListRecording);
+}
+
 export type Fault = "none" | "rate-limit" | "html" | "ignore-range" | "short-206" | "ends-in-header" | "offline";
 
 export interface LoggedRequest {
@@ -48,6 +61,8 @@ export interface LoggedRequest {
 
 export interface FakeHubOptions {
   recordings: Recording[];
+  /** Model-list answers by filter; a filter not among them is answered from the recordings' tags. */
+  lists?: ListRecording[];
   /** The token the gated repos have approved; any other token gets 403. */
   approvedToken?: string;
   fault?: Fault;
@@ -188,9 +203,12 @@ export function fakeHub(options: FakeHubOptions) {
     return error(404, null, "Not Found");
   }
 
-  /** GET /api/models?filter=base_model:quantized:<repo>: the recordings whose cardData names that base. */
+  /** GET /api/models?filter=base_model:quantized:<repo>: the recorded list for that filter, else the recordings tagged with it. */
   function listModels(url: URL): Response {
     const filter = url.searchParams.getAll("filter");
+    const wanted = filter.length === 1 ? filter[0] : undefined;
+    const recorded = wanted === undefined ? undefined : options.lists?.find((l) => Object.hasOwn(l.lists, wanted))?.lists[wanted];
+    if (recorded) return json(200, recorded);
     const found = [...byRepo.values()].filter((r) => {
       const tags = Array.isArray(r.info.tags) ? (r.info.tags as string[]) : [];
       return filter.every((f) => tags.includes(f));
