@@ -15,13 +15,15 @@ export const APPROVED_TOKEN = "hf_e2eApprovedToken";
 export interface Network {
   /** Every Hub request the page made, in order. */
   hubRequests: string[];
+  /** The Range header of each of those requests (null where there was none), in the same order. */
+  hubRanges: (string | null)[];
   /** Requests to anywhere else but the page's own origin: each one is a defect. */
   blocked: string[];
 }
 
 export async function routeNetwork(context: BrowserContext, pageOrigin: string): Promise<Network> {
   const hub = fakeHub({ recordings: allRecordings(), lists: loadListRecordings(), approvedToken: APPROVED_TOKEN });
-  const network: Network = { hubRequests: [], blocked: [] };
+  const network: Network = { hubRequests: [], hubRanges: [], blocked: [] };
   await context.route("**/*", async (route) => {
     const request = route.request();
     const url = request.url();
@@ -31,6 +33,7 @@ export async function routeNetwork(context: BrowserContext, pageOrigin: string):
       return route.abort("blockedbyclient");
     }
     network.hubRequests.push(url);
+    network.hubRanges.push((await request.allHeaders())["range"] ?? null);
     const cors = {
       "access-control-allow-origin": pageOrigin,
       "access-control-allow-headers": "authorization, range, accept",

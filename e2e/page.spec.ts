@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { defaultChoices } from "../src/app/defaults.ts";
 import { decodeLink } from "../src/state/link.ts";
+import { ggufHeaderBytes, loadRecording } from "../test/hub/fakeHub.ts";
 import { APPROVED_TOKEN, routeNetwork, type Network } from "./hub.ts";
 
 const ORIGIN = "http://127.0.0.1:4173";
@@ -339,4 +340,58 @@ test("other quantizations of the model are listed on request, and one click plan
   await expect(page.getByLabel("Hugging Face repo")).toHaveValue("unsloth/DeepSeek-R1-GGUF");
   await expect(page.getByRole("article").filter({ hasText: "llama.cpp" }).first()).toBeVisible();
   expect(network.hubRequests).toHaveLength(2);
+});
+
+test("a GGUF-only repo gets its shape from the headers read by range, and plans llama.cpp on GPUs and on the CPU", async ({ page }) => {
+  // Ten multi-MB headers served and parsed on a 2-core machine: measured 34 s here, so twice the default.
+  test.setTimeout(120_000);
+  const repo = "bartowski/Qwen2.5-14B-Instruct-GGUF";
+  const recording = loadRecording(repo);
+  await page.goto("/");
+  await page.getByLabel("Hugging Face repo").fill(repo);
+  await page.getByRole("button", { name: "Plan", exact: true }).click();
+  // Ten headers, each with Qwen2.5's 152,064-entry vocabulary, are parsed in the page: allow for a slow machine.
+  await expect(page.getByText("Read from the Hub")).toBeVisible({ timeout: 45_000 });
+  // The shape comes from the headers (there is no config.json): 48 blocks, 8 KV heads, 32,768 tokens.
+  await expect(page.getByText("48 layers · 8 KV heads · 32,768 ctx", { exact: false })).toBeVisible();
+  await expect(page.getByText(/0 params/)).toHaveCount(0);
+  await expect(page.getByText("10 artifacts found")).toBeVisible();
+
+  // Issue 3's budget for a GGUF repo: the info, then each artifact's header by range from byte 0, only as far as the header goes.
+  expect(network.hubRequests[0]).toBe(`https://huggingface.co/api/models/${repo}/revision/main?blobs=true`);
+  expect(network.hubRanges[0]).toBeNull();
+  const resolve = `https://huggingface.co/${repo}/resolve/${recording.info.sha}/`;
+  const byFile = new Map<string, [number, number][]>();
+  network.hubRequests.slice(1).forEach((url, i) => {
+    expect(url.startsWith(resolve), url).toBe(true);
+    const m = /^bytes=(\d+)-(\d+)$/.exec(network.hubRanges[i + 1] ?? "");
+    expect(m, `${url} is asked by range`).not.toBeNull();
+    const path = decodeURIComponent(url.slice(resolve.length));
+    byFile.set(path, [...(byFile.get(path) ?? []), [Number(m?.[1]), Number(m?.[2])]]);
+  });
+  expect([...byFile.keys()].sort()).toEqual(recording.info.siblings.map((s) => s.rfilename).sort());
+  for (const [path, ranges] of byFile) {
+    const headerBytes = ggufHeaderBytes(recording, path).length;
+    ranges.sort((a, b) => a[0] - b[0]);
+    expect(ranges[0]?.[0], path).toBe(0);
+    ranges.slice(1).forEach((r, i) => expect(r[0], `${path}: ranges follow each other`).toBe((ranges[i]?.[1] ?? 0) + 1));
+    const last = ranges.at(-1) ?? [0, 0];
+    expect(last[0], `${path}: no range starts past the header`).toBeLessThan(headerBytes);
+    expect(last[1] + 1, `${path}: the ranges cover the header`).toBeGreaterThanOrEqual(headerBytes);
+  }
+
+  // One artifact: llama.cpp on a GPU and on the CPU, each with its -hf repo:quant command.
+  await page.getByLabel("Artifact").selectOption("Qwen2.5-14B-Instruct-Q4_K_M.gguf");
+  const gpu = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "1 × h100-80g" }) });
+  const cpu = page.getByRole("article").filter({ hasNot: page.getByRole("heading", { name: /h100/ }) });
+  await expect(gpu).toHaveCount(1);
+  await expect(cpu).toHaveCount(1);
+  await expect(gpu).toContainText("llama.cpp · Qwen2.5-14B-Instruct-Q4_K_M.gguf (Q4_K_M)");
+  await gpu.getByRole("button", { name: "Commands" }).click();
+  await expect(gpu.getByRole("region", { name: "Commands" })).toContainText(`llama-server -hf ${repo}:Q4_K_M --ctx-size 8192 --n-gpu-layers 999`);
+  await cpu.getByRole("button", { name: "Commands" }).click();
+  const cpuCommands = cpu.getByRole("region", { name: "Commands" });
+  await expect(cpuCommands).toContainText(`llama-server -hf ${repo}:Q4_K_M --ctx-size 8192`);
+  // On the CPU, no -ngl.
+  await expect(cpuCommands).not.toContainText("gpu-layers");
 });

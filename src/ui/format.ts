@@ -50,7 +50,8 @@ export function shortDtype(dtype: string): string {
 /** "32.8B params · 64 layers · 8 KV heads · 32,768 ctx · bf16" */
 export function modelSummary(shape: ModelShape): string {
   const parts: string[] = [];
-  if (shape.paramsTotal !== null) parts.push(`${formatParams(shape.paramsTotal)} params`);
+  // A GGUF header that lists no tensors counts 0 parameters: that is "not known", not a fact to show.
+  if (shape.paramsTotal !== null && shape.paramsTotal > 0) parts.push(`${formatParams(shape.paramsTotal)} params`);
   parts.push(`${shape.layers} layers`);
   if (shape.moe) parts.push(`${shape.moe.routedExperts} experts (${shape.moe.expertsPerToken} active)`);
   if (shape.kvHeads > 0) parts.push(`${shape.kvHeads} KV heads`);

@@ -16,6 +16,10 @@ describe("the model's one-line summary", () => {
   test("without a parameter count the summary leaves it out rather than guessing", () => {
     expect(modelSummary(shapeFromConfig(qwen3_32b, null))).toBe("64 layers · 8 KV heads · 40,960 ctx · bf16");
   });
+
+  test("a count of 0 (a GGUF header with no tensor list) is left out too, never shown as '0 params'", () => {
+    expect(modelSummary({ ...shapeFromConfig(qwen3_32b, null), paramsTotal: 0 })).toBe("64 layers · 8 KV heads · 40,960 ctx · bf16");
+  });
 });
 
 describe("units", () => {
