@@ -395,3 +395,43 @@ test("a GGUF-only repo gets its shape from the headers read by range, and plans 
   // On the CPU, no -ngl.
   await expect(cpuCommands).not.toContainText("gpu-layers");
 });
+
+test("the command chosen among a multi-node option's lines is highlighted, kept in the link, and chosen again when the link opens", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: ORIGIN });
+  await page.goto("/");
+  // DeepSeek-R1 (fp8, 642 GB of weights: bundled catalog) needs both DGX nodes: one command per node.
+  await page.getByLabel("Hugging Face repo").fill("deepseek-ai/DeepSeek-R1");
+  await page.getByRole("button", { name: "Plan", exact: true }).click();
+  await page.getByLabel("Engine", { exact: true }).selectOption("vllm");
+  const option = page.getByRole("article").first();
+  const title = await option.getByRole("heading", { level: 3 }).first().innerText();
+  await option.getByRole("button", { name: "Commands" }).click();
+  const commands = option.getByRole("region", { name: "Commands" });
+  const choices = commands.getByRole("radio");
+  const count = await choices.count();
+  expect(count, "a two-node option has a line per node").toBeGreaterThan(1);
+  await expect(choices.first()).toBeChecked();
+  const last = commands.getByRole("radio", { name: `The command: ${count} of ${count}` });
+  await last.check();
+  await expect(last).toBeChecked();
+  await expect(choices.first()).not.toBeChecked();
+  // Highlighted: the chosen line alone carries the mark.
+  await expect(commands.locator("li.chosen")).toHaveCount(1);
+  await expect(commands.locator("li.chosen").getByRole("radio")).toBeChecked();
+  const chosenCommand = await commands.locator("li.chosen pre").innerText();
+
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await expect(page.getByText("Link copied")).toBeVisible();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(decodeLink(new URL(link).hash, defaultChoices()).choices.commandIndex).toBe(count - 1);
+
+  const other = await context.newPage();
+  await other.goto(link);
+  const reopened = other.getByRole("region", { name: "Commands" });
+  await expect(reopened).toBeVisible();
+  const reopenedOption = other.getByRole("article").filter({ has: reopened });
+  await expect(reopenedOption.getByRole("heading", { level: 3 }).first()).toHaveText(title);
+  await expect(reopenedOption).toContainText("vLLM");
+  await expect(reopened.getByRole("radio", { name: `The command: ${count} of ${count}` })).toBeChecked();
+  await expect(reopened.locator("li.chosen pre")).toHaveText(chosenCommand);
+});

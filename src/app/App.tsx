@@ -14,6 +14,7 @@ import type { TokenStore } from "../hub/settings.ts";
 import { plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
 import type { Cluster, Engine, EngineSettings as Settings, RepoSnapshot } from "../plan/types.ts";
 import {
+  chooseCommand,
   dismissLinkNotices,
   resetEngineSettings,
   selectOption,
@@ -161,7 +162,17 @@ export function App({ store, tokens }: AppProps) {
               onSelect={onSelect}
               renderCommands={(option) => (
                 <>
-                  <CommandForm plan={shownPlan} option={option} workload={workload} onWorkloadChange={(w) => replaceWorkload(store, w)} />
+                  <CommandForm
+                    plan={shownPlan}
+                    option={option}
+                    workload={workload}
+                    onWorkloadChange={(w) => replaceWorkload(store, w)}
+                    chosenIndex={option.id === choices.selectedOptionId ? choices.commandIndex : 0}
+                    onChoose={(i) => {
+                      selectOption(store, option.id);
+                      chooseCommand(store, i);
+                    }}
+                  />
                   <details className="calibrate">
                     <summary>Calibrate from a startup log</summary>
                     <CalibrateFromLog option={option} workload={workload} onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)} />

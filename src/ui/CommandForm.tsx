@@ -12,6 +12,9 @@ interface CommandFormProps {
   workload: Workload;
   /** Reports a change the user made here; the page's store keeps it (and the link). */
   onWorkloadChange(w: Workload): void;
+  /** Which command is "the" command (index into the option's commands): the one a shared link points its reader at. */
+  chosenIndex: number;
+  onChoose(index: number): void;
 }
 
 const KV_DTYPES: KvDtype[] = ["auto", "fp8", "f16", "q8_0", "q4_0"];
@@ -34,7 +37,8 @@ const MAX_SEQUENCES = 4096;
  * slider's path: no enumeration) and the form says whether the option still
  * fits, and when not, by how much.
  */
-export function CommandForm({ plan, option, workload, onWorkloadChange }: CommandFormProps) {
+export function CommandForm({ plan, option, workload, onWorkloadChange, chosenIndex, onChoose }: CommandFormProps) {
+  const groupName = useId();
   const checked = useMemo(() => (plan.workload === workload ? plan : withWorkload(plan, workload)), [plan, workload]);
   const current = checked.options.find((o) => o.id === option.id) ?? null;
   const commands = current?.commands ?? option.commands;
@@ -66,14 +70,33 @@ export function CommandForm({ plan, option, workload, onWorkloadChange }: Comman
         <KvDtypeField option={option} value={workload.kvDtype} onChange={(kvDtype) => set({ kvDtype })} />
       </div>
       <FitStatus option={current} />
-      <ol className="commands">
-        {commands.map((command, i) => (
-          <li key={`${i}:${command}`}>
-            <CommandBlock command={command} index={i} count={commands.length} />
-          </li>
-        ))}
-      </ol>
+      {/* A link whose index this option no longer has (the plan changed) points at the first command. */}
+      <CommandList commands={commands} chosen={chosenIndex < commands.length ? chosenIndex : 0} groupName={groupName} onChoose={onChoose} />
     </section>
+  );
+}
+
+/**
+ * The commands, one per line (or per node). With more than one, the user
+ * picks which is "the" command, e.g. the node they are sending the link to;
+ * it is highlighted and kept in the plan link (issue 6).
+ */
+function CommandList({ commands, chosen, groupName, onChoose }: { commands: string[]; chosen: number; groupName: string; onChoose: (index: number) => void }) {
+  const many = commands.length > 1;
+  return (
+    <ol className="commands">
+      {commands.map((command, i) => (
+        <li key={`${i}:${command}`} className={many && i === chosen ? "chosen" : undefined}>
+          {many ? (
+            <label className="choose-command">
+              <input type="radio" name={groupName} checked={i === chosen} onChange={() => onChoose(i)} />
+              {`The command: ${i + 1} of ${commands.length}`}
+            </label>
+          ) : null}
+          <CommandBlock command={command} index={i} count={commands.length} />
+        </li>
+      ))}
+    </ol>
   );
 }
 

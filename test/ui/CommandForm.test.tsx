@@ -25,7 +25,7 @@ describe("CommandForm", () => {
   const option = found;
 
   test("at the planned workload it fits and shows the option's command", () => {
-    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={p.workload} onWorkloadChange={() => undefined} />);
+    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={p.workload} onWorkloadChange={() => undefined} chosenIndex={0} onChoose={() => undefined} />);
     expect(html).toContain("Fits.");
     expect(html).toContain("vllm serve meta-llama/Llama-3.1-8B-Instruct");
     expect(html).toContain("Copy command");
@@ -34,13 +34,13 @@ describe("CommandForm", () => {
 
   test("a context the card cannot hold is re-checked and said by how much", () => {
     const longer: Workload = { ...p.workload, contextTokens: 131072 };
-    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={longer} onWorkloadChange={() => undefined} />);
+    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={longer} onWorkloadChange={() => undefined} chosenIndex={0} onChoose={() => undefined} />);
     expect(html).toMatch(/Does not fit: needs \d+\.\d GiB more a card\./);
     expect(html).toContain("--max-model-len 131072");
   });
 
   test("the KV dtypes offered are the engine's own", () => {
-    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={p.workload} onWorkloadChange={() => undefined} />);
+    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={p.workload} onWorkloadChange={() => undefined} chosenIndex={0} onChoose={() => undefined} />);
     expect(html).toContain('<option value="fp8">');
     expect(html).not.toContain('<option value="q8_0">');
   });
