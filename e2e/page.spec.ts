@@ -435,3 +435,51 @@ test("the command chosen among a multi-node option's lines is highlighted, kept 
   await expect(reopened.getByRole("radio", { name: `The command: ${count} of ${count}` })).toBeChecked();
   await expect(reopened.locator("li.chosen pre")).toHaveText(chosenCommand);
 });
+
+test("the cluster panel shows a compact row per card kind under headers shown once, with unique names, down to 375 px", async ({ page }, testInfo) => {
+  await page.goto("/");
+  await page.getByLabel("Start from a preset").selectOption({ label: "A100 80GB split 3g.40gb + 2 × 2g.20gb, beside a whole A100" });
+  const panel = page.getByRole("region", { name: "Cluster" });
+  const table = panel.getByRole("table", { name: "Node 1 Cards" });
+  await expect(table.getByRole("row")).toHaveCount(4);
+  // The headers once; each row's fields named in full for a screen reader, but the "Node 1 card 2" text not repeated to the eye.
+  await expect(table.getByRole("columnheader")).toHaveText(["Class", "Count", "Free", "Remove"]);
+  await expect(panel.getByLabel("Node 1 card 2 count", { exact: true })).toHaveCount(1);
+  for (const label of await table.locator("tbody label").all()) {
+    const box = await label.boundingBox();
+    expect(box === null || box.width <= 1, `"${await label.textContent()}" is not shown`).toBe(true);
+  }
+  const names = await panel.locator("input, select, button").evaluateAll((els) =>
+    els.map((el) => {
+      const labelled = el as HTMLInputElement;
+      const fromLabels = [...(labelled.labels ?? [])].map((l) => [...l.childNodes].filter((c) => !(c instanceof HTMLElement && c.getAttribute("aria-hidden") === "true")).map((c) => c.textContent).join("")).join(" ");
+      return el.getAttribute("aria-label") ?? (fromLabels || (el.textContent ?? ""));
+    }),
+  );
+  expect(names.filter((n, i) => names.indexOf(n) !== i), "accessible names in the cluster panel are unique").toEqual([]);
+
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await panel.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    // Usable at this width: each row's four controls side by side, inside the screen, the numbers wide enough for 4 digits.
+    for (const row of await table.locator("tbody tr").all()) {
+      const boxes = await Promise.all([row.locator("select").first(), row.getByRole("spinbutton").first(), row.getByRole("spinbutton").nth(1), row.getByRole("button")].map((l) => l.boundingBox()));
+      for (const box of boxes) {
+        expect(box).not.toBeNull();
+        expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
+      }
+      const tops = boxes.map((b) => Math.round(b?.y ?? 0));
+      expect(Math.max(...tops) - Math.min(...tops), "one line per card kind").toBeLessThanOrEqual(4);
+    }
+    // A four-digit count shows whole, and the class select shows more than a few letters.
+    const count = table.getByRole("spinbutton").first();
+    await count.fill("1000");
+    expect(await count.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await count.fill("1");
+    expect((await table.locator("select").first().boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(140);
+    const path = testInfo.outputPath(`cluster-${width}.png`);
+    await panel.screenshot({ path });
+    await testInfo.attach(`cluster-${width}`, { path, contentType: "image/png" });
+  }
+});

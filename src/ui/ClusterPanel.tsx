@@ -26,7 +26,7 @@ import { gaps, summarize } from "../cluster/summary.ts";
 import { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, validateCluster } from "../cluster/validate.ts";
 import type { Cluster, ClusterNode, DeviceGroup } from "../plan/types.ts";
 import { ImportDialog } from "./ImportDialog.tsx";
-import { NumberField } from "./NumberField.tsx";
+import { FieldLabel, NumberField } from "./NumberField.tsx";
 import "./ClusterPanel.css";
 
 interface ClusterPanelProps {
@@ -134,19 +134,21 @@ function NodeEditor({ node, index, fabricList, cluster, onChange }: NodeEditorPr
       </legend>
       <div className="field-row">
         <div className="field">
-          <label htmlFor={`${id}-id`}>Node {n} id</label>
+          <FieldLabel htmlFor={`${id}-id`} label={`Node ${n} id`} visibleLabel="Id" />
           <input id={`${id}-id`} type="text" value={node.id} onChange={(e) => patch({ id: e.target.value })} />
         </div>
         <div className="field">
-          <label htmlFor={`${id}-fabric`}>Node {n} fabric</label>
+          <FieldLabel htmlFor={`${id}-fabric`} label={`Node ${n} fabric`} visibleLabel="Fabric" />
           <input id={`${id}-fabric`} type="text" list={fabricList} value={node.fabric} placeholder="none" onChange={(e) => patch({ fabric: e.target.value.trim() })} />
         </div>
-        <NumberField label={`Node ${n} RAM (GiB)`} value={node.hostMemGib} min={0} max={MAX_HOST_MEM_GIB} step={1} onCommit={(v) => v !== undefined && patch({ hostMemGib: v })} />
-        <NumberField label={`Node ${n} free RAM (GiB)`} value={node.hostFreeGib} min={0} max={MAX_HOST_MEM_GIB} step={1} onCommit={(v) => v !== undefined && patch({ hostFreeGib: v })} />
+        <NumberField label={`Node ${n} RAM (GiB)`} visibleLabel="RAM (GiB)" value={node.hostMemGib} min={0} max={MAX_HOST_MEM_GIB} step={1} onCommit={(v) => v !== undefined && patch({ hostMemGib: v })} />
+        <NumberField label={`Node ${n} free RAM (GiB)`} visibleLabel="Free RAM (GiB)" value={node.hostFreeGib} min={0} max={MAX_HOST_MEM_GIB} step={1} onCommit={(v) => v !== undefined && patch({ hostFreeGib: v })} />
       </div>
 
       <table className="cluster-devices">
-        <caption>Node {n} cards</caption>
+        <caption>
+          <span className="visually-hidden">Node {n} </span>Cards
+        </caption>
         <thead>
           <tr>
             <th scope="col">Class</th>
@@ -172,15 +174,15 @@ function NodeEditor({ node, index, fabricList, cluster, onChange }: NodeEditorPr
       {node.devices.length === 0 ? <p className="hint">No cards: a CPU-only node, planned against its RAM.</p> : null}
 
       <div className="button-row">
-        <button type="button" className="secondary" onClick={() => onChange(addDevice(cluster, index, { class: "h100-80g", count: 1, free: 1 }))}>
-          Add card to node {n}
+        <button type="button" className="secondary" aria-label={`Add card to node ${n}`} onClick={() => onChange(addDevice(cluster, index, { class: "h100-80g", count: 1, free: 1 }))}>
+          Add card
         </button>
-        <NumberField label={`Copies of node ${n}`} value={copies} min={1} max={MAX_DUPLICATES} integer onCommit={(v) => v !== undefined && setCopies(v)} />
-        <button type="button" className="secondary" onClick={() => onChange(duplicateNode(cluster, index, copies))}>
-          Duplicate node {n}
+        <NumberField label={`Copies of node ${n}`} visibleLabel="Copies" value={copies} min={1} max={MAX_DUPLICATES} integer onCommit={(v) => v !== undefined && setCopies(v)} />
+        <button type="button" className="secondary" aria-label={`Duplicate node ${n}`} onClick={() => onChange(duplicateNode(cluster, index, copies))}>
+          Duplicate
         </button>
-        <button type="button" className="secondary" onClick={() => onChange(removeNode(cluster, index))}>
-          Remove node {n}
+        <button type="button" className="secondary" aria-label={`Remove node ${n}`} onClick={() => onChange(removeNode(cluster, index))}>
+          Remove node
         </button>
       </div>
     </fieldset>
@@ -207,6 +209,8 @@ function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
         </label>
         <select
           id={`${id}-class`}
+          // A narrow column cuts a long class name ("a100-80g-mig-3g.40gb"); the tooltip shows it whole.
+          title={device.class}
           value={custom ? CUSTOM : device.class}
           onChange={(e) => {
             const value = e.target.value;
@@ -227,11 +231,12 @@ function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
         {custom ? (
           <div className="field-row">
             <div className="field">
-              <label htmlFor={`${id}-custom`}>{label} custom class</label>
+              <FieldLabel htmlFor={`${id}-custom`} label={`${label} custom class`} visibleLabel="Custom class" />
               <input id={`${id}-custom`} type="text" value={device.class} onChange={(e) => onChange({ ...device, class: e.target.value.trim() })} />
             </div>
             <NumberField
               label={`${label} memory (GiB)`}
+              visibleLabel="Memory (GiB)"
               value={device.memGib}
               min={0.1}
               max={MAX_DEVICE_MEM_GIB}
@@ -243,14 +248,14 @@ function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
         ) : null}
       </td>
       <td>
-        <NumberField label={`${label} count`} value={device.count} min={0} max={MAX_DEVICES_PER_GROUP} integer onCommit={(v) => v !== undefined && onChange({ ...device, count: v })} />
+        <NumberField label={`${label} count`} visibleLabel="" value={device.count} min={0} max={MAX_DEVICES_PER_GROUP} integer onCommit={(v) => v !== undefined && onChange({ ...device, count: v })} />
       </td>
       <td>
-        <NumberField label={`${label} free`} value={device.free} min={0} max={MAX_DEVICES_PER_GROUP} integer onCommit={(v) => v !== undefined && onChange({ ...device, free: v })} />
+        <NumberField label={`${label} free`} visibleLabel="" value={device.free} min={0} max={MAX_DEVICES_PER_GROUP} integer onCommit={(v) => v !== undefined && onChange({ ...device, free: v })} />
       </td>
       <td>
-        <button type="button" className="secondary" onClick={onRemove} aria-label={`Remove ${label.toLowerCase()}`}>
-          Remove
+        <button type="button" className="secondary remove-card" onClick={onRemove} aria-label={`Remove ${label.toLowerCase()}`} title={`Remove ${label.toLowerCase()}`}>
+          ×
         </button>
       </td>
     </tr>

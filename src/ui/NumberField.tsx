@@ -6,7 +6,15 @@ function formatNumber(n: number): string {
 }
 
 interface NumberFieldProps {
+  /** The accessible name: unique on the page ("Node 1 card 2 count"). */
   label: string;
+  /**
+   * What the eye sees instead, where the context already says the rest (a
+   * "Count" column header, a "Node 1" legend): "" shows nothing. The full
+   * label stays as visually hidden text, so the name a screen reader hears is
+   * still unique.
+   */
+  visibleLabel?: string;
   /** The committed value; undefined shows the placeholder (an engine default). */
   value: number | undefined;
   min: number;
@@ -26,7 +34,7 @@ interface NumberFieldProps {
  * the text typed lives here until it is a valid number, and only valid
  * numbers reach the plan. A value out of range says what range it wants.
  */
-export function NumberField({ label, value, min, max, step = 1, integer = false, placeholder, hint, onCommit }: NumberFieldProps) {
+export function NumberField({ label, visibleLabel, value, min, max, step = 1, integer = false, placeholder, hint, onCommit }: NumberFieldProps) {
   const id = useId();
   const [draft, setDraft] = useState<string | null>(null);
   const text = draft ?? (value === undefined ? "" : String(value));
@@ -34,7 +42,7 @@ export function NumberField({ label, value, min, max, step = 1, integer = false,
   const describedBy = [hint ? `${id}-hint` : "", problem ? `${id}-error` : ""].filter(Boolean).join(" ");
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
+      <FieldLabel htmlFor={id} label={label} visibleLabel={visibleLabel} />
       <input
         id={id}
         type="number"
@@ -65,6 +73,24 @@ export function NumberField({ label, value, min, max, step = 1, integer = false,
         </span>
       ) : null}
     </div>
+  );
+}
+
+/** A label whose accessible name is `label`, showing `visibleLabel` when given (see NumberFieldProps). */
+export function FieldLabel({ htmlFor, label, visibleLabel }: { htmlFor: string; label: string; visibleLabel?: string | undefined }) {
+  if (visibleLabel === undefined) return <label htmlFor={htmlFor}>{label}</label>;
+  if (visibleLabel === "") {
+    return (
+      <label htmlFor={htmlFor} className="visually-hidden">
+        {label}
+      </label>
+    );
+  }
+  return (
+    <label htmlFor={htmlFor}>
+      <span className="visually-hidden">{label}</span>
+      <span aria-hidden="true">{visibleLabel}</span>
+    </label>
   );
 }
 
