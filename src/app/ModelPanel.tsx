@@ -3,7 +3,7 @@
  * only when its own inputs change (not on every frame of a slider drag).
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { memo, useMemo, useState } from "react";
+import { memo, useId, useMemo, useState } from "react";
 import { catalogEntries } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
 import { snapshotFromManual } from "../hub/manual.ts";
@@ -139,6 +139,7 @@ interface OfflineWaysProps {
 
 /** The two ways on that the "cannot reach the Hub" message names: a bundled model, or one entered by hand. */
 function OfflineWays({ catalog, onCatalog, onManual }: OfflineWaysProps) {
+  const id = useId();
   const [picked, setPicked] = useState(catalog[0]?.repo ?? "");
   return (
     <div className="offline-ways">
@@ -150,8 +151,8 @@ function OfflineWays({ catalog, onCatalog, onManual }: OfflineWaysProps) {
         }}
       >
         <div className="field grow">
-          <label htmlFor="offline-catalog">Bundled catalog (plans with no network)</label>
-          <select id="offline-catalog" value={picked} onChange={(e) => setPicked(e.target.value)}>
+          <label htmlFor={id}>Bundled catalog (plans with no network)</label>
+          <select id={id} value={picked} onChange={(e) => setPicked(e.target.value)}>
             {catalog.map((c) => (
               <option key={c.repo} value={c.repo}>
                 {c.label}
