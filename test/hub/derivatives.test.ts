@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { listQuantizedChildren } from "../../src/hub/derivatives.ts";
 import { HubError } from "../../src/hub/errors.ts";
-import { fakeHub, loadRecording } from "./fakeHub.ts";
+import { fakeHub, loadListRecordings, loadRecording } from "./fakeHub.ts";
 
 const HUB = "https://hub.test";
 
@@ -19,6 +19,19 @@ describe("listQuantizedChildren", () => {
     expect(url.pathname).toBe("/api/models");
     expect(url.searchParams.getAll("filter")).toEqual(["base_model:quantized:deepseek-ai/DeepSeek-R1"]);
     expect(url.searchParams.get("sort")).toBe("downloads");
+  });
+
+  test("the recorded list (the model list's real shape with expand) reads as children, GGUF and safetensors told apart", async () => {
+    const hub = fakeHub({ recordings: [], lists: loadListRecordings() });
+    const children = await listQuantizedChildren("Qwen/Qwen2.5-Coder-32B-Instruct", { hubUrl: HUB, fetch: hub.fetch });
+    expect(children.map((c) => [c.repo, c.gguf, c.gated])).toEqual([
+      ["Qwen/Qwen2.5-Coder-32B-Instruct-GGUF", true, false],
+      ["bartowski/Qwen2.5-Coder-32B-Instruct-GGUF", true, false],
+      ["Qwen/Qwen2.5-Coder-32B-Instruct-AWQ", false, false],
+      ["Qwen/Qwen2.5-Coder-32B-Instruct-GPTQ-Int4", false, false],
+    ]);
+    // @huggingface/hub asks for the tags it needs to tell GGUF apart (expand=tags) beside its default fields.
+    expect(new URL(hub.requests[0]?.url ?? "").searchParams.getAll("expand")).toContain("tags");
   });
 
   test("429 and no network are HubErrors with words", async () => {
