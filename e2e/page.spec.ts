@@ -297,6 +297,12 @@ test("with the Hub unreachable, a pasted config.json and the weights' size plan 
   await expect(other.getByText("Entered by hand (manual mode)")).toBeVisible();
   await expect.poll(async () => (await planText(other)).join("\n")).toEqual(before.join("\n"));
   await expect(other.getByText("The link cannot carry")).toHaveCount(0);
+
+  // The unit is the user's to say: 15.23 GB as the Hub lists it is 14.2 GiB; the same number in GiB is 15.2 GiB of weights.
+  await expect(page.getByText(/safetensors · bf16 · 14\.2 GiB/)).toBeVisible();
+  await page.getByLabel("Unit").selectOption("GiB");
+  await page.getByRole("button", { name: "Plan this model" }).click();
+  await expect(page.getByText(/safetensors · bf16 · 15\.2 GiB/)).toBeVisible();
 });
 
 test("with the Hub unreachable, the bundled catalog is offered under the message and plans with no network", async ({ page }) => {
