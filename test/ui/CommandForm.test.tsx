@@ -45,3 +45,28 @@ describe("CommandForm", () => {
     expect(html).not.toContain('<option value="q8_0">');
   });
 });
+
+describe("CommandForm: the chosen command of a multi-node option", () => {
+  // DeepSeek-R1's 163 fp8 shards (641 GiB) need both of two 8 × H100 nodes: one vLLM line per node.
+  const snapshot = snapshotOf("deepseek-ai__DeepSeek-R1");
+  const { shape, artifacts } = readModel(snapshot);
+  const node = (id: string) => ({ id, fabric: "ib0", hostMemGib: 2048, hostFreeGib: 1900, devices: [{ class: "h100-80g", count: 8, free: 8 }] });
+  const p = plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, { nodes: [node("dgx-1"), node("dgx-2")] }, { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} });
+  const found = p.options.find((o) => o.engine === "vllm" && o.commands.length > 1);
+  if (!found) throw new Error("no multi-node vLLM option for DeepSeek-R1 on two DGX H100 nodes");
+  const option = found;
+  const render = (chosenIndex: number) =>
+    renderToStaticMarkup(<CommandForm plan={p} option={option} workload={p.workload} onWorkloadChange={() => undefined} chosenIndex={chosenIndex} onChoose={() => undefined} />);
+
+  test("one radio per line, the chosen line checked and marked", () => {
+    const html = render(1);
+    expect(html.match(/type="radio"/g)).toHaveLength(option.commands.length);
+    expect(html).toMatch(/<li class="chosen"><label class="choose-command"><input type="radio"[^>]*checked=""[^>]*\/>The command: 2 of \d/);
+    expect(html.match(/class="chosen"/g)).toHaveLength(1);
+  });
+
+  test("an index the option no longer has (the plan changed under a link) marks the first line", () => {
+    const html = render(option.commands.length + 3);
+    expect(html).toMatch(/<li class="chosen"><label class="choose-command"><input type="radio"[^>]*checked=""[^>]*\/>The command: 1 of \d/);
+  });
+});
