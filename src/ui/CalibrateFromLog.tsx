@@ -3,6 +3,7 @@ import { calibrationNotes, planOverheadGib, plannedEngineOf, predictedVsMeasured
 import { parseStartupLog, type StartupLogReading } from "../plan/logparse.ts";
 import type { Engine, PlanOption, Workload } from "../plan/types.ts";
 import { formatTokens } from "./format.ts";
+import { TextFileInput } from "./TextFileInput.tsx";
 
 interface CalibrateFromLogProps {
   /** The selected option: what the log is compared with. Null when none is selected. */
@@ -14,6 +15,8 @@ interface CalibrateFromLogProps {
 
 /** A pasted log larger than this is cut: startup figures are in the first lines, and a day of request logs is not. */
 const MAX_LOG_CHARS = 2_000_000;
+/** A file larger than this is not one startup (a day of request logs): refused before it is read. */
+const MAX_LOG_FILE_BYTES = 50_000_000;
 
 /**
  * Issue 7's "Calibrate from a log": paste (or open) the lines a vLLM,
@@ -24,20 +27,9 @@ const MAX_LOG_CHARS = 2_000_000;
 export function CalibrateFromLog({ option, workload, onUse }: CalibrateFromLogProps) {
   const id = useId();
   const [text, setText] = useState("");
-  const [fileError, setFileError] = useState<string | null>(null);
   // Parsed at low priority (a deferred value): typing stays responsive while a large paste is read.
   const deferred = useDeferredValue(text);
   const reading = useMemo(() => (deferred.trim() === "" ? null : parseStartupLog(deferred.slice(0, MAX_LOG_CHARS))), [deferred]);
-
-  async function openFile(file: File | undefined) {
-    if (!file) return;
-    try {
-      setText((await file.text()).slice(0, MAX_LOG_CHARS));
-      setFileError(null);
-    } catch {
-      setFileError(`Could not read ${file.name}: choose a text log file, or paste its lines.`);
-    }
-  }
 
   return (
     <section className="calibrate-from-log" aria-labelledby={`${id}-title`}>
@@ -47,15 +39,13 @@ export function CalibrateFromLog({ option, workload, onUse }: CalibrateFromLogPr
         <label htmlFor={`${id}-log`}>Startup log</label>
         <textarea id={`${id}-log`} rows={8} spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} />
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-file`}>Or open a log file</label>
-        <input id={`${id}-file`} type="file" accept=".log,.txt,text/plain" onChange={(e) => void openFile(e.target.files?.[0])} />
-        {fileError ? (
-          <span className="error" role="alert">
-            {fileError}
-          </span>
-        ) : null}
-      </div>
+      <TextFileInput
+        label="Or open a log file"
+        accept=".log,.txt,text/plain"
+        maxBytes={MAX_LOG_FILE_BYTES}
+        whatItShouldBe="the engine's startup log"
+        onText={(log) => setText(log.slice(0, MAX_LOG_CHARS))}
+      />
       {reading && !option ? <p role="status">Select an option to compare the log with its prediction.</p> : null}
       {reading && option ? <CalibrationReport option={option} workload={workload} reading={reading} onUse={onUse} /> : null}
     </section>

@@ -7,6 +7,7 @@ import { useId, useState, type DragEvent } from "react";
 import { importCluster } from "../cluster/import.ts";
 import { formatMessage, type ImportResult } from "../cluster/messages.ts";
 import type { Cluster } from "../plan/types.ts";
+import { readTextFile, TextFileInput } from "./TextFileInput.tsx";
 
 interface ImportDialogProps {
   onImport: (cluster: Cluster) => void;
@@ -15,34 +16,32 @@ interface ImportDialogProps {
 
 /** A file larger than this is not an inventory; reading it would only stall the page. */
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
+const INVENTORY = "the inventory tool's output (nvidia-smi, kubectl, Slurm…)";
 
 export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
   const id = useId();
   const [text, setText] = useState("");
   const [fileName, setFileName] = useState<string | undefined>(undefined);
   const [result, setResult] = useState<ImportResult | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
+  const [dropError, setDropError] = useState<string | null>(null);
 
-  const readFile = async (file: File | undefined) => {
-    if (!file) return;
-    if (file.size > MAX_FILE_BYTES) {
-      setFileError(`${file.name} is ${Math.round(file.size / 1024 / 1024)} MB: an inventory is far smaller; pick the tool's output`);
-      return;
-    }
-    setFileError(null);
-    const content = await file.text();
+  const read = (content: string, name: string) => {
     setText(content);
-    setFileName(file.name);
-    setResult(importCluster(content, file.name));
+    setFileName(name);
+    setResult(importCluster(content, name));
   };
 
-  const onDrop = (e: DragEvent<HTMLElement>) => {
+  const onDrop = async (e: DragEvent<HTMLElement>) => {
     e.preventDefault();
-    void readFile(e.dataTransfer.files[0]);
+    const file = e.dataTransfer.files[0];
+    if (!file) return;
+    const reading = await readTextFile(file, MAX_FILE_BYTES, INVENTORY);
+    setDropError("error" in reading ? reading.error : null);
+    if (!("error" in reading)) read(reading.text, reading.fileName);
   };
 
   return (
-    <section className="import-dialog" aria-labelledby={`${id}-title`} onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+    <section className="import-dialog" aria-labelledby={`${id}-title`} onDragOver={(e) => e.preventDefault()} onDrop={(e) => void onDrop(e)}>
       <h3 id={`${id}-title`}>Import a cluster</h3>
       <p className="hint">
         Paste or drop the output of nvidia-smi, rocm-smi, kubectl get nodes / describe node, Slurm scontrol show node or sinfo, ray status, a CSV, or
@@ -62,15 +61,12 @@ export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
           }}
         />
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-file`}>Or upload a file</label>
-        <input id={`${id}-file`} type="file" accept=".txt,.json,.yaml,.yml,.csv,.log,text/plain" onChange={(e) => void readFile(e.target.files?.[0])} />
-        {fileError ? (
-          <span className="error" role="alert">
-            {fileError}
-          </span>
-        ) : null}
-      </div>
+      <TextFileInput label="Or upload a file" accept=".txt,.json,.yaml,.yml,.csv,.log,text/plain" maxBytes={MAX_FILE_BYTES} whatItShouldBe={INVENTORY} onText={read} />
+      {dropError ? (
+        <p className="error" role="alert">
+          {dropError}
+        </p>
+      ) : null}
       <div className="button-row">
         <button type="button" onClick={() => setResult(importCluster(text, fileName))} disabled={text.trim() === ""}>
           Read inventory

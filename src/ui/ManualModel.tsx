@@ -4,6 +4,7 @@
  * numbers; the Hub's manual reader decides whether they make a model.
  */
 import { useId, useState } from "react";
+import { TextFileInput } from "./TextFileInput.tsx";
 
 /** GB as the Hub's file list shows sizes (10^9 bytes), or GiB (2^30) as nvidia-smi and most tools print them. */
 export type SizeUnit = "GB" | "GiB";
@@ -32,16 +33,6 @@ export function ManualModel({ open, onToggle, onUse }: ManualModelProps) {
   const [unit, setUnit] = useState<SizeUnit>("GB");
   const [name, setName] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
-
-  async function upload(file: File | undefined): Promise<void> {
-    if (!file) return;
-    if (file.size > MAX_UPLOAD_BYTES) {
-      setProblem(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB: pick the model's config.json, which is a few kB`);
-      return;
-    }
-    setConfigText(await file.text());
-    setProblem(null);
-  }
 
   function submit(): void {
     const amount = Number(size.trim());
@@ -78,10 +69,16 @@ export function ManualModel({ open, onToggle, onUse }: ManualModelProps) {
             }}
           />
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-file`}>or upload config.json</label>
-          <input id={`${id}-file`} type="file" accept=".json,application/json" onChange={(e) => void upload(e.target.files?.[0])} />
-        </div>
+        <TextFileInput
+          label="or upload config.json"
+          accept=".json,application/json"
+          maxBytes={MAX_UPLOAD_BYTES}
+          whatItShouldBe="the model's config.json"
+          onText={(text) => {
+            setConfigText(text);
+            setProblem(null);
+          }}
+        />
         <div className="manual-size">
           <div className="field">
             <label htmlFor={`${id}-size`}>Weights' size</label>
