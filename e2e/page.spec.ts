@@ -288,7 +288,13 @@ test("with the Hub unreachable, a pasted config.json and the weights' size plan 
   const before = await planText(page);
 
   // The link carries the minified config and the size: a new page plans the same model with the Hub still unreachable.
-  await expect.poll(async () => decodeLink(await page.evaluate(() => window.location.hash), defaultChoices()).choices.manual?.weightsBytes).toBe(model.index_total_size);
+  // The link is written debounced: wait until it holds both the model and the option whose commands are open.
+  await expect
+    .poll(async () => {
+      const { choices } = decodeLink(await page.evaluate(() => window.location.hash), defaultChoices());
+      return [choices.manual?.weightsBytes, choices.selectedOptionId !== ""];
+    })
+    .toEqual([model.index_total_size, true]);
   const link = await page.evaluate(() => window.location.href);
   expect(link.length).toBeLessThanOrEqual(8000);
   const other = await context.newPage();
