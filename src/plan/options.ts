@@ -20,7 +20,7 @@ import {
 import {
   CUDA_CONTEXT_BYTES, GIB, freetokenReserveTokens, freetokenStateSlots, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
   llamacppComputeBytes, llamacppHostBytes, sglangContextBytes, vllmActivationBytes, vllmNonTorchBytes,
-  vllmOutsideFloorBytes, vllmSamplerWarmupBytes, VLLM_MXFP4_WARMUP_BYTES,
+  vllmMxfp4HopperExpertGrowthBytes, vllmOutsideFloorBytes, vllmSamplerWarmupBytes, VLLM_MXFP4_WARMUP_BYTES,
 } from "./memory.ts";
 import { kvDtypeAllowed, resolveSettings, type ResolvedSettings } from "./settings.ts";
 import { largestFitting, rememberLayouts } from "./context.ts";
@@ -204,6 +204,18 @@ export interface Part {
   /** It runs the sampler / holds the output layer. */
   holdsOutput: boolean;
   kv: KvGeometry;
+  /** The routed experts this card holds (vLLM/SGLang parts of a MoE model), for engine-specific layouts. */
+  routedExperts?: RoutedExpertsOnCard;
+}
+
+/** A card's routed experts: what an engine may lay out otherwise than the checkpoint. */
+export interface RoutedExpertsOnCard {
+  /** MoE layers whose experts are on this card. */
+  moeLayers: number;
+  /** Experts per layer on this card (all of them, or ceil(E ÷ ep) under expert parallel). */
+  experts: number;
+  /** Each expert's FFN width on this card (split by tensor parallel unless expert parallel). */
+  intermediatePerCard: number;
 }
 
 /** What an option is, fixed by enumeration; `evaluate` adds what the workload decides. */
@@ -294,7 +306,20 @@ function weightsOnCard(part: Part, engine: Engine, shape: ModelShape, s: Resolve
     // (RotaryEmbedding._compute_cos_sin_cache; calibration: Llama-3.1-8B 0.03 GiB at TP 1, 2 and 4).
     embed += shape.maxContextTokens * ropeDim(shape) * (s.dtype === "float32" ? 4 : modelBytes);
   }
+  if (engine === "vllm") body += vllmMxfp4HopperGrowthBytes(part, shape);
   return body + embed;
+}
+
+/**
+ * What vLLM's Hopper layout of MXFP4 experts adds to the checkpoint's bytes
+ * (vllmMxfp4HopperExpertGrowthBytes: padding, scales kept twice, fp32 biases); 0
+ * for any other checkpoint or card. Only sm90 is modelled: sm100 picks
+ * FlashInfer's TRTLLM backend, with another padding, and no log calibrates it.
+ */
+function vllmMxfp4HopperGrowthBytes(part: Part, shape: ModelShape): number {
+  const experts = part.routedExperts;
+  if (shape.quantMethod !== "mxfp4" || !experts || cardOf(part.gpuClass)?.computeCapability !== 9) return 0;
+  return experts.moeLayers * experts.experts * vllmMxfp4HopperExpertGrowthBytes(shape.hiddenSize, experts.intermediatePerCard);
 }
 
 /**
@@ -859,9 +884,21 @@ export function servingParts(shape: ModelShape, a: Artifact, gpuClass: string, p
       gpuClass, cards: tp, role: pp > 1 ? `stage ${i + 1}` : "", physicalBytes,
       bodyBytes: body, embedBytes: embed, tensorParallel: tp, pipelineParallel: pp, holdsOutput: last,
       kv: geometryOfRange(shape, start, end, tp),
+      ...expertsOnCard(shape, moeInStage, tp, ep),
     });
   }
   return mergeAlikeStages(stages);
+}
+
+/** A stage card's routed experts, as Part fields: none for a dense model or an unknown expert width. */
+function expertsOnCard(shape: ModelShape, moeLayers: number, tp: number, ep: boolean): { routedExperts?: RoutedExpertsOnCard } {
+  const moe = shape.moe;
+  if (!moe || moeLayers === 0 || moe.expertIntermediateSize <= 0) return {};
+  return {
+    routedExperts: ep
+      ? { moeLayers, experts: Math.ceil(moe.routedExperts / tp), intermediatePerCard: moe.expertIntermediateSize }
+      : { moeLayers, experts: moe.routedExperts, intermediatePerCard: moe.expertIntermediateSize / tp },
+  };
 }
 
 /** Middle pipeline stages that hold the same are one entry of several cards. */

@@ -4,7 +4,10 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { GIB, cudaTotalBytes, llamacppComputeBytes, vllmActivationBytes, vllmNonTorchBytes, vllmOutsideBudgetBytes, vllmOutsideFloorBytes } from "../../src/plan/memory.ts";
+import {
+  GIB, cudaTotalBytes, llamacppComputeBytes, vllmActivationBytes, vllmMxfp4HopperExpertGrowthBytes, vllmNonTorchBytes, vllmOutsideBudgetBytes,
+  vllmOutsideFloorBytes,
+} from "../../src/plan/memory.ts";
 import { cardMemoryBytes } from "../../src/plan/cards.ts";
 import { resolveSettings } from "../../src/plan/settings.ts";
 import { shapeFromConfig } from "../../src/plan/shape.ts";
@@ -65,5 +68,30 @@ describe("llama.cpp's compute buffer on the card with the output layer", () => {
     ["Qwen/Qwen3-235B-A22B", 2048, 1264.01, "ik_llama.cpp, ikllama-5090-qwen3-235b case"],
   ])("%s at -ub %i: %f MiB (%s), within 5%", (repo, ubatch, mib) => {
     expect(Math.abs(llamacppComputeBytes(shapeOf(repo), ubatch, true) / 2 ** 20 / mib - 1)).toBeLessThanOrEqual(0.05);
+  });
+});
+
+describe("vLLM 0.19's MXFP4 experts on Hopper weigh more than the checkpoint (gpt-oss-20b: 13.64 GiB loaded from 12.82)", () => {
+  // The three HF shards (test/fixtures/models/openai__gpt-oss-20b.json): 13,761,316,904 bytes.
+  const checkpointBytes = 13_761_316_904;
+  const config = JSON.parse(readFileSync(new URL("../fixtures/configs/openai__gpt-oss-20b.config.json", import.meta.url), "utf8")) as {
+    hidden_size: number; intermediate_size: number; num_local_experts: number; num_hidden_layers: number;
+    max_position_embeddings: number; head_dim: number;
+  };
+  const runs = v019.filter((r) => r.model === "openai/gpt-oss-20b");
+
+  test("both tensor-parallel widths were logged", () => {
+    expect(new Set(runs.map((r) => r.tp))).toEqual(new Set([1, 2]));
+  });
+
+  test.each(runs.map((r) => [r.id, r] as const))("%s: the growth is what the log shows above the checkpoint's share", (_id, r) => {
+    const growthPerExpert = vllmMxfp4HopperExpertGrowthBytes(config.hidden_size, config.intermediate_size / r.tp);
+    const growthGib = (config.num_hidden_layers * config.num_local_experts * growthPerExpert) / GIB;
+    // The log also holds every rank's rotary cos/sin cache: max positions × head dim in bf16.
+    const ropeBytes = config.max_position_embeddings * config.head_dim * 2;
+    const loggedGib = (r.measured.weights_gib_per_card ?? 0) - (checkpointBytes / r.tp + ropeBytes) / GIB;
+    // Without it the model said 12.83 and 6.42 GiB: 0.81 and 0.59 short. The log rounds to 0.01 GiB.
+    expect(loggedGib).toBeGreaterThan(0.5);
+    expect(Math.abs(growthGib - loggedGib)).toBeLessThan(0.05);
   });
 });
