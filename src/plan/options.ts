@@ -304,7 +304,7 @@ function weightsOnCard(part: Part, engine: Engine, shape: ModelShape, s: Resolve
     if (s.quantization === "fp8" && shape.quantMethod === "") body *= 1 / (s.dtype === "float32" ? 4 : 2);
     // The rotary cos/sin cache: max positions × head dim in the model's dtype, on every rank
     // (RotaryEmbedding._compute_cos_sin_cache; calibration: Llama-3.1-8B 0.03 GiB at TP 1, 2 and 4).
-    embed += shape.maxContextTokens * ropeDim(shape) * (s.dtype === "float32" ? 4 : modelBytes);
+    embed += (shape.ropeCacheRows ?? shape.maxContextTokens) * ropeDim(shape) * (s.dtype === "float32" ? 4 : modelBytes);
   }
   if (engine === "vllm") body += vllmMxfp4HopperGrowthBytes(part, shape);
   return body + embed;

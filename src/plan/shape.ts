@@ -202,6 +202,28 @@ function maxContextOf(config: Json, text: Json, modelType: string): number {
 }
 
 /**
+ * vLLM's rotary cos/sin cache rows where they are not the max length (only
+ * Gemma-3 is known so far). Gemma-3's sliding layers get a default rope of
+ * their own (rope_local_base_freq: vllm models/gemma3.py overrides the
+ * config for `is_sliding`), a second cache of max_position_embeddings rows;
+ * its global rope is linear with factor 8, and LinearScalingRotaryEmbedding
+ * builds max_position_embeddings × factor rows
+ * (rotary_embedding/linear_scaling_rope.py). Calibration (vLLM 0.19, H100):
+ * Gemma-3-4B loaded 8.58 GiB, 12B 23.31, 27B 51.45, 0.51, 0.55 and 0.32 GiB
+ * above one cache of 131,072 rows.
+ */
+function ropeCacheRowsOf(config: Json, text: Json, modelType: string): { ropeCacheRows?: number } {
+  if (!modelType.startsWith("gemma3")) return {};
+  const maxLength = maxContextOf(config, text, modelType);
+  const declared = eitherLevel(config, text, "rope_scaling") ?? eitherLevel(config, text, "rope_parameters");
+  // Newer configs nest rope_parameters per attention type; the global rope is full_attention's.
+  const rope = isRecord(declared) && isRecord(declared["full_attention"]) ? declared["full_attention"] : declared;
+  const factor = isRecord(rope) && String(rope["rope_type"] ?? rope["type"] ?? "") === "linear" ? rope["factor"] : 1;
+  const globalRows = typeof factor === "number" && factor > 0 ? Math.round(maxLength * factor) : maxLength;
+  return { ropeCacheRows: globalRows + maxLength };
+}
+
+/**
  * vLLM's rope stretch of the max length (`_get_and_verify_max_len`): a
  * rope_scaling with a factor, of any type but su, longrope and llama3 (whose
  * max_position_embeddings already includes it), multiplies the length; yarn
@@ -837,6 +859,7 @@ export function shapeFromConfig(
     headDim: mlaLatent?.kind === "mla" ? mlaLatent.latentDim : headDim,
     vocabSize: optionalInt(text, "vocab_size") ?? optionalInt(config, "vocab_size") ?? 0,
     maxContextTokens: maxContextOf(config, text, modelType),
+    ...ropeCacheRowsOf(config, text, modelType),
     dtype,
     paramsTotal,
     moe: moeOf(text, modelType, layers, hiddenSize),

@@ -366,6 +366,12 @@ export interface ModelShape {
   vocabSize: number;
   /** The model's own longest context. */
   maxContextTokens: number;
+  /**
+   * Rows of vLLM's rotary cos/sin caches over all the model's rope instances,
+   * when not maxContextTokens (Gemma-3: a linear ×8 global rope and a local
+   * one). Absent: one cache of maxContextTokens rows.
+   */
+  ropeCacheRows?: number;
   /** The weights' dtype: "bfloat16", "float16", "float32". */
   dtype: string;
   /** Total parameters, when known (Hub safetensors.total, GGUF count, or the index). */

@@ -95,3 +95,23 @@ describe("vLLM 0.19's MXFP4 experts on Hopper weigh more than the checkpoint (gp
     expect(Math.abs(growthGib - loggedGib)).toBeLessThan(0.05);
   });
 });
+
+describe("vLLM 0.19 loads Gemma-3 above its checkpoint by its rotary caches (4B: 8.58 GiB from 8.01)", () => {
+  // A linear ×8 global rope (max positions × 8 rows) and the sliding layers' own, in bf16.
+  const runs = v019.filter((r) => /gemma-3-(4b|12b|27b)/.test(r.model));
+
+  test("the three sizes were logged", () => {
+    expect(runs).toHaveLength(3);
+  });
+
+  test.each(runs.map((r) => [r.id, r] as const))("%s: checkpoint + the rope caches' rows is what the log shows", (_id, r) => {
+    const m = models[r.model];
+    if (!m?.params) throw new Error(`${r.model}: no parameter count in models.json`);
+    const shape = shapeFromConfig(m.config, m.params);
+    const ropeBytes = (shape.ropeCacheRows ?? shape.maxContextTokens) * shape.headDim * 2;
+    const predictedGib = (m.params * 2 + ropeBytes) / GIB;
+    const logged = r.measured.weights_gib_per_card ?? 0;
+    // One 131,072-row cache left the 4B 0.51 GiB short; the log rounds to 0.01 GiB.
+    expect(Math.abs(predictedGib / logged - 1)).toBeLessThan(0.003);
+  });
+});
