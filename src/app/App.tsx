@@ -11,7 +11,7 @@ import { HubError } from "../hub/errors.ts";
 import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
-import { plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
+import { largestCardBytes, plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
 import type { Cluster, Engine, EngineSettings as Settings, RepoSnapshot } from "../plan/types.ts";
 import {
   chooseCommand,
@@ -37,7 +37,6 @@ import { modelSummary } from "../ui/format.ts";
 import { LinkNotices } from "../ui/LinkNotices.tsx";
 import { OptionsView } from "../ui/OptionsView.tsx";
 import type { RepoStatus } from "../ui/RepoField.tsx";
-import { largestCardBytes } from "./cluster.ts";
 import { ModelPanel } from "./ModelPanel.tsx";
 import { repoQueryOptions } from "./queries.ts";
 

@@ -16,6 +16,8 @@
  * card, slices, memory) and only then take the catalog's name for it.
  */
 
+import type { Cluster } from "./types.ts";
+
 export interface MigProfile {
   /** "3g.40gb": the name the current driver gives it on this card. */
   profile: string;
@@ -248,4 +250,20 @@ export function cardMemoryBytes(gpuClass: string, memGibOverride?: number): numb
   if (!isMigClass(gpuClass)) return card.memoryBytes;
   const profile = gpuClass.split("-mig-")[1];
   return card.migProfiles.find((p) => p.profile === profile)?.memoryBytes ?? null;
+}
+
+/** The card the engine defaults are shown for when the cluster has none: an H100's 81,559 MiB. */
+const FALLBACK_CARD = "h100-80g";
+
+/**
+ * The largest card the cluster has, as it reports its memory. Engines pick
+ * some defaults by card size (vLLM's scheduler limits, SGLang's reserve), and
+ * the page's "Engine settings" shows the defaults for that card.
+ */
+export function largestCardBytes(cluster: Cluster): number {
+  let largest = 0;
+  for (const node of cluster.nodes) {
+    for (const d of node.devices) largest = Math.max(largest, cardMemoryBytes(d.class, d.memGib) ?? 0);
+  }
+  return largest > 0 ? largest : (cardMemoryBytes(FALLBACK_CARD) ?? 0);
 }

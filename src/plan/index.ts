@@ -15,7 +15,7 @@ export { shapeFromConfig, ModelError } from "./shape.ts";
 export { shapeFromGguf } from "./gguf.ts";
 export { artifactsOf } from "./artifacts.ts";
 export { ggufQuantOf, quantFromName, nominalBitsOf } from "./quant.ts";
-export { CARDS, cardOf, cardMemoryBytes, isMigClass, type Card, type MigProfile } from "./cards.ts";
+export { CARDS, cardOf, cardMemoryBytes, isMigClass, largestCardBytes, type Card, type MigProfile } from "./cards.ts";
 export { commandsFor, splitArgv, shellWord, type CommandContext, type CommandOption } from "./commands.ts";
 export { accuracyRows, predictCase, errorSummary, type AccuracyRow, type AccuracyMetric, type CalibrationRecord, type CalibrationModel } from "./accuracy.ts";
 export { parseStartupLog, type StartupLogReading, type LogFigures, type LogEngine } from "./logparse.ts";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { CARDS, cardMemoryBytes, cardOf, isMigClass } from "../../src/plan/cards.ts";
+import { CARDS, cardMemoryBytes, cardOf, isMigClass, largestCardBytes } from "../../src/plan/cards.ts";
 
 const MIB = 2 ** 20;
 const GIB = 2 ** 30;
@@ -125,5 +125,27 @@ describe("lookups", () => {
     for (const cls of ["h100-80g", "h100-pcie-80g", "h100-nvl-94g", "h200-141g", "b200-180g", "gb200-186g", "gh200-96g", "a100-40g", "a100-80g", "a30-24g", "l40s-48g", "l40-48g", "l4-24g", "a10g-24g", "a10-24g", "t4-16g", "v100-16g", "v100-32g", "rtx3090-24g", "rtx4090-24g", "rtx5090-32g", "rtx6000ada-48g", "rtxpro6000-96g", "mi300x-192g", "mi325x-256g"]) {
       expect(cardOf(cls), cls).toBeDefined();
     }
+  });
+});
+
+describe("the card the engine settings' defaults are shown for", () => {
+  const MIB = 2 ** 20;
+  test("a 4090 workstation beside an H100 node: the H100's 81,559 MiB, as nvidia-smi prints it", () => {
+    const cluster = {
+      nodes: [
+        { id: "ws", fabric: "", hostMemGib: 128, hostFreeGib: 128, devices: [{ class: "rtx4090-24g", count: 2, free: 2 }] },
+        { id: "h", fabric: "ib0", hostMemGib: 2048, hostFreeGib: 2048, devices: [{ class: "h100-80g", count: 8, free: 8 }] },
+      ],
+    };
+    expect(largestCardBytes(cluster)).toBe(81559 * MIB);
+  });
+
+  test("a custom class counts by the memory the user gave it", () => {
+    const cluster = { nodes: [{ id: "x", fabric: "", hostMemGib: 64, hostFreeGib: 64, devices: [{ class: "mystery-96g", count: 1, free: 1, memGib: 96 }] }] };
+    expect(largestCardBytes(cluster)).toBe(96 * 2 ** 30);
+  });
+
+  test("a CPU-only cluster shows an H100's defaults rather than a zero-byte card", () => {
+    expect(largestCardBytes({ nodes: [{ id: "cpu", fabric: "", hostMemGib: 512, hostFreeGib: 512, devices: [] }] })).toBe(81559 * MIB);
   });
 });
