@@ -4,6 +4,7 @@
  * flag and what it takes.
  */
 import type { EngineSettings, KvDtype, Workload } from "../../src/plan/types.ts";
+import { vllmProfileFor } from "../../src/plan/settings.ts";
 
 export interface PlanArgs {
   model: string;
@@ -39,6 +40,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   dtype: { names: ["--dtype"], kind: "choice", choices: ["auto", "bfloat16", "float16", "float32", "half", "float", "bf16"], help: "vLLM: weights' dtype override (auto, bfloat16, float16/half, float32/float)" },
   quantization: { names: ["--quantization", "-q"], kind: "choice", choices: ["fp8"], help: "vLLM: quantize the weights at load (fp8)" },
   enforceEager: { names: ["--enforce-eager"], kind: "flag", help: "vLLM: no CUDA graphs" },
+  vllmVersion: { names: ["--vllm-version"], kind: "text", help: "vLLM: the release to plan for, as vllm --version prints it (e.g. 0.15, 0.10.1); releases differ in what their profile run holds (default: 0.17 and later)" },
   memFractionStatic: { names: ["--mem-fraction-static"], kind: "fraction", help: "SGLang: the fraction of each card for weights and KV" },
   ubatch: { names: ["--ubatch-size", "-ub"], kind: "int", help: "llama.cpp: physical batch (compute buffers grow with it)" },
   batch: { names: ["--batch-size", "-b"], kind: "int", help: "llama.cpp: logical batch" },
@@ -129,6 +131,12 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
   if (typeof dtype === "string") set("dtype", DTYPE_ALIASES[dtype] ?? (dtype as EngineSettings["dtype"]));
   if (values.get("quantization") === "fp8") settings.quantization = "fp8";
   if (values.get("enforceEager") === true) settings.enforceEager = true;
+  const vllmVersion = values.get("vllmVersion");
+  if (typeof vllmVersion === "string") {
+    const profile = vllmProfileFor(vllmVersion);
+    if ("error" in profile) throw new UsageError(`--vllm-version: ${profile.error}`);
+    settings.vllmVersion = vllmVersion;
+  }
 
   return {
     model: positional[0] ?? "",

@@ -14,8 +14,8 @@ import { shapeFromConfig } from "./shape.ts";
 import { cardMemoryBytes } from "./cards.ts";
 import { evaluate, layerSplitParts, servingParts, computeDtypeBytes, type Layout } from "./options.ts";
 import { kvElementBytes, kvGeometry, llamacppCacheBytes, vllmCachedGeometry, vllmCapacity, geometryBytesPerToken } from "./kv.ts";
-import { GIB, cudaTotalBytes, vllmOutsideBudgetBytes } from "./memory.ts";
-import { resolveSettings } from "./settings.ts";
+import { GIB, VLLM_PROFILES, cudaTotalBytes, vllmOutsideBudgetBytes } from "./memory.ts";
+import { resolveSettings, vllmProfileFor } from "./settings.ts";
 
 /** One measured startup, as measured.jsonl records it (the fields used here). */
 export interface CalibrationRecord {
@@ -36,6 +36,8 @@ export interface CalibrationRecord {
   gpu_mem_util: number | string | null;
   measured: Record<string, number | null>;
   derived: Record<string, number | string | null>;
+  /** The record's caveats: how a run was laid out, and the engine profile when the log prints no version. */
+  notes?: string;
 }
 
 /** A calibration model's geometry and checkpoint size, with where each came from. */
@@ -124,8 +126,27 @@ function artifactOf(m: CalibrationModel, shape: ModelShape, format: Artifact["fo
   };
 }
 
-function placementOf(cls: string, tp: number, pp: number): Placement {
-  return { cpu: false, gpuClass: cls, fabric: "", gpusPerNode: tp * pp, nodes: 1, tensorParallel: tp, pipelineParallel: pp, expertParallel: false, cpuMoeLayers: 0, gpuLayers: -1 };
+function placementOf(cls: string, tp: number, pp: number, nodes = 1): Placement {
+  return { cpu: false, gpuClass: cls, fabric: "", gpusPerNode: Math.max(1, Math.ceil((tp * pp) / nodes)), nodes, tensorParallel: tp, pipelineParallel: pp, expertParallel: false, cpuMoeLayers: 0, gpuLayers: -1 };
+}
+
+/** The nodes a run spread over, as its notes say ("2 pods on 2 different nodes (Ray); TP across nodes"). */
+function nodesOf(r: CalibrationRecord): number {
+  const m = /on (\d+) different nodes/.exec(r.notes ?? "");
+  return m?.[1] ? Math.max(1, Number(m[1])) : 1;
+}
+
+/**
+ * The vLLM release a case ran, for the profile its accounting follows: the
+ * version the log printed, or, where it printed none, the range its notes
+ * name. llm-d-benchmark's runs say "Older vLLM profile (pre-v0.17)"; they are
+ * planned as 0.11.1–0.16, the releases before 0.17 that sorted the vocabulary
+ * in the sampler (0.10 did not: VLLM_PROFILES).
+ */
+function vllmVersionOf(r: CalibrationRecord): string | undefined {
+  if (r.engine_version !== null) return "error" in vllmProfileFor(r.engine_version) ? undefined : r.engine_version;
+  if (/pre-v?0\.17/i.test(r.notes ?? "")) return VLLM_PROFILES.find((p) => p.id === "0.11.1")?.representative;
+  return undefined;
 }
 
 function kvDtypeOf(r: CalibrationRecord, engine: Engine): KvDtype {
@@ -139,6 +160,8 @@ function workloadOf(r: CalibrationRecord, engine: Engine): Workload {
   const util = num(r.gpu_mem_util);
   const settings: Workload["settings"] = {};
   if (util !== null && engine === "vllm") settings.gpuMemoryUtilization = util;
+  const vllmVersion = engine === "vllm" ? vllmVersionOf(r) : undefined;
+  if (vllmVersion !== undefined) settings.vllmVersion = vllmVersion;
   if (/float32/.test(r.dtype)) settings.dtype = "float32";
   if (/--quantization fp8/.test(r.artifact)) settings.quantization = "fp8";
   return { contextTokens: r.context ?? 8192, sequences: 1, kvDtype: kvDtypeOf(r, engine), settings };
@@ -156,7 +179,7 @@ function vllmV1(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   const pp = r.pp ?? 1;
   const art = artifactOf(m, shape, "safetensors", checkpointBytes(m, shape));
   const layout: Layout = {
-    id: r.id, artifact: art, engine: "vllm", placement: placementOf(cls, tp, pp), bitsPerWeight: art.bitsPerWeight,
+    id: r.id, artifact: art, engine: "vllm", placement: placementOf(cls, tp, pp, nodesOf(r)), bitsPerWeight: art.bitsPerWeight,
     parts: servingParts(shape, art, cls, physical, tp, pp, false), host: null, hosts: 1, freeNow: true, cardsShort: 0,
   };
   const w = workloadOf(r, "vllm");
@@ -172,7 +195,7 @@ function vllmV1(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   const pool = first.usableBytes - first.weightsBytes - first.engineBytes;
   // vLLM prints "Available KV cache memory" for the first pipeline stage only.
   if (kv !== null && kv > 0) row.metrics.push(metric("KV pool per card", "GiB", pool / GIB, kv, 5));
-  const s = resolveSettings("vllm", physical, w.settings, tp);
+  const s = resolveSettings("vllm", physical, w.settings, tp, 1, cls);
   const elem = kvElementBytes("vllm", w.kvDtype, /float32/.test(r.dtype) ? 4 : 2);
   const tokens = num(ms["kv_tokens"]);
   if (tokens !== null && kv !== null && kv > 0) {
@@ -202,7 +225,7 @@ function vllmV1(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
       row.metrics.push(metric("weights + engine inside the budget", "GiB", (first.weightsBytes + first.engineBytes) / GIB, weights + act + nonTorch, 5));
     }
   }
-  row.note = `vLLM ${r.engine_version ?? "(version not printed)"}: util ${s.gpuMemoryUtilization} of ${(cudaTotalBytes(physical) / GIB).toFixed(2)} GiB`;
+  row.note = `vLLM ${r.engine_version ?? "(version not printed)"}, planned with the ${s.vllmProfile.releases} profile: util ${s.gpuMemoryUtilization} of ${(cudaTotalBytes(physical, cls) / GIB).toFixed(2)} GiB`;
 }
 
 /** vLLM V0 (0.4–0.7): its accounting differs; compared are the KV bytes per token and the verdict. */

@@ -24,8 +24,30 @@ const MIB = 2 ** 20;
  */
 export const DRIVER_RESERVED_BYTES = 468 * MIB;
 
+/**
+ * What CUDA reports as the total of the cards whose figure was seen, where the
+ * driver keeps other than an H100's 468 MiB back from nvidia-smi's figure:
+ * - A100 80GB: 79.25 GiB. torch's out-of-memory message on one reads "79.25
+ *   GiB total capacity" (levihsu/OOTDiffusion#235), and vLLM 0.10.1.1's own
+ *   pools agree: Qwen2-7B's KV grew 19.82 GiB at TP1 and 19.81 at TP2 from util
+ *   0.25 to 0.5 (dennislee22/vLLM-benchmarking logs), a quarter of 79.24–79.28
+ *   GiB. nvidia-smi's 81,920 MiB less 468 would be 79.54: 0.29 GiB the engine never sees.
+ * - A100 40GB: 42,405,855,232 bytes (39.49 GiB), deviceQuery's "40441 MBytes"
+ *   on one (Paderborn PC2's A100 40GB page); torch prints "39.50 GiB total
+ *   capacity" on another (TianheWu/CoSeR#10): we keep the smaller. The
+ *   catalog's 40,536 MiB is an older driver's nvidia-smi figure.
+ * A card the inventory lists smaller than this (another driver, a MIG slice)
+ * keeps its own figure.
+ */
+const CUDA_TOTAL_BYTES_BY_CLASS: Readonly<Record<string, number>> = {
+  "a100-80g": 79.25 * 2 ** 30,
+  "a100-40g": 42_405_855_232,
+};
+
 /** What CUDA reports as a card's total: what the engines' fractions are of. */
-export function cudaTotalBytes(physicalBytes: number): number {
+export function cudaTotalBytes(physicalBytes: number, gpuClass = ""): number {
+  const seen = Object.hasOwn(CUDA_TOTAL_BYTES_BY_CLASS, gpuClass) ? CUDA_TOTAL_BYTES_BY_CLASS[gpuClass] : undefined;
+  if (seen !== undefined) return Math.min(seen, physicalBytes);
   return Math.max(0, physicalBytes - DRIVER_RESERVED_BYTES);
 }
 
@@ -35,14 +57,98 @@ export function cudaTotalBytes(physicalBytes: number): number {
 
 /**
  * The sampler's share of the profile run's activation peak, per sequence
- * slot and vocabulary entry: the dummy sampler run holds [max_num_seqs, vocab]
- * logits and their sort/softmax copies. Fitted on the 0.19 sweep, where it
- * dominates: Llama-3.1-8B (128,256 vocab, 1024 seqs) 1.89 GiB = 15.45 B;
- * Qwen2.5-7B 15.24; Gemma-2/7B 14.93; Gemma-3 15.76; gpt-oss-20b 14.96. We
- * take 15.4 for a bf16/fp16 model; an fp32 model adds its 2 extra bytes of
- * logits (Llama-3.1-8B fp32: 2.21 GiB = 17.6 B).
+ * slot and vocabulary entry: the dummy sampler run (top-p 0.9, top-k vocab − 1,
+ * gpu_model_runner._dummy_sampler_run) holds [max_num_seqs, vocab] logits in
+ * the model's dtype and in fp32, their softmax and the sampling noise. Fitted
+ * on the 0.19 sweep, where it dominates: Llama-3.1-8B (128,256 vocab, 1024
+ * seqs) 1.89 GiB = 15.45 B; Qwen2.5-7B 15.24; Gemma-2/7B 14.93; Gemma-3 15.76;
+ * gpt-oss-20b 14.96. We take 15.4 for a bf16/fp16 model; an fp32 model adds
+ * its 2 extra bytes of logits (Llama-3.1-8B fp32: 2.21 GiB = 17.6 B).
+ * Since 0.17 top-k/top-p runs in Triton without sorting the vocabulary
+ * (vllm-project/vllm PR #33538, `apply_top_k_top_p` → `apply_top_k_top_p_triton`
+ * in vllm/v1/sample/ops/topk_topp_sampler.py); see VLLM_PROFILES for before.
  */
 export const VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB = 15.4;
+
+/**
+ * The sampler's share in vLLM 0.11.1–0.16, which sorted the whole vocabulary:
+ * `apply_top_k_top_p` (now `apply_top_k_top_p_pytorch`) holds `logits.sort()`'s
+ * fp32 values and int64 indices (12 B), the radix sort's double buffers while
+ * it runs, the top-k mask, the softmax of the sorted logits and the top-p
+ * mask, beside the bf16 and fp32 logits. The FlashInfer sampler that spared
+ * this was turned off by default in PR #26859 (2025-10-15, after 0.11.0) and
+ * the Triton kernel replaced the sort in 0.17. Logs, all at 1024 sequences:
+ * Qwen3-14B 0.15.0 5.64 GiB over 151,936 entries = 38.9 B (2.23 GiB in 0.18);
+ * the llm-d-benchmark "pre-v0.17" runs gpt-oss-20b 7.38 GiB over 201,088 =
+ * 38.5 B, Llama-3.3-70B-FP8 4.84 GiB over 128,256 = 39.6 B. We take 39.
+ */
+export const VLLM_SORTING_SAMPLER_BYTES_PER_SEQ_VOCAB = 39;
+
+/** What a vLLM release's profile run adds inside util × total beyond the weights. */
+export interface VllmMemoryProfile {
+  /** The first release of the range, as settings and links name the profile. */
+  id: "0.10" | "0.11.1" | "0.17";
+  /** The releases it covers, in words. */
+  releases: string;
+  /** A release of the range: what the page's select and the command line's help name it by. */
+  representative: string;
+  /** The sampler's share of the activation peak per sequence slot and vocabulary entry (bf16/fp16 model). */
+  samplerBytesPerSeqVocab: number;
+  /** Non-torch memory the profile run adds, by how the card's group communicates. */
+  nonTorch: { singleBytes: number; tensorParallelBytes: number; tensorAcrossNodesBytes: number; pipelineStageBytes: number };
+  /** The logs and sources each figure came from. */
+  source: string;
+}
+
+/**
+ * vLLM's accounting by release range. Each differs from the next in what the
+ * logs measured, for a reason in vLLM's source:
+ * - 0.17 and later: calibrated on the 0.19 sweep (51 H100 logs) and Qwen3-14B
+ *   on 0.18. Non-torch 0.25 GiB at TP1 (cuBLAS and NCCL workspaces), 2.06–2.21
+ *   at TP ≥ 2, 0.07 on a pipeline stage at TP1 (no TP-across-nodes log: the
+ *   TP figure is used).
+ * - 0.11.1–0.16: the sorting sampler (VLLM_SORTING_SAMPLER_BYTES_PER_SEQ_VOCAB).
+ *   Non-torch 0.13 GiB at TP1 (Qwen3-14B 0.15.0; llm-d gpt-oss-20b 0.13,
+ *   Llama-3.3-70B 0.14) and 0.55 at TP2 (llm-d Llama-3.3-70B-FP8 on H100).
+ *   No pipeline log: 0.19's 0.07; TP across nodes: 0.10's 1.04.
+ * - 0.10–0.11.0: V1 then used FlashInfer's top-k/top-p sampler whenever it was
+ *   installed (`envs.VLLM_USE_FLASHINFER_SAMPLER is not False`, "in V1, None
+ *   means True", topk_topp_sampler.py of that time), which does not sort: the
+ *   0.10.1.1 A100 logs leave 0.55 GiB for activation and non-torch at TP1 with
+ *   256 sequences × 152,064 entries, which is 15 B an entry and nothing else.
+ *   The worker then took its baseline snapshot BEFORE init_worker_distributed_environment
+ *   (vllm/v1/worker/gpu_worker.py init_device of 0.10; since ~0.13 "Initialize
+ *   the distributed environment BEFORE taking memory snapshot … NCCL buffers
+ *   are allocated before we measure", commit 35d5cda), so what NCCL and the
+ *   custom all-reduce hold is counted inside the budget, and yet it was small:
+ *   with the A100's 79.25 GiB, TP2 on one node left 0.11 GiB for non-torch
+ *   (0.6708 and 0.6733 GiB over the sampler's 0.5585), TP2 over two nodes by
+ *   Ray 1.04 (A100 40GB, 39.49 GiB). TP1 left none. No pipeline log: the
+ *   same-node TP figure, since the stage's NCCL setup is counted too.
+ */
+export const VLLM_PROFILES: readonly VllmMemoryProfile[] = [
+  {
+    id: "0.17", releases: "0.17 and later", representative: "0.19",
+    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
+    nonTorch: { singleBytes: 0.25 * GIB, tensorParallelBytes: 2.1 * GIB, tensorAcrossNodesBytes: 2.1 * GIB, pipelineStageBytes: 0.07 * GIB },
+    source: "vLLM 0.19.0 H100 sweep (llm-d-planner PR #205 logs) and 0.18.0 Qwen3-14B; Triton top-k/top-p sampler (PR #33538)",
+  },
+  {
+    id: "0.11.1", releases: "0.11.1 to 0.16", representative: "0.16",
+    samplerBytesPerSeqVocab: VLLM_SORTING_SAMPLER_BYTES_PER_SEQ_VOCAB,
+    nonTorch: { singleBytes: 0.13 * GIB, tensorParallelBytes: 0.55 * GIB, tensorAcrossNodesBytes: 1.04 * GIB, pipelineStageBytes: 0.07 * GIB },
+    source: "vLLM 0.15.0 Qwen3-14B (llm-d-planner version sweep) and llm-d-benchmark's pre-0.17 H100 runs; sort-based top-k/top-p (FlashInfer sampler off by default since PR #26859)",
+  },
+  {
+    id: "0.10", releases: "0.10 to 0.11.0", representative: "0.10",
+    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
+    nonTorch: { singleBytes: 0, tensorParallelBytes: 0.11 * GIB, tensorAcrossNodesBytes: 1.04 * GIB, pipelineStageBytes: 0.11 * GIB },
+    source: "vLLM 0.10.1.1 on A100 80GB/40GB (dennislee22/vLLM-benchmarking logs, util 0.25/0.5, TP1, TP2, TP2 over two nodes); FlashInfer sampler on by default in V1",
+  },
+];
+
+/** The profile Modelplan plans with when no release is given: the one its vLLM model is calibrated on. */
+export const VLLM_DEFAULT_PROFILE: VllmMemoryProfile = VLLM_PROFILES[0] as VllmMemoryProfile;
 
 /**
  * The forward pass's share, per batched token and hidden unit, when the
@@ -63,12 +169,13 @@ export const VLLM_STAGE_FORWARD_BYTES_PER_TOKEN_HIDDEN = 35;
 /**
  * vLLM's torch activation peak of the profile run (inside the budget): the
  * larger of the forward pass over max_num_batched_tokens and the sampler over
- * max_num_seqs, which only the last pipeline stage runs.
+ * max_num_seqs, which only the last pipeline stage runs; the sampler's share
+ * is the release's (`s.vllmProfile`).
  */
 export function vllmActivationBytes(shape: ModelShape, s: ResolvedSettings, modelDtypeBytes: number, lastStage: boolean, pipelineParallel = 1): number {
   const perTokenHidden = pipelineParallel > 1 && !lastStage ? VLLM_STAGE_FORWARD_BYTES_PER_TOKEN_HIDDEN : VLLM_FORWARD_BYTES_PER_TOKEN_HIDDEN;
   const forward = s.maxNumBatchedTokens * shape.hiddenSize * perTokenHidden;
-  const perEntry = VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB + Math.max(0, modelDtypeBytes - 2);
+  const perEntry = s.vllmProfile.samplerBytesPerSeqVocab + Math.max(0, modelDtypeBytes - 2);
   const sampler = lastStage ? s.maxNumSeqs * shape.vocabSize * perEntry : 0;
   return Math.max(forward, sampler);
 }
@@ -77,12 +184,14 @@ export function vllmActivationBytes(shape: ModelShape, s: ResolvedSettings, mode
  * Non-torch memory the profile run adds (inside the budget): cuBLAS and
  * NCCL workspaces. vLLM 0.19 on H100: 0.24–0.26 GiB at TP1 (Granite 0.46),
  * 2.06–2.21 GiB at TP ≥ 2 (custom all-reduce and NCCL buffers), 0.07 GiB on
- * a pipeline stage at TP1.
+ * a pipeline stage at TP1; other releases as VLLM_PROFILES says. A tensor-
+ * parallel group spread over nodes (NCCL over the network) is told apart for
+ * the releases whose logs show it.
  */
-export function vllmNonTorchBytes(tensorParallel: number, pipelineParallel: number): number {
-  if (tensorParallel >= 2) return 2.1 * GIB;
-  if (pipelineParallel >= 2) return 0.07 * GIB;
-  return 0.25 * GIB;
+export function vllmNonTorchBytes(tensorParallel: number, pipelineParallel: number, profile: VllmMemoryProfile = VLLM_DEFAULT_PROFILE, tensorAcrossNodes = false): number {
+  if (tensorParallel >= 2) return tensorAcrossNodes ? profile.nonTorch.tensorAcrossNodesBytes : profile.nonTorch.tensorParallelBytes;
+  if (pipelineParallel >= 2) return profile.nonTorch.pipelineStageBytes;
+  return profile.nonTorch.singleBytes;
 }
 
 /**

@@ -357,10 +357,12 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
   let outsideOk = true;
   switch (engine) {
     case "vllm": {
-      const total = cudaTotalBytes(part.physicalBytes);
+      const total = cudaTotalBytes(part.physicalBytes, part.gpuClass);
       usable = s.gpuMemoryUtilization * total;
+      // A tensor-parallel group wider than a node's cards talks over the network (vLLM on Ray across nodes).
+      const tensorAcrossNodes = layout.placement.nodes > 1 && layout.placement.gpusPerNode < part.tensorParallel;
       engineBytes = vllmActivationBytes(ctx.shape, s, modelElemBytes(ctx.shape, s), part.holdsOutput, part.pipelineParallel)
-        + vllmNonTorchBytes(part.tensorParallel, part.pipelineParallel);
+        + vllmNonTorchBytes(part.tensorParallel, part.pipelineParallel, s.vllmProfile, tensorAcrossNodes);
       const moe = (ctx.shape.moe?.routedExperts ?? 0) > 1;
       const outside = vllmOutsideFloorBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager, moe)
         + (part.holdsOutput ? vllmSamplerWarmupBytes(ctx.shape, s) : 0)
@@ -372,7 +374,7 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
       break;
     }
     case "sglang": {
-      const total = cudaTotalBytes(part.physicalBytes);
+      const total = cudaTotalBytes(part.physicalBytes, part.gpuClass);
       usable = s.memFractionStatic * total;
       engineBytes = sglangContextBytes(part.tensorParallel);
       kvAt = (c) => sglangSequenceBytes(part.kv, elem, c);
@@ -394,7 +396,7 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
       // (engine/cache_budget.py net_cache_budget_bytes: int(memory_ratio × baseline_free) − weights
       // − fixed pools; the 1 − ratio remainder is the graphs' and activations' headroom), not of
       // the total: another process on the card shrinks it. The context sits outside it.
-      const free = Math.min(layout.freeMemBytes ?? Infinity, cudaTotalBytes(part.physicalBytes));
+      const free = Math.min(layout.freeMemBytes ?? Infinity, cudaTotalBytes(part.physicalBytes, part.gpuClass));
       engineBytes = CUDA_CONTEXT_BYTES;
       usable = s.gpuMemoryUtilization * Math.max(0, free - CUDA_CONTEXT_BYTES) + CUDA_CONTEXT_BYTES;
       // --max-running-requests sequences share the KV the command reserves (context × sequences,

@@ -6,6 +6,7 @@
  */
 import type { Engine, EngineSettings, KvDtype, Workload } from "./types.ts";
 import { VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./kv.ts";
+import { VLLM_DEFAULT_PROFILE, VLLM_PROFILES, type VllmMemoryProfile } from "./memory.ts";
 
 const GIB = 2 ** 30;
 
@@ -29,6 +30,60 @@ export interface ResolvedSettings {
   parallel: number;
   /** vLLM: a chunked-local model keeps the hybrid KV cache manager (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE). */
   chunkedLocalHybridKv: boolean;
+  /** vLLM: what the release's profile run holds inside its budget (the calibrated 0.17+ unless a release is given). */
+  vllmProfile: VllmMemoryProfile;
+}
+
+/** The largest figure a release's part may have: "0.10.1.1" is a release, "0.99999" a typo. */
+const RELEASE_PART = /^\d{1,3}$/;
+
+/**
+ * The memory profile of a vLLM release written as "0.15", "0.10.1.1" or
+ * "v0.19.0" (a pre-release or local suffix such as "rc1" or "+cu128" is
+ * ignored), or a sentence saying why it is not one Modelplan models: the V1
+ * engine from 0.10 on, ranges as VLLM_PROFILES gives them (0.11 alone means
+ * 0.11.0). Releases after the calibrated 0.19 take its profile.
+ */
+export function vllmProfileFor(version: string): VllmMemoryProfile | { error: string } {
+  const text = version.trim().replace(/^v/i, "").replace(/(?:rc\d+|\.post\d+|\.dev\d+|\+\S*)$/i, "");
+  const parts = text.split(".");
+  const shown = JSON.stringify(version.slice(0, 24));
+  if (parts.length < 2 || parts.length > 4 || !parts.every((x) => RELEASE_PART.test(x))) {
+    return { error: `${shown} is not a vLLM release: write it as vllm --version prints it, e.g. 0.15 or 0.10.1` };
+  }
+  const [major, minor, patch] = parts.map(Number) as [number, number, number | undefined];
+  const byId = (id: VllmMemoryProfile["id"]) => VLLM_PROFILES.find((p) => p.id === id) ?? VLLM_DEFAULT_PROFILE;
+  if (major === 0 && minor < 10) {
+    return { error: `vLLM ${text} is older than the V1 engine Modelplan models (0.10 and later); its V0 accounting differs: plan with 0.10 as the nearest` };
+  }
+  if (major === 0 && (minor === 10 || (minor === 11 && (patch ?? 0) === 0))) return byId("0.10");
+  if (major === 0 && minor <= 16) return byId("0.11.1");
+  return VLLM_DEFAULT_PROFILE;
+}
+
+/** One entry of the page's vLLM release select: the range's representative release, and the range in words. */
+export interface VllmReleaseChoice {
+  value: string;
+  label: string;
+}
+
+/** The release ranges a user can plan vLLM for, newest first. */
+export function vllmReleaseChoices(): VllmReleaseChoice[] {
+  return VLLM_PROFILES.map((p) => ({ value: p.representative, label: `${p.releases}${p === VLLM_DEFAULT_PROFILE ? " (calibrated on 0.17–0.19)" : ""}` }));
+}
+
+/** The choice a setting falls in ("0.15" → "0.16", the 0.11.1–0.16 range), or "" when it names none. */
+export function vllmReleaseChoiceOf(version: string | undefined): string {
+  if (version === undefined) return "";
+  const p = vllmProfileFor(version);
+  return "error" in p ? "" : p.representative;
+}
+
+/** The profile a (validated) setting names; a release Modelplan cannot read plans as the default, never as a guess. */
+function vllmProfileOf(version: string | undefined): VllmMemoryProfile {
+  if (version === undefined) return VLLM_DEFAULT_PROFILE;
+  const p = vllmProfileFor(version);
+  return "error" in p ? VLLM_DEFAULT_PROFILE : p;
 }
 
 /**
@@ -97,6 +152,7 @@ export function resolveSettings(engine: Engine, cardMemoryBytes: number, setting
     // llama-server --parallel: one slot per concurrent sequence the user asks for.
     parallel: settings.parallel ?? Math.max(1, sequences),
     chunkedLocalHybridKv: settings.vllmChunkedLocalHybridKv ?? VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT,
+    vllmProfile: vllmProfileOf(settings.vllmVersion),
   };
 }
 
@@ -127,6 +183,7 @@ export function engineDefaults(engine: Engine, cardMemoryBytes: number, gpuClass
         maxNumBatchedTokens: { flag: "--max-num-batched-tokens", value: r.maxNumBatchedTokens, source: VLLM_SCHED_SOURCE },
         dtype: { flag: "--dtype", value: "auto", source: "vLLM 0.19 ModelConfig.dtype = auto (the checkpoint's torch_dtype)" },
         enforceEager: { flag: "--enforce-eager", value: false, source: "vLLM 0.19 ModelConfig.enforce_eager = False (CUDA graphs on)" },
+        vllmVersion: { flag: "vllm --version", value: VLLM_DEFAULT_PROFILE.representative, source: `the release range Modelplan's vLLM model is calibrated on (${VLLM_DEFAULT_PROFILE.releases}): ${VLLM_DEFAULT_PROFILE.source}` },
       };
     case "sglang":
       return {

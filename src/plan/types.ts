@@ -142,6 +142,12 @@ export interface EngineSettings {
    * holds the whole context). Absent: the default of the vLLM the plan models (settings.ts).
    */
   vllmChunkedLocalHybridKv?: boolean;
+  /**
+   * The vLLM release to plan for, as `vllm --version` prints it ("0.15",
+   * "0.10.1.1"): releases differ in what their profile run holds inside the
+   * budget (memory.ts VLLM_PROFILES). Absent: the calibrated 0.17 and later.
+   */
+  vllmVersion?: string;
   /** A measured engine overhead per card (from a pasted startup log), replacing the modelled one. */
   measuredOverheadGib?: Partial<Record<Engine, number>>;
 }

@@ -16,6 +16,7 @@
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 import { z } from "zod";
 import type { Cluster, EngineSettings, Workload } from "../plan/types.ts";
+import { vllmProfileFor } from "../plan/settings.ts";
 import { ENGINES, FIT_FILTERS, GROUP_BYS, type Choices, type Filters } from "./choices.ts";
 
 export const LINK_VERSION = 1;
@@ -154,6 +155,11 @@ const settingSchemas: { [K in keyof Required<EngineSettings>]: z.ZodType<NonNull
   quantization: z.literal("fp8"),
   enforceEager: z.boolean(),
   vllmChunkedLocalHybridKv: z.boolean(),
+  // A release the engine has a profile for ("0.15", "0.10.1.1"); anything else is named and dropped.
+  vllmVersion: z.string().max(24).superRefine((v, ctx) => {
+    const profile = vllmProfileFor(v);
+    if ("error" in profile) ctx.addIssue({ code: "custom", message: profile.error });
+  }),
   memFractionStatic: z.number().gt(0).max(1),
   ubatch: z.number().int().min(1).max(MAX_CONTEXT_TOKENS),
   batch: z.number().int().min(1).max(MAX_CONTEXT_TOKENS),

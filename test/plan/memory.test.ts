@@ -5,11 +5,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import {
-  GIB, cudaTotalBytes, llamacppComputeBytes, vllmActivationBytes, vllmMxfp4HopperExpertGrowthBytes, vllmNonTorchBytes, vllmOutsideBudgetBytes,
-  vllmOutsideFloorBytes,
+  GIB, VLLM_PROFILES, cudaTotalBytes, llamacppComputeBytes, vllmActivationBytes, vllmMxfp4HopperExpertGrowthBytes, vllmNonTorchBytes,
+  vllmOutsideBudgetBytes, vllmOutsideFloorBytes,
 } from "../../src/plan/memory.ts";
 import { cardMemoryBytes } from "../../src/plan/cards.ts";
-import { resolveSettings } from "../../src/plan/settings.ts";
+import { resolveSettings, vllmProfileFor } from "../../src/plan/settings.ts";
 import { shapeFromConfig } from "../../src/plan/shape.ts";
 import type { CalibrationModel, CalibrationRecord } from "../../src/plan/accuracy.ts";
 import { shapeOf } from "./planning-fixtures.ts";
@@ -59,6 +59,60 @@ test("outside the budget: the floor is under every run's context + graph pool, t
     return s + vllmOutsideBudgetBytes(r.tp, r.pp ?? 1, false, /mixtral|kimi|gpt-oss|moe/i.test(r.model), layers);
   }, 0) / v019.length / GIB;
   expect(Math.abs(typical - mean)).toBeLessThan(0.15);
+});
+
+describe("older vLLM releases: each profile against the logs of its range", () => {
+  // Runs that printed their activation peak and non-torch memory outside the 0.17+ range:
+  // Qwen3-14B on 0.15.0, and llm-d-benchmark's three "pre-v0.17" runs (no version printed).
+  const older = records.filter((r) => r.engine === "vllm" && (r.engine_version === "0.15.0" || (r.engine_version === null && /pre-v0\.17/.test(r.notes ?? ""))));
+
+  test("the four runs are in the file", () => {
+    expect(older).toHaveLength(4);
+  });
+
+  test.each(older.map((r) => [r.id, r] as const))("%s: the sorting sampler's peak within 2%, non-torch within 0.02 GiB", (_id, r) => {
+    const m = models[r.model] as CalibrationModel;
+    const shape = shapeFromConfig(m.config, m.params ?? null);
+    const s = resolveSettings("vllm", h100, { vllmVersion: r.engine_version ?? "0.16" }, r.tp, 1, "h100-80g");
+    expect(s.vllmProfile.id).toBe("0.11.1");
+    const activation = vllmActivationBytes(shape, s, 2, true) / GIB;
+    expect(Math.abs(activation / (r.measured["torch_peak_activation_gib"] as number) - 1)).toBeLessThanOrEqual(0.02);
+    const nonTorch = (r.measured["non_torch_increase_gib"] ?? r.measured["non_torch_gib"]) as number;
+    expect(Math.abs(vllmNonTorchBytes(r.tp, 1, s.vllmProfile) / GIB - nonTorch)).toBeLessThanOrEqual(0.02);
+    // 0.17's Triton sampler would have said less than half of it.
+    const v019 = resolveSettings("vllm", h100, {}, r.tp, 1, "h100-80g");
+    expect(vllmActivationBytes(shape, v019, 2, true) / GIB).toBeLessThan(0.5 * (r.measured["torch_peak_activation_gib"] as number));
+  });
+
+  describe("vLLM 0.10.1.1 on A100 (Qwen2-7B, 256 sequences, util 0.25 and 0.5)", () => {
+    const a100 = records.filter((r) => r.engine_version === "0.10.1.1");
+    const pool = (id: string) => a100.find((r) => r.id === id)?.measured["kv_available_gib_per_card"] as number;
+
+    test("the pool grows by a quarter of CUDA's A100 80GB total from util 0.25 to 0.5, at TP1 and TP2", () => {
+      const total = cudaTotalBytes(cardMemoryBytes("a100-80g") ?? 0, "a100-80g") / GIB;
+      // Each pool is printed to 0.01 GiB: the difference is good to 0.01, the total to 0.04.
+      expect(Math.abs((pool("vllm01011-a100-qwen2-7b-tp1-u0.5") - pool("vllm01011-a100-qwen2-7b-tp1-u0.25")) / 0.25 - total)).toBeLessThanOrEqual(0.04);
+      expect(Math.abs((pool("vllm01011-a100-qwen2-7b-tp2-u0.5") - pool("vllm01011-a100-qwen2-7b-tp2-u0.25")) / 0.25 - total)).toBeLessThanOrEqual(0.04);
+    });
+
+    test.each(a100.map((r) => [r.id, r] as const))("%s: util × total − logged weights − the 0.10 profile's activation and non-torch is the logged pool within 0.03 GiB", (_id, r) => {
+      const cls = /40GB/.test(r.gpu) ? "a100-40g" : "a100-80g";
+      const m = models[r.model] as CalibrationModel;
+      const shape = shapeFromConfig(m.config, m.params ?? null);
+      const s = resolveSettings("vllm", cardMemoryBytes(cls) ?? 0, { vllmVersion: "0.10.1.1" }, r.tp, 1, cls);
+      const acrossNodes = /different nodes/.test(r.notes ?? "");
+      const inside = vllmActivationBytes(shape, s, 2, true) + vllmNonTorchBytes(r.tp, 1, s.vllmProfile, acrossNodes);
+      const predicted = ((r.gpu_mem_util as number) * cudaTotalBytes(cardMemoryBytes(cls) ?? 0, cls) - inside) / GIB - (r.measured["weights_gib_per_card"] as number);
+      expect(Math.abs(predicted - (r.measured["kv_available_gib_per_card"] as number))).toBeLessThanOrEqual(0.03);
+    });
+  });
+
+  test("every profile names its releases and sources", () => {
+    for (const p of VLLM_PROFILES) {
+      expect(p.source.length).toBeGreaterThan(40);
+      expect(vllmProfileFor(p.representative)).toBe(p);
+    }
+  });
 });
 
 describe("llama.cpp's compute buffer on the card with the output layer", () => {

@@ -3,7 +3,7 @@
  * the plan the way the engine moves its memory (issue 8).
  */
 import { describe, expect, test } from "vitest";
-import { DEFAULT_WORKLOAD, engineDefaults, kvDtypeAllowed, resolveSettings } from "../../src/plan/settings.ts";
+import { DEFAULT_WORKLOAD, engineDefaults, kvDtypeAllowed, resolveSettings, vllmProfileFor, vllmReleaseChoiceOf, vllmReleaseChoices } from "../../src/plan/settings.ts";
 import { plan } from "../../src/plan/options.ts";
 import { withWorkload } from "../../src/plan/context.ts";
 import { cardMemoryBytes } from "../../src/plan/cards.ts";
@@ -87,6 +87,52 @@ describe("settings move the plan as they move the engine (Llama-3.1-8B on one H1
   test("a measured overhead from a pasted log replaces the modelled one", () => {
     const o = vllm({ measuredOverheadGib: { vllm: 5 } });
     expect(o.cards[0]?.engineBytes).toBe(5 * GIB);
+  });
+});
+
+describe("the vLLM release a plan is for", () => {
+  // The ranges follow vLLM's history: FlashInfer's sampler was on by default in V1 until PR #26859
+  // (merged 2025-10-15, after 0.11.0 of 2025-10-02); the Triton top-k/top-p kernel (PR #33538)
+  // replaced the sort in 0.17, where the Qwen3-14B sweep's activation peak fell from 5.64 to 2.23 GiB.
+  test.each([
+    ["0.19.0", "0.17"], ["v0.19", "0.17"], ["0.17.0rc1", "0.17"], ["0.18.1+cu128", "0.17"], ["1.0", "0.17"],
+    ["0.16", "0.11.1"], ["0.15.0", "0.11.1"], ["0.11.1", "0.11.1"], ["0.12.0.post1", "0.11.1"],
+    ["0.11.0", "0.10"], ["0.11", "0.10"], ["0.10.1.1", "0.10"], [" 0.10 ", "0.10"],
+  ])("%s plans with the %s profile", (version, id) => {
+    const p = vllmProfileFor(version);
+    expect("error" in p ? p.error : p.id).toBe(id);
+  });
+
+  test.each([
+    ["0.9.2", /older than the V1 engine/], ["0.6.3", /0\.10 and later/], ["latest", /not a vLLM release/], ["0.15.x", /not a vLLM release/],
+    ["", /not a vLLM release/], ["0.1234.0", /not a vLLM release/], ["0.15.0.0.1", /not a vLLM release/],
+  ])("%j is refused in words: %s", (version, message) => {
+    const p = vllmProfileFor(version);
+    expect("error" in p ? p.error : "a profile").toMatch(message);
+  });
+
+  test("absent, or a release the engine cannot read, plans as the calibrated 0.17+", () => {
+    expect(resolveSettings("vllm", h100, {}).vllmProfile.id).toBe("0.17");
+    expect(resolveSettings("vllm", h100, { vllmVersion: "soon" }).vllmProfile.id).toBe("0.17");
+    expect(engineDefaults("vllm", h100)["vllmVersion"]?.value).toBe("0.19");
+  });
+
+  test("the page's select offers each range once and shows a typed release under its range", () => {
+    const choices = vllmReleaseChoices();
+    expect(choices.map((c) => c.value)).toEqual(["0.19", "0.16", "0.10"]);
+    expect(new Set(choices.map((c) => c.label)).size).toBe(3);
+    expect(vllmReleaseChoiceOf("0.15.0")).toBe("0.16");
+    expect(vllmReleaseChoiceOf("0.10.1.1")).toBe("0.10");
+    expect(vllmReleaseChoiceOf(undefined)).toBe("");
+    expect(vllmReleaseChoiceOf("nonsense")).toBe("");
+  });
+
+  test("Qwen3-14B on one H100 at util 0.95: 0.15's pool and 0.18's, as their logs printed them (41.94 and 45.23 GiB)", () => {
+    const repo = "Qwen/Qwen3-14B";
+    const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, { nodes: [node("n", "", [cards("h100-80g", 1)])] }, DEFAULT_WORKLOAD);
+    const pool = (settings: EngineSettings) => withWorkload(p, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm")?.kvPoolBytes ?? 0;
+    expect(Math.abs(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.15.0" }) / GIB - 41.94)).toBeLessThan(0.42);
+    expect(Math.abs(pool({ gpuMemoryUtilization: 0.95 }) / GIB - 45.23)).toBeLessThan(0.45);
   });
 });
 

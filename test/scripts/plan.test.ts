@@ -97,6 +97,9 @@ describe("plan's main, in process", () => {
     [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--gpu-memory-utilization", "95"], "at most 1"],
     [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--kv-cache-dtype", "int3"], "takes one of"],
     [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--frobnicate"], "unknown option --frobnicate"],
+    [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--vllm-version", "0.9.2"], "--vllm-version: vLLM 0.9.2 is older than the V1 engine"],
+    [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--vllm-version", "latest"], "is not a vLLM release"],
+    [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--vllm-version"], "--vllm-version needs a value"],
     [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "BADCLUSTER"], "--cluster"],
   ])("bad input %j: one line, exit code 2", async (argv, words) => {
     const badCluster = join(work, "bad.json");
@@ -195,6 +198,12 @@ describe("the flags", () => {
       kvDtype: "fp8",
       settings: { gpuMemoryUtilization: 0.95, maxNumSeqs: 64, maxNumBatchedTokens: 8192, dtype: "float16", quantization: "fp8", enforceEager: true, memFractionStatic: 0.85, ubatch: 1024, parallel: 2 },
     });
+  });
+
+  test("--vllm-version takes a release as vllm --version prints it into the settings", () => {
+    expect(parsePlanArgs(["m/x", "--cluster", "c", "--vllm-version", "0.15.0"]).workload.settings).toEqual({ vllmVersion: "0.15.0" });
+    expect(parsePlanArgs(["m/x", "--cluster", "c", "--vllm-version=0.10.1.1"]).workload.settings).toEqual({ vllmVersion: "0.10.1.1" });
+    expect(parsePlanArgs(["m/x", "--cluster", "c"]).workload.settings).toEqual({});
   });
 
   test("-ctk and -ctv must agree: the plan has one KV dtype", () => {

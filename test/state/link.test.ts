@@ -51,7 +51,7 @@ const FULL: Choices = {
     contextTokens: 131072,
     sequences: 8,
     kvDtype: "fp8",
-    settings: { gpuMemoryUtilization: 0.95, maxNumSeqs: 64, maxNumBatchedTokens: 8192, enforceEager: true, vllmChunkedLocalHybridKv: false, measuredOverheadGib: { vllm: 3.2 } },
+    settings: { gpuMemoryUtilization: 0.95, maxNumSeqs: 64, maxNumBatchedTokens: 8192, enforceEager: true, vllmChunkedLocalHybridKv: false, vllmVersion: "0.15.0", measuredOverheadGib: { vllm: 3.2 } },
   },
   filters: { artifact: "original", engine: "vllm", fit: "fits", groupBy: "engine" },
   selectedOptionId: "original|vllm|h100-80g|tp4",
@@ -125,6 +125,9 @@ describe("plan links: tampered fields fall back one by one and are named", () =>
     ["an unknown KV dtype", { w: [8192, 2, "int3"] }, "the KV cache dtype", (c: Choices) => c.workload.kvDtype === "auto"],
     ["a utilization above 1", { e: { gpuMemoryUtilization: 1.5, maxNumSeqs: 32 } }, "gpuMemoryUtilization", (c: Choices) => c.workload.settings.gpuMemoryUtilization === undefined && c.workload.settings.maxNumSeqs === 32],
     ["an engine setting no engine has", { e: { turbo: true } }, "turbo", (c: Choices) => Object.keys(c.workload.settings).length === 0],
+    ["a vLLM release before the V1 engine", { e: { vllmVersion: "0.9.2", maxNumSeqs: 32 } }, "vllmVersion: vLLM 0.9.2 is older than the V1 engine", (c: Choices) => c.workload.settings.vllmVersion === undefined && c.workload.settings.maxNumSeqs === 32],
+    ["a vLLM release that is no release", { e: { vllmVersion: "latest" } }, "vllmVersion: \"latest\" is not a vLLM release", (c: Choices) => !("vllmVersion" in c.workload.settings)],
+    ["a vLLM release as a number", { e: { vllmVersion: 0.15 } }, "vllmVersion", (c: Choices) => !("vllmVersion" in c.workload.settings)],
     ["a cluster with a fractional GPU count", { c: [["n1", "ib0", 512, 500, [["h100-80g", 7.5, 4]]]] }, "the cluster", (c: Choices) => c.cluster === DEFAULTS.cluster],
     ["a repo id with a path in it", { r: "../../etc/passwd" }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
     ["an unknown engine filter", { f: ["", "tensorrt", "fits", "none"] }, "the engine filter", (c: Choices) => c.filters.engine === "" && c.filters.fit === "fits"],
@@ -134,6 +137,18 @@ describe("plan links: tampered fields fall back one by one and are named", () =>
     const decoded = decodeLink(wire({ ...good, ...patch }), DEFAULTS);
     expect(decoded.ignored.join(" ")).toContain(named);
     expect(holds(decoded.choices)).toBe(true);
+  });
+
+  test("a link made before the vLLM release setting opens as it did: no release, so the calibrated 0.17+", () => {
+    const decoded = decodeLink(wire({ ...good, e: { maxNumSeqs: 8, enforceEager: true } }), DEFAULTS);
+    expect(decoded.ignored).toEqual([]);
+    expect(decoded.choices.workload.settings).toStrictEqual({ maxNumSeqs: 8, enforceEager: true });
+  });
+
+  test("a vLLM release in a link is read back as written", () => {
+    const decoded = decodeLink(wire({ ...good, e: { vllmVersion: "0.10.1.1" } }), DEFAULTS);
+    expect(decoded.ignored).toEqual([]);
+    expect(decoded.choices.workload.settings).toEqual({ vllmVersion: "0.10.1.1" });
   });
 
   test("a __proto__ key in a link's settings is dropped and pollutes nothing", () => {
