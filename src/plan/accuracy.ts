@@ -218,7 +218,9 @@ function vllmV1(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
     const context = num(ms["init_non_torch_memory_gib"]);
     const graphs = num(ms["cuda_graph_pool_actual_gib"]);
     const layersOnCard = part.kv.fullLayers + part.kv.mlaLayers + part.kv.linearLayers + part.kv.sliding.reduce((n, g) => n + g.layers, 0);
-    const outside = vllmOutsideBudgetBytes(tp, pp, s.enforceEager, (shape.moe?.routedExperts ?? 0) > 1, layersOnCard) / GIB;
+    const experts = part.routedExperts;
+    const expertPicks = experts ? experts.moeLayers * experts.experts * (shape.moe?.expertsPerToken ?? 0) : 0;
+    const outside = vllmOutsideBudgetBytes(tp, pp, s.enforceEager, (shape.moe?.routedExperts ?? 0) > 1, layersOnCard, expertPicks) / GIB;
     if (context !== null && graphs !== null) {
       row.metrics.push(metric("whole footprint but KV", "GiB", (first.weightsBytes + first.engineBytes) / GIB + outside, weights + act + nonTorch + context + graphs, 5));
     } else {

@@ -195,17 +195,35 @@ export function vllmNonTorchBytes(tensorParallel: number, pipelineParallel: numb
 }
 
 /**
+ * EMPIRICAL, fitted on the 0.19 logs, not derived from vLLM's source: what a
+ * mixture-of-experts model's CUDA-graph pool holds above the dense line, per
+ * MoE layer on the card, routed expert on the card and expert a token picks.
+ * No term in vLLM's capture code was found that explains it (the fused-MoE
+ * workspaces a captured batch of ≤ 512 tokens needs are tens of MiB, not a
+ * GiB). That product is what lines the three fused-MoE models up: above
+ * 0.4 + 0.0155 GiB a layer, Kimi-VL-A3B (26 × 64 × 6) held 0.68 GiB at TP1 and
+ * 0.44 at TP2 = 6.8 and 4.4 × 10⁻⁵ GiB a unit, Qwen1.5-MoE-A2.7B (24 × 60 × 4)
+ * 0.33 = 5.7, Mixtral-8x7B at TP2 (32 × 8 × 2) 0.034 = 6.6; we take 6.0. It
+ * brings all six MoE figures closer, gpt-oss-20b's too (24 × 32 × 4: 1.07 and
+ * 0.78 GiB above the line at TP1 and TP2), whose MXFP4 path (triton_kernels'
+ * routing and matmul_ogs) still holds 0.6–0.9 GiB more than this says.
+ */
+export const VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK = 6.0e-5 * GIB;
+
+/**
  * Memory vLLM 0.19 spends OUTSIDE util × total: the CUDA context (0.51 GiB at
  * TP1; with NCCL at TP ≥ 2, 1.51–1.53 GiB for dense models and 1.99 for the
  * MoE ones (Mixtral, Kimi-VL, gpt-oss); 1.43–1.48 on a pipeline) and the
  * CUDA-graph pool allocated after the KV cache (none with --enforce-eager),
  * which grows with the layers a card runs: 0.4 GiB + 0.0155 GiB a layer
  * fits Llama-3.1-8B at PP4/PP2/TP1 (8, 16, 32 layers: 0.51, 0.65, 0.91) and
- * the 80-layer 70B/72B at TP2 (1.61–1.85).
+ * the 80-layer 70B/72B at TP2 (1.61–1.85); a mixture of experts adds its
+ * empirical term for `moeExpertPicksOnCard` = MoE layers × routed experts on
+ * the card × experts per token (VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK).
  */
-export function vllmOutsideBudgetBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false, layersOnCard = 32): number {
+export function vllmOutsideBudgetBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false, layersOnCard = 32, moeExpertPicksOnCard = 0): number {
   const context = tensorParallel >= 2 ? (moe ? 2.0 : 1.5) * GIB : pipelineParallel >= 2 ? 1.45 * GIB : 0.51 * GIB;
-  const graphs = enforceEager ? 0 : (0.4 + 0.0155 * layersOnCard) * GIB;
+  const graphs = enforceEager ? 0 : (0.4 + 0.0155 * layersOnCard) * GIB + moeExpertPicksOnCard * VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK;
   return context + graphs;
 }
 
