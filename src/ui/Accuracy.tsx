@@ -20,7 +20,8 @@ export function Accuracy({ rows }: AccuracyProps) {
       <h2 id="accuracy-title">Accuracy</h2>
       <p>
         Predicted against measured for {overview.cases} startups that engines logged on known cards (vLLM, llama.cpp, SGLang, TensorRT-LLM), each
-        linked to its source.
+        linked to its source. Each vLLM case is planned for the release it ran, as the &quot;vLLM release&quot; engine setting would plan it (0.10,
+        0.11.1–0.16, or 0.17 and later); its note names the profile.
       </p>
       <Verdicts falseFits={overview.falseFits} falseRefusals={overview.falseRefusals} />
       <SummaryTable figures={overview.figures} />
