@@ -121,9 +121,10 @@ export interface VllmMemoryProfile {
  *   the distributed environment BEFORE taking memory snapshot … NCCL buffers
  *   are allocated before we measure", commit 35d5cda), so what NCCL and the
  *   custom all-reduce hold is counted inside the budget, and yet it was small:
- *   with the A100's 79.25 GiB, TP2 on one node left 0.11 GiB for non-torch
- *   (0.6708 and 0.6733 GiB over the sampler's 0.5585), TP2 over two nodes by
- *   Ray 1.04 (A100 40GB, 39.49 GiB). TP1 left none. No pipeline log: the
+ *   with the A100's 79.25 GiB, TP2 on one node left 0.6708 and 0.6733 GiB
+ *   for activation and non-torch together, of which the sampler is 0.5585:
+ *   0.11 GiB of non-torch; TP2 over two nodes by Ray 1.04 (A100 40GB, 39.49
+ *   GiB). TP1 left none (−0.01 to 0.00). No pipeline log: the
  *   same-node TP figure, since the stage's NCCL setup is counted too.
  */
 export const VLLM_PROFILES: readonly VllmMemoryProfile[] = [
