@@ -57,6 +57,21 @@ describe.each(records.map((r) => [r.id, r] as const))("calibration case %s", (_i
   });
 });
 
+describe("each vLLM case is planned for the release it ran", () => {
+  test.each([
+    ["vllm01011-a100-qwen2-7b-tp2-u0.25", "0.10 to 0.11.0"],
+    ["vllm0150-h100-qwen3-14b-tp1-8192", "0.11.1 to 0.16"],
+    // No version printed; the record's notes say "Older vLLM profile (pre-v0.17)".
+    ["vllm-h100-gpt-oss-20b-tp1-16000", "0.11.1 to 0.16"],
+    ["vllm0180-h100-qwen3-14b-tp1-8192", "0.17 and later"],
+    ["vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192", "0.17 and later"],
+  ])("%s: the %s profile", (id, releases) => {
+    const record = records.find((r) => r.id === id);
+    if (!record) throw new Error(`${id} is not in the calibration file`);
+    expect(predictCase(record, models).note).toContain(`planned with the ${releases} profile`);
+  });
+});
+
 describe("issue 8 targets on the vLLM 0.19 logs at util 0.95 (llm-d-planner's 6.7% / 9.9% / 0.75%)", () => {
   const rows: AccuracyRow[] = records
     .filter((r) => r.engine_version === "0.19.0" && r.gpu_mem_util === 0.95 && !/failed/.test(r.id))
