@@ -119,6 +119,20 @@ describe("plan's main, in process", () => {
     expect(out.options.some((o) => !o.cpu && o.gpu_class === "h100-80g")).toBe(true);
   });
 
+  test("--vllm-version 0.15 plans 0.15's larger profile: the pool shrinks by what the version sweep logged", async () => {
+    type Out = { options: { engine: string; gpus_per_node: number; artifact: string; kv_pool_gb: number }[] };
+    const pool = async (extra: string[]): Promise<number> => {
+      const { code, stdout } = await main(["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", clusterFile, "--json", "--gpu-memory-utilization", "0.95", ...extra], env());
+      expect(code).toBe(0);
+      const one = (JSON.parse(stdout) as Out).options.find((o) => o.engine === "vllm" && o.gpus_per_node === 1 && o.artifact === "original");
+      if (!one) throw new Error("no one-card vLLM option");
+      return one.kv_pool_gb;
+    };
+    // Qwen3-14B, same H100 and flags (llm-d-planner version sweep): 45.23 GiB of KV on 0.18, 41.94 on 0.15.
+    // Qwen2.5-Coder's vocabulary (152,064) is Qwen3's (151,936) to 0.1%: the same 3.29 GiB.
+    expect(Math.abs((await pool([])) - (await pool(["--vllm-version", "0.15"])) - (45.23 - 41.94))).toBeLessThan(0.1);
+  });
+
   test("a context past the model's own is planned as asked, with a warning on stderr", async () => {
     const { code, stdout, stderr } = await main(["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", clusterFile, "--json", "--context", "65536"], env());
     expect(code).toBe(0);
