@@ -21,17 +21,25 @@ const REPO = "unsloth/DeepSeek-R1-GGUF";
 /** Issue 5's target: the next frame at 60 Hz. */
 const TARGET_P95_MS = 16;
 /**
- * What this test enforces: three frames. On the 2-core machine this was
- * built on, shared with other work, p95 measured 21–38 ms (median 14–21)
- * while the page's own JS per move was ~1.5 ms (CDP CPU profile); the
- * figure is printed against the target on every run. Three frames still
+ * What this test enforces: three frames, scaled by the machine's load. The
+ * target itself is printed against the figure on every run: wall-clock time
+ * on a 2-core machine shared with other work is not a pass/fail figure
+ * (p95 13.0–13.6 ms, median 7.2–7.8, on the machine this was built on at a
+ * load of 1.1–1.5 per core; 15.5–22.3 before the panels were paint-contained
+ * and off-screen cards stopped rendering during a drag). Three frames still
  * catch the regression that mattered: before the charts were taken off the
  * drag's path a move cost ~470 ms.
  */
 const GUARD_P95_MS = 50;
-/** Slider moves timed; the first few warm the JIT and are dropped. */
-const MOVES = 40;
+/**
+ * Slider moves timed; the first few warm the JIT and are dropped. A hundred
+ * make the p95 the 95th of a hundred samples rather than the second worst
+ * of forty, which one stray pause of the machine decided.
+ */
+const MOVES = 100;
 const WARMUP = 3;
+/** Pixels per move: about four of the slider's thousand steps on its 1280-px-wide layout, so every move is a new context. */
+const STEP_PX = 1.6;
 
 /** Three card classes, two nodes each (one half busy): 52 options of DeepSeek-R1's 13 GGUF artifacts. */
 function cluster(): Cluster {
@@ -86,7 +94,7 @@ test("a slider move's repaint is timed with 50 options drawn (target p95 ≤ 16 
   await page.mouse.down();
   for (let i = 1; i <= MOVES; i++) {
     // Rightwards in small steps, as a hand drags: each step is a new context for every option.
-    await page.mouse.move(box.x + (box.width * startValue) / 1000 + i * 4, y);
+    await page.mouse.move(box.x + (box.width * startValue) / 1000 + i * STEP_PX, y);
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
   }
   await page.mouse.up();

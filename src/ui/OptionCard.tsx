@@ -2,7 +2,6 @@ import { lazy, memo, Suspense, useDeferredValue, useId, useMemo } from "react";
 import type { PlanOption } from "../plan/types.ts";
 import { engineName, formatCount, formatGib, formatTokens, parallelismLabel, placementLabel } from "./format.ts";
 import { cardBarRows, optionBadges, type CardBarRow } from "./rows.ts";
-import { useNearViewport } from "./useNearViewport.ts";
 
 const CardBars = lazy(() => import("./CardBars.tsx"));
 
@@ -11,9 +10,14 @@ const ROW_PX = 26;
 const AXIS_PX = 22;
 
 interface OptionCardProps {
+  /** What the card's figures and badges show: the live option on screen, the settled one off it (see OptionsView). */
   option: PlanOption;
-  /** The same option as of the slider's last rest (see OptionsView). */
+  /** The same option as of the slider's last rest: what the chart and the per-card rows draw. */
   settled: PlanOption;
+  /** On or near the screen: the chart is drawn. */
+  near: boolean;
+  /** Lets the list observe whether this card is near the screen. */
+  cardRef: (element: Element | null) => void;
   /** The artifact's quantization label ("bf16", "Q4_K_M"). */
   quant: string;
   /** The model's own longest context: the cap on "longest context that fits". */
@@ -27,15 +31,13 @@ interface OptionCardProps {
 /**
  * One option. While the slider is dragged, an option on (or near) the screen follows every frame, and one
  * far below follows once the slider rests: a user cannot see it change, and redrawing 50 of them every frame
- * is what made dragging stutter. Its chart follows the same rest, in a deferred render.
+ * is what made dragging stutter. Its chart and per-card rows follow the same rest, in a deferred render.
  */
-function OptionCardView({ option, settled, quant, modelMaxContextTokens, selected, onSelect, children }: OptionCardProps) {
+function OptionCardView({ option, settled, near, cardRef, quant, modelMaxContextTokens, selected, onSelect, children }: OptionCardProps) {
   const titleId = useId();
-  const [ref, near] = useNearViewport<HTMLElement>();
-  const shown = near ? option : settled;
   return (
-    <article ref={ref} className={`option${shown.fits ? "" : " unfit"}${selected ? " selected" : ""}`} aria-labelledby={titleId} data-option-id={option.id}>
-      <OptionBody option={shown} chartOption={settled} near={near} titleId={titleId} quant={quant} modelMaxContextTokens={modelMaxContextTokens} selected={selected} onSelect={onSelect} />
+    <article ref={cardRef} className={`option${option.fits ? "" : " unfit"}${selected ? " selected" : ""}`} aria-labelledby={titleId} data-option-id={option.id}>
+      <OptionBody option={option} chartOption={settled} near={near} titleId={titleId} quant={quant} modelMaxContextTokens={modelMaxContextTokens} selected={selected} onSelect={onSelect} />
       {selected ? <div className="option-commands">{children}</div> : null}
     </article>
   );
@@ -54,7 +56,10 @@ interface OptionBodyProps {
 }
 
 const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId, quant, modelMaxContextTokens, selected, onSelect }: OptionBodyProps) {
-  const rows = cardBarRows(option);
+  // The per-card figures are the chart's words: they follow the chart (the slider's rest), so a drag
+  // re-lays out only the badge and the figures above, not every row of every card on screen.
+  const rows = useMemo(() => cardBarRows(chartOption), [chartOption]);
+  const label = useMemo(() => rows.map(describeRow).join("; "), [rows]);
   const badges = optionBadges(option);
   const split = parallelismLabel(option.placement);
   const capped = option.maxContextTokens >= modelMaxContextTokens;
@@ -95,7 +100,7 @@ const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId
           <dd>{option.hosts}</dd>
         </div>
       </dl>
-      <Bars option={chartOption} near={near} label={rows.map(describeRow).join("; ")} />
+      <Bars rows={rows} near={near} label={label} />
       <ul className="card-rows">
         {rows.map((r, i) => (
           <li key={i}>
@@ -114,9 +119,8 @@ const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId
 
 
 /** The chart, drawn only near the screen, from the option as of the slider's last rest (a deferred render). */
-function Bars({ option, near, label }: { option: PlanOption; near: boolean; label: string }) {
-  const chartOption = useDeferredValue(option);
-  const rows = useMemo(() => cardBarRows(chartOption), [chartOption]);
+function Bars({ rows: settledRows, near, label }: { rows: CardBarRow[]; near: boolean; label: string }) {
+  const rows = useDeferredValue(settledRows);
   const placeholder = <div className="bars-placeholder" style={{ height: rows.length * ROW_PX + AXIS_PX }} />;
   return (
     <div className="bars" role="img" aria-label={label}>
@@ -144,5 +148,5 @@ function describeRow(r: CardBarRow): string {
   return `${r.label}: weights ${r.weightsGib.toFixed(1)}, KV ${r.kvGib.toFixed(1)}, engine ${r.engineGib.toFixed(1)}, ${rest}, of ${r.usableGib.toFixed(1)} usable and ${r.physicalGib.toFixed(1)} GiB physical`;
 }
 
-/** Re-renders only when its own option (or selection) changes: a filter change does not redraw every chart. */
+/** Re-renders only when what it shows changes: a card off screen is skipped outright while the slider moves. */
 export const OptionCard = memo(OptionCardView);

@@ -4,6 +4,7 @@ import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/ch
 import { engineName, formatCount } from "./format.ts";
 import { OptionCard } from "./OptionCard.tsx";
 import { filterOptions, groupOptions } from "./rows.ts";
+import { useNearSet } from "./useNearSet.ts";
 import { useSettled } from "./useSettled.ts";
 
 interface OptionsViewProps {
@@ -34,6 +35,7 @@ export function OptionsView(props: OptionsViewProps) {
   // One timer for the whole list: the options as of the slider's last rest, by id.
   const settledOptions = useSettled(options, SETTLE_MS);
   const settledById = useMemo(() => new Map(settledOptions.map((o) => [o.id, o])), [settledOptions]);
+  const { isNear, refFor } = useNearSet();
   const groups = groupOptions(shown, filters.groupBy);
   const quantOf = new Map(artifacts.map((a) => [a.name, a.quant]));
   const fitting = options.filter((o) => o.fits).length;
@@ -67,13 +69,17 @@ export function OptionsView(props: OptionsViewProps) {
         <section key={group.key} className="option-group" aria-label={group.title === "" ? "Ranked options" : group.title}>
           {group.title !== "" ? <h3 className="group-title">{group.title}</h3> : null}
           <ol className="option-list">
-            {group.options.map((o) => (
-              <li key={o.id}>
-                <OptionCard option={o} settled={settledById.get(o.id) ?? o} quant={quantOf.get(o.artifact) ?? ""} modelMaxContextTokens={modelMaxContextTokens} selected={o.id === selectedOptionId} onSelect={onSelect}>
-                  {o.id === selectedOptionId ? renderCommands(o) : null}
-                </OptionCard>
-              </li>
-            ))}
+            {group.options.map((o) => {
+              const settled = settledById.get(o.id) ?? o;
+              const near = isNear(o.id);
+              return (
+                <li key={o.id}>
+                  <OptionCard option={near ? o : settled} settled={settled} near={near} cardRef={refFor(o.id)} quant={quantOf.get(o.artifact) ?? ""} modelMaxContextTokens={modelMaxContextTokens} selected={o.id === selectedOptionId} onSelect={onSelect}>
+                    {o.id === selectedOptionId ? renderCommands(o) : null}
+                  </OptionCard>
+                </li>
+              );
+            })}
           </ol>
         </section>
       ))}
