@@ -21,16 +21,16 @@ const REPO = "unsloth/DeepSeek-R1-GGUF";
 /** Issue 5's target: the next frame at 60 Hz. */
 const TARGET_P95_MS = 16;
 /**
- * What this test enforces: three frames, scaled by the machine's load. The
+ * What this test enforces: two frames, scaled by the machine's load. The
  * target itself is printed against the figure on every run: wall-clock time
- * on a 2-core machine shared with other work is not a pass/fail figure
- * (p95 13.0–13.6 ms, median 7.2–7.8, on the machine this was built on at a
- * load of 1.1–1.5 per core; 15.5–22.3 before the panels were paint-contained
- * and off-screen cards stopped rendering during a drag). Three frames still
- * catch the regression that mattered: before the charts were taken off the
- * drag's path a move cost ~470 ms.
+ * on a 2-core machine shared with other work is not a pass/fail figure.
+ * Measured on the machine this was built on (load 1.3–2.0 per core): median
+ * 5.2–7.5 ms, p95 9.7–12.2; before the panels were paint-contained and
+ * off-screen cards stopped rendering during a drag, median 10.5–11.1 and
+ * p95 15.5–22.3. Before the charts were taken off the drag's path a move
+ * cost ~470 ms.
  */
-const GUARD_P95_MS = 50;
+const GUARD_P95_MS = 32;
 /**
  * Slider moves timed; the first few warm the JIT and are dropped. A hundred
  * make the p95 the 95th of a hundred samples rather than the second worst
@@ -50,7 +50,7 @@ function cluster(): Cluster {
   };
 }
 
-test("a slider move's repaint is timed with 50 options drawn (target p95 ≤ 16 ms, printed; guard 3 frames)", async ({ page, context }) => {
+test("a slider move's repaint is timed with 50 options drawn (target p95 ≤ 16 ms, printed; guard 2 frames)", async ({ page, context }) => {
   const network = await routeNetwork(context, ORIGIN);
   const link = encodeLink({
     repo: REPO,
@@ -90,6 +90,10 @@ test("a slider move's repaint is timed with 50 options drawn (target p95 ≤ 16 
   if (!box) throw new Error("the slider is not on screen");
   const startValue = Number(await slider.inputValue());
   const y = box.y + box.height / 2;
+  // The figures of the first option, on screen: they must follow the drag itself, not only its end,
+  // or the figure below would time frames that show nothing new.
+  const firstFigures = page.getByRole("article").first().locator(".option-figures");
+  const figuresBefore = await firstFigures.innerText();
   await page.mouse.move(box.x + (box.width * startValue) / 1000, y);
   await page.mouse.down();
   for (let i = 1; i <= MOVES; i++) {
@@ -97,7 +101,9 @@ test("a slider move's repaint is timed with 50 options drawn (target p95 ≤ 16 
     await page.mouse.move(box.x + (box.width * startValue) / 1000 + i * STEP_PX, y);
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
   }
+  const figuresWhileDragging = await firstFigures.innerText();
   await page.mouse.up();
+  expect(figuresWhileDragging).not.toEqual(figuresBefore);
 
   const samples = await page.evaluate(() => (window as unknown as { repaintMs: number[] }).repaintMs);
   const timed = samples.slice(WARMUP).sort((a, b) => a - b);

@@ -25,6 +25,7 @@ import {
   setWorkload,
   type AppStore,
 } from "../state/appStore.ts";
+import type { Filters } from "../state/choices.ts";
 import { linkCarriesManual } from "../state/link.ts";
 import { useStore } from "../state/useStore.ts";
 import { CalibrateFromLog } from "../ui/CalibrateFromLog.tsx";
@@ -94,6 +95,7 @@ export function App({ store, tokens }: AppProps) {
 
   // Stable, so an option card far down the list is not redrawn for a new function on every slider frame.
   const onSelect = useCallback((id: string) => selectOption(store, id), [store]);
+  const onFilters = useCallback((patch: Partial<Filters>) => setFilters(store, patch), [store]);
 
   const status = useMemo(
     () =>
@@ -157,7 +159,7 @@ export function App({ store, tokens }: AppProps) {
               modelMaxContextTokens={shownPlan.shape.maxContextTokens}
               filters={choices.filters}
               selectedOptionId={choices.selectedOptionId}
-              onFilters={(patch) => setFilters(store, patch)}
+              onFilters={onFilters}
               onSelect={onSelect}
               renderCommands={(option) => (
                 <>

@@ -29,8 +29,8 @@ interface OptionCardProps {
 }
 
 /**
- * One option. While the slider is dragged, an option on (or near) the screen follows every frame, and one
- * far below follows once the slider rests: a user cannot see it change, and redrawing 50 of them every frame
+ * One option. While the slider is dragged, an option on the screen follows every frame, and one
+ * off it follows once the slider rests: a user cannot see it change, and redrawing 50 of them every frame
  * is what made dragging stutter. Its chart and per-card rows follow the same rest, in a deferred render.
  */
 function OptionCardView({ option, settled, near, cardRef, quant, modelMaxContextTokens, selected, onSelect, children }: OptionCardProps) {

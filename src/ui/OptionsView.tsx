@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from "react";
+import { memo, useId, useMemo, useState } from "react";
 import type { Artifact, PlanOption, Refusal } from "../plan/types.ts";
 import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/choices.ts";
 import { engineName, formatCount } from "./format.ts";
@@ -35,18 +35,13 @@ export function OptionsView(props: OptionsViewProps) {
   // One timer for the whole list: the options as of the slider's last rest, by id.
   const settledOptions = useSettled(options, SETTLE_MS);
   const settledById = useMemo(() => new Map(settledOptions.map((o) => [o.id, o])), [settledOptions]);
-  const { isNear, refFor } = useNearSet();
+  const { isOnScreen, isNear, refFor } = useNearSet();
   const groups = groupOptions(shown, filters.groupBy);
   const quantOf = new Map(artifacts.map((a) => [a.name, a.quant]));
   const fitting = options.filter((o) => o.fits).length;
   return (
     <div className="options-view">
-      <div className="toolbar" role="group" aria-label="Filter and group the options">
-        <Select label="Artifact" value={filters.artifact} onChange={(v) => onFilters({ artifact: v })} choices={[["", "all artifacts"], ...artifacts.map((a): [string, string] => [a.name, a.quant !== "" && a.quant !== a.name ? `${a.name} (${a.quant})` : a.name])]} />
-        <Select label="Engine" value={filters.engine} onChange={(v) => onFilters({ engine: v as Filters["engine"] })} choices={[["", "all engines"], ...ENGINES.map((e): [string, string] => [e, engineName(e)])]} />
-        <Select label="Show" value={filters.fit} onChange={(v) => onFilters({ fit: v as FitFilter })} choices={Object.entries(FIT_LABELS)} />
-        <Select label="Group by" value={filters.groupBy} onChange={(v) => onFilters({ groupBy: v as GroupBy })} choices={Object.entries(GROUP_LABELS)} />
-      </div>
+      <Toolbar filters={filters} artifacts={artifacts} onFilters={onFilters} />
       <p className="summary" aria-live="polite">
         {formatCount(fitting)} of {formatCount(options.length)} options fit at this context
         {shown.length !== options.length ? `; showing ${formatCount(shown.length)}` : ""}.
@@ -71,10 +66,9 @@ export function OptionsView(props: OptionsViewProps) {
           <ol className="option-list">
             {group.options.map((o) => {
               const settled = settledById.get(o.id) ?? o;
-              const near = isNear(o.id);
               return (
                 <li key={o.id}>
-                  <OptionCard option={near ? o : settled} settled={settled} near={near} cardRef={refFor(o.id)} quant={quantOf.get(o.artifact) ?? ""} modelMaxContextTokens={modelMaxContextTokens} selected={o.id === selectedOptionId} onSelect={onSelect}>
+                  <OptionCard option={isOnScreen(o.id) ? o : settled} settled={settled} near={isNear(o.id)} cardRef={refFor(o.id)} quant={quantOf.get(o.artifact) ?? ""} modelMaxContextTokens={modelMaxContextTokens} selected={o.id === selectedOptionId} onSelect={onSelect}>
                     {o.id === selectedOptionId ? renderCommands(o) : null}
                   </OptionCard>
                 </li>
@@ -87,6 +81,18 @@ export function OptionsView(props: OptionsViewProps) {
     </div>
   );
 }
+
+/** The filters: redrawn when they or the artifacts change, not on each frame of a slider drag. */
+const Toolbar = memo(function Toolbar({ filters, artifacts, onFilters }: Pick<OptionsViewProps, "filters" | "artifacts" | "onFilters">) {
+  return (
+    <div className="toolbar" role="group" aria-label="Filter and group the options">
+      <Select label="Artifact" value={filters.artifact} onChange={(v) => onFilters({ artifact: v })} choices={[["", "all artifacts"], ...artifacts.map((a): [string, string] => [a.name, a.quant !== "" && a.quant !== a.name ? `${a.name} (${a.quant})` : a.name])]} />
+      <Select label="Engine" value={filters.engine} onChange={(v) => onFilters({ engine: v as Filters["engine"] })} choices={[["", "all engines"], ...ENGINES.map((e): [string, string] => [e, engineName(e)])]} />
+      <Select label="Show" value={filters.fit} onChange={(v) => onFilters({ fit: v as FitFilter })} choices={Object.entries(FIT_LABELS)} />
+      <Select label="Group by" value={filters.groupBy} onChange={(v) => onFilters({ groupBy: v as GroupBy })} choices={Object.entries(GROUP_LABELS)} />
+    </div>
+  );
+});
 
 function Select({ label, value, choices, onChange }: { label: string; value: string; choices: [string, string][]; onChange: (value: string) => void }) {
   const id = useId();
@@ -104,7 +110,7 @@ function Select({ label, value, choices, onChange }: { label: string; value: str
   );
 }
 
-function Legend() {
+const Legend = memo(function Legend() {
   return (
     <ul className="legend" aria-label="What the bars show">
       <li className="key part-weights">weights</li>
@@ -115,7 +121,7 @@ function Legend() {
       <li className="key physical">card&apos;s physical memory</li>
     </ul>
   );
-}
+});
 
 /** Refusals can number in the hundreds on a big cluster: their list is only built when opened. */
 function WhyNot({ refused }: { refused: Refusal[] }) {

@@ -7,24 +7,30 @@ import { useCallback, useEffect, useRef, useState } from "react";
 const AHEAD = "600px 0px";
 
 export interface NearSet {
-  /** Whether the element of `key` is on or near the screen (as of this render). */
+  /** Whether the element of `key` is on the screen (as of this render): its figures follow every slider move. */
+  isOnScreen: (key: string) => boolean;
+  /** Whether it is on or near the screen: its chart is drawn. */
   isNear: (key: string) => boolean;
   /** A ref callback for the element of `key`; the same function for the same key, so React never re-attaches it. */
   refFor: (key: string) => (element: Element | null) => void;
 }
 
+type Keys = ReadonlySet<string>;
+
 /**
- * Which of a list's elements are on or near the screen, from one
- * IntersectionObserver for the whole list. The list, not each item, knows
- * it: while the slider is dragged the list hands an option far below the
+ * Which of a list's elements are on the screen, and which near it, from two
+ * IntersectionObservers for the whole list. The list, not each item, knows
+ * it: while the slider is dragged the list hands an option off screen the
  * same (settled) props as before, so React skips it outright rather than
  * rendering 50 cards to find that 47 show nothing new (CPU profile of the
- * speed test: 52 card renders and their commit were a third of a move's JS).
- * Without IntersectionObserver (old browsers, jsdom) everything is near.
+ * speed test: 52 card renders and their commit were a third of a move's JS),
+ * and only what the user sees is laid out again each frame.
+ * Without IntersectionObserver (old browsers, jsdom) everything is on screen.
  */
 export function useNearSet(): NearSet {
-  const [near, setNear] = useState<ReadonlySet<string>>(() => new Set());
-  const observer = useRef<IntersectionObserver | null>(null);
+  const [onScreen, setOnScreen] = useState<Keys>(() => new Set());
+  const [near, setNear] = useState<Keys>(() => new Set());
+  const observers = useRef<IntersectionObserver[]>([]);
   const keyOf = useRef(new WeakMap<Element, string>());
   const elementOf = useRef(new Map<string, Element>());
   const refs = useRef(new Map<string, (element: Element | null) => void>());
@@ -32,27 +38,24 @@ export function useNearSet(): NearSet {
 
   useEffect(() => {
     if (!supported) return undefined;
-    const io = new IntersectionObserver(
-      (entries) => {
-        setNear((previous) => {
-          let next: Set<string> | null = null;
-          for (const entry of entries) {
-            const key = keyOf.current.get(entry.target);
-            if (key === undefined || previous.has(key) === entry.isIntersecting) continue;
-            next ??= new Set(previous);
-            if (entry.isIntersecting) next.add(key);
-            else next.delete(key);
-          }
-          return next ?? previous;
-        });
-      },
-      { rootMargin: AHEAD },
-    );
-    observer.current = io;
-    for (const element of elementOf.current.values()) io.observe(element);
+    const follow = (set: React.Dispatch<React.SetStateAction<Keys>>) => (entries: IntersectionObserverEntry[]) =>
+      set((previous) => {
+        let next: Set<string> | null = null;
+        for (const entry of entries) {
+          const key = keyOf.current.get(entry.target);
+          if (key === undefined || previous.has(key) === entry.isIntersecting) continue;
+          next ??= new Set(previous);
+          if (entry.isIntersecting) next.add(key);
+          else next.delete(key);
+        }
+        return next ?? previous;
+      });
+    const made = [new IntersectionObserver(follow(setOnScreen)), new IntersectionObserver(follow(setNear), { rootMargin: AHEAD })];
+    observers.current = made;
+    for (const element of elementOf.current.values()) for (const o of made) o.observe(element);
     return () => {
-      io.disconnect();
-      observer.current = null;
+      for (const o of made) o.disconnect();
+      observers.current = [];
     };
   }, [supported]);
 
@@ -62,29 +65,35 @@ export function useNearSet(): NearSet {
       ref = (element: Element | null) => {
         const before = elementOf.current.get(key);
         if (before && before !== element) {
-          observer.current?.unobserve(before);
+          for (const o of observers.current) o.unobserve(before);
           elementOf.current.delete(key);
-        }
-        if (!element) {
-          // Unmounted: forget the key, so a long session of plans does not pile up dead ones.
-          refs.current.delete(key);
-          setNear((previous) => (previous.has(key) ? withoutKey(previous, key) : previous));
         }
         if (element) {
           keyOf.current.set(element, key);
           elementOf.current.set(key, element);
-          observer.current?.observe(element);
+          for (const o of observers.current) o.observe(element);
+          return;
         }
+        // Unmounted: forget the key, so a long session of plans does not pile up dead ones.
+        refs.current.delete(key);
+        setOnScreen((previous) => withoutKey(previous, key));
+        setNear((previous) => withoutKey(previous, key));
       };
       refs.current.set(key, ref);
     }
     return ref;
   }, []);
 
-  return { isNear: supported ? (key) => near.has(key) : () => true, refFor };
+  if (!supported) return { isOnScreen: everything, isNear: everything, refFor };
+  return { isOnScreen: (key) => onScreen.has(key), isNear: (key) => near.has(key), refFor };
 }
 
-function withoutKey(set: ReadonlySet<string>, key: string): Set<string> {
+function everything(): boolean {
+  return true;
+}
+
+function withoutKey(set: Keys, key: string): Keys {
+  if (!set.has(key)) return set;
   const next = new Set(set);
   next.delete(key);
   return next;
