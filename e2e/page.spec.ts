@@ -495,3 +495,22 @@ test("the cluster panel shows a compact row per card kind under headers shown on
     await testInfo.attach(`cluster-${width}`, { path, contentType: "image/png" });
   }
 });
+
+test("the Accuracy view opens offline, its tables scroll in their own box at 375 px, and axe finds nothing serious", async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 375, height: 900 });
+  await page.goto("/");
+  await page.getByText("Accuracy: what Modelplan predicts against what engines printed").click();
+  const summary = page.getByRole("region", { name: "Mean and worst error of each figure" });
+  await expect(summary.getByRole("table")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Every calibration case" }).getByRole("row")).not.toHaveCount(0);
+  // The page does not scroll sideways; the wide table does, inside its box, and a keyboard user can reach that box.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect(await summary.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  await summary.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect.poll(() => summary.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  const path = testInfo.outputPath("accuracy-375.png");
+  await summary.screenshot({ path });
+  await testInfo.attach("accuracy-375", { path, contentType: "image/png" });
+});

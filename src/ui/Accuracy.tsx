@@ -24,8 +24,12 @@ export function Accuracy({ rows }: AccuracyProps) {
         0.11.1–0.16, or 0.17 and later); its note names the profile.
       </p>
       <Verdicts falseFits={overview.falseFits} falseRefusals={overview.falseRefusals} />
-      <SummaryTable figures={overview.figures} />
-      <CaseTable rows={cases} />
+      <TableScroll label="Mean and worst error of each figure">
+        <SummaryTable figures={overview.figures} />
+      </TableScroll>
+      <TableScroll label="Every calibration case">
+        <CaseTable rows={cases} />
+      </TableScroll>
     </section>
   );
 }
@@ -44,6 +48,19 @@ function Verdicts({ falseFits, falseRefusals }: { falseFits: string[]; falseRefu
           : `${falseRefusals.length} ${falseRefusals.length === 1 ? "case" : "cases"} ran yet ${falseRefusals.length === 1 ? "is" : "are"} predicted not to fit: ${falseRefusals.join(", ")}.`}
       </li>
     </ul>
+  );
+}
+
+/**
+ * A table wider than a narrow screen scrolls inside its own box (the panel
+ * clips what overflows it), and the box takes keyboard focus so it can be
+ * scrolled without a pointer.
+ */
+function TableScroll({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
   );
 }
 
@@ -69,11 +86,11 @@ function SummaryTable({ figures }: { figures: FigureSummary[] }) {
             <th scope="row">
               {f.name} <span className="unit">({f.unit})</span>
             </th>
-            <td>{f.cases}</td>
-            <td>{pct(f.meanAbsPct)}</td>
-            <td>{pct(f.maxAbsPct)}</td>
-            <td>≤ {pct(f.tolerancePct)}</td>
-            <td className={f.outside > 0 ? "bad" : undefined}>{f.outside}</td>
+            <td className="num">{f.cases}</td>
+            <td className="num">{pct(f.meanAbsPct)}</td>
+            <td className="num">{pct(f.maxAbsPct)}</td>
+            <td className="num">≤ {pct(f.tolerancePct)}</td>
+            <td className={f.outside > 0 ? "num bad" : "num"}>{f.outside}</td>
           </tr>
         ))}
       </tbody>
