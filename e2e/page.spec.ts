@@ -55,6 +55,22 @@ async function planText(page: Page): Promise<string[]> {
   return page.getByRole("article").evaluateAll((articles) => articles.map((a) => (a as HTMLElement).innerText.replace(/\s+/g, " ").trim()));
 }
 
+/** Elements whose right edge passes their panel's (a table scrolling in its own box is inside it, so it does not count). */
+async function cutOffAtPanelEdge(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const panel of document.querySelectorAll(".panel")) {
+      const edge = panel.getBoundingClientRect().right;
+      for (const el of panel.querySelectorAll("*")) {
+        if (el.closest(".table-scroll") !== null) continue;
+        const box = el.getBoundingClientRect();
+        if (box.width > 0 && box.right > edge + 0.5) out.push(`${el.tagName.toLowerCase()}.${el.className} ends at ${Math.round(box.right)} px, its panel at ${Math.round(edge)}`);
+      }
+    }
+    return out.slice(0, 10);
+  });
+}
+
 async function seriousAxeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
@@ -73,8 +89,9 @@ test("the example plan shows the moment the page opens, with no network, and pas
   await expect(first.getByText("free now")).toBeVisible();
   await screenshot(page, testInfo, "example-1280", 1280);
   await screenshot(page, testInfo, "example-375", 375);
-  // Nothing is wider than a phone's screen.
+  // Nothing is wider than a phone's screen, nor cut off at its panel's edge (panels clip what overflows them).
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect(await cutOffAtPanelEdge(page)).toEqual([]);
   expect(await seriousAxeViolations(page)).toEqual([]);
   await page.emulateMedia({ colorScheme: "dark" });
   await page.setViewportSize({ width: 1280, height: 900 });
