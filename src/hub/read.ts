@@ -8,12 +8,17 @@
  *   2. config.json at that sha, when the repo has one;
  *   3. hf_quant_config.json at that sha, only for repos that carry it (ModelOpt
  *      FP8/NVFP4 checkpoints keep their quantization there);
- *   4. for each GGUF artifact, the header of its first part, by range
+ *   4. pytorch_model.bin.index.json at that sha, only for a repo served from
+ *      .bin shards (no safetensors): its total_size is the tensors' bytes,
+ *      which the pickled shards overstate (artifacts.ts pytorchBytes);
+ *   5. for each GGUF artifact, the header of its first part, by range
  *      requests that stop where the header ends; all in parallel.
  *
- * A safetensors repo therefore costs 2 requests, 3 with hf_quant_config.json.
+ * A safetensors repo therefore costs 2 requests, 3 with hf_quant_config.json;
+ * a .bin repo 2 for a lone pytorch_model.bin, 3 for shards with their index.
  */
 import { downloadFile, HubApiError } from "@huggingface/hub";
+import { PYTORCH_INDEX, needsPytorchIndex } from "../plan/artifacts.ts";
 import { parseConfigJson } from "../plan/configJson.ts";
 import type { GgufHeader, RepoFile, RepoSnapshot } from "../plan/types.ts";
 import {
@@ -43,7 +48,7 @@ export const EXTRA_JSON_FILES = ["hf_quant_config.json"] as const;
 export interface RequestPlan {
   /** The model-info call: always 1. */
   info: 1;
-  /** JSON files fetched whole: config.json and the extras the repo has. */
+  /** JSON files fetched whole: config.json, the extras the repo has, and a .bin checkpoint's index. */
   jsonFiles: string[];
   /** GGUF files whose header is read (2 MB range requests each, as many as the header needs). */
   ggufHeaders: string[];
@@ -56,7 +61,17 @@ export interface RequestPlan {
 export function requestBudget(paths: readonly string[]): RequestPlan {
   const present = new Set(paths);
   const jsonFiles = ["config.json", ...EXTRA_JSON_FILES].filter((p) => present.has(p));
+  if (needsPytorchIndex(paths)) jsonFiles.push(PYTORCH_INDEX);
   return { info: 1, jsonFiles, ggufHeaders: ggufHeaderPaths(paths) };
+}
+
+/**
+ * What the snapshot keeps of a .bin index: its metadata (total_size), not
+ * its weight_map of every tensor's name (tens of kB the engine never reads,
+ * in a snapshot persisted under a size cap).
+ */
+function indexMetadataOnly(index: Record<string, unknown>): Record<string, unknown> {
+  return { metadata: index["metadata"] ?? null };
 }
 
 /** The fields of the `?blobs=true` model info this reader uses (shape: shared/notes/hub-api.md §4). */
@@ -215,10 +230,14 @@ export async function readRepo(asked: string, revision: string | null, given: Hu
   const plan = requestBudget(files.map((f) => f.path));
   const byPath = new Map(files.map((f) => [f.path, f]));
 
-  const jsonReads = plan.jsonFiles.map((path) => async () => {
+  const jsonReads = plan.jsonFiles.map((path) => async (): Promise<readonly [string, Record<string, unknown> | null]> => {
     const file = byPath.get(path);
     if (!file) throw badResponseError(access.hubUrl, `no ${path}`);
-    return [path, await fetchJsonFile(repo, sha, file, blobIds.get(path) ?? sha, access)] as const;
+    const read = fetchJsonFile(repo, sha, file, blobIds.get(path) ?? sha, access);
+    // The index only refines the .bin bytes (the files' sizes are already known and
+    // within 1 %): a broken or missing one is no reason to refuse the repo.
+    if (path === PYTORCH_INDEX) return [path, await read.then(indexMetadataOnly, () => null)] as const;
+    return [path, await read] as const;
   });
   const headerReads = plan.ggufHeaders.map((path) => async () => {
     const ctx = { hubUrl: access.hubUrl, repo, path, fetch: resolvedFetch(access), ...(access.accessToken ? { accessToken: access.accessToken } : {}) };
@@ -229,9 +248,9 @@ export async function readRepo(asked: string, revision: string | null, given: Hu
     inParallel(headerReads, PARALLEL_HEADER_READS),
   ]);
 
-  const jsonByPath = new Map<string, Record<string, unknown>>(jsons);
+  const jsonByPath = new Map<string, Record<string, unknown> | null>(jsons);
   const extraJson: Record<string, unknown> = {};
-  for (const name of EXTRA_JSON_FILES) {
+  for (const name of [...EXTRA_JSON_FILES, PYTORCH_INDEX]) {
     const value = jsonByPath.get(name);
     if (value) extraJson[name] = value;
   }

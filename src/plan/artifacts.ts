@@ -1,8 +1,9 @@
 /**
  * What a repository offers to serve, from its file list with real sizes:
- * each GGUF (a split set as one), and the original safetensors. Bytes are
- * the files' own, never parameters × a nominal width: a file is what a card
- * has to hold.
+ * each GGUF (a split set as one), and the original safetensors, or, in a
+ * repository without them, its PyTorch `pytorch_model*.bin`. Bytes are the
+ * files' own (or, for .bin shards, their index's tensor bytes), never
+ * parameters × a nominal width: a file is what a card has to hold.
  */
 
 import { ggufQuantOf, nominalBitsOf, quantFromName } from "./quant.ts";
@@ -155,7 +156,8 @@ function ggufArtifacts(snapshot: RepoSnapshot, shape: ModelShape): Artifact[] {
  * 6-digit shard names included, whatever their count says). Left out as
  * second copies of the same weights: `original/` (gpt-oss, Llama's own
  * format), `metal/`, and Mistral's `consolidated*.safetensors` when the
- * Hugging Face shards are there too. `.bin`/`.pt`/`.pth` are never summed.
+ * Hugging Face shards are there too. `.pt`/`.pth` are never summed, and
+ * `.bin` only where there is no safetensors (pytorchWeightFiles).
  */
 function weightFiles(files: RepoFile[]): RepoFile[] {
   const top = files.filter((f) => f.path.endsWith(".safetensors") && !f.path.includes("/"));
@@ -254,10 +256,9 @@ function shortDtype(dtype: string): string {
   return names[dtype] ?? dtype;
 }
 
-function safetensorsArtifact(snapshot: RepoSnapshot, shape: ModelShape): Artifact[] {
-  const files = weightFiles(snapshot.files);
-  if (files.length === 0) return [];
-  const bytes = sumBytes(files);
+/** An original checkpoint (safetensors or PyTorch .bin) as an artifact: its quant, bits and experts from the config. */
+function checkpointArtifact(snapshot: RepoSnapshot, shape: ModelShape, made: Pick<Artifact, "name" | "format" | "files" | "bytes">): Artifact {
+  const bytes = made.bytes;
   const { quant, expertBytesPerParam } = checkpointQuantOf(snapshot, shape);
   const params = shape.moe?.routedExpertParams;
   let expertBytes = 0;
@@ -265,21 +266,113 @@ function safetensorsArtifact(snapshot: RepoSnapshot, shape: ModelShape): Artifac
     const perParam = expertBytesPerParam ?? (shape.paramsTotal ? bytes / shape.paramsTotal : 0);
     expertBytes = Math.min(bytes, Math.round(params * perParam));
   }
-  return [
-    {
-      name: "original",
-      format: "safetensors",
-      files: files.map((f) => f.path),
-      bytes,
-      projectorBytes: 0,
-      quant,
-      bitsPerWeight: bitsPerWeightOf(bytes, shape.paramsTotal, quant),
-      expertBytes,
-    },
-  ];
+  return { ...made, projectorBytes: 0, quant, bitsPerWeight: bitsPerWeightOf(bytes, shape.paramsTotal, quant), expertBytes };
 }
 
-/** Every artifact of a repository: its original safetensors first, then each GGUF. */
+function safetensorsArtifact(snapshot: RepoSnapshot, shape: ModelShape): Artifact[] {
+  const files = weightFiles(snapshot.files);
+  if (files.length === 0) return [];
+  return [checkpointArtifact(snapshot, shape, { name: "original", format: "safetensors", files: files.map((f) => f.path), bytes: sumBytes(files) })];
+}
+
+// ---------------------------------------------------------------------------
+// PyTorch .bin, only where there is no safetensors.
+// ---------------------------------------------------------------------------
+
+/**
+ * transformers' names for a PyTorch checkpoint (modeling_utils WEIGHTS_NAME,
+ * WEIGHTS_INDEX_NAME and save_pretrained's shard names). Nothing else ending
+ * in .bin is the model: `training_args.bin` (the Trainer's arguments),
+ * `optimizer.bin`, `adapter_model.bin` (a LoRA, loaded with --lora-modules),
+ * `mm_projector.bin`/`non_lora_trainables.bin` (LLaVA training parts),
+ * CTranslate2's `model.bin`; nor is any `.pt`/`.pth`.
+ */
+const PYTORCH_SINGLE = "pytorch_model.bin";
+const PYTORCH_SHARD = /^pytorch_model-(\d+)-of-(\d+)\.bin$/;
+export const PYTORCH_INDEX = "pytorch_model.bin.index.json";
+
+/**
+ * The .bin files vLLM and SGLang load, or none. Their default `--load-format
+ * auto` globs the top level for `*.safetensors` and only when there are none
+ * for `*.bin` (vllm/model_executor/model_loader/default_loader.py
+ * `_prepare_weights`: allow_patterns ["*.safetensors", "*.bin"], the first
+ * pattern that matches wins), so a repository with both serves safetensors
+ * and its .bin are a second copy. Only the top level (the loader's glob is
+ * not recursive: `checkpoint-500/` and `original/` are not loaded). A shard
+ * set missing a part cannot load and gives nothing rather than too little;
+ * a lone `pytorch_model.bin` is preferred to shards beside it, as
+ * transformers' from_pretrained looks for it first.
+ */
+export function pytorchWeightFiles(files: readonly RepoFile[]): RepoFile[] {
+  if (weightFiles([...files]).length > 0) return [];
+  const top = files.filter((f) => !f.path.includes("/"));
+  const single = top.find((f) => f.path === PYTORCH_SINGLE);
+  if (single) return [single];
+  const sets = new Map<number, Map<number, RepoFile>>();
+  for (const f of top) {
+    const m = PYTORCH_SHARD.exec(f.path);
+    if (m === null) continue;
+    const total = Number(m[2]);
+    const set = sets.get(total) ?? new Map<number, RepoFile>();
+    set.set(Number(m[1]), f);
+    sets.set(total, set);
+  }
+  for (const [total, parts] of [...sets].sort(([x], [y]) => x - y)) {
+    const ordered = Array.from({ length: total }, (_, i) => parts.get(i + 1));
+    if (ordered.every((p): p is RepoFile => p !== undefined)) return ordered;
+  }
+  return [];
+}
+
+/** Whether the Hub reader should fetch pytorch_model.bin.index.json: the repo is served from its .bin shards and has one. */
+export function needsPytorchIndex(paths: readonly string[]): boolean {
+  if (!paths.includes(PYTORCH_INDEX)) return false;
+  const files = pytorchWeightFiles(paths.map((path) => ({ path, sizeBytes: 0 })));
+  return files.length > 0 && files[0]?.path !== PYTORCH_SINGLE;
+}
+
+/** `metadata.total_size` of a pytorch_model.bin.index.json (transformers writes it as a float at times: 13731385408.0), or null. */
+function indexTotalBytes(index: unknown): number | null {
+  const metadata = isRecord(index) ? index["metadata"] : undefined;
+  const total = isRecord(metadata) ? metadata["total_size"] : undefined;
+  return typeof total === "number" && Number.isFinite(total) && total > 0 ? total : null;
+}
+
+/**
+ * What .bin shards weigh on a card. The index's total_size is the tensors'
+ * bytes (transformers sums numel × element size when it shards); the files
+ * add torch.save's zip container and keep buffers whole that are not weights
+ * (GPT-NeoX's causal-mask `attention.bias`, 4 MiB a layer of bools that
+ * total_size counts at 1/8 byte an element and vLLM never loads:
+ * RedPajama-INCITE-7B's two files are 0.86 % over its total_size). So the
+ * index when read, unless it says more than the files hold (then it does not
+ * describe them: an index left from another upload, or an old transformers
+ * counting tied weights twice), else the files' sizes from the listing. A
+ * lone pytorch_model.bin has no index: its file size, which for a model
+ * without such buffers is its tensors within the container's share
+ * (Wizard-Vicuna-30B's 14 shards: 206,219 B over 130,115,789,824, 0.0002 %).
+ */
+function pytorchBytes(files: RepoFile[], snapshot: RepoSnapshot): number {
+  const fileBytes = sumBytes(files);
+  if (files.length < 2) return fileBytes;
+  const total = indexTotalBytes(snapshot.extraJson?.[PYTORCH_INDEX]);
+  return total !== null && total <= fileBytes ? total : fileBytes;
+}
+
+/**
+ * The .bin checkpoint as one artifact. Its dtype is config.json's
+ * torch_dtype, as for safetensors (a pickle names no dtype the listing can
+ * show), so the parameters are bytes ÷ that width and engines cost it like
+ * the safetensors they would have been. Only vLLM and SGLang load it:
+ * llama.cpp needs a GGUF.
+ */
+function pytorchArtifact(snapshot: RepoSnapshot, shape: ModelShape): Artifact[] {
+  const files = pytorchWeightFiles(snapshot.files);
+  if (files.length === 0) return [];
+  return [checkpointArtifact(snapshot, shape, { name: "original .bin", format: "pytorch", files: files.map((f) => f.path), bytes: pytorchBytes(files, snapshot) })];
+}
+
+/** Every artifact of a repository: its original safetensors (else its .bin) first, then each GGUF. */
 export function artifactsOf(snapshot: RepoSnapshot, shape: ModelShape): Artifact[] {
-  return [...safetensorsArtifact(snapshot, shape), ...ggufArtifacts(snapshot, shape)];
+  return [...safetensorsArtifact(snapshot, shape), ...pytorchArtifact(snapshot, shape), ...ggufArtifacts(snapshot, shape)];
 }

@@ -210,9 +210,10 @@ export interface Placement {
 }
 
 export interface Artifact {
-  /** The file, or the split set's name; "original" for the repo's own safetensors. */
+  /** The file, or the split set's name; "original" for the repo's own safetensors, "original .bin" for its pytorch_model*.bin. */
   name: string;
-  format: "gguf" | "safetensors";
+  /** "pytorch": a repo's pytorch_model*.bin where it has no safetensors; vLLM and SGLang load it, llama.cpp does not. */
+  format: "gguf" | "safetensors" | "pytorch";
   /** Every file it is made of (first part first). */
   files: string[];
   /** Sum of its files' sizes. */

@@ -1,6 +1,9 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseGGUFQuantLabel } from "@huggingface/gguf";
 import { describe, expect, test } from "vitest";
-import { artifactsOf } from "../../src/plan/artifacts.ts";
+import { PYTORCH_INDEX, artifactsOf, needsPytorchIndex, pytorchWeightFiles } from "../../src/plan/artifacts.ts";
+import { parseConfigJson } from "../../src/plan/configJson.ts";
 import { shapeFromConfig } from "../../src/plan/shape.ts";
 import { ggufQuantOf, quantFromName } from "../../src/plan/quant.ts";
 import type { Artifact, ModelShape, RepoFile, RepoSnapshot } from "../../src/plan/types.ts";
@@ -281,5 +284,104 @@ describe("GGUF artifacts", () => {
     expect(ggufQuantOf("DeepSeek-R1-UD-Q2_K_XL-00001-of-00005.gguf", header(10))).toBe("Q2_K_XL");
     expect(ggufQuantOf("gpt-oss-20b-F16.gguf")).toBe("F16");
     expect(ggufQuantOf("gpt-oss-20b-MXFP4.gguf")).toBe("MXFP4");
+  });
+});
+
+describe("PyTorch .bin: the weights of a repo without safetensors", () => {
+  /** A recorded Hub listing (test/fixtures/hub/, each with its sources) as a snapshot, with the index the reader keeps when given. */
+  function recorded(file: string, withIndex: boolean): RepoSnapshot {
+    const rec = JSON.parse(readFileSync(join(import.meta.dirname, "..", "fixtures", "hub", file), "utf8")) as {
+      info: { id: string; siblings: { rfilename: string; size: number }[] };
+      texts: Record<string, string>;
+    };
+    const config = parseConfigJson(rec.texts["config.json"] ?? "{}") as Record<string, unknown>;
+    const files = rec.info.siblings.map((s) => ({ path: s.rfilename, sizeBytes: s.size }));
+    const snapshot: RepoSnapshot = { repo: rec.info.id, sha: "", config, files, paramsTotal: null, ggufHeaders: {} };
+    const index = rec.texts[PYTORCH_INDEX];
+    if (withIndex && index !== undefined) snapshot.extraJson = { [PYTORCH_INDEX]: parseConfigJson(index) };
+    return snapshot;
+  }
+  const WIZARD = "ehartford__Wizard-Vicuna-30B-Uncensored.json";
+  const REDPAJAMA = "togethercomputer__RedPajama-INCITE-7B-Base.json";
+
+  test("Wizard-Vicuna-30B: the 14 shards in order, not training_args.bin, DeepSpeed's `latest` or trainer_state.json", () => {
+    const snapshot = recorded(WIZARD, false);
+    const artifacts = artifactsOf(snapshot, shapeOf(snapshot));
+    expect(artifacts).toHaveLength(1);
+    expect(artifacts[0]).toMatchObject({ name: "original .bin", format: "pytorch", quant: "fp32", projectorBytes: 0, expertBytes: 0 });
+    expect(artifacts[0]?.files).toEqual(Array.from({ length: 14 }, (_, i) => `pytorch_model-${String(i + 1).padStart(5, "0")}-of-00014.bin`));
+    // Without the index: the LFS sizes of the 14 shards (recording's source), summed.
+    expect(artifacts[0]?.bytes).toBe(130_115_996_043);
+  });
+
+  test("Wizard-Vicuna-30B with its index: total_size, the fp32 tensors' 130,115,789,824 B (the shards add 206,219 B of zip container)", () => {
+    const snapshot = recorded(WIZARD, true);
+    const a = artifactsOf(snapshot, shapeOf(snapshot))[0];
+    expect(a?.bytes).toBe(130_115_789_824);
+    // Read in config.json's float32: 32.53 B parameters, the LLaMA paper's 32.5 B for its "33B".
+    expect(Math.abs((a?.bytes ?? 0) / 4 / 32.5e9 - 1)).toBeLessThan(0.001);
+  });
+
+  test("RedPajama-INCITE-7B: total_size written as a float (13731385408.0) is read, 0.86 % under the files that keep GPT-NeoX's bool mask buffers whole", () => {
+    const withIndex = recorded(REDPAJAMA, true);
+    const without = recorded(REDPAJAMA, false);
+    const a = artifactsOf(withIndex, shapeOf(withIndex))[0];
+    const files = artifactsOf(without, shapeOf(without))[0];
+    expect(a).toMatchObject({ format: "pytorch", quant: "fp16", bytes: 13_731_385_408 });
+    expect(files?.bytes).toBe(10_045_941_140 + 3_803_058_098);
+    // 32 layers × (4,194,304 − 524,288) B of attention.bias the index counts at 1/8 byte a bool, + the container.
+    expect((files?.bytes ?? 0) - (a?.bytes ?? 0) - 32 * (4_194_304 - 524_288)).toBe(173_318);
+    // The index's bytes ÷ 2 is the model card's "6.9B parameter" model.
+    expect(Math.abs((a?.bytes ?? 0) / 2 / 6.9e9 - 1)).toBeLessThan(0.01);
+  });
+
+  test("an index that says more than its files hold does not describe them: the files' sizes stand", () => {
+    const snapshot = recorded(REDPAJAMA, true);
+    snapshot.extraJson = { [PYTORCH_INDEX]: { metadata: { total_size: 13_848_999_239 } } };
+    expect(artifactsOf(snapshot, shapeOf(snapshot))[0]?.bytes).toBe(13_848_999_238);
+  });
+
+  test("Llama-2-7b-hf ships both: only the safetensors count, and its .bin index is not wanted", () => {
+    // Sizes from a GitHub file quoting huggingface-cli's download of Llama-2-7b-hf (search id 38736441291) and a
+    // local `ls -l` of the same repo (id 934957170): both formats, each index 26,788 B.
+    const files: RepoFile[] = [
+      { path: "model-00001-of-00002.safetensors", sizeBytes: 9_976_578_928 },
+      { path: "model-00002-of-00002.safetensors", sizeBytes: 3_500_297_344 },
+      { path: "model.safetensors.index.json", sizeBytes: 26_788 },
+      { path: "pytorch_model-00001-of-00002.bin", sizeBytes: 9_976_634_558 },
+      { path: "pytorch_model-00002-of-00002.bin", sizeBytes: 3_500_315_539 },
+      { path: "pytorch_model.bin.index.json", sizeBytes: 26_788 },
+    ];
+    // Its config.json was not recorded; a LLaMA config of the same family stands in (the rule reads the file list only).
+    const config = recorded(WIZARD, false).config;
+    const snapshot: RepoSnapshot = { repo: "meta-llama/Llama-2-7b-hf", sha: "", config, files, paramsTotal: null, ggufHeaders: {} };
+    const artifacts = artifactsOf(snapshot, shapeOf(snapshot));
+    expect(artifacts.map((a) => [a.name, a.format, a.bytes])).toEqual([["original", "safetensors", 9_976_578_928 + 3_500_297_344]]);
+    expect(pytorchWeightFiles(files)).toEqual([]);
+    expect(needsPytorchIndex(files.map((f) => f.path))).toBe(false);
+  });
+
+  test.each([
+    // tloen/alpaca-lora-7b: a LoRA alone is no model (vLLM takes it with --lora-modules beside its base).
+    [["adapter_config.json", "adapter_model.bin", "README.md"], []],
+    // Jiabin99/GraphGPT-7B-mix-all (its published file table): the projector and the Trainer's arguments are not the model.
+    [
+      ["pytorch_model-00001-of-00003.bin", "pytorch_model-00002-of-00003.bin", "pytorch_model-00003-of-00003.bin", "pytorch_model.bin.index.json", "graph_projector.bin", "training_args.bin", "trainer_state.json"],
+      ["pytorch_model-00001-of-00003.bin", "pytorch_model-00002-of-00003.bin", "pytorch_model-00003-of-00003.bin"],
+    ],
+    // A training run's checkpoint folder and an optimizer state beside the model: only the top-level weights (vLLM's glob is not recursive).
+    [["pytorch_model.bin", "checkpoint-500/pytorch_model.bin", "optimizer.pt", "scheduler.pt", "rng_state.pth"], ["pytorch_model.bin"]],
+    // A shard set missing a part cannot load: nothing rather than too little.
+    [["pytorch_model-00001-of-00003.bin", "pytorch_model-00003-of-00003.bin", "pytorch_model.bin.index.json"], []],
+    // A lone pytorch_model.bin is what transformers looks for first; shards beside it are a second copy.
+    [["pytorch_model.bin", "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin"], ["pytorch_model.bin"]],
+  ])("%j loads %j", (paths, loaded) => {
+    expect(pytorchWeightFiles(paths.map((path) => ({ path, sizeBytes: 1 }))).map((f) => f.path)).toEqual(loaded);
+  });
+
+  test("the index is fetched only for a shard set served from .bin", () => {
+    expect(needsPytorchIndex(["config.json", "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin", PYTORCH_INDEX])).toBe(true);
+    expect(needsPytorchIndex(["config.json", "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin"])).toBe(false);
+    expect(needsPytorchIndex(["config.json", "pytorch_model.bin", PYTORCH_INDEX])).toBe(false);
   });
 });
