@@ -193,7 +193,10 @@ function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   if (placement.pipelineParallel > 1) args.push(["--pipeline-parallel-size", placement.pipelineParallel]);
   if (placement.expertParallel) args.push(["--enable-expert-parallel"]);
   args.push(["--max-model-len", workload.contextTokens]);
-  pushFraction(args, "--gpu-memory-utilization", cardFraction(option, workload, "gpuMemoryUtilization"));
+  // Only the user's own utilization. Without one the plan holds for the release's own default
+  // (0.9 through 0.20, 0.92 from 0.21 with the CUDA-graph estimate inside it, settings.ts); pinning
+  // the older 0.9 on a 0.21+ engine would shrink its pool below what was planned.
+  if (settings.gpuMemoryUtilization !== undefined) pushFraction(args, "--gpu-memory-utilization", cardFraction(option, workload, "gpuMemoryUtilization"));
   if (workload.kvDtype === "fp8") args.push(["--kv-cache-dtype", "fp8"]);
   // Only the user's own cap: the plan sized vLLM's sampler warm-up with
   // max_num_seqs as settings.ts resolves it, so a cap taken from `sequences`

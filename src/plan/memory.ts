@@ -90,7 +90,7 @@ export const VLLM_SORTING_SAMPLER_BYTES_PER_SEQ_VOCAB = 39;
 /** What a vLLM release's profile run adds inside util × total beyond the weights. */
 export interface VllmMemoryProfile {
   /** The first release of the range, as settings and links name the profile. */
-  id: "0.10" | "0.11.1" | "0.17";
+  id: "0.10" | "0.11.1" | "0.17" | "0.21";
   /** The releases it covers, in words. */
   releases: string;
   /** A release of the range: what the page's select and the command line's help name it by. */
@@ -99,6 +99,13 @@ export interface VllmMemoryProfile {
   samplerBytesPerSeqVocab: number;
   /** Non-torch memory the profile run adds, by how the card's group communicates. */
   nonTorch: { singleBytes: number; tensorParallelBytes: number; tensorAcrossNodesBytes: number; pipelineStageBytes: number };
+  /**
+   * The CUDA-graph estimate is reserved INSIDE util × total, so the KV pool shrinks by it and the
+   * graphs are no longer outside the budget (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS on).
+   */
+  graphsInsideBudget: boolean;
+  /** The release's own --gpu-memory-utilization default (CacheConfig.gpu_memory_utilization). */
+  defaultUtilization: number;
   /** The logs and sources each figure came from. */
   source: string;
 }
@@ -106,6 +113,32 @@ export interface VllmMemoryProfile {
 /**
  * vLLM's accounting by release range. Each differs from the next in what the
  * logs measured, for a reason in vLLM's source:
+ * - 0.21 and later: the 0.17 figures, and the CUDA-graph estimate reserved
+ *   inside the budget: gpu_worker.determine_available_memory computes
+ *   `available_kv_cache_memory_bytes = requested_memory −
+ *   profile_result.non_kv_cache_memory − cudagraph_memory_estimate_applied`,
+ *   where the estimate is applied when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS
+ *   is set; PR #30515 (merged Dec 2025) added it off by default, PR #38284
+ *   ("[Startup][UX] Enable CUDAGraph memory profiling by default", "slated for
+ *   default enablement in v0.21") turned it on and "correspondingly increases
+ *   the default `--gpu-memory-utilization` to 0.92"; 0.21+ logs say "CUDA graph
+ *   memory profiling is enabled (default since v0.21.0)". The estimate
+ *   (gpu_model_runner.profile_cudagraph_memory) captures the first two graphs
+ *   of each mode (PIECEWISE, FULL) into a scratch pool over a minimal KV cache
+ *   and extrapolates: `max(first capture over modes) + Σ second capture × (graphs
+ *   of the mode − 1)`. 0.19 already ran it and logged it beside the real pool
+ *   ("CUDA graph pool memory: X GiB (actual), Y GiB (estimated)"): over the 35
+ *   H100 logs that print both it is 0.61–1.92 GiB, within ±0.3 GiB of the pool
+ *   in 33, and 0.9 GiB over it in two (Llama-3.1-8B TP2 1.69 against 0.76,
+ *   Granite-3.1-2B 1.60 against 0.84). Modelplan reserves its graph-pool line
+ *   (vllmCudaGraphPoolBytes) for it: on those logs that is 0.06 GiB above the
+ *   logged estimate on the mean, below it by more than 0.05 GiB in 6 of 35
+ *   (those two by 0.6–0.8 GiB, gpt-oss-20b and the 80-layer W8A8 70B by
+ *   0.13–0.34). The sampler stays 15.4 B: PR #40376 turned FlashInfer's
+ *   top-k/top-p sampler on by default again (merged after 2026-04-20), which,
+ *   like the Triton kernel, does not sort (0.10's FlashInfer runs measured 15 B
+ *   an entry). No 0.21+ H100 log of a known model calibrates the rest: the
+ *   non-torch figures are 0.19's.
  * - 0.17 and later: calibrated on the 0.19 sweep (51 H100 logs) and Qwen3-14B
  *   on 0.18. Non-torch 0.25 GiB at TP1 (cuBLAS and NCCL workspaces), 2.06–2.21
  *   at TP ≥ 2, 0.07 on a pipeline stage at TP1 (no TP-across-nodes log: the
@@ -130,29 +163,58 @@ export interface VllmMemoryProfile {
  *   GiB). TP1 left none (−0.01 to 0.00). No pipeline log: the
  *   same-node TP figure, since the stage's NCCL setup is counted too.
  */
+/** vLLM 0.17–0.19's non-torch memory, which 0.21+ is planned with too (no newer log). */
+const VLLM_019_NON_TORCH: VllmMemoryProfile["nonTorch"] = { singleBytes: 0.25 * GIB, tensorParallelBytes: 2.1 * GIB, tensorAcrossNodesBytes: 2.1 * GIB, pipelineStageBytes: 0.07 * GIB };
+
 export const VLLM_PROFILES: readonly VllmMemoryProfile[] = [
   {
-    id: "0.17", releases: "0.17 and later", representative: "0.19",
+    id: "0.21", releases: "0.21 and later", representative: "0.21",
     samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
-    nonTorch: { singleBytes: 0.25 * GIB, tensorParallelBytes: 2.1 * GIB, tensorAcrossNodesBytes: 2.1 * GIB, pipelineStageBytes: 0.07 * GIB },
+    nonTorch: VLLM_019_NON_TORCH,
+    graphsInsideBudget: true, defaultUtilization: 0.92,
+    source: "vLLM source: CUDA-graph estimate inside the budget and util 0.92 by default (PR #38284, v0.21.0); FlashInfer sampler (PR #40376); other figures from the 0.19.0 H100 sweep",
+  },
+  {
+    id: "0.17", releases: "0.17 to 0.20", representative: "0.19",
+    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
+    nonTorch: VLLM_019_NON_TORCH,
+    graphsInsideBudget: false, defaultUtilization: 0.9,
     source: "vLLM 0.19.0 H100 sweep (llm-d-planner PR #205 logs) and 0.18.0 Qwen3-14B; Triton top-k/top-p sampler (PR #33538)",
   },
   {
     id: "0.11.1", releases: "0.11.1 to 0.16", representative: "0.16",
     samplerBytesPerSeqVocab: VLLM_SORTING_SAMPLER_BYTES_PER_SEQ_VOCAB,
     nonTorch: { singleBytes: 0.13 * GIB, tensorParallelBytes: 0.55 * GIB, tensorAcrossNodesBytes: 1.04 * GIB, pipelineStageBytes: 0.07 * GIB },
+    graphsInsideBudget: false, defaultUtilization: 0.9,
     source: "vLLM 0.15.0 Qwen3-14B (llm-d-planner version sweep) and llm-d-benchmark's pre-0.17 H100 runs; sort-based top-k/top-p (FlashInfer sampler off by default since PR #26859)",
   },
   {
     id: "0.10", releases: "0.10 to 0.11.0", representative: "0.10",
     samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
     nonTorch: { singleBytes: 0, tensorParallelBytes: 0.11 * GIB, tensorAcrossNodesBytes: 1.04 * GIB, pipelineStageBytes: 0.11 * GIB },
+    graphsInsideBudget: false, defaultUtilization: 0.9,
     source: "vLLM 0.10.1.1 on A100 80GB/40GB (dennislee22/vLLM-benchmarking logs, util 0.25/0.5, TP1, TP2, TP2 over two nodes); FlashInfer sampler on by default in V1",
   },
 ];
 
-/** The profile Modelplan plans with when no release is given: the one its vLLM model is calibrated on. */
-export const VLLM_DEFAULT_PROFILE: VllmMemoryProfile = VLLM_PROFILES[0] as VllmMemoryProfile;
+/** The newest releases' profile: what most users run. */
+export const VLLM_NEWEST_PROFILE: VllmMemoryProfile = VLLM_PROFILES[0] as VllmMemoryProfile;
+
+/** The profile Modelplan's vLLM figures are calibrated on (0.17–0.20), and the fallback of a release it cannot read. */
+export const VLLM_DEFAULT_PROFILE: VllmMemoryProfile = VLLM_PROFILES[1] as VllmMemoryProfile;
+
+/**
+ * What a plan that names no release must hold for: the newest releases (what
+ * most users run: the graph estimate inside a 0.92 budget) AND the calibrated
+ * 0.17–0.20 (no estimate, 0.9), each at its own default utilization. Each
+ * option is planned with whichever leaves the smaller KV pool, so neither
+ * population gets a false fit. With util unset the two differ by
+ * 0.02 × total − the graph estimate: 1.58 GiB − 0.90 for Llama-3.1-8B on one
+ * H100 (0.17–0.20 is 0.68 GiB smaller), 1.58 − 1.64 for Qwen2.5-72B's 80 layers
+ * at TP2 (0.21+ is 0.06 smaller); with util set, 0.21+ is always smaller by
+ * the estimate. Neither single profile is the smaller everywhere.
+ */
+export const VLLM_UNNAMED_RELEASE_PROFILES: readonly VllmMemoryProfile[] = [VLLM_NEWEST_PROFILE, VLLM_DEFAULT_PROFILE];
 
 /**
  * The forward pass's share, per batched token and hidden unit, when the
@@ -224,11 +286,36 @@ export const VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK = 6.0e-5 * GIB;
  * the 80-layer 70B/72B at TP2 (1.61–1.85); a mixture of experts adds its
  * empirical term for `moeExpertPicksOnCard` = MoE layers × routed experts on
  * the card × experts per token (VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK).
+ * From 0.21 (`profile.graphsInsideBudget`) the graphs sit in the room their
+ * estimate reserved inside the budget, and only the context is outside.
  */
-export function vllmOutsideBudgetBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false, layersOnCard = 32, moeExpertPicksOnCard = 0): number {
-  const context = tensorParallel >= 2 ? (moe ? 2.0 : 1.5) * GIB : pipelineParallel >= 2 ? 1.45 * GIB : 0.51 * GIB;
-  const graphs = enforceEager ? 0 : (0.4 + 0.0155 * layersOnCard) * GIB + moeExpertPicksOnCard * VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK;
-  return context + graphs;
+export function vllmOutsideBudgetBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false, layersOnCard = 32, moeExpertPicksOnCard = 0, profile: VllmMemoryProfile = VLLM_DEFAULT_PROFILE): number {
+  const graphs = enforceEager || profile.graphsInsideBudget ? 0 : vllmCudaGraphPoolBytes(layersOnCard, moeExpertPicksOnCard);
+  return vllmCudaContextBytes(tensorParallel, pipelineParallel, moe) + graphs;
+}
+
+/** The CUDA context (with NCCL past TP1), as vLLM 0.19's "cuda_memory" before loading showed it. */
+function vllmCudaContextBytes(tensorParallel: number, pipelineParallel: number, moe: boolean): number {
+  return tensorParallel >= 2 ? (moe ? 2.0 : 1.5) * GIB : pipelineParallel >= 2 ? 1.45 * GIB : 0.51 * GIB;
+}
+
+/**
+ * The CUDA-graph pool of a card running `layersOnCard` layers (0.4 GiB + 0.0155 a
+ * layer, fitted on the 0.19 pools; see vllmOutsideBudgetBytes) with the
+ * empirical MoE term. vLLM 0.21+ reserves its own estimate of this pool inside
+ * the budget; Modelplan reserves this line for it (VLLM_PROFILES says how the
+ * two compare on the 0.19 logs, which print both).
+ */
+export function vllmCudaGraphPoolBytes(layersOnCard: number, moeExpertPicksOnCard = 0): number {
+  return (0.4 + 0.0155 * layersOnCard) * GIB + moeExpertPicksOnCard * VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK;
+}
+
+/**
+ * What a release reserves for CUDA graphs INSIDE util × total: the estimate
+ * from 0.21 on (none with --enforce-eager, cudagraph_mode NONE), nothing before.
+ */
+export function vllmGraphReserveBytes(profile: VllmMemoryProfile, enforceEager: boolean, layersOnCard: number, moeExpertPicksOnCard = 0): number {
+  return profile.graphsInsideBudget && !enforceEager ? vllmCudaGraphPoolBytes(layersOnCard, moeExpertPicksOnCard) : 0;
 }
 
 /**
@@ -251,9 +338,11 @@ export function vllmSamplerWarmupBytes(shape: ModelShape, s: ResolvedSettings): 
  * GiB outside its budget: enough for TP4's 1.5 GiB context and small graphs,
  * not for the H100 means.
  */
-export function vllmOutsideFloorBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false): number {
-  const context = tensorParallel >= 2 ? (moe ? 2.0 : 1.5) * GIB : pipelineParallel >= 2 ? 1.45 * GIB : 0.51 * GIB;
-  return context + (enforceEager ? 0 : 0.5 * GIB);
+export function vllmOutsideFloorBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false, profile: VllmMemoryProfile = VLLM_DEFAULT_PROFILE): number {
+  // From 0.21 the graphs are captured into the room their estimate reserved inside the budget;
+  // what the real pool exceeds the estimate by (up to 0.5 GiB on the 0.19 logs) varies in sign.
+  const graphs = enforceEager || profile.graphsInsideBudget ? 0 : 0.5 * GIB;
+  return vllmCudaContextBytes(tensorParallel, pipelineParallel, moe) + graphs;
 }
 
 /**

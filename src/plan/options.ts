@@ -20,9 +20,9 @@ import {
 import {
   CUDA_CONTEXT_BYTES, GIB, freetokenReserveTokens, freetokenStateSlots, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
   llamacppComputeBytes, llamacppHostBytes, sglangContextBytes, vllmActivationBytes, vllmNonTorchBytes,
-  vllmMxfp4HopperExpertGrowthBytes, vllmOutsideFloorBytes, vllmSamplerWarmupBytes, VLLM_MXFP4_WARMUP_BYTES,
+  vllmGraphReserveBytes, vllmMxfp4HopperExpertGrowthBytes, vllmOutsideFloorBytes, vllmSamplerWarmupBytes, VLLM_MXFP4_WARMUP_BYTES,
 } from "./memory.ts";
-import { kvDtypeAllowed, resolveSettings, type ResolvedSettings } from "./settings.ts";
+import { kvDtypeAllowed, resolveSettings, vllmSettingsPerRelease, type ResolvedSettings } from "./settings.ts";
 import { largestFitting, rememberLayouts } from "./context.ts";
 import { rank } from "./rank.ts";
 
@@ -342,7 +342,7 @@ function modelElemBytes(shape: ModelShape, s: ResolvedSettings): number {
 /** One card kind's load for a workload, by engine. */
 function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
   const engine = layout.engine;
-  const s = resolveSettings(engine, part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
+  let s = resolveSettings(engine, part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
   const elem = kvElementBytes(engine, w.kvDtype, modelElemBytes(ctx.shape, s));
   const weights = weightsOnCard(part, engine, ctx.shape, s);
   const measured = w.settings.measuredOverheadGib?.[engine];
@@ -357,17 +357,14 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
   let outsideOk = true;
   switch (engine) {
     case "vllm": {
-      const total = cudaTotalBytes(part.physicalBytes, part.gpuClass);
-      usable = s.gpuMemoryUtilization * total;
-      // A tensor-parallel group wider than a node's cards talks over the network (vLLM on Ray across nodes).
-      const tensorAcrossNodes = layout.placement.nodes > 1 && layout.placement.gpusPerNode < part.tensorParallel;
-      engineBytes = vllmActivationBytes(ctx.shape, s, modelElemBytes(ctx.shape, s), part.holdsOutput, part.pipelineParallel)
-        + vllmNonTorchBytes(part.tensorParallel, part.pipelineParallel, s.vllmProfile, tensorAcrossNodes);
-      const moe = (ctx.shape.moe?.routedExperts ?? 0) > 1;
-      const outside = vllmOutsideFloorBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager, moe)
-        + (part.holdsOutput ? vllmSamplerWarmupBytes(ctx.shape, s) : 0)
-        + (moe && ctx.shape.quantMethod === "mxfp4" ? VLLM_MXFP4_WARMUP_BYTES : 0);
-      outsideOk = usable + outside <= total;
+      // With no release named the plan holds for each range it may run on (settings.ts): the
+      // smaller pool is planned, and every range's start-up check must pass.
+      const budgets = vllmSettingsPerRelease(s, w.settings).map((r) => vllmBudget(layout, part, ctx.shape, r));
+      const chosen = budgets.reduce((a, b) => (b.usableBytes - b.engineBytes < a.usableBytes - a.engineBytes ? b : a));
+      s = chosen.settings;
+      usable = chosen.usableBytes;
+      engineBytes = chosen.engineBytes;
+      outsideOk = budgets.every((b) => b.outsideOk);
       kvAt = (c) => vllmSequenceBytes(kv, elem, c, s.maxNumBatchedTokens);
       stepTokens = vllmBlockTokens(kv, elem);
       stepBytes = stepTokens * growing;
@@ -417,6 +414,47 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
     weightsBytes: weights, kvBytes: Math.min(needKv * sequences, Math.max(needKv, usable - weights - engineBytes)), engineBytes, usableBytes: usable, physicalBytes: part.physicalBytes,
   };
   return { load, poolBytes: usable - weights - engineBytes, needKvBytes: needKv, outsideOk, kvAt, settings: s, elementBytes: elem, stepTokens, stepBytes };
+}
+
+/** What one vLLM release lets a card use and spends inside that budget, and whether what it spends outside fits. */
+interface VllmBudget {
+  settings: ResolvedSettings;
+  usableBytes: number;
+  engineBytes: number;
+  outsideOk: boolean;
+}
+
+/**
+ * vLLM's budget on a card for one release (`s.vllmProfile`): util × total, holding
+ * the weights, the profile run's activation peak and non-torch memory and, from
+ * 0.21, the CUDA-graph estimate; the context, the graphs of older releases and
+ * the sampler's warm-up sit outside it.
+ */
+function vllmBudget(layout: Layout, part: Part, shape: ModelShape, s: ResolvedSettings): VllmBudget {
+  const total = cudaTotalBytes(part.physicalBytes, part.gpuClass);
+  const usable = s.gpuMemoryUtilization * total;
+  // A tensor-parallel group wider than a node's cards talks over the network (vLLM on Ray across nodes).
+  const tensorAcrossNodes = layout.placement.nodes > 1 && layout.placement.gpusPerNode < part.tensorParallel;
+  const moe = (shape.moe?.routedExperts ?? 0) > 1;
+  const engineBytes = vllmActivationBytes(shape, s, modelElemBytes(shape, s), part.holdsOutput, part.pipelineParallel)
+    + vllmNonTorchBytes(part.tensorParallel, part.pipelineParallel, s.vllmProfile, tensorAcrossNodes)
+    + vllmGraphReserveBytes(s.vllmProfile, s.enforceEager, layersOnCard(part), moeExpertPicksOnCard(part, shape));
+  const outside = vllmOutsideFloorBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager, moe, s.vllmProfile)
+    + (part.holdsOutput ? vllmSamplerWarmupBytes(shape, s) : 0)
+    + (moe && shape.quantMethod === "mxfp4" ? VLLM_MXFP4_WARMUP_BYTES : 0);
+  return { settings: s, usableBytes: usable, engineBytes, outsideOk: usable + outside <= total };
+}
+
+/** The layers a card runs, of every cache kind: what its CUDA graphs grow with. */
+function layersOnCard(part: Part): number {
+  const kv = part.kv;
+  return kv.fullLayers + kv.mlaLayers + kv.linearLayers + kv.sliding.reduce((n, g) => n + g.layers, 0);
+}
+
+/** MoE layers × routed experts on the card × experts a token picks: the empirical graph term's unit. */
+function moeExpertPicksOnCard(part: Part, shape: ModelShape): number {
+  const experts = part.routedExperts;
+  return experts ? experts.moeLayers * experts.experts * (shape.moe?.expertsPerToken ?? 0) : 0;
 }
 
 /** The host's load: everything in RAM for the CPU, or the offloaded share. */

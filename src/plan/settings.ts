@@ -6,7 +6,7 @@
  */
 import type { Engine, EngineSettings, KvDtype, Workload } from "./types.ts";
 import { VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./kv.ts";
-import { VLLM_DEFAULT_PROFILE, VLLM_PROFILES, type VllmMemoryProfile } from "./memory.ts";
+import { VLLM_DEFAULT_PROFILE, VLLM_NEWEST_PROFILE, VLLM_PROFILES, VLLM_UNNAMED_RELEASE_PROFILES, type VllmMemoryProfile } from "./memory.ts";
 
 const GIB = 2 ** 30;
 
@@ -30,8 +30,13 @@ export interface ResolvedSettings {
   parallel: number;
   /** vLLM: a chunked-local model keeps the hybrid KV cache manager (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE). */
   chunkedLocalHybridKv: boolean;
-  /** vLLM: what the release's profile run holds inside its budget (the calibrated 0.17+ unless a release is given). */
+  /** vLLM: what the release's profile run holds inside its budget (the newest releases' unless a release is given). */
   vllmProfile: VllmMemoryProfile;
+  /**
+   * vLLM: the profiles the plan must hold for, `vllmProfile` first: the named release's alone, or,
+   * when none is named, the newest and the calibrated 0.17–0.20 (VLLM_UNNAMED_RELEASE_PROFILES).
+   */
+  vllmProfiles: readonly VllmMemoryProfile[];
 }
 
 /** The largest figure a release's part may have: "0.10.1.1" is a release, "0.99999" a typo. */
@@ -42,7 +47,8 @@ const RELEASE_PART = /^\d{1,3}$/;
  * "v0.19.0" (a pre-release or local suffix such as "rc1" or "+cu128" is
  * ignored), or a sentence saying why it is not one Modelplan models: the V1
  * engine from 0.10 on, ranges as VLLM_PROFILES gives them (0.11 alone means
- * 0.11.0). Releases after the calibrated 0.19 take its profile.
+ * 0.11.0). 0.17–0.20 take the calibrated profile, 0.21 and later (any 0.x past it,
+ * and 1.x) the newest.
  */
 export function vllmProfileFor(version: string): VllmMemoryProfile | { error: string } {
   const text = version.trim().replace(/^v/i, "").replace(/(?:rc\d+|\.post\d+|\.dev\d+|\+\S*)$/i, "");
@@ -58,7 +64,8 @@ export function vllmProfileFor(version: string): VllmMemoryProfile | { error: st
   }
   if (major === 0 && (minor === 10 || (minor === 11 && (patch ?? 0) === 0))) return byId("0.10");
   if (major === 0 && minor <= 16) return byId("0.11.1");
-  return VLLM_DEFAULT_PROFILE;
+  if (major === 0 && minor <= 20) return byId("0.17");
+  return VLLM_NEWEST_PROFILE;
 }
 
 /** One entry of the page's vLLM release select: the range's representative release, and the range in words. */
@@ -69,7 +76,9 @@ export interface VllmReleaseChoice {
 
 /** The release ranges a user can plan vLLM for, newest first. */
 export function vllmReleaseChoices(): VllmReleaseChoice[] {
-  return VLLM_PROFILES.map((p) => ({ value: p.representative, label: `${p.releases}${p === VLLM_DEFAULT_PROFILE ? " (calibrated on 0.17–0.19)" : ""}` }));
+  const note = (p: VllmMemoryProfile): string =>
+    p === VLLM_DEFAULT_PROFILE ? " (calibrated on 0.17–0.19)" : p.graphsInsideBudget ? " (CUDA-graph estimate inside the budget, util 0.92)" : "";
+  return VLLM_PROFILES.map((p) => ({ value: p.representative, label: `${p.releases}${note(p)}` }));
 }
 
 /** The choice a setting falls in ("0.15" → "0.16", the 0.11.1–0.16 range), or "" when it names none. */
@@ -79,22 +88,27 @@ export function vllmReleaseChoiceOf(version: string | undefined): string {
   return "error" in p ? "" : p.representative;
 }
 
-/** The profile a (validated) setting names; a release Modelplan cannot read plans as the default, never as a guess. */
-function vllmProfileOf(version: string | undefined): VllmMemoryProfile {
-  if (version === undefined) return VLLM_DEFAULT_PROFILE;
-  const p = vllmProfileFor(version);
-  return "error" in p ? VLLM_DEFAULT_PROFILE : p;
+/**
+ * The profiles a (validated) setting names, the planned one first: a named release's
+ * alone, or with none named the newest and the calibrated (VLLM_UNNAMED_RELEASE_PROFILES).
+ * A release Modelplan cannot read plans as none named, never as a guess.
+ */
+function vllmProfilesOf(version: string | undefined): readonly VllmMemoryProfile[] {
+  const p = version === undefined ? null : vllmProfileFor(version);
+  return p === null || "error" in p ? VLLM_UNNAMED_RELEASE_PROFILES : [p];
 }
 
 /**
- * vLLM --gpu-memory-utilization: 0.9 in vLLM 0.19 (`CacheConfig.gpu_memory_utilization`,
- * vllm/config/cache.py); late-2026 stable docs give 0.92 (shared/notes/architectures.md §2.7).
- * We keep 0.9: the calibration logs (vLLM 0.19) and most deployed builds use it,
- * and the lower figure is the safer one to plan against.
+ * vLLM --gpu-memory-utilization by release (`CacheConfig.gpu_memory_utilization`,
+ * vllm/config/cache.py): 0.9 through 0.20; 0.92 from 0.21, raised by PR #38284 in the
+ * same change that moved the CUDA-graph estimate inside the budget ("correspondingly
+ * increases the default `--gpu-memory-utilization` to 0.92 to preemptively address the
+ * impact on this parameter"; later cache.py reads `Field(default=0.92, gt=0, le=1)`).
+ * Each profile carries its own (`defaultUtilization`); the page shows the newest's.
  */
 export const VLLM_UTILIZATION: Sourced<number> = {
-  value: 0.9,
-  source: "vLLM 0.19 CacheConfig.gpu_memory_utilization = 0.9 (0.92 in late-2026 stable docs, notes §2.7)",
+  value: VLLM_NEWEST_PROFILE.defaultUtilization,
+  source: "vLLM 0.21+ CacheConfig.gpu_memory_utilization = 0.92 (PR #38284, with the CUDA-graph estimate inside the budget); 0.9 through 0.20",
 };
 
 /**
@@ -139,8 +153,10 @@ export const LLAMACPP_BATCH: Sourced<number> = { value: 2048, source: "llama.cpp
 export function resolveSettings(engine: Engine, cardMemoryBytes: number, settings: EngineSettings, tensorParallel = 1, sequences = 1, gpuClass = ""): ResolvedSettings {
   // vLLM keeps the smaller defaults on A100s whatever their memory (PR #17885: larger batches cost them throughput).
   const large = cardMemoryBytes >= VLLM_LARGE_CARD_GIB * GIB && !/^a100/i.test(gpuClass);
+  const vllmProfiles = vllmProfilesOf(settings.vllmVersion);
+  const vllmProfile = vllmProfiles[0] ?? VLLM_NEWEST_PROFILE;
   return {
-    gpuMemoryUtilization: settings.gpuMemoryUtilization ?? (engine === "freetoken" ? FREETOKEN_MEMORY_RATIO : VLLM_UTILIZATION.value),
+    gpuMemoryUtilization: settings.gpuMemoryUtilization ?? (engine === "freetoken" ? FREETOKEN_MEMORY_RATIO : vllmProfile.defaultUtilization),
     maxNumSeqs: settings.maxNumSeqs ?? (large ? 1024 : 256),
     maxNumBatchedTokens: settings.maxNumBatchedTokens ?? (large ? 8192 : 2048),
     dtype: settings.dtype ?? "auto",
@@ -152,8 +168,23 @@ export function resolveSettings(engine: Engine, cardMemoryBytes: number, setting
     // llama-server --parallel: one slot per concurrent sequence the user asks for.
     parallel: settings.parallel ?? Math.max(1, sequences),
     chunkedLocalHybridKv: settings.vllmChunkedLocalHybridKv ?? VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT,
-    vllmProfile: vllmProfileOf(settings.vllmVersion),
+    vllmProfile,
+    vllmProfiles,
   };
+}
+
+/**
+ * The settings of each release a vLLM plan must hold for (ResolvedSettings.vllmProfiles),
+ * each at the user's utilization or that release's own default.
+ */
+export function vllmSettingsPerRelease(s: ResolvedSettings, settings: EngineSettings): ResolvedSettings[] {
+  return s.vllmProfiles.map((p) => ({ ...s, vllmProfile: p, vllmProfiles: [p], gpuMemoryUtilization: settings.gpuMemoryUtilization ?? p.defaultUtilization }));
+}
+
+/** Where the utilization default shown comes from: the planned release's, and with none named both ranges'. */
+function vllmUtilizationSource(r: ResolvedSettings): string {
+  if (r.vllmProfiles.length > 1) return `${VLLM_UTILIZATION.source}; with no release named each option takes whichever of the two leaves less KV`;
+  return r.vllmProfile.graphsInsideBudget ? VLLM_UTILIZATION.source : `vLLM ${r.vllmProfile.releases} CacheConfig.gpu_memory_utilization = ${r.vllmProfile.defaultUtilization}`;
 }
 
 /** FreeToken --memory-ratio: 0.9 of FREE memory (FreeToken v0.1.2 docs, notes §3). */
@@ -172,18 +203,22 @@ export interface SettingDefault {
  * engine's own flag names, each with its source: what the page shows in the
  * "Engine settings" disclosure.
  */
-export function engineDefaults(engine: Engine, cardMemoryBytes: number, gpuClass = ""): Required<Record<string, SettingDefault>> {
-  const r = resolveSettings(engine, cardMemoryBytes, {}, 1, 1, gpuClass);
+export function engineDefaults(engine: Engine, cardMemoryBytes: number, gpuClass = "", vllmVersion?: string): Required<Record<string, SettingDefault>> {
+  const r = resolveSettings(engine, cardMemoryBytes, vllmVersion === undefined ? {} : { vllmVersion }, 1, 1, gpuClass);
   switch (engine) {
     case "vllm":
       return {
-        gpuMemoryUtilization: { flag: "--gpu-memory-utilization", value: r.gpuMemoryUtilization, source: VLLM_UTILIZATION.source },
+        gpuMemoryUtilization: { flag: "--gpu-memory-utilization", value: r.gpuMemoryUtilization, source: vllmUtilizationSource(r) },
         kvCacheDtype: { flag: "--kv-cache-dtype", value: "auto", source: "vLLM 0.19 CacheConfig.cache_dtype = auto (the model's dtype)" },
         maxNumSeqs: { flag: "--max-num-seqs", value: r.maxNumSeqs, source: VLLM_SCHED_SOURCE },
         maxNumBatchedTokens: { flag: "--max-num-batched-tokens", value: r.maxNumBatchedTokens, source: VLLM_SCHED_SOURCE },
         dtype: { flag: "--dtype", value: "auto", source: "vLLM 0.19 ModelConfig.dtype = auto (the checkpoint's torch_dtype)" },
         enforceEager: { flag: "--enforce-eager", value: false, source: "vLLM 0.19 ModelConfig.enforce_eager = False (CUDA graphs on)" },
-        vllmVersion: { flag: "vllm --version", value: VLLM_DEFAULT_PROFILE.representative, source: `the release range Modelplan's vLLM model is calibrated on (${VLLM_DEFAULT_PROFILE.releases}): ${VLLM_DEFAULT_PROFILE.source}` },
+        vllmVersion: {
+          flag: "vllm --version",
+          value: "not named",
+          source: `none named: each option is planned for ${VLLM_NEWEST_PROFILE.releases} and for ${VLLM_DEFAULT_PROFILE.releases} (the calibrated range), at each one's default utilization, and keeps the smaller KV pool`,
+        },
       };
     case "sglang":
       return {

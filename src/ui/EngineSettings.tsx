@@ -21,7 +21,7 @@ const MAX_TOKENS_FIELD = 1_048_576;
  */
 export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: EngineSettingsProps) {
   const defaults = {
-    vllm: engineDefaults("vllm", cardMemoryBytes),
+    vllm: engineDefaults("vllm", cardMemoryBytes, "", settings.vllmVersion),
     sglang: engineDefaults("sglang", cardMemoryBytes),
     llamacpp: engineDefaults("llamacpp", cardMemoryBytes),
   };
@@ -65,8 +65,8 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
             label="vLLM release"
             value={vllmReleaseChoiceOf(settings.vllmVersion)}
             options={vllmReleaseChoices()}
-            emptyLabel="default (0.17 and later)"
-            hint="Releases differ in what their start-up profile holds inside the budget: 0.11.1–0.16 sorted the vocabulary in the sampler (about 2.5 times the activation peak); 0.10’s logs show less non-torch memory with tensor parallelism"
+            emptyLabel="not named (the smaller pool of 0.21+ and 0.17–0.20)"
+            hint="Releases differ in what their start-up profile holds inside the budget: from 0.21 the CUDA-graph estimate is reserved inside it and the default utilization is 0.92; 0.11.1–0.16 sorted the vocabulary in the sampler (about 2.5 times the activation peak); 0.10’s logs show less non-torch memory with tensor parallelism. With none named each option is planned for 0.21+ and 0.17–0.20 and keeps the smaller pool"
             onChange={(v) => onSet("vllmVersion", v === "" ? undefined : v)}
           />
           <SettingCheckbox label="Enforce eager (no CUDA graphs)" d={defaults.vllm["enforceEager"]} checked={settings.enforceEager === true} onChange={(on) => onSet("enforceEager", on ? true : undefined)} />

@@ -63,8 +63,8 @@ describe("each vLLM case is planned for the release it ran", () => {
     ["vllm0150-h100-qwen3-14b-tp1-8192", "0.11.1 to 0.16"],
     // No version printed; the record's notes say "Older vLLM profile (pre-v0.17)".
     ["vllm-h100-gpt-oss-20b-tp1-16000", "0.11.1 to 0.16"],
-    ["vllm0180-h100-qwen3-14b-tp1-8192", "0.17 and later"],
-    ["vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192", "0.17 and later"],
+    ["vllm0180-h100-qwen3-14b-tp1-8192", "0.17 to 0.20"],
+    ["vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192", "0.17 to 0.20"],
   ])("%s: the %s profile", (id, releases) => {
     const record = records.find((r) => r.id === id);
     if (!record) throw new Error(`${id} is not in the calibration file`);

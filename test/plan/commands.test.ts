@@ -184,8 +184,9 @@ describe("vLLM", () => {
     expect(flags.get("--revision")).toBe(c.revision);
     expect(flags.get("--tensor-parallel-size")).toBe("2");
     expect(flags.get("--max-model-len")).toBe("32768");
-    // What the plan sized the card with: vLLM 0.19's default, 0.9 of the card's total.
-    expect(flags.get("--gpu-memory-utilization")).toBe("0.9");
+    // No utilization set: the engine keeps its release's own default (0.9 to 0.20, 0.92 from 0.21), which
+    // the plan held for both; pinning 0.9 on a 0.21+ engine would shrink its pool below the plan's.
+    expect(flags.has("--gpu-memory-utilization")).toBe(false);
     expect(flags.has("--pipeline-parallel-size")).toBe(false);
     expect(flags.has("--enable-expert-parallel")).toBe(false);
     expect(flags.has("--kv-cache-dtype")).toBe(false);

@@ -9,6 +9,15 @@ import { withWorkload } from "../../src/plan/context.ts";
 import { cardMemoryBytes } from "../../src/plan/cards.ts";
 import type { Engine, EngineSettings, PlanOption } from "../../src/plan/types.ts";
 import { GIB, cards, node, originalOf, shapeOf } from "./planning-fixtures.ts";
+import { readFileSync } from "node:fs";
+
+/** A vLLM 0.19 H100 startup from the calibration set (llm-d-planner PR #205 logs), by id. */
+function logged(id: string): Record<string, number> {
+  const lines = readFileSync(new URL("../fixtures/calibration/measured.jsonl", import.meta.url), "utf8").split("\n").filter((l) => l.trim() !== "");
+  const record = lines.map((l) => JSON.parse(l) as { id: string; measured: Record<string, number> }).find((r) => r.id === id);
+  if (!record) throw new Error(`no calibration record ${id}`);
+  return record.measured;
+}
 
 const h100 = cardMemoryBytes("h100-80g") ?? 0;
 const l40s = cardMemoryBytes("l40s-48g") ?? 0;
@@ -23,8 +32,13 @@ describe("defaults, each with its source", () => {
     }
   });
 
-  test("vLLM: utilization 0.9 of the total; 1024 sequences and 8192 batched tokens on an H100, 256 and 2048 on smaller cards and on A100s", () => {
-    expect(resolveSettings("vllm", h100, {}).gpuMemoryUtilization).toBe(0.9);
+  test("vLLM: utilization 0.92 of the total from 0.21 (PR #38284), 0.9 before; 1024 sequences and 8192 batched tokens on an H100, 256 and 2048 on smaller cards and on A100s", () => {
+    expect(resolveSettings("vllm", h100, {}).gpuMemoryUtilization).toBe(0.92);
+    expect(resolveSettings("vllm", h100, { vllmVersion: "0.22.1" }).gpuMemoryUtilization).toBe(0.92);
+    expect(resolveSettings("vllm", h100, { vllmVersion: "0.19.0" }).gpuMemoryUtilization).toBe(0.9);
+    expect(resolveSettings("vllm", h100, { vllmVersion: "0.20.2" }).gpuMemoryUtilization).toBe(0.9);
+    expect(resolveSettings("vllm", h100, { vllmVersion: "0.15.0" }).gpuMemoryUtilization).toBe(0.9);
+    expect(resolveSettings("vllm", h100, { vllmVersion: "0.21", gpuMemoryUtilization: 0.8 }).gpuMemoryUtilization).toBe(0.8);
     expect(resolveSettings("vllm", h100, {}, 1, 1, "h100-80g")).toMatchObject({ maxNumSeqs: 1024, maxNumBatchedTokens: 8192 });
     expect(resolveSettings("vllm", l40s, {}, 1, 1, "l40s-48g")).toMatchObject({ maxNumSeqs: 256, maxNumBatchedTokens: 2048 });
     expect(resolveSettings("vllm", cardMemoryBytes("a100-80g") ?? 0, {}, 1, 1, "a100-80g")).toMatchObject({ maxNumSeqs: 256, maxNumBatchedTokens: 2048 });
@@ -53,8 +67,9 @@ describe("defaults, each with its source", () => {
 describe("settings move the plan as they move the engine (Llama-3.1-8B on one H100)", () => {
   const repo = "meta-llama/Llama-3.1-8B-Instruct";
   const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, { nodes: [node("n", "", [cards("h100-80g", 1)])] }, DEFAULT_WORKLOAD);
+  // The logs are vLLM 0.19.0's: each figure is planned for that release.
   const vllm = (settings: EngineSettings, kvDtype: "auto" | "fp8" = "auto"): PlanOption => {
-    const o = withWorkload(p, { ...DEFAULT_WORKLOAD, kvDtype, settings }).options.find((x) => x.engine === "vllm");
+    const o = withWorkload(p, { ...DEFAULT_WORKLOAD, kvDtype, settings: { vllmVersion: "0.19.0", ...settings } }).options.find((x) => x.engine === "vllm");
     if (!o) throw new Error("no vLLM option");
     return o;
   };
@@ -95,7 +110,8 @@ describe("the vLLM release a plan is for", () => {
   // (merged 2025-10-15, after 0.11.0 of 2025-10-02); the Triton top-k/top-p kernel (PR #33538)
   // replaced the sort in 0.17, where the Qwen3-14B sweep's activation peak fell from 5.64 to 2.23 GiB.
   test.each([
-    ["0.19.0", "0.17"], ["v0.19", "0.17"], ["0.17.0rc1", "0.17"], ["0.18.1+cu128", "0.17"], ["1.0", "0.17"],
+    ["0.19.0", "0.17"], ["v0.19", "0.17"], ["0.17.0rc1", "0.17"], ["0.18.1+cu128", "0.17"], ["0.20.2", "0.17"],
+    ["0.21", "0.21"], ["0.22.1", "0.21"], ["v0.21.0rc1", "0.21"], ["0.25.0+cu130", "0.21"], ["1.0", "0.21"],
     ["0.16", "0.11.1"], ["0.15.0", "0.11.1"], ["0.11.1", "0.11.1"], ["0.12.0.post1", "0.11.1"],
     ["0.11.0", "0.10"], ["0.11", "0.10"], ["0.10.1.1", "0.10"], [" 0.10 ", "0.10"],
   ])("%s plans with the %s profile", (version, id) => {
@@ -111,16 +127,22 @@ describe("the vLLM release a plan is for", () => {
     expect("error" in p ? p.error : "a profile").toMatch(message);
   });
 
-  test("absent, or a release the engine cannot read, plans as the calibrated 0.17+", () => {
-    expect(resolveSettings("vllm", h100, {}).vllmProfile.id).toBe("0.17");
-    expect(resolveSettings("vllm", h100, { vllmVersion: "soon" }).vllmProfile.id).toBe("0.17");
-    expect(engineDefaults("vllm", h100)["vllmVersion"]?.value).toBe("0.19");
+  test("absent, or a release the engine cannot read: planned for the newest releases and the calibrated 0.17–0.20 both", () => {
+    expect(resolveSettings("vllm", h100, {}).vllmProfiles.map((x) => x.id)).toEqual(["0.21", "0.17"]);
+    expect(resolveSettings("vllm", h100, { vllmVersion: "soon" }).vllmProfiles.map((x) => x.id)).toEqual(["0.21", "0.17"]);
+    expect(resolveSettings("vllm", h100, { vllmVersion: "0.19" }).vllmProfiles.map((x) => x.id)).toEqual(["0.17"]);
+    expect(engineDefaults("vllm", h100)["vllmVersion"]?.value).toBe("not named");
+    expect(engineDefaults("vllm", h100)["gpuMemoryUtilization"]?.value).toBe(0.92);
+    expect(engineDefaults("vllm", h100, "", "0.19")["gpuMemoryUtilization"]?.value).toBe(0.9);
   });
 
   test("the page's select offers each range once and shows a typed release under its range", () => {
     const choices = vllmReleaseChoices();
-    expect(choices.map((c) => c.value)).toEqual(["0.19", "0.16", "0.10"]);
-    expect(new Set(choices.map((c) => c.label)).size).toBe(3);
+    expect(choices.map((c) => c.value)).toEqual(["0.21", "0.19", "0.16", "0.10"]);
+    expect(choices.map((c) => c.label)).toContain("0.21 and later (CUDA-graph estimate inside the budget, util 0.92)");
+    expect(new Set(choices.map((c) => c.label)).size).toBe(4);
+    expect(vllmReleaseChoiceOf("0.22.1")).toBe("0.21");
+    expect(vllmReleaseChoiceOf("0.20.0")).toBe("0.19");
     expect(vllmReleaseChoiceOf("0.15.0")).toBe("0.16");
     expect(vllmReleaseChoiceOf("0.10.1.1")).toBe("0.10");
     expect(vllmReleaseChoiceOf(undefined)).toBe("");
@@ -132,7 +154,45 @@ describe("the vLLM release a plan is for", () => {
     const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, { nodes: [node("n", "", [cards("h100-80g", 1)])] }, DEFAULT_WORKLOAD);
     const pool = (settings: EngineSettings) => withWorkload(p, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm")?.kvPoolBytes ?? 0;
     expect(Math.abs(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.15.0" }) / GIB - 41.94)).toBeLessThan(0.42);
-    expect(Math.abs(pool({ gpuMemoryUtilization: 0.95 }) / GIB - 45.23)).toBeLessThan(0.45);
+    expect(Math.abs(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.18.0" }) / GIB - 45.23)).toBeLessThan(0.45);
+  });
+});
+
+describe("vLLM 0.21 and later reserve the CUDA-graph estimate inside the budget (PR #38284)", () => {
+  const repo = "meta-llama/Llama-3.1-8B-Instruct";
+  const h100Node = { nodes: [node("n", "", [cards("h100-80g", 1)])] };
+  const pool = (settings: EngineSettings) =>
+    plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, h100Node, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm")?.kvPoolBytes ?? 0;
+  // vLLM 0.19 already computed the estimate (profile_cudagraph_memory) and logged it beside the real
+  // pool; 0.21 subtracts it: available KV = requested − non-KV − cudagraph_memory_estimate_applied.
+  const log = logged("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192");
+
+  test("at the same utilization the 0.21 pool is the 0.19 pool less the graph estimate 0.19 logged (0.84 GiB), to within 0.1 GiB and never above it", () => {
+    const estimateGib = log["cuda_graph_pool_estimated_gib"] ?? NaN;
+    const old = pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.19.0" });
+    const newer = pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.21.0" });
+    expect(Math.abs(old / GIB - (log["kv_available_gib_per_card"] ?? NaN))).toBeLessThan(0.02);
+    const shrink = (old - newer) / GIB;
+    expect(Math.abs(shrink - estimateGib)).toBeLessThan(0.1);
+    expect(newer / GIB).toBeLessThanOrEqual((log["kv_available_gib_per_card"] ?? NaN) - estimateGib + 0.01);
+  });
+
+  test("with util unset each release plans at its own default: 0.21's 0.92 less the estimate, 0.19's 0.9 without it", () => {
+    const totalGib = log["gpu_total_memory_gib"] ?? NaN;
+    const estimateGib = log["cuda_graph_pool_estimated_gib"] ?? NaN;
+    const gain = (pool({ vllmVersion: "0.21" }) - pool({ vllmVersion: "0.19" })) / GIB;
+    expect(Math.abs(gain - (0.02 * totalGib - estimateGib))).toBeLessThan(0.1);
+  });
+
+  test("no release named: the smaller of the two pools, with util unset (0.19's here) and with util set (0.21's)", () => {
+    expect(pool({})).toBe(Math.min(pool({ vllmVersion: "0.19" }), pool({ vllmVersion: "0.21" })));
+    expect(pool({})).toBe(pool({ vllmVersion: "0.19" }));
+    expect(pool({ gpuMemoryUtilization: 0.95 })).toBe(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.21" }));
+    expect(pool({ gpuMemoryUtilization: 0.95 })).toBeLessThan(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.19" }));
+  });
+
+  test("--enforce-eager captures no graphs, so 0.21 reserves nothing for them", () => {
+    expect(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.21", enforceEager: true })).toBe(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.19", enforceEager: true }));
   });
 });
 

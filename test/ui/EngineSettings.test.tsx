@@ -17,15 +17,29 @@ function releaseSelect(settings: Settings): string {
   return html.slice(start, html.indexOf("</select>", start));
 }
 
-test("a labelled select offers the default and the three release ranges", () => {
+test("a labelled select offers no release named and the four release ranges, 0.21 and later first", () => {
   const select = releaseSelect({});
-  expect(select.match(/<option/g)).toHaveLength(4);
-  expect(select).toContain(">default (0.17 and later)</option>");
+  expect(select.match(/<option/g)).toHaveLength(5);
+  expect(select).toContain(">not named (the smaller pool of 0.21+ and 0.17–0.20)</option>");
+  expect(select).toContain('value="0.21">0.21 and later (CUDA-graph estimate inside the budget, util 0.92)</option>');
+  expect(select).toContain('value="0.19">0.17 to 0.20 (calibrated on 0.17–0.19)</option>');
   expect(select).toContain('value="0.16">0.11.1 to 0.16</option>');
   expect(select).toContain('value="0.10">0.10 to 0.11.0</option>');
   expect(select).toMatch(/<option value="" selected="">/);
 });
 
-test("a link's 0.15.0 shows as the 0.11.1–0.16 range", () => {
+test("a link's 0.15.0 shows as the 0.11.1–0.16 range, and 0.22.1 as 0.21 and later", () => {
   expect(releaseSelect({ vllmVersion: "0.15.0" })).toMatch(/<option value="0.16" selected="">/);
+  expect(releaseSelect({ vllmVersion: "0.22.1" })).toMatch(/<option value="0.21" selected="">/);
+});
+
+test("the utilization field's greyed default is the named release's own: 0.92 from 0.21, 0.9 for 0.19", () => {
+  const field = (settings: Settings): string => {
+    const html = renderToStaticMarkup(<EngineSettings settings={settings} cardMemoryBytes={H100_BYTES} onSet={() => undefined} onReset={() => undefined} />);
+    const at = html.indexOf("GPU memory utilization");
+    const input = html.indexOf("<input", at);
+    return html.slice(input, html.indexOf(">", input));
+  };
+  expect(field({ vllmVersion: "0.22.1" })).toContain('placeholder="0.92"');
+  expect(field({ vllmVersion: "0.19" })).toContain('placeholder="0.9"');
 });
