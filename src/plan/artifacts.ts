@@ -294,10 +294,11 @@ export const PYTORCH_INDEX = "pytorch_model.bin.index.json";
 /**
  * The .bin files vLLM and SGLang load, or none. Their default `--load-format
  * auto` globs the top level for `*.safetensors` and only when there are none
- * for `*.bin` (vllm/model_executor/model_loader/default_loader.py
- * `_prepare_weights`: allow_patterns ["*.safetensors", "*.bin"], the first
- * pattern that matches wins), so a repository with both serves safetensors
- * and its .bin are a second copy. Only the top level (the loader's glob is
+ * for `*.bin` (`_prepare_weights`: allow_patterns ["*.safetensors", "*.bin"],
+ * the first pattern that matches wins; vLLM's
+ * vllm/model_executor/model_loader/default_loader.py @ 00b5ad07, SGLang's
+ * python/sglang/srt/model_loader/loader.py @ 005cbe0e), so a repository
+ * with both serves safetensors and its .bin are a second copy. Only the top level (the loader's glob is
  * not recursive: `checkpoint-500/` and `original/` are not loaded). A shard
  * set missing a part cannot load and gives nothing rather than too little;
  * a lone `pytorch_model.bin` is preferred to shards beside it, as
