@@ -128,9 +128,10 @@ export interface VllmMemoryProfile {
  *   and extrapolates: `max(first capture over modes) + Σ second capture × (graphs
  *   of the mode − 1)`. 0.19 already ran it and logged it beside the real pool
  *   ("CUDA graph pool memory: X GiB (actual), Y GiB (estimated)"): over the 35
- *   H100 logs that print both it is 0.61–1.92 GiB, within ±0.3 GiB of the pool
- *   in 33, and 0.9 GiB over it in two (Llama-3.1-8B TP2 1.69 against 0.76,
- *   Granite-3.1-2B 1.60 against 0.84). Modelplan reserves its graph-pool line
+ *   H100 logs that print both it is 0.49–1.92 GiB, within ±0.3 GiB of the pool
+ *   in 29, 0.31–0.54 under it for four MoE runs (Kimi-VL TP1, gpt-oss-20b), and
+ *   0.8–0.9 over it in two (Llama-3.1-8B TP2 1.69 against 0.76, Granite-3.1-2B
+ *   1.60 against 0.84). Modelplan reserves its graph-pool line
  *   (vllmCudaGraphPoolBytes) for it: on those logs that is 0.06 GiB above the
  *   logged estimate on the mean, below it by more than 0.05 GiB in 6 of 35
  *   (those two by 0.6–0.8 GiB, gpt-oss-20b and the 80-layer W8A8 70B by
@@ -139,7 +140,7 @@ export interface VllmMemoryProfile {
  *   like the Triton kernel, does not sort (0.10's FlashInfer runs measured 15 B
  *   an entry). No 0.21+ H100 log of a known model calibrates the rest: the
  *   non-torch figures are 0.19's.
- * - 0.17 and later: calibrated on the 0.19 sweep (51 H100 logs) and Qwen3-14B
+ * - 0.17–0.20: calibrated on the 0.19 sweep (51 H100 logs) and Qwen3-14B
  *   on 0.18. Non-torch 0.25 GiB at TP1 (cuBLAS and NCCL workspaces), 2.06–2.21
  *   at TP ≥ 2, 0.07 on a pipeline stage at TP1 (no TP-across-nodes log: the
  *   TP figure is used).

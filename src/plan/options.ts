@@ -266,6 +266,8 @@ interface CardEval {
   /** KV bytes of one sequence (vLLM/SGLang) or of the whole llama.cpp cache, at the workload. */
   needKvBytes: number;
   outsideOk: boolean;
+  /** vLLM: the most any release the plan holds for requests at start-up (util × total), which free memory must cover. */
+  requestedBytes?: number;
   /** The same KV need at another context: what the longest-context search asks. */
   kvAt: (contextTokens: number) => number;
   /** The engine's settings on this card, and its KV element's bytes. */
@@ -355,6 +357,7 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
   const growing = (kv.fullElemsPerToken + kv.mlaElemsPerToken) * elem + kv.indexerBytesPerToken;
   let sequences = Math.max(1, w.sequences);
   let outsideOk = true;
+  let requestedBytes: number | undefined;
   switch (engine) {
     case "vllm": {
       // With no release named the plan holds for each range it may run on (settings.ts): the
@@ -365,6 +368,7 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
       usable = chosen.usableBytes;
       engineBytes = chosen.engineBytes;
       outsideOk = budgets.every((b) => b.outsideOk);
+      requestedBytes = Math.max(...budgets.map((b) => b.usableBytes));
       kvAt = (c) => vllmSequenceBytes(kv, elem, c, s.maxNumBatchedTokens);
       stepTokens = vllmBlockTokens(kv, elem);
       stepBytes = stepTokens * growing;
@@ -413,7 +417,9 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
     gpuClass: part.gpuClass, cards: part.cards, role: part.role,
     weightsBytes: weights, kvBytes: Math.min(needKv * sequences, Math.max(needKv, usable - weights - engineBytes)), engineBytes, usableBytes: usable, physicalBytes: part.physicalBytes,
   };
-  return { load, poolBytes: usable - weights - engineBytes, needKvBytes: needKv, outsideOk, kvAt, settings: s, elementBytes: elem, stepTokens, stepBytes };
+  const e: CardEval = { load, poolBytes: usable - weights - engineBytes, needKvBytes: needKv, outsideOk, kvAt, settings: s, elementBytes: elem, stepTokens, stepBytes };
+  if (requestedBytes !== undefined) e.requestedBytes = requestedBytes;
+  return e;
 }
 
 /** What one vLLM release lets a card use and spends inside that budget, and whether what it spends outside fits. */
@@ -772,7 +778,7 @@ function longestContext(e: CardEval, cap: number): number {
 function vllmFreeMemoryOk(layout: Layout, evals: CardEval[]): boolean {
   if (layout.engine !== "vllm" || layout.freeMemBytes === null || layout.freeMemBytes === undefined) return true;
   const free = layout.freeMemBytes;
-  return evals.every((e) => free >= e.load.usableBytes);
+  return evals.every((e) => free >= (e.requestedBytes ?? e.load.usableBytes));
 }
 
 function needOf(e: CardEval): number {

@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import { plan, servingParts } from "../../src/plan/options.ts";
 import { optionJson, refusalJson } from "../../src/plan/json.ts";
 import { DEFAULT_WORKLOAD } from "../../src/plan/settings.ts";
-import type { Artifact, Cluster, ModelShape, PlanOption } from "../../src/plan/types.ts";
+import type { Artifact, Cluster, EngineSettings, ModelShape, PlanOption } from "../../src/plan/types.ts";
 import { shapeFromConfig } from "../../src/plan/shape.ts";
 import { loadConfig } from "./fixture.ts";
 import { GIB, cards, ggufOf, node, originalOf, shapeOf } from "./planning-fixtures.ts";
@@ -261,6 +261,16 @@ test("vLLM's start-up check: a free card with less free memory than utilization 
   expect(of(busy, "vllm")?.fits).toBe(true);
   expect(of(idle, "vllm")?.freeNow).toBe(true);
   expect(of(busy, "llamacpp")?.freeNow ?? true).toBe(true);
+});
+
+test("vLLM's start-up check with no release named: 72 GiB free passes 0.19's 0.9 × 79.19 but not 0.21's 0.92 × 79.19, so the card is not free now", () => {
+  const repo = "meta-llama/Llama-3.1-8B-Instruct";
+  const cluster = { nodes: [node("n", "", [{ class: "h100-80g", count: 1, free: 1, freeMemGib: 72 }])] };
+  const freeNow = (settings: EngineSettings) =>
+    plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, cluster, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm")?.freeNow;
+  expect(freeNow({ vllmVersion: "0.19" })).toBe(true);
+  expect(freeNow({ vllmVersion: "0.21" })).toBe(false);
+  expect(freeNow({})).toBe(false);
 });
 
 describe("llama.cpp with part of the model in the node's RAM when its cards cannot hold it", () => {
