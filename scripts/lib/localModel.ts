@@ -10,6 +10,7 @@ import { gguf, parseGgufShardFilename } from "@huggingface/gguf";
 import { headerFromParse } from "../../src/hub/gguf.ts";
 import { ggufHeaderPaths, isProjector } from "../../src/hub/ggufFiles.ts";
 import { EXTRA_JSON_FILES } from "../../src/hub/read.ts";
+import { needsPytorchIndex, PYTORCH_INDEX, pytorchWeightFiles } from "../../src/plan/artifacts.ts";
 import { parseConfigJson } from "../../src/plan/configJson.ts";
 import type { GgufHeader, RepoFile, RepoSnapshot } from "../../src/plan/types.ts";
 
@@ -102,7 +103,7 @@ export async function readLocalModel(given: string): Promise<RepoSnapshot> {
   if (!info) throw new LocalModelError(`no such directory: ${given}`);
   let fileName: string | null = null;
   if (!info.isDirectory()) {
-    if (!root.toLowerCase().endsWith(".gguf")) throw new LocalModelError(`${given} is a file: give the model's directory (config.json with *.safetensors, or *.gguf files), or one .gguf file`);
+    if (!root.toLowerCase().endsWith(".gguf")) throw new LocalModelError(`${given} is a file: give the model's directory (config.json with *.safetensors or pytorch_model*.bin, or *.gguf files), or one .gguf file`);
     fileName = basename(root);
     root = dirname(root);
   }
@@ -111,13 +112,16 @@ export async function readLocalModel(given: string): Promise<RepoSnapshot> {
   const files = fileName === null ? all : onlyThisGguf(all, fileName);
   const paths = new Set(files.map((f) => f.path));
   const ggufPaths = ggufHeaderPaths([...paths]);
-  const hasWeights = ggufPaths.length > 0 || files.some((f) => f.path.endsWith(".safetensors"));
+  // The same weights the Hub reader takes: safetensors, else a complete pytorch_model*.bin set, or GGUF.
+  const hasWeights = ggufPaths.length > 0 || files.some((f) => f.path.endsWith(".safetensors")) || pytorchWeightFiles(files).length > 0;
   if (!paths.has("config.json") && ggufPaths.length === 0) {
     throw new LocalModelError(`${dir} has no config.json and no .gguf file: give the directory a download made`);
   }
-  if (!hasWeights) throw new LocalModelError(`${dir} has a config.json but no *.safetensors or *.gguf weights: is the download complete?`);
+  if (!hasWeights) throw new LocalModelError(`${dir} has a config.json but no *.safetensors, complete pytorch_model*.bin set or *.gguf weights: is the download complete?`);
   const extraJson: Record<string, unknown> = {};
   for (const name of EXTRA_JSON_FILES) if (paths.has(name)) extraJson[name] = await readJson(root, name);
+  // .bin shards weigh what their index's total_size says (artifacts.ts pytorchBytes), as from the Hub.
+  if (needsPytorchIndex([...paths])) extraJson[PYTORCH_INDEX] = await readJson(root, PYTORCH_INDEX);
   const sizeOf = new Map(files.map((f) => [f.path, f.sizeBytes]));
   const ggufHeaders: Record<string, GgufHeader> = {};
   for (const path of ggufPaths) ggufHeaders[path] = await readHeader(root, path, sizeOf.get(path) ?? 0);

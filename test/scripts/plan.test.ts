@@ -13,6 +13,7 @@ const CODER = loadRecording("Qwen/Qwen2.5-Coder-32B-Instruct");
 const R1_GGUF = loadRecording("unsloth/DeepSeek-R1-GGUF");
 const LLAMA = loadRecording("meta-llama/Llama-3.1-8B-Instruct");
 const LLAMA_GGUF = loadRecording("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF");
+const REDPAJAMA = loadRecording("togethercomputer/RedPajama-INCITE-7B-Base");
 const work = mkdtempSync(join(tmpdir(), "modelplan-plan-"));
 
 /** Modelplan's own cluster JSON (issue 2 §4): one node of 8 H100 80GB on InfiniBand. */
@@ -193,6 +194,32 @@ describe("plan's main, in process", () => {
     expect(out.model.repo).toBe("Qwen2.5-Coder-32B-Instruct");
     expect(out.model.layers).toBe(64);
     expect(out.model.artifacts[0]?.bytes).toBe(65_527_841_688);
+  });
+
+  test("a local download of .bin shards only: its index's total_size is the artifact, and vLLM and SGLang plan it", async () => {
+    const dir = join(work, "RedPajama-INCITE-7B-Base");
+    mkdirSync(dir, { recursive: true });
+    for (const name of ["config.json", "pytorch_model.bin.index.json"]) writeFileSync(join(dir, name), REDPAJAMA.texts[name] ?? "");
+    for (const s of REDPAJAMA.info.siblings.filter((f) => f.rfilename.endsWith(".bin"))) {
+      writeFileSync(join(dir, s.rfilename), "");
+      truncateSync(join(dir, s.rfilename), s.size);
+    }
+    writeFileSync(join(dir, "training_args.bin"), "not weights");
+    const { code, stdout } = await main([dir, "--cluster", clusterFile, "--json"], {});
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as { model: { artifacts: { name: string; bytes: number }[] }; options: { engine: string }[] };
+    expect(out.model.artifacts.map((a) => [a.name, a.bytes])).toEqual([["original .bin", 13_731_385_408]]);
+    expect([...new Set(out.options.map((o) => o.engine))].sort()).toEqual(["sglang", "vllm"]);
+  });
+
+  test("a local download whose .bin set misses a shard is refused as incomplete", async () => {
+    const dir = join(work, "RedPajama-half");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "config.json"), REDPAJAMA.texts["config.json"] ?? "");
+    writeFileSync(join(dir, "pytorch_model-00001-of-00002.bin"), "");
+    const { code, stderr } = await main([dir, "--cluster", clusterFile], {});
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/no \*\.safetensors, complete pytorch_model\*\.bin set or \*\.gguf weights/);
   });
 
   test("a local GGUF whose file ends inside its header says the download is incomplete", async () => {
