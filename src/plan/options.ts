@@ -294,9 +294,9 @@ function weightsOnCard(part: Part, engine: Engine, shape: ModelShape, s: Resolve
   let embed = part.embedBytes;
   const modelBytes = computeDtypeBytes(shape.dtype);
   if (engine === "vllm" || engine === "sglang") {
-    // --dtype float32 on a 16-bit checkpoint doubles every weight; --dtype bf16 halves an fp32 one
-    // (calibration: Llama-3.1-8B fp32 29.98 GiB against 14.99).
-    const target = s.dtype === "float32" ? 4 : s.dtype === "auto" ? modelBytes : 2;
+    // --dtype float32 on a 16-bit checkpoint doubles every weight (calibration: Llama-3.1-8B fp32
+    // 29.98 GiB against 14.99); a 16-bit --dtype, or auto on an fp32 checkpoint, halves an fp32 one.
+    const target = runElemBytes(shape, s);
     if (target !== modelBytes && shape.quantMethod === "") {
       body *= target / modelBytes;
       embed *= target / modelBytes;
@@ -306,7 +306,7 @@ function weightsOnCard(part: Part, engine: Engine, shape: ModelShape, s: Resolve
     if (s.quantization === "fp8" && shape.quantMethod === "") body *= 1 / (s.dtype === "float32" ? 4 : 2);
     // The rotary cos/sin cache: max positions × head dim in the model's dtype, on every rank
     // (RotaryEmbedding._compute_cos_sin_cache; calibration: Llama-3.1-8B 0.03 GiB at TP 1, 2 and 4).
-    embed += (shape.ropeCacheRows ?? shape.maxContextTokens) * ropeDim(shape) * (s.dtype === "float32" ? 4 : modelBytes);
+    embed += (shape.ropeCacheRows ?? shape.maxContextTokens) * ropeDim(shape) * target;
   }
   if (engine === "vllm") body += vllmMxfp4HopperGrowthBytes(part, shape);
   return body + embed;
@@ -335,17 +335,25 @@ function ropeDim(shape: ModelShape): number {
   return shape.headDim;
 }
 
-function modelElemBytes(shape: ModelShape, s: ResolvedSettings): number {
+/**
+ * Bytes of one element of what vLLM and SGLang run the model in: --dtype as
+ * given, and under "auto" the checkpoint's 16 bits, or 16 bits for an fp32
+ * checkpoint too: vLLM's `_resolve_auto_dtype` ("Downcast for float32
+ * models": the platform's first supported dtype, bfloat16 from sm80 on, else
+ * float16), and SGLang's `_get_and_verify_dtype`, which follows it. A config
+ * that names no dtype reads as fp32 there and is downcast the same way.
+ */
+function runElemBytes(shape: ModelShape, s: ResolvedSettings): number {
   if (s.dtype === "float32") return 4;
   if (s.dtype === "bfloat16" || s.dtype === "float16") return 2;
-  return computeDtypeBytes(shape.dtype);
+  return Math.min(2, computeDtypeBytes(shape.dtype));
 }
 
 /** One card kind's load for a workload, by engine. */
 function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
   const engine = layout.engine;
   let s = resolveSettings(engine, part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
-  const elem = kvElementBytes(engine, w.kvDtype, modelElemBytes(ctx.shape, s));
+  const elem = kvElementBytes(engine, w.kvDtype, runElemBytes(ctx.shape, s));
   const weights = weightsOnCard(part, engine, ctx.shape, s);
   const measured = w.settings.measuredOverheadGib?.[engine];
   let usable: number;
@@ -363,7 +371,9 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
       // With no release named the plan holds for each range it may run on (settings.ts): the
       // smaller pool is planned, and every range's start-up check must pass.
       const budgets = vllmSettingsPerRelease(s, w.settings).map((r) => vllmBudget(layout, part, ctx.shape, r));
-      const chosen = budgets.reduce((a, b) => (b.usableBytes - b.engineBytes < a.usableBytes - a.engineBytes ? b : a));
+      // A measured overhead (below) replaces what each release spends inside: then the smaller budget is the smaller pool.
+      const inside = (b: VllmBudget): number => (measured !== undefined && measured >= 0 ? measured * GIB : b.engineBytes);
+      const chosen = budgets.reduce((a, b) => (b.usableBytes - inside(b) < a.usableBytes - inside(a) ? b : a));
       s = chosen.settings;
       usable = chosen.usableBytes;
       engineBytes = chosen.engineBytes;
@@ -442,7 +452,7 @@ function vllmBudget(layout: Layout, part: Part, shape: ModelShape, s: ResolvedSe
   // A tensor-parallel group wider than a node's cards talks over the network (vLLM on Ray across nodes).
   const tensorAcrossNodes = layout.placement.nodes > 1 && layout.placement.gpusPerNode < part.tensorParallel;
   const moe = (shape.moe?.routedExperts ?? 0) > 1;
-  const engineBytes = vllmActivationBytes(shape, s, modelElemBytes(shape, s), part.holdsOutput, part.pipelineParallel)
+  const engineBytes = vllmActivationBytes(shape, s, runElemBytes(shape, s), part.holdsOutput, part.pipelineParallel)
     + vllmNonTorchBytes(part.tensorParallel, part.pipelineParallel, s.vllmProfile, tensorAcrossNodes)
     + vllmGraphReserveBytes(s.vllmProfile, s.enforceEager, layersOnCard(part), moeExpertPicksOnCard(part, shape));
   const outside = vllmOutsideFloorBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager, moe, s.vllmProfile)

@@ -6,6 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { plan, servingParts } from "../../src/plan/options.ts";
 import { optionJson, refusalJson } from "../../src/plan/json.ts";
+import { withWorkload } from "../../src/plan/context.ts";
 import { DEFAULT_WORKLOAD } from "../../src/plan/settings.ts";
 import type { Artifact, Cluster, EngineSettings, ModelShape, PlanOption } from "../../src/plan/types.ts";
 import { shapeFromConfig } from "../../src/plan/shape.ts";
@@ -39,6 +40,14 @@ describe("Llama-3.3-70B in bf16 on 80 GB cards", () => {
     expect(card?.weightsBytes).toBeLessThan(66 * GIB);
     // 8 KV heads ÷ 2 × 128 × 2 (K, V) × 2 bytes × 80 layers, for 8,192 tokens.
     expect(card?.kvBytes).toBe(4 * 128 * 2 * 2 * 80 * 8192);
+  });
+
+  test("no vLLM release named: 80 layers' graph estimate (1.64 GiB) outweighs 0.21's extra 0.02 × 79.19, so its 0.92 budget is planned; a measured overhead leaves the smaller 0.9", () => {
+    const two = (settings: EngineSettings) => withWorkload(p, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 2)?.cards[0];
+    const total = 79.19 * GIB;
+    expect(Math.abs((two({})?.usableBytes ?? 0) - 0.92 * total)).toBeLessThan(0.01 * GIB);
+    expect(two({})?.engineBytes).toBe(two({ vllmVersion: "0.21" })?.engineBytes);
+    expect(Math.abs((two({ measuredOverheadGib: { vllm: 3 } })?.usableBytes ?? 0) - 0.9 * total)).toBeLessThan(0.01 * GIB);
   });
 });
 
