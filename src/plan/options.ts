@@ -20,7 +20,7 @@ import {
 import {
   CUDA_CONTEXT_BYTES, GIB, freetokenReserveTokens, freetokenStateSlots, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
   llamacppComputeBytes, llamacppHostBytes, sglangContextBytes, vllmActivationBytes, vllmNonTorchBytes,
-  vllmGraphReserveBytes, vllmMxfp4HopperExpertGrowthBytes, vllmOutsideFloorBytes, vllmSamplerWarmupBytes, VLLM_MXFP4_WARMUP_BYTES,
+  vllmGraphReserveBytes, vllmMxfp4HopperExpertGrowthBytes, vllmOutsideFloorBytes, vllmSamplerWarmupBytes, VLLM_MXFP4_GRAPH_EXCESS_BYTES, VLLM_MXFP4_WARMUP_BYTES,
 } from "./memory.ts";
 import { kvDtypeAllowed, resolveSettings, vllmSettingsPerRelease, type ResolvedSettings } from "./settings.ts";
 import { largestFitting, rememberLayouts } from "./context.ts";
@@ -457,7 +457,8 @@ function vllmBudget(layout: Layout, part: Part, shape: ModelShape, s: ResolvedSe
     + vllmGraphReserveBytes(s.vllmProfile, s.enforceEager, layersOnCard(part), moeExpertPicksOnCard(part, shape));
   const outside = vllmOutsideFloorBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager, moe, s.vllmProfile)
     + (part.holdsOutput ? vllmSamplerWarmupBytes(shape, s) : 0)
-    + (moe && shape.quantMethod === "mxfp4" ? VLLM_MXFP4_WARMUP_BYTES : 0);
+    + (moe && shape.quantMethod === "mxfp4" ? VLLM_MXFP4_WARMUP_BYTES : 0)
+    + (moe && shape.quantMethod === "mxfp4" && s.vllmProfile.graphsInsideBudget && !s.enforceEager ? VLLM_MXFP4_GRAPH_EXCESS_BYTES : 0);
   return { settings: s, usableBytes: usable, engineBytes, outsideOk: usable + outside <= total };
 }
 

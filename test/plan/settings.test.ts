@@ -191,6 +191,16 @@ describe("vLLM 0.21 and later reserve the CUDA-graph estimate inside the budget 
     expect(pool({ gpuMemoryUtilization: 0.95 })).toBeLessThan(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.19" }));
   });
 
+  test("gpt-oss-20b (MXFP4) on one H100: 0.19 died in the warm-up at util 0.95 and started at 0.90; 0.21 is refused at 0.95 too, its real graph pool exceeding the estimate outside the budget", () => {
+    const oss = "openai/gpt-oss-20b";
+    const fits = (settings: EngineSettings) =>
+      plan({ repo: oss, revision: "", shape: shapeOf(oss), artifacts: [originalOf(oss)] }, h100Node, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 1)?.fits ?? false;
+    expect(logged("vllm0190-h100-gpt-oss-20b-tp1pp1-8192-failed")["cuda_graph_pool_actual_gib"]).toBeGreaterThan(logged("vllm0190-h100-gpt-oss-20b-tp1pp1-8192-failed")["cuda_graph_pool_estimated_gib"] ?? Infinity);
+    expect(fits({ gpuMemoryUtilization: 0.95, vllmVersion: "0.19" })).toBe(false);
+    expect(fits({ gpuMemoryUtilization: 0.95, vllmVersion: "0.21" })).toBe(false);
+    expect(fits({ gpuMemoryUtilization: 0.9, vllmVersion: "0.21" })).toBe(true);
+  });
+
   test("--enforce-eager captures no graphs, so 0.21 reserves nothing for them", () => {
     expect(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.21", enforceEager: true })).toBe(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.19", enforceEager: true }));
   });
