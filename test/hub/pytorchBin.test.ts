@@ -86,6 +86,39 @@ describe("a repo of .bin shards with their index", () => {
   });
 });
 
+describe("an fp32 checkpoint under --dtype auto", () => {
+  // vLLM's _resolve_auto_dtype: "Downcast for float32 models" to the platform's first dtype (bfloat16 on
+  // an H100); SGLang's _get_and_verify_dtype does the same. 130,115,789,824 B of fp32 are 65.06e9 B at 16 bits.
+  const SIXTEEN_BIT_BYTES = 130_115_789_824 / 2;
+
+  async function wizardPlan(settings: typeof DEFAULT_WORKLOAD.settings) {
+    const { access } = setup([WIZARD]);
+    const snap = await readRepo("ehartford/Wizard-Vicuna-30B-Uncensored", null, access);
+    const { shape, artifacts } = readModel(snap);
+    return plan({ repo: snap.repo, revision: snap.sha, shape, artifacts }, H100_NODE, { ...AT_2K, settings });
+  }
+
+  test("vLLM and SGLang hold Wizard-Vicuna-30B's weights at 16 bits: one H100 each, as vLLM would load it", async () => {
+    const p = await wizardPlan({});
+    for (const engine of ["vllm", "sglang"] as const) {
+      const o = p.options.find((x) => x.engine === engine);
+      expect(o?.placement.tensorParallel, engine).toBe(1);
+      const weights = o?.cards[0]?.weightsBytes ?? 0;
+      // The checkpoint's tensors at 16 bits, plus the rotary cache (2,048 positions × 128 × 2 B, a few hundred KiB).
+      expect(weights / SIXTEEN_BIT_BYTES - 1, engine).toBeGreaterThanOrEqual(0);
+      expect(weights / SIXTEEN_BIT_BYTES - 1, engine).toBeLessThan(0.001);
+    }
+  });
+
+  test("--dtype float32 keeps them at 32 bits: 121 GiB, two H100s at least", async () => {
+    const p = await wizardPlan({ dtype: "float32" });
+    const o = p.options.find((x) => x.engine === "vllm");
+    expect(o?.placement.tensorParallel ?? 0).toBeGreaterThanOrEqual(2);
+    const perCard = o?.cards[0]?.weightsBytes ?? 0;
+    expect((perCard * (o?.placement.tensorParallel ?? 0)) / (2 * SIXTEEN_BIT_BYTES) - 1).toBeLessThan(0.001);
+  });
+});
+
 describe("when the index cannot help", () => {
   test("a broken index is no reason to refuse the repo: the shards' LFS sizes stand", async () => {
     const failIndex = (f: typeof fetch): typeof fetch => (input, init) =>
