@@ -40,7 +40,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   dtype: { names: ["--dtype"], kind: "choice", choices: ["auto", "bfloat16", "float16", "float32", "half", "float", "bf16"], help: "vLLM: weights' dtype override (auto, bfloat16, float16/half, float32/float)" },
   quantization: { names: ["--quantization", "-q"], kind: "choice", choices: ["fp8"], help: "vLLM: quantize the weights at load (fp8)" },
   enforceEager: { names: ["--enforce-eager"], kind: "flag", help: "vLLM: no CUDA graphs" },
-  vllmVersion: { names: ["--vllm-version"], kind: "text", help: "vLLM: the release to plan for, as vllm --version prints it (e.g. 0.15, 0.10.1); releases differ in what their profile run holds (default: 0.17 and later)" },
+  vllmVersion: { names: ["--vllm-version"], kind: "text", help: "vLLM: the release to plan for, as vllm --version prints it (e.g. 0.15, 0.10.1); releases differ in what their profile run holds (default: none named, which plans each option for both 0.17–0.20 and 0.21+ and keeps the smaller pool)" },
   memFractionStatic: { names: ["--mem-fraction-static"], kind: "fraction", help: "SGLang: the fraction of each card for weights and KV" },
   ubatch: { names: ["--ubatch-size", "-ub"], kind: "int", help: "llama.cpp: physical batch (compute buffers grow with it)" },
   batch: { names: ["--batch-size", "-b"], kind: "int", help: "llama.cpp: logical batch" },

@@ -145,7 +145,7 @@ export interface EngineSettings {
   /**
    * The vLLM release to plan for, as `vllm --version` prints it ("0.15",
    * "0.10.1.1"): releases differ in what their profile run holds inside the
-   * budget (memory.ts VLLM_PROFILES). Absent: the calibrated 0.17 and later.
+   * budget (memory.ts VLLM_PROFILES). Absent: each option is planned for 0.17–0.20 and for 0.21+, and the smaller pool kept.
    */
   vllmVersion?: string;
   /** A measured engine overhead per card (from a pasted startup log), replacing the modelled one. */

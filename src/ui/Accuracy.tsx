@@ -21,7 +21,7 @@ export function Accuracy({ rows }: AccuracyProps) {
       <p>
         Predicted against measured for {overview.cases} startups that engines logged on known cards (vLLM, llama.cpp, SGLang, TensorRT-LLM), each
         linked to its source. Each vLLM case is planned for the release it ran, as the &quot;vLLM release&quot; engine setting would plan it (0.10,
-        0.11.1–0.16, or 0.17 and later); its note names the profile.
+        0.11.1–0.16, or 0.17–0.20); its note names the profile. No 0.21+ startup is in the set: that range is planned from vLLM&apos;s source.
       </p>
       <Verdicts falseFits={overview.falseFits} falseRefusals={overview.falseRefusals} />
       <TableScroll label="Mean and worst error of each figure">

@@ -139,7 +139,7 @@ describe("plan links: tampered fields fall back one by one and are named", () =>
     expect(holds(decoded.choices)).toBe(true);
   });
 
-  test("a link made before the vLLM release setting opens as it did: no release, so the calibrated 0.17+", () => {
+  test("a link made before the vLLM release setting opens as it did: no release named, as before", () => {
     const decoded = decodeLink(wire({ ...good, e: { maxNumSeqs: 8, enforceEager: true } }), DEFAULTS);
     expect(decoded.ignored).toEqual([]);
     expect(decoded.choices.workload.settings).toStrictEqual({ maxNumSeqs: 8, enforceEager: true });
