@@ -77,6 +77,14 @@ export interface LogFigures {
   initFreeGib?: number;
   initNonTorchGib?: number;
   cudaGraphGib?: number;
+  /** 0.21+: "Estimated CUDA graph memory: X GiB total", the estimate profiled before the KV cache is sized. */
+  cudaGraphEstimateGib?: number;
+  /**
+   * 0.21+: "The current --gpu-memory-utilization=U is equivalent to --gpu-memory-utilization=V without CUDA
+   * graph memory profiling": printed only when the estimate is taken out of the KV budget (the default since
+   * 0.21.0; with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 vLLM says "disabled" instead).
+   */
+  utilizationWithoutGraphEstimate?: number;
   // vLLM V0
   initialMemoryUsageGib?: number;
   peakTorchGib?: number;
@@ -184,6 +192,8 @@ const VLLM_RULES: Rule[] = [
   rule(String.raw`memory snapshot:.*?[^_]non_torch_memory=NUM\s*GiB`, "initNonTorchGib"),
   rule(String.raw`Free memory on device[^\w-]*NUM\s*/\s*NUM\s*GiB`, "initFreeGib", "gpuTotalGib"),
   rule(String.raw`Graph capturing finished in .*?took\s*NUM\s*GiB`, "cudaGraphGib"),
+  rule(String.raw`Estimated CUDA graph memory[^\w-]*NUM\s*GiB`, "cudaGraphEstimateGib"),
+  rule(String.raw`The current --gpu-memory-utilization=NUM is equivalent to --gpu-memory-utilization=NUM without CUDA graph memory profiling`, "gpuMemoryUtilization", "utilizationWithoutGraphEstimate"),
   rule(String.raw`total_gpu_memory\s*[=(]\s*NUM\s*GiB`, "gpuTotalGib"),
   rule(String.raw`initial_memory_usage=NUM\s*GiB`, "initialMemoryUsageGib"),
   rule(String.raw`peak_torch_memory=NUM\s*GiB`, "peakTorchGib"),
@@ -335,9 +345,12 @@ const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 type Summary = LogSummary;
 
 function vllmOverhead(f: LogFigures): number | null {
-  // V1 (0.19): "Total non KV cache memory" is weights + activation peak + non-torch.
-  if (f.totalNonKvGib !== undefined && f.weightsGib !== undefined) return round(f.totalNonKvGib - f.weightsGib);
-  if (f.torchPeakIncreaseGib !== undefined && f.nonTorchIncreaseGib !== undefined) return round(f.torchPeakIncreaseGib + f.nonTorchIncreaseGib);
+  // V1 (0.19): "Total non KV cache memory" is weights + activation peak + non-torch. From 0.21 the
+  // KV budget also leaves out the CUDA-graph estimate (gpu_worker.determine_available_memory:
+  // requested − non_kv_cache_memory − cudagraph_memory_estimate_applied), so it is the engine's too.
+  const graphs = f.utilizationWithoutGraphEstimate !== undefined ? (f.cudaGraphEstimateGib ?? 0) : 0;
+  if (f.totalNonKvGib !== undefined && f.weightsGib !== undefined) return round(f.totalNonKvGib - f.weightsGib + graphs);
+  if (f.torchPeakIncreaseGib !== undefined && f.nonTorchIncreaseGib !== undefined) return round(f.torchPeakIncreaseGib + f.nonTorchIncreaseGib + graphs);
   // V0 0.7: the two parts are printed by name.
   if (f.activationPeakGib !== undefined && f.nonTorchGib !== undefined) return round(f.activationPeakGib + f.nonTorchGib);
   // V0 0.6: the torch peak includes the weights.

@@ -121,6 +121,39 @@ describe("the measured weights, KV and overhead per card", () => {
     expect(r.unread).toEqual([]);
   });
 
+  // vLLM 0.21+ at INFO level, as printed (a public startup log, find_string id 56681168668: an NVFP4 model with
+  // MTP at --gpu-memory-utilization 0.85). Since 0.21.0 the CUDA-graph estimate is taken out of the KV budget.
+  const VLLM_021_INFO = [
+    "(EngineCore pid=284) INFO 05-30 07:44:00 [gpu_model_runner.py:5132] Model loading took 21.42 GiB memory and 175.218386 seconds",
+    "(EngineCore pid=284) INFO 05-30 07:46:01 [gpu_model_runner.py:6279] Profiling CUDA graph memory: PIECEWISE=9 (largest=64), FULL=5 (largest=32)",
+    "(EngineCore pid=284) INFO 05-30 07:46:21 [gpu_model_runner.py:6365] Estimated CUDA graph memory: 0.61 GiB total",
+    "(EngineCore pid=284) INFO 05-30 07:46:21 [gpu_worker.py:466] Available KV cache memory: 71.15 GiB",
+    "(EngineCore pid=284) INFO 05-30 07:46:21 [gpu_worker.py:481] CUDA graph memory profiling is enabled (default since v0.21.0). The current --gpu-memory-utilization=0.8500 is equivalent to --gpu-memory-utilization=0.8449 without CUDA graph memory profiling. To maintain the same effective KV cache size as before, increase --gpu-memory-utilization to 0.8551. To disable, set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0.",
+    "(EngineCore pid=284) INFO 05-30 07:46:21 [kv_cache_utils.py:1733] GPU KV cache size: 3,131,683 tokens",
+    "(EngineCore pid=284) INFO 05-30 07:46:21 [kv_cache_utils.py:1734] Maximum concurrency for 200,000 tokens per request: 15.66x",
+  ].join("\n");
+
+  test("vLLM 0.21+ at INFO level: the graph estimate and the utilization are read; the overhead is not printed, and it says so", () => {
+    const r = parseStartupLog(VLLM_021_INFO);
+    expect(r.engine).toBe("vllm");
+    expect([r.weightsGib, r.kvGib, r.kvTokens, r.maxConcurrency, r.contextTokens]).toEqual([21.42, 71.15, 3131683, 15.66, 200000]);
+    expect(r.figures.cudaGraphEstimateGib).toBe(0.61);
+    expect(r.figures.gpuMemoryUtilization).toBe(0.85);
+    expect(r.figures.utilizationWithoutGraphEstimate).toBe(0.8449);
+    expect(r.overheadGib).toBeNull();
+    expect(r.unread).toContain("engine overhead");
+  });
+
+  test("vLLM 0.21+ with its DEBUG breakdown: the overhead inside the budget includes the graph estimate it reserved", () => {
+    // 0.21 logs the same MemoryProfilingResult line at DEBUG as 0.19 did; this joins codellama's 0.19 lines (0.19 ran
+    // with the estimate off) to the 0.21 lines above, to check the sum: 1.01 GiB of activation and non-torch + 0.61.
+    const r = parseStartupLog(`${quoteOf("vllm0190-h100-codellama-7b-hf-tp1pp1-8192")}\n${VLLM_021_INFO.split("\n").slice(2, 5).join("\n")}`);
+    expect(r.overheadGib).toBeCloseTo(1.62, 6);
+    // Without the line that says the estimate was applied (0.19, or 0.21 with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0), it is not added.
+    const off = parseStartupLog(`${quoteOf("vllm0190-h100-codellama-7b-hf-tp1pp1-8192")}\n${VLLM_021_INFO.split("\n")[2] ?? ""}`);
+    expect(off.overheadGib).toBeCloseTo(1.01, 6);
+  });
+
   test("vLLM V0: weights inside the torch peak, the KV from the profiling line", () => {
     // 17.06 peak − 14.9888 weights + 0.35 non-torch = 2.42 GiB, which with the
     // 3.81 GiB of KV fills 0.90 × 23.58 GiB to the hundredth.
