@@ -66,7 +66,8 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
             value={vllmReleaseChoiceOf(settings.vllmVersion)}
             options={vllmReleaseChoices()}
             emptyLabel="not named (the smaller pool of 0.21+ and 0.17–0.20)"
-            hint="Releases differ in what their start-up profile holds inside the budget: from 0.21 the CUDA-graph estimate is reserved inside it and the default utilization is 0.92; 0.11.1–0.16 sorted the vocabulary in the sampler (about 2.5 times the activation peak); 0.10’s logs show less non-torch memory with tensor parallelism. With none named each option is planned for 0.21+ and 0.17–0.20 and keeps the smaller pool"
+            wide
+            hint="What the start-up profile holds inside the budget differs by release: 0.21+ reserves the CUDA-graph estimate there and defaults to utilization 0.92; 0.11.1–0.16 sorted the vocabulary in the sampler (about 2.5 times the activation peak); 0.10 held less with tensor parallelism. Not named: each option is planned for 0.21+ and for 0.17–0.20, and keeps the smaller pool"
             onChange={(v) => onSet("vllmVersion", v === "" ? undefined : v)}
           />
           <SettingCheckbox label="Enforce eager (no CUDA graphs)" d={defaults.vllm["enforceEager"]} checked={settings.enforceEager === true} onChange={(on) => onSet("enforceEager", on ? true : undefined)} />
@@ -134,14 +135,16 @@ interface SettingSelectProps {
   options: readonly (string | { value: string; label: string })[];
   emptyLabel?: string;
   hint?: string;
+  /** Takes the grid's whole width: a choice whose labels and hint need it. */
+  wide?: boolean;
   onChange: (value: string) => void;
 }
 
-function SettingSelect({ label, d, value, options, emptyLabel, hint, onChange }: SettingSelectProps) {
+function SettingSelect({ label, d, value, options, emptyLabel, hint, wide = false, onChange }: SettingSelectProps) {
   const id = useId();
   const line = hint ?? hintOf(d);
   return (
-    <div className="field">
+    <div className={wide ? "field wide" : "field"}>
       <label htmlFor={id}>{label}</label>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={line ? `${id}-hint` : undefined}>
         <option value="">{emptyLabel ?? `default${d ? ` (${String(d.value)})` : ""}`}</option>
