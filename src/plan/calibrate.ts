@@ -5,6 +5,7 @@
  * rows; every number is made here.
  */
 import { CUDA_CONTEXT_BYTES } from "./memory.ts";
+import { vllmProfileFor } from "./settings.ts";
 import type { LogEngine, StartupLogReading } from "./logparse.ts";
 import type { Engine, PlanOption, Workload } from "./types.ts";
 
@@ -88,7 +89,25 @@ export function calibrationNotes(option: PlanOption, workload: Workload, reading
   if (reading.contextTokens !== null && reading.contextTokens !== workload.contextTokens) {
     notes.push(`The log was for a context of ${reading.contextTokens.toLocaleString("en-US")} tokens; the plan is for ${workload.contextTokens.toLocaleString("en-US")}.`);
   }
+  const release = vllmReleaseNote(option, workload, reading);
+  if (release !== null) notes.push(release);
   if (reading.failure !== null) notes.push(`The engine failed: ${reading.failure}`);
   if (reading.unread.length > 0) notes.push(`Not in the log: ${reading.unread.join(", ")}.`);
   return notes;
+}
+
+/**
+ * vLLM releases hold different things inside the budget (memory.ts VLLM_PROFILES): a log of one
+ * compared with a plan for another differs in its overhead and pool by design, not by error. Said
+ * when the log names its release and the plan is not for that release's profile.
+ */
+function vllmReleaseNote(option: PlanOption, workload: Workload, reading: StartupLogReading): string | null {
+  if (option.engine !== "vllm" || reading.engine !== "vllm" || reading.engineVersion === null) return null;
+  const logged = vllmProfileFor(reading.engineVersion);
+  if ("error" in logged) return null;
+  const named = workload.settings.vllmVersion;
+  const planned = named === undefined ? null : vllmProfileFor(named);
+  if (planned !== null && !("error" in planned) && planned.id === logged.id) return null;
+  const plannedFor = planned === null || "error" in planned ? "no release named, so each option holds for 0.21+ and for 0.17–0.20 (the smaller pool)" : `vLLM ${named ?? ""} (${planned.releases})`;
+  return `This log is vLLM ${reading.engineVersion} (${logged.releases}); the plan is for ${plannedFor}, so the overhead and pool differ by design: set "vLLM release" to ${reading.engineVersion} in Engine settings to compare like with like.`;
 }

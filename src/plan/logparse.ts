@@ -151,6 +151,21 @@ export interface StartupLogReading extends LogSummary {
   figures: LogFigures;
   /** llama.cpp's buffers by device ("CUDA0", "CPU", "CUDA_Host"). */
   devices: Record<string, DeviceBuffersMib>;
+  /** The engine's release when the log names it (vLLM: "vLLM API server version 0.13.0", "V1 LLM engine (v0.19.0)"); else null. */
+  engineVersion: string | null;
+}
+
+/** The lines vLLM names its release on: the API server's first line, and the engine's "Initializing a V1 LLM engine (v…)". */
+const VLLM_VERSION = [/vLLM API server version v?(\d+\.\d+[\w.+-]*)/i, /LLM engine \(v(\d+\.\d+[\w.+-]*)\)/i];
+
+function vllmVersionOf(lines: string[]): string | null {
+  for (const line of lines) {
+    for (const re of VLLM_VERSION) {
+      const m = re.exec(line);
+      if (m?.[1]) return m[1];
+    }
+  }
+  return null;
 }
 
 const MIB_PER_GIB = 1024;
@@ -452,5 +467,6 @@ export function parseStartupLog(text: string): StartupLogReading {
   }
   const failure = lines.find((l) => FAILURE.test(l))?.trim() ?? null;
   const unread = SUMMARY_WORDS.filter(([key]) => summary[key] === null).map(([, words]) => words);
-  return { engine, ...summary, failure, unread, figures, devices };
+  const engineVersion = engine === "vllm" ? vllmVersionOf(lines) : null;
+  return { engine, ...summary, failure, unread, figures, devices, engineVersion };
 }

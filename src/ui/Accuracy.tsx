@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 import { accuracyRows, type AccuracyMetric, type AccuracyRow } from "../plan/accuracy.ts";
 import { accuracyOverview, withinTolerance, type FigureSummary } from "../plan/accuracyView.ts";
+import { TableScroll } from "./TableScroll.tsx";
 
 interface AccuracyProps {
   /** The cases to show; the bundled calibration set when absent. */
@@ -48,19 +49,6 @@ function Verdicts({ falseFits, falseRefusals }: { falseFits: string[]; falseRefu
           : `${falseRefusals.length} ${falseRefusals.length === 1 ? "case" : "cases"} ran yet ${falseRefusals.length === 1 ? "is" : "are"} predicted not to fit: ${falseRefusals.join(", ")}.`}
       </li>
     </ul>
-  );
-}
-
-/**
- * A table wider than a narrow screen scrolls inside its own box (the panel
- * clips what overflows it), and the box takes keyboard focus so it can be
- * scrolled without a pointer.
- */
-function TableScroll({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
-      {children}
-    </div>
   );
 }
 

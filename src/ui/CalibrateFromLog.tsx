@@ -3,6 +3,7 @@ import { calibrationNotes, planOverheadGib, plannedEngineOf, predictedVsMeasured
 import { parseStartupLog, type StartupLogReading } from "../plan/logparse.ts";
 import type { Engine, PlanOption, Workload } from "../plan/types.ts";
 import { formatTokens } from "./format.ts";
+import { TableScroll } from "./TableScroll.tsx";
 import { TextFileInput } from "./TextFileInput.tsx";
 
 interface CalibrateFromLogProps {
@@ -106,26 +107,28 @@ function errorCell(errorPct: number | null): string {
 
 function ComparisonTable({ rows }: { rows: CalibrationRow[] }) {
   return (
-    <table className="calibration">
-      <caption>The plan&apos;s prediction for the selected option beside what the engine measured</caption>
-      <thead>
-        <tr>
-          <th scope="col">Figure</th>
-          <th scope="col">Predicted</th>
-          <th scope="col">Measured</th>
-          <th scope="col">Error</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.figure}>
-            <th scope="row">{r.figure}</th>
-            <td>{cell(r.predicted, r.unit)}</td>
-            <td>{cell(r.measured, r.unit)}</td>
-            <td>{errorCell(r.errorPct)}</td>
+    <TableScroll label="Predicted beside measured">
+      <table className="calibration">
+        <caption>The plan&apos;s prediction for the selected option beside what the engine measured</caption>
+        <thead>
+          <tr>
+            <th scope="col">Figure</th>
+            <th scope="col">Predicted</th>
+            <th scope="col">Measured</th>
+            <th scope="col">Error</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.figure}>
+              <th scope="row">{r.figure}</th>
+              <td className="num">{cell(r.predicted, r.unit)}</td>
+              <td className="num">{cell(r.measured, r.unit)}</td>
+              <td className="num">{errorCell(r.errorPct)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }

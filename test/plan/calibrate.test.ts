@@ -63,6 +63,28 @@ describe("predicted beside measured", () => {
   });
 });
 
+describe("a log that names its vLLM release", () => {
+  const { option, workload } = llama8bOnH100();
+  // A real first line of a vLLM 0.13.0 server's log (find_string id 67592774702), as the API server prints it.
+  const VERSION_LINE = "(APIServer pid=1) INFO 12-25 04:48:38 [api_server.py:1351] vLLM API server version 0.13.0";
+
+  test("the release is read from the API server's line and from the engine's", () => {
+    expect(parseStartupLog(`${VERSION_LINE}\n${log("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192")}`).engineVersion).toBe("0.13.0");
+    expect(parseStartupLog("INFO 12-14 15:35:48 [core.py:93] Initializing a V1 LLM engine (v0.19.0) with config: model='x'\nAvailable KV cache memory: 1.00 GiB").engineVersion).toBe("0.19.0");
+    // The calibration quotes keep only the figure lines: no release is read, and no release note is made.
+    expect(parseStartupLog(log("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192")).engineVersion).toBeNull();
+  });
+
+  test("a plan for another release's profile says the two differ by design, and how to compare like with like", () => {
+    const reading = { ...parseStartupLog(log("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192")), engineVersion: "0.19.0" };
+    // No release named: the plan holds for 0.21+ and 0.17–0.20, and takes 0.21's graph reserve inside the budget.
+    expect(calibrationNotes(option, workload, reading).join("\n")).toMatch(/This log is vLLM 0\.19\.0 \(0\.17 to 0\.20\); the plan is for no release named.*set "vLLM release" to 0\.19\.0/);
+    expect(calibrationNotes(option, { ...workload, settings: { ...workload.settings, vllmVersion: "0.15" } }, reading).join("\n")).toMatch(/the plan is for vLLM 0\.15 \(0\.11\.1 to 0\.16\)/);
+    // The same profile: nothing to say.
+    expect(calibrationNotes(option, { ...workload, settings: { ...workload.settings, vllmVersion: "0.18" } }, reading)).toEqual([]);
+  });
+});
+
 describe("the overhead the plan takes from a log", () => {
   test("vLLM's is what it printed inside the budget", () => {
     expect(planOverheadGib(parseStartupLog(log("vllm0190-h100-codellama-7b-hf-tp1pp1-8192")))).toBeCloseTo(13.57 - 12.56, 6);

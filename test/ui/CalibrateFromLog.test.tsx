@@ -38,7 +38,7 @@ test("a vLLM log: measured beside predicted, and the offer to use its overhead",
   const reading = parseStartupLog(quote("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192"));
   const html = renderToStaticMarkup(<CalibrationReport option={option} workload={workload} reading={reading} onUse={() => undefined} />);
   expect(html).toContain("Read a vllm log.");
-  expect(html).toMatch(/<th scope="row">Weights per card<\/th><td>[\d.]+ GiB<\/td><td>14\.99 GiB<\/td>/);
+  expect(html).toMatch(/<th scope="row">Weights per card<\/th><td class="num">[\d.]+ GiB<\/td><td class="num">14\.99 GiB<\/td>/);
   expect(html).toContain("476,016");
   expect(html).toContain("Use the measured overhead (2.13 GiB a card) for vllm in the plan");
 });
