@@ -222,12 +222,27 @@ function compressedTensorsQuant(q: Json): CheckpointQuant {
   return { quant: "compressed-tensors", expertBytesPerParam: null };
 }
 
+/**
+ * DeepSeek-V4's routed experts are FP4 although quantization_config says fp8
+ * (which covers the rest): `expert_dtype: "fp4"` at the root, e2m1 values with
+ * a ue8m0 scale per 32 (notes §1b), 0.5 + 1/32 B a weight; NVIDIA's NVFP4 copy
+ * says `moe_quant_algo: "NVFP4"` (an fp8 scale per 16: 0.5 + 1/16). Null for
+ * any other fp8 checkpoint, whose experts are fp8 like the rest.
+ */
+function fp4ExpertBytesPerParam(config: Json | null, q: Json | null): number | null {
+  if (q?.["moe_quant_algo"] === "NVFP4") return 0.5 + 1 / 16;
+  if (config?.["expert_dtype"] === "fp4") return 0.5 + 1 / 32;
+  return null;
+}
+
 function checkpointQuantOf(snapshot: RepoSnapshot, shape: ModelShape): CheckpointQuant {
   const q = quantConfigOf(snapshot.config);
   switch (shape.quantMethod) {
     case "":
       return { quant: shortDtype(shape.dtype), expertBytesPerParam: dtypeBytes(shape.dtype) };
     case "fp8": {
+      const fp4Experts = fp4ExpertBytesPerParam(snapshot.config, q);
+      if (fp4Experts !== null) return { quant: "fp8", expertBytesPerParam: fp4Experts };
       // One byte a weight plus an fp32 scale per block (weight_block_size, [128, 128] in every 2026 fp8 config).
       const block = Array.isArray(q?.["weight_block_size"]) ? (q["weight_block_size"] as unknown[]) : [];
       const area = block.reduce<number>((a, b) => a * numberOr(b, 1), 1);

@@ -15,7 +15,7 @@ import { cardMemoryBytes, cardOf, isMigClass } from "./cards.ts";
 import { commandsFor, type CommandContext } from "./commands.ts";
 import {
   LLAMACPP_KV_PAD, kvElementBytes, kvGeometry, llamacppCacheBytes, sglangBytesPerToken, sglangCapacity, sglangSequenceBytes,
-  vllmBlockTokens, vllmCachedGeometry, vllmCapacity, vllmSequenceBytes, type KvGeometry,
+  vllmBlockTokens, vllmCachedGeometry, vllmCapacity, vllmDsv4Layout, vllmSequenceBytes, type KvGeometry,
 } from "./kv.ts";
 import {
   CUDA_CONTEXT_BYTES, GIB, freetokenReserveTokens, freetokenStateSlots, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
@@ -332,6 +332,9 @@ function vllmMxfp4HopperGrowthBytes(part: Part, shape: ModelShape): number {
 function ropeDim(shape: ModelShape): number {
   const mla = shape.layerCaches.find((l) => l.kind === "mla");
   if (mla && mla.kind === "mla") return Math.max(0, mla.latentDim - 512);
+  // DeepSeek-V4: build_deepseek_v4_rope(rope_head_dim=qk_rope_head_dim) (attention.py e6643eca), not the 512-wide head.
+  const v4 = shape.layerCaches.find((l) => l.kind === "compressed-mla");
+  if (v4 && v4.kind === "compressed-mla") return v4.ropeDim;
   return shape.headDim;
 }
 
@@ -381,7 +384,8 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
       requestedBytes = Math.max(...budgets.map((b) => b.usableBytes));
       kvAt = (c) => vllmSequenceBytes(kv, elem, c, s.maxNumBatchedTokens);
       stepTokens = vllmBlockTokens(kv, elem);
-      stepBytes = stepTokens * growing;
+      // DeepSeek-V4: past the windows, each 256 tokens of context take one more shared block.
+      stepBytes = kv.compressed.length > 0 ? vllmDsv4Layout(kv).blockBytes : stepTokens * growing;
       break;
     }
     case "sglang": {
@@ -465,7 +469,7 @@ function vllmBudget(layout: Layout, part: Part, shape: ModelShape, s: ResolvedSe
 /** The layers a card runs, of every cache kind: what its CUDA graphs grow with. */
 function layersOnCard(part: Part): number {
   const kv = part.kv;
-  return kv.fullLayers + kv.mlaLayers + kv.linearLayers + kv.sliding.reduce((n, g) => n + g.layers, 0);
+  return kv.fullLayers + kv.mlaLayers + kv.linearLayers + kv.sliding.reduce((n, g) => n + g.layers, 0) + kv.compressed.reduce((n, c) => n + c.layers, 0);
 }
 
 /** MoE layers × routed experts on the card × experts a token picks: the empirical graph term's unit. */
@@ -1297,6 +1301,19 @@ function freetokenOptions(a: Artifact, c: Ctx, out: Enumerated): void {
   }
 }
 
+/**
+ * Engines whose layout of DeepSeek-V4's compressed attention (a window on
+ * every layer, entries compressed 4× or 128×, the sparse indexer's keys,
+ * fp32 compressor states) Modelplan has not read in their source: planned
+ * as GQA or MLA they would be wrong by an order of magnitude, so they are
+ * refused in words. vLLM's layout is modelled (kv.ts).
+ */
+const DSV4_UNMODELLED: readonly (readonly [Engine, string])[] = [
+  ["sglang", "DeepSeek-V4's compressed attention (window, 4×/128× compressed entries, indexer keys, compressor states) is not modelled for SGLang: its pool layout for it was not checked against SGLang's source. Plan it on vLLM."],
+  ["llamacpp", "DeepSeek-V4's compressed attention is not modelled for llama.cpp: how its GGUF caches the window, the compressed entries and the indexer was not checked against llama.cpp's source. Plan it on vLLM."],
+  ["freetoken", "DeepSeek-V4's cache is priced by FreeToken's own cost model (kvcache/dsv4_cost_model.py: bf16 window, compressed pages, indexer, fp32 compress-state rings), which Modelplan does not implement. Plan it on vLLM."],
+];
+
 /** Every placement of every artifact, and every configuration turned down with its reason. */
 export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload): Enumerated {
   const pools = classPools(cluster);
@@ -1311,7 +1328,16 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
       }
     }
   }
+  const compressed = input.shape.layerCaches.some((l) => l.kind === "compressed-mla");
   for (const a of input.artifacts) {
+    if (compressed) {
+      // DeepSeek-V4: only vLLM's layout of its compressed cache was checked against source.
+      for (const [engine, reason] of DSV4_UNMODELLED) {
+        if (engine === "freetoken" && !input.shape.moe) continue;
+        out.refused.push({ artifact: a.name, engine, where: "any", reason });
+      }
+      if (a.format === "gguf") continue;
+    }
     if (a.format === "gguf") {
       if (!kvDtypeAllowed("llamacpp", workload.kvDtype)) {
         out.refused.push({ artifact: a.name, engine: "llamacpp", where: "any", reason: `llama.cpp has no KV cache type "${workload.kvDtype}": use f16, q8_0 or q4_0` });
@@ -1325,11 +1351,12 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
         out.refused.push({ artifact: a.name, engine, where: "any", reason: `${engine === "vllm" ? "vLLM" : "SGLang"} has no KV cache dtype "${workload.kvDtype}": use auto or fp8` });
         continue;
       }
+      if (compressed && engine !== "vllm") continue;
       const past = pastModelContext(engine, input.shape, workload.contextTokens);
       if (past !== null && !past.runs) out.refused.push({ artifact: a.name, engine, where: "any", reason: past.words });
       servingOptions(a, engine, c, out);
     }
-    if (kvDtypeAllowed("freetoken", workload.kvDtype)) freetokenOptions(a, c, out);
+    if (!compressed && kvDtypeAllowed("freetoken", workload.kvDtype)) freetokenOptions(a, c, out);
   }
   return out;
 }

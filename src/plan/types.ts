@@ -328,6 +328,17 @@ export type LayerCache =
        */
       indexerBytesPerToken?: number;
     }
+  /**
+   * DeepSeek-V4 compressed attention (`compress_ratios`, or `compress_rates` +
+   * `layer_types`): every layer keeps a sliding window of `windowTokens` raw
+   * tokens; a layer with `compressRatio` > 1 also keeps one compressed entry
+   * per `compressRatio` tokens of the whole context, and a compressor state;
+   * `indexerHeadDim` > 0 on the layers that carry the sparse indexer (ratio 4),
+   * whose keys are compressed the same way. `compressRatio` 1: the window only.
+   * This is the config's geometry; each engine's bytes (vLLM's 584-B
+   * fp8_ds_mla slot, its 576-B page alignment) are laid out in kv.ts.
+   */
+  | { kind: "compressed-mla"; compressRatio: number; windowTokens: number; headDim: number; indexerHeadDim: number; /** qk_rope_head_dim: the RoPE part of the head, what vLLM's rotary cache is built for. */ ropeDim: number }
   /** Linear attention, Mamba or gated-delta: a constant state per sequence, in bytes (vLLM's layout). */
   | { kind: "linear"; stateBytesPerSeq: number }
   /** No cache at all (an MLP-only or MoE-only block of a hybrid model). */

@@ -153,3 +153,63 @@ describe("Llama-4's chunked local attention on vLLM", () => {
     expect(vllmCachedGeometry(gemma, false)).toBe(gemma);
   });
 });
+
+/**
+ * DeepSeek-V4 on vLLM, from the real configs. The expected figures are worked
+ * here by hand from vLLM's source, not from kv.ts: a compressed block covers
+ * 256 tokens (DeepseekSparseSWABackend.get_preferred_block_size), a ratio-r
+ * layer stores 256 / r slots of 584 B ("448B NoPE + 128B RoPE + 8B fp8 scale"),
+ * the indexer 256 / 4 keys of 132 B ("128 fp8 + 4 fp32 scale"), and every page
+ * is rounded up to 576 B (FlashMLA's `alignment=576`): 64 × 584 = 37,376 → 65 ×
+ * 576 = 37,440; 2 × 584 = 1,168 → 1,728; 64 × 132 = 8,448 → 8,640.
+ */
+describe("DeepSeek-V4's compressed attention on vLLM", () => {
+  const flash = shapeFromConfig(loadConfig("deepseek-ai__DeepSeek-V4-Flash"), null).layerCaches;
+  const pro = shapeFromConfig(loadConfig("deepseek-ai__DeepSeek-V4-Pro"), null).layerCaches;
+
+  test("per token of context: Flash 3,206.25 B + 708.75 B of indexer keys, Pro 4,596.75 + 1,012.5 (notes: ≈3.2 KB and ≈4.5 KB + indexer)", () => {
+    // Flash: 21 ratio-4 and 20 ratio-128 layers; the notes' 146 and 4.6 B/tok are the pages before the 576-B alignment.
+    expect(kvBytesPerToken(flash, 2)).toBe((21 * 37_440 + 20 * 1_728) / 256 + (21 * 8_640) / 256);
+    expect(kvBytesPerToken(flash, 2)).toBe(3_206.25 + 708.75);
+    // Pro: 30 ratio-4, 31 ratio-128. Unaligned (584/4, 584/128) it is 4,521 B, the notes' ≈4.5 KB; aligned 4,596.75.
+    expect(kvBytesPerToken(pro, 2)).toBe((30 * 37_440 + 31 * 1_728) / 256 + (30 * 8_640) / 256);
+    expect(kvBytesPerToken(pro, 2)).toBe(4_596.75 + 1_012.5);
+  });
+
+  test("the element size does not move it: vLLM keeps its fp8_ds_mla layout whatever the dtype", () => {
+    expect(kvBytesPerToken(flash, 1)).toBe(kvBytesPerToken(flash, 2));
+  });
+
+  test("one sequence at 32k with 8,192 batched tokens: 3,482 shared blocks of 22 × 47,808 B on Flash, 31 × 47,808 B on Pro", () => {
+    // Blocks a request is admitted with: the compressed group cdiv(32,768, 256) = 128; the 43 (61) window layers in two
+    // groups of ≤ 22 (31) layers, each cdiv(127 + 8,192, 64) + 1 = 131; the ratio-4 compressor states (blocks of 4,
+    // window 8) cdiv(7 + 8,192, 4) + 1 = 2,051; the ratio-128 states (blocks of 8, window 128) cdiv(127 + 8,192, 8) + 1 = 1,041.
+    const blocks = 128 + 2 * 131 + 2_051 + 1_041;
+    // A block holds the largest group's tuples of each compressed page size (37,440 + 8,640 + 1,728 = 47,808 B):
+    // Flash's tuple counts 21 (compressed), 43 (windows), 21, 20 (states) round to 22; Pro's 31, 61, 30, 31 to 31.
+    expect(vllmSequenceBytes(kvGeometry(flash, 8), 1, 32_768, 8_192)).toBe(blocks * 22 * 47_808);
+    expect(vllmSequenceBytes(kvGeometry(pro, 8), 1, 32_768, 8_192)).toBe(blocks * 31 * 47_808);
+    expect(vllmBlockTokens(kvGeometry(flash, 8), 1)).toBe(256);
+  });
+
+  test("the whole cache is on every card: tensor parallel does not divide it", () => {
+    expect(vllmSequenceBytes(kvGeometry(flash, 1), 1, 32_768, 8_192)).toBe(vllmSequenceBytes(kvGeometry(flash, 8), 1, 32_768, 8_192));
+  });
+
+  test("a pool is cut into shared blocks, and concurrency is blocks over a request's blocks", () => {
+    const pool = 40 * 2 ** 30;
+    const blocks = Math.floor(pool / (22 * 47_808));
+    const cap = vllmCapacity(kvGeometry(flash, 8), 1, pool, 32_768, 8_192);
+    expect(cap.concurrency).toBeCloseTo(blocks / 3_482, 10);
+    expect(cap.tokens).toBe(Math.floor((blocks / 3_482) * 32_768));
+  });
+
+  test("the raw window a sequence keeps is what the notes give: 43 × 128 × 584 B ≈ 3.2 MB, 61 × 128 × 584 ≈ 4.6 MB", () => {
+    // vLLM reserves far more for it: window − 1 + batched tokens a layer, and the compressor states beside it.
+    expect(43 * 128 * 584).toBe(3_214_336);
+    expect(61 * 128 * 584).toBe(4_559_872);
+    const window = (layers: typeof flash) => kvGeometry(layers, 1).compressed.reduce((n, c) => n + c.layers * c.windowTokens * 584, 0);
+    expect(window(flash)).toBe(3_214_336);
+    expect(window(pro)).toBe(4_559_872);
+  });
+});

@@ -85,7 +85,10 @@ describe("readModel", () => {
   });
 
   test("a config Modelplan refuses reaches the caller as the same named ModelError", () => {
-    const snapshot: RepoSnapshot = { repo: "deepseek-ai/DeepSeek-V4-Flash", sha: "", config: loadConfig("deepseek-ai__DeepSeek-V4-Flash"), files: [], paramsTotal: null, ggufHeaders: {} };
+    // A DeepSeek-V4 config whose compress_ratios list is cut short: which layer is compressed how is unknown.
+    const config = loadConfig("deepseek-ai__DeepSeek-V4-Flash");
+    config["compress_ratios"] = (config["compress_ratios"] as number[]).slice(0, 10);
+    const snapshot: RepoSnapshot = { repo: "deepseek-ai/DeepSeek-V4-Flash", sha: "", config, files: [], paramsTotal: null, ggufHeaders: {} };
     expect(thrown(() => readModel(snapshot)).field).toBe("compress_ratios");
   });
 

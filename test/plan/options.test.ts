@@ -11,6 +11,7 @@ import { DEFAULT_WORKLOAD } from "../../src/plan/settings.ts";
 import type { Artifact, Cluster, EngineSettings, ModelShape, PlanOption } from "../../src/plan/types.ts";
 import { shapeFromConfig } from "../../src/plan/shape.ts";
 import { loadConfig } from "./fixture.ts";
+import { readModel } from "../../src/plan/model.ts";
 import { GIB, cards, ggufOf, node, originalOf, shapeOf } from "./planning-fixtures.ts";
 
 function planOf(repo: string, cluster: Cluster, artifacts = [originalOf(repo)]) {
@@ -436,5 +437,57 @@ describe("the nodes a multi-node replica runs on are named, not <node-2>", () =>
     expect(o?.moreCardsNeeded).toBe(4);
     expect(o?.placement.nodeIds).toEqual(["x", "y"]);
     expect(o?.commands[2]?.split("\n")[0]).toBe("# <node-3> (worker 2)");
+  });
+});
+
+/**
+ * DeepSeek-V4-Flash on one node of 8 H100s at 32k context, from its real
+ * config.json. The fixtures hold no shard sizes for it, so the checkpoint is
+ * one file of 160 GB (the order of the 155–160 GiB a public ledger of the
+ * release gives); what is asserted does not hinge on that figure: which
+ * engines plan it, and that the KV of a sequence is vLLM's DeepSeek-V4 layout.
+ */
+describe("DeepSeek-V4-Flash on 8 × H100 at 32k", () => {
+  const repo = "deepseek-ai/DeepSeek-V4-Flash";
+  const { shape, artifacts } = readModel({
+    repo, sha: "", config: loadConfig("deepseek-ai__DeepSeek-V4-Flash"), files: [{ path: "model.safetensors", sizeBytes: 160e9 }], paramsTotal: null, ggufHeaders: {},
+  });
+  const cluster: Cluster = { nodes: [node("n1", "ib0", [cards("h100-80g", 8)])] };
+  const workload = { ...DEFAULT_WORKLOAD, contextTokens: 32_768 };
+  const p = plan({ repo, revision: "", shape, artifacts }, cluster, workload);
+
+  test("the FP4 experts are counted at 0.5 + 1/32 B a weight, not the fp8 of quantization_config", () => {
+    // 43 MoE layers × 256 experts × 3 × 4,096 × 2,048 weights, e2m1 + a ue8m0 scale per 32 (notes §1b: ≈0.53 B).
+    expect(artifacts[0]?.expertBytes).toBe(Math.round(43 * 256 * 3 * 4096 * 2048 * (0.5 + 1 / 32)));
+    expect(artifacts[0]?.quant).toBe("fp8");
+  });
+
+  test("vLLM plans it on the narrowest width that holds it, every card holding the whole compressed cache", () => {
+    // 160 GB over 4 cards is 37 GiB a card of weights, and one 32k sequence 3.4 GiB: TP 4 fits, TP 2 does not.
+    const fit = vllm(p.options).find((o) => o.fits);
+    expect(fit?.placement).toMatchObject({ gpusPerNode: 4, nodes: 1, tensorParallel: 4 });
+    expect(fit?.kvPoolTokens).toBeGreaterThan(0);
+    // One 32k sequence with 8,192 batched tokens (the H100 default) is 3,482 blocks of 22 × 47,808 B (kv.test.ts).
+    const worst = fit?.cards[fit.worstCardIndex ?? 0];
+    expect(fit && worst ? fit.needBytes - worst.weightsBytes - worst.engineBytes : 0).toBeCloseTo(3_482 * 22 * 47_808, 0);
+    expect(fit?.maxConcurrency).toBeGreaterThan(1);
+  });
+
+  test("SGLang, llama.cpp and FreeToken are refused, each saying what is not modelled", () => {
+    for (const engine of ["sglang", "llamacpp", "freetoken"] as const) {
+      const r = p.refused.find((x) => x.engine === engine);
+      expect(r?.reason).toMatch(/DeepSeek-V4/);
+      expect(r?.reason).toMatch(/not (modelled|implement)|does not implement/);
+    }
+    expect(p.options.every((o) => o.engine === "vllm")).toBe(true);
+  });
+
+  test("the NVFP4 copy reads too, its experts at NVFP4's 0.5 + 1/16 B a weight (quantization_config's moe_quant_algo)", () => {
+    const nv = readModel({
+      repo: "nvidia/DeepSeek-V4-Flash-NVFP4", sha: "", config: loadConfig("nvidia__DeepSeek-V4-Flash-NVFP4"), files: [{ path: "model.safetensors", sizeBytes: 160e9 }],
+      paramsTotal: null, ggufHeaders: {},
+    });
+    expect(nv.shape.layerCaches).toEqual(shape.layerCaches);
+    expect(nv.artifacts[0]?.expertBytes).toBe(Math.round(43 * 256 * 3 * 4096 * 2048 * (0.5 + 1 / 16)));
   });
 });

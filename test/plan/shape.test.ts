@@ -27,8 +27,8 @@ function shapeOfModel(name: string): ModelShape {
 }
 
 
-/** DeepSeek-V4's compressed attention is refused, by name, until it is modelled. */
-const UNSUPPORTED = new Set([
+/** DeepSeek-V4 configs (compressed attention): every copy the fixtures hold. */
+const DEEPSEEK_V4 = new Set([
   "deepseek-ai__DeepSeek-V4-Flash",
   "deepseek-ai__DeepSeek-V4-Pro",
   "nvidia__DeepSeek-V4-Flash-NVFP4",
@@ -38,18 +38,13 @@ const UNSUPPORTED = new Set([
 ]);
 
 describe("every recorded config.json", () => {
-  test.each(configNames())("%s parses, or is refused by a named field", (name) => {
-    if (UNSUPPORTED.has(name)) {
-      const e = thrown(() => shapeOfConfig(name));
-      expect(e.field).toBe("compress_ratios");
-      expect(e.message).toMatch(/not supported yet/);
-      return;
-    }
+  test.each(configNames())("%s parses into one cache per layer", (name) => {
     const s = shapeOfConfig(name);
     expect(s.layerCaches).toHaveLength(s.layers);
     expect(s.layers).toBeGreaterThan(0);
     expect(s.maxContextTokens).toBeGreaterThan(0);
-    expect(kvBytesPerToken(s.layerCaches, 2, ["full", "sliding", "mla"])).toBeGreaterThan(0);
+    if (DEEPSEEK_V4.has(name)) expect(s.layerCaches.every((c) => c.kind === "compressed-mla")).toBe(true);
+    else expect(kvBytesPerToken(s.layerCaches, 2, ["full", "sliding", "mla"])).toBeGreaterThan(0);
   });
 
   test.each(modelNames().filter((n) => loadModel(n).config !== undefined))("models/%s parses", (name) => {
@@ -477,5 +472,60 @@ describe("picture models, dtype, context and quantization", () => {
 
   test("the Hub's parameter count is carried", () => {
     expect(shapeFromConfig(loadConfig("Qwen__Qwen3-8B"), 8_190_735_360).paramsTotal).toBe(8_190_735_360);
+  });
+});
+
+/** Layers by compress ratio (1 = window only) and which carry the indexer. */
+function ratioCounts(s: ModelShape): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of s.layerCaches) {
+    if (c.kind !== "compressed-mla") throw new Error(`layer kind ${c.kind} in a DeepSeek-V4 shape`);
+    const key = `r${c.compressRatio}${c.indexerHeadDim > 0 ? "+indexer" : ""}`;
+    out[key] = (out[key] ?? 0) + 1;
+  }
+  return out;
+}
+
+describe("DeepSeek-V4 compressed attention (notes §1a rows, pitfall 4)", () => {
+  // notes §1a: Flash 43 layers = 2×r0, 21×r4, 20×r128; Pro 61 = 30×r4, 31×r128. Ratio 0 is a window-only layer
+  // (vLLM: max(1, compress_ratios[i])); the 44th / 62nd entry is the MTP layer's and is dropped.
+  test.each([
+    ["deepseek-ai__DeepSeek-V4-Flash", 43, { r1: 2, "r4+indexer": 21, r128: 20 }],
+    ["nvidia__DeepSeek-V4-Flash-NVFP4", 43, { r1: 2, "r4+indexer": 21, r128: 20 }],
+    ["sgl-project__DeepSeek-V4-Flash-FP8", 43, { r1: 2, "r4+indexer": 21, r128: 20 }],
+    ["deepseek-ai__DeepSeek-V4-Pro", 61, { "r4+indexer": 30, r128: 31 }],
+    ["nvidia__DeepSeek-V4-Pro-NVFP4", 61, { "r4+indexer": 30, r128: 31 }],
+    ["sgl-project__DeepSeek-V4-Pro-FP8", 61, { "r4+indexer": 30, r128: 31 }],
+  ] as const)("%s: %i layers by ratio", (name, layers, counts) => {
+    const s = shapeOfConfig(name);
+    expect(s.layers).toBe(layers);
+    expect(ratioCounts(s)).toEqual(counts);
+    const first = s.layerCaches[0];
+    expect(first?.kind === "compressed-mla" && [first.windowTokens, first.headDim, first.ropeDim]).toEqual([128, 512, 64]);
+  });
+
+  test("the sgl-project FP8 copy says model_type deepseek_ref and reads the same", () => {
+    const ref = shapeOfConfig("sgl-project__DeepSeek-V4-Flash-FP8");
+    expect(ref.architecture).toBe("deepseek_ref");
+    expect(ref.layerCaches).toEqual(shapeOfConfig("deepseek-ai__DeepSeek-V4-Flash").layerCaches);
+  });
+
+  test("the transformers schema (compress_rates + layer_types) gives the same caches as compress_ratios", () => {
+    const cfg = loadConfig("deepseek-ai__DeepSeek-V4-Flash");
+    const ratios = cfg["compress_ratios"] as number[];
+    const typeOf = (r: number): string => (r === 0 ? "sliding_attention" : r === 4 ? "compressed_sparse_attention" : "heavily_compressed_attention");
+    const hf: Record<string, unknown> = { ...cfg, compress_rates: { compressed_sparse_attention: 4, heavily_compressed_attention: 128 }, layer_types: ratios.slice(0, 43).map(typeOf) };
+    delete hf["compress_ratios"];
+    expect(shapeFromConfig(hf, null).layerCaches).toEqual(shapeOfConfig("deepseek-ai__DeepSeek-V4-Flash").layerCaches);
+  });
+
+  test("a compress_ratios list shorter than the layers, or with an unknown ratio, is a ModelError naming it", () => {
+    const cfg = loadConfig("deepseek-ai__DeepSeek-V4-Flash");
+    const ratios = cfg["compress_ratios"] as number[];
+    expect(thrown(() => shapeFromConfig({ ...cfg, compress_ratios: ratios.slice(0, 40) }, null)).field).toBe("compress_ratios");
+    expect(thrown(() => shapeFromConfig({ ...cfg, compress_ratios: ratios.map((r) => (r === 128 ? 64 : r)) }, null)).message).toMatch(/knows 0 \(window only\), 4 and 128/);
+    const hf: Record<string, unknown> = { ...cfg, compress_rates: { compressed_sparse_attention: 4 }, layer_types: ratios.slice(0, 43).map((r) => (r === 128 ? "heavily_compressed_attention" : "sliding_attention")) };
+    delete hf["compress_ratios"];
+    expect(thrown(() => shapeFromConfig(hf, null)).field).toBe("compress_rates");
   });
 });
