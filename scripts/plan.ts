@@ -14,8 +14,8 @@ import { HubError } from "../src/hub/errors.ts";
 import { readRepo } from "../src/hub/read.ts";
 import { parseRepoInput } from "../src/hub/repoId.ts";
 import { checkToken, hubUrlFromEnv } from "../src/hub/settings.ts";
-import { DEFAULT_WORKLOAD, ModelError, optionJson, plan, readModel, refusalJson } from "../src/plan/index.ts";
-import type { Cluster, ModelShape, PlanOption, RepoSnapshot, Workload } from "../src/plan/types.ts";
+import { DEFAULT_WORKLOAD, kvCacheLabel, ModelError, optionJson, plan, readModel, refusalJson } from "../src/plan/index.ts";
+import type { Cluster, PlanOption, RepoSnapshot, Workload } from "../src/plan/types.ts";
 import { UsageError, helpText, parsePlanArgs } from "./lib/args.ts";
 import type { PlanArgs } from "./lib/args.ts";
 import { LocalModelError, readLocalModel } from "./lib/localModel.ts";
@@ -91,15 +91,11 @@ function where(o: PlanOption): string {
   return `${p.gpusPerNode} × ${p.gpuClass}`;
 }
 
-/** "8 KV heads", or "MLA" for a model whose only cache is the latent (its kvHeads is 0). */
-function kvLabel(s: ModelShape): string {
-  return s.kvHeads === 0 && s.layerCaches.some((c) => c.kind === "mla") ? "MLA cache" : `${s.kvHeads} KV heads`;
-}
 
 function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof plan>, context: number): string {
   const s = result.shape;
   const lines = [
-    `${snapshot.repo}${snapshot.sha ? `@${snapshot.sha.slice(0, 7)}` : ""}: ${s.architecture}, ${s.layers} layers, ${kvLabel(s)}, ${s.maxContextTokens.toLocaleString("en-US")} ctx, ${s.dtype}`,
+    `${snapshot.repo}${snapshot.sha ? `@${snapshot.sha.slice(0, 7)}` : ""}: ${s.architecture}, ${s.layers} layers, ${kvCacheLabel(s)}, ${s.maxContextTokens.toLocaleString("en-US")} ctx, ${s.dtype}`,
     `${result.options.length} options at ${context.toLocaleString("en-US")} tokens, best first; ${result.refused.length} configurations refused (--json lists why).`,
     "",
   ];

@@ -17,7 +17,8 @@
  *   --max-model-len, --gpu-memory-utilization, --kv-cache-dtype, --max-num-seqs,
  *   --max-num-batched-tokens, --dtype, --quantization, --enforce-eager,
  *   --revision, --distributed-executor-backend (ParallelConfig/CacheConfig/
- *   ModelConfig/SchedulerConfig groups).
+ *   ModelConfig/SchedulerConfig groups); for DeepSeek-V4, --kv-cache-dtype
+ *   fp8_ds_mla and --tokenizer-mode deepseek_v4, which its recipes require.
  *   Multi-node without Ray: --nnodes, --node-rank, --master-addr (ParallelConfig
  *   group: absent from the 0.11 arg_utils.py, present in 2026 releases) and
  *   --headless on every node but the first, as docs/serving/distributed_serving.md
@@ -197,7 +198,12 @@ function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   // (0.9 through 0.20, 0.92 from 0.21 with the CUDA-graph estimate inside it, settings.ts); pinning
   // the older 0.9 on a 0.21+ engine would shrink its pool below what was planned.
   if (settings.gpuMemoryUtilization !== undefined) pushFraction(args, "--gpu-memory-utilization", cardFraction(option, workload, "gpuMemoryUtilization"));
-  if (workload.kvDtype === "fp8") args.push(["--kv-cache-dtype", "fp8"]);
+  if (ctx.shape.layerCaches.some((l) => l.kind === "compressed-mla")) {
+    // DeepSeek-V4: its compressed cache exists only in the fp8_ds_mla layout the plan sized (kv.ts, 584-B
+    // slots), and its tokenizer is its own; both flags are required ("--kv-cache-dtype fp8_ds_mla and
+    // --tokenizer-mode deepseek_v4 are required for this model", the V4-Flash recipes).
+    args.push(["--kv-cache-dtype", "fp8_ds_mla"], ["--tokenizer-mode", "deepseek_v4"]);
+  } else if (workload.kvDtype === "fp8") args.push(["--kv-cache-dtype", "fp8"]);
   // Only the user's own cap: the plan sized vLLM's sampler warm-up with
   // max_num_seqs as settings.ts resolves it, so a cap taken from `sequences`
   // would start a different engine from the one planned (a larger one could

@@ -11,7 +11,7 @@ export { DEFAULT_WORKLOAD, engineDefaults, resolveSettings, vllmSettingsPerRelea
 export { kvBytesPerToken, kvElementBytes, kvHeadsPerCard } from "./kv.ts";
 export { GIB, cudaTotalBytes } from "./memory.ts";
 export { readModel } from "./model.ts";
-export { shapeFromConfig, ModelError } from "./shape.ts";
+export { shapeFromConfig, kvCacheLabel, ModelError } from "./shape.ts";
 export { shapeFromGguf } from "./gguf.ts";
 export { artifactsOf } from "./artifacts.ts";
 export { ggufQuantOf, quantFromName, nominalBitsOf } from "./quant.ts";

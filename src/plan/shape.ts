@@ -929,3 +929,14 @@ export function shapeFromConfig(
     tiedEmbeddings: tiedEmbeddingsOf(config, text, modelType),
   };
 }
+
+/**
+ * What a model caches a token in, in the words of its summary line: "8 KV heads" for GQA, "MLA cache" for a
+ * latent-only model (its kvHeads is 0), "compressed MLA cache" for DeepSeek-V4, whose config's single KV head
+ * is not what it caches. One wording for the page and the terminal.
+ */
+export function kvCacheLabel(shape: ModelShape): string {
+  if (shape.layerCaches.some((c) => c.kind === "compressed-mla")) return "compressed MLA cache";
+  if (shape.kvHeads === 0 && shape.layerCaches.some((c) => c.kind === "mla")) return "MLA cache";
+  return `${shape.kvHeads} KV heads`;
+}

@@ -3,6 +3,7 @@
  * the engine could do happens here, only units and words.
  */
 import type { Engine, ModelShape, Placement } from "../plan/types.ts";
+import { kvCacheLabel } from "../plan/shape.ts";
 
 const GIB = 2 ** 30;
 
@@ -54,8 +55,7 @@ export function modelSummary(shape: ModelShape): string {
   if (shape.paramsTotal !== null && shape.paramsTotal > 0) parts.push(`${formatParams(shape.paramsTotal)} params`);
   parts.push(`${shape.layers} layers`);
   if (shape.moe) parts.push(`${shape.moe.routedExperts} experts (${shape.moe.expertsPerToken} active)`);
-  if (shape.kvHeads > 0) parts.push(`${shape.kvHeads} KV heads`);
-  else if (shape.layerCaches.some((c) => c.kind === "mla")) parts.push("MLA cache");
+  if (shape.kvHeads > 0 || shape.layerCaches.some((c) => c.kind === "mla" || c.kind === "compressed-mla")) parts.push(kvCacheLabel(shape));
   parts.push(`${formatTokens(shape.maxContextTokens)} ctx`);
   parts.push(shortDtype(shape.dtype));
   if (shape.quantMethod !== "") parts.push(shape.quantMethod);

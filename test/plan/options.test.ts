@@ -473,6 +473,17 @@ describe("DeepSeek-V4-Flash on 8 × H100 at 32k", () => {
     expect(fit?.maxConcurrency).toBeGreaterThan(1);
   });
 
+  test("its vLLM command asks for the cache layout the plan sized and the tokenizer V4 needs", () => {
+    // "--kv-cache-dtype fp8_ds_mla and --tokenizer-mode deepseek_v4 are required for this model" (V4-Flash recipes).
+    const command = vllm(p.options).find((o) => o.fits)?.commands[0] ?? "";
+    expect(command).toMatch(/^vllm serve deepseek-ai\/DeepSeek-V4-Flash /);
+    expect(command).toContain("--kv-cache-dtype fp8_ds_mla");
+    expect(command).toContain("--tokenizer-mode deepseek_v4");
+    // The page's KV dtype choice does not change a layout V4 has only one of.
+    const withFp8 = plan({ repo, revision: "", shape, artifacts }, cluster, { ...workload, kvDtype: "fp8" });
+    expect(vllm(withFp8.options).find((o) => o.fits)?.commands[0]).toContain("--kv-cache-dtype fp8_ds_mla");
+  });
+
   test("SGLang, llama.cpp and FreeToken are refused, each saying what is not modelled", () => {
     for (const engine of ["sglang", "llamacpp", "freetoken"] as const) {
       const r = p.refused.find((x) => x.engine === engine);

@@ -17,6 +17,15 @@ describe("the model's one-line summary", () => {
     expect(modelSummary(shapeFromConfig(qwen3_32b, null))).toBe("64 layers · 8 KV heads · 40,960 ctx · bf16");
   });
 
+  test("what a token is cached in: DeepSeek-V3's latent and DeepSeek-V4's compressed cache, not their configs' KV-head counts", () => {
+    const config = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/configs/${name}.config.json`, import.meta.url), "utf8")) as Record<string, unknown>;
+    // V3's config says 128 KV heads and V4-Flash's 1: neither is what they cache (notes §4, item 3 and 4).
+    expect(modelSummary(shapeFromConfig(config("deepseek-ai__DeepSeek-V3"), null))).toContain("· MLA cache ·");
+    const v4 = modelSummary(shapeFromConfig(config("deepseek-ai__DeepSeek-V4-Flash"), null));
+    expect(v4).toContain("· compressed MLA cache ·");
+    expect(v4).not.toMatch(/KV heads/);
+  });
+
   test("a count of 0 (a GGUF header with no tensor list) is left out too, never shown as '0 params'", () => {
     expect(modelSummary({ ...shapeFromConfig(qwen3_32b, null), paramsTotal: 0 })).toBe("64 layers · 8 KV heads · 40,960 ctx · bf16");
   });
