@@ -181,6 +181,12 @@ export function vllmSettingsPerRelease(s: ResolvedSettings, settings: EngineSett
   return s.vllmProfiles.map((p) => ({ ...s, vllmProfile: p, vllmProfiles: [p], gpuMemoryUtilization: settings.gpuMemoryUtilization ?? p.defaultUtilization }));
 }
 
+/** The utilization default of each release range an option is planned for: one figure, or "0.92 or 0.9" with none named. */
+function utilizationDefaults(r: ResolvedSettings): number | string {
+  const all = [...new Set(r.vllmProfiles.map((p) => p.defaultUtilization))];
+  return all.length === 1 ? (all[0] ?? r.gpuMemoryUtilization) : all.join(" or ");
+}
+
 /** Where the utilization default shown comes from: the planned release's, and with none named both ranges'. */
 function vllmUtilizationSource(r: ResolvedSettings): string {
   if (r.vllmProfiles.length > 1) return `${VLLM_UTILIZATION.source}; with no release named each option takes whichever of the two leaves less KV`;
@@ -208,7 +214,8 @@ export function engineDefaults(engine: Engine, cardMemoryBytes: number, gpuClass
   switch (engine) {
     case "vllm":
       return {
-        gpuMemoryUtilization: { flag: "--gpu-memory-utilization", value: r.gpuMemoryUtilization, source: vllmUtilizationSource(r) },
+        // With no release named each option holds for every range's own default: all of them are shown ("0.92 or 0.9").
+        gpuMemoryUtilization: { flag: "--gpu-memory-utilization", value: utilizationDefaults(r), source: vllmUtilizationSource(r) },
         kvCacheDtype: { flag: "--kv-cache-dtype", value: "auto", source: "vLLM 0.19 CacheConfig.cache_dtype = auto (the model's dtype)" },
         maxNumSeqs: { flag: "--max-num-seqs", value: r.maxNumSeqs, source: VLLM_SCHED_SOURCE },
         maxNumBatchedTokens: { flag: "--max-num-batched-tokens", value: r.maxNumBatchedTokens, source: VLLM_SCHED_SOURCE },
