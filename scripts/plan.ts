@@ -18,7 +18,7 @@ import { DEFAULT_WORKLOAD, kvCacheLabel, ModelError, optionJson, plan, readModel
 import type { Cluster, PlanOption, RepoSnapshot, Workload } from "../src/plan/types.ts";
 import { UsageError, helpText, parsePlanArgs } from "./lib/args.ts";
 import type { PlanArgs } from "./lib/args.ts";
-import { LocalModelError, readLocalModel } from "./lib/localModel.ts";
+import { LocalModelError, localModelDir, readLocalModel } from "./lib/localModel.ts";
 
 /** Exit codes: 2 for what the user gave (argument, path, file, repo), 1 when the Hub could not be read. */
 const EXIT_INPUT = 2;
@@ -124,7 +124,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       notes.push(`--context ${contextTokens} is past the model's own ${shape.maxContextTokens} tokens: engines refuse it unless rope scaling is set; planned as asked`);
     }
     const workload: Workload = { ...args.workload, contextTokens };
-    const result = plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, workload);
+    // A model read from disk is served from there: its commands name the directory, not a Hub repo.
+    const modelPath = existsSync(args.model) ? localModelDir(args.model) : undefined;
+    const result = plan({ repo: snapshot.repo, revision: snapshot.sha, ...(modelPath !== undefined ? { modelPath } : {}), shape, artifacts }, cluster, workload);
     const stderr = [...notes, ...warnings.map((w) => `cluster: ${w}`)].join("\n");
     if (args.json) {
       const out = { model: { repo: snapshot.repo, sha: snapshot.sha, ...shape, artifacts }, options: result.options.map(optionJson), refused: result.refused.map(refusalJson) };

@@ -97,6 +97,12 @@ function onlyThisGguf(files: RepoFile[], fileName: string): RepoFile[] {
   });
 }
 
+/** The directory a local model is served from, absolute: the one given, or the one a given .gguf file is in. */
+export function localModelDir(given: string): string {
+  const path = resolve(given);
+  return path.toLowerCase().endsWith(".gguf") ? dirname(path) : path;
+}
+
 export async function readLocalModel(given: string): Promise<RepoSnapshot> {
   let root = resolve(given);
   const info = await stat(root).catch(() => null);

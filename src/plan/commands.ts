@@ -63,6 +63,8 @@ import type { Artifact, ModelShape, PlanOption, Workload } from "./types.ts";
 export interface CommandContext {
   /** "owner/name" as the user gave it. */
   repo: string;
+  /** A local directory the weights are in: engines load from it, not from `repo` (PlanInput.modelPath). */
+  modelPath?: string;
   /** The commit the plan was made at; "" when unknown (a local directory, manual mode). */
   revision: string;
   artifact: Artifact;
@@ -79,6 +81,11 @@ export interface CommandContext {
   gpuIndex?: number;
   /** How a vLLM replica spans nodes: vLLM's own multiprocessing flags (default) or a Ray cluster. */
   vllmLauncher?: "native" | "ray";
+}
+
+/** What an engine is told to load: the local directory when there is one, else the Hub repo. */
+function modelSource(ctx: CommandContext): string {
+  return ctx.modelPath ?? ctx.repo;
 }
 
 /** The option without its commands: what the planner has when it asks for them. */
@@ -229,7 +236,7 @@ function vllmEnvironment(ctx: CommandContext): string[] {
 }
 
 function vllmCommands(option: CommandOption, ctx: CommandContext): string[] {
-  const serve = [...vllmEnvironment(ctx), "vllm", "serve", ctx.repo];
+  const serve = [...vllmEnvironment(ctx), "vllm", "serve", modelSource(ctx)];
   const args = vllmServeArgs(option, ctx);
   const nodes = Math.max(1, option.placement.nodes);
   if (nodes === 1) return [line(serve, args)];
@@ -268,7 +275,7 @@ const SGLANG_DIST_PORT = 25000;
 function sglangArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   const { placement } = option;
   const { workload } = ctx;
-  const args: Arg[] = [["--model-path", ctx.repo]];
+  const args: Arg[] = [["--model-path", modelSource(ctx)]];
   if (ctx.revision !== "") args.push(["--revision", ctx.revision]);
   args.push(["--tp-size", placement.tensorParallel]);
   if (placement.pipelineParallel > 1) args.push(["--pp-size", placement.pipelineParallel]);
@@ -311,12 +318,14 @@ function llamacppModelArgs(ctx: CommandContext): Arg[] {
   // -hf downloads every part of a split set and the mmproj by itself, but it
   // cannot pin a commit and needs the quant tag: a local directory, or an
   // artifact without a tag, is named by its first file instead.
-  if (ctx.revision !== "" && artifact.quant !== "" && isHubRepo(ctx.repo)) {
+  if (ctx.modelPath === undefined && ctx.revision !== "" && artifact.quant !== "" && isHubRepo(ctx.repo)) {
     return [["-hf", `${ctx.repo}:${artifact.quant}`]];
   }
-  // From disk a picture model's projector is its own file, named to --mmproj.
+  // From disk a picture model's projector is its own file, named to --mmproj; a local directory's
+  // files are named within it, so the command works from wherever it is run.
+  const onDisk = (file: string): string => (ctx.modelPath === undefined ? file : `${ctx.modelPath.replace(/\/+$/, "")}/${file}`);
   const projector = artifact.projectorBytes > 0 ? artifact.files.find((f) => /mmproj/i.test(f)) : undefined;
-  return projector === undefined ? [["-m", first]] : [["-m", first], ["--mmproj", projector]];
+  return projector === undefined ? [["-m", onDisk(first)]] : [["-m", onDisk(first)], ["--mmproj", onDisk(projector)]];
 }
 
 function isHubRepo(repo: string): boolean {
@@ -375,7 +384,7 @@ function llamacppCommands(option: CommandOption, ctx: CommandContext): string[] 
 
 function freetokenCommand(option: CommandOption, ctx: CommandContext): string {
   const { workload } = ctx;
-  const args: Arg[] = [["--model", ctx.repo]];
+  const args: Arg[] = [["--model", modelSource(ctx)]];
   const tp = Math.max(1, option.placement.tensorParallel);
   if (tp > 1) args.push(["--tp-size", tp]);
   // --gpu lists one card per tensor-parallel rank ("entry i is TP rank i").

@@ -49,8 +49,9 @@ function layoutsOf(p: Plan): Layout[] | undefined {
 export function withWorkload(p: Plan, workload: Workload): Plan {
   const layouts = layoutsOf(p);
   // A plan not made here (rebuilt from JSON) has no placements to recompute: plan it afresh.
-  if (!layouts) return plan({ repo: p.repo, revision: p.revision, shape: p.shape, artifacts: p.artifacts }, p.cluster, workload);
-  const ctx = { repo: p.repo, revision: p.revision, shape: p.shape };
+  const at = p.modelPath !== undefined ? { modelPath: p.modelPath } : {};
+  if (!layouts) return plan({ repo: p.repo, revision: p.revision, ...at, shape: p.shape, artifacts: p.artifacts }, p.cluster, workload);
+  const ctx = { repo: p.repo, revision: p.revision, ...at, shape: p.shape };
   const options = rank(layouts.map((l) => evaluate(l, ctx, workload)));
   const next: Plan = { ...p, workload, options };
   rememberLayouts(next, layouts);

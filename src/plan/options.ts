@@ -30,6 +30,8 @@ import { rank } from "./rank.ts";
 export interface Plan {
   repo: string;
   revision: string;
+  /** Where the engines load the weights from when not the Hub repo: a local directory's path (PlanInput.modelPath). */
+  modelPath?: string;
   shape: ModelShape;
   artifacts: Artifact[];
   cluster: Cluster;
@@ -42,6 +44,11 @@ export interface Plan {
 export interface PlanInput {
   repo: string;
   revision: string;
+  /**
+   * A local directory the weights are in (`npm run plan ./dir`): the commands load from it rather than
+   * naming `repo`, which for a download directory is only its name and would send the engine to the Hub.
+   */
+  modelPath?: string;
   shape: ModelShape;
   artifacts: Artifact[];
 }
@@ -286,6 +293,7 @@ interface CardEval {
 export interface EvalContext {
   repo: string;
   revision: string;
+  modelPath?: string;
   shape: ModelShape;
 }
 
@@ -695,6 +703,7 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
     : layout.placement;
   const past = pastModelContext(layout.engine, ctx.shape, w.contextTokens);
   const cc: CommandContext = { repo: ctx.repo, revision: ctx.revision, artifact: layout.artifact, shape: ctx.shape, workload: w };
+  if (ctx.modelPath !== undefined) cc.modelPath = ctx.modelPath;
   if (placement.nodeIds !== undefined) cc.nodeIds = placement.nodeIds;
   const option: PlanOption = {
     id: layout.id,
@@ -1368,9 +1377,9 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
  */
 export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Plan {
   const { layouts, refused } = enumerate(input, cluster, workload);
-  const ctx: EvalContext = { repo: input.repo, revision: input.revision, shape: input.shape };
+  const ctx: EvalContext = { repo: input.repo, revision: input.revision, shape: input.shape, ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}) };
   const options = rank(layouts.map((l) => evaluate(l, ctx, workload)));
-  const p: Plan = { repo: input.repo, revision: input.revision, shape: input.shape, artifacts: input.artifacts, cluster, workload, options, refused };
+  const p: Plan = { repo: input.repo, revision: input.revision, ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}), shape: input.shape, artifacts: input.artifacts, cluster, workload, options, refused };
   rememberLayouts(p, layouts);
   return p;
 }

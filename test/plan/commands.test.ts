@@ -326,6 +326,18 @@ describe("llama.cpp", () => {
     expect(flags.has("--parallel")).toBe(false);
   });
 
+  test("a local directory (npm run plan ./dir) is named in the command, so it runs from anywhere and never goes to the Hub", () => {
+    const local = { modelPath: "/srv/models/DeepSeek-R1-GGUF/" };
+    const entry = only(commandsFor(option("llamacpp", R1_IQ1S, {}), ctx(R1_IQ1S, {}, local)));
+    const { flags } = parse(entry, "llamacpp");
+    expect(flags.get("-m")).toBe("/srv/models/DeepSeek-R1-GGUF/DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S-00001-of-00003.gguf");
+    expect(flags.has("-hf")).toBe(false);
+    const vllm = parse(only(commandsFor(option("vllm", SAFETENSORS, {}), ctx(SAFETENSORS, {}, { modelPath: "/srv/models/Llama-3.3-70B" }))), "vllm");
+    expect(vllm.argv.slice(0, 3)).toEqual(["vllm", "serve", "/srv/models/Llama-3.3-70B"]);
+    const sglang = parse(only(commandsFor(option("sglang", SAFETENSORS, {}), ctx(SAFETENSORS, {}, { modelPath: "/srv/models/Llama-3.3-70B" }))), "sglang");
+    expect(sglang.flags.get("--model-path")).toBe("/srv/models/Llama-3.3-70B");
+  });
+
   test("a picture model from disk names its projector file", () => {
     const artifact: Artifact = { ...R1_IQ1S, files: ["mmproj-F16.gguf", "model-Q4_K_M.gguf"], projectorBytes: 876_000_000 };
     const { flags } = parse(only(commandsFor(option("llamacpp", artifact, {}), ctx(artifact, {}, { revision: "" }))), "llamacpp");

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { main } from "../../scripts/plan.ts";
 import { FLAGS, parsePlanArgs } from "../../scripts/lib/args.ts";
@@ -192,6 +192,10 @@ describe("plan's main, in process", () => {
     expect(code).toBe(0);
     const out = JSON.parse(stdout) as { model: { repo: string; layers: number; artifacts: { bytes: number }[] } };
     expect(out.model.repo).toBe("Qwen2.5-Coder-32B-Instruct");
+    // Served from the directory itself: `vllm serve Qwen2.5-Coder-32B-Instruct` would send vLLM to the Hub for a repo of that name.
+    const commands = (JSON.parse(stdout) as { options: { engine: string; command: string }[] }).options.map((o) => o.command);
+    expect(commands.length).toBeGreaterThan(0);
+    for (const command of commands) expect(command).toContain(resolve(dir));
     expect(out.model.layers).toBe(64);
     expect(out.model.artifacts[0]?.bytes).toBe(65_527_841_688);
   });
