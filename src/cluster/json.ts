@@ -46,7 +46,9 @@ export function parseStructured(text: string): ParsedText {
   const document = () => {
     if (!positions) {
       const counter = new LineCounter();
-      positions = { doc: parseDocument(text, { lineCounter: counter, uniqueKeys: false }), counter };
+      // logLevel "error": a key that is itself a list or map ("? [a]: 1") is stringified and then refused by
+      // validation like any unknown field, rather than printing yaml's process warning on the user's console.
+      positions = { doc: parseDocument(text, { lineCounter: counter, uniqueKeys: false, logLevel: "error" }), counter };
     }
     return positions;
   };
@@ -100,5 +102,58 @@ export function importModelplan(parsed: ParsedText): { cluster: Cluster | null; 
     const line = parsed.lineOf(path) ?? parsed.lineOf(path.map((p) => (typeof p === "string" ? p.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : p)));
     return line === undefined ? m : { ...m, line };
   };
-  return { cluster: result.cluster, errors: result.errors.map(place), warnings: result.warnings.map(place) };
+  const unknown = result.cluster ? unknownFields(nodes, parsed.lineOf) : [];
+  return { cluster: result.cluster, errors: result.errors.map(place), warnings: [...unknown, ...result.warnings.map(place)] };
+}
+
+/** The fields a hand-written cluster file may give, in both spellings the reader takes. */
+const NODE_FIELDS = ["id", "fabric", "host_mem_gib", "host_free_gib", "devices", "hostMemGib", "hostFreeGib"];
+const DEVICE_FIELDS = ["class", "count", "free", "mem_gib", "free_mem_gib", "memGib", "freeMemGib"];
+
+/**
+ * Fields the file gives that Modelplan does not read: a typo (`host_mem_gb`, `fre`) would otherwise be
+ * dropped in silence and its default taken (every card free, all RAM free). Each is named at its line,
+ * with the field it most likely meant.
+ */
+function unknownFields(nodes: unknown[], lineOf: ParsedText["lineOf"]): ImportMessage[] {
+  const out: ImportMessage[] = [];
+  const check = (value: unknown, allowed: readonly string[], path: (string | number)[], nodeId: string, where: string) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return;
+    for (const key of Object.keys(value)) {
+      if (allowed.includes(key)) continue;
+      const guess = closest(key, allowed);
+      out.push(note(`node "${nodeId}"${where}: ${JSON.stringify(key)} is not a field Modelplan reads, so it was ignored${guess ? ` (did you mean ${guess}?)` : ""}`, { node: nodeId, field: key, line: lineOf([...path, key]) }));
+    }
+  };
+  nodes.forEach((n, i) => {
+    const id = typeof n === "object" && n !== null && typeof (n as { id?: unknown }).id === "string" ? String((n as { id: string }).id) : `#${i + 1}`;
+    check(n, NODE_FIELDS, ["nodes", i], id, "");
+    const devices = typeof n === "object" && n !== null ? (n as { devices?: unknown }).devices : undefined;
+    if (Array.isArray(devices)) devices.forEach((d, k) => check(d, DEVICE_FIELDS, ["nodes", i, "devices", k], id, `, devices[${k}]`));
+  });
+  return out;
+}
+
+/** The allowed field a typo most likely meant: the nearest by edit distance, if it is near (≤ 3 edits). */
+function closest(key: string, allowed: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = 4;
+  for (const candidate of allowed) {
+    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3 || a.length > 64 || b.length > 64) return Number.POSITIVE_INFINITY;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? Number.POSITIVE_INFINITY;
 }

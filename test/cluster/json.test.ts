@@ -41,6 +41,20 @@ describe("Modelplan JSON", () => {
     expect(result.summary).toMatch(/^nothing imported: line 6: node "box"/);
   });
 
+  test("a misspelt field is named at its line with the field it meant, not dropped in silence", () => {
+    // "fre" would otherwise leave every card free, "host_free_gb" all RAM free: the user sees why.
+    const yaml = `nodes:\n  - id: box\n    fabric: ib0\n    host_mem_gib: 512\n    host_free_gb: 100\n    devices:\n      - class: h100-80g\n        count: 8\n        fre: 2\n        rack: r7\n`;
+    const result = importCluster(yaml);
+    expect(result.cluster).not.toBeNull();
+    expect(result.warnings.map((w) => [w.line, w.message])).toEqual(expect.arrayContaining([
+      [5, 'node "box": "host_free_gb" is not a field Modelplan reads, so it was ignored (did you mean host_free_gib?)'],
+      [9, 'node "box", devices[0]: "fre" is not a field Modelplan reads, so it was ignored (did you mean free?)'],
+      [10, 'node "box", devices[0]: "rack" is not a field Modelplan reads, so it was ignored'],
+    ]));
+    // What the page exports has no field it would not read back.
+    expect(importCluster(clusterToJson(result.cluster!)).warnings.filter((w) => /not a field/.test(w.message))).toEqual([]);
+  });
+
   test("broken JSON says where", () => {
     const result = importCluster(`{ "nodes": [ { "id": "a", } `);
     expect(result.cluster).toBeNull();
