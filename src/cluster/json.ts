@@ -46,8 +46,8 @@ export function parseStructured(text: string): ParsedText {
   const document = () => {
     if (!positions) {
       const counter = new LineCounter();
-      // logLevel "error": a key that is itself a list or map ("? [a]: 1") is stringified and then refused by
-      // validation like any unknown field, rather than printing yaml's process warning on the user's console.
+      // logLevel "error": a key that is itself a list or map ("? [a]: 1") is stringified and then named as a
+      // field Modelplan does not read (unknownFields), rather than printing yaml's process warning on the console.
       positions = { doc: parseDocument(text, { lineCounter: counter, uniqueKeys: false, logLevel: "error" }), counter };
     }
     return positions;
