@@ -16,6 +16,7 @@ import { commandsFor, type CommandContext } from "./commands.ts";
 import {
   LLAMACPP_KV_PAD, kvElementBytes, kvGeometry, llamacppCacheBytes, sglangBytesPerToken, sglangCapacity, sglangSequenceBytes,
   vllmBlockTokens, vllmCachedGeometry, vllmCapacity, vllmDsv4Layout, vllmSequenceBytes, type KvGeometry,
+  freetokenDsv4Args, freetokenDsv4Cost, freetokenDsv4Reserve,
 } from "./kv.ts";
 import {
   CUDA_CONTEXT_BYTES, GIB, freetokenReserveTokens, freetokenStateSlots, HOST_SHARE, LLAMACPP_FIT_MARGIN_BYTES, cudaTotalBytes,
@@ -425,6 +426,17 @@ function evalPart(layout: Layout, part: Part, ctx: EvalContext, w: Workload, con
       // --max-running-requests sequences share the KV the command reserves (context × sequences,
       // at least the 8,192-token floor), and size the linear states' slots before any page.
       const running = Math.max(1, w.sequences);
+      const dsv4 = part.kv.compressed.length > 0 ? freetokenDsv4Args(part.kv) : null;
+      if (dsv4 !== null && typeof dsv4 !== "string") {
+        // DeepSeek-V4: FreeToken's own cost model (kv.ts), its bf16 tiers and 2 GiB slack, with
+        // max_seq_len the context the command passes (--max-seq-len-override).
+        kvAt = (c) => freetokenDsv4Reserve(dsv4, freetokenReserveTokens(c, running), c, running).bytes;
+        // Past the 2 GiB slack, every page of context is a page more for each running sequence.
+        stepTokens = dsv4.pageTokens;
+        stepBytes = freetokenDsv4Cost(dsv4, contextTokens, running).perPageBytes * running;
+        sequences = 1;
+        break;
+      }
       const states = part.kv.linearStateBytesPerSeq * freetokenStateSlots(running);
       const perToken = sglangBytesPerToken(part.kv, elem);
       kvAt = (c) => perToken * freetokenReserveTokens(c, running) + states;
@@ -629,6 +641,7 @@ function evalLayout(layout: Layout, ctx: EvalContext, w: Workload, contextTokens
  * FreeToken clamps max_seq_len to it rather than failing.
  */
 function freetokenCapacity(layout: Layout, part: Part, e: CardEval, w: Workload, shape: ModelShape): { tokens: number; concurrency: number } {
+  if (part.kv.compressed.length > 0) return freetokenDsv4Capacity(layout, part, e, w, shape);
   const perToken = sglangBytesPerToken(part.kv, e.elementBytes);
   if (perToken <= 0) return { tokens: 0, concurrency: 0 };
   const running = Math.max(1, w.sequences);
@@ -642,6 +655,29 @@ function freetokenCapacity(layout: Layout, part: Part, e: CardEval, w: Workload,
   } else {
     tokens = Math.max(0, Math.floor((e.poolBytes - states) / perToken));
   }
+  return { tokens, concurrency: Math.min(running, tokens / Math.max(1, w.contextTokens)) };
+}
+
+/**
+ * FreeToken's DeepSeek-V4 pages (kv.ts freetokenDsv4Reserve): the reserve's
+ * pages, then what experts leave of the pool in more pages of
+ * `cache_per_page` (plan_cache_budget: `max(remaining // cache_per_page,
+ * kv_reserve_pages)`); short of the reserve, the pages the pool buys.
+ */
+function freetokenDsv4Capacity(layout: Layout, part: Part, e: CardEval, w: Workload, shape: ModelShape): { tokens: number; concurrency: number } {
+  const args = freetokenDsv4Args(part.kv);
+  if (typeof args === "string") return { tokens: 0, concurrency: 0 };
+  const running = Math.max(1, w.sequences);
+  const reserve = freetokenDsv4Reserve(args, freetokenReserveTokens(w.contextTokens, running), w.contextTokens, running);
+  let pages: number;
+  if (reserve.bytes <= e.poolBytes) {
+    const wp = weightParts(shape, layout.artifact);
+    const moreExperts = Math.max(0, wp.moeLayers - FREETOKEN_FLOOR_EXPERT_LAYERS) * wp.expertLayerBytes;
+    pages = reserve.pages + Math.floor(Math.max(0, e.poolBytes - reserve.bytes - moreExperts) / reserve.cost.perPageBytes);
+  } else {
+    pages = Math.max(0, Math.floor((e.poolBytes - reserve.cost.fixedBytes) / reserve.cost.perPageBytes));
+  }
+  const tokens = pages * args.pageTokens;
   return { tokens, concurrency: Math.min(running, tokens / Math.max(1, w.contextTokens)) };
 }
 
@@ -1285,6 +1321,12 @@ function freetokenOptions(a: Artifact, c: Ctx, out: Enumerated): void {
   const name = c.repo.split("/").pop() ?? c.repo;
   if (!FREETOKEN_MODELS.some((re) => re.test(name))) return;
   const wp = weightParts(shape, a);
+  const kv = kvGeometry(shape.layerCaches, 1);
+  const dsv4 = kv.compressed.length > 0 ? freetokenDsv4Args(kv) : null;
+  if (typeof dsv4 === "string") {
+    out.refused.push({ artifact: a.name, engine: "freetoken", where: "any", reason: dsv4 });
+    return;
+  }
   for (const pool of c.pools) {
     if (pool.memoryBytes === null || pool.computeCapability < FREETOKEN_MIN_COMPUTE_CAPABILITY) continue;
     // Only for a model larger than its card: otherwise vLLM or SGLang serve it whole, faster.
@@ -1297,7 +1339,7 @@ function freetokenOptions(a: Artifact, c: Ctx, out: Enumerated): void {
     // On the card: everything but the experts, plus an expert cache of at least two layers' worth (plan_cache_budget floor).
     const part: Part = {
       gpuClass: pool.gpuClass, cards: 1, role: "", physicalBytes: pool.memoryBytes, bodyBytes: nonExpert + FREETOKEN_FLOOR_EXPERT_LAYERS * wp.expertLayerBytes,
-      embedBytes: 0, tensorParallel: 1, pipelineParallel: 1, holdsOutput: true, kv: kvGeometry(shape.layerCaches, 1),
+      embedBytes: 0, tensorParallel: 1, pipelineParallel: 1, holdsOutput: true, kv,
     };
     const { hosts, freeNow, freeMemBytes } = singleNodeHosts(pool, 1);
     const layout: Layout = {
@@ -1315,12 +1357,12 @@ function freetokenOptions(a: Artifact, c: Ctx, out: Enumerated): void {
  * every layer, entries compressed 4× or 128×, the sparse indexer's keys,
  * fp32 compressor states) Modelplan has not read in their source: planned
  * as GQA or MLA they would be wrong by an order of magnitude, so they are
- * refused in words. vLLM's layout is modelled (kv.ts).
+ * refused in words. vLLM's layout and FreeToken's own cost model
+ * (dsv4_cost_model.py) are modelled (kv.ts).
  */
 const DSV4_UNMODELLED: readonly (readonly [Engine, string])[] = [
   ["sglang", "DeepSeek-V4's compressed attention (window, 4×/128× compressed entries, indexer keys, compressor states) is not modelled for SGLang: its pool layout for it was not checked against SGLang's source. Plan it on vLLM."],
   ["llamacpp", "DeepSeek-V4's compressed attention is not modelled for llama.cpp: how its GGUF caches the window, the compressed entries and the indexer was not checked against llama.cpp's source. Plan it on vLLM."],
-  ["freetoken", "DeepSeek-V4's cache is priced by FreeToken's own cost model (kvcache/dsv4_cost_model.py: bf16 window, compressed pages, indexer, fp32 compress-state rings), which Modelplan does not implement. Plan it on vLLM."],
 ];
 
 /** Every placement of every artifact, and every configuration turned down with its reason. */
@@ -1340,11 +1382,8 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
   const compressed = input.shape.layerCaches.some((l) => l.kind === "compressed-mla");
   for (const a of input.artifacts) {
     if (compressed) {
-      // DeepSeek-V4: only vLLM's layout of its compressed cache was checked against source.
-      for (const [engine, reason] of DSV4_UNMODELLED) {
-        if (engine === "freetoken" && !input.shape.moe) continue;
-        out.refused.push({ artifact: a.name, engine, where: "any", reason });
-      }
+      // DeepSeek-V4: only vLLM's layout and FreeToken's cost model of its compressed cache were checked against source.
+      for (const [engine, reason] of DSV4_UNMODELLED) out.refused.push({ artifact: a.name, engine, where: "any", reason });
       if (a.format === "gguf") continue;
     }
     if (a.format === "gguf") {
@@ -1365,7 +1404,7 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
       if (past !== null && !past.runs) out.refused.push({ artifact: a.name, engine, where: "any", reason: past.words });
       servingOptions(a, engine, c, out);
     }
-    if (!compressed && kvDtypeAllowed("freetoken", workload.kvDtype)) freetokenOptions(a, c, out);
+    if (kvDtypeAllowed("freetoken", workload.kvDtype)) freetokenOptions(a, c, out);
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import {
   kvBytesPerToken, kvGeometry, kvHeadsPerCard, geometryBytesPerToken, llamacppCacheBytes, sglangCapacity, vllmBlockTokens, vllmCapacity, vllmSequenceBytes,
   VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT, vllmCachedGeometry,
+  freetokenDsv4Args, freetokenDsv4CachePerPage, freetokenDsv4KvUnitBytes, freetokenDsv4Reserve,
 } from "../../src/plan/kv.ts";
 import { shapeFromConfig } from "../../src/plan/shape.ts";
 import { loadConfig } from "./fixture.ts";
@@ -211,5 +212,45 @@ describe("DeepSeek-V4's compressed attention on vLLM", () => {
     const window = (layers: typeof flash) => kvGeometry(layers, 1).compressed.reduce((n, c) => n + c.layers * c.windowTokens * 584, 0);
     expect(window(flash)).toBe(3_214_336);
     expect(window(pro)).toBe(4_559_872);
+  });
+});
+
+/**
+ * FreeToken's DeepSeek-V4 cost model (kvcache/dsv4_cost_model.py @ 3c132c95)
+ * on V4-Flash's real config. FreeToken's own tests of that file assert only
+ * parity between its functions, no byte figure for V4, so the independent
+ * figures are those of a FreeToken deployment script for DeepSeek-V4-Flash-0731
+ * in the search index (a user's `ft serve` launcher, "justified against THIS
+ * platform from FreeToken's source"): "DSV4 KV is ~34.99 KiB/token, NOT the
+ * 6.72 KiB of dsv4_kv_unit_bytes (the SWA window tier at
+ * swa_full_tokens_ratio 0.2 is ~78% of the bill)".
+ */
+describe("DeepSeek-V4-Flash priced by FreeToken's own cost model", () => {
+  const args = freetokenDsv4Args(kvGeometry(shapeFromConfig(loadConfig("deepseek-ai__DeepSeek-V4-Flash"), null).layerCaches, 1));
+  if (typeof args === "string") throw new Error(args);
+  const KIB = 1024;
+
+  test("its 43 layers (the MTP entry of compress_ratios dropped) on 128-token pages", () => {
+    expect(args.layers).toHaveLength(43);
+    expect(args.pageTokens).toBe(128);
+  });
+
+  test("dsv4_kv_unit_bytes is the deployment's 6.72 KiB a token (compressed entries, indexer keys, the full→window map)", () => {
+    expect(Math.floor((freetokenDsv4KvUnitBytes(args) / KIB) * 100) / 100).toBe(6.72);
+  });
+
+  test("the planner's price at swa_full_tokens_ratio 0.2 is the deployment's 34.99 KiB a token, the window tier about 78% of it", () => {
+    const perToken = (freetokenDsv4CachePerPage(args, 0.2) + 128 * 8) / 128;
+    expect(Math.round((perToken / KIB) * 100) / 100).toBe(34.99);
+    expect(1 - freetokenDsv4KvUnitBytes(args) / perToken).toBeCloseTo(0.8, 1);
+  });
+
+  test("whatever --kv-reserve-tokens asks, the 2 GiB slack the planner adds holds at least 2 GiB of pages", () => {
+    const small = freetokenDsv4Reserve(args, 8192, 32_768, 1);
+    expect(small.tokens).toBeGreaterThan(8192);
+    expect(small.bytes).toBeGreaterThan(2 * 2 ** 30);
+    // A larger reserve than the slack's pages is honoured to the page.
+    const large = freetokenDsv4Reserve(args, 262_144, 262_144, 1);
+    expect(large.tokens).toBe(262_144);
   });
 });

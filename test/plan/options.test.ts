@@ -484,8 +484,9 @@ describe("DeepSeek-V4-Flash on 8 × H100 at 32k", () => {
     expect(vllm(withFp8.options).find((o) => o.fits)?.commands[0]).toContain("--kv-cache-dtype fp8_ds_mla");
   });
 
-  test("SGLang, llama.cpp and FreeToken are refused, each saying what is not modelled", () => {
-    for (const engine of ["sglang", "llamacpp", "freetoken"] as const) {
+  test("SGLang and llama.cpp are refused, each saying what is not modelled; FreeToken is not refused for what it prices itself", () => {
+    expect(p.refused.some((r) => r.engine === "freetoken")).toBe(false);
+    for (const engine of ["sglang", "llamacpp"] as const) {
       const r = p.refused.find((x) => x.engine === engine);
       expect(r?.reason).toMatch(/DeepSeek-V4/);
       expect(r?.reason).toMatch(/not (modelled|implement)|does not implement/);
@@ -500,5 +501,45 @@ describe("DeepSeek-V4-Flash on 8 × H100 at 32k", () => {
     });
     expect(nv.shape.layerCaches).toEqual(shape.layerCaches);
     expect(nv.artifacts[0]?.expertBytes).toBe(Math.round(43 * 256 * 3 * 4096 * 2048 * (0.5 + 1 / 16)));
+  });
+});
+
+/**
+ * DeepSeek-V4-Flash-0731 (FreeToken's known-good list, docs/models.md) on one
+ * RTX 5090 with 256 GiB of RAM, experts offloaded: planned with FreeToken's
+ * DeepSeek-V4 cost model (kv.ts). The 0731 checkpoint's config was not
+ * captured; V4-Flash's real config stands for it (same architecture), and the
+ * checkpoint is one 160 GB file as in the vLLM case above.
+ */
+describe("DeepSeek-V4-Flash-0731 on one RTX 5090 with FreeToken", () => {
+  const repo = "deepseek-ai/DeepSeek-V4-Flash-0731";
+  const { shape, artifacts } = readModel({
+    repo, sha: "", config: loadConfig("deepseek-ai__DeepSeek-V4-Flash"), files: [{ path: "model.safetensors", sizeBytes: 160e9 }], paramsTotal: null, ggufHeaders: {},
+  });
+  const cluster: Cluster = { nodes: [node("n1", "", [cards("rtx5090-32g", 1)], 256)] };
+  const workload = { ...DEFAULT_WORKLOAD, contextTokens: 32_768 };
+  const p = plan({ repo, revision: "", shape, artifacts }, cluster, workload);
+  const ft = p.options.find((o) => o.engine === "freetoken");
+
+  test("FreeToken offers it, and no refusal says its cache is not implemented", () => {
+    expect(ft?.fits).toBe(true);
+    expect(p.refused.filter((r) => r.engine === "freetoken").map((r) => r.reason).join(" ")).not.toMatch(/not implement|not modelled/);
+  });
+
+  test("its KV holds the context at FreeToken's 34.99 KiB a token and at least the 2 GiB slack its planner reserves", () => {
+    expect(ft?.kvPoolTokens).toBeGreaterThanOrEqual(32_768);
+    const kv = ft?.cards[0]?.kvBytes ?? 0;
+    expect(kv).toBeGreaterThan(2 * GIB);
+    expect(kv).toBeGreaterThanOrEqual((ft?.kvPoolTokens ?? 0) * 35_832);
+    expect(kv).toBeLessThan((ft?.kvPoolTokens ?? 0) * 35_832 + GIB);
+  });
+
+  test("the card holds everything but the experts plus two layers of FP4 experts (the planner's floor)", () => {
+    const expertLayer = 256 * 3 * 4096 * 2048 * (0.5 + 1 / 32);
+    expect(ft?.cards[0]?.weightsBytes).toBeCloseTo(160e9 - 41 * expertLayer, -4);
+  });
+
+  test("its command is ft serve with the context and the reserve the plan sized", () => {
+    expect(ft?.commands[0]).toBe("ft serve --model deepseek-ai/DeepSeek-V4-Flash-0731 --gpu 0 --max-seq-len-override 32768 --max-running-requests 1 --kv-reserve-tokens 32768");
   });
 });
