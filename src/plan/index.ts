@@ -7,7 +7,7 @@ export { plan, evaluate, enumerate, bitsOf, tensorParallelProblem, type Plan, ty
 export { withWorkload, largestFitting } from "./context.ts";
 export { rank, compareOptions, quality } from "./rank.ts";
 export { optionJson, refusalJson } from "./json.ts";
-export { DEFAULT_WORKLOAD, engineDefaults, resolveSettings, vllmSettingsPerRelease, kvDtypeAllowed, type SettingDefault, type ResolvedSettings } from "./settings.ts";
+export { DEFAULT_WORKLOAD, engineDefaults, resolveSettings, vllmUtilizationDefaults, kvDtypeAllowed, type SettingDefault, type ResolvedSettings } from "./settings.ts";
 export { kvBytesPerToken, kvElementBytes, kvHeadsPerCard } from "./kv.ts";
 export { GIB, cudaTotalBytes } from "./memory.ts";
 export { readModel } from "./model.ts";

@@ -182,7 +182,7 @@ export function vllmSettingsPerRelease(s: ResolvedSettings, settings: EngineSett
 }
 
 /** The utilization default of each release range an option is planned for: one figure, or "0.92 or 0.9" with none named. */
-function utilizationDefaults(r: ResolvedSettings): number | string {
+export function vllmUtilizationDefaults(r: ResolvedSettings): number | string {
   const all = [...new Set(r.vllmProfiles.map((p) => p.defaultUtilization))];
   return all.length === 1 ? (all[0] ?? r.gpuMemoryUtilization) : all.join(" or ");
 }
@@ -215,7 +215,7 @@ export function engineDefaults(engine: Engine, cardMemoryBytes: number, gpuClass
     case "vllm":
       return {
         // With no release named each option holds for every range's own default: all of them are shown ("0.92 or 0.9").
-        gpuMemoryUtilization: { flag: "--gpu-memory-utilization", value: utilizationDefaults(r), source: vllmUtilizationSource(r) },
+        gpuMemoryUtilization: { flag: "--gpu-memory-utilization", value: vllmUtilizationDefaults(r), source: vllmUtilizationSource(r) },
         kvCacheDtype: { flag: "--kv-cache-dtype", value: "auto", source: "vLLM 0.19 CacheConfig.cache_dtype = auto (the model's dtype)" },
         maxNumSeqs: { flag: "--max-num-seqs", value: r.maxNumSeqs, source: VLLM_SCHED_SOURCE },
         maxNumBatchedTokens: { flag: "--max-num-batched-tokens", value: r.maxNumBatchedTokens, source: VLLM_SCHED_SOURCE },

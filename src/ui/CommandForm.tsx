@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from "react";
-import { kvDtypeAllowed, resolveSettings, vllmSettingsPerRelease, withWorkload, type Plan } from "../plan/index.ts";
+import { kvDtypeAllowed, resolveSettings, vllmUtilizationDefaults, withWorkload, type Plan } from "../plan/index.ts";
 import { shortfallOf } from "../plan/shortfall.ts";
 import type { KvDtype, PlanOption, Workload } from "../plan/types.ts";
 import { formatTokens } from "./format.ts";
@@ -110,7 +110,6 @@ function ShareField({ option, workload, onSet }: { option: PlanOption; workload:
   // The engine's defaults for this card; vLLM's utilization is the named release's, or each range's when none is named.
   const { gpuMemoryUtilization: _given, ...others } = workload.settings;
   const resolved = resolveSettings(option.engine, card.physicalBytes, others, p.tensorParallel, workload.sequences);
-  const utilizationDefaults = [...new Set(vllmSettingsPerRelease(resolved, others).map((r) => r.gpuMemoryUtilization))].join(" or ");
   if (option.engine === "sglang") {
     return (
       <NumberField
@@ -132,7 +131,7 @@ function ShareField({ option, workload, onSet }: { option: PlanOption; workload:
       min={0.05}
       max={1}
       step={0.01}
-      placeholder={option.engine === "vllm" ? utilizationDefaults : String(resolved.gpuMemoryUtilization)}
+      placeholder={String(option.engine === "vllm" ? vllmUtilizationDefaults(resolved) : resolved.gpuMemoryUtilization)}
       hint={option.engine === "vllm" ? "--gpu-memory-utilization: a share of the card's total memory" : "--memory-ratio: a share of the card's free memory"}
       onCommit={(v) => onSet("gpuMemoryUtilization", v)}
     />
