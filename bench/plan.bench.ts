@@ -6,11 +6,11 @@
  */
 import { readFileSync } from "node:fs";
 import { bench, describe } from "vitest";
-import { plan } from "../src/plan/options.ts";
-import { withWorkload } from "../src/plan/context.ts";
-import { DEFAULT_WORKLOAD } from "../src/plan/settings.ts";
-import { shapeFromConfig } from "../src/plan/shape.ts";
-import type { Artifact, Cluster, ClusterNode } from "../src/plan/types.ts";
+import { plan } from "../src/plan/index.ts";
+import { withWorkload } from "../src/plan/index.ts";
+import { DEFAULT_WORKLOAD } from "../src/plan/index.ts";
+import { shapeFromConfig } from "../src/plan/index.ts";
+import type { Artifact, Cluster, ClusterNode } from "../src/plan/index.ts";
 
 const models = (JSON.parse(readFileSync(new URL("../test/fixtures/calibration/models.json", import.meta.url), "utf8")) as {
   models: Record<string, { config: Record<string, unknown>; params?: number }>;

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { gzipSync } from "node:zlib";
 import { catalogSnapshot } from "../src/hub/catalog.ts";
-import type { Cluster } from "../src/plan/types.ts";
+import type { Cluster } from "../src/plan/index.ts";
 import { encodeLink } from "../src/state/link.ts";
 import { routeNetwork } from "./hub.ts";
 

@@ -4,7 +4,7 @@
  * src/plan/calibration.json), and the issue 8 means on the vLLM 0.19 cases:
  *   npx tsx scripts/accuracy.ts
  */
-import { accuracyRows, errorSummary, type AccuracyRow } from "../src/plan/accuracy.ts";
+import { accuracyRows, errorSummary, type AccuracyRow } from "../src/calibration/accuracy.ts";
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s.slice(0, n) : s + " ".repeat(n - s.length);

@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RepoFile, RepoSnapshot } from "../src/plan/types.ts";
+import type { RepoFile, RepoSnapshot } from "../src/plan/index.ts";
 
 const shared = process.argv[2] ?? join(import.meta.dirname, "..", "..", "shared");
 const models = join(shared, "fixtures", "models");

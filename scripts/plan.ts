@@ -14,8 +14,9 @@ import { HubError } from "../src/hub/errors.ts";
 import { readRepo } from "../src/hub/read.ts";
 import { parseRepoInput } from "../src/hub/repoId.ts";
 import { checkToken, hubUrlFromEnv } from "../src/hub/settings.ts";
-import { DEFAULT_WORKLOAD, kvCacheLabel, ModelError, optionJson, plan, readModel, refusalJson } from "../src/plan/index.ts";
-import type { Cluster, PlanOption, RepoSnapshot, Workload } from "../src/plan/types.ts";
+import { DEFAULT_WORKLOAD, kvCacheLabel, ModelError, placementLabel, plan, readModel } from "../src/plan/index.ts";
+import { optionJson, refusalJson } from "../src/report/json.ts";
+import type { Cluster, RepoSnapshot, Workload } from "../src/plan/index.ts";
 import { UsageError, helpText, parsePlanArgs } from "./lib/args.ts";
 import type { PlanArgs } from "./lib/args.ts";
 import { LocalModelError, localModelDir, readLocalModel } from "./lib/localModel.ts";
@@ -84,12 +85,6 @@ function gib(bytes: number): string {
   return (bytes / 2 ** 30).toFixed(1);
 }
 
-function where(o: PlanOption): string {
-  const p = o.placement;
-  if (p.cpu) return "CPU";
-  if (p.nodes > 1) return `${p.nodes} nodes × ${p.gpusPerNode} ${p.gpuClass}${p.fabric ? ` on ${p.fabric}` : ""}`;
-  return `${p.gpusPerNode} × ${p.gpuClass}`;
-}
 
 
 function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof plan>, context: number): string {
@@ -102,7 +97,7 @@ function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof plan>, con
   result.options.slice(0, 20).forEach((o, i) => {
     const status = o.fits ? (o.freeNow ? "fits, free now" : "fits, busy now") : `does not fit (${o.moreCardsNeeded} more cards)`;
     lines.push(
-      `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${where(o).padEnd(32)} ${o.artifact} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}`,
+      `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${placementLabel(o.placement).padEnd(32)} ${o.artifact} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}`,
     );
     if (i === 0) for (const c of o.commands) lines.push(`      ${c}`);
   });

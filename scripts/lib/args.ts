@@ -3,8 +3,8 @@
  * into the engine's Workload. Every bad value is a one-line error naming the
  * flag and what it takes.
  */
-import type { EngineSettings, KvDtype, Workload } from "../../src/plan/types.ts";
-import { vllmProfileFor } from "../../src/plan/settings.ts";
+import type { EngineSettings, KvDtype, Workload } from "../../src/plan/index.ts";
+import { vllmProfileFor } from "../../src/plan/index.ts";
 
 export interface PlanArgs {
   model: string;

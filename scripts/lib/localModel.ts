@@ -10,9 +10,9 @@ import { gguf, parseGgufShardFilename } from "@huggingface/gguf";
 import { headerFromParse } from "../../src/hub/gguf.ts";
 import { ggufHeaderPaths, isProjector } from "../../src/hub/ggufFiles.ts";
 import { EXTRA_JSON_FILES } from "../../src/hub/read.ts";
-import { needsPytorchIndex, PYTORCH_INDEX, pytorchWeightFiles } from "../../src/plan/artifacts.ts";
-import { parseConfigJson } from "../../src/plan/configJson.ts";
-import type { GgufHeader, RepoFile, RepoSnapshot } from "../../src/plan/types.ts";
+import { needsPytorchIndex, PYTORCH_INDEX, pytorchWeightFiles } from "../../src/plan/index.ts";
+import { parseConfigJson } from "../../src/plan/index.ts";
+import type { GgufHeader, RepoFile, RepoSnapshot } from "../../src/plan/index.ts";
 
 export class LocalModelError extends Error {}
 

@@ -12,7 +12,7 @@ import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
 import { largestCardBytes, plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
-import type { Cluster, Engine, EngineSettings as Settings, RepoSnapshot } from "../plan/types.ts";
+import type { Cluster, Engine, EngineSettings as Settings, RepoSnapshot } from "../plan/index.ts";
 import {
   chooseCommand,
   dismissLinkNotices,

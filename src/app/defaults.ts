@@ -5,7 +5,7 @@
 import { PRESETS } from "../cluster/presets.ts";
 import { catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";
 import { DEFAULT_WORKLOAD } from "../plan/index.ts";
-import type { Cluster } from "../plan/types.ts";
+import type { Cluster } from "../plan/index.ts";
 import { DEFAULT_FILTERS, type Choices } from "../state/choices.ts";
 
 /** The sample cluster: the first preset, two DGX H100 nodes on InfiniBand. */

@@ -4,7 +4,7 @@
  * token is never part of a key.
  */
 import { queryOptions } from "@tanstack/react-query";
-import type { RepoSnapshot } from "../plan/types.ts";
+import type { RepoSnapshot } from "../plan/index.ts";
 import { catalogSnapshot } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
 import { browserSnapshotCache } from "../hub/persist.ts";

@@ -9,7 +9,7 @@
  * Every message carries its row's line.
  */
 import { note, type ImportMessage } from "./messages.ts";
-import type { Reader, Reading } from "./readers.ts";
+import type { Reader, Reading } from "./reader.ts";
 import { validateCluster } from "./validate.ts";
 
 const COLUMNS: Record<string, string[]> = {

@@ -5,8 +5,8 @@
  * with retired pages shows 32,764 MiB beside its 32,768 siblings: a replica
  * may land on it), recorded only when it differs from the catalog's.
  */
-import { cardMemoryBytes } from "../plan/cards.ts";
-import type { ClusterNode, DeviceGroup } from "../plan/types.ts";
+import { cardMemoryBytes } from "../plan/index.ts";
+import type { ClusterNode, DeviceGroup } from "../plan/index.ts";
 import { MAX_DEVICES_PER_GROUP } from "./validate.ts";
 
 export interface DraftDevice {

@@ -9,7 +9,7 @@
  * instances "3g.21gb"; gres.conf files carry "1g.23gb" for the driver's
  * "1g.24gb").
  */
-import { CARDS, cardOf, type Card, type MigProfile } from "../plan/cards.ts";
+import { CARDS, cardOf, type Card, type MigProfile } from "../plan/index.ts";
 
 const MIB = 2 ** 20;
 

@@ -5,12 +5,13 @@
  * not. Never throws: a reader's bug becomes an error message, and a bad
  * import returns no cluster, so it changes nothing.
  */
-import type { Cluster } from "../plan/types.ts";
+import type { Cluster } from "../plan/index.ts";
 import { importModelplan, isModelplanCluster, parseStructured } from "./json.ts";
 import { formatMessage, note, type ImportMessage, type ImportResult } from "./messages.ts";
 import { gaps, summarize } from "./summary.ts";
 import { validateCluster } from "./validate.ts";
-import { READERS, type Reading } from "./readers.ts";
+import type { Reading } from "./reader.ts";
+import { READERS } from "./readers.ts";
 
 export type { ImportMessage, ImportResult } from "./messages.ts";
 

@@ -5,7 +5,7 @@
  * its position: a bad count is reported at its line.
  */
 import { LineCounter, parseDocument, type Document } from "yaml";
-import type { Cluster } from "../plan/types.ts";
+import type { Cluster } from "../plan/index.ts";
 import { note, type ImportMessage } from "./messages.ts";
 import { validateCluster } from "./validate.ts";
 

@@ -15,7 +15,7 @@
 import { draftNode, finishNode, pushDevices, type DraftNode } from "./draft.ts";
 import { identifyCard, identifyMig, parentFromProfiles, parseMigProfile } from "./identify.ts";
 import { note, type ImportMessage } from "./messages.ts";
-import type { Reader, Reading } from "./readers.ts";
+import type { Reader, Reading } from "./reader.ts";
 
 interface NodeRecord {
   name?: string;

@@ -2,7 +2,7 @@
  * What an import says back: the cluster it read (or nothing), and in words
  * what it could not read, with where (line of the pasted text, node, field).
  */
-import type { Cluster } from "../plan/types.ts";
+import type { Cluster } from "../plan/index.ts";
 
 export interface ImportMessage {
   message: string;

@@ -3,8 +3,8 @@
  * cluster and leaves the old one untouched, so the page's store can keep the
  * previous one for undo and the URL.
  */
-import { CARDS, cardMemoryBytes } from "../plan/cards.ts";
-import type { Cluster, ClusterNode, DeviceGroup } from "../plan/types.ts";
+import { CARDS, cardMemoryBytes } from "../plan/index.ts";
+import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
 
 /** Copies a panel may add at once: past this, an import or a file is the better tool. */
 export const MAX_DUPLICATES = 256;

@@ -13,11 +13,11 @@
  * It says nothing of a scheduler either, so a card counts as busy when a
  * compute process runs on it or it holds a GiB or more, and the review says so.
  */
-import { cardOf } from "../plan/cards.ts";
+import { cardOf } from "../plan/index.ts";
 import { draftNode, finishNode, promptHost, type DraftNode } from "./draft.ts";
 import { identifyCard, identifyMig, parentFromProfiles } from "./identify.ts";
 import { note, type ImportMessage } from "./messages.ts";
-import type { Reader, Reading } from "./readers.ts";
+import type { Reader, Reading } from "./reader.ts";
 
 const MIB = 2 ** 20;
 /**

@@ -2,7 +2,7 @@
  * The clusters a user can start from in one click (issue 4's four presets).
  * Each node's RAM is the machine's as sold; the user edits what differs.
  */
-import type { Cluster } from "../plan/types.ts";
+import type { Cluster } from "../plan/index.ts";
 
 export interface Preset {
   id: string;

@@ -9,7 +9,7 @@
 import { draftNode, finishNode } from "./draft.ts";
 import { identifyCard } from "./identify.ts";
 import { note, type ImportMessage } from "./messages.ts";
-import type { Reader, Reading } from "./readers.ts";
+import type { Reader, Reading } from "./reader.ts";
 import { MAX_DEVICES_PER_GROUP, MAX_NODES } from "./validate.ts";
 
 export function detectRay(text: string): boolean {

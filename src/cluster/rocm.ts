@@ -6,11 +6,11 @@
  * #4750): counting each as a card would count one card's memory up to eight
  * times. A partition is therefore recorded as 1/N of its card.
  */
-import { CARDS, cardOf } from "../plan/cards.ts";
+import { CARDS, cardOf } from "../plan/index.ts";
 import { draftNode, finishNode, promptHost } from "./draft.ts";
 import { identifyCard } from "./identify.ts";
 import { note, type ImportMessage } from "./messages.ts";
-import type { Reader, Reading } from "./readers.ts";
+import type { Reader, Reading } from "./reader.ts";
 
 /** PCI device ids (pci.ids, AMD vendor 1002): what the concise table's "[Model : Revision]" column prints. */
 const DEVICE_IDS: Record<string, string> = { "0x74a1": "mi300x-192g", "0x74b5": "mi325x-256g" };

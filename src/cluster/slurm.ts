@@ -11,7 +11,7 @@
 import { draftNode, finishNode, pushDevices, type DraftNode } from "./draft.ts";
 import { identifyCard, MIG_NAME_TO_GIB, parseMigProfile } from "./identify.ts";
 import { note, type ImportMessage } from "./messages.ts";
-import type { Reader, Reading } from "./readers.ts";
+import type { Reader, Reading } from "./reader.ts";
 import { MAX_NODES } from "./validate.ts";
 
 /** Expands a Slurm host list: "c[002-004,007],gpu-1" → c002 c003 c004 c007 gpu-1; never past MAX_NODES hosts. */

@@ -3,8 +3,8 @@
  * terminal: "3 nodes, 24 GPUs and 3 MIG instances of 4 classes". Counting only:
  * what the cards can hold is the engine's to say.
  */
-import { isMigClass } from "../plan/cards.ts";
-import type { Cluster } from "../plan/types.ts";
+import { isMigClass } from "../plan/index.ts";
+import type { Cluster } from "../plan/index.ts";
 
 /** One formatter, made once: toLocaleString builds a new one per call, which showed in the import's profile. */
 const COUNT = new Intl.NumberFormat("en-US");

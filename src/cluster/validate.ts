@@ -7,8 +7,8 @@
  * user wrote it, and says what to do.
  */
 import { z } from "zod";
-import { cardMemoryBytes } from "../plan/cards.ts";
-import type { Cluster, ClusterNode, DeviceGroup } from "../plan/types.ts";
+import { cardMemoryBytes } from "../plan/index.ts";
+import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
 import { note, type ImportMessage } from "./messages.ts";
 
 /**

@@ -5,7 +5,7 @@
  * its sources; only models with a verbatim config.json and exact file sizes
  * are in it.
  */
-import type { RepoSnapshot } from "../plan/types.ts";
+import type { RepoSnapshot } from "../plan/index.ts";
 import coder32b from "./catalog/Qwen__Qwen2.5-Coder-32B-Instruct.json" with { type: "json" };
 import llama31_8b from "./catalog/meta-llama__Llama-3.1-8B-Instruct.json" with { type: "json" };
 import phi4 from "./catalog/microsoft__phi-4.json" with { type: "json" };

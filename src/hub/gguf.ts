@@ -9,7 +9,7 @@
  */
 import { gguf } from "@huggingface/gguf";
 import type { GGUFParseOutput } from "@huggingface/gguf";
-import type { GgufHeader, GgufValue } from "../plan/types.ts";
+import type { GgufHeader, GgufValue } from "../plan/index.ts";
 import { HubError, badResponseError, gatedError, networkError, rateLimitError } from "./errors.ts";
 
 export interface GgufReadContext {

@@ -5,9 +5,9 @@
  * skipped when a part is missing (it cannot load); an `mmproj` file is a
  * picture model's projector, not an artifact, so its header is not read.
  */
-import { ggufSets } from "../plan/artifacts.ts";
+import { ggufSets } from "../plan/index.ts";
 
-export { isProjector } from "../plan/artifacts.ts";
+export { isProjector } from "../plan/index.ts";
 
 export function ggufHeaderPaths(paths: readonly string[]): string[] {
   // Sizes do not change the grouping; only paths are known before the read.

@@ -4,8 +4,8 @@
  * one weights file of that size, so the engine sizes it like any other.
  */
 import { ModelError, shapeFromConfig } from "../plan/index.ts";
-import { parseConfigJson } from "../plan/configJson.ts";
-import type { RepoSnapshot } from "../plan/types.ts";
+import { parseConfigJson } from "../plan/index.ts";
+import type { RepoSnapshot } from "../plan/index.ts";
 
 /** config.json files are a few kB; anything this large was pasted by mistake. */
 const MAX_CONFIG_CHARS = 1_000_000;

@@ -5,7 +5,7 @@
  * SNAPSHOT_CACHE_MAX_CHARS in all, the least recently used evicted first.
  * localStorage is fine here (public metadata); the token never comes here.
  */
-import type { RepoSnapshot } from "../plan/types.ts";
+import type { RepoSnapshot } from "../plan/index.ts";
 import type { TabStorage } from "./settings.ts";
 
 /**

@@ -18,9 +18,9 @@
  * a .bin repo 2 for a lone pytorch_model.bin, 3 for shards with their index.
  */
 import { downloadFile, HubApiError } from "@huggingface/hub";
-import { PYTORCH_INDEX, needsPytorchIndex } from "../plan/artifacts.ts";
-import { parseConfigJson } from "../plan/configJson.ts";
-import type { GgufHeader, RepoFile, RepoSnapshot } from "../plan/types.ts";
+import { PYTORCH_INDEX, needsPytorchIndex } from "../plan/index.ts";
+import { parseConfigJson } from "../plan/index.ts";
+import type { GgufHeader, RepoFile, RepoSnapshot } from "../plan/index.ts";
 import {
   HubError,
   badResponseError,

@@ -5,10 +5,10 @@
  * files' own (or, for .bin shards, their index's tensor bytes), never
  * parameters × a nominal width: a file is what a card has to hold.
  */
-
+import { isRecord } from "./config/fields.ts";
+import { isExpertTensor, isWholeModel, tensorBytes, tensorElements } from "./config/ggml.ts";
+import { dtypeBytes } from "./dtype.ts";
 import { ggufQuantOf, nominalBitsOf, quantFromName } from "./quant.ts";
-import { isExpertTensor, isWholeModel, tensorBytes, tensorElements } from "./gguf.ts";
-import { dtypeBytes, isRecord } from "./shape.ts";
 import type { Artifact, GgufHeader, ModelShape, RepoFile, RepoSnapshot } from "./types.ts";
 
 function baseName(path: string): string {

@@ -15,8 +15,8 @@
  * and was "1g.11gb" in older configs, so importers match a slice on (parent
  * card, slices, memory) and only then take the catalog's name for it.
  */
-
 import type { Cluster } from "./types.ts";
+import { GIB, MIB } from "./units.ts";
 
 export interface MigProfile {
   /** "3g.40gb": the name the current driver gives it on this card. */
@@ -41,8 +41,6 @@ export interface Card {
   migProfiles: MigProfile[];
 }
 
-const MIB = 2 ** 20;
-const GIB = 2 ** 30;
 
 /**
  * Compute capabilities are NVIDIA's own table (developer.nvidia.com/cuda-gpus):
@@ -52,7 +50,7 @@ const GIB = 2 ** 30;
 const CC_SOURCE_NOTE = "compute capability per developer.nvidia.com/cuda-gpus";
 
 /** A MIG profile from one `nvidia-smi mig -lgip` listing: memory in the GiB it prints. */
-function mig(profile: string, memoryGib: number, source: string): MigProfile {
+export function mig(profile: string, memoryGib: number, source: string): MigProfile {
   const slices = Number(/^(\d+)g\./.exec(profile)?.[1] ?? "0");
   return { profile, slices, memoryBytes: Math.round(memoryGib * GIB), source };
 }
@@ -267,3 +265,46 @@ export function largestCardBytes(cluster: Cluster): number {
   }
   return largest > 0 ? largest : (cardMemoryBytes(FALLBACK_CARD) ?? 0);
 }
+
+/**
+ * Memory the driver keeps from CUDA: nvidia-smi reports an H100 80GB as
+ * 81,559 MiB while torch.cuda.mem_get_info (what vLLM and SGLang take a
+ * fraction of) reports 79.19 GiB = 81,091 MiB (calibration, vLLM 0.19
+ * "total_memory=79.19GiB"). vLLM's `gpu_memory_utilization × total` is of the
+ * smaller figure; planning against the larger would hand a 72B at TP2 0.44 GiB
+ * of KV it never gets (14% of its pool).
+ */
+export const DRIVER_RESERVED_BYTES = 468 * MIB;
+
+/**
+ * What CUDA reports as the total of the cards whose figure was seen, where the
+ * driver keeps other than an H100's 468 MiB back from nvidia-smi's figure:
+ * - A100 80GB: 79.25 GiB. torch's out-of-memory message on one reads "79.25
+ *   GiB total capacity" (levihsu/OOTDiffusion#235), and vLLM 0.10.1.1's own
+ *   pools agree: Qwen2-7B's KV grew 19.82 GiB at TP1 and 19.81 at TP2 from util
+ *   0.25 to 0.5 (dennislee22/vLLM-benchmarking logs), a quarter of 79.24–79.28
+ *   GiB. nvidia-smi's 81,920 MiB less 468 would be 79.54: 0.29 GiB the engine never sees.
+ * - A100 40GB: 42,405,855,232 bytes (39.49 GiB), deviceQuery's "40441 MBytes"
+ *   on one (Paderborn PC2's A100 40GB page); torch prints "39.50 GiB total
+ *   capacity" on another (TianheWu/CoSeR#10): we keep the smaller. The
+ *   catalog's 40,536 MiB is an older driver's nvidia-smi figure.
+ * A card the inventory lists smaller than this (another driver, a MIG slice)
+ * keeps its own figure.
+ */
+const CUDA_TOTAL_BYTES_BY_CLASS: Readonly<Record<string, number>> = {
+  "a100-80g": 79.25 * 2 ** 30,
+  "a100-40g": 42_405_855_232,
+};
+
+/** What CUDA reports as a card's total: what the engines' fractions are of. */
+export function cudaTotalBytes(physicalBytes: number, gpuClass = ""): number {
+  const seen = Object.hasOwn(CUDA_TOTAL_BYTES_BY_CLASS, gpuClass) ? CUDA_TOTAL_BYTES_BY_CLASS[gpuClass] : undefined;
+  if (seen !== undefined) return Math.min(seen, physicalBytes);
+  return Math.max(0, physicalBytes - DRIVER_RESERVED_BYTES);
+}
+
+// ---------------------------------------------------------------------------
+// vLLM V1 (0.19): KV = util × total − weights − activation peak − non-torch
+
+/** The CUDA context a llama.cpp process holds on each card: 0.51 GiB on H100 (as vLLM's "cuda_memory" before loading). */
+export const CUDA_CONTEXT_BYTES = 0.51 * GIB;

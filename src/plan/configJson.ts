@@ -6,6 +6,7 @@
  * Outside strings they are read as ±1e999 (±Infinity) and null; inside
  * strings nothing changes.
  */
+
 export function parseConfigJson(text: string): unknown {
   return JSON.parse(withoutNonFinite(text));
 }

@@ -1,21 +1,50 @@
 /**
- * The engine's one barrel (STYLE habit 13): everything the Hub reader, the
- * cluster panel, the page and the terminal commands take from src/plan.
+ * The engine's one barrel: everything the Hub reader, the cluster panel, the
+ * page, the terminal commands, the calibration views and the tests take from
+ * src/plan. Outside code imports the engine from here only (a lint rule holds it).
  */
 export type * from "./types.ts";
-export { plan, evaluate, enumerate, bitsOf, tensorParallelProblem, type Plan, type PlanInput } from "./options.ts";
-export { withWorkload, largestFitting } from "./context.ts";
-export { rank, compareOptions, quality } from "./rank.ts";
-export { optionJson, refusalJson } from "./json.ts";
-export { DEFAULT_WORKLOAD, engineDefaults, resolveSettings, vllmUtilizationDefaults, kvDtypeAllowed, type SettingDefault, type ResolvedSettings } from "./settings.ts";
-export { kvBytesPerToken, kvElementBytes, kvHeadsPerCard } from "./kv.ts";
-export { GIB, cudaTotalBytes } from "./memory.ts";
+
+// Planning: enumerate once, evaluate again for every workload (the slider's path).
+export { plan, withWorkload } from "./plan.ts";
+export { enumerate } from "./enumerate.ts";
+export { evaluate, largestFitting } from "./evaluate.ts";
+export { tensorParallelProblem, placementLabel } from "./placement.ts";
+export { rank, compareOptions, quality, QUALITY_CAP_BITS, CPU_QUALITY_CAP_BITS } from "./rank.ts";
+export { shortfallOf, type Shortfall } from "./shortfall.ts";
+export type { Layout, Part } from "./layout.ts";
+
+// The engines, and their settings.
+export { ENGINE_MODELS, ENGINE_ORDER, engineModel, engineDefaults, kvDtypeAllowed, kvElementBytes, commandsFor, pastModelContext, type EngineModel, type SettingDefault } from "./engines/index.ts";
+export { DEFAULT_WORKLOAD, resolveSettings, type ResolvedSettings } from "./settings.ts";
+export { vllmUtilizationDefaults } from "./engines/vllm/settings.ts";
+export { VLLM_PROFILES, vllmProfileFor, vllmReleaseChoices, vllmReleaseChoiceOf, type VllmMemoryProfile } from "./engines/vllm/releases.ts";
+export { vllmActivationBytes, vllmNonTorchBytes, vllmOutsideBudgetBytes, vllmOutsideFloorBytes, VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK } from "./engines/vllm/memory.ts";
+export { vllmMxfp4HopperExpertGrowthBytes } from "./engines/vllm/mxfp4.ts";
+export { vllmBlockTokens, vllmCachedGeometry, vllmCapacity, vllmSequenceBytes, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./engines/vllm/kv.ts";
+export { sglangCapacity } from "./engines/sglang/kv.ts";
+export { llamacppCacheBytes } from "./engines/llamacpp/kv.ts";
+export { llamacppComputeBytes } from "./engines/llamacpp/memory.ts";
+export { layerSplitParts } from "./engines/llamacpp/parts.ts";
+export { freetokenDsv4Args, freetokenDsv4CachePerPage, freetokenDsv4KvUnitBytes, freetokenDsv4Reserve } from "./engines/freetoken/dsv4.ts";
+
+// The model: config.json or a GGUF header to a shape; a snapshot to artifacts.
 export { readModel } from "./model.ts";
-export { shapeFromConfig, kvCacheLabel, ModelError } from "./shape.ts";
-export { shapeFromGguf } from "./gguf.ts";
-export { artifactsOf } from "./artifacts.ts";
-export { ggufQuantOf, quantFromName, nominalBitsOf } from "./quant.ts";
-export { CARDS, cardOf, cardMemoryBytes, isMigClass, largestCardBytes, type Card, type MigProfile } from "./cards.ts";
-export { commandsFor, splitArgv, shellWord, type CommandContext, type CommandOption } from "./commands.ts";
-export { accuracyRows, predictCase, errorSummary, type AccuracyRow, type AccuracyMetric, type CalibrationRecord, type CalibrationModel } from "./accuracy.ts";
-export { parseStartupLog, type StartupLogReading, type LogFigures, type LogEngine } from "./logparse.ts";
+export { shapeFromConfig, kvCacheLabel } from "./config/shape.ts";
+export { ModelError } from "./config/fields.ts";
+export { shapeFromGguf } from "./config/gguf.ts";
+export { ggmlTypeBytes } from "./config/ggml.ts";
+export { parseConfigJson } from "./configJson.ts";
+export { artifactsOf, ggufSets, isProjector, needsPytorchIndex, pytorchWeightFiles, PYTORCH_INDEX } from "./artifacts.ts";
+export { ggufQuantOf, quantFromName, nominalBitsOf, bitsOf } from "./quant.ts";
+export { computeDtypeBytes } from "./dtype.ts";
+export { servingParts, weightParts } from "./weights.ts";
+
+// The cache and the cards.
+export { kvGeometry, kvHeadsPerCard, type KvGeometry } from "./kv.ts";
+export { kvBytesPerToken, geometryBytesPerToken } from "./kvPerToken.ts";
+export { CARDS, cardOf, cardMemoryBytes, cudaTotalBytes, isMigClass, largestCardBytes, CUDA_CONTEXT_BYTES, type Card, type MigProfile } from "./cards.ts";
+export { GIB, MIB } from "./units.ts";
+
+// Commands.
+export { splitArgv, shellWord, type CommandContext, type CommandOption } from "./commands.ts";

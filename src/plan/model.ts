@@ -4,10 +4,11 @@
  * one; a GGUF-only repository (bartowski/…-GGUF, unsloth/…-GGUF) is read from
  * the header of its first GGUF.
  */
-
 import { artifactsOf, isProjector } from "./artifacts.ts";
-import { shapeFromGguf } from "./gguf.ts";
-import { ModelError, dtypeBytes, shapeFromConfig } from "./shape.ts";
+import { ModelError } from "./config/fields.ts";
+import { shapeFromGguf } from "./config/gguf.ts";
+import { shapeFromConfig } from "./config/shape.ts";
+import { dtypeBytes } from "./dtype.ts";
 import type { Artifact, GgufHeader, ModelShape, RepoSnapshot } from "./types.ts";
 
 /** The header of the first GGUF by path; a projector's (mmproj) describes the vision tower, not the model. */

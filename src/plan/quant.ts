@@ -3,8 +3,7 @@
  * file name, and how many bits a weight each nominally spends, for when the
  * parameter count is not known to work it out from the file's size.
  */
-
-import type { GgufHeader } from "./types.ts";
+import type { Artifact, GgufHeader } from "./types.ts";
 
 /**
  * llama.cpp's `llama_ftype` (include/llama.h LLAMA_FTYPE_MOSTLY_*), the value
@@ -75,7 +74,7 @@ export function quantFromName(fileName: string): string {
 }
 
 /** "Q4_K_L" → "Q4_K": the bit family a name variant shares with the file type it refines. */
-function family(quant: string): string {
+export function family(quant: string): string {
   return quant.replace(/_(XXL|XL|XS|L|M|S)$/, "");
 }
 
@@ -169,4 +168,21 @@ const VARIANT_BASE: Record<string, string> = {
 export function nominalBitsOf(quant: string): number {
   const q = quant.toUpperCase();
   return NOMINAL_BITS[q] ?? NOMINAL_BITS[VARIANT_BASE[q] ?? ""] ?? 0;
+}
+
+/**
+ * Roughly what each quantization spends a weight, for when the parameter
+ * count is unknown (seed options.go `quantBits`).
+ */
+const QUANT_BITS: Record<string, number> = {
+  F32: 32, F16: 16, BF16: 16, FP16: 16, Q8_0: 8.5, Q6_K: 6.6, Q5_K_M: 5.7, Q5_K_S: 5.5, Q5_0: 5.5, Q5_1: 6,
+  Q4_K_M: 4.8, Q4_K_S: 4.6, Q4_0: 4.5, Q4_1: 5, IQ4_XS: 4.3, IQ4_NL: 4.5, Q3_K_L: 4.3, Q3_K_M: 3.9, Q3_K_S: 3.5,
+  IQ3_M: 3.7, IQ3_XS: 3.3, IQ3_XXS: 3.1, Q2_K: 3.0, IQ2_M: 2.7, IQ2_XS: 2.3, IQ2_XXS: 2.1, IQ1_M: 1.8, IQ1_S: 1.6,
+  FP8: 8, AWQ: 4.25, GPTQ: 4.25, MXFP4: 4.25, NVFP4: 4.5,
+};
+
+/** An artifact's bits per weight: measured from its bytes when the parameters are known, else the quant's usual figure. */
+export function bitsOf(a: Artifact): number {
+  if (a.bitsPerWeight > 0) return a.bitsPerWeight;
+  return QUANT_BITS[a.quant.toUpperCase()] ?? 0;
 }

@@ -5,8 +5,7 @@
  * as the seed's serve form did for a context longer than planned.
  */
 import type { PlanOption } from "./types.ts";
-
-const GIB = 2 ** 30;
+import { GIB } from "./units.ts";
 
 export interface Shortfall {
   fits: boolean;

@@ -408,3 +408,33 @@ export interface ModelShape {
    */
   tiedEmbeddings?: boolean;
 }
+
+/** A model planned on a cluster for a workload: its options best first, and what was turned down. */
+export interface Plan {
+  repo: string;
+  revision: string;
+  /** Where the engines load the weights from when not the Hub repo: a local directory's path (PlanInput.modelPath). */
+  modelPath?: string;
+  shape: ModelShape;
+  artifacts: Artifact[];
+  cluster: Cluster;
+  workload: Workload;
+  options: PlanOption[];
+  refused: Refusal[];
+}
+
+/** What the engine plans: a model's shape and the artifacts its repository offers. */
+export interface PlanInput {
+  repo: string;
+  revision: string;
+  /**
+   * A local directory the weights are in (`npm run plan ./dir`): the commands load from it rather than
+   * naming `repo`, which for a download directory is only its name and would send the engine to the Hub.
+   */
+  modelPath?: string;
+  shape: ModelShape;
+  artifacts: Artifact[];
+}
+
+// ---------------------------------------------------------------------------
+// Precision

@@ -4,7 +4,7 @@
  * address (a setting of this browser, not of the plan; a link that carried it
  * could point someone's token at another server).
  */
-import type { Cluster, EngineSettings, Workload } from "../plan/types.ts";
+import type { Cluster, EngineSettings, Workload } from "../plan/index.ts";
 import type { Choices, Filters, ManualModel } from "./choices.ts";
 import { createStore, type Store } from "./store.ts";
 

@@ -3,7 +3,7 @@
  * plan. Exactly these go into a plan link (STYLE habit 3); Hub data lives in
  * the query cache and the plan itself is derived, never stored.
  */
-import type { Cluster, Engine, Workload } from "../plan/types.ts";
+import type { Cluster, Engine, Workload } from "../plan/index.ts";
 
 /** Which options the list shows: all, those that fit the cluster, or those that could start now. */
 export type FitFilter = "all" | "fits" | "free";

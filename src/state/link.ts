@@ -15,8 +15,8 @@
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 import { z } from "zod";
-import type { Cluster, EngineSettings, Workload } from "../plan/types.ts";
-import { vllmProfileFor } from "../plan/settings.ts";
+import type { Cluster, EngineSettings, Workload } from "../plan/index.ts";
+import { vllmProfileFor } from "../plan/index.ts";
 import { ENGINES, FIT_FILTERS, GROUP_BYS, type Choices, type Filters } from "./choices.ts";
 
 export const LINK_VERSION = 1;

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
-import { accuracyRows, type AccuracyMetric, type AccuracyRow } from "../plan/accuracy.ts";
-import { accuracyOverview, withinTolerance, type FigureSummary } from "../plan/accuracyView.ts";
+import { accuracyRows, type AccuracyMetric, type AccuracyRow } from "../calibration/accuracy.ts";
+import { accuracyOverview, withinTolerance, type FigureSummary } from "../calibration/accuracyView.ts";
 import { TableScroll } from "./TableScroll.tsx";
 
 interface AccuracyProps {

@@ -1,7 +1,7 @@
 import { useDeferredValue, useId, useMemo, useState } from "react";
-import { calibrationNotes, planOverheadGib, plannedEngineOf, predictedVsMeasured, type CalibrationRow } from "../plan/calibrate.ts";
-import { parseStartupLog, type StartupLogReading } from "../plan/logparse.ts";
-import type { Engine, PlanOption, Workload } from "../plan/types.ts";
+import { calibrationNotes, planOverheadGib, plannedEngineOf, predictedVsMeasured, type CalibrationRow } from "../calibration/calibrate.ts";
+import { parseStartupLog, type StartupLogReading } from "../calibration/logparse.ts";
+import type { Engine, PlanOption, Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
 import { TableScroll } from "./TableScroll.tsx";
 import { TextFileInput } from "./TextFileInput.tsx";

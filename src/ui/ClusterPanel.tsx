@@ -24,7 +24,7 @@ import {
 import { PRESETS } from "../cluster/presets.ts";
 import { gaps, summarize } from "../cluster/summary.ts";
 import { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, validateCluster } from "../cluster/validate.ts";
-import type { Cluster, ClusterNode, DeviceGroup } from "../plan/types.ts";
+import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
 import { ImportDialog } from "./ImportDialog.tsx";
 import { FieldLabel, NumberField } from "./NumberField.tsx";
 import "./ClusterPanel.css";

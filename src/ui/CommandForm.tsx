@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from "react";
 import { kvDtypeAllowed, resolveSettings, vllmUtilizationDefaults, withWorkload, type Plan } from "../plan/index.ts";
-import { shortfallOf } from "../plan/shortfall.ts";
-import type { KvDtype, PlanOption, Workload } from "../plan/types.ts";
+import { shortfallOf } from "../plan/index.ts";
+import type { KvDtype, PlanOption, Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
 import { NumberField } from "./NumberField.tsx";
 

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import type { KvDtype, Workload } from "../plan/types.ts";
+import type { KvDtype, Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
 import { MIN_CONTEXT_TOKENS, positionToTokens, SLIDER_STEPS, tokensToPosition } from "./logScale.ts";
 import { NumberField } from "./NumberField.tsx";

@@ -1,6 +1,6 @@
 import { useId } from "react";
-import { engineDefaults, vllmReleaseChoiceOf, vllmReleaseChoices, type SettingDefault } from "../plan/settings.ts";
-import type { EngineSettings as Settings } from "../plan/types.ts";
+import { engineDefaults, vllmReleaseChoiceOf, vllmReleaseChoices, type SettingDefault } from "../plan/index.ts";
+import type { EngineSettings as Settings } from "../plan/index.ts";
 import { NumberField } from "./NumberField.tsx";
 
 interface EngineSettingsProps {

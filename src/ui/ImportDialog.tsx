@@ -6,7 +6,7 @@
 import { useId, useState, type DragEvent } from "react";
 import { importCluster } from "../cluster/import.ts";
 import { formatMessage, type ImportResult } from "../cluster/messages.ts";
-import type { Cluster } from "../plan/types.ts";
+import type { Cluster } from "../plan/index.ts";
 import { readTextFile, TextFileInput } from "./TextFileInput.tsx";
 
 interface ImportDialogProps {

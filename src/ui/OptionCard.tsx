@@ -1,5 +1,5 @@
 import { lazy, memo, Suspense, useDeferredValue, useId, useMemo } from "react";
-import type { PlanOption } from "../plan/types.ts";
+import type { PlanOption } from "../plan/index.ts";
 import { engineName, formatCount, formatGib, formatTokens, parallelismLabel, placementLabel } from "./format.ts";
 import { cardBarRows, optionBadges, type CardBarRow } from "./rows.ts";
 

@@ -1,5 +1,5 @@
 import { memo, useId, useMemo, useState } from "react";
-import type { Artifact, PlanOption, Refusal } from "../plan/types.ts";
+import type { Artifact, PlanOption, Refusal } from "../plan/index.ts";
 import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/choices.ts";
 import { engineName, formatCount } from "./format.ts";
 import { OptionCard } from "./OptionCard.tsx";

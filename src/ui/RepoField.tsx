@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import type { Artifact } from "../plan/types.ts";
+import type { Artifact } from "../plan/index.ts";
 import { formatGib } from "./format.ts";
 
 /** Where the model's facts stand, as the page shows them under the field. */

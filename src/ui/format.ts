@@ -2,8 +2,8 @@
  * How numbers and places read on the page. Pure formatting: no arithmetic
  * the engine could do happens here, only units and words.
  */
-import type { Engine, ModelShape, Placement } from "../plan/types.ts";
-import { kvCacheLabel } from "../plan/shape.ts";
+import type { Engine, ModelShape, Placement } from "../plan/index.ts";
+import { kvCacheLabel } from "../plan/index.ts";
 
 const GIB = 2 ** 30;
 

@@ -3,7 +3,7 @@
  * lists are fed plain rows (STYLE: "charts are fed rows made by a pure
  * function") and the rows can be tested without a DOM.
  */
-import type { CardLoad, PlanOption } from "../plan/types.ts";
+import type { CardLoad, PlanOption } from "../plan/index.ts";
 import type { Filters, GroupBy } from "../state/choices.ts";
 import { bytesToGib, engineName } from "./format.ts";
 

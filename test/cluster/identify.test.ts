@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { identifyCard, identifyMig, matchMigProfile, MIG_NAME_TO_GIB, normalizeProduct, parseMigProfile } from "../../src/cluster/identify.ts";
-import { cardOf } from "../../src/plan/cards.ts";
+import { cardOf } from "../../src/plan/index.ts";
 
 describe("product strings to catalog classes", () => {
   test.each([

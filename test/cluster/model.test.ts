@@ -2,8 +2,8 @@ import { describe, expect, test } from "vitest";
 import { addDevice, addNode, classGroups, duplicateNode, freshId, isCatalogClass, MAX_DUPLICATES, removeDevice, removeNode, setDevice, updateNode } from "../../src/cluster/model.ts";
 import { PRESETS } from "../../src/cluster/presets.ts";
 import { validateCluster } from "../../src/cluster/validate.ts";
-import { CARDS } from "../../src/plan/cards.ts";
-import type { Cluster } from "../../src/plan/types.ts";
+import { CARDS } from "../../src/plan/index.ts";
+import type { Cluster } from "../../src/plan/index.ts";
 
 const dgx = PRESETS[0]!.cluster;
 

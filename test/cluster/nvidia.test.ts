@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { importCluster } from "../../src/cluster/import.ts";
-import type { DeviceGroup } from "../../src/plan/types.ts";
+import type { DeviceGroup } from "../../src/plan/index.ts";
 import { sample } from "./inventory.ts";
 
 /**

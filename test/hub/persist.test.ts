@@ -3,7 +3,7 @@ import { catalogSnapshot } from "../../src/hub/catalog.ts";
 import { snapshotCache } from "../../src/hub/persist.ts";
 import type { TabStorage } from "../../src/hub/settings.ts";
 import { memoryStorage } from "./fakeHub.ts";
-import type { RepoSnapshot } from "../../src/plan/types.ts";
+import type { RepoSnapshot } from "../../src/plan/index.ts";
 
 function at(sha: string): RepoSnapshot {
   const base = catalogSnapshot("deepseek-ai/DeepSeek-R1");

@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { readRepo, requestBudget } from "../../src/hub/read.ts";
 import type { HubAccess } from "../../src/hub/read.ts";
 import { DEFAULT_WORKLOAD, plan, readModel } from "../../src/plan/index.ts";
-import type { Cluster, RepoSnapshot } from "../../src/plan/types.ts";
+import type { Cluster, RepoSnapshot } from "../../src/plan/index.ts";
 import { fakeHub, loadRecording } from "./fakeHub.ts";
 import type { Recording } from "./fakeHub.ts";
 

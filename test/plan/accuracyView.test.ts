@@ -3,8 +3,8 @@
  * case held to its own tolerance, and the two verdicts issue 7 asks for.
  */
 import { describe, expect, test } from "vitest";
-import { accuracyRows, type AccuracyRow } from "../../src/plan/accuracy.ts";
-import { accuracyOverview } from "../../src/plan/accuracyView.ts";
+import { accuracyRows, type AccuracyRow } from "../../src/calibration/accuracy.ts";
+import { accuracyOverview } from "../../src/calibration/accuracyView.ts";
 
 function row(id: string, ran: boolean, predictedFits: boolean | null, errors: [string, number, number][]): AccuracyRow {
   return {

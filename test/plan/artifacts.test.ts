@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseGGUFQuantLabel } from "@huggingface/gguf";
 import { describe, expect, test } from "vitest";
-import { PYTORCH_INDEX, artifactsOf, needsPytorchIndex, pytorchWeightFiles } from "../../src/plan/artifacts.ts";
-import { parseConfigJson } from "../../src/plan/configJson.ts";
-import { shapeFromConfig } from "../../src/plan/shape.ts";
-import { ggufQuantOf, quantFromName } from "../../src/plan/quant.ts";
-import type { Artifact, ModelShape, RepoFile, RepoSnapshot } from "../../src/plan/types.ts";
+import { PYTORCH_INDEX, artifactsOf, needsPytorchIndex, pytorchWeightFiles } from "../../src/plan/index.ts";
+import { parseConfigJson } from "../../src/plan/index.ts";
+import { shapeFromConfig } from "../../src/plan/index.ts";
+import { ggufQuantOf, quantFromName } from "../../src/plan/index.ts";
+import type { Artifact, ModelShape, RepoFile, RepoSnapshot } from "../../src/plan/index.ts";
 import { GIB, loadConfig, loadExtraJson, loadModel, modelNames, snapshotOf } from "./fixture.ts";
 
 function artifactsOfModel(name: string, paramsTotal?: number): Artifact[] {

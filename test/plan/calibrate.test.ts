@@ -6,10 +6,10 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { calibrationNotes, planOverheadGib, predictedVsMeasured } from "../../src/plan/calibrate.ts";
-import { parseStartupLog } from "../../src/plan/logparse.ts";
+import { calibrationNotes, planOverheadGib, predictedVsMeasured } from "../../src/calibration/calibrate.ts";
+import { parseStartupLog } from "../../src/calibration/logparse.ts";
 import { plan } from "../../src/plan/index.ts";
-import { readModel } from "../../src/plan/model.ts";
+import { readModel } from "../../src/plan/index.ts";
 import { snapshotOf } from "./fixture.ts";
 
 const RECORDS = (JSON.parse(readFileSync(new URL("../fixtures/logs/calibration-quotes.json", import.meta.url), "utf8")) as { records: { id: string; quote: string[] }[] }).records;

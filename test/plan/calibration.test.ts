@@ -16,7 +16,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { accuracyRows, errorSummary, predictCase, type AccuracyRow, type CalibrationModel, type CalibrationRecord } from "../../src/plan/accuracy.ts";
+import { accuracyRows, errorSummary, predictCase, type AccuracyRow, type CalibrationModel, type CalibrationRecord } from "../../src/calibration/accuracy.ts";
 
 const dir = new URL("../fixtures/calibration/", import.meta.url);
 const records: CalibrationRecord[] = readFileSync(new URL("measured.jsonl", dir), "utf8")
@@ -27,7 +27,7 @@ const models = (JSON.parse(readFileSync(new URL("models.json", dir), "utf8")) as
 
 describe("the bundled calibration data", () => {
   test("is the fixture's cases and models, so the Accuracy view shows what the tests hold", async () => {
-    const bundled = (await import("../../src/plan/calibration.json")).default as unknown as { cases: CalibrationRecord[]; models: Record<string, CalibrationModel> };
+    const bundled = (await import("../../src/calibration/calibration.json")).default as unknown as { cases: CalibrationRecord[]; models: Record<string, CalibrationModel> };
     expect(bundled.cases.map((c) => c.id)).toEqual(records.map((r) => r.id));
     expect(bundled.cases.map((c) => c.measured)).toEqual(records.map((r) => r.measured));
     expect(bundled.cases.map((c) => c.engine_version)).toEqual(records.map((r) => r.engine_version));

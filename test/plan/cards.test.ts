@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { CARDS, cardMemoryBytes, cardOf, isMigClass, largestCardBytes } from "../../src/plan/cards.ts";
+import { CARDS, cardMemoryBytes, cardOf, isMigClass, largestCardBytes } from "../../src/plan/index.ts";
 
 const MIB = 2 ** 20;
 const GIB = 2 ** 30;

@@ -7,13 +7,13 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { commandsFor, splitArgv, type CommandContext, type CommandOption } from "../../src/plan/commands.ts";
-import { resolveSettings } from "../../src/plan/settings.ts";
+import { commandsFor, splitArgv, type CommandContext, type CommandOption } from "../../src/plan/index.ts";
+import { resolveSettings } from "../../src/plan/index.ts";
 import { plan } from "../../src/plan/index.ts";
-import { readModel } from "../../src/plan/model.ts";
+import { readModel } from "../../src/plan/index.ts";
 import { loadConfig, snapshotOf } from "./fixture.ts";
-import { shapeFromConfig } from "../../src/plan/shape.ts";
-import type { Artifact, CardLoad, Engine, ModelShape, Placement, Workload } from "../../src/plan/types.ts";
+import { shapeFromConfig } from "../../src/plan/index.ts";
+import type { Artifact, CardLoad, Engine, ModelShape, Placement, Workload } from "../../src/plan/index.ts";
 
 interface EngineFlags {
   version: string;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { parseConfigJson } from "../../src/plan/configJson.ts";
+import { parseConfigJson } from "../../src/plan/index.ts";
 
 describe("config.json as Python writes it", () => {
   test("Nemotron-3-Super's real config.json, with a bare Infinity, parses", () => {

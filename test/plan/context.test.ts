@@ -4,10 +4,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { largestFitting, withWorkload } from "../../src/plan/context.ts";
-import { plan } from "../../src/plan/options.ts";
-import { DEFAULT_WORKLOAD } from "../../src/plan/settings.ts";
-import type { Cluster, Workload } from "../../src/plan/types.ts";
+import { largestFitting, withWorkload } from "../../src/plan/index.ts";
+import { plan } from "../../src/plan/index.ts";
+import { DEFAULT_WORKLOAD } from "../../src/plan/index.ts";
+import type { Cluster, Workload } from "../../src/plan/index.ts";
 import { cards, ggufOf, node, originalOf, shapeOf } from "./planning-fixtures.ts";
 
 describe("largestFitting", () => {

@@ -6,9 +6,9 @@
 
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ModelError } from "../../src/plan/shape.ts";
-import { parseConfigJson } from "../../src/plan/configJson.ts";
-import type { GgufHeader, GgufValue, LayerCache, RepoFile, RepoSnapshot } from "../../src/plan/types.ts";
+import { ModelError } from "../../src/plan/index.ts";
+import { parseConfigJson } from "../../src/plan/index.ts";
+import type { GgufHeader, GgufValue, LayerCache, RepoFile, RepoSnapshot } from "../../src/plan/index.ts";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 export const CONFIG_DIR = join(FIXTURES, "configs");

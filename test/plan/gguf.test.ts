@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { ggmlTypeBytes, shapeFromGguf } from "../../src/plan/gguf.ts";
-import { ggufQuantOf, nominalBitsOf } from "../../src/plan/quant.ts";
-import { shapeFromConfig } from "../../src/plan/shape.ts";
-import type { GgufHeader, GgufValue } from "../../src/plan/types.ts";
+import { ggmlTypeBytes, shapeFromGguf } from "../../src/plan/index.ts";
+import { ggufQuantOf, nominalBitsOf } from "../../src/plan/index.ts";
+import { shapeFromConfig } from "../../src/plan/index.ts";
+import type { GgufHeader, GgufValue } from "../../src/plan/index.ts";
 import { kvBytesPerToken, loadConfig, recordedHeader, stateBytesPerSeq, thrown } from "./fixture.ts";
 
 const header = recordedHeader;

@@ -8,8 +8,8 @@ import {
   kvBytesPerToken, kvGeometry, kvHeadsPerCard, geometryBytesPerToken, llamacppCacheBytes, sglangCapacity, vllmBlockTokens, vllmCapacity, vllmSequenceBytes,
   VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT, vllmCachedGeometry,
   freetokenDsv4Args, freetokenDsv4CachePerPage, freetokenDsv4KvUnitBytes, freetokenDsv4Reserve,
-} from "../../src/plan/kv.ts";
-import { shapeFromConfig } from "../../src/plan/shape.ts";
+} from "../../src/plan/index.ts";
+import { shapeFromConfig } from "../../src/plan/index.ts";
 import { loadConfig } from "./fixture.ts";
 import { shapeOf } from "./planning-fixtures.ts";
 

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { parseStartupLog, type StartupLogReading } from "../../src/plan/logparse.ts";
+import { parseStartupLog, type StartupLogReading } from "../../src/calibration/logparse.ts";
 
 interface CalibrationQuote {
   id: string;

@@ -7,11 +7,11 @@ import { describe, expect, test } from "vitest";
 import {
   GIB, VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK, VLLM_PROFILES, cudaTotalBytes, llamacppComputeBytes, vllmActivationBytes, vllmMxfp4HopperExpertGrowthBytes, vllmNonTorchBytes,
   vllmOutsideBudgetBytes, vllmOutsideFloorBytes,
-} from "../../src/plan/memory.ts";
-import { cardMemoryBytes } from "../../src/plan/cards.ts";
-import { resolveSettings, vllmProfileFor } from "../../src/plan/settings.ts";
-import { shapeFromConfig } from "../../src/plan/shape.ts";
-import type { CalibrationModel, CalibrationRecord } from "../../src/plan/accuracy.ts";
+} from "../../src/plan/index.ts";
+import { cardMemoryBytes } from "../../src/plan/index.ts";
+import { resolveSettings, vllmProfileFor } from "../../src/plan/index.ts";
+import { shapeFromConfig } from "../../src/plan/index.ts";
+import type { CalibrationModel, CalibrationRecord } from "../../src/calibration/accuracy.ts";
 import { shapeOf } from "./planning-fixtures.ts";
 
 const dir = new URL("../fixtures/calibration/", import.meta.url);

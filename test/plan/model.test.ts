@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { readModel } from "../../src/plan/model.ts";
-import type { RepoSnapshot } from "../../src/plan/types.ts";
+import { readModel } from "../../src/plan/index.ts";
+import type { RepoSnapshot } from "../../src/plan/index.ts";
 import { kvBytesPerToken, loadConfig, recordedHeader, snapshotOf, thrown } from "./fixture.ts";
 
 describe("readModel", () => {

@@ -4,14 +4,14 @@
  * file sizes.
  */
 import { describe, expect, test } from "vitest";
-import { plan, servingParts } from "../../src/plan/options.ts";
-import { optionJson, refusalJson } from "../../src/plan/json.ts";
-import { withWorkload } from "../../src/plan/context.ts";
-import { DEFAULT_WORKLOAD } from "../../src/plan/settings.ts";
-import type { Artifact, Cluster, EngineSettings, ModelShape, PlanOption } from "../../src/plan/types.ts";
-import { shapeFromConfig } from "../../src/plan/shape.ts";
+import { plan, servingParts } from "../../src/plan/index.ts";
+import { optionJson, refusalJson } from "../../src/report/json.ts";
+import { withWorkload } from "../../src/plan/index.ts";
+import { DEFAULT_WORKLOAD } from "../../src/plan/index.ts";
+import type { Artifact, Cluster, EngineSettings, ModelShape, PlanOption } from "../../src/plan/index.ts";
+import { shapeFromConfig } from "../../src/plan/index.ts";
 import { loadConfig } from "./fixture.ts";
-import { readModel } from "../../src/plan/model.ts";
+import { readModel } from "../../src/plan/index.ts";
 import { GIB, cards, ggufOf, node, originalOf, shapeOf } from "./planning-fixtures.ts";
 
 function planOf(repo: string, cluster: Cluster, artifacts = [originalOf(repo)]) {

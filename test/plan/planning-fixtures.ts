@@ -4,8 +4,8 @@
  * read through the same shapeFromConfig the app uses.
  */
 import { readFileSync } from "node:fs";
-import { shapeFromConfig } from "../../src/plan/shape.ts";
-import type { Artifact, ClusterNode, DeviceGroup, ModelShape } from "../../src/plan/types.ts";
+import { shapeFromConfig } from "../../src/plan/index.ts";
+import type { Artifact, ClusterNode, DeviceGroup, ModelShape } from "../../src/plan/index.ts";
 
 interface Entry {
   config: Record<string, unknown>;

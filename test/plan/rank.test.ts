@@ -3,8 +3,8 @@
  * principle, on options that differ in one thing each.
  */
 import { describe, expect, test } from "vitest";
-import { CPU_QUALITY_CAP_BITS, QUALITY_CAP_BITS, compareOptions, quality, rank } from "../../src/plan/rank.ts";
-import type { PlanOption } from "../../src/plan/types.ts";
+import { CPU_QUALITY_CAP_BITS, QUALITY_CAP_BITS, compareOptions, quality, rank } from "../../src/plan/index.ts";
+import type { PlanOption } from "../../src/plan/index.ts";
 
 function option(id: string, over: { cpu?: boolean; gpus?: number; nodes?: number; bits?: number; free?: boolean; room?: number; fits?: boolean }): PlanOption {
   const gpus = over.gpus ?? 1;

@@ -3,11 +3,11 @@
  * the plan the way the engine moves its memory (issue 8).
  */
 import { describe, expect, test } from "vitest";
-import { DEFAULT_WORKLOAD, engineDefaults, kvDtypeAllowed, resolveSettings, vllmProfileFor, vllmReleaseChoiceOf, vllmReleaseChoices } from "../../src/plan/settings.ts";
-import { plan } from "../../src/plan/options.ts";
-import { withWorkload } from "../../src/plan/context.ts";
-import { cardMemoryBytes } from "../../src/plan/cards.ts";
-import type { Engine, EngineSettings, PlanOption } from "../../src/plan/types.ts";
+import { DEFAULT_WORKLOAD, engineDefaults, kvDtypeAllowed, resolveSettings, vllmProfileFor, vllmReleaseChoiceOf, vllmReleaseChoices } from "../../src/plan/index.ts";
+import { plan } from "../../src/plan/index.ts";
+import { withWorkload } from "../../src/plan/index.ts";
+import { cardMemoryBytes } from "../../src/plan/index.ts";
+import type { Engine, EngineSettings, PlanOption } from "../../src/plan/index.ts";
 import { GIB, cards, node, originalOf, shapeOf } from "./planning-fixtures.ts";
 import { readFileSync } from "node:fs";
 

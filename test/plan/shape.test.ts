@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { shapeFromConfig } from "../../src/plan/shape.ts";
-import type { ModelShape } from "../../src/plan/types.ts";
+import { shapeFromConfig } from "../../src/plan/index.ts";
+import type { ModelShape } from "../../src/plan/index.ts";
 import {
   MIB,
   MODEL_DIR,

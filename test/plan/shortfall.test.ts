@@ -4,10 +4,10 @@
  * have, rounded up so that following the advice is enough.
  */
 import { describe, expect, test } from "vitest";
-import { shortfallOf } from "../../src/plan/shortfall.ts";
+import { shortfallOf } from "../../src/plan/index.ts";
 import { plan, withWorkload } from "../../src/plan/index.ts";
-import { readModel } from "../../src/plan/model.ts";
-import type { Placement } from "../../src/plan/types.ts";
+import { readModel } from "../../src/plan/index.ts";
+import type { Placement } from "../../src/plan/index.ts";
 import { GIB, snapshotOf } from "./fixture.ts";
 
 const GPU: Placement = { cpu: false, gpuClass: "h100-80g", fabric: "", gpusPerNode: 1, nodes: 1, tensorParallel: 1, pipelineParallel: 1, expertParallel: false, cpuMoeLayers: 0, gpuLayers: -1 };

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { deflateSync, strToU8 } from "fflate";
 import { describe, expect, test } from "vitest";
-import type { Cluster } from "../../src/plan/types.ts";
+import type { Cluster } from "../../src/plan/index.ts";
 import type { Choices } from "../../src/state/choices.ts";
 import { decodeLink, encodeLink, linkCarriesManual, MAX_SHARED_LINK_CHARS } from "../../src/state/link.ts";
 

@@ -4,7 +4,7 @@
  */
 import { renderToStaticMarkup } from "react-dom/server";
 import { expect, test } from "vitest";
-import { accuracyRows } from "../../src/plan/accuracy.ts";
+import { accuracyRows } from "../../src/calibration/accuracy.ts";
 import { Accuracy } from "../../src/ui/Accuracy.tsx";
 
 test("every calibration case is a row linked to its source, under the means", () => {

@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import { renderToStaticMarkup } from "react-dom/server";
 import { expect, test } from "vitest";
 import { plan } from "../../src/plan/index.ts";
-import { parseStartupLog } from "../../src/plan/logparse.ts";
-import { readModel } from "../../src/plan/model.ts";
+import { parseStartupLog } from "../../src/calibration/logparse.ts";
+import { readModel } from "../../src/plan/index.ts";
 import { CalibrateFromLog, CalibrationReport } from "../../src/ui/CalibrateFromLog.tsx";
 import { snapshotOf } from "../plan/fixture.ts";
 

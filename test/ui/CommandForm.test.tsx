@@ -6,8 +6,8 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
 import { plan, type Plan } from "../../src/plan/index.ts";
-import { readModel } from "../../src/plan/model.ts";
-import type { Workload } from "../../src/plan/types.ts";
+import { readModel } from "../../src/plan/index.ts";
+import type { Workload } from "../../src/plan/index.ts";
 import { CommandForm } from "../../src/ui/CommandForm.tsx";
 import { snapshotOf } from "../plan/fixture.ts";
 

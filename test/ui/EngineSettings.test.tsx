@@ -5,7 +5,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { expect, test } from "vitest";
 import { EngineSettings } from "../../src/ui/EngineSettings.tsx";
-import type { EngineSettings as Settings } from "../../src/plan/types.ts";
+import type { EngineSettings as Settings } from "../../src/plan/index.ts";
 
 const H100_BYTES = 81_559 * 2 ** 20;
 

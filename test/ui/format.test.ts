@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { shapeFromConfig } from "../../src/plan/shape.ts";
-import type { Placement } from "../../src/plan/types.ts";
+import { shapeFromConfig } from "../../src/plan/index.ts";
+import type { Placement } from "../../src/plan/index.ts";
 import { formatGib, formatParams, modelSummary, placementLabel } from "../../src/ui/format.ts";
 
 const qwen3_32b = JSON.parse(readFileSync(new URL("../fixtures/ui/Qwen__Qwen3-32B.config.json", import.meta.url), "utf8")) as Record<string, unknown>;

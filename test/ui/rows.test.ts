@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { CardLoad, PlanOption } from "../../src/plan/types.ts";
+import type { CardLoad, PlanOption } from "../../src/plan/index.ts";
 import { barDomainGib, cardBarRow, filterOptions, groupOptions, optionBadges } from "../../src/ui/rows.ts";
 
 const GIB = 2 ** 30;

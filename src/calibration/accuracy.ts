@@ -8,14 +8,14 @@
  * placement, engine settings and card), through the same `evaluate` the page
  * uses; nothing here is fitted per case.
  */
-import type { Artifact, Engine, KvDtype, ModelShape, Placement, Workload } from "./types.ts";
+import type { Artifact, Engine, KvDtype, ModelShape, Placement, Workload } from "../plan/index.ts";
 import calibration from "./calibration.json" with { type: "json" };
-import { shapeFromConfig } from "./shape.ts";
-import { cardMemoryBytes } from "./cards.ts";
-import { evaluate, layerSplitParts, servingParts, computeDtypeBytes, type Layout } from "./options.ts";
-import { kvElementBytes, kvGeometry, llamacppCacheBytes, vllmCachedGeometry, vllmCapacity, geometryBytesPerToken } from "./kv.ts";
-import { GIB, VLLM_PROFILES, cudaTotalBytes, vllmOutsideBudgetBytes } from "./memory.ts";
-import { resolveSettings, vllmProfileFor } from "./settings.ts";
+import { shapeFromConfig } from "../plan/index.ts";
+import { cardMemoryBytes } from "../plan/index.ts";
+import { evaluate, layerSplitParts, servingParts, computeDtypeBytes, type Layout } from "../plan/index.ts";
+import { kvElementBytes, kvGeometry, llamacppCacheBytes, vllmCachedGeometry, vllmCapacity, geometryBytesPerToken } from "../plan/index.ts";
+import { GIB, VLLM_PROFILES, cudaTotalBytes, vllmOutsideBudgetBytes } from "../plan/index.ts";
+import { resolveSettings, vllmProfileFor } from "../plan/index.ts";
 
 /** One measured startup, as measured.jsonl records it (the fields used here). */
 export interface CalibrationRecord {

@@ -3,7 +3,7 @@
  * field names (shared/seeds/options.go.txt `Option`), in GiB = 2^30 bytes as
  * the seed's GB() was, plus what Modelplan adds. A contract: scripts read it.
  */
-import type { CardLoad, PlanOption, Refusal } from "./types.ts";
+import type { CardLoad, PlanOption, Refusal } from "../plan/index.ts";
 
 const GIB = 2 ** 30;
 

@@ -4,10 +4,10 @@
  * takes it (EngineSettings.measuredOverheadGib). The page only shows these
  * rows; every number is made here.
  */
-import { CUDA_CONTEXT_BYTES } from "./memory.ts";
-import { vllmProfileFor } from "./settings.ts";
+import { CUDA_CONTEXT_BYTES } from "../plan/index.ts";
+import { vllmProfileFor } from "../plan/index.ts";
 import type { LogEngine, StartupLogReading } from "./logparse.ts";
-import type { Engine, PlanOption, Workload } from "./types.ts";
+import type { Engine, PlanOption, Workload } from "../plan/index.ts";
 
 const GIB = 2 ** 30;
 

@@ -1,29 +1,12 @@
 /**
- * The slider's path: another context (or sequences, KV dtype, settings)
- * recomputes every option's loads without enumerating placements again, and
- * the longest context each option holds.
+ * A model planned on a cluster for a workload, and the slider's path: another workload re-evaluates
+ * the same layouts without enumerating.
  */
-import type { Workload } from "./types.ts";
-import { evaluate, plan, type Layout, type Plan } from "./options.ts";
+import { enumerate } from "./enumerate.ts";
+import { evaluate } from "./evaluate.ts";
+import type { EvalContext, Layout } from "./layout.ts";
 import { rank } from "./rank.ts";
-
-/**
- * The largest context in [1, cap] for which `fits` holds, or 0 when not even
- * one token fits; `fits` must be monotone (a longer context never needs less).
- * Binary search: ~18 probes up to a 256k cap.
- */
-export function largestFitting(fits: (contextTokens: number) => boolean, cap: number): number {
-  if (cap < 1 || !fits(1)) return 0;
-  if (fits(cap)) return cap;
-  let lo = 1;
-  let hi = cap;
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (fits(mid)) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
+import type { Cluster, Plan, PlanInput, Workload } from "./types.ts";
 
 /**
  * The layouts behind a plan, on a non-enumerable symbol property: kept out of
@@ -56,4 +39,18 @@ export function withWorkload(p: Plan, workload: Workload): Plan {
   const next: Plan = { ...p, workload, options };
   rememberLayouts(next, layouts);
   return next;
+}
+
+/**
+ * Every way each artifact could run on the cluster, best first, with the
+ * configurations turned down and why. `withWorkload` (context.ts) moves the
+ * workload afterwards without enumerating again.
+ */
+export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Plan {
+  const { layouts, refused } = enumerate(input, cluster, workload);
+  const ctx: EvalContext = { repo: input.repo, revision: input.revision, shape: input.shape, ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}) };
+  const options = rank(layouts.map((l) => evaluate(l, ctx, workload)));
+  const p: Plan = { repo: input.repo, revision: input.revision, ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}), shape: input.shape, artifacts: input.artifacts, cluster, workload, options, refused };
+  rememberLayouts(p, layouts);
+  return p;
 }

@@ -1,0 +1,82 @@
+/**
+ * llama-server's command line (and rpc-server's for hosts), each flag as llama.cpp's common/arg.cpp
+ * names it.
+ */
+import { type Arg, type CommandContext, type CommandOption, line, named, nodeAddress, nodeName, sequences } from "../../commands.ts";
+import type { Workload } from "../../types.ts";
+
+/** rpc-server's default port (tools/rpc/README.md: "endpoint : 127.0.0.1:50052"). */
+const RPC_PORT = 50052;
+
+/** "All layers" for --n-gpu-layers: any count past the model's layers means all of them (the README's `-ngl 99` idiom). */
+const ALL_LAYERS = 999;
+
+/** How llama-server finds the weights: by Hub repo and quant tag, or by the first file on disk. */
+function llamacppModelArgs(ctx: CommandContext): Arg[] {
+  const { artifact } = ctx;
+  const first = artifact.files.find((f) => !/mmproj/i.test(f)) ?? artifact.name;
+  // -hf downloads every part of a split set and the mmproj by itself, but it
+  // cannot pin a commit and needs the quant tag: a local directory, or an
+  // artifact without a tag, is named by its first file instead.
+  if (ctx.modelPath === undefined && ctx.revision !== "" && artifact.quant !== "" && isHubRepo(ctx.repo)) {
+    return [["-hf", `${ctx.repo}:${artifact.quant}`]];
+  }
+  // From disk a picture model's projector is its own file, named to --mmproj; a local directory's
+  // files are named within it, so the command works from wherever it is run.
+  const onDisk = (file: string): string => (ctx.modelPath === undefined ? file : `${ctx.modelPath.replace(/\/+$/, "")}/${file}`);
+  const projector = artifact.projectorBytes > 0 ? artifact.files.find((f) => /mmproj/i.test(f)) : undefined;
+  return projector === undefined ? [["-m", onDisk(first)]] : [["-m", onDisk(first)], ["--mmproj", onDisk(projector)]];
+}
+
+function isHubRepo(repo: string): boolean {
+  return /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(repo);
+}
+
+function llamacppKvArgs(kvDtype: Workload["kvDtype"]): Arg[] {
+  if (kvDtype !== "q8_0" && kvDtype !== "q4_0") return [];
+  // A quantized V cache needs flash attention (llama.cpp refuses it
+  // otherwise); "on" rather than the default "auto" so it cannot silently
+  // fall back on a backend without it.
+  return [["-ctk", kvDtype], ["-ctv", kvDtype], ["-fa", "on"]];
+}
+
+function llamacppGpuArgs(option: CommandOption): Arg[] {
+  const { placement } = option;
+  if (placement.cpu) return [];
+  const args: Arg[] = [["--n-gpu-layers", placement.gpuLayers < 0 ? ALL_LAYERS : placement.gpuLayers]];
+  if (placement.cpuMoeLayers > 0) args.push(["--n-cpu-moe", placement.cpuMoeLayers]);
+  if (placement.gpusPerNode > 1 && placement.nodes <= 1) {
+    // Equal shares over cards of one class: the split the plan sized, where
+    // the default would follow whatever memory happens to be free.
+    args.push(["--split-mode", "layer"], ["--tensor-split", Array.from({ length: placement.gpusPerNode }, () => "1").join(",")]);
+  }
+  return args;
+}
+
+function llamacppServerArgs(option: CommandOption, ctx: CommandContext): Arg[] {
+  const { workload } = ctx;
+  const settings = workload.settings;
+  const slots = settings.parallel ?? sequences(workload);
+  // --ctx-size is the whole pool, shared by the slots: context × sequences.
+  const args: Arg[] = [...llamacppModelArgs(ctx), ["--ctx-size", workload.contextTokens * slots]];
+  if (slots > 1) args.push(["--parallel", slots]);
+  args.push(...llamacppGpuArgs(option), ...llamacppKvArgs(workload.kvDtype));
+  if (settings.ubatch !== undefined) args.push(["-ub", settings.ubatch]);
+  if (settings.batch !== undefined) args.push(["-b", settings.batch]);
+  return args;
+}
+
+export function llamacppCommands(option: CommandOption, ctx: CommandContext): string[] {
+  const args = llamacppServerArgs(option, ctx);
+  const nodes = Math.max(1, option.placement.nodes);
+  if (nodes === 1) return [line(["llama-server"], args)];
+  const workers = Array.from({ length: nodes - 1 }, (_, i) => {
+    return named(`${nodeName(ctx, i + 1)} (rpc worker)`, line(["rpc-server"], [["-H", "0.0.0.0"], ["-p", RPC_PORT]]));
+  });
+  const endpoints = Array.from({ length: nodes - 1 }, (_, i) => `${nodeAddress(i + 1)}:${RPC_PORT}`);
+  const head = named(`${nodeName(ctx, 0)} (head, serves the API)`, line(["llama-server"], [...args, ["--rpc", endpoints.join(",")]]));
+  return [...workers, head];
+}
+
+// ---------------------------------------------------------------------------
+// FreeToken

@@ -1,0 +1,29 @@
+/** llama.cpp's host RAM: the whole model on the CPU, or the layers and experts offloaded to it. */
+import { llamacppKvElementBytes } from "./evalCard.ts";
+import { LLAMACPP_KV_PAD, llamacppCacheBytes } from "./kv.ts";
+import { llamacppComputeBytes, llamacppHostBytes } from "./memory.ts";
+import { growingBytesPerToken, type KvGeometry } from "../../kv.ts";
+import type { CardEval, EvalContext, Layout } from "../../layout.ts";
+import { resolveSettings } from "../../settings.ts";
+import type { CardLoad, Workload } from "../../types.ts";
+
+/** The host's load: everything in RAM for the CPU, or the offloaded share. */
+export function evalHost(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number, offloadedBytes: number, hostKv: KvGeometry | null): CardEval | null {
+  const host = layout.host;
+  if (!host) return null;
+  const s = resolveSettings("llamacpp", 0, w.settings, 1, w.sequences);
+  const elem = llamacppKvElementBytes(w.kvDtype);
+  const kvAt = (c: number): number => (hostKv ? llamacppCacheBytes(hostKv, elem, c, s.parallel, s.ubatch) : 0);
+  const kv = kvAt(contextTokens);
+  const engineBytes = llamacppHostBytes(ctx.shape, s.parallel) + (host.mode === "cpu" ? llamacppComputeBytes(ctx.shape, s.ubatch, true) : 0);
+  const weights = host.fixedBytes + offloadedBytes;
+  const load: CardLoad = {
+    gpuClass: "", cards: 1, role: host.mode === "cpu" ? "CPU" : "host RAM",
+    weightsBytes: weights, kvBytes: kv, engineBytes, usableBytes: host.usableBytes, physicalBytes: host.physicalBytes,
+  };
+  const growing = hostKv ? growingBytesPerToken(hostKv, elem) : 0;
+  return {
+    load, poolBytes: host.usableBytes - weights - engineBytes, needKvBytes: kv, outsideOk: true, kvAt, settings: s, elementBytes: elem,
+    stepTokens: LLAMACPP_KV_PAD / s.parallel, stepBytes: LLAMACPP_KV_PAD * growing,
+  };
+}

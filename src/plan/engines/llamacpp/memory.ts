@@ -1,0 +1,40 @@
+/** What llama.cpp spends besides weights and KV: compute buffers, host buffers, and --fit's margin. */
+import type { ModelShape } from "../../types.ts";
+import { MIB } from "../../units.ts";
+
+/**
+ * llama.cpp's fit margin: `--fit` leaves 1024 MiB free on each device
+ * (common/arg.cpp --fit-target, default 1024 MiB, builds b7xxx 2026); we
+ * plan against physical memory less that margin.
+ */
+export const LLAMACPP_FIT_MARGIN_BYTES = 1024 * MIB;
+
+/**
+ * llama.cpp's compute buffer on a card: the logits of one ubatch on the card
+ * that holds the output layer (n_ubatch × n_vocab × 4 B) and the activations
+ * of one ubatch (≈ 2 × n_embd floats a token) everywhere. Calibration:
+ * Gemma-3-27B, ub 512: 522.62 MiB (512 × 262,208 × 4 = 512 MiB + 10.5);
+ * Qwen3-235B: 312.75 MiB at ub 512 (296.75 + 16) and 1,264 at ub 2048.
+ */
+export function llamacppComputeBytes(shape: ModelShape, ubatch: number, holdsOutput: boolean): number {
+  const activations = ubatch * 2 * shape.hiddenSize * 4;
+  return activations + (holdsOutput ? ubatch * shape.vocabSize * 4 : 0);
+}
+
+/**
+ * Host memory llama.cpp keeps besides the weights it was given: the output
+ * buffer (n_vocab × 4 B per output slot) and the token embedding, which stays
+ * in a CPU buffer (calibration: Gemma-3-27B "CPU model buffer 1102.77 MiB").
+ */
+export function llamacppHostBytes(shape: ModelShape, slots: number): number {
+  return shape.vocabSize * 4 * Math.max(1, slots);
+}
+
+/**
+ * The share of a node's RAM one replica may plan on; the system and its
+ * agents keep the rest (seed options.go `hostShare`, 0.85).
+ */
+export const HOST_SHARE = 0.85;
+
+// ---------------------------------------------------------------------------
+// FreeToken

@@ -1,0 +1,60 @@
+/**
+ * llama.cpp with part of the model in RAM: the fewest layers (-ngl) or layers' experts (--n-cpu-moe)
+ * that let the cards hold the rest.
+ */
+import { evalCard } from "./evalCard.ts";
+import { evalHost } from "./host.ts";
+import { geometryOfFirst, geometryOfLast } from "../../geometries.ts";
+import { type CardEval, type EvalContext, fitsEval, type Layout, type Part } from "../../layout.ts";
+import type { Workload } from "../../types.ts";
+import { weightParts } from "../../weights.ts";
+
+/** An offloaded layout's parts for each count of layers in RAM: they do not depend on the workload. */
+const offloadParts = new WeakMap<Layout, Map<number, Part[]>>();
+
+export function offloadSplit(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number): { cpuLayers: number; evals: CardEval[]; host: CardEval | null } {
+  const host = layout.host;
+  const L = ctx.shape.layers;
+  const wp = weightParts(ctx.shape, layout.artifact);
+  const cards = layout.placement.gpusPerNode;
+  const output = wp.headBytes > 0 ? wp.headBytes : wp.embedBytes;
+  let byK = offloadParts.get(layout);
+  if (!byK) {
+    byK = new Map();
+    offloadParts.set(layout, byK);
+  }
+  const memo = byK;
+  const partsAt = (k: number): Part[] => {
+    const known = memo.get(k);
+    if (known) return known;
+    const perCardLayers = Math.ceil((host?.mode === "layers" ? L - k : L) / cards);
+    const expertsOnGpu = host?.mode === "moe" ? Math.max(0, wp.moeLayers - k) : wp.moeLayers;
+    const body = perCardLayers * wp.layerBytes + Math.ceil(expertsOnGpu / cards) * wp.expertLayerBytes;
+    const kv = geometryOfFirst(ctx.shape, perCardLayers);
+    const parts = layout.parts.map((p) => ({ ...p, bodyBytes: body + (p.holdsOutput ? output + wp.projectorBytes : 0), kv }));
+    memo.set(k, parts);
+    return parts;
+  };
+  const at = (k: number): { evals: CardEval[]; host: CardEval | null } => {
+    const evals = partsAt(k).map((p) => evalCard(layout, p, ctx, w, contextTokens));
+    const offloaded = host?.mode === "layers" ? k * (wp.layerBytes + (wp.moeLayers > 0 ? wp.expertLayerBytes : 0)) : Math.min(k, wp.moeLayers) * wp.expertLayerBytes;
+    const hostKv = host?.mode === "layers" && k > 0 ? geometryOfLast(ctx.shape, k) : null;
+    return { evals, host: evalHost(layout, ctx, w, contextTokens, offloaded, hostKv) };
+  };
+  // The last card (output layer and logits) is the fullest: whether it fits decides.
+  const fitsWith = (k: number): boolean => {
+    const last = partsAt(k).find((p) => p.holdsOutput);
+    return last !== undefined && fitsEval(evalCard(layout, last, ctx, w, contextTokens));
+  };
+  // More layers in RAM never need more of a card: the fewest that fit is found by bisection.
+  const most = host?.mode === "moe" ? wp.moeLayers : L;
+  if (!fitsWith(most)) return { cpuLayers: most, ...at(most) };
+  let lo = 1;
+  let hi = most;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (fitsWith(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return { cpuLayers: lo, ...at(lo) };
+}

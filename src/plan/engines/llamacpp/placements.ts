@@ -1,0 +1,72 @@
+/**
+ * Where llama.cpp runs: the CPU, a layer split over one node's cards, and layers or experts in RAM
+ * when the cards cannot hold it.
+ */
+import { layerSplitParts } from "./parts.ts";
+import type { ClassPool, EnumContext, Enumerated, HostShare, Layout, PoolNode } from "../../layout.ts";
+import { basePlacement, layoutId, where } from "../../placement.ts";
+import { hostShare, singleNodeHosts } from "../../pools.ts";
+import { bitsOf } from "../../quant.ts";
+import type { Artifact, Placement } from "../../types.ts";
+import { weightParts } from "../../weights.ts";
+
+/** llama.cpp: the CPU, a layer split over one node's cards, and layers or experts in RAM when the cards cannot hold it. */
+export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
+  const shape = c.shape;
+  if (c.allHostUsable.length > 0) {
+    const placement: Placement = { cpu: true, gpuClass: "", fabric: "", gpusPerNode: 0, nodes: 1, tensorParallel: 1, pipelineParallel: 1, expertParallel: false, cpuMoeLayers: 0, gpuLayers: 0, nodeIds: [] };
+    const layout: Layout = {
+      id: layoutId(a, "llamacpp", placement, "cpu"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a), parts: [],
+      host: hostShare("cpu", c, null, 0), hosts: 0, freeNow: false, cardsShort: 0,
+    };
+    const why = c.problem(layout);
+    if (why === null) out.layouts.push(layout);
+    else out.refused.push({ artifact: a.name, engine: "llamacpp", where: "CPU", reason: why });
+  }
+  for (const pool of c.pools) {
+    if (pool.memoryBytes === null) continue;
+    const mem = pool.memoryBytes;
+    let placed = false;
+    for (let wdt = 1; wdt <= pool.maxPerNode; wdt++) {
+      const { hosts, freeNow, nodeIds } = singleNodeHosts(pool, wdt);
+      const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false, nodeIds);
+      const layout: Layout = {
+        id: layoutId(a, "llamacpp", placement, "split"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
+        parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: null, hosts, freeNow, cardsShort: 0,
+      };
+      // More cards than the fewest that hold it buy nothing here (seed): the narrowest that fits is the option.
+      const why = c.problem(layout);
+      if (why === null) {
+        out.layouts.push(layout);
+        placed = true;
+        break;
+      }
+      out.refused.push({ artifact: a.name, engine: "llamacpp", where: where(pool.gpuClass, wdt, 1, ""), reason: why });
+    }
+    if (placed) continue;
+    offloadOptions(a, c, pool, mem, out);
+  }
+}
+
+/** The widest node of a class, with part of the model in its RAM: experts first (--n-cpu-moe), else whole layers (-ngl). */
+function offloadOptions(a: Artifact, c: EnumContext, pool: ClassPool, mem: number, out: Enumerated): void {
+  const shape = c.shape;
+  const wp = weightParts(shape, a);
+  const wdt = pool.maxPerNode;
+  let node: PoolNode | null = null;
+  for (const nodes of pool.fabrics.values()) {
+    for (const n of nodes) if (n.count >= wdt && (!node || n.hostMemBytes > node.hostMemBytes)) node = n;
+  }
+  if (!node || node.hostMemBytes <= 0) return;
+  // Experts first (--n-cpu-moe) when the artifact says which bytes are experts; else whole layers (-ngl).
+  const mode: HostShare["mode"] = wp.moeLayers > 0 && wp.expertLayerBytes > 0 ? "moe" : "layers";
+  const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false, [node.id]);
+  const { hosts, freeNow } = singleNodeHosts(pool, wdt);
+  const layout: Layout = {
+    id: layoutId(a, "llamacpp", placement, mode), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
+    parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: hostShare(mode, c, node, wp.embedBytes), hosts, freeNow, cardsShort: 0,
+  };
+  const why = c.problem(layout);
+  if (why === null) out.layouts.push(layout);
+  else out.refused.push({ artifact: a.name, engine: "llamacpp", where: `${where(pool.gpuClass, wdt, 1, "")} + RAM`, reason: why });
+}

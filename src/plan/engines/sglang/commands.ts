@@ -1,0 +1,37 @@
+/** SGLang's launch_server command line, single node and across nodes. */
+import { type Arg, cardFraction, type CommandContext, type CommandOption, headAddress, line, modelSource, named, nodeName, pushFraction, sequences } from "../../commands.ts";
+
+/** The example port of server_args.py's --dist-init-addr help ("192.168.0.2:25000"). */
+const SGLANG_DIST_PORT = 25000;
+
+function sglangArgs(option: CommandOption, ctx: CommandContext): Arg[] {
+  const { placement } = option;
+  const { workload } = ctx;
+  const args: Arg[] = [["--model-path", modelSource(ctx)]];
+  if (ctx.revision !== "") args.push(["--revision", ctx.revision]);
+  args.push(["--tp-size", placement.tensorParallel]);
+  if (placement.pipelineParallel > 1) args.push(["--pp-size", placement.pipelineParallel]);
+  // SGLang's MoE layers run expert parallel over the same ranks as tensor
+  // parallel when --ep-size equals the TP width.
+  if (placement.expertParallel) args.push(["--ep-size", placement.tensorParallel]);
+  args.push(["--context-length", workload.contextTokens]);
+  pushFraction(args, "--mem-fraction-static", cardFraction(option, workload, "memFractionStatic"));
+  if (workload.kvDtype === "fp8") args.push(["--kv-cache-dtype", "fp8_e4m3"]);
+  if (sequences(workload) > 1) args.push(["--max-running-requests", sequences(workload)]);
+  return args;
+}
+
+export function sglangCommands(option: CommandOption, ctx: CommandContext): string[] {
+  const launch = ["python", "-m", "sglang.launch_server"];
+  const args = sglangArgs(option, ctx);
+  const nodes = Math.max(1, option.placement.nodes);
+  if (nodes === 1) return [line(launch, args)];
+  return Array.from({ length: nodes }, (_, rank) => {
+    const multi: Arg[] = [["--nnodes", nodes], ["--node-rank", rank], ["--dist-init-addr", `${headAddress()}:${SGLANG_DIST_PORT}`]];
+    const role = rank === 0 ? "rank 0, serves the API" : `rank ${rank}`;
+    return named(`${nodeName(ctx, rank)} (${role})`, line(launch, [...args, ...multi]));
+  });
+}
+
+// ---------------------------------------------------------------------------
+// llama.cpp

@@ -1,0 +1,80 @@
+/** vLLM's serve command line: one node, native multi-node, or over Ray. */
+import { type Arg, cardFraction, type CommandContext, type CommandOption, headAddress, line, modelSource, named, nodeName, pushFraction } from "../../commands.ts";
+import { VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./kv.ts";
+
+function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
+  const { placement } = option;
+  const { workload } = ctx;
+  const settings = workload.settings;
+  const args: Arg[] = [];
+  if (ctx.revision !== "") args.push(["--revision", ctx.revision]);
+  args.push(["--tensor-parallel-size", placement.tensorParallel]);
+  if (placement.pipelineParallel > 1) args.push(["--pipeline-parallel-size", placement.pipelineParallel]);
+  if (placement.expertParallel) args.push(["--enable-expert-parallel"]);
+  args.push(["--max-model-len", workload.contextTokens]);
+  // Only the user's own utilization. Without one the plan holds for the release's own default
+  // (0.9 through 0.20, 0.92 from 0.21 with the CUDA-graph estimate inside it, settings.ts); pinning
+  // the older 0.9 on a 0.21+ engine would shrink its pool below what was planned.
+  if (settings.gpuMemoryUtilization !== undefined) pushFraction(args, "--gpu-memory-utilization", cardFraction(option, workload, "gpuMemoryUtilization"));
+  if (ctx.shape.layerCaches.some((l) => l.kind === "compressed-mla")) {
+    // DeepSeek-V4: its compressed cache exists only in the fp8_ds_mla layout the plan sized (kv.ts, 584-B
+    // slots), and its tokenizer is its own; both flags are required ("--kv-cache-dtype fp8_ds_mla and
+    // --tokenizer-mode deepseek_v4 are required for this model", the V4-Flash recipes).
+    args.push(["--kv-cache-dtype", "fp8_ds_mla"], ["--tokenizer-mode", "deepseek_v4"]);
+  } else if (workload.kvDtype === "fp8") args.push(["--kv-cache-dtype", "fp8"]);
+  // Only the user's own cap: the plan sized vLLM's sampler warm-up with
+  // max_num_seqs as settings.ts resolves it, so a cap taken from `sequences`
+  // would start a different engine from the one planned (a larger one could
+  // OOM in the warm-up, as gpt-oss-20b did at 0.95 in the calibration set).
+  if (settings.maxNumSeqs !== undefined) args.push(["--max-num-seqs", settings.maxNumSeqs]);
+  if (settings.maxNumBatchedTokens !== undefined) args.push(["--max-num-batched-tokens", settings.maxNumBatchedTokens]);
+  if (settings.dtype !== undefined && settings.dtype !== "auto") args.push(["--dtype", settings.dtype]);
+  if (settings.quantization !== undefined) args.push(["--quantization", settings.quantization]);
+  if (settings.enforceEager === true) args.push(["--enforce-eager"]);
+  return args;
+}
+
+/**
+ * The environment a vLLM command needs: VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE
+ * when the user's choice for a chunked-local model (Llama-4) differs from the
+ * default of the vLLM the plan models (kv.ts), which the plan sized by.
+ */
+function vllmEnvironment(ctx: CommandContext): string[] {
+  const wanted = ctx.workload.settings.vllmChunkedLocalHybridKv;
+  if (wanted === undefined || wanted === VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT) return [];
+  if (!ctx.shape.layerCaches.some((l) => l.kind === "sliding" && l.chunked === true)) return [];
+  return [`VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=${wanted ? 1 : 0}`];
+}
+
+export function vllmCommands(option: CommandOption, ctx: CommandContext): string[] {
+  const serve = [...vllmEnvironment(ctx), "vllm", "serve", modelSource(ctx)];
+  const args = vllmServeArgs(option, ctx);
+  const nodes = Math.max(1, option.placement.nodes);
+  if (nodes === 1) return [line(serve, args)];
+  if (ctx.vllmLauncher === "ray") return vllmRayCommands(serve, args, nodes, ctx);
+  return Array.from({ length: nodes }, (_, rank) => {
+    const multi: Arg[] = [["--nnodes", nodes], ["--node-rank", rank], ["--master-addr", headAddress()]];
+    // Every node but the head runs only workers: no API server of its own.
+    if (rank > 0) multi.push(["--headless"]);
+    const role = rank === 0 ? "head, serves the API" : `worker ${rank}`;
+    return named(`${nodeName(ctx, rank)} (${role})`, line(serve, [...args, ...multi]));
+  });
+}
+
+/**
+ * Ray's default GCS port (ray start --head --port, default 6379; the port
+ * vLLM's examples/online_serving/multi-node-serving.sh uses).
+ */
+const RAY_PORT = 6379;
+
+function vllmRayCommands(serve: string[], args: Arg[], nodes: number, ctx: CommandContext): string[] {
+  const head = named(`${nodeName(ctx, 0)} (head: Ray)`, line(["ray", "start"], [["--head"], ["--port", RAY_PORT]]));
+  const workers = Array.from({ length: nodes - 1 }, (_, i) =>
+    named(`${nodeName(ctx, i + 1)} (worker: joins Ray)`, line(["ray", "start"], [["--address", `${headAddress()}:${RAY_PORT}`]])),
+  );
+  const start = named(`${nodeName(ctx, 0)} (head, once every node has joined)`, line(serve, [...args, ["--distributed-executor-backend", "ray"]]));
+  return [head, ...workers, start];
+}
+
+// ---------------------------------------------------------------------------
+// SGLang

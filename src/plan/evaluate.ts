@@ -1,0 +1,149 @@
+/**
+ * What a layout holds for a workload: per-card loads, fits, the longest context, the pool and the
+ * commands. The slider's path calls it for every option; nothing here enumerates.
+ */
+import type { CommandContext } from "./commands.ts";
+import { commandsFor, engineModel, kvDtypeAllowed, pastModelContext } from "./engines/index.ts";
+import { type CardEval, type EvalContext, fitsEval, type HostShare, type Layout, type LayoutEval, needOf } from "./layout.ts";
+import type { ModelShape, Placement, PlanOption, Workload } from "./types.ts";
+
+/**
+ * The largest context in [1, cap] for which `fits` holds, or 0 when not even
+ * one token fits; `fits` must be monotone (a longer context never needs less).
+ * Binary search: ~18 probes up to a 256k cap.
+ */
+export function largestFitting(fits: (contextTokens: number) => boolean, cap: number): number {
+  if (cap < 1 || !fits(1)) return 0;
+  if (fits(cap)) return cap;
+  let lo = 1;
+  let hi = cap;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Per-card evaluation of a layout at a context (no commands, no option), by its engine. */
+export function evalLayout(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number): LayoutEval {
+  return engineModel(layout.engine).evalLayout(layout, ctx, w, contextTokens);
+}
+
+/** The engine's pool on the worst card: its bytes, the tokens it holds and the sequences of the workload's context. */
+function poolOf(layout: Layout, evals: CardEval[], w: Workload, shape: ModelShape): { bytes: number; tokens: number; concurrency: number } {
+  const engine = engineModel(layout.engine);
+  let best: { bytes: number; tokens: number; concurrency: number } | null = null;
+  for (let i = 0; i < evals.length; i++) {
+    const e = evals[i];
+    const part = layout.parts[i];
+    if (!e || !part) continue;
+    const bytes = Math.max(0, e.poolBytes);
+    const cap = engine.capacity(layout, part, e, w, shape, bytes);
+    if (!best || cap.tokens < best.tokens) best = { bytes, ...cap };
+  }
+  return best ?? { bytes: 0, tokens: 0, concurrency: 0 };
+}
+
+/**
+ * What a layout holds for a workload: per-card loads, fits, the longest
+ * context, the pool and the commands. The slider's path calls this again for
+ * every option; nothing here enumerates.
+ */
+export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOption {
+  const contextTokens = Math.max(1, w.contextTokens);
+  const r = evalLayout(layout, ctx, w, contextTokens);
+  const all = r.host ? [...r.evals, r.host] : r.evals;
+  const memoryFits = all.every(fitsEval);
+  // The worst card: the least room left after what it needs.
+  let worstIndex = 0;
+  for (let i = 1; i < all.length; i++) {
+    const e = all[i];
+    const best = all[worstIndex];
+    if (e && best && e.load.usableBytes - needOf(e) < best.load.usableBytes - needOf(best)) worstIndex = i;
+  }
+  const worst = all[worstIndex];
+  const modelMax = ctx.shape.maxContextTokens > 0 ? ctx.shape.maxContextTokens : contextTokens;
+  const kvTaken = kvDtypeAllowed(layout.engine, w.kvDtype);
+  let maxContextTokens = kvTaken ? modelMax : 0;
+  for (const e of all) maxContextTokens = Math.min(maxContextTokens, e.outsideOk ? longestContext(e, modelMax) : 0);
+  const pool = layout.placement.cpu ? { bytes: 0, tokens: 0, concurrency: 0 } : poolOf(layout, r.evals, w, ctx.shape);
+  const hostedFits = layout.cardsShort === 0;
+  const placement: Placement = r.cpuLayers > 0
+    ? layout.host?.mode === "moe"
+      ? { ...layout.placement, cpuMoeLayers: r.cpuLayers }
+      : { ...layout.placement, gpuLayers: ctx.shape.layers - r.cpuLayers }
+    : layout.placement;
+  const past = pastModelContext(layout.engine, ctx.shape, w.contextTokens);
+  const cc: CommandContext = { repo: ctx.repo, revision: ctx.revision, artifact: layout.artifact, shape: ctx.shape, workload: w };
+  if (ctx.modelPath !== undefined) cc.modelPath = ctx.modelPath;
+  if (placement.nodeIds !== undefined) cc.nodeIds = placement.nodeIds;
+  const option: PlanOption = {
+    id: layout.id,
+    artifact: layout.artifact.name,
+    format: layout.artifact.format,
+    engine: layout.engine,
+    placement,
+    bitsPerWeight: layout.bitsPerWeight,
+    cards: all.map((e) => e.load),
+    needBytes: worst ? needOf(worst) : 0,
+    haveBytes: worst ? worst.load.usableBytes : 0,
+    worstCardIndex: worstIndex,
+    hosts: layout.host?.mode === "cpu" && r.host ? hostsFor(layout.host, r.host) : layout.hosts,
+    freeNow: layout.host?.mode === "cpu" && r.host ? cpuFreeNow(layout.host, r.host) : layout.freeNow && engineModel(layout.engine).startsOnFreeMemory(layout, r.evals),
+    // A KV dtype the engine does not take (the slider moved to q8_0 with a vLLM option on screen) does not run at all.
+    fits: memoryFits && hostedFits && kvTaken && (past === null || past.runs),
+    maxContextTokens,
+    kvPoolBytes: pool.bytes,
+    kvPoolTokens: pool.tokens,
+    maxConcurrency: pool.concurrency,
+    moreCardsNeeded: layout.cardsShort,
+    commands: [],
+  };
+  if (past !== null) option.notes = [past.words];
+  option.commands = commandsFor(option, cc);
+  return option;
+}
+
+/**
+ * The longest context a card holds, at most `cap`. Past the sliding windows
+ * the need grows by `stepBytes` every `stepTokens`, so the answer is solved
+ * from the need at `cap` and checked; where the check fails (short contexts,
+ * windows not yet full) it is searched.
+ */
+function longestContext(e: CardEval, cap: number): number {
+  const fits = (c: number): boolean => e.kvAt(c) <= e.poolBytes;
+  const atCap = e.kvAt(cap);
+  if (atCap <= e.poolBytes) return cap;
+  if (e.stepBytes > 0) {
+    const stepsAtCap = Math.ceil(cap / e.stepTokens);
+    const fixed = atCap - stepsAtCap * e.stepBytes;
+    const steps = Math.floor((e.poolBytes - fixed) / e.stepBytes);
+    const c = Math.min(cap, Math.floor(steps * e.stepTokens));
+    if (c >= 1 && fits(c) && !fits(c + 1)) return c;
+  }
+  return largestFitting(fits, cap);
+}
+
+/** Nodes whose RAM share holds the CPU replica (binary search over the sorted shares). */
+function hostsFor(host: HostShare, e: CardEval): number {
+  const need = needOf(e);
+  const a = host.nodeUsableBytes;
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((a[mid] ?? 0) >= need) hi = mid;
+    else lo = mid + 1;
+  }
+  return a.length - lo;
+}
+
+function cpuFreeNow(host: HostShare, e: CardEval): boolean {
+  const need = needOf(e);
+  const top = host.nodeFreeBytes[host.nodeFreeBytes.length - 1] ?? 0;
+  return top >= need;
+}
+
+// ---------------------------------------------------------------------------
+// The cluster, by card class and fabric

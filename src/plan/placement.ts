@@ -1,0 +1,45 @@
+/** Placements in words and by id, and the tensor-parallel widths a model's heads allow. */
+import type { Artifact, Engine, ModelShape, Placement } from "./types.ts";
+import { GIB } from "./units.ts";
+
+/** "an h100-80g", "a b200-192g": the article a class label is read with. */
+export function article(label: string): string {
+  return /^[aefhilmnorsx]/i.test(label) ? `an ${label}` : `a ${label}`;
+}
+
+export function gib1(bytes: number): string {
+  return (bytes / GIB).toFixed(1);
+}
+
+/** The reason a tensor-parallel width does not suit the model's heads, or null. */
+export function tensorParallelProblem(shape: ModelShape, width: number): string | null {
+  if (width <= 1) return null;
+  if (shape.attentionHeads > 0 && shape.attentionHeads % width !== 0) {
+    return `tensor parallel ${width}: ${shape.attentionHeads} attention heads do not divide by ${width}`;
+  }
+  // Tensor parallel splits the KV heads among the cards or, past their number, gives each card a
+  // copy of one: the width divides the heads, or the heads divide the width (Qwen3-235B: 4 heads on 8).
+  const kv = shape.kvHeads;
+  if (kv > 0 && kv % width !== 0 && width % kv !== 0) {
+    return `tensor parallel ${width}: ${kv} KV heads neither divide by ${width} nor divide it`;
+  }
+  return null;
+}
+
+export function where(gpuClass: string, perNode: number, nodes: number, fabric: string): string {
+  return nodes > 1 ? `${nodes} nodes × ${perNode} ${gpuClass} on ${fabric}` : `${perNode} × ${gpuClass}`;
+}
+
+/** One literal shape for every placement (the hot paths read them all): the nodes named last. */
+export function basePlacement(gpuClass: string, fabric: string, perNode: number, nodes: number, tp: number, pp: number, ep: boolean, nodeIds: string[]): Placement {
+  return { cpu: false, gpuClass, fabric, gpusPerNode: perNode, nodes, tensorParallel: tp, pipelineParallel: pp, expertParallel: ep, cpuMoeLayers: 0, gpuLayers: -1, nodeIds };
+}
+
+export function layoutId(a: Artifact, engine: Engine, p: Placement, mode: string): string {
+  return [a.name, engine, p.cpu ? "cpu" : p.gpuClass, p.fabric, `${p.gpusPerNode}x${p.nodes}`, p.expertParallel ? "ep" : "", mode].join("|");
+}
+
+/** Where an option runs, in the words every view uses: "CPU", "2 × h100-80g", "2 nodes × 8 h100-80g on ib0". */
+export function placementLabel(p: Placement): string {
+  return p.cpu ? "CPU" : where(p.gpuClass, p.gpusPerNode, p.nodes, p.fabric);
+}
