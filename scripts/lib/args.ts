@@ -4,7 +4,7 @@
  * flag and what it takes.
  */
 import type { EngineSettings, KvDtype, Workload } from "../../src/plan/index.ts";
-import { vllmProfileFor } from "../../src/plan/index.ts";
+import { KV_DTYPES, vllmProfileFor } from "../../src/plan/index.ts";
 
 export interface PlanArgs {
   model: string;
@@ -33,7 +33,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   context: { names: ["--context", "--max-model-len", "--ctx-size", "-c"], kind: "int", help: "tokens of one sequence (default 8192, or the model's maximum when shorter)" },
   sequences: { names: ["--sequences"], kind: "int", help: "sequences served at once: the KV pool holds context × sequences (default 1)" },
   revision: { names: ["--revision"], kind: "text", help: "a branch, tag or commit of the Hub repo (or write owner/name@rev)" },
-  kvDtype: { names: ["--kv-cache-dtype", "-ctk", "--cache-type-k", "-ctv", "--cache-type-v"], kind: "choice", choices: ["auto", "fp8", "f16", "q8_0", "q4_0"], help: "KV cache element type: auto, fp8 (vLLM, SGLang); f16, q8_0, q4_0 (llama.cpp -ctk/-ctv)" },
+  kvDtype: { names: ["--kv-cache-dtype", "-ctk", "--cache-type-k", "-ctv", "--cache-type-v"], kind: "choice", choices: KV_DTYPES, help: "KV cache element type: auto, fp8 (vLLM, SGLang); f16, q8_0, q4_0 (llama.cpp -ctk/-ctv)" },
   gpuMemoryUtilization: { names: ["--gpu-memory-utilization"], kind: "fraction", help: "vLLM: the fraction of each card's TOTAL memory it may use" },
   maxNumSeqs: { names: ["--max-num-seqs"], kind: "int", help: "vLLM: the most sequences in one batch" },
   maxNumBatchedTokens: { names: ["--max-num-batched-tokens"], kind: "int", help: "vLLM: tokens per step (drives the activation peak)" },

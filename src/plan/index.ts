@@ -4,6 +4,7 @@
  * src/plan. Outside code imports the engine from here only (a lint rule holds it).
  */
 export type * from "./types.ts";
+export { ENGINES, KV_DTYPES, RUN_DTYPES } from "./types.ts";
 
 // Planning: enumerate once, evaluate again for every workload (the slider's path).
 export { plan, withWorkload } from "./plan.ts";

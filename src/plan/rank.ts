@@ -41,23 +41,22 @@ function cardsOf(o: PlanOption): number {
  * busy cards waits for one.
  */
 export function compareOptions(a: PlanOption, b: PlanOption): number {
-  if (a.fits !== b.fits) return a.fits ? -1 : 1;
-  if (a.placement.cpu !== b.placement.cpu) return a.placement.cpu ? 1 : -1;
-  const cards = cardsOf(a) - cardsOf(b);
-  if (cards !== 0) return cards;
-  const nodes = a.placement.nodes - b.placement.nodes;
-  if (nodes !== 0) return nodes;
-  const q = quality(b.bitsPerWeight, b.placement.cpu) - quality(a.bitsPerWeight, a.placement.cpu);
-  if (q !== 0) return q;
-  if (a.freeNow !== b.freeNow) return a.freeNow ? -1 : 1;
-  return b.haveBytes - b.needBytes - (a.haveBytes - a.needBytes);
+  return compareKeys(rankKeys(a), rankKeys(b));
 }
 
-/** The options, best first (a new array; stable for equal options). */
-export function rank(options: readonly PlanOption[]): PlanOption[] {
-  // Decorate once, sort on the keys: a thousand options sort in a fraction of a millisecond.
-  const keyed = options.map((o, i) => ({
-    o, i,
+/** An option's place in the order, key by key (lower first): the one definition both compareOptions and rank sort by. */
+interface RankKeys {
+  fits: number;
+  cpu: number;
+  cards: number;
+  nodes: number;
+  quality: number;
+  free: number;
+  room: number;
+}
+
+function rankKeys(o: PlanOption): RankKeys {
+  return {
     fits: o.fits ? 0 : 1,
     cpu: o.placement.cpu ? 1 : 0,
     cards: cardsOf(o),
@@ -65,7 +64,17 @@ export function rank(options: readonly PlanOption[]): PlanOption[] {
     quality: -quality(o.bitsPerWeight, o.placement.cpu),
     free: o.freeNow ? 0 : 1,
     room: -(o.haveBytes - o.needBytes),
-  }));
-  keyed.sort((a, b) => a.fits - b.fits || a.cpu - b.cpu || a.cards - b.cards || a.nodes - b.nodes || a.quality - b.quality || a.free - b.free || a.room - b.room || a.i - b.i);
+  };
+}
+
+function compareKeys(a: RankKeys, b: RankKeys): number {
+  return a.fits - b.fits || a.cpu - b.cpu || a.cards - b.cards || a.nodes - b.nodes || a.quality - b.quality || a.free - b.free || a.room - b.room;
+}
+
+/** The options, best first (a new array; stable for equal options). */
+export function rank(options: readonly PlanOption[]): PlanOption[] {
+  // Decorate once, sort on the keys: a thousand options sort in a fraction of a millisecond.
+  const keyed = options.map((o, i) => ({ o, i, keys: rankKeys(o) }));
+  keyed.sort((a, b) => compareKeys(a.keys, b.keys) || a.i - b.i);
   return keyed.map((k) => k.o);
 }

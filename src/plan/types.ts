@@ -106,10 +106,16 @@ export interface Cluster {
 // In: how the user will serve.
 // ---------------------------------------------------------------------------
 
-export type Engine = "vllm" | "sglang" | "llamacpp" | "freetoken";
+/** The engines Modelplan plans for: the one list the type, the link's schema, the page's filter and the terminal derive from. */
+export const ENGINES = ["vllm", "sglang", "llamacpp", "freetoken"] as const;
+export type Engine = (typeof ENGINES)[number];
 
 /** KV cache element type: "auto" is the model's dtype. fp8 for vLLM/SGLang; f16/q8_0/q4_0 for llama.cpp. */
-export type KvDtype = "auto" | "fp8" | "f16" | "q8_0" | "q4_0";
+export const KV_DTYPES = ["auto", "fp8", "f16", "q8_0", "q4_0"] as const;
+export type KvDtype = (typeof KV_DTYPES)[number];
+
+/** vLLM/SGLang --dtype: "auto" is the checkpoint's (16 bits for an fp32 one). */
+export const RUN_DTYPES = ["auto", "bfloat16", "float16", "float32"] as const;
 
 /**
  * Settings that change what an engine allocates, with the engines' own
@@ -124,7 +130,7 @@ export interface EngineSettings {
   /** vLLM --max-num-batched-tokens: drives the activation peak and sliding-window layers' cache. */
   maxNumBatchedTokens?: number;
   /** vLLM --dtype override of the weights' dtype. */
-  dtype?: "auto" | "bfloat16" | "float16" | "float32";
+  dtype?: (typeof RUN_DTYPES)[number];
   /** vLLM runtime --quantization (weights quantized at load). */
   quantization?: "fp8";
   /** vLLM --enforce-eager: no CUDA graphs. */

@@ -13,7 +13,7 @@ export const FIT_FILTERS = ["all", "fits", "free"] as const satisfies readonly F
 export type GroupBy = "none" | "artifact" | "engine";
 export const GROUP_BYS = ["none", "artifact", "engine"] as const satisfies readonly GroupBy[];
 
-export const ENGINES = ["vllm", "sglang", "llamacpp", "freetoken"] as const satisfies readonly Engine[];
+export { ENGINES } from "../plan/index.ts";
 
 export interface Filters {
   /** An artifact's name, or "" for every artifact. */

@@ -16,7 +16,7 @@
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 import { z } from "zod";
 import type { Cluster, EngineSettings, Workload } from "../plan/index.ts";
-import { vllmProfileFor } from "../plan/index.ts";
+import { KV_DTYPES, RUN_DTYPES, vllmProfileFor } from "../plan/index.ts";
 import { ENGINES, FIT_FILTERS, GROUP_BYS, type Choices, type Filters } from "./choices.ts";
 
 export const LINK_VERSION = 1;
@@ -142,7 +142,7 @@ const wireDevice = z.union([
 const wireNode = z.tuple([text.min(1), text, gib, gib, z.array(wireDevice).max(64)]);
 const wireCluster = z.array(wireNode).min(1).max(MAX_NODES);
 
-const kvDtype = z.enum(["auto", "fp8", "f16", "q8_0", "q4_0"]);
+const kvDtype = z.enum(KV_DTYPES);
 const contextTokens = z.number().int().min(1).max(MAX_CONTEXT_TOKENS);
 const sequences = z.number().int().min(1).max(MAX_SEQUENCES);
 
@@ -151,7 +151,7 @@ const settingSchemas: { [K in keyof Required<EngineSettings>]: z.ZodType<NonNull
   gpuMemoryUtilization: z.number().gt(0).max(1),
   maxNumSeqs: z.number().int().min(1).max(MAX_SEQUENCES),
   maxNumBatchedTokens: z.number().int().min(1).max(MAX_CONTEXT_TOKENS),
-  dtype: z.enum(["auto", "bfloat16", "float16", "float32"]),
+  dtype: z.enum(RUN_DTYPES),
   quantization: z.literal("fp8"),
   enforceEager: z.boolean(),
   vllmChunkedLocalHybridKv: z.boolean(),

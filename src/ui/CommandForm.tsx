@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from "react";
 import { kvDtypeAllowed, resolveSettings, vllmUtilizationDefaults, withWorkload, type Plan } from "../plan/index.ts";
-import { shortfallOf } from "../plan/index.ts";
+import { KV_DTYPES, shortfallOf } from "../plan/index.ts";
 import type { KvDtype, PlanOption, Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
 import { NumberField } from "./NumberField.tsx";
@@ -17,7 +17,6 @@ interface CommandFormProps {
   onChoose(index: number): void;
 }
 
-const KV_DTYPES: KvDtype[] = ["auto", "fp8", "f16", "q8_0", "q4_0"];
 
 const KV_LABELS: Record<KvDtype, string> = {
   auto: "auto (the model's dtype)",
