@@ -1,7 +1,7 @@
 /**
  * Prints Modelplan's predictions beside what engines printed at startup,
- * for every case in shared/calibration/measured.jsonl (bundled in
- * src/plan/calibration.json), and the issue 8 means on the vLLM 0.19 cases:
+ * for every case in test/fixtures/calibration/measured.jsonl (bundled in
+ * src/calibration/calibration.json), and the means on the vLLM 0.19 cases:
  *   npx tsx scripts/accuracy.ts
  */
 import { accuracyRows, errorSummary, type AccuracyRow } from "../src/calibration/accuracy.ts";

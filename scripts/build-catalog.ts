@@ -1,5 +1,6 @@
 /**
- * Builds, from the real snapshots in ../shared/fixtures/models/, two things
+ * Builds, from the real snapshots in test/fixtures/models/ (each naming its
+ * upstream sources), two things
  * the project keeps (so nothing reads outside the repo at run time):
  *
  *  - src/hub/catalog/<owner>__<name>.json: the bundled catalog, one
@@ -8,7 +9,7 @@
  *    response shapes (the `?blobs=true` model info, the files' text, GGUF
  *    header facts) that the tests' fake Hub serves.
  *
- * Run: npx tsx scripts/build-catalog.ts [path/to/shared]
+ * Run: npx tsx scripts/build-catalog.ts [path/to/fixtures]
  * Nothing is invented: a file whose size was not seen is left out, and every
  * output names its sources.
  */
@@ -17,9 +18,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RepoFile, RepoSnapshot } from "../src/plan/index.ts";
 
-const shared = process.argv[2] ?? join(import.meta.dirname, "..", "..", "shared");
-const models = join(shared, "fixtures", "models");
-const configs = join(shared, "fixtures", "configs");
+const fixtures = process.argv[2] ?? join(import.meta.dirname, "..", "test", "fixtures");
+const models = join(fixtures, "models");
+const configs = join(fixtures, "configs");
 const root = join(import.meta.dirname, "..");
 
 interface FixtureFile {
@@ -52,7 +53,7 @@ function exactFiles(f: Fixture): FixtureFile[] {
   return [...(f.files ?? []), ...(f.other_files ?? [])].filter((x) => x.size_exact && typeof x.size === "number");
 }
 
-/** The catalog: models with a verbatim config and exact weight sizes (shared/fixtures/models/README.md). */
+/** The catalog: models with a verbatim config and exact weight sizes (test/fixtures/models/README.md). */
 const CATALOG: { repo: string; label: string }[] = [
   { repo: "Qwen/Qwen2.5-Coder-32B-Instruct", label: "Qwen2.5 Coder 32B Instruct (bf16)" },
   { repo: "meta-llama/Llama-3.1-8B-Instruct", label: "Llama 3.1 8B Instruct (bf16)" },
@@ -89,7 +90,7 @@ function buildCatalog(): void {
     writeJson(join(dir, `${repo.replace("/", "__")}.json`), {
       label,
       source: [
-        `shared/fixtures/models/${repo.replace("/", "__")}.json (copied by scripts/build-catalog.ts)`,
+        `test/fixtures/models/${repo.replace("/", "__")}.json (copied by scripts/build-catalog.ts)`,
         ...f.sources,
         ...(f.params_source ? [`paramsTotal: ${f.params_source}`] : []),
         ...(dropped.length > 0 ? [`left out, size not seen: ${dropped.join(", ")}`] : []),
@@ -115,7 +116,7 @@ function gitBlobId(text: string): string {
 }
 
 /**
- * A `?blobs=true` sibling: `{rfilename, blobId, size, lfs?}` (shared/notes/hub-api.md §4).
+ * A `?blobs=true` sibling: `{rfilename, blobId, size, lfs?}` (docs/notes/hub-api.md §4).
  * An LFS file's blobId is the git id of its pointer, computed from the
  * pointer's known text; a small file's blobId would need its exact bytes,
  * which were not kept, so it is left out rather than made up.
@@ -176,7 +177,7 @@ function ggufFacts(raw: Record<string, unknown>): Record<string, unknown> {
 function buildRecordings(): void {
   const dir = join(root, "test", "fixtures", "hub");
   mkdirSync(dir, { recursive: true });
-  const note = (repo: string) => `built by scripts/build-catalog.ts from shared/fixtures/models/${repo.replace("/", "__")}.json`;
+  const note = (repo: string) => `built by scripts/build-catalog.ts from test/fixtures/models/${repo.replace("/", "__")}.json`;
 
   // 1. Safetensors, complete: config verbatim at b472059, 14 shards exact.
   {
@@ -232,7 +233,7 @@ function buildRecordings(): void {
     const files: FixtureFile[] = Object.keys(texts).map((path) => ({ path, size_exact: true }));
     const rec: Recording = {
       source: [
-        "built by scripts/build-catalog.ts from shared/fixtures/configs/nvidia__Qwen3-235B-A22B-NVFP4.{config,hf_quant_config}.json",
+        "built by scripts/build-catalog.ts from test/fixtures/configs/nvidia__Qwen3-235B-A22B-NVFP4.{config,hf_quant_config}.json",
         config.source,
         quant.source,
         "sha: not seen; a placeholder. Weight files: sizes not seen, so the file list has only the two JSON files.",
@@ -274,7 +275,7 @@ function buildRecordings(): void {
         note(f.id),
         ...f.sources,
         "sha: not seen in the sources; a placeholder of 40 threes.",
-        "Header facts: NOT read from these files (the fixture saw none). They are shared/fixtures/models/Qwen__Qwen2.5-14B-Instruct.json's config.json under llama.cpp's GGUF key names (convert_hf_to_gguf.py: num_hidden_layers -> block_count, max_position_embeddings -> context_length, hidden_size -> embedding_length, intermediate_size -> feed_forward_length, num_attention_heads -> attention.head_count, num_key_value_heads -> attention.head_count_kv, vocab_size -> tokens count); general.file_type is llama.cpp's llama_ftype of the quant each file name says.",
+        "Header facts: NOT read from these files (the fixture saw none). They are test/fixtures/models/Qwen__Qwen2.5-14B-Instruct.json's config.json under llama.cpp's GGUF key names (convert_hf_to_gguf.py: num_hidden_layers -> block_count, max_position_embeddings -> context_length, hidden_size -> embedding_length, intermediate_size -> feed_forward_length, num_attention_heads -> attention.head_count, num_key_value_heads -> attention.head_count_kv, vocab_size -> tokens count); general.file_type is llama.cpp's llama_ftype of the quant each file name says.",
       ],
       info: info(f, "3".repeat(40), false, {}, exactFiles(f)),
       texts: {},

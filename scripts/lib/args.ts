@@ -1,5 +1,5 @@
 /**
- * The flags of `npm run plan`, with the engines' own names (issue 8), read
+ * The flags of `npm run plan`, with the engines' own names, read
  * into the engine's Workload. Every bad value is a one-line error naming the
  * flag and what it takes.
  */

@@ -1,5 +1,5 @@
 /**
- * The planner page (issue 5). Data flows one way: the user's choices (the
+ * The planner page. Data flows one way: the user's choices (the
  * store) and the Hub's data (react-query's cache) → readModel → plan →
  * withWorkload → the view. Nothing derived is stored: the plan is a useMemo
  * of its inputs, so a link that restores the choices restores the plan.

@@ -1,6 +1,6 @@
 /**
  * What the page opens on with no link: the bundled example model on a
- * sample cluster, planned with no network (issue 5).
+ * sample cluster, planned with no network.
  */
 import { PRESETS } from "../cluster/presets.ts";
 import { catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";

@@ -1,5 +1,5 @@
 /**
- * One query-options factory per remote read (STYLE habit 4). Hub data lives
+ * One query-options factory per remote read (docs/STYLE.md habit 4). Hub data lives
  * in react-query's cache, keyed by repo and revision (a sha once pinned); the
  * token is never part of a key.
  */

@@ -1,6 +1,6 @@
 /**
  * Predicted against measured, for every figure engines printed at startup
- * in shared/calibration/measured.jsonl (bundled as calibration.json): what
+ * in test/fixtures/calibration/measured.jsonl (bundled as calibration.json): what
  * the app's "Accuracy" view shows, and what test/plan/calibration.test.ts
  * and scripts/accuracy.ts hold the engine to (issues 7 and 8).
  *
@@ -57,7 +57,7 @@ export interface AccuracyMetric {
   measured: number;
   /** (predicted − measured) ÷ measured, in percent. */
   errorPct: number;
-  /** The tolerance this figure is held to, in percent (issue 7 / 8 targets, or the log's rounding). */
+  /** The tolerance this figure is held to, in percent (the accuracy targets: 5% for pools, 2% for weights, or the log's rounding). */
   tolerancePct: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The "Accuracy" view's figures (issue 7): every calibration case's
+ * The "Accuracy" view's figures: every calibration case's
  * predicted-against-measured rows (accuracy.ts) gathered into what a user
  * reads first — each figure's mean and worst error against its tolerance, and
  * the verdicts that matter most: no false fits, no false refusals.

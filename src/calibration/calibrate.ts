@@ -1,15 +1,14 @@
 /**
- * A pasted startup log beside the plan's prediction for one option (issue 7,
+ * A pasted startup log beside the plan's prediction for one option (
  * "Calibrate from a log"), and the measured overhead in the form the plan
  * takes it (EngineSettings.measuredOverheadGib). The page only shows these
  * rows; every number is made here.
  */
-import { CUDA_CONTEXT_BYTES } from "../plan/index.ts";
+import { CUDA_CONTEXT_BYTES, GIB } from "../plan/index.ts";
 import { vllmProfileFor } from "../plan/index.ts";
 import type { LogEngine, StartupLogReading } from "./logparse.ts";
 import type { Engine, PlanOption, Workload } from "../plan/index.ts";
 
-const GIB = 2 ** 30;
 
 export interface CalibrationRow {
   /** What is compared, in words: "Weights per card". */

@@ -1,11 +1,11 @@
 /**
  * Read a pasted engine startup log into the figures the engine measured
- * (issue 7, "Calibrate from a log"): weights, KV cache and the engine's own
+ * ("Calibrate from a log"): weights, KV cache and the engine's own
  * overhead per card, the KV tokens and the concurrency, and any failure it
  * printed. What the log does not say is listed in words, never guessed.
  *
  * Lines as the engines print them (each pattern below was checked against the
- * real lines in shared/calibration/measured.jsonl, copied to
+ * real lines in test/fixtures/calibration/measured.jsonl, copied to
  * test/fixtures/logs/calibration-quotes.json):
  *
  * - vLLM V1 (0.9–0.19): "Model loading took X GiB", "Available KV cache
@@ -19,7 +19,7 @@
  *   kv_cache_size=… gpu_memory_utilization=…", "# GPU blocks: N, # CPU blocks:
  *   M", and 0.7's "model weights take …; non_torch_memory takes …; PyTorch
  *   activation peak memory takes …; the rest of the memory reserved for KV
- *   Cache is …". V0 says "GB" but means GiB (shared/calibration/README.md:
+ *   Cache is …". V0 says "GB" but means GiB (docs/calibration-sources.md:
  *   Llama-3.1-8B's 16.06e9 bytes print as "14.9888 GB").
  * - Failures: "The model's max seq len (L) is larger than the maximum number of
  *   tokens that can be stored in KV cache (N)", "No available memory for the
@@ -37,7 +37,7 @@
  *   allocated. #tokens: N, KV size: X GB" (or "K size: …, V size: …", added:
  *   vllm#21348 and sglang#18039 logs in test/fixtures/logs/sglang-kv.json),
  *   "Memory pool end. avail mem=X GB". SGLang's "GB" divides by 2^30
- *   (shared/calibration/README.md, checked on Qwen3-235B TP4).
+ *   (docs/calibration-sources.md, checked on Qwen3-235B TP4).
  * - TensorRT-LLM: "Allocate N bytes for k/v cache.", "Using N tokens in paged
  *   KV cache.", "… now: CPU …, GPU N (MiB)".
  *

@@ -1,5 +1,5 @@
 /**
- * The clusters a user can start from in one click (issue 4's four presets).
+ * The clusters a user can start from in one click (four presets).
  * Each node's RAM is the machine's as sold; the user edits what differs.
  */
 import type { Cluster } from "../plan/index.ts";

@@ -1,7 +1,7 @@
 /**
  * The bundled catalog: real snapshots of popular models, so the page plans
  * them with no network and the example plan works offline. Each entry was
- * copied from shared/fixtures/models/ by scripts/build-catalog.ts and names
+ * copied from test/fixtures/models/ by scripts/build-catalog.ts and names
  * its sources; only models with a verbatim config.json and exact file sizes
  * are in it.
  */

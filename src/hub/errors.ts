@@ -45,7 +45,7 @@ export function gatedError(hubUrl: string, repo: string, status: number, withTok
 
 export function notFoundError(hubUrl: string, repo: string, status: number, withToken: boolean): HubError {
   // Anonymously the Hub answers 401 "Invalid username or password." for a repo
-  // that does not exist (or is private), not 404 (shared/notes/hub-api.md §1d).
+  // that does not exist (or is private), not 404 (docs/notes/hub-api.md §1d).
   const privateHint = withToken
     ? "check the spelling (owner/name), and that your token's account can see it if it is private"
     : "check the spelling (owner/name); if it is private, paste a read token";

@@ -2,7 +2,7 @@
  * One GGUF header, read by range requests with @huggingface/gguf, made
  * JSON-safe for the snapshot.
  *
- * The library never checks a response's status (shared/notes/hub-api.md §2):
+ * The library never checks a response's status (docs/notes/hub-api.md §2):
  * a 401 page becomes "not a valid gguf file", and a server that ignores Range
  * streams a multi-GB file into memory. So its fetch is wrapped: anything but
  * a 206 slice of the file is an error that says what came back.

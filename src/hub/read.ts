@@ -1,10 +1,10 @@
 /**
  * A Hub repository read into the snapshot the engine takes, in as few
- * requests as the Hub allows (issue 3's budget):
+ * requests as the Hub allows (the request budget):
  *
  *   1. the model info with `blobs=true`: the commit sha, every file with its
  *      size, the parameter count; one plain fetch, because @huggingface/hub's
- *      modelInfo cannot ask for blobs (shared/notes/hub-api.md §1a);
+ *      modelInfo cannot ask for blobs (docs/notes/hub-api.md §1a);
  *   2. config.json at that sha, when the repo has one;
  *   3. hf_quant_config.json at that sha, only for repos that carry it (ModelOpt
  *      FP8/NVFP4 checkpoints keep their quantization there);
@@ -74,7 +74,7 @@ function indexMetadataOnly(index: Record<string, unknown>): Record<string, unkno
   return { metadata: index["metadata"] ?? null };
 }
 
-/** The fields of the `?blobs=true` model info this reader uses (shape: shared/notes/hub-api.md §4). */
+/** The fields of the `?blobs=true` model info this reader uses (shape: docs/notes/hub-api.md §4). */
 interface ModelInfoBody {
   id?: unknown;
   sha?: unknown;
@@ -99,7 +99,7 @@ function resolvedFetch(access: HubAccess): typeof fetch {
   return access.fetch ?? ((input, init) => globalThis.fetch(input, init));
 }
 
-/** An error answer to the info call, in words (status table: shared/notes/hub-api.md §1d). */
+/** An error answer to the info call, in words (status table: docs/notes/hub-api.md §1d). */
 function infoError(res: Response, repo: string, revision: string | null, access: HubAccess): HubError {
   const code = res.headers.get("x-error-code") ?? "";
   const withToken = access.accessToken !== undefined;

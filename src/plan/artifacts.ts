@@ -203,7 +203,7 @@ function modeloptQuant(q: Json | null, hf: unknown): CheckpointQuant {
   return { quant: "modelopt", expertBytesPerParam: null };
 }
 
-/** compressed-tensors: the first config group's format and weights (notes §1b). */
+/** compressed-tensors: the first config group's format and weights (docs/notes/architectures.md §1b). */
 function compressedTensorsQuant(q: Json): CheckpointQuant {
   const groups = isRecord(q["config_groups"]) ? Object.values(q["config_groups"]) : [];
   const group = groups.find(isRecord);
@@ -225,7 +225,7 @@ function compressedTensorsQuant(q: Json): CheckpointQuant {
 /**
  * DeepSeek-V4's routed experts are FP4 although quantization_config says fp8
  * (which covers the rest): `expert_dtype: "fp4"` at the root, e2m1 values with
- * a ue8m0 scale per 32 (notes §1b), 0.5 + 1/32 B a weight; NVIDIA's NVFP4 copy
+ * a ue8m0 scale per 32 (docs/notes/architectures.md §1b), 0.5 + 1/32 B a weight; NVIDIA's NVFP4 copy
  * says `moe_quant_algo: "NVFP4"` (an fp8 scale per 16: 0.5 + 1/16). Null for
  * any other fp8 checkpoint, whose experts are fp8 like the rest.
  */

@@ -181,17 +181,17 @@ export const CARDS: readonly Card[] = [
   nvidia("h100-80g", "NVIDIA H100 80GB HBM3", 81559, "nvidia-smi on 8× H100 SXM (test/fixtures/inventory/nvidia-smi-h100-sxm-80g-1.txt): 81559MiB", 9.0, H100_80G_MIG),
   nvidia("h100-pcie-80g", "NVIDIA H100 PCIe", 81559, "GFD nvidia.com/gpu.memory=81559 on an H100 PCIe (test/fixtures/inventory/k8s-describe-node-labels-h100-pcie-1.txt); MIG profiles assumed to be the H100 SXM's (the same GH100 with 80 GB; no PCIe lgip listing was found)", 9.0, H100_80G_MIG),
   nvidia("h100-nvl-94g", "NVIDIA H100 NVL", 95830, "nvidia-smi on 2× H100 NVL (test/fixtures/inventory/nvidia-smi-h100-nvl-94g-1.txt): 95830MiB", 9.0, H100_NVL_MIG),
-  nvidia("h200-141g", "NVIDIA H200", 143771, "nvidia-smi on H200 / H200 NVL: 143771MiB (shared/fixtures/inventory/README.md, memory numbers seen)", 9.0, H200_MIG),
+  nvidia("h200-141g", "NVIDIA H200", 143771, "nvidia-smi on H200 / H200 NVL: 143771MiB (test/fixtures/inventory/README.md, memory numbers seen)", 9.0, H200_MIG),
   nvidia("gh200-96g", "NVIDIA GH200 480GB", 97871, "nvidia-smi on a GH200 96GB (test/fixtures/inventory/nvidia-smi-gh200-96g-1.txt): 97871MiB; its name's 480GB is the Grace LPDDR5X", 9.0),
   // Blackwell
-  nvidia("b200-180g", "NVIDIA B200", 183359, "nvidia-smi on B200: 183359MiB (shared/fixtures/inventory/README.md, memory numbers seen)", 10.0, B200_MIG),
+  nvidia("b200-180g", "NVIDIA B200", 183359, "nvidia-smi on B200: 183359MiB (test/fixtures/inventory/README.md, memory numbers seen)", 10.0, B200_MIG),
   nvidia("gb200-186g", "NVIDIA GB200", 189471, "nvidia-smi on GB200 trays: 189471MiB in five public nvidia-smi tables found by text search (weaker provenance: their repositories were not recorded)", 10.0, GB200_MIG),
   nvidia("rtxpro6000-96g", "NVIDIA RTX PRO 6000 Blackwell Server Edition", 97887, "nvidia-smi on 4× RTX PRO 6000 Blackwell (test/fixtures/inventory/nvidia-smi-rtxpro6000-mixed-mig-1.txt): 97887MiB", 12.0, RTX_PRO_6000_MIG),
   nvidia("rtx5090-32g", "NVIDIA GeForce RTX 5090", 32607, "nvidia-smi on RTX 5090: 32607MiB (github.com/noonghunna/club-3090/issues/617, driver 595.71.05)", 12.0),
   // Ampere
-  nvidia("a100-80g", "NVIDIA A100-SXM4-80GB", 81920, "nvidia-smi on A100 80GB (SXM4 and PCIe): 81920MiB (github.com/modal-labs/modal-client/pull/2797; shared/fixtures/inventory/README.md)", 8.0, A100_80G_MIG),
+  nvidia("a100-80g", "NVIDIA A100-SXM4-80GB", 81920, "nvidia-smi on A100 80GB (SXM4 and PCIe): 81920MiB (github.com/modal-labs/modal-client/pull/2797; test/fixtures/inventory/README.md)", 8.0, A100_80G_MIG),
   nvidia("a100-40g", "NVIDIA A100-SXM4-40GB", 40536, "A100 40GB reports 40536–40960MiB by driver (GFD gpu.memory=40536 in test/fixtures/inventory/k8s-node-yaml-labels-a100-40g-mig-mixed-partial-1.txt, 40537 on driver 450, 40960 on recent drivers per github.com/modal-labs/modal-client/pull/2797); the smallest is kept so no plan counts on memory an older driver withholds", 8.0, A100_40G_MIG),
-  nvidia("a30-24g", "NVIDIA A30", 24576, "GFD gpu.memory=24576 on A30 (shared/fixtures/inventory/README.md, memory numbers seen)", 8.0, A30_MIG),
+  nvidia("a30-24g", "NVIDIA A30", 24576, "GFD gpu.memory=24576 on A30 (test/fixtures/inventory/README.md, memory numbers seen)", 8.0, A30_MIG),
   nvidia("a10g-24g", "NVIDIA A10G", 23028, "nvidia-smi on an AWS g5 A10G (test/fixtures/inventory/nvidia-smi-a10g-1.txt): 23028MiB", 8.6),
   nvidia("a10-24g", "NVIDIA A10", 23028, "nvidia-smi on A10: 23028MiB (github.com/modal-labs/modal-client/pull/2797)", 8.6),
   nvidia("a40-48g", "NVIDIA A40", 46068, "nvidia-smi on 10× A40 with ECC on: 46068MiB (thamada/nvidia-smi:nvsim/A40x10_smi.py)", 8.6),
@@ -204,9 +204,9 @@ export const CARDS: readonly Card[] = [
   nvidia("rtx4090-24g", "NVIDIA GeForce RTX 4090", 24564, "nvidia-smi on 8× RTX 4090 (test/fixtures/inventory/nvidia-smi-rtx4090-1.txt): 24564MiB", 8.9),
   nvidia("rtx6000ada-48g", "NVIDIA RTX 6000 Ada Generation", 49140, "nvidia-smi on RTX 6000 Ada with ECC off, the workstation default: 49140MiB (one public nvidia-smi table, name truncated \"NVIDIA RTX 6000 Ada Gene...\"; weaker provenance: found by text search, repository not recorded)", 8.9),
   // Turing, Volta, Pascal
-  nvidia("t4-16g", "Tesla T4", 15360, "nvidia-smi on T4: 15360MiB (github.com/modal-labs/modal-client/pull/2797; shared/fixtures/inventory/README.md)", 7.5),
+  nvidia("t4-16g", "Tesla T4", 15360, "nvidia-smi on T4: 15360MiB (github.com/modal-labs/modal-client/pull/2797; test/fixtures/inventory/README.md)", 7.5),
   nvidia("v100-32g", "Tesla V100-SXM2-32GB", 32764, "--query-gpu on 8× V100-SXM2-32GB (test/fixtures/inventory/nvidia-smi-query-csv-v100-1.txt): 32768MiB, and 32764 on a card with retired pages; the smaller is kept", 7.0),
-  nvidia("v100-16g", "Tesla V100-PCIE-16GB", 16160, "nvidia-smi on V100 16GB PCIe: 16160MiB (shared/fixtures/inventory/README.md, memory numbers seen)", 7.0),
+  nvidia("v100-16g", "Tesla V100-PCIE-16GB", 16160, "nvidia-smi on V100 16GB PCIe: 16160MiB (test/fixtures/inventory/README.md, memory numbers seen)", 7.0),
   nvidia("p100-16g", "Tesla P100-SXM2-16GB", 16280, "nvidia-smi on 8× Tesla P100-SXM2: 16280MiB (neuropoly/intranet.neuro.polymtl.ca:computing-resources/neuropoly/gpus.md)", 6.0),
   // AMD
   {

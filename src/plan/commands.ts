@@ -1,5 +1,5 @@
 /**
- * The commands that start each option (issue 6): what a user pastes on each
+ * The commands that start each option: what a user pastes on each
  * node, for the engine's current CLI.
  *
  * A wrong flag costs more than a missing one: vLLM, SGLang and FreeToken parse
@@ -11,7 +11,7 @@
  *
  * Flags and the versions they were read at:
  *
- * vLLM 0.19 (the version of the calibration sweep, shared/calibration/), from
+ * vLLM 0.19 (the version of the calibration sweep, test/fixtures/calibration/), from
  * vllm/engine/arg_utils.py `EngineArgs.add_cli_args` and the serve subcommand:
  *   --tensor-parallel-size, --pipeline-parallel-size, --enable-expert-parallel,
  *   --max-model-len, --gpu-memory-utilization, --kv-cache-dtype, --max-num-seqs,
@@ -46,9 +46,9 @@
  * FreeToken (FlashML-org/FreeToken, python/freetoken/server/args.py at commit
  * 03fb0438): `ft serve --model … --gpu … --max-seq-len-override …
  * --max-running-requests … --kv-reserve-tokens …` (its args tests:
- * `kv_reserve_tokens == 8192` by default). shared/notes/architectures.md §3 (written against
+ * `kv_reserve_tokens == 8192` by default). docs/notes/architectures.md §3 (written against
  * v0.1.2) says there is no GPU flag and the card comes from
- * CUDA_VISIBLE_DEVICES; the seed (shared/seeds/gpus.go.txt) says `ft serve`
+ * CUDA_VISIBLE_DEVICES; the seed (docs/seed/gpus.go.txt) says `ft serve`
  * gets "the model, address, card and served name". The current source settles
  * it: args.py defines `--gpu` ("entry i is TP rank i", an nvidia-smi index or
  * a GPU UUID, resolved in gpu_select.py), so the command uses --gpu; on a

@@ -4,10 +4,10 @@
  * sequences. Geometry is counted in elements so that a change of KV dtype
  * (the slider's path) costs a multiplication, not a re-count.
  *
- * Sources: shared/notes/architectures.md §2.1–2.6 (vLLM kv_cache_interface.py,
+ * Sources: docs/notes/architectures.md §2.1–2.6 (vLLM kv_cache_interface.py,
  * kv_cache_utils.py; SGLang model_runner_kv_cache_mixin.py; llama.cpp
  * llama-kv-cache.cpp, llama-kv-cache-iswa.cpp), checked against
- * shared/calibration/measured.jsonl.
+ * test/fixtures/calibration/measured.jsonl.
  */
 import type { LayerCache } from "./types.ts";
 
@@ -86,7 +86,7 @@ export function kvGeometry(layers: readonly LayerCache[], tp: number): KvGeometr
         g.indexerBytesPerToken += layer.indexerBytesPerToken ?? 0;
         break;
       case "linear":
-        // Mamba / gated-delta states divide over tensor parallel (notes §2.5, pitfall 8).
+        // Mamba / gated-delta states divide over tensor parallel (docs/notes/architectures.md §2.5, docs/notes/architectures.md pitfall 8).
         g.linearLayers += 1;
         g.linearStateBytesPerSeq += layer.stateBytesPerSeq / Math.max(1, tp);
         break;

@@ -96,7 +96,7 @@ export function ggufQuantOf(fileName: string, header?: GgufHeader): string {
 
 /**
  * Roughly what each quantization spends a weight, whole file over
- * parameters: the seed's `quantBits` table (shared/seeds/options.go.txt,
+ * parameters: the seed's `quantBits` table (docs/seed/options.go.txt,
  * measured against the GGUFs on its cluster), for when the parameter count is
  * unknown. Added, from block layouts (ggml `type_traits`, @huggingface/gguf
  * 0.4.6 GGML_QUANT_SIZES): MXFP4 4.25 (17 B per 32), NVFP4 4.5 (36 B per 64),
@@ -170,19 +170,8 @@ export function nominalBitsOf(quant: string): number {
   return NOMINAL_BITS[q] ?? NOMINAL_BITS[VARIANT_BASE[q] ?? ""] ?? 0;
 }
 
-/**
- * Roughly what each quantization spends a weight, for when the parameter
- * count is unknown (seed options.go `quantBits`).
- */
-const QUANT_BITS: Record<string, number> = {
-  F32: 32, F16: 16, BF16: 16, FP16: 16, Q8_0: 8.5, Q6_K: 6.6, Q5_K_M: 5.7, Q5_K_S: 5.5, Q5_0: 5.5, Q5_1: 6,
-  Q4_K_M: 4.8, Q4_K_S: 4.6, Q4_0: 4.5, Q4_1: 5, IQ4_XS: 4.3, IQ4_NL: 4.5, Q3_K_L: 4.3, Q3_K_M: 3.9, Q3_K_S: 3.5,
-  IQ3_M: 3.7, IQ3_XS: 3.3, IQ3_XXS: 3.1, Q2_K: 3.0, IQ2_M: 2.7, IQ2_XS: 2.3, IQ2_XXS: 2.1, IQ1_M: 1.8, IQ1_S: 1.6,
-  FP8: 8, AWQ: 4.25, GPTQ: 4.25, MXFP4: 4.25, NVFP4: 4.5,
-};
-
 /** An artifact's bits per weight: measured from its bytes when the parameters are known, else the quant's usual figure. */
 export function bitsOf(a: Artifact): number {
   if (a.bitsPerWeight > 0) return a.bitsPerWeight;
-  return QUANT_BITS[a.quant.toUpperCase()] ?? 0;
+  return nominalBitsOf(a.quant);
 }

@@ -1,6 +1,6 @@
 /**
  * The order options are shown in, best first, as the seed ranks them
- * (shared/seeds/options.go.txt `Rank`).
+ * (docs/seed/options.go.txt `Rank`).
  */
 import type { PlanOption } from "./types.ts";
 

@@ -1,6 +1,6 @@
 /**
  * Each engine's own defaults for the settings that change what it
- * allocates, with the version and source each was read from (issue 8). A
+ * allocates, with the version and source each was read from. A
  * plan that ignores a setting answers a different question from the one the
  * user will run, so every default here is the engine's, not ours.
  */

@@ -1,5 +1,5 @@
 /**
- * By how much an option misses (issue 6, the command form): the form checks
+ * By how much an option misses (the command form): the form checks
  * again that an option still fits after the user changes the context,
  * sequences, utilization or KV dtype, and when it does not, says by how much —
  * as the seed's serve form did for a context longer than planned.
@@ -36,7 +36,7 @@ export function shortfallOf(option: Pick<PlanOption, "fits" | "needBytes" | "hav
   if (moreCards > 0) parts.push(`needs ${moreCards} more ${moreCards === 1 ? "card" : "cards"} than the cluster has`);
   if (parts.length === 0) {
     // The budget holds it but the card does not: vLLM keeps its CUDA context
-    // and graphs outside --gpu-memory-utilization (shared/calibration/README.md).
+    // and graphs outside --gpu-memory-utilization (docs/calibration-sources.md).
     parts.push(
       option.engine === "vllm"
         ? "does not fit: what vLLM keeps outside its utilization budget (CUDA context, graphs) is more than the card has left; lower --gpu-memory-utilization"

@@ -1,11 +1,11 @@
 /**
  * The JSON the terminal prints (`npm run plan -- … --json`): the seed's
- * field names (shared/seeds/options.go.txt `Option`), in GiB = 2^30 bytes as
+ * field names (docs/seed/options.go.txt `Option`), in GiB = 2^30 bytes as
  * the seed's GB() was, plus what Modelplan adds. A contract: scripts read it.
  */
 import type { CardLoad, PlanOption, Refusal } from "../plan/index.ts";
+import { GIB } from "../plan/index.ts";
 
-const GIB = 2 ** 30;
 
 /** GiB to three decimals: enough for a 0.1% comparison, short enough to read. */
 function gib(bytes: number): number {

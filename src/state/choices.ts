@@ -1,6 +1,6 @@
 /**
  * The user's choices: everything the page lets a user set that changes the
- * plan. Exactly these go into a plan link (STYLE habit 3); Hub data lives in
+ * plan. Exactly these go into a plan link (docs/STYLE.md habit 3); Hub data lives in
  * the query cache and the plan itself is derived, never stored.
  */
 import type { Cluster, Engine, Workload } from "../plan/index.ts";
@@ -36,7 +36,7 @@ export interface Choices {
   selectedOptionId: string;
   /** Which of the selected option's commands the user chose (index into PlanOption.commands). */
   commandIndex: number;
-  /** A model given by hand (manual mode, issue 3) when the Hub cannot be reached; it replaces `repo` while set. */
+  /** A model given by hand (manual mode) when the Hub cannot be reached; it replaces `repo` while set. */
   manual?: ManualModel;
 }
 

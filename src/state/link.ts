@@ -1,6 +1,6 @@
 /**
  * The plan link: the user's choices in the URL fragment, versioned and
- * compressed (STYLE habit 5).
+ * compressed (docs/STYLE.md habit 5).
  *
  * Wire format v1: `v1.` + base64url(deflate-raw(JSON)), where the JSON uses
  * short keys and arrays for the bulky parts (the cluster's nodes), so a

@@ -78,7 +78,7 @@ export function CommandForm({ plan, option, workload, onWorkloadChange, chosenIn
 /**
  * The commands, one per line (or per node). With more than one, the user
  * picks which is "the" command, e.g. the node they are sending the link to;
- * it is highlighted and kept in the plan link (issue 6).
+ * it is highlighted and kept in the plan link.
  */
 function CommandList({ commands, chosen, groupName, onChoose }: { commands: string[]; chosen: number; groupName: string; onChoose: (index: number) => void }) {
   const many = commands.length > 1;

@@ -1,5 +1,5 @@
 /**
- * Manual mode (issue 3): a config.json pasted or uploaded, with the weights'
+ * Manual mode: a config.json pasted or uploaded, with the weights'
  * size, for when the Hub cannot be reached. The form only collects text and
  * numbers; the Hub's manual reader decides whether they make a model.
  */

@@ -1,5 +1,5 @@
 /**
- * Other quantizations of the model (issue 3): asked of the Hub only when the
+ * Other quantizations of the model: asked of the Hub only when the
  * user opens the list, each one planned in one click.
  */
 import type { QuantizedChild } from "../hub/derivatives.ts";

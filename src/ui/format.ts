@@ -4,8 +4,8 @@
  */
 import type { Engine, ModelShape, Placement } from "../plan/index.ts";
 import { kvCacheLabel } from "../plan/index.ts";
+import { GIB } from "../plan/index.ts";
 
-const GIB = 2 ** 30;
 
 /**
  * One formatter for the whole page: `toLocaleString` builds a new

@@ -8,7 +8,7 @@
 /** Slider positions: fine enough that each arrow-key step moves less than 1% of the range. */
 export const SLIDER_STEPS = 1000;
 
-/** The shortest context the page offers (issue 5: "from 512"). */
+/** The shortest context the page offers ("from 512"). */
 export const MIN_CONTEXT_TOKENS = 512;
 
 /**

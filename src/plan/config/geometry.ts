@@ -26,7 +26,7 @@ export function kvHeadsOf(text: Json, attentionHeads: number): number {
   return found.value;
 }
 
-/** head_dim when present and positive (null is absent: pitfall 13), else hidden ÷ heads. */
+/** head_dim when present and positive (null is absent: docs/notes/architectures.md pitfall 13), else hidden ÷ heads. */
 export function headDimOf(text: Json, hiddenSize: number, attentionHeads: number): number {
   const value = text["head_dim"];
   if (typeof value === "number" && value > 0) return value;
@@ -65,12 +65,12 @@ export function chunkedFromFull(g: Geometry, chunkTokens: number): LayerCache {
 
 /**
  * A full-attention layer. Gemma-4 gives its full layers their own geometry
- * (`num_global_key_value_heads` × `global_head_dim`, pitfall 5); everything
+ * (`num_global_key_value_heads` × `global_head_dim`, docs/notes/architectures.md pitfall 5); everything
  * else uses the model's.
  */
 export function fullLayer(g: Geometry): LayerCache {
   if (g.text["per_layer_config"] !== undefined && g.text["num_global_key_value_heads"] === undefined) {
-    // transformers ≥ 5.15 may move Gemma-4's global geometry there (notes pitfall 5); its shape is not known yet.
+    // transformers ≥ 5.15 may move Gemma-4's global geometry there (docs/notes/architectures.md, pitfall 5); its shape is not known yet.
     throw new ModelError(
       "config.json keeps its layer geometry in per_layer_config, which Modelplan does not read yet: the full layers' KV heads are unknown.",
       "per_layer_config",

@@ -62,8 +62,8 @@ export function dtypeOf(config: Json, text: Json): string {
 /**
  * The longest context: vLLM takes the smallest of the max-length keys a
  * config has (`_get_and_verify_max_len`, vllm/config/model.py). Many already
- * include rope scaling (DeepSeek 163,840 = 40 × 4,096 yarn): pitfall 9 of the
- * notes; the planner clamps further to what the cache holds.
+ * include rope scaling (DeepSeek 163,840 = 40 × 4,096 yarn): pitfall 9 of
+ * docs/notes/architectures.md; the planner clamps further to what the cache holds.
  */
 const MAX_LENGTH_KEYS = [
   "max_position_embeddings",
@@ -121,7 +121,7 @@ export function quantMethodOf(config: Json, text: Json, extraJson: Json | undefi
   const hf = extraJson?.["hf_quant_config.json"];
   if (isRecord(hf) && isRecord(hf["quantization"])) return "modelopt";
   // MLX community repos: `quantization` (and a copy in quantization_config) with bits and
-  // group_size but no quant_method (notes §1b); no engine Modelplan plans for loads them.
+  // group_size but no quant_method (docs/notes/architectures.md §1b); no engine Modelplan plans for loads them.
   const mlx = eitherLevel(config, text, "quantization") ?? q;
   if (isRecord(mlx) && typeof mlx["bits"] === "number" && typeof mlx["group_size"] === "number") return "mlx";
   return "";

@@ -5,7 +5,7 @@
 import { firstNumber, type Json, ModelError, numberList, optionalInt, stringList } from "./fields.ts";
 import type { MoeShape } from "../types.ts";
 
-/** Routed experts under every name a 2026 config uses (pitfall 11). */
+/** Routed experts under every name a 2026 config uses (docs/notes/architectures.md, pitfall 11). */
 const EXPERT_KEYS = ["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"] as const;
 
 const TOP_K_KEYS = ["num_experts_per_tok", "experts_per_token", "num_experts_per_token", "top_k_experts", "moe_topk", "moe_k"] as const;

@@ -16,7 +16,7 @@ function layerCountOf(t: Json): number {
   if (t["num_hidden_layers"] !== undefined && t["num_hidden_layers"] !== null) {
     return positiveInt(t, "num_hidden_layers", "it is the decoder layer count");
   }
-  // Nemotron-3-Ultra has no num_hidden_layers: its layer list is the count (pitfall 2).
+  // Nemotron-3-Ultra has no num_hidden_layers: its layer list is the count (docs/notes/architectures.md, pitfall 2).
   for (const name of ["layers_block_type", "layer_types", "hybrid_override_pattern"]) {
     const v = t[name];
     if ((Array.isArray(v) || typeof v === "string") && v.length > 0) return v.length;

@@ -35,7 +35,7 @@ function oneBasedSet(linear: Json, name: string, layers: number): Set<number> {
   return new Set(list.map((n) => n - 1));
 }
 
-/** Kimi-Linear / K3: `linear_attn_config.kda_layers` and `full_attn_layers`, 1-based (pitfall 2). */
+/** Kimi-Linear / K3: `linear_attn_config.kda_layers` and `full_attn_layers`, 1-based (docs/notes/architectures.md, pitfall 2). */
 export function kimiLinearCaches(g: Geometry, linear: Json): LayerCache[] {
   const kda = oneBasedSet(linear, "kda_layers", g.layers);
   const full = oneBasedSet(linear, "full_attn_layers", g.layers);

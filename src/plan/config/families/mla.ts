@@ -46,7 +46,7 @@ export function mlaCache(text: Json): LayerCache {
 /**
  * The DSA indexer's key cache per token (DeepSeek-V3.2, GLM-5.x, which carry
  * `index_head_dim`): fp8 keys plus an fp32 scale per 128, vLLM's and SGLang's
- * layout (notes §2.2; SGLang's V3.2 log: 61 × (656 + 132) = 48,068 B/tok).
+ * layout (docs/notes/architectures.md §2.2; SGLang's V3.2 log: 61 × (656 + 132) = 48,068 B/tok).
  * GLM-5.2's `indexer_types` marks layers "shared": they reuse another layer's
  * selection and keep no index keys of their own.
  */

@@ -14,7 +14,7 @@ import { weightParts } from "../../weights.ts";
 
 /**
  * FreeToken's known-good checkpoints (FlashML-org/FreeToken docs/models.md,
- * v0.1.2, notes §0): it is offered for these only.
+ * v0.1.2, docs/notes/architectures.md §0): it is offered for these only.
  */
 const FREETOKEN_MODELS = [
   /^deepseek-v4-flash-0731$/i, /^glm-5\.2-nvfp4$/i, /^glm-4\.7(-nvfp4)?$/i, /^qwen3\.[56]-35b-a3b(-fp8|-nvfp4)?$/i, /^qwen3\.6-27b$/i,
@@ -22,7 +22,7 @@ const FREETOKEN_MODELS = [
   /^minimax-m2\.5-nvfp4$/i, /^minimax-m3-nvfp4$/i, /^muse-glimmer-30b$/i,
 ];
 
-/** FreeToken needs compute capability 8.0 or higher (Ampere+: its JIT kernels, notes §3). */
+/** FreeToken needs compute capability 8.0 or higher (Ampere+: its JIT kernels, docs/notes/architectures.md §3). */
 export const FREETOKEN_MIN_COMPUTE_CAPABILITY = 8.0;
 
 export function freetokenOptions(a: Artifact, c: EnumContext, out: Enumerated): void {

@@ -1,4 +1,4 @@
 /** FreeToken's defaults. */
 
-/** FreeToken --memory-ratio: 0.9 of FREE memory (FreeToken v0.1.2 docs, notes §3). */
+/** FreeToken --memory-ratio: 0.9 of FREE memory (FreeToken v0.1.2 docs, docs/notes/architectures.md §3). */
 export const FREETOKEN_MEMORY_RATIO = 0.9;

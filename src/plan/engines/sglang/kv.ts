@@ -4,7 +4,7 @@ import type { KvGeometry, PoolCapacity } from "../../kv.ts";
 /**
  * SGLang's sliding layers: when a model mixes full and sliding layers the
  * sliding pool holds `--swa-full-tokens-ratio` (0.8) of the full pool's
- * tokens (set_num_tokens_hybrid_swa, notes §2.3).
+ * tokens (set_num_tokens_hybrid_swa, docs/notes/architectures.md §2.3).
  */
 export const SGLANG_SWA_RATIO = 0.8;
 
@@ -18,7 +18,7 @@ export function sglangBytesPerToken(g: KvGeometry, elementBytes: number): number
 /**
  * SGLang's pool: `max_total_num_tokens = rest ÷ cell_size`; a hybrid linear
  * model first gives its states `rest × r ÷ (1 + r)` (r = 0.9,
- * --mamba-full-memory-ratio) and caps running requests by them (notes §2.5).
+ * --mamba-full-memory-ratio) and caps running requests by them (docs/notes/architectures.md §2.5).
  */
 export function sglangCapacity(g: KvGeometry, elementBytes: number, poolBytes: number, contextTokens: number): PoolCapacity {
   if (poolBytes <= 0) return { tokens: 0, concurrency: 0 };

@@ -4,7 +4,7 @@
  * SGLang --mem-fraction-static when unset: server_args `_handle_gpu_memory_settings`
  * (2025–2026 builds) reserves memory by card size and sets the fraction to
  * (total − reserved) ÷ total; the reserve is ≥ 10 GiB on cards above 60 GB
- * (notes §2.7). Older 0.4.x builds used 0.88 at TP1, 0.87 TP2, 0.85 TP4, 0.81 TP8.
+ * (docs/notes/architectures.md §2.7). Older 0.4.x builds used 0.88 at TP1, 0.87 TP2, 0.85 TP4, 0.81 TP8.
  * We model the newer rule: reserved MiB ≈ 512 + chunked_prefill × 1.5 + cuda_graph_max_bs × 2 + 1024 × tp/8.
  */
 export function sglangMemFraction(cardMemoryBytes: number, tensorParallel: number): number {

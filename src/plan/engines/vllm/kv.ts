@@ -67,7 +67,7 @@ function attentionBytesPerLayerToken(g: KvGeometry, elementBytes: number): numbe
  * vLLM's attention block for this card, in tokens: 16, or for a hybrid of
  * attention and state (Mamba, gated delta) layers raised until an attention
  * page holds a layer's state, `16 × cdiv(state, 16 × page per token)`
- * (`Platform._align_hybrid_block_size`, notes §2.5: "Setting attention block
+ * (`Platform._align_hybrid_block_size`, docs/notes/architectures.md §2.5: "Setting attention block
  * size to N tokens"). Qwen3.5/3.6-35B-A3B: 2.05 MiB states against 2 KiB a
  * token and layer make blocks of 1,056 tokens.
  */

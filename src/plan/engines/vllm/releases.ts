@@ -232,7 +232,7 @@ export function vllmProfilesOf(version: string | undefined): readonly VllmMemory
  * The 0.10.1.1 logs on A100 80GB fit the smaller pair (their KV pools at util
  * 0.25 and 0.5 need the 256-sequence sampler peak).
  * The 0.19 logs confirm it on H100: "warming up sampler with 1024 dummy requests"
- * and an 8192-token profile run (shared/calibration/README.md).
+ * and an 8192-token profile run (docs/calibration-sources.md).
  */
 export const VLLM_LARGE_CARD_GIB = 70;
 
