@@ -31,6 +31,13 @@ for (const name of ["KV pool per card", "max concurrency", "weights per card", "
   const s = errorSummary(at095, name);
   console.log(`  ${pad(name, 32)} n=${s.cases}  mean |error| ${s.meanAbsPct.toFixed(2)}%  max ${s.maxAbsPct.toFixed(2)}%`);
 }
+for (const basis of ["fitted", "checking"] as const) {
+  const set = rows.filter((r) => r.basis === basis);
+  const figures = set.flatMap((r) => r.metrics);
+  const within = figures.filter((m) => Math.abs(m.errorPct) <= m.tolerancePct).length;
+  const worst = figures.reduce((w, m) => Math.max(w, Math.abs(m.errorPct) / m.tolerancePct), 0);
+  console.log(`${basis === "fitted" ? "Fitted-on cases (a constant was fitted on their source)" : "Checking cases (nothing fitted on them)"}: ${set.length}; figures ${figures.length}, within tolerance ${within}; worst at ${(worst * 100).toFixed(0)}% of its tolerance`);
+}
 const all = rows.flatMap((r) => r.metrics);
 console.log(`\nAll cases: ${rows.length}; figures compared: ${all.length}; within tolerance: ${all.filter((m) => Math.abs(m.errorPct) <= m.tolerancePct).length}`);
 console.log(`False fits: ${rows.filter((r) => !r.ran && r.predictedFits === true).map((r) => r.id).join(", ") || "none"}`);

@@ -79,6 +79,25 @@ export interface AccuracyRow {
   metrics: AccuracyMetric[];
   /** What was compared and what could not be, in words. */
   note: string;
+  /**
+   * "fitted": a constant of the engine's model was fitted on this case's source (its figures
+   * cannot check it); "checking": nothing was fitted on it, so it tests the model.
+   */
+  basis: "fitted" | "checking";
+}
+
+/**
+ * The sources constants were fitted on (each constant's comment names them): the vLLM 0.19.0
+ * sweep and version sweep of llm-d-planner PR #205 (activation, sampler, non-torch, graphs, the
+ * MoE term, the 0.11.1 and 0.17 profiles), dennislee22's 0.10.1.1 A100 logs (the 0.10 profile and
+ * the A100 totals), llm-d-benchmark's pre-0.17 runs (the sorting sampler), and two llama.cpp
+ * buffers (a GGUF's output-layer bits and untied embedding bits).
+ */
+const FITTED_SOURCES = /llm-d-planner|dennislee22\/vLLM-benchmarking|llm-d\/llm-d-benchmark/;
+const FITTED_CASES = new Set(["ikllama-a6000-gemma-3-27b-qat-q4km-c32768", "ikllama-3090-llama-3.1-8b-q5ks-c1024-kiq4nl"]);
+
+function basisOf(r: CalibrationRecord): AccuracyRow["basis"] {
+  return FITTED_SOURCES.test(r.source_url) || FITTED_CASES.has(r.id) ? "fitted" : "checking";
 }
 
 const MIB = 2 ** 20;
@@ -341,7 +360,7 @@ function modelFor(r: CalibrationRecord, models: Record<string, CalibrationModel>
 export function predictCase(r: CalibrationRecord, models: Record<string, CalibrationModel>): AccuracyRow {
   const row: AccuracyRow = {
     id: r.id, sourceUrl: r.source_url, engine: r.engine, engineVersion: r.engine_version ?? "", model: r.model, gpu: r.gpu,
-    tensorParallel: r.tp, pipelineParallel: r.pp ?? 1, contextTokens: r.context ?? 0, ran: !failed(r), predictedFits: null, metrics: [], note: "",
+    tensorParallel: r.tp, pipelineParallel: r.pp ?? 1, contextTokens: r.context ?? 0, ran: !failed(r), predictedFits: null, metrics: [], note: "", basis: basisOf(r),
   };
   const m = modelFor(r, models);
   if (!m) {
