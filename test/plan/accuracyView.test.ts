@@ -9,7 +9,7 @@ import { accuracyOverview } from "../../src/calibration/accuracyView.ts";
 function row(id: string, ran: boolean, predictedFits: boolean | null, errors: [string, number, number][]): AccuracyRow {
   return {
     id, sourceUrl: "", engine: "vllm", engineVersion: "0.19.0", model: "m", gpu: "NVIDIA H100 80GB", tensorParallel: 1, pipelineParallel: 1,
-    contextTokens: 8192, ran, predictedFits, note: "",
+    contextTokens: 8192, ran, predictedFits, note: "", basis: "checking",
     metrics: errors.map(([name, errorPct, tolerancePct]) => ({ name, unit: "GiB", predicted: 1 + errorPct / 100, measured: 1, errorPct, tolerancePct })),
   };
 }
