@@ -4,7 +4,7 @@
  * Taking the picks as independent and uniform, an expert escapes all B
  * tokens with probability (1 − k/E)^B, so the step reads
  * E × (1 − (1 − k/E)^B) of them: k at B = 1, approaching E as B grows.
- * DeepSeek-R1 (E 256, k 8): 8 at B 1, 57 at B 8, 221 at B 64. Real routers
+ * DeepSeek-R1 (E 256, k 8): 8 at B 1, 57.4 at B 8, 222.4 at B 64. Real routers
  * are skewed (hot experts), so this is an upper estimate of what is read.
  */
 export function expectedDistinctExperts(routedExperts: number, expertsPerToken: number, tokens: number): number {
