@@ -302,8 +302,11 @@ export const HOST_MEMORY = {
 
 /** A card's speed figures by class label (MIG suffix ignored: a slice keeps the card's bandwidth share unknown, so it is not matched). */
 export function cardSpecOf(gpuClass: string): CardSpec | undefined {
-  return CARD_SPECS.find((c) => c.label === gpuClass);
+  return SPEC_BY_LABEL.get(gpuClass);
 }
+
+/** Looked up once per option in a plan of thousands: a map, not a scan. */
+const SPEC_BY_LABEL: ReadonlyMap<string, CardSpec> = new Map(CARD_SPECS.map((c) => [c.label, c]));
 
 /** The speed model's view of a card; a label not in the table gives a card with no bandwidth, whose speed is null with a reason. */
 export function speedCardOf(gpuClass: string): SpeedCard {
