@@ -7,7 +7,7 @@
  */
 import { absQuantile, errorPct, predictCase, speedCases, type SpeedCase } from "../test/plan/speedCases.ts";
 import { speedTerms, type SpeedTerms } from "../src/plan/speed/terms.ts";
-import type { CardKind, SpeedEngine } from "../src/plan/speed/types.ts";
+import type { CardKind, CardVendor, SpeedEngine } from "../src/plan/speed/types.ts";
 
 const { cases, skipped } = speedCases();
 
@@ -87,20 +87,23 @@ function range(from: number, to: number, step: number): number[] {
 
 function fit(): void {
   const fitted = cases.filter((c) => c.half === "fitted" && c.tier === "primary");
-  const targets: [SpeedEngine, CardKind, SpeedCase["group"][]][] = [
-    ["llamacpp", "gddr", ["llamacpp-decode", "llamacpp-prefill"]],
-    ["llamacpp", "hbm", ["llamacpp-decode", "llamacpp-prefill"]],
-    ["llamacpp", "unified", ["llamacpp-decode", "llamacpp-prefill"]],
-    ["vllm", "hbm", ["serving-tpot", "serving-throughput"]],
-    ["sglang", "hbm", ["serving-tpot", "serving-throughput"]],
+  const LLAMA: SpeedCase["group"][] = ["llamacpp-decode", "llamacpp-prefill"];
+  const SERVING: SpeedCase["group"][] = ["serving-tpot", "serving-throughput", "serving-ttft"];
+  const targets: [SpeedEngine, CardKind, CardVendor | null, SpeedCase["group"][]][] = [
+    ["llamacpp", "gddr", null, LLAMA],
+    ["llamacpp", "hbm", null, LLAMA],
+    ["llamacpp", "unified", null, LLAMA],
+    ["vllm", "hbm", null, SERVING],
+    ["sglang", "hbm", "nvidia", SERVING],
+    ["sglang", "hbm", "amd", SERVING],
   ];
-  for (const [engine, kind, groups] of targets) {
-    const sel = fitted.filter((c) => c.engine === engine && c.input.card.kind === kind && groups.includes(c.group));
+  for (const [engine, kind, vendor, groups] of targets) {
+    const sel = fitted.filter((c) => c.engine === engine && c.input.card.kind === kind && (vendor === null || c.input.card.vendor === vendor) && groups.includes(c.group));
     if (sel.length === 0) continue;
-    const decode = sel.filter((c) => c.pick === "decodeTps" || c.pick === "tpotMs" || c.pick === "throughputPerGpu");
+    const decode = sel.filter((c) => c.pick !== "prefillTps");
     const prefill = sel.filter((c) => c.pick === "prefillTps");
-    let t = speedTerms(engine, kind);
-    t = grid(t, decode, { bandwidthEfficiency: range(0.3, 1, 0.02), stepFixedMs: range(0, 8, 0.1), allReduceLatencyUs: range(0, 60, 2), decodeComputeEfficiency: range(0.05, 1, 0.05), prefillInterference: range(0, 2, 0.05), prefillComputeEfficiency: range(0.05, 1, 0.05) });
+    let t = speedTerms(engine, kind, vendor ?? "nvidia");
+    t = grid(t, decode, { bandwidthEfficiency: range(0.3, 1, 0.02), stepFixedMs: range(0, 8, 0.1), allReduceLatencyUs: range(0, 60, 2), decodeComputeEfficiency: range(0.05, 1, 0.05), prefillInterference: range(0, 2, 0.05), prefillComputeEfficiency: range(0.05, 1, 0.05), ...(engine === "llamacpp" ? {} : { requestOverheadMs: range(0, 200, 1) }) });
     if (prefill.length > 0) t = grid(t, prefill, { prefillComputeEfficiency: range(0.05, 1.5, 0.01) });
     // Then one share per format the prefill cases run at (llama.cpp: INT8 MMQ, FP16 cuBLAS).
     for (const format of ["int8", "fp16"] as const) {
@@ -117,6 +120,6 @@ function fit(): void {
       }
       t = { ...t, prefillEfficiencyByFormat: { ...t.prefillEfficiencyByFormat, [format]: bestShare } };
     }
-    console.log(`fit ${engine}/${kind} on ${sel.length} cases (${decode.length} decode, ${prefill.length} prefill):`, JSON.stringify({ ...t, fittedOn: undefined, fitted: undefined }));
+    console.log(`fit ${engine}/${kind}${vendor === null ? "" : `/${vendor}`} on ${sel.length} cases (${decode.length} decode, ${prefill.length} prefill):`, JSON.stringify({ ...t, fittedOn: undefined, fitted: undefined }));
   }
 }

@@ -20,7 +20,7 @@
  */
 
 import { DEFAULT_HOST_GBPS, ddrChannelGBps } from "./speed/host.ts";
-import type { CardKind, ComputeFormat, SpeedCard } from "./speed/types.ts";
+import type { CardKind, CardVendor, ComputeFormat, SpeedCard } from "./speed/types.ts";
 
 export interface CardLink {
   /** "nvlink"/"xgmi" between the cards of one board or NVSwitch domain; "pcie" through the host; "none" for a single-chip system. */
@@ -314,9 +314,18 @@ export function cardSpecOf(gpuClass: string): CardSpec | undefined {
 /** Looked up once per option in a plan of thousands: a map, not a scan. */
 const SPEC_BY_LABEL: ReadonlyMap<string, CardSpec> = new Map(CARD_SPECS.map((c) => [c.label, c]));
 
+/** The vendor, from the name the spec gives the card. */
+export function vendorOf(spec: Pick<CardSpec, "name">): CardVendor {
+  if (spec.name.startsWith("NVIDIA")) return "nvidia";
+  if (spec.name.startsWith("AMD")) return "amd";
+  if (spec.name.startsWith("Apple")) return "apple";
+  if (spec.name.startsWith("Intel")) return "intel";
+  return "other";
+}
+
 /** The speed model's view of a card; a label not in the table gives a card with no bandwidth, whose speed is null with a reason. */
 export function speedCardOf(gpuClass: string): SpeedCard {
   const s = cardSpecOf(gpuClass);
-  if (s === undefined) return { label: gpuClass, kind: "gddr", memBandwidthGBps: null, tflops: tf(null) };
-  return { label: s.label, kind: s.kind, memBandwidthGBps: s.memBandwidthGBps, tflops: s.tflops };
+  if (s === undefined) return { label: gpuClass, kind: "gddr", vendor: "other", memBandwidthGBps: null, tflops: tf(null) };
+  return { label: s.label, kind: s.kind, vendor: vendorOf(s), memBandwidthGBps: s.memBandwidthGBps, tflops: s.tflops };
 }

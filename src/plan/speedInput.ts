@@ -119,7 +119,7 @@ export function speedInputOf(
   if (model === null) return `${artifact.name}: the parameter count is unknown, so the FLOPs per token are`;
   const p = option.placement;
   const spec = p.cpu ? undefined : cardSpecOf(p.gpuClass);
-  const card: SpeedCard = p.cpu ? { label: "CPU", kind: "cpu", memBandwidthGBps: null, tflops: { bf16: null, fp16: null, fp8: null, fp4: null, int8: null } } : speedCardOf(p.gpuClass);
+  const card: SpeedCard = p.cpu ? { label: "CPU", kind: "cpu", vendor: "other", memBandwidthGBps: null, tflops: { bf16: null, fp16: null, fp8: null, fp4: null, int8: null } } : speedCardOf(p.gpuClass);
   const llamacpp = option.engine === "llamacpp";
   const cards = Math.max(1, p.gpusPerNode * p.nodes);
   const host = hostBytesOf(option, shape, artifact);

@@ -47,7 +47,7 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
     return nulls(sequencesRun, `speed not estimated: ${card.label} has no memory bandwidth known (give the card's GB/s to get figures)`);
   }
 
-  const terms = termsOverride ?? speedTerms(layout.engine, card.kind);
+  const terms = termsOverride ?? speedTerms(layout.engine, card.kind, card.vendor);
   const notes: string[] = [termsLine(input, terms)];
   const decodeContext = workload.inputTokens + workload.outputTokens / 2;
 
@@ -56,7 +56,7 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
 
   const prefill = prefillMs(input, terms, workload.inputTokens);
   const prefillTps = prefill.ms === null ? null : (workload.inputTokens * 1000) / prefill.ms;
-  const ttftMs = prefill.ms === null ? null : prefill.ms + decodeStepMs(input, terms, 1, workload.inputTokens).ms;
+  const ttftMs = prefill.ms === null ? null : terms.requestOverheadMs + prefill.ms + decodeStepMs(input, terms, 1, workload.inputTokens).ms;
   if (prefill.ms === null) notes.push(layout.cpuOnly ? "prefill: CPU compute is not modelled" : `prefill: ${card.label} has no dense TFLOPS known`);
 
   let tpotMs: number | null = null;

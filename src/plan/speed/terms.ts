@@ -5,7 +5,7 @@
  * sources per row); README.md in this folder gives the fit and its errors.
  */
 
-import type { CardKind, ComputeFormat, SpeedEngine } from "./types.ts";
+import type { CardKind, CardVendor, ComputeFormat, SpeedEngine } from "./types.ts";
 import type { WireTerms } from "./links.ts";
 
 export interface SpeedTerms extends WireTerms {
@@ -25,6 +25,12 @@ export interface SpeedTerms extends WireTerms {
    * this × sequences × prefill time ÷ output tokens.
    */
   prefillInterference: number;
+  /**
+   * What a served request pays before its prefill that no kernel explains
+   * (HTTP, tokenizing, scheduling, the first token's detokenizing), ms;
+   * 0 for llama-bench, which times the kernels alone.
+   */
+  requestOverheadMs: number;
   /** Tokens one prefill pass takes at most (llama.cpp -ub 512; vLLM/SGLang's chunked-prefill budget). */
   prefillChunkTokens: number;
   /** Which rows the terms come from, or which terms they borrow and why. */
@@ -42,10 +48,11 @@ const LLAMACPP_GDDR: SpeedTerms = {
   prefillEfficiencyByFormat: { int8: 0.22, fp16: 0.49 },
   decodeComputeEfficiency: 0.3,
   prefillInterference: 1,
+  requestOverheadMs: 0,
   prefillChunkTokens: 512,
   allReduceLatencyUs: 30,
   hopMs: 0.12,
-  fittedOn: "13 llama-bench tg/pp pairs on 12 GDDR cards (XiongjieDai table, Llama-3-8B/70B Q4_K_M and F16); hopMs from RTX 4090 8B Q4_K_M tg 130.6 → 118.1 t/s on 1 → 8 cards",
+  fittedOn: "13 llama-bench tg/pp pairs on 10 GDDR cards (XiongjieDai table, Llama-3-8B/70B Q4_K_M and F16); hopMs from RTX 4090 8B Q4_K_M tg 130.6 → 118.1 t/s on 1 → 8 cards",
   fitted: true,
 };
 
@@ -69,26 +76,39 @@ const LLAMACPP_UNIFIED: SpeedTerms = {
 };
 
 const VLLM_HBM: SpeedTerms = {
-  bandwidthEfficiency: 0.7,
+  bandwidthEfficiency: 0.78,
   stepFixedMs: 2.5,
-  prefillComputeEfficiency: 0.4,
+  prefillComputeEfficiency: 0.25,
   prefillEfficiencyByFormat: {},
   decodeComputeEfficiency: 0.3,
-  prefillInterference: 0.7,
+  prefillInterference: 0.65,
+  requestOverheadMs: 19,
   prefillChunkTokens: 8192,
   allReduceLatencyUs: 10,
   hopMs: 0.2,
-  fittedOn: "16 InferenceMAX gpt-oss-120b rows (vLLM 0.13, B200/H100/H200, TP1–8, conc 4/64, ISL 1k/8k; TPOT and per-GPU throughput), even positions by id per card",
+  fittedOn: "16 InferenceMAX gpt-oss-120b rows (vLLM 0.13, B200/H100/H200, TP1–8, conc 4/64, ISL 1k/8k; TPOT, per-GPU throughput, TTFT at conc 4), even positions by id per card",
   fitted: true,
 };
 
 const SGLANG_HBM: SpeedTerms = {
   ...VLLM_HBM,
-  bandwidthEfficiency: 0.52,
-  stepFixedMs: 3.1,
-  prefillComputeEfficiency: 0.35,
-  prefillInterference: 0.2,
-  fittedOn: "18 InferenceX DeepSeek-R1 FP8/FP4 rows (SGLang 0.5.x, B200/B300/H200/MI300X/MI355X, TP4/8, conc 1–128; TPOT and per-GPU throughput), even positions by id per card",
+  bandwidthEfficiency: 0.56,
+  stepFixedMs: 3.2,
+  prefillComputeEfficiency: 0.3,
+  prefillInterference: 0.25,
+  requestOverheadMs: 81,
+  fittedOn: "14 InferenceX DeepSeek-R1 FP8/FP4 rows on NVIDIA (SGLang 0.5.x, B200/B300/H200, TP4/8, conc 1–128; TPOT, per-GPU throughput, TTFT at conc ≤ 4), even positions by id per card",
+};
+
+/** SGLang's ROCm build on MI300X/MI355X: a third more per step than NVIDIA's at the same bandwidth. */
+const SGLANG_HBM_AMD: SpeedTerms = {
+  ...VLLM_HBM,
+  bandwidthEfficiency: 0.48,
+  stepFixedMs: 5.1,
+  prefillComputeEfficiency: 0.2,
+  prefillInterference: 0,
+  requestOverheadMs: 73,
+  fittedOn: "7 InferenceX DeepSeek-R1 FP8/FP4 rows on MI300X/MI355X (SGLang 0.5.12 ROCm, TP4/8, conc 4–64; TPOT, per-GPU throughput, TTFT at conc ≤ 4), even positions by id per card",
 };
 
 function borrowed(from: SpeedTerms, why: string): SpeedTerms {
@@ -122,7 +142,15 @@ export const SPEED_TERMS: TermsTable = {
   },
 };
 
-/** The terms an option runs on. */
-export function speedTerms(engine: SpeedEngine, kind: CardKind): SpeedTerms {
-  return SPEED_TERMS[engine][kind];
+/**
+ * Where one vendor's cards run an engine measurably differently from the
+ * kind's terms (SGLang's ROCm build on MI300X/MI355X), its own fit.
+ */
+const VENDOR_TERMS: Partial<Record<`${SpeedEngine}/${CardKind}/${CardVendor}`, SpeedTerms>> = {
+  "sglang/hbm/amd": SGLANG_HBM_AMD,
+};
+
+/** The terms an option runs on: the vendor's own where fitted, else the engine and kind's. */
+export function speedTerms(engine: SpeedEngine, kind: CardKind, vendor: CardVendor): SpeedTerms {
+  return VENDOR_TERMS[`${engine}/${kind}/${vendor}`] ?? SPEED_TERMS[engine][kind];
 }

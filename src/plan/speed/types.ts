@@ -20,6 +20,9 @@ export type SpeedEngine = "vllm" | "sglang" | "llamacpp" | "freetoken";
  */
 export type CardKind = "hbm" | "gddr" | "unified" | "cpu";
 
+/** Who made the card: kernels differ by vendor (ROCm vs CUDA), so the fitted terms may too. */
+export type CardVendor = "nvidia" | "amd" | "apple" | "intel" | "other";
+
 /**
  * The number formats a card's matrix units run, for picking its TFLOPS row.
  * "bf16" is BF16/FP16 with FP32 accumulate (what vendors headline); "fp16"
@@ -34,6 +37,7 @@ export interface SpeedCard {
   /** Class label, e.g. "h100-80g"; only for the basis line. */
   label: string;
   kind: CardKind;
+  vendor: CardVendor;
   /** Memory bandwidth, decimal GB/s; null when unknown (speeds then come back null, never guessed). */
   memBandwidthGBps: number | null;
   /** Dense matrix TFLOPS per format; null where the card has none or none is published. */
