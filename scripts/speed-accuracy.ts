@@ -4,9 +4,11 @@
  * the checking half, primary rows apart from secondary ones.
  *   npx tsx scripts/speed-accuracy.ts          the table and the aggregates
  *   npx tsx scripts/speed-accuracy.ts --fit    also refit the terms on the fitted half and print them
+ *   npx tsx scripts/speed-accuracy.ts --fit --write   and write them to src/plan/speed/fitted.json
  */
 import { absQuantile, errorPct, predictCase, speedCases, type SpeedCase } from "../test/plan/speedCases.ts";
-import { speedTerms, type SpeedTerms } from "../src/plan/speed/terms.ts";
+import { writeFileSync } from "node:fs";
+import { speedTerms, type FittedKey, type SpeedTerms } from "../src/plan/speed/terms.ts";
 import type { CardKind, CardVendor, SpeedEngine } from "../src/plan/speed/types.ts";
 
 const { cases, skipped } = speedCases();
@@ -85,41 +87,77 @@ function range(from: number, to: number, step: number): number[] {
   return out;
 }
 
+/** Which rows a set of terms was fitted on, in words: how many, on which cards, of which models. */
+function describe(sel: SpeedCase[]): string {
+  const rows = [...new Set(sel.map((c) => c.id.split(" ")[0] ?? c.id))];
+  const cards = [...new Set(sel.map((c) => c.cardLabel))].sort();
+  const sources = [...new Set(sel.map((c) => c.source.replace(/^https:\/\/github\.com\//, "").split("/").slice(0, 2).join("/")))].sort();
+  return `${rows.length} rows (${sel.length} figures) on ${cards.join(", ")}; sources: ${sources.join(", ")}`;
+}
+
+/** One pass of coordinate descent over the terms the selection can tell apart. */
+function fitOnce(base: SpeedTerms, sel: SpeedCase[], engine: SpeedEngine): SpeedTerms {
+  const decode = sel.filter((c) => c.pick !== "prefillTps");
+  const prefill = sel.filter((c) => c.pick === "prefillTps");
+  let t = grid(base, decode, {
+    bandwidthEfficiency: range(0.3, 1, 0.01),
+    stepFixedMs: range(0, 8, 0.1),
+    ...(engine === "llamacpp"
+      ? { kvBandwidthEfficiency: range(0.05, 1, 0.01) }
+      : { allReduceLatencyUs: range(0, 60, 2), prefillInterference: range(0, 2, 0.05), prefillComputeEfficiency: range(0.05, 1, 0.01), requestOverheadMs: range(0, 200, 1), decodeComputeEfficiency: range(0.05, 1, 0.05) }),
+  });
+  // The matmuls' share from short prompts, where attention is a few percent of the FLOPs; then
+  // attention's share from how prefill slows as the prompt grows (the same rows at 1,024–8,192).
+  const short = prefill.filter((c) => c.input.workload.inputTokens <= 512);
+  if (short.length > 0) t = grid(t, short, { prefillComputeEfficiency: range(0.05, 1.5, 0.01) });
+  // One share per format the prefill cases run at (llama.cpp: INT8 MMQ, FP16 cuBLAS).
+  for (const format of ["int8", "fp16"] as const) {
+    const own = short.filter((c) => c.input.model.computeFormat === format && c.input.card.tflops[format] !== null);
+    if (own.length < 2) continue;
+    let bestShare = t.prefillEfficiencyByFormat[format] ?? t.prefillComputeEfficiency;
+    let bestLoss = loss(own, t);
+    for (const share of range(0.05, 1.5, 0.01)) {
+      const l = loss(own, { ...t, prefillEfficiencyByFormat: { ...t.prefillEfficiencyByFormat, [format]: share } });
+      if (l < bestLoss) {
+        bestLoss = l;
+        bestShare = share;
+      }
+    }
+    t = { ...t, prefillEfficiencyByFormat: { ...t.prefillEfficiencyByFormat, [format]: bestShare } };
+  }
+  if (prefill.length > short.length) t = grid(t, prefill, { attentionComputeEfficiency: range(0.005, 1, 0.005) });
+  return t;
+}
+
+/** Refit every fitted entry on the fitted half's primary rows; with --write, replace src/plan/speed/fitted.json. */
 function fit(): void {
   const fitted = cases.filter((c) => c.half === "fitted" && c.tier === "primary");
-  const LLAMA: SpeedCase["group"][] = ["llamacpp-decode", "llamacpp-prefill"];
+  const LLAMA: SpeedCase["group"][] = ["llamacpp-decode", "llamacpp-prefill", "llamacpp-long-decode", "llamacpp-long-prefill"];
   const SERVING: SpeedCase["group"][] = ["serving-tpot", "serving-throughput", "serving-ttft"];
-  const targets: [SpeedEngine, CardKind, CardVendor | null, SpeedCase["group"][]][] = [
-    ["llamacpp", "gddr", null, LLAMA],
-    ["llamacpp", "hbm", null, LLAMA],
-    ["llamacpp", "unified", null, LLAMA],
-    ["vllm", "hbm", null, SERVING],
-    ["sglang", "hbm", "nvidia", SERVING],
-    ["sglang", "hbm", "amd", SERVING],
+  const targets: [FittedKey, SpeedEngine, CardKind, CardVendor | null, SpeedCase["group"][]][] = [
+    ["llamacpp/gddr", "llamacpp", "gddr", null, LLAMA],
+    ["llamacpp/hbm", "llamacpp", "hbm", null, LLAMA],
+    ["llamacpp/unified", "llamacpp", "unified", null, LLAMA],
+    ["vllm/hbm", "vllm", "hbm", null, SERVING],
+    ["sglang/hbm", "sglang", "hbm", "nvidia", SERVING],
+    ["sglang/hbm/amd", "sglang", "hbm", "amd", SERVING],
   ];
-  for (const [engine, kind, vendor, groups] of targets) {
+  const out: Record<string, unknown> = {};
+  for (const [key, engine, kind, vendor, groups] of targets) {
     const sel = fitted.filter((c) => c.engine === engine && c.input.card.kind === kind && (vendor === null || c.input.card.vendor === vendor) && groups.includes(c.group));
     if (sel.length === 0) continue;
-    const decode = sel.filter((c) => c.pick !== "prefillTps");
-    const prefill = sel.filter((c) => c.pick === "prefillTps");
     let t = speedTerms(engine, kind, vendor ?? "nvidia");
-    t = grid(t, decode, { bandwidthEfficiency: range(0.3, 1, 0.02), stepFixedMs: range(0, 8, 0.1), allReduceLatencyUs: range(0, 60, 2), decodeComputeEfficiency: range(0.05, 1, 0.05), prefillInterference: range(0, 2, 0.05), prefillComputeEfficiency: range(0.05, 1, 0.05), ...(engine === "llamacpp" ? {} : { requestOverheadMs: range(0, 200, 1) }) });
-    if (prefill.length > 0) t = grid(t, prefill, { prefillComputeEfficiency: range(0.05, 1.5, 0.01) });
-    // Then one share per format the prefill cases run at (llama.cpp: INT8 MMQ, FP16 cuBLAS).
-    for (const format of ["int8", "fp16"] as const) {
-      const own = prefill.filter((c) => c.input.card.tflops[c.input.model.computeFormat] !== null && c.input.model.computeFormat === format);
-      if (own.length < 2) continue;
-      let bestShare = t.prefillComputeEfficiency;
-      let bestLoss = Number.POSITIVE_INFINITY;
-      for (const share of range(0.05, 1.5, 0.01)) {
-        const l = loss(own, { ...t, prefillEfficiencyByFormat: { ...t.prefillEfficiencyByFormat, [format]: share } });
-        if (l < bestLoss) {
-          bestLoss = l;
-          bestShare = share;
-        }
-      }
-      t = { ...t, prefillEfficiencyByFormat: { ...t.prefillEfficiencyByFormat, [format]: bestShare } };
-    }
-    console.log(`fit ${engine}/${kind}${vendor === null ? "" : `/${vendor}`} on ${sel.length} cases (${decode.length} decode, ${prefill.length} prefill):`, JSON.stringify({ ...t, fittedOn: undefined, fitted: undefined }));
+    for (let pass = 0; pass < 3; pass++) t = fitOnce(t, sel, engine);
+    const { fittedOn: _on, fitted: _f, ...numbers } = t;
+    out[key] = { ...numbers, fittedOn: describe(sel), rows: [...new Set(sel.map((c) => c.id.split(" ")[0] ?? c.id))].sort() };
+    console.log(`fit ${key} on ${sel.length} figures:`, JSON.stringify(numbers));
+  }
+  if (process.argv.includes("--write")) {
+    const file = {
+      _source: "written by `npx tsx scripts/speed-accuracy.ts --fit --write` from test/fixtures/speed/measured.jsonl, the primary rows of its fitted half (rule in test/plan/speedCases.ts); each entry's rows are the ids fitted on",
+      terms: out,
+    };
+    writeFileSync(new URL("../src/plan/speed/fitted.json", import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
+    console.log("wrote src/plan/speed/fitted.json");
   }
 }

@@ -24,8 +24,11 @@ const { cases } = speedCases();
  * the medians below are the real bar.
  */
 const CASE_TOLERANCE_PCT: Record<CaseGroup, Record<"primary" | "secondary", number> | null> = {
-  "llamacpp-decode": { primary: 35, secondary: 100 },
+  // Secondary decode: RX 7900 XT gpt-oss-20b on ROCm (lcpp-15396) runs at half what its bandwidth gives NVIDIA cards.
+  "llamacpp-decode": { primary: 35, secondary: 110 },
   "llamacpp-prefill": { primary: 125, secondary: 120 },
+  "llamacpp-long-decode": { primary: 40, secondary: 40 },
+  "llamacpp-long-prefill": { primary: 110, secondary: 110 },
   "llamacpp-split-decode": { primary: 45, secondary: 45 },
   // One layer-split prefill row (A100 SXM ×4, F16 pp512: 627 t/s, below its own pp1024) is off by 8×: shown by the script, not asserted per case.
   "llamacpp-split-prefill": null,

@@ -46,6 +46,8 @@ export interface MeasuredRow {
   tg_tokens?: number;
   pp_tps?: number;
   tg_tps?: number;
+  /** The table's other lengths: "tg1024" → "70.94" (XiongjieDai's tg/pp at 1024–8192). */
+  extra?: Record<string, string | number>;
   model_size_gb?: number;
   tpot_ms_median?: number;
   ttft_ms_median?: number;
@@ -60,7 +62,16 @@ export function measuredRows(): MeasuredRow[] {
 }
 
 /** The target groups of issue 12, plus the layer-split rows (no target; shown). */
-export type CaseGroup = "llamacpp-decode" | "llamacpp-prefill" | "llamacpp-split-decode" | "llamacpp-split-prefill" | "serving-tpot" | "serving-throughput" | "serving-ttft";
+export type CaseGroup =
+  | "llamacpp-decode"
+  | "llamacpp-prefill"
+  | "llamacpp-split-decode"
+  | "llamacpp-split-prefill"
+  | "llamacpp-long-decode"
+  | "llamacpp-long-prefill"
+  | "serving-tpot"
+  | "serving-throughput"
+  | "serving-ttft";
 
 export interface SpeedCase {
   id: string;
@@ -214,6 +225,18 @@ export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
       if (row.pp_tps !== undefined && row.pp_tokens !== undefined) {
         cases.push({ ...base, id: `${row.id} pp${row.pp_tokens}`, group: split ? "llamacpp-split-prefill" : "llamacpp-prefill", measured: row.pp_tps, unit: "tok/s", pick: "prefillTps", gpusPerReplica: row.gpu_count,
           input: { ...input, workload: { inputTokens: row.pp_tokens, outputTokens: 1, sequences: 1, sequencesTheKvHolds: null } } });
+      }
+      // The same table's longer runs (tg/pp at 1024–8192 tokens): in the row's half, as the rule goes by source; they set the context terms.
+      if (!split) {
+        for (const [key, value] of Object.entries(row.extra ?? {})) {
+          const m = /^(tg|pp)(\d+)$/.exec(key);
+          const measured = Number(value);
+          if (m === null || !(measured > 0)) continue;
+          const tokens = Number(m[2]);
+          const decode = m[1] === "tg";
+          cases.push({ ...base, id: `${row.id} ${key}`, group: decode ? "llamacpp-long-decode" : "llamacpp-long-prefill", measured, unit: "tok/s", pick: decode ? "decodeTps" : "prefillTps", gpusPerReplica: 1,
+            input: { ...input, workload: decode ? { inputTokens: 1, outputTokens: tokens, sequences: 1, sequencesTheKvHolds: null } : { inputTokens: tokens, outputTokens: 1, sequences: 1, sequencesTheKvHolds: null } } });
+        }
       }
       continue;
     }

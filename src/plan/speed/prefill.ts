@@ -31,9 +31,10 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
   const chunkTokens = Math.min(promptTokens, terms.prefillChunkTokens);
   const chunks = Math.ceil(promptTokens / terms.prefillChunkTokens);
 
-  const flops = promptTokens * 2 * model.activeParams + (model.attentionFlopsPerContextToken * promptTokens * promptTokens) / 2;
+  const linearFlops = promptTokens * 2 * model.activeParams;
+  const attentionFlops = (model.attentionFlopsPerContextToken * promptTokens * promptTokens) / 2;
   const efficiency = terms.prefillEfficiencyByFormat[format] ?? terms.prefillComputeEfficiency;
-  const computeMs = flops / (tp * tflops * efficiency * 1e9);
+  const computeMs = linearFlops / (tp * tflops * efficiency * 1e9) + attentionFlops / (tp * tflops * terms.attentionComputeEfficiency * 1e9);
 
   const share = touchedExpertShare(model.routedExperts, model.expertsPerToken, chunkTokens);
   const chunkBytes = model.weightsBytes - model.routedExpertBytes * (1 - share);

@@ -1,12 +1,14 @@
 /**
- * The fitted terms, per engine and card kind, with the rows each was fitted
- * on. scripts/speed-accuracy.ts --fit recomputes them from
+ * The fitted terms, per engine and card kind (and vendor where it matters),
+ * with the rows each was fitted on: fitted.json, written by
+ * `npx tsx scripts/speed-accuracy.ts --fit --write` from
  * test/fixtures/speed/measured.jsonl (a copy of the public benchmark set,
- * sources per row); README.md in this folder gives the fit and its errors.
+ * sources per row). README.md in this folder gives the fit and its errors.
  */
 
 import type { CardKind, CardVendor, ComputeFormat, SpeedEngine } from "./types.ts";
 import type { WireTerms } from "./links.ts";
+import fitted from "./fitted.json" with { type: "json" };
 
 export interface SpeedTerms extends WireTerms {
   /** Share of datasheet bandwidth the step's weight and KV reads reach. */
@@ -17,6 +19,14 @@ export interface SpeedTerms extends WireTerms {
   prefillComputeEfficiency: number;
   /** Where a format's kernels reach a different share (llama.cpp's INT8 MMQ vs its FP16 cuBLAS path), that share. */
   prefillEfficiencyByFormat: Partial<Record<ComputeFormat, number>>;
+  /**
+   * Share of bandwidth the attention kernels reach reading the KV cache
+   * (llama.cpp's pre-flash-attention path reads it well below the weights'
+   * rate: its tg at 8,192 tokens falls twice as far as the bytes say).
+   */
+  kvBandwidthEfficiency: number;
+  /** Share of dense TFLOPS a prefill's attention (QKᵀ, softmax, AV over the prompt) reaches. */
+  attentionComputeEfficiency: number;
   /** Share of dense TFLOPS a decode step reaches once the batch makes it compute-bound. */
   decodeComputeEfficiency: number;
   /**
@@ -41,75 +51,31 @@ export interface SpeedTerms extends WireTerms {
 
 type TermsTable = Record<SpeedEngine, Record<CardKind, SpeedTerms>>;
 
-const LLAMACPP_GDDR: SpeedTerms = {
-  bandwidthEfficiency: 0.86,
-  stepFixedMs: 1.4,
-  prefillComputeEfficiency: 0.23,
-  prefillEfficiencyByFormat: { int8: 0.22, fp16: 0.49 },
-  decodeComputeEfficiency: 0.3,
-  prefillInterference: 1,
-  requestOverheadMs: 0,
-  prefillChunkTokens: 512,
-  allReduceLatencyUs: 30,
-  hopMs: 0.12,
-  fittedOn: "13 llama-bench tg/pp pairs on 10 GDDR cards (XiongjieDai table, Llama-3-8B/70B Q4_K_M and F16); hopMs from RTX 4090 8B Q4_K_M tg 130.6 → 118.1 t/s on 1 → 8 cards",
-  fitted: true,
-};
+/** The entries scripts/speed-accuracy.ts --fit --write fits and fitted.json holds. */
+export type FittedKey = "llamacpp/gddr" | "llamacpp/hbm" | "llamacpp/unified" | "vllm/hbm" | "sglang/hbm" | "sglang/hbm/amd";
 
-const LLAMACPP_HBM: SpeedTerms = {
-  ...LLAMACPP_GDDR,
-  bandwidthEfficiency: 0.48,
-  stepFixedMs: 1.6,
-  prefillComputeEfficiency: 0.25,
-  prefillEfficiencyByFormat: { int8: 0.12, fp16: 0.32 },
-  fittedOn: "4 llama-bench tg/pp pairs on A100 PCIe and H100 PCIe (XiongjieDai table, Llama-3-8B Q4_K_M and F16)",
-};
+interface FittedEntry extends Omit<SpeedTerms, "fitted"> {
+  /** The measured.jsonl ids the entry was fitted on. */
+  rows: string[];
+}
 
-const LLAMACPP_UNIFIED: SpeedTerms = {
-  ...LLAMACPP_GDDR,
-  bandwidthEfficiency: 0.86,
-  stepFixedMs: 5.7,
-  prefillComputeEfficiency: 0.65,
-  prefillEfficiencyByFormat: { fp16: 0.83 },
-  decodeComputeEfficiency: 0.1,
-  fittedOn: "7 llama-bench tg/pp pairs on Apple M1 Max, M2 Ultra, M3 Max (XiongjieDai table, Metal)",
-};
+const FITTED = (fitted as { terms: Partial<Record<FittedKey, FittedEntry>> }).terms;
 
-const VLLM_HBM: SpeedTerms = {
-  bandwidthEfficiency: 0.78,
-  stepFixedMs: 2.5,
-  prefillComputeEfficiency: 0.25,
-  prefillEfficiencyByFormat: {},
-  decodeComputeEfficiency: 0.3,
-  prefillInterference: 0.65,
-  requestOverheadMs: 19,
-  prefillChunkTokens: 8192,
-  allReduceLatencyUs: 10,
-  hopMs: 0.2,
-  fittedOn: "16 InferenceMAX gpt-oss-120b rows (vLLM 0.13, B200/H100/H200, TP1–8, conc 4/64, ISL 1k/8k; TPOT, per-GPU throughput, TTFT at conc 4), even positions by id per card",
-  fitted: true,
-};
+/** A fitted entry; a missing one is a build defect (the file is written by the fit), said in words. */
+function fittedTerms(key: FittedKey): SpeedTerms {
+  const e = FITTED[key];
+  if (e === undefined) throw new Error(`src/plan/speed/fitted.json has no "${key}" entry: rerun npx tsx scripts/speed-accuracy.ts --fit --write`);
+  const { rows: _rows, ...terms } = e;
+  return { ...terms, fitted: true };
+}
 
-const SGLANG_HBM: SpeedTerms = {
-  ...VLLM_HBM,
-  bandwidthEfficiency: 0.56,
-  stepFixedMs: 3.2,
-  prefillComputeEfficiency: 0.3,
-  prefillInterference: 0.25,
-  requestOverheadMs: 81,
-  fittedOn: "14 InferenceX DeepSeek-R1 FP8/FP4 rows on NVIDIA (SGLang 0.5.x, B200/B300/H200, TP4/8, conc 1–128; TPOT, per-GPU throughput, TTFT at conc ≤ 4), even positions by id per card",
-};
-
-/** SGLang's ROCm build on MI300X/MI355X: a third more per step than NVIDIA's at the same bandwidth. */
-const SGLANG_HBM_AMD: SpeedTerms = {
-  ...VLLM_HBM,
-  bandwidthEfficiency: 0.48,
-  stepFixedMs: 5.1,
-  prefillComputeEfficiency: 0.2,
-  prefillInterference: 0,
-  requestOverheadMs: 73,
-  fittedOn: "7 InferenceX DeepSeek-R1 FP8/FP4 rows on MI300X/MI355X (SGLang 0.5.12 ROCm, TP4/8, conc 4–64; TPOT, per-GPU throughput, TTFT at conc ≤ 4), even positions by id per card",
-};
+const LLAMACPP_GDDR = fittedTerms("llamacpp/gddr");
+const LLAMACPP_HBM = fittedTerms("llamacpp/hbm");
+const LLAMACPP_UNIFIED = fittedTerms("llamacpp/unified");
+const VLLM_HBM = fittedTerms("vllm/hbm");
+const SGLANG_HBM = fittedTerms("sglang/hbm");
+/** SGLang's ROCm build on MI300X/MI355X, fitted apart: it runs a step slower than NVIDIA's at the same bandwidth. */
+const SGLANG_HBM_AMD = fittedTerms("sglang/hbm/amd");
 
 function borrowed(from: SpeedTerms, why: string): SpeedTerms {
   return { ...from, fittedOn: why, fitted: false };
