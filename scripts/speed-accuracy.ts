@@ -97,8 +97,9 @@ function describe(sel: SpeedCase[]): string {
 
 /** One pass of coordinate descent over the terms the selection can tell apart. */
 function fitOnce(base: SpeedTerms, sel: SpeedCase[], engine: SpeedEngine): SpeedTerms {
-  const decode = sel.filter((c) => c.pick !== "prefillTps");
-  const prefill = sel.filter((c) => c.pick === "prefillTps");
+  const split = sel.filter((c) => c.group === "llamacpp-split-decode");
+  const decode = sel.filter((c) => c.pick !== "prefillTps" && c.group !== "llamacpp-split-decode" && c.group !== "llamacpp-split-prefill");
+  const prefill = sel.filter((c) => c.pick === "prefillTps" && c.group !== "llamacpp-split-prefill");
   let t = grid(base, decode, {
     bandwidthEfficiency: range(0.3, 1, 0.01),
     stepFixedMs: range(0, 8, 0.1),
@@ -126,13 +127,15 @@ function fitOnce(base: SpeedTerms, sel: SpeedCase[], engine: SpeedEngine): Speed
     t = { ...t, prefillEfficiencyByFormat: { ...t.prefillEfficiencyByFormat, [format]: bestShare } };
   }
   if (prefill.length > short.length) t = grid(t, prefill, { attentionComputeEfficiency: range(0.005, 1, 0.005) });
+  // llama.cpp's layer split: what each extra card costs a token, from the same cards' 1-card and N-card rows.
+  if (split.length > 0) t = grid(t, split, { hopMs: range(0, 1, 0.01) });
   return t;
 }
 
 /** Refit every fitted entry on the fitted half's primary rows; with --write, replace src/plan/speed/fitted.json. */
 function fit(): void {
   const fitted = cases.filter((c) => c.half === "fitted" && c.tier === "primary");
-  const LLAMA: SpeedCase["group"][] = ["llamacpp-decode", "llamacpp-prefill", "llamacpp-long-decode", "llamacpp-long-prefill"];
+  const LLAMA: SpeedCase["group"][] = ["llamacpp-decode", "llamacpp-prefill", "llamacpp-long-decode", "llamacpp-long-prefill", "llamacpp-split-decode"];
   const SERVING: SpeedCase["group"][] = ["serving-tpot", "serving-throughput", "serving-ttft"];
   const targets: [FittedKey, SpeedEngine, CardKind, CardVendor | null, SpeedCase["group"][]][] = [
     ["llamacpp/gddr", "llamacpp", "gddr", null, LLAMA],
