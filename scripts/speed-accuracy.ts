@@ -51,6 +51,23 @@ for (const g of groups) {
   }
 }
 
+console.log("\nissue 12 targets (primary rows; pp512 only for prefill):");
+for (const half of ["fitted", "checking"] as const) {
+  const sel = (group: SpeedCase["group"], more: (c: SpeedCase) => boolean = () => true): number[] =>
+    cases.filter((c) => c.group === group && c.tier === "primary" && c.half === half && more(c)).flatMap((c) => {
+      const p = predictCase(c);
+      return p === null ? [] : [errorPct(p, c.measured)];
+    });
+  const line = (name: string, errs: number[], q: number, limit: number): string => {
+    const v = absQuantile(errs, q);
+    return `${name} ${v.toFixed(1)}% (target ≤ ${limit}%, n ${errs.length}) ${v <= limit ? "meets" : "MISSES"}`;
+  };
+  const decode = sel("llamacpp-decode");
+  console.log(`  ${pad(half, 9)} ${line("llama.cpp decode median", decode, 0.5, 10)}; ${line("p90", decode, 0.9, 25)}`);
+  console.log(`  ${pad("", 9)} ${line("llama.cpp pp512 median", sel("llamacpp-prefill", (c) => c.input.workload.inputTokens === 512), 0.5, 20)}`);
+  console.log(`  ${pad("", 9)} ${line("vLLM/SGLang TPOT median", sel("serving-tpot"), 0.5, 20)}; ${line("per-GPU throughput median", sel("serving-throughput"), 0.5, 20)}`);
+}
+
 /** Median |log error| of a set of cases under some terms: the fit's loss (symmetric in over and under). */
 function loss(sel: SpeedCase[], terms: SpeedTerms): number {
   const errs = sel.map((c) => {
