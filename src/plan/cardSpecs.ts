@@ -138,9 +138,9 @@ export const CARD_SPECS: readonly CardSpec[] = [
     "bandwidth as the other RTX PRO 6000s (same memory); TFLOPS derived from NVIDIA's 3,511 AI TOPS (sparse FP4); not re-read"),
   spec("rtxpro4500-32g", "NVIDIA RTX PRO 4500 Blackwell", "gddr", "pcie", 896, tf(null), link.pcie5, "https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-4500/"),
   spec("rtx5090-32g", "NVIDIA GeForce RTX 5090", "gddr", "pcie", 1792, geforce(209.5, 419, 838, 838), link.pcie5, "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/",
-    "not re-read; TFLOPS from NVIDIA's Blackwell GeForce whitepaper as copied into gpus.json (FP32-accumulate rate)"),
+    "not on NVIDIA's page here; corroborated by https://pocketmags.com/linux-format-magazine/may-2025/articles/nvidia-geforce-rtx-5090: \"AI cores: 680 … TFLOPS: 104 FP32, 838 FP16 … Bandwidth: 1,792GB/s\" (838 = FP16-accumulate with sparsity, so 419 dense, 209.5 at FP32 accumulate)"),
   spec("rtx5080-16g", "NVIDIA GeForce RTX 5080", "gddr", "pcie", 960, geforce(112.6), link.pcie5, "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5080/",
-    "bandwidth as in gpus.json, not re-read; BF16 derived: RTX 5090's 209.5 × 336/680 tensor cores × 2.62/2.41 GHz boost"),
+    "bandwidth as in gpus.json, not re-read; BF16 derived: RTX 5090's 209.5 × 336/680 tensor cores × 2.62/2.41 GHz, the counts and clocks per https://www.sipoch.com/en/articles/300330022705642: \"tensor cores 680 (5th generation) … 336 (5th generation)\", \"maximum clock frequency 2.41 GHz … 2.62 GHz\""),
   spec("rtx5070ti-16g", "NVIDIA GeForce RTX 5070 Ti", "gddr", "pcie", 896, geforce(87.7), link.pcie5, "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5070-family/",
     "bandwidth as in gpus.json, not re-read; BF16 derived: RTX 5090's 209.5 × 280/680 tensor cores × 2.45/2.41 GHz boost"),
   // Ampere
@@ -225,11 +225,14 @@ export const CARD_SPECS: readonly CardSpec[] = [
   spec("apple-m3-max-40c", "Apple M3 Max (40-core GPU)", "unified", "soc", 400, tf(14.1), link.none, APPLE_SPECS, "bandwidth as in gpus.json, not re-read; TFLOPS derived (40 × 128 × 2 × 1.38 GHz)"),
   spec("apple-m3-ultra", "Apple M3 Ultra (80-core GPU)", "unified", "soc", 819, tf(28.3), link.none, APPLE_SPECS,
     "not on Apple's page here; corroborated by https://english.worldmagazine.it/431260 (Macworld): \"96GB of unified memory (819GBps memory bandwidth)\"; TFLOPS derived (80 × 128 × 2 × 1.38 GHz)"),
-  spec("apple-m4", "Apple M4 (10-core GPU)", "unified", "soc", 120, tf(4), link.none, APPLE_SPECS, "bandwidth as in gpus.json, not re-read; TFLOPS derived (10 × 128 × 2 × 1.578 GHz)"),
-  spec("apple-m4-pro", "Apple M4 Pro (20-core GPU)", "unified", "soc", 273, tf(8.1), link.none, APPLE_SPECS, "bandwidth as in gpus.json, not re-read; TFLOPS derived (20 × 128 × 2 × 1.578 GHz)"),
+  spec("apple-m4", "Apple M4 (10-core GPU)", "unified", "soc", 120, tf(4), link.none, APPLE_SPECS,
+    "not on Apple's page here; Apple's launch table as reprinted at https://americanfork.business/?p=76748: \"Peak memory bandwidth (GBps) 120 273 410\" (M4, M4 Pro, M4 Max 32-core); TFLOPS derived (10 × 128 × 2 × 1.578 GHz)"),
+  spec("apple-m4-pro", "Apple M4 Pro (20-core GPU)", "unified", "soc", 273, tf(8.1), link.none, APPLE_SPECS,
+    "not on Apple's page here; the same reprinted table (https://americanfork.business/?p=76748): M4 Pro \"273\" GB/s; TFLOPS derived (20 × 128 × 2 × 1.578 GHz)"),
   spec("apple-m4-max-32c", "Apple M4 Max (32-core GPU)", "unified", "soc", 410, tf(12.9), link.none, APPLE_SPECS,
     "not on Apple's page here; corroborated by https://english.worldmagazine.it/431260 (Macworld): \"M4 Max chip … 36GB of unified memory (410GBps memory bandwidth)\"; TFLOPS derived (32 × 128 × 2 × 1.578 GHz)"),
-  spec("apple-m4-max-40c", "Apple M4 Max (40-core GPU)", "unified", "soc", 546, tf(16.2), link.none, APPLE_SPECS, "bandwidth as in gpus.json, not re-read; TFLOPS derived (40 × 128 × 2 × 1.578 GHz)"),
+  spec("apple-m4-max-40c", "Apple M4 Max (40-core GPU)", "unified", "soc", 546, tf(16.2), link.none, APPLE_SPECS,
+    "not on Apple's page here; corroborated by https://macmegasite.com/2024/10/30/m4-max-chip-has-16-core-cpu-40-core-gpu-and-35-increase-in-memory-bandwidth: \"the M4 Max chip features a 16-core CPU, 40-core GPU, and 546 GB/s of memory bandwidth\"; TFLOPS derived (40 × 128 × 2 × 1.578 GHz)"),
 ];
 
 /** shared/speed/measured.jsonl's gpu_key → the class label above. */
