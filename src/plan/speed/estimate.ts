@@ -1,0 +1,81 @@
+/**
+ * The speed of one option for one workload: the entry point. Pure and
+ * loop-free over tokens (a handful of closed-form steps), so a plan of
+ * thousands of options stays inside the engine benchmark's budget.
+ */
+
+import { decodeStepMs } from "./decode.ts";
+import { prefillMs } from "./prefill.ts";
+import { speedTerms, type SpeedTerms } from "./terms.ts";
+import type { SpeedEstimate, SpeedInput } from "./types.ts";
+
+function nulls(sequencesRun: number, basis: string): SpeedEstimate {
+  return { decodeTps: null, prefillTps: null, ttftMs: null, tpotMs: null, throughputTps: null, sequencesRun, basis };
+}
+
+/** What is wrong with the input, in words, or "" when nothing is. */
+function inputProblem(input: SpeedInput): string {
+  const { workload, layout, model } = input;
+  if (!Number.isInteger(workload.inputTokens) || workload.inputTokens < 1) return `input tokens must be a whole number ≥ 1 (got ${workload.inputTokens})`;
+  if (!Number.isInteger(workload.outputTokens) || workload.outputTokens < 1) return `output tokens must be a whole number ≥ 1 (got ${workload.outputTokens})`;
+  if (!Number.isInteger(workload.sequences) || workload.sequences < 1) return `sequences must be a whole number ≥ 1 (got ${workload.sequences})`;
+  if (layout.tensorParallel < 1 || layout.pipelineStages < 1) return "tensor parallel and pipeline stages must be ≥ 1";
+  if (!(model.weightsBytes > 0)) return "the artifact's weight bytes are unknown";
+  return "";
+}
+
+function termsLine(input: SpeedInput, terms: SpeedTerms): string {
+  const bw = input.layout.cpuOnly ? "host RAM" : `${input.card.memBandwidthGBps} GB/s`;
+  const fit = terms.fitted ? `fitted on ${terms.fittedOn}` : terms.fittedOn;
+  return `${input.layout.engine} on ${input.card.label} (${input.card.kind}, ${bw}): reads at ${Math.round(terms.bandwidthEfficiency * 100)}% of bandwidth + ${terms.stepFixedMs} ms per step, prefill at ${Math.round(terms.prefillComputeEfficiency * 100)}% of dense TFLOPS (${fit})`;
+}
+
+/**
+ * decodeTps: one sequence alone at the context it reaches halfway through
+ * its answer (inputTokens + outputTokens ÷ 2). tpotMs / throughputTps: the
+ * workload's sequences (capped by the KV pool) decoding together, each
+ * step also carrying its share of the others' prefills. `termsOverride`
+ * replaces the fitted terms (the fit in scripts/speed-accuracy.ts uses it).
+ */
+export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): SpeedEstimate {
+  const { workload, layout, card } = input;
+  const cap = workload.sequencesTheKvHolds;
+  const sequencesRun = cap === null ? workload.sequences : Math.min(workload.sequences, Math.max(0, Math.floor(cap)));
+  const problem = inputProblem(input);
+  if (problem !== "") return nulls(sequencesRun, `speed not estimated: ${problem}`);
+  if (!layout.cpuOnly && (card.memBandwidthGBps === null || !(card.memBandwidthGBps > 0))) {
+    return nulls(sequencesRun, `speed not estimated: ${card.label} has no memory bandwidth known (give the card's GB/s to get figures)`);
+  }
+
+  const terms = termsOverride ?? speedTerms(layout.engine, card.kind, card.vendor);
+  const notes: string[] = [termsLine(input, terms)];
+  const decodeContext = workload.inputTokens + workload.outputTokens / 2;
+
+  const alone = decodeStepMs(input, terms, 1, decodeContext);
+  const decodeTps = 1000 / alone.ms;
+
+  const prefill = prefillMs(input, terms, workload.inputTokens);
+  const prefillTps = prefill.ms === null ? null : (workload.inputTokens * 1000) / prefill.ms;
+  const ttftMs = prefill.ms === null ? null : terms.requestOverheadMs + prefill.ms + decodeStepMs(input, terms, 1, workload.inputTokens).ms;
+  if (prefill.ms === null) notes.push(layout.cpuOnly ? "prefill: CPU compute is not modelled" : `prefill: ${card.label} has no dense TFLOPS known`);
+
+  let tpotMs: number | null = null;
+  let throughputTps: number | null = null;
+  if (sequencesRun < 1) {
+    notes.push("tpot/throughput: the KV pool holds no whole sequence of input + output tokens");
+  } else if (sequencesRun > 1 && prefill.ms === null) {
+    notes.push("tpot/throughput: several sequences need the card's compute, which is not known");
+  } else {
+    const step = decodeStepMs(input, terms, sequencesRun, decodeContext);
+    const interferenceMs = sequencesRun > 1 && prefill.ms !== null ? (terms.prefillInterference * (sequencesRun - 1) * prefill.ms) / workload.outputTokens : 0;
+    tpotMs = step.ms + interferenceMs;
+    const ownPrefillMs = prefill.ms ?? 0;
+    throughputTps = (sequencesRun * workload.outputTokens * 1000) / (workload.outputTokens * tpotMs + ownPrefillMs);
+    notes.push(`${sequencesRun} at once: ${step.bound}-bound step`);
+    for (const a of step.assumed) if (!notes.includes(a)) notes.push(a);
+  }
+  if (sequencesRun < workload.sequences) notes.push(`capped at ${sequencesRun} of ${workload.sequences} sequences by the KV pool`);
+  for (const a of [...alone.assumed, ...prefill.assumed]) if (!notes.includes(a)) notes.push(a);
+  if (layout.engine === "llamacpp" && layout.pipelineStages > 1) notes.push(`layers split over ${layout.pipelineStages} cards: decode runs them one after another, no faster than one card`);
+  return { decodeTps, prefillTps, ttftMs, tpotMs, throughputTps, sequencesRun, basis: notes.join("; ") };
+}

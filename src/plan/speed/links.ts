@@ -1,0 +1,81 @@
+/**
+ * Time on the wires: tensor-parallel all-reduces and pipeline hops. Both
+ * carry activations (tokens × hidden × 2 bytes in bf16), not weights, so
+ * they are small per token but paid many times: two all-reduces per layer
+ * (after attention and after the MLP, Megatron-style TP as vLLM and SGLang
+ * run it), one hop per stage boundary.
+ */
+
+import type { SpeedLinks } from "./types.ts";
+
+/** Bytes of one activation element on the wire: engines all-reduce in bf16. */
+const ACTIVATION_BYTES = 2;
+
+/**
+ * When the fabric's speed is unknown: 25 GB/s per card one way, a 200 Gb/s
+ * NIC per card (ConnectX-6/7 class, RoCE or InfiniBand HDR). Flagged in the
+ * basis whenever it is used.
+ */
+export const DEFAULT_FABRIC_GBPS = 25;
+
+/** When a node's own link is unknown: PCIe 4.0 x16, 32 GB/s one way (PCI-SIG: 16 GT/s × 16 lanes, 128b/130b). */
+export const DEFAULT_INTRA_NODE_GBPS = 32;
+
+export interface WireTerms {
+  /** Fixed cost of one all-reduce (launch + synchronisation), µs. */
+  allReduceLatencyUs: number;
+  /** Fixed cost of one pipeline hop (send, receive, the next stage's launch), ms. */
+  hopMs: number;
+}
+
+export interface WireTime {
+  ms: number;
+  /** The default a figure assumed, for the basis; "" when none was. */
+  assumed: string;
+}
+
+function linkGBps(links: SpeedLinks, crossesNodes: boolean): { gbps: number; assumed: string } {
+  if (crossesNodes) {
+    return links.fabricGBps === null
+      ? { gbps: DEFAULT_FABRIC_GBPS, assumed: `fabric speed unknown: ${DEFAULT_FABRIC_GBPS} GB/s per card assumed` }
+      : { gbps: links.fabricGBps, assumed: "" };
+  }
+  return links.intraNodeGBps === null
+    ? { gbps: DEFAULT_INTRA_NODE_GBPS, assumed: `card link unknown: PCIe 4.0 x16 (${DEFAULT_INTRA_NODE_GBPS} GB/s) assumed` }
+    : { gbps: links.intraNodeGBps, assumed: "" };
+}
+
+/**
+ * The all-reduces of one forward pass over `tokens` tokens: 2 × layers of
+ * them, each a ring all-reduce moving 2(tp − 1)/tp of the message per card.
+ */
+export function allReduceMs(
+  tensorParallel: number,
+  layers: number,
+  hiddenSize: number,
+  tokens: number,
+  links: SpeedLinks,
+  terms: WireTerms,
+): WireTime {
+  if (tensorParallel <= 1) return { ms: 0, assumed: "" };
+  const { gbps, assumed } = linkGBps(links, links.tensorParallelCrossesNodes);
+  const messageBytes = tokens * hiddenSize * ACTIVATION_BYTES;
+  const perReduceMs = terms.allReduceLatencyUs / 1000 + ((2 * (tensorParallel - 1)) / tensorParallel) * messageBytes / (gbps * 1e6);
+  return { ms: 2 * layers * perReduceMs, assumed };
+}
+
+/** The hops between `stages` pipeline stages for one pass of `tokens` tokens; the cross-node ones go over the fabric. */
+export function pipelineHopsMs(stages: number, hiddenSize: number, tokens: number, links: SpeedLinks, terms: WireTerms): WireTime {
+  const hops = Math.max(0, stages - 1);
+  if (hops === 0) return { ms: 0, assumed: "" };
+  const bytes = tokens * hiddenSize * ACTIVATION_BYTES;
+  const crossing = Math.min(hops, links.crossNodeHops);
+  const local = linkGBps(links, false);
+  const fabric = crossing > 0 ? linkGBps(links, true) : { gbps: 1, assumed: "" };
+  const ms =
+    hops * terms.hopMs +
+    (hops - crossing) * (bytes / (local.gbps * 1e6)) +
+    crossing * (bytes / (fabric.gbps * 1e6));
+  const assumed = [crossing < hops ? local.assumed : "", fabric.assumed].filter((s) => s !== "").join("; ");
+  return { ms, assumed };
+}

@@ -1,0 +1,122 @@
+/**
+ * The fitted terms, per engine and card kind (and vendor where it matters),
+ * with the rows each was fitted on: fitted.json, written by
+ * `npx tsx scripts/speed-accuracy.ts --fit --write` from
+ * test/fixtures/speed/measured.jsonl (a copy of the public benchmark set,
+ * sources per row). README.md in this folder gives the fit and its errors.
+ */
+
+import type { CardKind, CardVendor, ComputeFormat, SpeedEngine } from "./types.ts";
+import type { WireTerms } from "./links.ts";
+import fitted from "./fitted.json" with { type: "json" };
+
+export interface SpeedTerms extends WireTerms {
+  /** Share of datasheet bandwidth the step's weight and KV reads reach. */
+  bandwidthEfficiency: number;
+  /** Fixed cost of one decode step that bandwidth does not explain (launches, sampling, scheduling), ms. */
+  stepFixedMs: number;
+  /** Share of dense TFLOPS a prefill reaches. */
+  prefillComputeEfficiency: number;
+  /** Where a format's kernels reach a different share (llama.cpp's INT8 MMQ vs its FP16 cuBLAS path), that share. */
+  prefillEfficiencyByFormat: Partial<Record<ComputeFormat, number>>;
+  /**
+   * Share of bandwidth the attention kernels reach reading the KV cache
+   * (llama.cpp's pre-flash-attention path reads it well below the weights'
+   * rate: its tg at 8,192 tokens falls twice as far as the bytes say).
+   */
+  kvBandwidthEfficiency: number;
+  /** Share of dense TFLOPS a prefill's attention (QKᵀ, softmax, AV over the prompt) reaches. */
+  attentionComputeEfficiency: number;
+  /** Share of dense TFLOPS a decode step reaches once the batch makes it compute-bound. */
+  decodeComputeEfficiency: number;
+  /**
+   * How much of each other sequence's prefill lands in a running sequence's
+   * step (chunked prefill shares steps with decode): TPOT grows by
+   * this × sequences × prefill time ÷ output tokens.
+   */
+  prefillInterference: number;
+  /**
+   * What a served request pays before its prefill that no kernel explains
+   * (HTTP, tokenizing, scheduling, the first token's detokenizing), ms;
+   * 0 for llama-bench, which times the kernels alone.
+   */
+  requestOverheadMs: number;
+  /** Tokens one prefill pass takes at most (llama.cpp -ub 512; vLLM/SGLang's chunked-prefill budget). */
+  prefillChunkTokens: number;
+  /** Which rows the terms come from, or which terms they borrow and why. */
+  fittedOn: string;
+  /** Whether these terms were fitted on this engine and card kind's own rows. */
+  fitted: boolean;
+}
+
+type TermsTable = Record<SpeedEngine, Record<CardKind, SpeedTerms>>;
+
+/** The entries scripts/speed-accuracy.ts --fit --write fits and fitted.json holds. */
+export type FittedKey = "llamacpp/gddr" | "llamacpp/hbm" | "llamacpp/unified" | "vllm/hbm" | "sglang/hbm" | "sglang/hbm/amd";
+
+interface FittedEntry extends Omit<SpeedTerms, "fitted"> {
+  /** The measured.jsonl ids the entry was fitted on. */
+  rows: string[];
+}
+
+const FITTED = (fitted as { terms: Partial<Record<FittedKey, FittedEntry>> }).terms;
+
+/** A fitted entry; a missing one is a build defect (the file is written by the fit), said in words. */
+function fittedTerms(key: FittedKey): SpeedTerms {
+  const e = FITTED[key];
+  if (e === undefined) throw new Error(`src/plan/speed/fitted.json has no "${key}" entry: rerun npx tsx scripts/speed-accuracy.ts --fit --write`);
+  const { rows: _rows, ...terms } = e;
+  return { ...terms, fitted: true };
+}
+
+const LLAMACPP_GDDR = fittedTerms("llamacpp/gddr");
+const LLAMACPP_HBM = fittedTerms("llamacpp/hbm");
+const LLAMACPP_UNIFIED = fittedTerms("llamacpp/unified");
+const VLLM_HBM = fittedTerms("vllm/hbm");
+const SGLANG_HBM = fittedTerms("sglang/hbm");
+/** SGLang's ROCm build on MI300X/MI355X, fitted apart: it runs a step slower than NVIDIA's at the same bandwidth. */
+const SGLANG_HBM_AMD = fittedTerms("sglang/hbm/amd");
+
+function borrowed(from: SpeedTerms, why: string): SpeedTerms {
+  return { ...from, fittedOn: why, fitted: false };
+}
+
+export const SPEED_TERMS: TermsTable = {
+  llamacpp: {
+    hbm: LLAMACPP_HBM,
+    gddr: LLAMACPP_GDDR,
+    unified: LLAMACPP_UNIFIED,
+    cpu: borrowed(LLAMACPP_UNIFIED, "no CPU-only llama-bench row in the set: the unified-memory terms are used"),
+  },
+  vllm: {
+    hbm: VLLM_HBM,
+    gddr: borrowed(VLLM_HBM, "no vLLM row on a GDDR card in the set: the HBM terms are used"),
+    unified: borrowed(VLLM_HBM, "no vLLM row on unified memory in the set: the HBM terms are used"),
+    cpu: borrowed(VLLM_HBM, "no vLLM CPU row in the set: the HBM terms are used"),
+  },
+  sglang: {
+    hbm: SGLANG_HBM,
+    gddr: borrowed(SGLANG_HBM, "no SGLang row on a GDDR card in the set: the HBM terms are used"),
+    unified: borrowed(SGLANG_HBM, "no SGLang row on unified memory in the set: the HBM terms are used"),
+    cpu: borrowed(SGLANG_HBM, "no SGLang CPU row in the set: the HBM terms are used"),
+  },
+  freetoken: {
+    hbm: borrowed(SGLANG_HBM, "no FreeToken speed figure is public: SGLang's terms are used"),
+    gddr: borrowed(SGLANG_HBM, "no FreeToken speed figure is public: SGLang's terms are used"),
+    unified: borrowed(SGLANG_HBM, "no FreeToken speed figure is public: SGLang's terms are used"),
+    cpu: borrowed(SGLANG_HBM, "no FreeToken speed figure is public: SGLang's terms are used"),
+  },
+};
+
+/**
+ * Where one vendor's cards run an engine measurably differently from the
+ * kind's terms (SGLang's ROCm build on MI300X/MI355X), its own fit.
+ */
+const VENDOR_TERMS: Partial<Record<`${SpeedEngine}/${CardKind}/${CardVendor}`, SpeedTerms>> = {
+  "sglang/hbm/amd": SGLANG_HBM_AMD,
+};
+
+/** The terms an option runs on: the vendor's own where fitted, else the engine and kind's. */
+export function speedTerms(engine: SpeedEngine, kind: CardKind, vendor: CardVendor): SpeedTerms {
+  return VENDOR_TERMS[`${engine}/${kind}/${vendor}`] ?? SPEED_TERMS[engine][kind];
+}

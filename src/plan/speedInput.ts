@@ -1,0 +1,173 @@
+/**
+ * From what the planner knows (a plan option, the model's shape, its
+ * artifact) to what the speed model reads (speed/types.ts), and the one
+ * call the rest of the app makes: optionSpeed.
+ * Here, not in speed/, because speed/ may not import the engine's types
+ * (the plan lint zone forbids `../`).
+ */
+
+import { cardSpecOf, speedCardOf } from "./cardSpecs.ts";
+import { kvBytesPerToken } from "./kv.ts";
+import { estimateSpeed } from "./speed/estimate.ts";
+import type { Artifact, ModelShape, PlanOption } from "./types.ts";
+import type { ComputeFormat, SpeedCard, SpeedEstimate, SpeedInput, SpeedModel } from "./speed/types.ts";
+
+/**
+ * The matrix units an artifact's weights run on: FP8 and FP4 checkpoints on
+ * their own units; a GGUF's F16 on FP16 (llama.cpp's cuBLAS path), its
+ * integer quants (Q4_K_M, Q8_0…) on INT8 (llama.cpp's MMQ kernels); the
+ * rest on BF16. A card without the format falls back to its BF16 figure.
+ */
+export function computeFormatOf(artifact: Pick<Artifact, "format" | "quant">): ComputeFormat {
+  const q = artifact.quant.toLowerCase();
+  // A GGUF's MXFP4 runs through the same MMQ path as its other quants.
+  if (artifact.format === "gguf") return /^(f16|bf16|f32)\b/.test(q) ? "fp16" : "int8";
+  if (q.includes("fp8")) return "fp8";
+  if (q.includes("nvfp4") || q.includes("mxfp4") || q === "fp4") return "fp4";
+  return "bf16";
+}
+
+/**
+ * Parameters one token multiplies: all of them for a dense model; for a
+ * mixture of experts, all but the routed experts it does not pick
+ * (total − routed × (1 − k/E)). Null without a parameter count.
+ */
+export function activeParamsOf(shape: ModelShape): number | null {
+  if (shape.paramsTotal === null) return null;
+  const moe = shape.moe;
+  if (moe === null || moe.routedExperts <= 0 || moe.routedExpertParams === undefined) return shape.paramsTotal;
+  const unpicked = 1 - Math.min(moe.expertsPerToken, moe.routedExperts) / moe.routedExperts;
+  return shape.paramsTotal - moe.routedExpertParams * unpicked;
+}
+
+/**
+ * The speed model's view of one artifact of a model. `kvElementBytes` is the
+ * KV cache dtype's width (2 for f16/bf16, 1 for fp8/q8_0). Returns null, with
+ * no guess, when the parameter count is unknown.
+ */
+export function speedModelOf(shape: ModelShape, artifact: Artifact, kvElementBytes: number): SpeedModel | null {
+  const activeParams = activeParamsOf(shape);
+  if (activeParams === null) return null;
+  const moe = shape.moe;
+  return {
+    weightsBytes: artifact.bytes,
+    routedExpertBytes: artifact.expertBytes,
+    routedExperts: moe?.routedExperts ?? 0,
+    expertsPerToken: moe?.expertsPerToken ?? 0,
+    activeParams,
+    layers: shape.layers,
+    hiddenSize: shape.hiddenSize,
+    kvBytesPerToken: kvBytesPerToken(shape.layerCaches, kvElementBytes),
+    kvSplitByTensorParallel: shape.kvHeads > 0,
+    attentionFlopsPerContextToken: 4 * shape.layers * shape.attentionHeads * shape.headDim,
+    computeFormat: computeFormatOf(artifact),
+  };
+}
+
+/** What an option's speed needs beyond the option itself: the workload's lengths and the wires the cluster says it has. */
+export interface SpeedContext {
+  /** Prompt tokens of one request (`--input-tokens`, default 1024). */
+  inputTokens: number;
+  /** Tokens generated per request (`--output-tokens`, default 256). */
+  outputTokens: number;
+  /** Sequences at once (`--sequences`). */
+  sequences: number;
+  /** The KV dtype's element width in bytes (kv.ts kvElementBytes for the option's engine and the workload's kvDtype). */
+  kvElementBytes: number;
+  /** One direction of the fabric per card, GB/s; null when the fabric does not say (a default is assumed and flagged). */
+  fabricGBps: number | null;
+  /** The host's memory bandwidth, GB/s; null when the node does not say (a default is assumed and flagged). */
+  hostBandwidthGBps: number | null;
+}
+
+/** Decoder layers that carry routed experts. */
+function moeLayersOf(shape: ModelShape): number {
+  const moe = shape.moe;
+  if (moe === null) return 0;
+  return moe.moeLayers ?? Math.max(0, shape.layers - moe.denseFirstLayers);
+}
+
+/** The bytes llama.cpp leaves in host RAM: --n-cpu-moe's experts, or the layers -ngl does not put on the cards. */
+function hostBytesOf(option: PlanOption, shape: ModelShape, artifact: Artifact): { weights: number; experts: number } {
+  const p = option.placement;
+  if (p.cpu || option.engine !== "llamacpp") return { weights: 0, experts: 0 };
+  const moeLayers = moeLayersOf(shape);
+  if (p.cpuMoeLayers > 0 && moeLayers > 0) {
+    const experts = artifact.expertBytes * Math.min(1, p.cpuMoeLayers / moeLayers);
+    return { weights: experts, experts };
+  }
+  if (p.gpuLayers >= 0 && p.gpuLayers < shape.layers && shape.layers > 0) {
+    const share = (shape.layers - p.gpuLayers) / shape.layers;
+    return { weights: artifact.bytes * share, experts: artifact.expertBytes * share };
+  }
+  return { weights: 0, experts: 0 };
+}
+
+/**
+ * One plan option as the speed model's input, or the reason it cannot be
+ * one. llama.cpp's split runs its cards as pipeline stages (-sm layer);
+ * vLLM/SGLang's stages span nodes one per node, so nodes − 1 hops cross the
+ * fabric, and a TP group wider than a node crosses it too.
+ */
+export function speedInputOf(
+  option: PlanOption,
+  shape: ModelShape,
+  artifact: Artifact,
+  ctx: SpeedContext,
+  model: SpeedModel | null = speedModelOf(shape, artifact, ctx.kvElementBytes),
+): SpeedInput | string {
+  if (model === null) return `${artifact.name}: the parameter count is unknown, so the FLOPs per token are`;
+  const p = option.placement;
+  const spec = p.cpu ? undefined : cardSpecOf(p.gpuClass);
+  const card: SpeedCard = p.cpu ? { label: "CPU", kind: "cpu", vendor: "other", memBandwidthGBps: null, tflops: { bf16: null, fp16: null, fp8: null, fp4: null, int8: null } } : speedCardOf(p.gpuClass);
+  const llamacpp = option.engine === "llamacpp";
+  const cards = Math.max(1, p.gpusPerNode * p.nodes);
+  const host = hostBytesOf(option, shape, artifact);
+  const perSequenceTokens = ctx.inputTokens + ctx.outputTokens;
+  return {
+    card,
+    model,
+    layout: {
+      engine: option.engine,
+      tensorParallel: llamacpp ? 1 : p.tensorParallel,
+      pipelineStages: llamacpp ? (p.cpu ? 1 : cards) : p.pipelineParallel,
+      expertParallel: p.expertParallel ? p.tensorParallel * p.pipelineParallel : 1,
+      hostWeightsBytes: host.weights,
+      hostExpertBytes: host.experts,
+      hostBandwidthGBps: ctx.hostBandwidthGBps,
+      cpuOnly: p.cpu,
+    },
+    links: {
+      intraNodeGBps: spec?.link.gbpsPerDirection ?? null,
+      fabricGBps: ctx.fabricGBps,
+      crossNodeHops: Math.max(0, p.nodes - 1),
+      tensorParallelCrossesNodes: !llamacpp && p.tensorParallel > p.gpusPerNode,
+    },
+    workload: {
+      inputTokens: ctx.inputTokens,
+      outputTokens: ctx.outputTokens,
+      sequences: ctx.sequences,
+      sequencesTheKvHolds: p.cpu || perSequenceTokens <= 0 ? null : Math.floor(option.kvPoolTokens / perSequenceTokens),
+    },
+  };
+}
+
+/**
+ * The speed of one plan option: the call the options, JSON, CLI and page
+ * make. Null figures carry their reason in `basis`. Pass `model` (speedModelOf
+ * once per artifact and KV dtype) when speeding many options of one artifact:
+ * it walks the layers for the KV bytes, the rest is closed-form.
+ */
+export function optionSpeed(
+  option: PlanOption,
+  shape: ModelShape,
+  artifact: Artifact,
+  ctx: SpeedContext,
+  model: SpeedModel | null = speedModelOf(shape, artifact, ctx.kvElementBytes),
+): SpeedEstimate {
+  const input = speedInputOf(option, shape, artifact, ctx, model);
+  if (typeof input === "string") {
+    return { decodeTps: null, prefillTps: null, ttftMs: null, tpotMs: null, throughputTps: null, sequencesRun: 0, basis: `speed not estimated: ${input} unknown` };
+  }
+  return estimateSpeed(input);
+}

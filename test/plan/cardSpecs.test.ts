@@ -1,0 +1,52 @@
+/**
+ * The speed figures per card (src/plan/cardSpecs.ts) cover what the planner
+ * and the benchmarks name, and say where each came from.
+ */
+import { describe, expect, test } from "vitest";
+import { CARDS } from "../../src/plan/index.ts";
+import { BENCHMARK_GPU_KEYS, CARD_SPECS, HOST_MEMORY, cardSpecOf, speedCardOf } from "../../src/plan/cardSpecs.ts";
+import { measuredRows } from "./speedCases.ts";
+
+describe("card speed specs", () => {
+  test.each(CARDS.map((c) => c.class))("catalog card %s has a speed spec under its own label", (label) => {
+    const spec = cardSpecOf(label);
+    expect(spec?.memBandwidthGBps ?? 0).toBeGreaterThan(0);
+  });
+
+  test.each([...new Set(measuredRows().map((r) => r.gpu_key))])("benchmark card %s maps to a spec", (key) => {
+    const label = BENCHMARK_GPU_KEYS[key];
+    expect(label, `${key} has no label in BENCHMARK_GPU_KEYS`).toBeDefined();
+    expect(cardSpecOf(label ?? "")).toBeDefined();
+  });
+
+  test("labels are unique and every spec names a vendor URL and says whether it was checked", () => {
+    const labels = CARD_SPECS.map((c) => c.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    for (const c of CARD_SPECS) {
+      expect(c.source, c.label).toMatch(/^https:\/\//);
+      expect(c.checkQuote.length, c.label).toBeGreaterThan(20);
+    }
+  });
+
+  test("a checked figure quotes the document it was read on", () => {
+    for (const c of CARD_SPECS.filter((x) => x.checked)) expect(c.checkQuote, c.label).toMatch(/https:\/\/.*"/);
+  });
+
+  test("vendors print 2:4-sparse TFLOPS; the table keeps dense ones: H100 SXM BF16 989.4, not 1,979", () => {
+    expect(cardSpecOf("h100-80g")?.tflops.bf16).toBe(989.4);
+  });
+
+  test("NVLink figures are one direction: NVLink 4's 900 GB/s both ways is 450", () => {
+    expect(cardSpecOf("h100-80g")?.link.gbpsPerDirection).toBe(450);
+    expect(cardSpecOf("b200-180g")?.link.gbpsPerDirection).toBe(900);
+  });
+
+  test("a class the table lacks gives a card with no bandwidth (its speed is null, never guessed)", () => {
+    expect(speedCardOf("my-own-card").memBandwidthGBps).toBeNull();
+  });
+
+  test("host memory: a DDR5-4800 channel moves 38.4 GB/s; the default is 2 × DDR4-3200 = 51.2 GB/s", () => {
+    expect(HOST_MEMORY.channelGBps["ddr5-4800"]).toBeCloseTo(38.4, 6);
+    expect(HOST_MEMORY.defaultGBps).toBeCloseTo(51.2, 6);
+  });
+});

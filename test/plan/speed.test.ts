@@ -1,0 +1,148 @@
+/**
+ * The speed model (src/plan/speed/) against public benchmarks: llama-bench
+ * tg/pp on 50+ cards and InferenceX/InferenceMAX serving figures
+ * (test/fixtures/speed/measured.jsonl, each row with its source URL and
+ * quoted line). Cases are tagged by the half they are in: "fitted" rows set
+ * the terms in src/plan/speed/terms.ts, "checking" rows did not.
+ * Issue 12's targets are asserted on both halves.
+ */
+import { describe, expect, test } from "vitest";
+import { absQuantile, errorPct, predictCase, speedCases, type CaseGroup, type SpeedCase } from "./speedCases.ts";
+import { estimateSpeed } from "../../src/plan/speed/estimate.ts";
+import { expectedDistinctExperts } from "../../src/plan/speed/experts.ts";
+import { speedCardOf } from "../../src/plan/cardSpecs.ts";
+import type { SpeedInput } from "../../src/plan/speed/types.ts";
+
+const { cases } = speedCases();
+
+/**
+ * No single case is off by more than this (percent). Wide where the set has
+ * rows no bandwidth-and-compute model explains (a 70B Q4_K_M prefill on a
+ * 48 GB card at half the 8B's efficiency; MI300X SGLang at concurrency 4,
+ * TPOT 19.4 ms where its H200 twin runs 11.0; B200 SGLang 0.5.6 at
+ * concurrency 16 delivering 74.6 tok/s/GPU where its own TPOT implies 108);
+ * the medians below are the real bar.
+ */
+const CASE_TOLERANCE_PCT: Record<CaseGroup, Record<"primary" | "secondary", number> | null> = {
+  // Secondary decode: RX 7900 XT gpt-oss-20b on ROCm (lcpp-15396) runs at half what its bandwidth gives NVIDIA cards.
+  "llamacpp-decode": { primary: 35, secondary: 110 },
+  "llamacpp-prefill": { primary: 130, secondary: 120 },
+  "llamacpp-long-decode": { primary: 40, secondary: 40 },
+  "llamacpp-long-prefill": { primary: 110, secondary: 110 },
+  "llamacpp-split-decode": { primary: 45, secondary: 45 },
+  // One layer-split prefill row (A100 SXM ×4, F16 pp512: 627 t/s, below its own pp1024) is off by 8×: shown by the script, not asserted per case.
+  "llamacpp-split-prefill": null,
+  "serving-tpot": { primary: 40, secondary: 40 },
+  "serving-throughput": { primary: 80, secondary: 80 },
+  // Only rows at concurrency ≤ 4, where measured TTFT stands for one request alone (speedCases.ts).
+  "serving-ttft": { primary: 60, secondary: 60 },
+};
+
+const perCase = cases
+  .filter((c) => CASE_TOLERANCE_PCT[c.group] !== null && predictCase(c) !== null)
+  .map((c) => ({ name: `${c.half}: ${c.id} (${c.cardLabel})`, c, tolerance: CASE_TOLERANCE_PCT[c.group]?.[c.tier] ?? 0 }));
+
+describe("each benchmark row within its group's band", () => {
+  test.each(perCase)("$name", ({ c, tolerance }) => {
+    const predicted = predictCase(c) as number;
+    expect(Math.abs(errorPct(predicted, c.measured)), `predicted ${predicted.toFixed(2)} vs measured ${c.measured} ${c.unit} (${c.source})`).toBeLessThanOrEqual(tolerance);
+  });
+});
+
+function errors(sel: SpeedCase[]): number[] {
+  return sel.flatMap((c) => {
+    const p = predictCase(c);
+    return p === null ? [] : [errorPct(p, c.measured)];
+  });
+}
+
+function select(group: CaseGroup, half: SpeedCase["half"], filter: (c: SpeedCase) => boolean = () => true): SpeedCase[] {
+  return cases.filter((c) => c.group === group && c.tier === "primary" && c.half === half && filter(c));
+}
+
+const isPp512 = (c: SpeedCase): boolean => c.input.workload.inputTokens === 512;
+const isServing = (c: SpeedCase): boolean => c.engine === "vllm" || c.engine === "sglang";
+
+describe.each(["fitted", "checking"] as const)("issue 12 targets on the %s half (primary rows)", (half) => {
+  test("llama.cpp single-card decode: median |error| ≤ 10%, p90 ≤ 25%", () => {
+    const e = errors(select("llamacpp-decode", half));
+    expect(e.length).toBeGreaterThanOrEqual(8);
+    expect(absQuantile(e, 0.5)).toBeLessThanOrEqual(10);
+    expect(absQuantile(e, 0.9)).toBeLessThanOrEqual(25);
+  });
+  test("llama.cpp prefill pp512: median |error| ≤ 20%", () => {
+    const e = errors(select("llamacpp-prefill", half, isPp512));
+    expect(e.length).toBeGreaterThanOrEqual(6);
+    expect(absQuantile(e, 0.5)).toBeLessThanOrEqual(20);
+  });
+  test("vLLM/SGLang median TPOT at the measured concurrency: median |error| ≤ 20%", () => {
+    const e = errors(select("serving-tpot", half, isServing));
+    expect(e.length).toBeGreaterThanOrEqual(25);
+    expect(absQuantile(e, 0.5)).toBeLessThanOrEqual(20);
+  });
+  test("vLLM/SGLang per-GPU output throughput: median |error| ≤ 20%", () => {
+    const e = errors(select("serving-throughput", half, isServing));
+    expect(e.length).toBeGreaterThanOrEqual(25);
+    expect(absQuantile(e, 0.5)).toBeLessThanOrEqual(20);
+  });
+});
+
+function oneCardCase(): SpeedCase {
+  const c = cases.find((x) => x.id === "xd-rtx-a6000-48gb-x1-8b-q4-k-m tg512");
+  if (c === undefined) throw new Error("the RTX A6000 8B Q4_K_M row is missing from the fixture");
+  return c;
+}
+
+describe("what the model must say, not only how close it gets", () => {
+  test("a card with no bandwidth known gives null speeds with the reason, never 0", () => {
+    const input: SpeedInput = { ...oneCardCase().input, card: speedCardOf("custom-card-48g") };
+    const e = estimateSpeed(input);
+    expect([e.decodeTps, e.prefillTps, e.ttftMs, e.tpotMs, e.throughputTps]).toEqual([null, null, null, null, null]);
+    expect(e.basis).toContain("custom-card-48g has no memory bandwidth known");
+  });
+
+  test("llama.cpp's layer split does not speed decode: RTX A6000 8B Q4_K_M measured 105.4 t/s on 1 card, 96.5 on 4", () => {
+    const one = oneCardCase();
+    const four = cases.find((x) => x.id === "xd-rtx-a6000-48gb-x4-8b-q4-k-m tg512");
+    if (four === undefined) throw new Error("the 4-card row is missing");
+    const p1 = predictCase(one) as number;
+    const p4 = predictCase(four) as number;
+    expect(p4).toBeLessThan(p1);
+    expect(estimateSpeed(four.input).basis).toContain("no faster than one card");
+  });
+
+  test("the issue's own figure: RTX 4090 8B Q4_K_M decodes 130.6 t/s on 1 card and 118.1 on 8 (XiongjieDai README, quoted in issue 12): each within 12%, 8 slower", () => {
+    const two = cases.find((x) => x.id === "xd-4090-24gb-x2-8b-q4-k-m tg512");
+    if (two === undefined) throw new Error("the 2 × RTX 4090 row is missing");
+    const on = (cards: number): number =>
+      estimateSpeed({ ...two.input, layout: { ...two.input.layout, pipelineStages: cards }, workload: { ...two.input.workload, outputTokens: 128 } }).decodeTps as number;
+    expect(Math.abs(on(1) / 130.6 - 1)).toBeLessThanOrEqual(0.12);
+    expect(Math.abs(on(8) / 118.1 - 1)).toBeLessThanOrEqual(0.12);
+    expect(on(8)).toBeLessThan(on(1));
+  });
+
+  test("a mixture of experts reads the experts a batch touches: DeepSeek-R1 (256 experts, 8 per token) 8 at B 1, 57.4 at B 8, 222.4 at B 64", () => {
+    expect(expectedDistinctExperts(256, 8, 1)).toBeCloseTo(8, 6);
+    expect(expectedDistinctExperts(256, 8, 8)).toBeCloseTo(57.4, 1);
+    expect(expectedDistinctExperts(256, 8, 64)).toBeCloseTo(222.4, 1);
+  });
+
+  test("a KV pool that holds fewer sequences caps the concurrency and says so", () => {
+    const base = oneCardCase().input;
+    const e = estimateSpeed({ ...base, workload: { inputTokens: 1024, outputTokens: 256, sequences: 16, sequencesTheKvHolds: 3 } });
+    expect(e.sequencesRun).toBe(3);
+    expect(e.basis).toContain("capped at 3 of 16 sequences by the KV pool");
+  });
+
+  test("an unknown fabric is assumed and flagged when a TP group crosses nodes", () => {
+    const base = oneCardCase().input;
+    const e = estimateSpeed({ ...base, layout: { ...base.layout, engine: "vllm", tensorParallel: 2 }, links: { ...base.links, tensorParallelCrossesNodes: true, fabricGBps: null } });
+    expect(e.basis).toContain("fabric speed unknown: 25 GB/s per card assumed");
+  });
+
+  test("bad workload input is refused in words, figures null", () => {
+    const e = estimateSpeed({ ...oneCardCase().input, workload: { inputTokens: 0, outputTokens: 256, sequences: 1, sequencesTheKvHolds: null } });
+    expect(e.decodeTps).toBeNull();
+    expect(e.basis).toContain("input tokens must be a whole number ≥ 1 (got 0)");
+  });
+});
