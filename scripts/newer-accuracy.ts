@@ -14,8 +14,9 @@
  * them (KV pool, fit) is compared. Nothing here is fitted.
  */
 import { readFileSync } from "node:fs";
-import { GIB, kvBytesPerToken, plan, resolveSettings, shapeFromConfig, type Artifact, type CalibrationModel, type CalibrationRecord, type Cluster, type Engine, type KvDtype, type ModelShape, type PlanOption, type Workload } from "../src/plan/index.ts";
-import { vllmProfileFor } from "../src/plan/settings.ts";
+import { GIB, kvBytesPerToken, plan, resolveSettings, shapeFromConfig, type Artifact, type Cluster, type Engine, type KvDtype, type ModelShape, type PlanOption, type Workload } from "../src/plan/index.ts";
+import { vllmProfileFor } from "../src/plan/index.ts";
+import type { CalibrationModel, CalibrationRecord } from "../src/calibration/accuracy.ts";
 
 const root = new URL("../test/fixtures/", import.meta.url);
 const MIB = 2 ** 20;

@@ -8,8 +8,8 @@
  */
 import { absQuantile, errorPct, predictCase, speedCases, type SpeedCase } from "../test/plan/speedCases.ts";
 import { writeFileSync } from "node:fs";
-import { speedTerms, type FittedKey, type SpeedTerms } from "../src/plan/speed/terms.ts";
-import type { CardKind, CardVendor, SpeedEngine } from "../src/plan/speed/types.ts";
+import { speedTerms, type FittedKey, type SpeedTerms } from "../src/plan/index.ts";
+import type { CardKind, CardVendor, SpeedEngine } from "../src/plan/index.ts";
 
 const { cases, skipped } = speedCases();
 

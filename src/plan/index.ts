@@ -49,3 +49,11 @@ export { GIB, MIB } from "./units.ts";
 
 // Commands.
 export { splitArgv, shellWord, type CommandContext, type CommandOption } from "./commands.ts";
+
+// Speed: what each way delivers (speed/README.md), and the cards' bandwidth and compute.
+export { optionSpeed, speedModelOf, computeFormatOf, type SpeedContext } from "./speed/option.ts";
+export { estimateSpeed } from "./speed/estimate.ts";
+export { expectedDistinctExperts } from "./speed/experts.ts";
+export { speedTerms, type SpeedTerms, type FittedKey } from "./speed/terms.ts";
+export type { SpeedInput, SpeedEstimate, SpeedEngine, SpeedCard, SpeedModel, CardKind, CardVendor, ComputeFormat } from "./speed/types.ts";
+export { CARD_SPECS, BENCHMARK_GPU_KEYS, HOST_MEMORY, cardSpecOf, speedCardOf, type CardSpec } from "./cardSpecs.ts";

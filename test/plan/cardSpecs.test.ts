@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { CARDS } from "../../src/plan/index.ts";
-import { BENCHMARK_GPU_KEYS, CARD_SPECS, HOST_MEMORY, cardSpecOf, speedCardOf } from "../../src/plan/cardSpecs.ts";
+import { BENCHMARK_GPU_KEYS, CARD_SPECS, HOST_MEMORY, cardSpecOf, speedCardOf } from "../../src/plan/index.ts";
 import { measuredRows } from "./speedCases.ts";
 
 describe("card speed specs", () => {

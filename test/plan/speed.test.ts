@@ -8,10 +8,10 @@
  */
 import { describe, expect, test } from "vitest";
 import { absQuantile, errorPct, predictCase, speedCases, type CaseGroup, type SpeedCase } from "./speedCases.ts";
-import { estimateSpeed } from "../../src/plan/speed/estimate.ts";
-import { expectedDistinctExperts } from "../../src/plan/speed/experts.ts";
-import { speedCardOf } from "../../src/plan/cardSpecs.ts";
-import type { SpeedInput } from "../../src/plan/speed/types.ts";
+import { estimateSpeed } from "../../src/plan/index.ts";
+import { expectedDistinctExperts } from "../../src/plan/index.ts";
+import { speedCardOf } from "../../src/plan/index.ts";
+import type { SpeedInput } from "../../src/plan/index.ts";
 
 const { cases } = speedCases();
 

@@ -15,12 +15,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { shapeFromConfig } from "../../src/plan/index.ts";
-import { speedCardOf, cardSpecOf, BENCHMARK_GPU_KEYS } from "../../src/plan/cardSpecs.ts";
-import { speedModelOf } from "../../src/plan/speedInput.ts";
-import type { Artifact, ModelShape } from "../../src/plan/types.ts";
-import type { SpeedEngine, SpeedInput } from "../../src/plan/speed/types.ts";
-import { estimateSpeed } from "../../src/plan/speed/estimate.ts";
-import type { SpeedTerms } from "../../src/plan/speed/terms.ts";
+import { speedCardOf, cardSpecOf, BENCHMARK_GPU_KEYS } from "../../src/plan/index.ts";
+import { speedModelOf } from "../../src/plan/index.ts";
+import type { Artifact, ModelShape } from "../../src/plan/index.ts";
+import type { SpeedEngine, SpeedInput } from "../../src/plan/index.ts";
+import { estimateSpeed } from "../../src/plan/index.ts";
+import type { SpeedTerms } from "../../src/plan/index.ts";
 import { loadConfig, loadModel } from "./fixture.ts";
 
 const SPEED_DIR = join(import.meta.dirname, "..", "fixtures", "speed");

@@ -9,8 +9,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { plan, shapeFromConfig, DEFAULT_WORKLOAD } from "../../src/plan/index.ts";
-import { optionSpeed, speedModelOf, computeFormatOf, type SpeedContext } from "../../src/plan/speedInput.ts";
-import type { Artifact, Cluster } from "../../src/plan/types.ts";
+import { optionSpeed, speedModelOf, computeFormatOf, type SpeedContext } from "../../src/plan/index.ts";
+import type { Artifact, Cluster } from "../../src/plan/index.ts";
 
 const config = JSON.parse(readFileSync(join(import.meta.dirname, "..", "fixtures", "speed", "meta-llama__Llama-2-7b-hf.config.json"), "utf8")) as Record<string, unknown>;
 const shape = shapeFromConfig(config, 6.74e9);

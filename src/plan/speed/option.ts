@@ -6,11 +6,11 @@
  * (the plan lint zone forbids `../`).
  */
 
-import { cardSpecOf, speedCardOf } from "./cardSpecs.ts";
-import { kvBytesPerToken } from "./kv.ts";
-import { estimateSpeed } from "./speed/estimate.ts";
-import type { Artifact, ModelShape, PlanOption } from "./types.ts";
-import type { ComputeFormat, SpeedCard, SpeedEstimate, SpeedInput, SpeedModel } from "./speed/types.ts";
+import { cardSpecOf, speedCardOf } from "../cardSpecs.ts";
+import { kvBytesPerToken } from "../kvPerToken.ts";
+import { estimateSpeed } from "./estimate.ts";
+import type { Artifact, ModelShape, PlanOption } from "../types.ts";
+import type { ComputeFormat, SpeedCard, SpeedEstimate, SpeedInput, SpeedModel } from "./types.ts";
 
 /**
  * The matrix units an artifact's weights run on: FP8 and FP4 checkpoints on
