@@ -32,6 +32,8 @@ export const FLAGS: Record<string, FlagSpec> = {
   cluster: { names: ["--cluster"], kind: "text", help: "the cluster: Modelplan's JSON or YAML, or anything the cluster importer reads (nvidia-smi, kubectl, Slurm, CSV, …)" },
   context: { names: ["--context", "--max-model-len", "--ctx-size", "-c"], kind: "int", help: "tokens of one sequence (default 8192, or the model's maximum when shorter)" },
   sequences: { names: ["--sequences"], kind: "int", help: "sequences served at once: the KV pool holds context × sequences (default 1)" },
+  inputTokens: { names: ["--input-tokens"], kind: "int", help: "prompt tokens of one request, for prefill and time to first token (default 1024)" },
+  outputTokens: { names: ["--output-tokens"], kind: "int", help: "tokens each request generates, for time per output token and throughput (default 256)" },
   revision: { names: ["--revision"], kind: "text", help: "a branch, tag or commit of the Hub repo (or write owner/name@rev)" },
   kvDtype: { names: ["--kv-cache-dtype", "-ctk", "--cache-type-k", "-ctv", "--cache-type-v"], kind: "choice", choices: KV_DTYPES, help: "KV cache element type: auto, fp8 (vLLM, SGLang); f16, q8_0, q4_0 (llama.cpp -ctk/-ctv)" },
   gpuMemoryUtilization: { names: ["--gpu-memory-utilization"], kind: "fraction", help: "vLLM: the fraction of each card's TOTAL memory it may use" },
@@ -145,8 +147,19 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
     json: values.get("json") === true,
     help: false,
     revision: typeof values.get("revision") === "string" ? (values.get("revision") as string) : null,
-    workload: { sequences: num("sequences") ?? 1, kvDtype: (values.get("kvDtype") as KvDtype | undefined) ?? "auto", settings },
+    workload: {
+      sequences: num("sequences") ?? 1,
+      kvDtype: (values.get("kvDtype") as KvDtype | undefined) ?? "auto",
+      settings,
+      ...optionalTokens("inputTokens", num("inputTokens")),
+      ...optionalTokens("outputTokens", num("outputTokens")),
+    },
   };
+}
+
+/** A request length given on the command line, or nothing (the engine's default then). */
+function optionalTokens<K extends "inputTokens" | "outputTokens">(key: K, n: number | undefined): Partial<Record<K, number>> {
+  return n === undefined ? {} : ({ [key]: n } as Partial<Record<K, number>>);
 }
 
 export function helpText(): string {
@@ -171,7 +184,9 @@ export function helpText(): string {
     "Output: a ranked summary; with --json, { \"model\": {repo, sha, shape…, artifacts}, \"options\": [...], \"refused\": [...] },",
     "  each option with the seed's names (artifact, format, engine, cpu, gpu_class, fabric, gpus_per_node, nodes,",
     "  need_gb, have_gb, hosts, free_now, bits_per_weight, weights_gb, context_gb, engine_gb, expert_parallel)",
-    "  plus fits, max_context, kv_pool_gb, kv_pool_tokens, max_concurrency and command; each refusal with",
+    "  plus fits, max_context, kv_pool_gb, kv_pool_tokens, max_concurrency and command, and its speed at the",
+    "  workload (decode_tps, prefill_tps, ttft_ms, tpot_ms, throughput_tps: null when not estimated, speed_basis",
+    "  says why and what was assumed); each refusal with",
     "  artifact, engine, where and reason. GB here are GiB (2^30 bytes). Warnings go to stderr.",
     "",
     "Exit codes: 0 planned; 2 a bad argument, path, file or repo (one line on stderr says which); 1 the Hub could not be read.",

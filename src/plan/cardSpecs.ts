@@ -18,8 +18,7 @@
  * "derived" is arithmetic on vendor numbers (units × clock), not printed by
  * the vendor.
  */
-
-import { DEFAULT_HOST_GBPS, ddrChannelGBps } from "./speed/host.ts";
+import { ddrChannelGBps, DEFAULT_HOST_GBPS } from "./speed/host.ts";
 import type { CardKind, CardVendor, ComputeFormat, SpeedCard } from "./speed/types.ts";
 
 export interface CardLink {
@@ -86,7 +85,7 @@ function geforce(bf16: number, fp8: number | null = null, fp4: number | null = n
 
 const UNCHECKED = "not re-read on the vendor's page here (the search corpus held no copy of it); value as in shared/speed/gpus.json";
 
-function spec(
+export function spec(
   label: string,
   name: string,
   kind: CardKind,

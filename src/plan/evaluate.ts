@@ -2,10 +2,13 @@
  * What a layout holds for a workload: per-card loads, fits, the longest context, the pool and the
  * commands. The slider's path calls it for every option; nothing here enumerates.
  */
-import type { CommandContext } from "./commands.ts";
+import { type CommandContext } from "./commands.ts";
 import { commandsFor, engineModel, kvDtypeAllowed, pastModelContext } from "./engines/index.ts";
 import { type CardEval, type EvalContext, fitsEval, type HostShare, type Layout, type LayoutEval, needOf } from "./layout.ts";
-import type { ModelShape, Placement, PlanOption, Workload } from "./types.ts";
+import { DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS } from "./settings.ts";
+import { optionSpeed, speedModelOf } from "./speed/option.ts";
+import type { SpeedEstimate, SpeedModel } from "./speed/types.ts";
+import type { Artifact, ModelShape, Placement, PlanOption, Workload } from "./types.ts";
 
 /**
  * The largest context in [1, cap] for which `fits` holds, or 0 when not even
@@ -102,7 +105,35 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
   };
   if (past !== null) option.notes = [past.words];
   option.commands = commandsFor(option, cc);
+  option.speed = speedOf(layout, option, ctx, w, worst?.elementBytes ?? 2);
   return option;
+}
+
+/** Each artifact's speed model at a KV element width, made once: it walks the layers for the KV bytes. */
+const speedModels = new WeakMap<Artifact, Map<number, SpeedModel | null>>();
+
+/** What an option delivers at the workload: the request's lengths, its sequences, and the wires the cluster says it has. */
+function speedOf(layout: Layout, option: PlanOption, ctx: EvalContext, w: Workload, elementBytes: number): SpeedEstimate {
+  const a = layout.artifact;
+  let byElement = speedModels.get(a);
+  if (!byElement) {
+    byElement = new Map();
+    speedModels.set(a, byElement);
+  }
+  let model = byElement.get(elementBytes);
+  if (model === undefined) {
+    model = speedModelOf(ctx.shape, a, elementBytes);
+    byElement.set(elementBytes, model);
+  }
+  const p = option.placement;
+  return optionSpeed(option, ctx.shape, a, {
+    inputTokens: w.inputTokens ?? DEFAULT_INPUT_TOKENS,
+    outputTokens: w.outputTokens ?? DEFAULT_OUTPUT_TOKENS,
+    sequences: Math.max(1, w.sequences),
+    kvElementBytes: elementBytes,
+    fabricGBps: p.nodes > 1 ? (ctx.links?.fabricGBps(p.fabric) ?? null) : null,
+    hostBandwidthGBps: ctx.links?.hostGBps(p.nodeIds?.[0]) ?? null,
+  }, model);
 }
 
 /**

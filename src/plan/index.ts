@@ -17,7 +17,8 @@ export type { Layout, Part } from "./layout.ts";
 
 // The engines, and their settings.
 export { ENGINE_MODELS, ENGINE_ORDER, engineModel, engineDefaults, kvDtypeAllowed, kvElementBytes, commandsFor, pastModelContext, type EngineModel, type SettingDefault } from "./engines/index.ts";
-export { DEFAULT_WORKLOAD, resolveSettings, type ResolvedSettings } from "./settings.ts";
+export { DEFAULT_WORKLOAD, DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS, resolveSettings, type ResolvedSettings } from "./settings.ts";
+export { clusterLinks, fabricGbpsOfLabel, type ClusterLinks } from "./links.ts";
 export { vllmUtilizationDefaults } from "./engines/vllm/settings.ts";
 export { VLLM_PROFILES, vllmProfileFor, vllmReleaseChoices, vllmReleaseChoiceOf, type VllmMemoryProfile } from "./engines/vllm/releases.ts";
 export { vllmActivationBytes, vllmNonTorchBytes, vllmOutsideBudgetBytes, vllmOutsideFloorBytes, VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK } from "./engines/vllm/memory.ts";

@@ -3,6 +3,7 @@
  * evaluating it gives per card.
  */
 import type { KvGeometry } from "./kv.ts";
+import type { ClusterLinks } from "./links.ts";
 import type { ResolvedSettings } from "./settings.ts";
 import type { Artifact, CardLoad, Engine, ModelShape, Placement, Refusal, Workload } from "./types.ts";
 
@@ -104,6 +105,8 @@ export interface EvalContext {
   revision: string;
   modelPath?: string;
   shape: ModelShape;
+  /** The cluster's wires, for the speed figures; absent, every wire is unknown and a default is assumed. */
+  links?: ClusterLinks;
 }
 
 export function fitsEval(e: CardEval): boolean {

@@ -5,6 +5,7 @@
 import { enumerate } from "./enumerate.ts";
 import { evaluate } from "./evaluate.ts";
 import type { EvalContext, Layout } from "./layout.ts";
+import { type ClusterLinks, clusterLinks } from "./links.ts";
 import { rank } from "./rank.ts";
 import type { Cluster, Plan, PlanInput, Workload } from "./types.ts";
 
@@ -14,13 +15,20 @@ import type { Cluster, Plan, PlanInput, Workload } from "./types.ts";
  * cost the collector more than the move itself).
  */
 const LAYOUTS = Symbol("layouts");
+const LINKS = Symbol("links");
 
-export function rememberLayouts(p: Plan, layouts: Layout[]): void {
+export function rememberLayouts(p: Plan, layouts: Layout[], links: ClusterLinks): void {
   Object.defineProperty(p, LAYOUTS, { value: layouts, enumerable: false });
+  Object.defineProperty(p, LINKS, { value: links, enumerable: false });
 }
 
 function layoutsOf(p: Plan): Layout[] | undefined {
   return (p as Plan & { [LAYOUTS]?: Layout[] })[LAYOUTS];
+}
+
+/** The cluster's wires as the plan read them (read again for a plan not made here). */
+function linksOf(p: Plan): ClusterLinks {
+  return (p as Plan & { [LINKS]?: ClusterLinks })[LINKS] ?? clusterLinks(p.cluster);
 }
 
 /**
@@ -34,10 +42,10 @@ export function withWorkload(p: Plan, workload: Workload): Plan {
   // A plan not made here (rebuilt from JSON) has no placements to recompute: plan it afresh.
   const at = p.modelPath !== undefined ? { modelPath: p.modelPath } : {};
   if (!layouts) return plan({ repo: p.repo, revision: p.revision, ...at, shape: p.shape, artifacts: p.artifacts }, p.cluster, workload);
-  const ctx = { repo: p.repo, revision: p.revision, ...at, shape: p.shape };
+  const ctx: EvalContext = { repo: p.repo, revision: p.revision, ...at, shape: p.shape, links: linksOf(p) };
   const options = rank(layouts.map((l) => evaluate(l, ctx, workload)));
   const next: Plan = { ...p, workload, options };
-  rememberLayouts(next, layouts);
+  rememberLayouts(next, layouts, ctx.links ?? clusterLinks(p.cluster));
   return next;
 }
 
@@ -48,9 +56,10 @@ export function withWorkload(p: Plan, workload: Workload): Plan {
  */
 export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Plan {
   const { layouts, refused } = enumerate(input, cluster, workload);
-  const ctx: EvalContext = { repo: input.repo, revision: input.revision, shape: input.shape, ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}) };
+  const links = clusterLinks(cluster);
+  const ctx: EvalContext = { repo: input.repo, revision: input.revision, shape: input.shape, ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}), links };
   const options = rank(layouts.map((l) => evaluate(l, ctx, workload)));
   const p: Plan = { repo: input.repo, revision: input.revision, ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}), shape: input.shape, artifacts: input.artifacts, cluster, workload, options, refused };
-  rememberLayouts(p, layouts);
+  rememberLayouts(p, layouts, links);
   return p;
 }

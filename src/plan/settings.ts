@@ -63,5 +63,9 @@ export function resolveSettings(engine: Engine, cardMemoryBytes: number, setting
   };
 }
 
+/** The request a plan's speed is figured for when the workload does not say: 1,024 tokens in, 256 out (the serving benchmarks' common 1k-class shape). */
+export const DEFAULT_INPUT_TOKENS = 1024;
+export const DEFAULT_OUTPUT_TOKENS = 256;
+
 /** The workload a plan opens with: one sequence of 8,192 tokens, the model's KV dtype. */
 export const DEFAULT_WORKLOAD: Workload = { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} };

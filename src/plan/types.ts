@@ -7,6 +7,7 @@
  *
  * Units: `Bytes` are bytes; `Gib` are GiB = 2^30 bytes, everywhere.
  */
+import type { SpeedEstimate } from "./speed/types.ts";
 
 // ---------------------------------------------------------------------------
 // In: a repository, as read from the Hub, a local directory or the catalog.
@@ -96,6 +97,13 @@ export interface ClusterNode {
   hostFreeGib: number;
   /** Devices by class; empty for a CPU-only node. */
   devices: DeviceGroup[];
+  /**
+   * The fabric's line rate per card in Gbit/s (a DGX H100's ConnectX-7 is 400), when the inventory
+   * or the user says; absent, a fabric label such as "ib-400g" says it, else the speed model assumes a default.
+   */
+  fabricGbps?: number;
+  /** Host memory bandwidth in GB/s (channels × transfer rate × 8 B), when known: CPU decode and experts in RAM run at it. */
+  hostMemGBps?: number;
 }
 
 export interface Cluster {
@@ -166,6 +174,10 @@ export interface Workload {
   sequences: number;
   kvDtype: KvDtype;
   settings: EngineSettings;
+  /** Prompt tokens of one request, for prefill and time to first token (default 1,024). */
+  inputTokens?: number;
+  /** Tokens each request generates, for throughput (default 256). */
+  outputTokens?: number;
 }
 
 // ---------------------------------------------------------------------------
@@ -275,6 +287,8 @@ export interface PlanOption {
   moreCardsNeeded: number;
   /** The command(s) that start it, one entry per node/process. */
   commands: string[];
+  /** What the option delivers: decode, prefill, time to first token and throughput (speed/README.md); null figures say why in `basis`. */
+  speed?: SpeedEstimate;
   /**
    * What the user must know, in words, that the figures do not say: why an
    * option whose memory holds still does not run (a context past the

@@ -25,6 +25,11 @@ function cardJson(c: CardLoad): Record<string, unknown> {
   };
 }
 
+/** A speed figure to one decimal, or null. */
+function round1(x: number | null): number | null {
+  return x === null ? null : Math.round(x * 10) / 10;
+}
+
 /** One option as the CLI prints it. */
 export function optionJson(o: PlanOption): Record<string, unknown> {
   const p = o.placement;
@@ -64,6 +69,13 @@ export function optionJson(o: PlanOption): Record<string, unknown> {
     commands: o.commands,
     cards: o.cards.map(cardJson),
     notes: o.notes ?? [],
+    // Speed (speed/README.md): null where it cannot be estimated, with the reason in speed_basis; never 0 for unknown.
+    decode_tps: round1(o.speed?.decodeTps ?? null),
+    prefill_tps: round1(o.speed?.prefillTps ?? null),
+    ttft_ms: round1(o.speed?.ttftMs ?? null),
+    tpot_ms: round1(o.speed?.tpotMs ?? null),
+    throughput_tps: round1(o.speed?.throughputTps ?? null),
+    speed_basis: o.speed?.basis ?? "speed not estimated",
   };
 }
 

@@ -5,7 +5,6 @@
  * cost), the host's share, the all-reduces and the pipeline hops. Summed
  * over pipeline stages: one token visits them one after the other.
  */
-
 import { touchedExpertShare } from "./experts.ts";
 import { DEFAULT_HOST_GBPS } from "./host.ts";
 import { allReduceMs, pipelineHopsMs } from "./links.ts";

@@ -3,10 +3,9 @@
  * loop-free over tokens (a handful of closed-form steps), so a plan of
  * thousands of options stays inside the engine benchmark's budget.
  */
-
 import { decodeStepMs } from "./decode.ts";
 import { prefillMs } from "./prefill.ts";
-import { speedTerms, type SpeedTerms } from "./terms.ts";
+import { type SpeedTerms, speedTerms } from "./terms.ts";
 import type { SpeedEstimate, SpeedInput } from "./types.ts";
 
 function nulls(sequencesRun: number, basis: string): SpeedEstimate {

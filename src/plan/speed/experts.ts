@@ -7,6 +7,7 @@
  * DeepSeek-R1 (E 256, k 8): 8 at B 1, 57.4 at B 8, 222.4 at B 64. Real routers
  * are skewed (hot experts), so this is an upper estimate of what is read.
  */
+
 export function expectedDistinctExperts(routedExperts: number, expertsPerToken: number, tokens: number): number {
   if (routedExperts <= 0 || expertsPerToken <= 0 || tokens <= 0) return 0;
   const k = Math.min(expertsPerToken, routedExperts);

@@ -5,7 +5,6 @@
  * (after attention and after the MLP, Megatron-style TP as vLLM and SGLang
  * run it), one hop per stage boundary.
  */
-
 import type { SpeedLinks } from "./types.ts";
 
 /** Bytes of one activation element on the wire: engines all-reduce in bf16. */

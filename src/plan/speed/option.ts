@@ -5,12 +5,11 @@
  * Here, not in speed/, because speed/ may not import the engine's types
  * (the plan lint zone forbids `../`).
  */
-
 import { cardSpecOf, speedCardOf } from "../cardSpecs.ts";
 import { kvBytesPerToken } from "../kvPerToken.ts";
 import { estimateSpeed } from "./estimate.ts";
-import type { Artifact, ModelShape, PlanOption } from "../types.ts";
 import type { ComputeFormat, SpeedCard, SpeedEstimate, SpeedInput, SpeedModel } from "./types.ts";
+import type { Artifact, ModelShape, PlanOption } from "../types.ts";
 
 /**
  * The matrix units an artifact's weights run on: FP8 and FP4 checkpoints on

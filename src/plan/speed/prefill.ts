@@ -5,7 +5,6 @@
  * per chunk (llama.cpp's 512-token ubatch, vLLM/SGLang's chunked-prefill
  * budget), which is what makes short prompts on small cards slower per token.
  */
-
 import { cardCompute } from "./decode.ts";
 import { touchedExpertShare } from "./experts.ts";
 import { DEFAULT_HOST_GBPS } from "./host.ts";

@@ -6,9 +6,9 @@
  * sources per row). README.md in this folder gives the fit and its errors.
  */
 
-import type { CardKind, CardVendor, ComputeFormat, SpeedEngine } from "./types.ts";
-import type { WireTerms } from "./links.ts";
 import fitted from "./fitted.json" with { type: "json" };
+import type { WireTerms } from "./links.ts";
+import type { CardKind, CardVendor, ComputeFormat, SpeedEngine } from "./types.ts";
 
 export interface SpeedTerms extends WireTerms {
   /** Share of datasheet bandwidth the step's weight and KV reads reach. */

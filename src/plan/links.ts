@@ -1,0 +1,41 @@
+/**
+ * What the cluster says of its wires, for the speed model: a fabric's
+ * bandwidth (an explicit `fabricGbps` on its nodes, or a label that names it:
+ * `ib-400g`, `roce-200g`, `eth-25g`), and a node's host memory bandwidth.
+ * Unknown stays null: the speed model assumes a stated default and says so.
+ */
+import type { Cluster } from "./types.ts";
+
+/** A fabric label's line rate: "ib-400g", "roce_200G", "eth-25g" → 400, 200, 25 Gbit/s; null when it names none. */
+export function fabricGbpsOfLabel(fabric: string): number | null {
+  const m = /(?:^|[-_ ])(\d{1,4}(?:\.\d+)?)\s*g(?:b(?:it)?(?:ps|\/s)?)?$/i.exec(fabric.trim());
+  if (!m?.[1]) return null;
+  const gbps = Number(m[1]);
+  return gbps > 0 ? gbps : null;
+}
+
+/** The cluster's wires, read once per plan. */
+export interface ClusterLinks {
+  /** One direction of a fabric per card, GB/s (line rate ÷ 8), or null when neither its nodes nor its label say. */
+  fabricGBps(fabric: string): number | null;
+  /** A node's host memory bandwidth in GB/s, or null when the inventory does not say. */
+  hostGBps(nodeId: string | undefined): number | null;
+}
+
+export function clusterLinks(cluster: Cluster): ClusterLinks {
+  const fabric = new Map<string, number | null>();
+  const host = new Map<string, number>();
+  for (const n of cluster.nodes) {
+    const said = n.fabricGbps ?? fabricGbpsOfLabel(n.fabric);
+    // The slowest node a fabric names decides a replica that spans it.
+    if (n.fabric !== "" && said !== null) fabric.set(n.fabric, Math.min(fabric.get(n.fabric) ?? Infinity, said));
+    if (n.hostMemGBps !== undefined) host.set(n.id, n.hostMemGBps);
+  }
+  return {
+    fabricGBps: (f) => {
+      const gbps = fabric.get(f);
+      return gbps === undefined || gbps === null ? null : gbps / 8;
+    },
+    hostGBps: (id) => (id === undefined ? null : (host.get(id) ?? null)),
+  };
+}

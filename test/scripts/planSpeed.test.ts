@@ -1,0 +1,69 @@
+/**
+ * npm run plan's speed contract (additive): every option carries decode_tps,
+ * prefill_tps, ttft_ms, tpot_ms, throughput_tps and speed_basis; a figure
+ * that cannot be estimated is null with its reason, never 0. The model's own
+ * agreement with public benchmarks is test/plan/speed.test.ts's.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { main } from "../../scripts/plan.ts";
+
+const work = mkdtempSync(join(tmpdir(), "modelplan-speed-"));
+/** The Hub unreachable: the bundled catalog's Llama-3.1-8B answers, as offline users see it. */
+const OFFLINE = { HF_ENDPOINT: "http://127.0.0.1:9" };
+
+function cluster(name: string, value: unknown): string {
+  const path = join(work, name);
+  writeFileSync(path, JSON.stringify(value));
+  return path;
+}
+
+const dgx = cluster("dgx.json", { nodes: [{ id: "dgx1", fabric: "ib-400g", host_mem_gib: 2048, devices: [{ class: "h100-80g", count: 8 }] }] });
+const custom = cluster("custom.json", { nodes: [{ id: "lab", fabric: "", host_mem_gib: 256, devices: [{ class: "lab-accelerator", count: 2, mem_gib: 64 }] }] });
+
+async function options(args: string[]): Promise<Record<string, unknown>[]> {
+  const r = await main(["meta-llama/Llama-3.1-8B-Instruct", ...args, "--json"], OFFLINE);
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { options: Record<string, unknown>[] }).options;
+}
+
+describe("speed in npm run plan --json", () => {
+  test("every option says its speed, or null with the reason", async () => {
+    const all = await options(["--cluster", dgx, "--sequences", "8"]);
+    expect(all.length).toBeGreaterThan(0);
+    for (const o of all) {
+      for (const f of ["decode_tps", "prefill_tps", "ttft_ms", "tpot_ms", "throughput_tps"]) {
+        const v = o[f];
+        if (v === null) expect(o.speed_basis).toMatch(/unknown|not estimated|no /);
+        else expect(v as number).toBeGreaterThan(0);
+      }
+      expect(typeof o.speed_basis).toBe("string");
+    }
+    const gpu = all.find((o) => o.engine === "vllm");
+    // One sequence of an 8B bf16 model on an H100 decodes well under its bandwidth ceiling (3,350 GB/s ÷ 16 GB ≈ 210 t/s).
+    expect(gpu?.decode_tps as number).toBeLessThan(210);
+    expect(gpu?.throughput_tps as number).toBeGreaterThan(gpu?.decode_tps as number);
+  });
+
+  test("--input-tokens lengthens the time to first token; --output-tokens is taken", async () => {
+    const short = (await options(["--cluster", dgx, "--input-tokens", "512"])).find((o) => o.engine === "vllm");
+    const long = (await options(["--cluster", dgx, "--input-tokens", "16384", "--output-tokens", "64"])).find((o) => o.engine === "vllm");
+    expect(long?.ttft_ms as number).toBeGreaterThan(4 * (short?.ttft_ms as number));
+  });
+
+  test("a card whose bandwidth nobody knows plans its memory and says why its speed is null", async () => {
+    const all = await options(["--cluster", custom]);
+    const gpu = all.find((o) => o.gpu_class === "lab-accelerator");
+    expect(gpu).toBeDefined();
+    expect(gpu?.decode_tps).toBeNull();
+    expect(gpu?.speed_basis).toMatch(/no memory bandwidth known/);
+  });
+
+  test("a bad request length is one line and exit 2", async () => {
+    const r = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, "--input-tokens", "0"], OFFLINE);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--input-tokens takes a whole number from 1 up/);
+  });
+});
