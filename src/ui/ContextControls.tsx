@@ -1,5 +1,5 @@
 import { useId } from "react";
-import type { KvDtype, Workload } from "../plan/index.ts";
+import { DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS, type KvDtype, type Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
 import { MIN_CONTEXT_TOKENS, positionToTokens, SLIDER_STEPS, tokensToPosition } from "./logScale.ts";
 import { NumberField } from "./NumberField.tsx";
@@ -30,6 +30,9 @@ const KV_DTYPES: { value: KvDtype; label: string }[] = [
 
 /** Largest sequences-at-once the page offers; vLLM's own --max-num-seqs default is 256 (1024 on large cards). */
 const MAX_SEQUENCES = 4096;
+
+/** Longest prompt or answer the page takes for the speed figures: past any model's context today. */
+const MAX_REQUEST_TOKENS = 10_000_000;
 
 export function ContextControls({ workload, slidingContextTokens, maxContextTokens, onSlide, onSlideEnd, onChange, children }: ContextControlsProps) {
   const sliderId = useId();
@@ -81,6 +84,26 @@ export function ContextControls({ workload, slidingContextTokens, maxContextToke
           integer
           onCommit={(v) => {
             if (v !== undefined) onChange({ sequences: v });
+          }}
+        />
+        <NumberField
+          label="Input tokens"
+          value={workload.inputTokens ?? DEFAULT_INPUT_TOKENS}
+          min={1}
+          max={MAX_REQUEST_TOKENS}
+          integer
+          onCommit={(v) => {
+            if (v !== undefined) onChange({ inputTokens: v });
+          }}
+        />
+        <NumberField
+          label="Output tokens"
+          value={workload.outputTokens ?? DEFAULT_OUTPUT_TOKENS}
+          min={1}
+          max={MAX_REQUEST_TOKENS}
+          integer
+          onCommit={(v) => {
+            if (v !== undefined) onChange({ outputTokens: v });
           }}
         />
         <div className="field">

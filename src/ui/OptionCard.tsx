@@ -1,6 +1,6 @@
 import { lazy, memo, Suspense, useDeferredValue, useId, useMemo } from "react";
 import type { PlanOption } from "../plan/index.ts";
-import { engineName, formatCount, formatGib, formatTokens, parallelismLabel, placementLabel } from "./format.ts";
+import { engineName, formatCount, formatGib, formatMs, formatTokens, formatTps, parallelismLabel, placementLabel } from "./format.ts";
 import { cardBarRows, optionBadges, type CardBarRow } from "./rows.ts";
 
 const CardBars = lazy(() => import("./CardBars.tsx"));
@@ -100,6 +100,7 @@ const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId
           <dd>{option.hosts}</dd>
         </div>
       </dl>
+      <Speed option={option} />
       <Bars rows={rows} near={near} label={label} />
       <ul className="card-rows">
         {rows.map((r, i) => (
@@ -117,6 +118,34 @@ const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId
   );
 });
 
+
+/** What the option delivers, with how each figure was obtained one click away. */
+function Speed({ option }: { option: PlanOption }) {
+  const s = option.speed;
+  if (!s) return null;
+  return (
+    <div className="option-speed">
+      <dl className="option-figures">
+        <div>
+          <dt>Decode, one user</dt>
+          <dd>{formatTps(s.decodeTps)}</dd>
+        </div>
+        <div>
+          <dt>Throughput, {formatCount(s.sequencesRun)} at once</dt>
+          <dd>{formatTps(s.throughputTps)}</dd>
+        </div>
+        <div>
+          <dt>Time to first token</dt>
+          <dd>{formatMs(s.ttftMs)}</dd>
+        </div>
+      </dl>
+      <details className="speed-basis">
+        <summary>How these figures were obtained</summary>
+        <p>{s.basis}</p>
+      </details>
+    </div>
+  );
+}
 
 /** The chart, drawn only near the screen, from the option as of the slider's last rest (a deferred render). */
 function Bars({ rows: settledRows, near, label }: { rows: CardBarRow[]; near: boolean; label: string }) {

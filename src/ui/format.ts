@@ -89,3 +89,15 @@ export function parallelismLabel(placement: Placement): string {
   else if (placement.gpuLayers >= 0 && !placement.cpu) parts.push(`${placement.gpuLayers} layers on GPU`);
   return parts.join(" · ");
 }
+
+/** Tokens per second as a person reads it ("42 tok/s", "1,950 tok/s"), or "not estimated". */
+export function formatTps(tps: number | null): string {
+  if (tps === null) return "not estimated";
+  return `${tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1)} tok/s`;
+}
+
+/** Milliseconds ("91 ms", "1.2 s"), or "not estimated". */
+export function formatMs(ms: number | null): string {
+  if (ms === null) return "not estimated";
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+}
