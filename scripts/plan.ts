@@ -95,7 +95,13 @@ function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof plan>, con
     "",
   ];
   result.options.slice(0, 20).forEach((o, i) => {
-    const status = o.fits ? (o.freeNow ? "fits, free now" : "fits, busy now") : `does not fit (${o.moreCardsNeeded} more cards)`;
+    const busy = o.freeNow ? "free now" : "busy now";
+    const held = o.maxConcurrency >= 10 ? Math.floor(o.maxConcurrency).toString() : o.maxConcurrency.toFixed(1);
+    const status = o.fitsWorkload !== false && o.fits
+      ? `fits, ${busy}`
+      : o.fits
+        ? `starts, but holds ${held} of your ${result.workload.sequences} sequences at once (${busy})`
+        : `does not fit (${o.moreCardsNeeded} more cards)`;
     lines.push(
       `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${placementLabel(o.placement).padEnd(32)} ${o.artifact} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}`,
     );

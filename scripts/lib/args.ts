@@ -3,8 +3,8 @@
  * into the engine's Workload. Every bad value is a one-line error naming the
  * flag and what it takes.
  */
-import type { EngineSettings, KvDtype, Workload } from "../../src/plan/index.ts";
-import { KV_DTYPES, vllmProfileFor } from "../../src/plan/index.ts";
+import type { EngineSettings, KvDtype, RankBy, Workload } from "../../src/plan/index.ts";
+import { KV_DTYPES, RANK_BYS, vllmProfileFor } from "../../src/plan/index.ts";
 
 export interface PlanArgs {
   model: string;
@@ -33,6 +33,8 @@ export const FLAGS: Record<string, FlagSpec> = {
   context: { names: ["--context", "--max-model-len", "--ctx-size", "-c"], kind: "int", help: "tokens of one sequence (default 8192, or the model's maximum when shorter)" },
   sequences: { names: ["--sequences"], kind: "int", help: "sequences served at once: the KV pool holds context × sequences (default 1)" },
   inputTokens: { names: ["--input-tokens"], kind: "int", help: "prompt tokens of one request, for prefill and time to first token (default 1024)" },
+  rankBy: { names: ["--rank-by"], kind: "choice", choices: RANK_BYS, help: "what ranks the options: fewest-cards (default), throughput (output tok/s per card), latency (time per output token, then to the first), context, quality (bits per weight up to 16), cost ($ per million output tokens)" },
+  price: { names: ["--price"], kind: "text", help: "dollars per card-hour by class, for cost: class=dollars, several separated by commas (e.g. h100-80g=2.5,l40s-48g=0.9); h100-80g, a100-80g and h200-141g have defaults" },
   outputTokens: { names: ["--output-tokens"], kind: "int", help: "tokens each request generates, for time per output token and throughput (default 256)" },
   revision: { names: ["--revision"], kind: "text", help: "a branch, tag or commit of the Hub repo (or write owner/name@rev)" },
   kvDtype: { names: ["--kv-cache-dtype", "-ctk", "--cache-type-k", "-ctv", "--cache-type-v"], kind: "choice", choices: KV_DTYPES, help: "KV cache element type: auto, fp8 (vLLM, SGLang); f16, q8_0, q4_0 (llama.cpp -ctk/-ctv)" },
@@ -152,9 +154,25 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
       kvDtype: (values.get("kvDtype") as KvDtype | undefined) ?? "auto",
       settings,
       ...optionalTokens("inputTokens", num("inputTokens")),
+      ...(values.get("rankBy") !== undefined ? { rankBy: values.get("rankBy") as RankBy } : {}),
+      ...(typeof values.get("price") === "string" ? { pricesPerCardHour: parsePrices(values.get("price") as string) } : {}),
       ...optionalTokens("outputTokens", num("outputTokens")),
     },
   };
+}
+
+/** `--price h100-80g=2.5,l40s-48g=0.9`: dollars per card-hour by class; anything else is refused naming the pair. */
+function parsePrices(text: string): Record<string, number> {
+  const prices: Record<string, number> = {};
+  for (const pair of text.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+    const [cls, raw, extra] = pair.split("=");
+    const dollars = Number(raw);
+    if (!cls || raw === undefined || extra !== undefined || raw.trim() === "" || !Number.isFinite(dollars) || dollars < 0) {
+      throw new UsageError(`--price takes class=dollars per card-hour (a number 0 or more), e.g. h100-80g=2.5; not "${pair.slice(0, 60)}"`);
+    }
+    prices[cls.trim()] = dollars;
+  }
+  return prices;
 }
 
 /** A request length given on the command line, or nothing (the engine's default then). */

@@ -199,7 +199,7 @@ function vllmV1(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   const art = artifactOf(m, shape, "safetensors", checkpointBytes(m, shape));
   const layout: Layout = {
     id: r.id, artifact: art, engine: "vllm", placement: placementOf(cls, tp, pp, nodesOf(r)), bitsPerWeight: art.bitsPerWeight,
-    parts: servingParts(shape, art, cls, physical, tp, pp, false), host: null, hosts: 1, freeNow: true, cardsShort: 0,
+    parts: servingParts(shape, art, cls, physical, tp, pp, false), host: null, hosts: 1, freeNow: true, cardsShort: 0, replicas: 1, replicasFreeNow: 1, dataParallel: 1,
   };
   const w = workloadOf(r, "vllm");
   const option = evaluate(layout, { repo: r.model, revision: "", shape }, w);
@@ -267,7 +267,7 @@ function vllmV0(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   const art = artifactOf(m, shape, "safetensors", bytes);
   const layout: Layout = {
     id: r.id, artifact: art, engine: "vllm", placement: placementOf(cls ?? "", tp, 1), bitsPerWeight: art.bitsPerWeight,
-    parts: servingParts(shape, art, cls ?? "", physical, tp, 1, false), host: null, hosts: 1, freeNow: true, cardsShort: 0,
+    parts: servingParts(shape, art, cls ?? "", physical, tp, 1, false), host: null, hosts: 1, freeNow: true, cardsShort: 0, replicas: 1, replicasFreeNow: 1, dataParallel: 1,
   };
   // V0 profiles one batch of max_model_len tokens when chunked prefill is off (below 32k,
   // its default), and 256 sequences: calibration Llama-3.1-8B on a 3090, 2.07 GiB at 20k and
@@ -318,7 +318,7 @@ function llamacpp(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, 
     // The verdict for the whole model on that one card, at the case's context and cache type.
     const layout: Layout = {
       id: r.id, artifact: art, engine: "llamacpp", placement: { ...placementOf(cls, 1, 1), tensorParallel: 1 }, bitsPerWeight: art.bitsPerWeight,
-      parts, host: null, hosts: 1, freeNow: true, cardsShort: 0,
+      parts, host: null, hosts: 1, freeNow: true, cardsShort: 0, replicas: 1, replicasFreeNow: 1, dataParallel: 1,
     };
     const kvDtype = mixed ? "q4_0" : kvDtypeOf(r, "llamacpp");
     row.predictedFits = evaluate(layout, { repo: r.model, revision: "", shape }, { contextTokens: ctx, sequences: 1, kvDtype, settings: {} }).fits;

@@ -5,6 +5,7 @@
 import { type CommandContext } from "./commands.ts";
 import { commandsFor, engineModel, kvDtypeAllowed, pastModelContext } from "./engines/index.ts";
 import { type CardEval, type EvalContext, fitsEval, type HostShare, type Layout, type LayoutEval, needOf } from "./layout.ts";
+import { costPerMillionTokens, pricePerCardHour } from "./prices.ts";
 import { DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS } from "./settings.ts";
 import { optionSpeed, speedModelOf } from "./speed/option.ts";
 import type { SpeedEstimate, SpeedModel } from "./speed/types.ts";
@@ -106,7 +107,23 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
   if (past !== null) option.notes = [past.words];
   option.commands = commandsFor(option, cc);
   option.speed = speedOf(layout, option, ctx, w, worst?.elementBytes ?? 2);
+  // The workload is a requirement: every sequence asked for, at once. llama.cpp sized a slot for each
+  // (fits already says so); a pool holds some number of sequences, which must reach the workload's.
+  const sequences = Math.max(1, w.sequences);
+  option.fitsWorkload = option.fits && (layout.engine === "llamacpp" || layout.placement.cpu || option.maxConcurrency + 1e-9 >= sequences);
+  const cpuHosts = layout.host?.mode === "cpu" && r.host ? r.host : null;
+  option.replicas = cpuHosts ? option.hosts : layout.replicas;
+  option.replicasFreeNow = cpuHosts && layout.host ? hostsFreeFor(layout.host, cpuHosts) : layout.replicasFreeNow;
+  option.dataParallel = layout.dataParallel;
+  const cards = layout.placement.cpu ? 0 : layout.placement.gpusPerNode * Math.max(1, layout.placement.nodes);
+  option.costPerMtok = costPerMillionTokens(pricePerCardHour(layout.placement.gpuClass, w.pricesPerCardHour), cards, option.speed.throughputTps);
   return option;
+}
+
+/** Nodes whose free RAM holds the CPU replica now. */
+function hostsFreeFor(host: HostShare, e: CardEval): number {
+  const need = needOf(e);
+  return host.nodeFreeBytes.filter((b) => b >= need).length;
 }
 
 /** Each artifact's speed model at a KV element width, made once: it walks the layers for the KV bytes. */

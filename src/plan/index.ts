@@ -4,7 +4,9 @@
  * src/plan. Outside code imports the engine from here only (a lint rule holds it).
  */
 export type * from "./types.ts";
-export { ENGINES, KV_DTYPES, RUN_DTYPES } from "./types.ts";
+export { ENGINES, KV_DTYPES, RUN_DTYPES, RANK_BYS } from "./types.ts";
+export { DEFAULT_PRICES_PER_CARD_HOUR, pricePerCardHour, costPerMillionTokens } from "./prices.ts";
+export { withPurchases } from "./buy.ts";
 
 // Planning: enumerate once, evaluate again for every workload (the slider's path).
 export { plan, withWorkload } from "./plan.ts";

@@ -56,6 +56,11 @@ export interface Layout {
   freeMemBytes?: number | null;
   /** Cards short of what the cluster has, for a placement it cannot host (0 when it can). */
   cardsShort: number;
+  /** Copies of it the cluster holds at once, and on the cards free now (the CPU option's are counted per workload). */
+  replicas: number;
+  replicasFreeNow: number;
+  /** Copies on one node, which the engine can run as one data-parallel server (vLLM --data-parallel-size, SGLang --dp); 1 otherwise. */
+  dataParallel: number;
 }
 
 /** A replica's share in a node's RAM. */
@@ -144,6 +149,9 @@ export interface PoolNode {
   fabric: string;
   count: number;
   free: number;
+  /** How many replicas the node's devices of this class hold at once: its MIG instances (each runs one replica alone), else 1 per card. */
+  instances: number;
+  instancesFree: number;
   /** Free memory per free device, when the inventory says. */
   freeMemBytes: number | null;
   hostMemBytes: number;
@@ -165,6 +173,9 @@ export interface ClassPool {
 export interface SingleNodeHosts {
   hosts: number;
   freeNow: boolean;
+  /** Copies of a replica of this width the class's nodes hold at once, and on their free cards now. */
+  replicas: number;
+  replicasFreeNow: number;
   freeMemBytes: number | null;
   /** The node a replica would take (shared: never modified). */
   nodeIds: string[];

@@ -2,10 +2,11 @@
  * A model planned on a cluster for a workload, and the slider's path: another workload re-evaluates
  * the same layouts without enumerating.
  */
+import { withPurchases } from "./buy.ts";
 import { enumerate } from "./enumerate.ts";
 import { evaluate } from "./evaluate.ts";
 import type { EvalContext, Layout } from "./layout.ts";
-import { type ClusterLinks, clusterLinks } from "./links.ts";
+import { clusterLinks, type ClusterLinks } from "./links.ts";
 import { rank } from "./rank.ts";
 import type { Cluster, Plan, PlanInput, Workload } from "./types.ts";
 
@@ -43,7 +44,8 @@ export function withWorkload(p: Plan, workload: Workload): Plan {
   const at = p.modelPath !== undefined ? { modelPath: p.modelPath } : {};
   if (!layouts) return plan({ repo: p.repo, revision: p.revision, ...at, shape: p.shape, artifacts: p.artifacts }, p.cluster, workload);
   const ctx: EvalContext = { repo: p.repo, revision: p.revision, ...at, shape: p.shape, links: linksOf(p) };
-  const options = rank(layouts.map((l) => evaluate(l, ctx, workload)));
+  const options = rank(layouts.map((l) => evaluate(l, ctx, workload)), workload.rankBy);
+  withPurchases(options, workload);
   const next: Plan = { ...p, workload, options };
   rememberLayouts(next, layouts, ctx.links ?? clusterLinks(p.cluster));
   return next;
@@ -58,7 +60,8 @@ export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Pl
   const { layouts, refused } = enumerate(input, cluster, workload);
   const links = clusterLinks(cluster);
   const ctx: EvalContext = { repo: input.repo, revision: input.revision, shape: input.shape, ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}), links };
-  const options = rank(layouts.map((l) => evaluate(l, ctx, workload)));
+  const options = rank(layouts.map((l) => evaluate(l, ctx, workload)), workload.rankBy);
+  withPurchases(options, workload);
   const p: Plan = { repo: input.repo, revision: input.revision, ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}), shape: input.shape, artifacts: input.artifacts, cluster, workload, options, refused };
   rememberLayouts(p, layouts, links);
   return p;

@@ -35,7 +35,7 @@ export function classPools(cluster: Cluster): ClassPool[] {
       pool.maxPerNode = Math.max(pool.maxPerNode, count);
       const list = pool.fabrics.get(node.fabric) ?? [];
       list.push({
-        id: node.id, fabric: node.fabric, count, free, freeMemBytes: d.freeMemGib === undefined ? null : d.freeMemGib * GIB,
+        id: node.id, fabric: node.fabric, count, free, instances: d.count, instancesFree: d.free, freeMemBytes: d.freeMemGib === undefined ? null : d.freeMemGib * GIB,
         hostMemBytes: node.hostMemGib * GIB, hostFreeBytes: node.hostFreeGib * GIB,
       });
       pool.fabrics.set(node.fabric, list);
@@ -75,6 +75,8 @@ export function singleNodeHosts(pool: ClassPool, width: number): SingleNodeHosts
 
 function countSingleNodeHosts(pool: ClassPool, width: number): SingleNodeHosts {
   let hosts = 0;
+  let replicas = 0;
+  let replicasFreeNow = 0;
   let freeNow = false;
   let freeMemBytes: number | null = null;
   let unknown = false;
@@ -83,6 +85,9 @@ function countSingleNodeHosts(pool: ClassPool, width: number): SingleNodeHosts {
     for (const n of nodes) {
       if (n.count < width) continue;
       hosts++;
+      // A MIG pool's node counts one device (it runs one replica alone); its instances are the replicas.
+      replicas += n.count === 1 && n.instances > 1 ? n.instances : Math.floor(n.count / width);
+      replicasFreeNow += n.count === 1 && n.instances > 1 ? n.instancesFree : Math.floor(n.free / width);
       if (n.free >= width) {
         if (!chosen || chosen.free < width || (n.freeMemBytes ?? Infinity) > (chosen.freeMemBytes ?? Infinity)) chosen = n;
         freeNow = true;
@@ -93,7 +98,7 @@ function countSingleNodeHosts(pool: ClassPool, width: number): SingleNodeHosts {
       }
     }
   }
-  return { hosts, freeNow, freeMemBytes: unknown ? null : freeMemBytes, nodeIds: chosen ? [chosen.id] : [] };
+  return { hosts, replicas, replicasFreeNow, freeNow, freeMemBytes: unknown ? null : freeMemBytes, nodeIds: chosen ? [chosen.id] : [] };
 }
 
 export function fabricOrder(able: PoolNode[], width: number): FabricOrder {

@@ -2,7 +2,7 @@
  * The order options are shown in, best first, as the seed ranks them
  * (docs/seed/options.go.txt `Rank`).
  */
-import type { PlanOption } from "./types.ts";
+import type { PlanOption, RankBy } from "./types.ts";
 
 /**
  * Precision past which a bigger file is not a better model worth its
@@ -46,7 +46,12 @@ export function compareOptions(a: PlanOption, b: PlanOption): number {
 
 /** An option's place in the order, key by key (lower first): the one definition both compareOptions and rank sort by. */
 interface RankKeys {
+  /** 0 when it meets the workload, 1 when it only starts, 2 when it does not fit. */
   fits: number;
+  /** The chosen order's own key (see firstKey). */
+  first: number;
+  /** 1 for a below-3-bit artifact ranked after the 4-bit-or-better ones that fit (fewest-cards only). */
+  lowBits: number;
   cpu: number;
   cards: number;
   nodes: number;
@@ -55,9 +60,11 @@ interface RankKeys {
   room: number;
 }
 
-function rankKeys(o: PlanOption): RankKeys {
+function rankKeys(o: PlanOption, by: RankBy = "fewest-cards", demoteLowBits = false): RankKeys {
   return {
-    fits: o.fits ? 0 : 1,
+    fits: o.fitsWorkload === true ? 0 : o.fits ? 1 : 2,
+    first: firstKey(o, by),
+    lowBits: demoteLowBits && o.bitsPerWeight > 0 && o.bitsPerWeight < LOW_BITS ? 1 : 0,
     cpu: o.placement.cpu ? 1 : 0,
     cards: cardsOf(o),
     nodes: o.placement.nodes,
@@ -68,13 +75,53 @@ function rankKeys(o: PlanOption): RankKeys {
 }
 
 function compareKeys(a: RankKeys, b: RankKeys): number {
-  return a.fits - b.fits || a.cpu - b.cpu || a.cards - b.cards || a.nodes - b.nodes || a.quality - b.quality || a.free - b.free || a.room - b.room;
+  return a.fits - b.fits || a.first - b.first || a.lowBits - b.lowBits || a.cpu - b.cpu || a.cards - b.cards || a.nodes - b.nodes || a.quality - b.quality || a.free - b.free || a.room - b.room;
 }
 
-/** The options, best first (a new array; stable for equal options). */
-export function rank(options: readonly PlanOption[]): PlanOption[] {
+/**
+ * Below this many bits a weight a quantization loses visibly more than Q4
+ * does (the 1.58–2.7-bit dynamic quants of DeepSeek-R1: unsloth's own notes
+ * call IQ1_S a last resort): fewest-cards ranks it after every artifact of
+ * four bits or more that fits, so it is never recommended over a Q4 or Q8 the
+ * cluster also holds.
+ */
+export const LOW_BITS = 3;
+const GOOD_BITS = 4;
+
+/** What the chosen order puts first, after fitting: lower first; 0 for fewest-cards, whose keys follow. */
+function firstKey(o: PlanOption, by: RankBy): number {
+  const big = Number.MAX_VALUE;
+  const cards = Math.max(1, cardsOf(o));
+  switch (by) {
+    case "fewest-cards":
+      return 0;
+    case "throughput":
+      return o.speed?.throughputTps != null ? -o.speed.throughputTps / cards : big;
+    case "latency":
+      // Time per output token first; the time to first token breaks ties at a millisecond's grain.
+      return o.speed?.tpotMs != null ? o.speed.tpotMs * 1e6 + Math.min(1e6 - 1, o.speed.ttftMs ?? 1e6 - 1) : big;
+    case "context":
+      return -o.maxContextTokens;
+    case "quality":
+      return -Math.min(16, o.bitsPerWeight);
+    case "cost":
+      return o.costPerMtok != null ? o.costPerMtok : big;
+  }
+}
+
+/** The options, best first by the chosen order (a new array; stable for equal options). */
+export function rank(options: readonly PlanOption[], by: RankBy = "fewest-cards"): PlanOption[] {
+  const demote = by === "fewest-cards" && options.some((o) => o.fits && o.bitsPerWeight >= GOOD_BITS);
+  if (demote) {
+    for (const o of options) {
+      if (o.bitsPerWeight > 0 && o.bitsPerWeight < LOW_BITS) {
+        const why = `below ${LOW_BITS} bits a weight (${o.bitsPerWeight.toFixed(2)}): ranked after the ${GOOD_BITS}-bit-or-better artifacts that fit this cluster`;
+        o.notes = [...(o.notes ?? []).filter((n) => !n.startsWith(`below ${LOW_BITS} bits`)), why];
+      }
+    }
+  }
   // Decorate once, sort on the keys: a thousand options sort in a fraction of a millisecond.
-  const keyed = options.map((o, i) => ({ o, i, keys: rankKeys(o) }));
+  const keyed = options.map((o, i) => ({ o, i, keys: rankKeys(o, by, demote) }));
   keyed.sort((a, b) => compareKeys(a.keys, b.keys) || a.i - b.i);
   return keyed.map((k) => k.o);
 }

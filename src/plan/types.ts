@@ -178,6 +178,23 @@ export interface Workload {
   inputTokens?: number;
   /** Tokens each request generates, for throughput (default 256). */
   outputTokens?: number;
+  /** What the options are ranked by (default fewest-cards, the seed's order). */
+  rankBy?: RankBy;
+  /** Dollars per card-hour by card class, over the defaults (prices.ts): what cost_per_mtok is figured from. */
+  pricesPerCardHour?: Record<string, number>;
+}
+
+/** The orders a user can rank options by. */
+export const RANK_BYS = ["fewest-cards", "throughput", "latency", "context", "quality", "cost"] as const;
+export type RankBy = (typeof RANK_BYS)[number];
+
+/** One change to the cluster that would make an option fit, or meet the workload. */
+export interface PurchaseChange {
+  /** In words: "+8 h100-80g: 2 nodes × 8 on ib0", "+2 replicas of this layout (16 h100-80g)". */
+  change: string;
+  cardsAdded: number;
+  /** The card class the change adds; "" when it adds none (a wider layout of the cards there are). */
+  gpuClass: string;
 }
 
 // ---------------------------------------------------------------------------
@@ -289,6 +306,17 @@ export interface PlanOption {
   commands: string[];
   /** What the option delivers: decode, prefill, time to first token and throughput (speed/README.md); null figures say why in `basis`. */
   speed?: SpeedEstimate;
+  /** Every requested sequence of the chosen context fits at once, by the engine's own block accounting (as well as starting). */
+  fitsWorkload?: boolean;
+  /** Copies of this layout the cluster holds at once, and on the cards free now. */
+  replicas?: number;
+  replicasFreeNow?: number;
+  /** Copies on one node that the engine can run as one data-parallel server (vLLM --data-parallel-size, SGLang --dp). */
+  dataParallel?: number;
+  /** Dollars per million output tokens at the workload, from the card-hour price; null without a price or a throughput. */
+  costPerMtok?: number | null;
+  /** The smallest changes to the cluster that would make it fit or meet the workload; empty when it does. */
+  whatToBuy?: PurchaseChange[];
   /**
    * What the user must know, in words, that the figures do not say: why an
    * option whose memory holds still does not run (a context past the

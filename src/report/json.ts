@@ -76,6 +76,13 @@ export function optionJson(o: PlanOption): Record<string, unknown> {
     tpot_ms: round1(o.speed?.tpotMs ?? null),
     throughput_tps: round1(o.speed?.throughputTps ?? null),
     speed_basis: o.speed?.basis ?? "speed not estimated",
+    // The workload as a requirement, the layouts the cluster holds, and what it would take.
+    fits_workload: o.fitsWorkload ?? o.fits,
+    replicas: o.replicas ?? 0,
+    replicas_free_now: o.replicasFreeNow ?? 0,
+    data_parallel: o.dataParallel ?? 1,
+    cost_per_mtok: o.costPerMtok == null ? null : Math.round(o.costPerMtok * 1000) / 1000,
+    what_to_buy: (o.whatToBuy ?? []).map((b) => ({ change: b.change, cards_added: b.cardsAdded, class: b.gpuClass })),
   };
 }
 

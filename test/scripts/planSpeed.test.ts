@@ -67,3 +67,23 @@ describe("speed in npm run plan --json", () => {
     expect(r.stderr).toMatch(/--input-tokens takes a whole number from 1 up/);
   });
 });
+
+describe("ranking and prices in npm run plan", () => {
+  test("--json carries the layout fields (replicas, fits_workload, data_parallel, cost_per_mtok, what_to_buy)", async () => {
+    const all = await options(["--cluster", dgx, "--sequences", "64", "--rank-by", "throughput", "--price", "h100-80g=2.5"]);
+    for (const o of all) for (const f of ["replicas", "replicas_free_now", "fits_workload", "data_parallel", "cost_per_mtok", "what_to_buy"]) expect(o).toHaveProperty(f);
+    expect(all.some((o) => o.cost_per_mtok !== null)).toBe(true);
+  });
+
+  test.each([
+    [["--rank-by", "fastest"], /--rank-by takes one of fewest-cards, throughput, latency, context, quality, cost, not "fastest"/],
+    [["--price", "h100-80g=-1"], /--price takes class=dollars/],
+    [["--price", "h100-80g=cheap"], /--price takes class=dollars/],
+    [["--sequences", "0"], /--sequences takes a whole number from 1 up/],
+  ])("%j is one line and exit 2", async (extra, message) => {
+    const r = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, ...extra], OFFLINE);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+});

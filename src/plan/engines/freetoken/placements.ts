@@ -51,10 +51,10 @@ export function freetokenOptions(a: Artifact, c: EnumContext, out: Enumerated): 
       gpuClass: pool.gpuClass, cards: 1, role: "", physicalBytes: pool.memoryBytes, bodyBytes: nonExpert + FREETOKEN_FLOOR_EXPERT_LAYERS * wp.expertLayerBytes,
       embedBytes: 0, tensorParallel: 1, pipelineParallel: 1, holdsOutput: true, kv,
     };
-    const { hosts, freeNow, freeMemBytes } = singleNodeHosts(pool, 1);
+    const { hosts, freeNow, freeMemBytes, replicas, replicasFreeNow } = singleNodeHosts(pool, 1);
     const layout: Layout = {
       id: layoutId(a, "freetoken", placement, "experts-in-ram"), artifact: a, engine: "freetoken", placement, bitsPerWeight: bitsOf(a),
-      parts: [part], host: hostShare("freetoken", c, node, 0), hosts, freeNow, freeMemBytes, cardsShort: 0,
+      parts: [part], host: hostShare("freetoken", c, node, 0), hosts, freeNow, freeMemBytes, cardsShort: 0, replicas, replicasFreeNow, dataParallel: 1,
     };
     const why = c.problem(layout);
     if (why === null) out.layouts.push(layout);

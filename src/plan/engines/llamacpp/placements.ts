@@ -17,7 +17,7 @@ export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): v
     const placement: Placement = { cpu: true, gpuClass: "", fabric: "", gpusPerNode: 0, nodes: 1, tensorParallel: 1, pipelineParallel: 1, expertParallel: false, cpuMoeLayers: 0, gpuLayers: 0, nodeIds: [] };
     const layout: Layout = {
       id: layoutId(a, "llamacpp", placement, "cpu"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a), parts: [],
-      host: hostShare("cpu", c, null, 0), hosts: 0, freeNow: false, cardsShort: 0,
+      host: hostShare("cpu", c, null, 0), hosts: 0, freeNow: false, cardsShort: 0, replicas: 0, replicasFreeNow: 0, dataParallel: 1,
     };
     const why = c.problem(layout);
     if (why === null) out.layouts.push(layout);
@@ -28,11 +28,11 @@ export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): v
     const mem = pool.memoryBytes;
     let placed = false;
     for (let wdt = 1; wdt <= pool.maxPerNode; wdt++) {
-      const { hosts, freeNow, nodeIds } = singleNodeHosts(pool, wdt);
+      const { hosts, freeNow, nodeIds, replicas, replicasFreeNow } = singleNodeHosts(pool, wdt);
       const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false, nodeIds);
       const layout: Layout = {
         id: layoutId(a, "llamacpp", placement, "split"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
-        parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: null, hosts, freeNow, cardsShort: 0,
+        parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: null, hosts, freeNow, cardsShort: 0, replicas, replicasFreeNow, dataParallel: 1,
       };
       // More cards than the fewest that hold it buy nothing here (seed): the narrowest that fits is the option.
       const why = c.problem(layout);
@@ -61,10 +61,10 @@ function offloadOptions(a: Artifact, c: EnumContext, pool: ClassPool, mem: numbe
   // Experts first (--n-cpu-moe) when the artifact says which bytes are experts; else whole layers (-ngl).
   const mode: HostShare["mode"] = wp.moeLayers > 0 && wp.expertLayerBytes > 0 ? "moe" : "layers";
   const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false, [node.id]);
-  const { hosts, freeNow } = singleNodeHosts(pool, wdt);
+  const { hosts, freeNow, replicas, replicasFreeNow } = singleNodeHosts(pool, wdt);
   const layout: Layout = {
     id: layoutId(a, "llamacpp", placement, mode), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
-    parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: hostShare(mode, c, node, wp.embedBytes), hosts, freeNow, cardsShort: 0,
+    parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: hostShare(mode, c, node, wp.embedBytes), hosts, freeNow, cardsShort: 0, replicas, replicasFreeNow, dataParallel: 1,
   };
   const why = c.problem(layout);
   if (why === null) out.layouts.push(layout);

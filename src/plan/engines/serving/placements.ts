@@ -1,6 +1,7 @@
 /**
- * Where vLLM and SGLang run: tensor parallel on one node (the narrowest width that fits), else
- * pipeline parallel over the nodes of one fabric; a MIG instance alone.
+ * Where vLLM and SGLang run: tensor parallel on one node at every width the heads allow and that fits
+ * (with and without expert parallel for a mixture of experts), else pipeline parallel over the nodes
+ * of one fabric; a MIG instance alone. How many copies the cluster holds comes with each.
  */
 import type { ClassPool, EnumContext, Enumerated, FabricOrder, Layout, PoolNode } from "../../layout.ts";
 import { basePlacement, layoutId, tensorParallelProblem, where } from "../../placement.ts";
@@ -9,11 +10,6 @@ import { bitsOf } from "../../quant.ts";
 import type { Artifact, Engine } from "../../types.ts";
 import { servingParts } from "../../weights.ts";
 
-/**
- * vLLM and SGLang: tensor parallel on one node (the narrowest width that
- * fits), else pipeline parallel over the nodes of one fabric, each at a
- * node's width; a MIG instance alone.
- */
 export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumContext, out: Enumerated): void {
   const shape = c.shape;
   const moe = (shape.moe?.routedExperts ?? 0) > 1;
@@ -29,20 +25,23 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
         continue;
       }
       widest = wdt;
-      const ep = moe && wdt > 1;
-      const { hosts, freeNow, freeMemBytes, nodeIds } = singleNodeHosts(pool, wdt);
-      const placement = basePlacement(pool.gpuClass, "", wdt, 1, wdt, 1, ep, nodeIds);
-      const layout: Layout = {
-        id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
-        parts: servingParts(shape, a, pool.gpuClass, mem, wdt, 1, ep), host: null, hosts, freeNow, freeMemBytes, cardsShort: 0,
-      };
-      const why = c.problem(layout);
-      if (why === null) {
-        out.layouts.push(layout);
-        placed = true;
-        break;
+      // A mixture of experts runs with expert parallel (experts whole, spread over the ranks) or
+      // without it (every expert split by tensor parallel): each is its own layout, memory and speed.
+      const variants = moe && wdt > 1 ? [true, false] : [false];
+      let fitted = false;
+      let firstWhy: string | null = null;
+      for (const ep of variants) {
+        const layout = singleNodeLayout(a, engine, c, pool, mem, wdt, ep);
+        const why = c.problem(layout);
+        if (why === null) {
+          out.layouts.push(layout);
+          fitted = true;
+        } else if (firstWhy === null) firstWhy = why;
       }
-      out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, wdt, 1, ""), reason: why });
+      // Every width that fits is a choice (wider: more KV, faster decode, fewer replicas); the widths
+      // below the narrowest that fits are refused in words, as before.
+      if (fitted) placed = true;
+      else if (!placed && firstWhy !== null) out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, wdt, 1, ""), reason: firstWhy });
     }
     if (placed || widest === 0) continue;
     if (pool.mig) {
@@ -51,6 +50,17 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
     }
     pipelineOptions(a, engine, c, pool, mem, widest, moe, out);
   }
+}
+
+/** A replica on one node: `width` cards, tensor-parallel, with or without expert parallel. */
+function singleNodeLayout(a: Artifact, engine: "vllm" | "sglang", c: EnumContext, pool: ClassPool, mem: number, width: number, ep: boolean): Layout {
+  const { hosts, freeNow, freeMemBytes, nodeIds, replicas, replicasFreeNow } = singleNodeHosts(pool, width);
+  const placement = basePlacement(pool.gpuClass, "", width, 1, width, 1, ep, nodeIds);
+  return {
+    id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
+    parts: servingParts(c.shape, a, pool.gpuClass, mem, width, 1, ep), host: null, hosts, freeNow, freeMemBytes, cardsShort: 0,
+    replicas, replicasFreeNow, dataParallel: pool.mig ? 1 : Math.max(1, Math.floor(pool.maxPerNode / width)),
+  };
 }
 
 /** Several nodes of one fabric, a node's width on each, pipeline-parallel between them. */
@@ -98,5 +108,6 @@ function pipelineLayout(a: Artifact, engine: Engine, c: EnumContext, pool: Class
     id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
     parts: servingParts(c.shape, a, pool.gpuClass, mem, width, n, ep), host: null,
     hosts: order.able.length, freeNow: cardsShort === 0 && order.freeCount >= n, freeMemBytes: order.freeMem ? (order.freeMem[n - 1] ?? null) : null, cardsShort,
+    replicas: cardsShort > 0 ? 0 : Math.floor(order.able.length / n), replicasFreeNow: cardsShort > 0 ? 0 : Math.floor(order.freeCount / n), dataParallel: 1,
   };
 }

@@ -1,7 +1,7 @@
 /** What a vLLM card holds for a workload: the budget of each release the plan holds for, the smaller pool kept. */
 import { cardEval } from "../engine.ts";
 import { runElemBytes, servingWeights } from "../serving/weights.ts";
-import { vllmBudget, type VllmBudget } from "./budget.ts";
+import { type VllmBudget, vllmBudget } from "./budget.ts";
 import { vllmDsv4Layout } from "./dsv4.ts";
 import { vllmBlockTokens, vllmCachedGeometry, vllmSequenceBytes } from "./kv.ts";
 import { vllmMxfp4HopperGrowthBytes } from "./mxfp4.ts";

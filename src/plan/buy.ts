@@ -1,0 +1,49 @@
+/**
+ * What to buy: for an option that does not fit the cluster, or starts but does
+ * not hold the workload, the smallest changes that would make it: the cards a
+ * pipeline across more nodes lacks, a wider layout of the cards there are, or
+ * more replicas of this one. Searching other card classes is not done yet.
+ */
+import { placementLabel } from "./placement.ts";
+import type { PlanOption, PurchaseChange, Workload } from "./types.ts";
+
+function cardsOf(o: PlanOption): number {
+  return o.placement.cpu ? 0 : o.placement.gpusPerNode * Math.max(1, o.placement.nodes);
+}
+
+function groupOf(o: PlanOption): string {
+  return `${o.artifact}|${o.engine}|${o.placement.gpuClass}`;
+}
+
+function sequencesWord(n: number): string {
+  return n >= 10 ? String(Math.floor(n)) : n.toFixed(1);
+}
+
+/** Each option's `whatToBuy`, from the plan's own options (ranked: the first that meets the workload is the fewest cards). */
+export function withPurchases(options: readonly PlanOption[], w: Workload): void {
+  const sequences = Math.max(1, w.sequences);
+  const meeting = new Map<string, PlanOption>();
+  for (const o of options) {
+    if (!o.fitsWorkload) continue;
+    const known = meeting.get(groupOf(o));
+    if (!known || cardsOf(o) < cardsOf(known)) meeting.set(groupOf(o), o);
+  }
+  for (const o of options) {
+    const buys: PurchaseChange[] = [];
+    const p = o.placement;
+    if (o.moreCardsNeeded > 0) {
+      buys.push({ change: `+${o.moreCardsNeeded} ${p.gpuClass}: ${placementLabel(p)}`, cardsAdded: o.moreCardsNeeded, gpuClass: p.gpuClass });
+    } else if (o.fits && o.fitsWorkload === false) {
+      const other = meeting.get(groupOf(o));
+      if (other && other !== o) {
+        buys.push({ change: `nothing: ${placementLabel(other.placement)} on the cards there are holds ${sequencesWord(other.maxConcurrency)} of the ${sequences} sequences`, cardsAdded: 0, gpuClass: "" });
+      }
+      if (o.maxConcurrency > 0 && !p.cpu) {
+        const copies = Math.ceil(sequences / o.maxConcurrency);
+        const added = (copies - 1) * cardsOf(o);
+        buys.push({ change: `+${added} ${p.gpuClass} for ${copies} replicas of this layout, each holding ${sequencesWord(o.maxConcurrency)} sequences`, cardsAdded: added, gpuClass: p.gpuClass });
+      }
+    }
+    o.whatToBuy = buys;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Every way to run it: every tensor-parallel width the heads allow that fits,
+ * expert parallel on and off, replicas, the workload as a requirement, the
+ * rankings a user chooses, and what to buy. Real configs and file sizes from
+ * the bundled catalog's snapshots; the users' cases are the ones the issue met.
+ */
+import { describe, expect, test } from "vitest";
+import { catalogSnapshot } from "../../src/hub/catalog.ts";
+import { DEFAULT_WORKLOAD, plan, readModel, withWorkload, type Cluster, type PlanOption, type RepoSnapshot, type Workload } from "../../src/plan/index.ts";
+
+function snapshot(repo: string): RepoSnapshot {
+  const s = catalogSnapshot(repo);
+  if (!s) throw new Error(`${repo} is not in the catalog`);
+  return s;
+}
+
+function planned(repo: string, cluster: Cluster, w: Partial<Workload> = {}) {
+  const s = snapshot(repo);
+  const { shape, artifacts } = readModel(s);
+  return plan({ repo: s.repo, revision: s.sha, shape, artifacts }, cluster, { ...DEFAULT_WORKLOAD, ...w });
+}
+
+const dgx = (nodes: number): Cluster => ({
+  nodes: Array.from({ length: nodes }, (_, i) => ({ id: `dgx-${i + 1}`, fabric: "ib0", hostMemGib: 2048, hostFreeGib: 2048, devices: [{ class: "h100-80g", count: 8, free: 8 }] })),
+});
+
+const widths = (options: readonly PlanOption[], engine: string): number[] =>
+  options.filter((o) => o.engine === engine && o.placement.nodes === 1).map((o) => o.placement.tensorParallel).sort((a, b) => a - b);
+
+describe("every layout", () => {
+  test("Qwen2.5-Coder-32B on two DGX H100: TP1, TP2, TP4 and TP8 each (40 heads, 8 KV heads), with replicas counted", () => {
+    const p = planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(2));
+    expect(widths(p.options, "vllm")).toEqual([1, 2, 4, 8]);
+    const tp2 = p.options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 2);
+    expect(tp2?.replicas).toBe(8);
+    expect(tp2?.replicasFreeNow).toBe(8);
+    expect(tp2?.dataParallel).toBe(4);
+  });
+
+  test("a busy node counts its replicas but not as free now", () => {
+    const cluster = dgx(2);
+    const first = cluster.nodes[0]?.devices[0];
+    if (first) first.free = 3;
+    const tp2 = planned("Qwen/Qwen2.5-Coder-32B-Instruct", cluster).options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 2);
+    expect(tp2?.replicas).toBe(8);
+    expect(tp2?.replicasFreeNow).toBe(5);
+  });
+
+  test("Mixtral at TP2 is offered with and without expert parallel", () => {
+    const tp2 = planned("mistralai/Mixtral-8x7B-Instruct-v0.1", dgx(1)).options.filter((o) => o.engine === "vllm" && o.placement.tensorParallel === 2);
+    expect(tp2.map((o) => o.placement.expertParallel).sort()).toEqual([false, true]);
+  });
+});
+
+describe("the workload is a requirement", () => {
+  test("32 sequences of 8,192 tokens: one card starts but holds under 4 of them; TP2 holds them all and ranks first", () => {
+    const p = planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(2), { sequences: 32 });
+    const one = p.options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 1);
+    expect(one?.fits).toBe(true);
+    expect(one?.fitsWorkload).toBe(false);
+    expect(one?.maxConcurrency).toBeLessThan(4);
+    expect(one?.whatToBuy?.some((b) => b.cardsAdded === 0 && /2 × h100-80g/.test(b.change))).toBe(true);
+    expect(p.options[0]?.fitsWorkload).toBe(true);
+    expect(p.options[0]?.placement.tensorParallel).toBe(2);
+  });
+
+  test("one sequence: fits_workload is fits", () => {
+    for (const o of planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(1)).options) expect(o.fitsWorkload).toBe(o.fits);
+  });
+});
+
+describe("a ranking the user chooses", () => {
+  const p = planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(2), { sequences: 8 });
+  const by = (rankBy: Workload["rankBy"]) => withWorkload(p, { ...p.workload, rankBy }).options.filter((o) => o.fitsWorkload);
+
+  test("fewest-cards puts the fewest cards that hold the workload first; latency the fastest; context the longest", () => {
+    const fewest = by("fewest-cards");
+    expect(fewest[0]?.placement.tensorParallel).toBe(Math.min(...fewest.map((o) => o.placement.tensorParallel)));
+    const latency = by("latency");
+    expect(latency[0]?.speed?.tpotMs).toBe(Math.min(...latency.map((o) => o.speed?.tpotMs ?? Infinity)));
+    const context = by("context");
+    expect(context[0]?.maxContextTokens).toBe(Math.max(...context.map((o) => o.maxContextTokens)));
+  });
+
+  test("throughput is per card, cost per million tokens from the card-hour price", () => {
+    const t = by("throughput");
+    const perCard = (o: PlanOption) => (o.speed?.throughputTps ?? 0) / (o.placement.gpusPerNode * o.placement.nodes);
+    expect(perCard(t[0] as PlanOption)).toBe(Math.max(...t.map(perCard)));
+    const c = by("cost");
+    expect(c[0]?.costPerMtok).toBe(Math.min(...c.map((o) => o.costPerMtok ?? Infinity)));
+    const priced = withWorkload(p, { ...p.workload, pricesPerCardHour: { "h100-80g": 6 } }).options.find((o) => o.id === c[0]?.id);
+    expect(priced?.costPerMtok).toBeCloseTo(2 * (c[0]?.costPerMtok ?? 0), 6);
+  });
+
+  test("DeepSeek-R1-GGUF on two DGX nodes: fewest-cards no longer recommends the 1.58-bit quant over a Q4 or Q8 that fits, and says why", () => {
+    const r1 = planned("unsloth/DeepSeek-R1-GGUF", dgx(2));
+    const fitting = r1.options.filter((o) => o.fits);
+    const firstLow = fitting.findIndex((o) => o.bitsPerWeight > 0 && o.bitsPerWeight < 3);
+    const lastGood = fitting.map((o) => o.bitsPerWeight >= 4).lastIndexOf(true);
+    expect(lastGood).toBeGreaterThanOrEqual(0);
+    expect(firstLow === -1 || firstLow > lastGood).toBe(true);
+    if (firstLow !== -1) expect(fitting[firstLow]?.notes?.some((n) => /below 3 bits a weight/.test(n))).toBe(true);
+  });
+});
