@@ -71,7 +71,7 @@ describe("the workload is a requirement", () => {
 
 describe("a ranking the user chooses", () => {
   const p = planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(2), { sequences: 8 });
-  const by = (rankBy: Workload["rankBy"]) => withWorkload(p, { ...p.workload, rankBy }).options.filter((o) => o.fitsWorkload);
+  const by = (rankBy: NonNullable<Workload["rankBy"]>) => withWorkload(p, { ...p.workload, rankBy }).options.filter((o) => o.fitsWorkload);
 
   test("fewest-cards puts the fewest cards that hold the workload first; latency the fastest; context the longest", () => {
     const fewest = by("fewest-cards");
