@@ -6,6 +6,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
+import { useStore } from "zustand";
 import { catalogSnapshot } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
 import { snapshotFromManual } from "../hub/manual.ts";
@@ -27,7 +28,6 @@ import {
 } from "../state/appStore.ts";
 import type { Filters } from "../state/choices.ts";
 import { linkCarriesManual } from "../state/link.ts";
-import { useStore } from "../state/useStore.ts";
 import { CalibrateFromLog } from "../ui/CalibrateFromLog.tsx";
 import { ClusterPanel } from "../ui/ClusterPanel.tsx";
 import { CommandForm } from "../ui/CommandForm.tsx";

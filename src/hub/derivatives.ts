@@ -5,7 +5,7 @@
  */
 import { HubApiError, listModels } from "@huggingface/hub";
 import { HubError, badResponseError, networkError, rateLimitError } from "./errors.ts";
-import type { HubAccess } from "./read.ts";
+import { resolvedFetch, type HubAccess } from "./read.ts";
 
 export interface QuantizedChild {
   repo: string;
@@ -28,7 +28,7 @@ export async function listQuantizedChildren(baseRepo: string, access: HubAccess)
       sort: "downloads",
       limit: MAX_CHILDREN,
       hubUrl: access.hubUrl,
-      ...(access.fetch ? { fetch: access.fetch } : {}),
+      fetch: resolvedFetch(access),
       ...(access.accessToken ? { accessToken: access.accessToken } : {}),
     })) {
       children.push({ repo: m.name, downloads: m.downloads, likes: m.likes, gguf: (m.tags ?? []).includes("gguf"), gated: m.gated !== false });

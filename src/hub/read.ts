@@ -39,6 +39,8 @@ export interface HubAccess {
   hubUrl: string;
   accessToken?: string;
   fetch?: typeof fetch;
+  /** The query's signal: aborting it stops every request of the read. */
+  signal?: AbortSignal;
 }
 
 /** JSON files read besides config.json, when the repo has them. */
@@ -94,9 +96,13 @@ function isSibling(value: unknown): value is Sibling {
   return typeof value === "object" && value !== null && typeof (value as Sibling).rfilename === "string";
 }
 
-function resolvedFetch(access: HubAccess): typeof fetch {
+/** The fetch every request of a read goes through, the libraries' included: it carries the read's signal. */
+export function resolvedFetch(access: HubAccess): typeof fetch {
   // Looked up at call time, like the libraries do, so a stubbed global works.
-  return access.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const base = access.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const { signal } = access;
+  if (!signal) return base;
+  return (input, init) => base(input, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal });
 }
 
 /** An error answer to the info call, in words (status table: shared/notes/hub-api.md §1d). */

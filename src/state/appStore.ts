@@ -6,7 +6,8 @@
  */
 import type { Cluster, EngineSettings, Workload } from "../plan/types.ts";
 import type { Choices, Filters, ManualModel } from "./choices.ts";
-import { createStore, type Store } from "./store.ts";
+import type { TabStorage } from "../hub/settings.ts";
+import { createPlanStore, type PlanStore } from "./store.ts";
 
 export interface AppState {
   choices: Choices;
@@ -15,10 +16,11 @@ export interface AppState {
   hubUrl: string;
 }
 
-export type AppStore = Store<AppState>;
+export type AppStore = PlanStore<AppState>;
 
-export function createAppStore(initial: AppState): AppStore {
-  return createStore(initial);
+/** The page's store; its Hub address is read from and kept in `settings` (localStorage), when given. */
+export function createAppStore(initial: AppState, settings: TabStorage | null = null): AppStore {
+  return createPlanStore(initial, settings);
 }
 
 function setChoices(store: AppStore, change: (choices: Choices) => Choices): void {
