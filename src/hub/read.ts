@@ -32,6 +32,7 @@ import {
 } from "./errors.ts";
 import { readGgufHeader } from "./gguf.ts";
 import { ggufHeaderPaths } from "./ggufFiles.ts";
+import { firstIssue, jsonObjectSchema, MAX_REPO_FILES, modelInfoSchema, type ModelInfo } from "./schemas.ts";
 import { checkToken } from "./settings.ts";
 
 /** How to reach the Hub: its address, the user's token, and (for tests and the terminal) a fetch. */
@@ -76,26 +77,6 @@ function indexMetadataOnly(index: Record<string, unknown>): Record<string, unkno
   return { metadata: index["metadata"] ?? null };
 }
 
-/** The fields of the `?blobs=true` model info this reader uses (shape: shared/notes/hub-api.md §4). */
-interface ModelInfoBody {
-  id?: unknown;
-  sha?: unknown;
-  siblings?: unknown;
-  safetensors?: { total?: unknown } | null;
-  gguf?: { total?: unknown } | null;
-}
-
-interface Sibling {
-  rfilename: string;
-  size?: number;
-  blobId?: string;
-  lfs?: { size?: number };
-}
-
-function isSibling(value: unknown): value is Sibling {
-  return typeof value === "object" && value !== null && typeof (value as Sibling).rfilename === "string";
-}
-
 /** The fetch every request of a read goes through, the libraries' included: it carries the read's signal. */
 export function resolvedFetch(access: HubAccess): typeof fetch {
   // Looked up at call time, like the libraries do, so a stubbed global works.
@@ -123,7 +104,7 @@ function authHeaders(access: HubAccess): Record<string, string> {
   return access.accessToken ? { Authorization: `Bearer ${access.accessToken}` } : {};
 }
 
-async function fetchModelInfo(repo: string, revision: string | null, access: HubAccess): Promise<ModelInfoBody> {
+async function fetchModelInfo(repo: string, revision: string | null, access: HubAccess): Promise<ModelInfo> {
   const url = `${access.hubUrl}/api/models/${repo}/revision/${encodeURIComponent(revision ?? "main")}?blobs=true`;
   let res: Response;
   try {
@@ -133,19 +114,26 @@ async function fetchModelInfo(repo: string, revision: string | null, access: Hub
   }
   if (!res.ok) throw infoError(res, repo, revision, access);
   const text = await res.text();
+  let body: unknown;
   try {
-    return JSON.parse(text) as ModelInfoBody;
+    body = JSON.parse(text);
   } catch {
     throw badResponseError(access.hubUrl, `a page that is not JSON to the model info of ${repo}`, res.status);
   }
+  // Counted before zod walks each entry: a listing of millions is refused at once.
+  const siblings = (body as { siblings?: unknown } | null)?.siblings;
+  if (Array.isArray(siblings) && siblings.length > MAX_REPO_FILES) {
+    throw badResponseError(access.hubUrl, `a model info for ${repo} this page cannot read (siblings: more than ${MAX_REPO_FILES.toLocaleString("en-US")} files)`, res.status);
+  }
+  const info = modelInfoSchema.safeParse(body);
+  if (!info.success) throw badResponseError(access.hubUrl, `a model info for ${repo} this page cannot read (${firstIssue(info.error)})`, res.status);
+  return info.data;
 }
 
-function filesOf(info: ModelInfoBody, access: HubAccess, repo: string): { files: RepoFile[]; blobIds: Map<string, string> } {
-  if (!Array.isArray(info.siblings)) throw badResponseError(access.hubUrl, `model info for ${repo} without a file list`);
+function filesOf(info: ModelInfo, access: HubAccess): { files: RepoFile[]; blobIds: Map<string, string> } {
   const files: RepoFile[] = [];
   const blobIds = new Map<string, string>();
   for (const s of info.siblings) {
-    if (!isSibling(s)) continue;
     // LFS files: `size` is the real size too, and lfs.size says the same (§4).
     const size = s.lfs?.size ?? s.size;
     if (typeof size !== "number") throw badResponseError(access.hubUrl, `no size for ${s.rfilename} (was blobs=true dropped by a proxy?)`);
@@ -184,13 +172,15 @@ async function fetchJsonFile(repo: string, sha: string, file: RepoFile, etag: st
   } catch (err) {
     throw fileError(err, repo, file.path, access);
   }
+  let parsed: unknown;
   try {
-    const parsed: unknown = parseConfigJson(text);
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
-    return parsed as Record<string, unknown>;
+    parsed = parseConfigJson(text);
   } catch {
-    throw badResponseError(access.hubUrl, `${file.path} of ${repo} that is not a JSON object`);
+    throw badResponseError(access.hubUrl, `${file.path} of ${repo} that is not JSON`);
   }
+  const object = jsonObjectSchema.safeParse(parsed);
+  if (!object.success || Array.isArray(parsed)) throw badResponseError(access.hubUrl, `${file.path} of ${repo} that is not a JSON object`);
+  return object.data;
 }
 
 function fileError(err: unknown, repo: string, path: string, access: HubAccess): HubError {
@@ -228,11 +218,10 @@ export async function readRepo(asked: string, revision: string | null, given: Hu
     if (token instanceof HubError) throw token;
   }
   const info = await fetchModelInfo(asked, revision, access);
-  if (typeof info.sha !== "string" || info.sha === "") throw badResponseError(access.hubUrl, `model info for ${asked} without a commit sha`);
   // A renamed repo answers (after a redirect) under its new id: later reads and the plan's commands use that one.
   const repo = typeof info.id === "string" && /^[^/]+\/[^/]+$/.test(info.id) ? info.id : asked;
   const sha = info.sha;
-  const { files, blobIds } = filesOf(info, access, repo);
+  const { files, blobIds } = filesOf(info, access);
   const plan = requestBudget(files.map((f) => f.path));
   const byPath = new Map(files.map((f) => [f.path, f]));
 
