@@ -14,6 +14,7 @@ import { HubError } from "../src/hub/errors.ts";
 import { readRepo } from "../src/hub/read.ts";
 import { parseRepoInput } from "../src/hub/repoId.ts";
 import { checkToken, hubUrlFromEnv } from "../src/hub/settings.ts";
+import { hubTimeoutFromEnv } from "../src/hub/timeout.ts";
 import { DEFAULT_WORKLOAD, kvCacheLabel, ModelError, optionJson, plan, readModel, refusalJson } from "../src/plan/index.ts";
 import type { Cluster, PlanOption, RepoSnapshot, Workload } from "../src/plan/types.ts";
 import { UsageError, helpText, parsePlanArgs } from "./lib/args.ts";
@@ -49,9 +50,12 @@ async function readSnapshot(args: PlanArgs, env: NodeJS.ProcessEnv, notes: strin
     if (token instanceof HubError) throw new CliError(`HF_TOKEN: ${token.message}`, EXIT_INPUT);
     accessToken = token;
   }
+  // HF_HUB_TIMEOUT (seconds), as huggingface_hub's HF_HUB_DOWNLOAD_TIMEOUT: how long a Hub request may stall.
+  const timeoutMs = hubTimeoutFromEnv(env);
+  if (timeoutMs instanceof HubError) throw new CliError(timeoutMs.message, EXIT_INPUT);
   const revision = args.revision ?? parsed.revision;
   try {
-    return await readRepo(parsed.repo, revision, { hubUrl, ...(accessToken ? { accessToken } : {}) });
+    return await readRepo(parsed.repo, revision, { hubUrl, timeoutMs, ...(accessToken ? { accessToken } : {}) });
   } catch (err) {
     // Offline, the bundled catalog still answers for the models it holds, as in the page.
     const bundled = catalogSnapshot(parsed.repo);

@@ -162,6 +162,7 @@ export function helpText(): string {
     "  or a local directory as a download leaves it: config.json with *.safetensors (and their index),",
     "    or *.gguf files (split sets and mmproj included), in sub-folders too; or one .gguf file.",
     "  When the Hub cannot be reached, the models of the bundled catalog are planned from it (said on stderr).",
+    "  A Hub request that stalls for HF_HUB_TIMEOUT seconds (default 10) is tried once more, then named (exit 1).",
     "",
     "Options:",
     ...rows,

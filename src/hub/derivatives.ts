@@ -6,6 +6,7 @@
 import { HubApiError, listModels } from "@huggingface/hub";
 import { HubError, badResponseError, networkError, rateLimitError } from "./errors.ts";
 import { resolvedFetch, type HubAccess } from "./read.ts";
+import { onceMoreIfTimedOut } from "./timeout.ts";
 
 export interface QuantizedChild {
   repo: string;
@@ -19,7 +20,11 @@ export interface QuantizedChild {
 /** The most downloaded first; a page of this many is plenty to pick from. */
 const MAX_CHILDREN = 50;
 
-export async function listQuantizedChildren(baseRepo: string, access: HubAccess): Promise<QuantizedChild[]> {
+export function listQuantizedChildren(baseRepo: string, access: HubAccess): Promise<QuantizedChild[]> {
+  return onceMoreIfTimedOut(() => listOnce(baseRepo, access), access.signal);
+}
+
+async function listOnce(baseRepo: string, access: HubAccess): Promise<QuantizedChild[]> {
   const children: QuantizedChild[] = [];
   try {
     for await (const m of listModels({

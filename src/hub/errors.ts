@@ -14,7 +14,8 @@ export type HubErrorKind =
   | "gguf-range"
   | "gguf-html"
   | "gguf-truncated"
-  | "token";
+  | "token"
+  | "timeout";
 
 export class HubError extends Error {
   kind: HubErrorKind;

@@ -34,6 +34,7 @@ import { readGgufHeader } from "./gguf.ts";
 import { ggufHeaderPaths } from "./ggufFiles.ts";
 import { firstIssue, jsonObjectSchema, MAX_REPO_FILES, modelInfoSchema, type ModelInfo } from "./schemas.ts";
 import { checkToken } from "./settings.ts";
+import { DEFAULT_HUB_TIMEOUT_MS, onceMoreIfTimedOut, timedFetch } from "./timeout.ts";
 
 /** How to reach the Hub: its address, the user's token, and (for tests and the terminal) a fetch. */
 export interface HubAccess {
@@ -42,6 +43,8 @@ export interface HubAccess {
   fetch?: typeof fetch;
   /** The query's signal: aborting it stops every request of the read. */
   signal?: AbortSignal;
+  /** How long a request may wait for its answer, and its answer between pieces (default DEFAULT_HUB_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 /** JSON files read besides config.json, when the repo has them. */
@@ -82,8 +85,8 @@ export function resolvedFetch(access: HubAccess): typeof fetch {
   // Looked up at call time, like the libraries do, so a stubbed global works.
   const base = access.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const { signal } = access;
-  if (!signal) return base;
-  return (input, init) => base(input, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal });
+  const withSignal: typeof fetch = signal ? (input, init) => base(input, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal }) : base;
+  return timedFetch(withSignal, access.timeoutMs ?? DEFAULT_HUB_TIMEOUT_MS);
 }
 
 /** An error answer to the info call, in words (status table: shared/notes/hub-api.md §1d). */
@@ -110,10 +113,17 @@ async function fetchModelInfo(repo: string, revision: string | null, access: Hub
   try {
     res = await resolvedFetch(access)(url, { headers: authHeaders(access) });
   } catch (err) {
+    if (err instanceof HubError) throw err;
     throw networkError(access.hubUrl, err instanceof Error ? err.message : String(err));
   }
   if (!res.ok) throw infoError(res, repo, revision, access);
-  const text = await res.text();
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (err) {
+    if (err instanceof HubError) throw err;
+    throw networkError(access.hubUrl, err instanceof Error ? err.message : String(err));
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -217,7 +227,7 @@ export async function readRepo(asked: string, revision: string | null, given: Hu
     const token = checkToken(access.accessToken);
     if (token instanceof HubError) throw token;
   }
-  const info = await fetchModelInfo(asked, revision, access);
+  const info = await onceMoreIfTimedOut(() => fetchModelInfo(asked, revision, access), access.signal);
   // A renamed repo answers (after a redirect) under its new id: later reads and the plan's commands use that one.
   const repo = typeof info.id === "string" && /^[^/]+\/[^/]+$/.test(info.id) ? info.id : asked;
   const sha = info.sha;
@@ -228,14 +238,21 @@ export async function readRepo(asked: string, revision: string | null, given: Hu
   const jsonReads = plan.jsonFiles.map((path) => async (): Promise<readonly [string, Record<string, unknown> | null]> => {
     const file = byPath.get(path);
     if (!file) throw badResponseError(access.hubUrl, `no ${path}`);
-    const read = fetchJsonFile(repo, sha, file, blobIds.get(path) ?? sha, access);
+    const read = onceMoreIfTimedOut(() => fetchJsonFile(repo, sha, file, blobIds.get(path) ?? sha, access), access.signal);
     // The index only refines the .bin bytes (the files' sizes are already known and
     // within 1 %): a broken or missing one is no reason to refuse the repo.
     if (path === PYTORCH_INDEX) return [path, await read.then(indexMetadataOnly, () => null)] as const;
     return [path, await read] as const;
   });
   const headerReads = plan.ggufHeaders.map((path) => async () => {
-    const ctx = { hubUrl: access.hubUrl, repo, path, fetch: resolvedFetch(access), ...(access.accessToken ? { accessToken: access.accessToken } : {}) };
+    const ctx = {
+      hubUrl: access.hubUrl,
+      repo,
+      path,
+      fetch: resolvedFetch(access),
+      ...(access.signal ? { signal: access.signal } : {}),
+      ...(access.accessToken ? { accessToken: access.accessToken } : {}),
+    };
     return [path, await readGgufHeader(resolveUrl(access.hubUrl, repo, sha, path), ctx)] as const;
   });
   const [jsons, headers] = await Promise.all([

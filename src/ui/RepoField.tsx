@@ -77,7 +77,7 @@ export function RepoField({ repo, revision, status, catalog, onRead, access, off
             <p className="error" role="alert">
               {error}
             </p>
-            {status.kind === "error" && status.errorKind === "network" && problem === null ? offline : null}
+            {status.kind === "error" && (status.errorKind === "network" || status.errorKind === "timeout") && problem === null ? offline : null}
           </>
         ) : status.kind === "loading" ? (
           <p className="muted">Reading {repo} from the Hub…</p>
