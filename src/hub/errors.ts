@@ -15,7 +15,8 @@ export type HubErrorKind =
   | "gguf-html"
   | "gguf-truncated"
   | "token"
-  | "timeout";
+  | "timeout"
+  | "shape";
 
 export class HubError extends Error {
   kind: HubErrorKind;
@@ -79,4 +80,9 @@ export function badResponseError(hubUrl: string, what: string, status?: number):
 
 export function tokenError(): HubError {
   return new HubError("token", 'a Hub read token starts with "hf_": copy one from your Hub account\'s settings (Access Tokens), with the "read" role');
+}
+
+/** A model file whose shape is past any real model's (hub/limits.ts): the repo's own file is wrong, not the Hub. */
+export function shapeError(repo: string, detail: string): HubError {
+  return new HubError("shape", `${repo}: ${detail}`);
 }

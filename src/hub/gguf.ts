@@ -10,7 +10,8 @@
 import { gguf } from "@huggingface/gguf";
 import type { GGUFParseOutput } from "@huggingface/gguf";
 import type { GgufHeader, GgufValue } from "../plan/types.ts";
-import { HubError, badResponseError, gatedError, networkError, rateLimitError } from "./errors.ts";
+import { HubError, badResponseError, gatedError, networkError, rateLimitError, shapeError } from "./errors.ts";
+import { ggufCeilingError, MAX_GGUF_HEADER_BYTES } from "./limits.ts";
 import { onceMoreIfTimedOut } from "./timeout.ts";
 
 export interface GgufReadContext {
@@ -86,6 +87,9 @@ export function guardedGgufFetch(ctx: GgufReadContext, seen: GgufFileSeen = { to
 
 async function guardedOnce(ctx: GgufReadContext, seen: GgufFileSeen, input: RequestInfo | URL, init: RequestInit | undefined): Promise<Response> {
   const range = requestedRange(init);
+  if (range && range[0] >= MAX_GGUF_HEADER_BYTES) {
+    throw shapeError(ctx.repo, `${ctx.path}: its GGUF header runs past ${MAX_GGUF_HEADER_BYTES / 2 ** 20} MiB, more than any real model's (a few MB): its key or tensor counts are not a real model's`);
+  }
   let res: Response;
   try {
     res = await ctx.fetch(input, init);
@@ -169,7 +173,10 @@ export async function readGgufHeader(url: string, ctx: GgufReadContext): Promise
     if (seen.totalBytes !== null && Number(parse.tensorDataOffset) > seen.totalBytes) {
       throw truncatedError(ctx, `the header needs ${Number(parse.tensorDataOffset)} bytes, the file has ${seen.totalBytes}`);
     }
-    return headerFromParse(parse);
+    const header = headerFromParse(parse);
+    const tooLarge = ggufCeilingError(header.metadata, ctx.path);
+    if (tooLarge) throw shapeError(ctx.repo, tooLarge);
+    return header;
   } catch (err) {
     if (err instanceof HubError) throw err;
     if (err instanceof RangeError) throw truncatedError(ctx, "a value runs past the bytes the file has");

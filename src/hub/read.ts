@@ -29,7 +29,9 @@ import {
   notFoundError,
   rateLimitError,
   revisionError,
+  shapeError,
 } from "./errors.ts";
+import { configCeilingError } from "./limits.ts";
 import { readGgufHeader } from "./gguf.ts";
 import { ggufHeaderPaths } from "./ggufFiles.ts";
 import { firstIssue, jsonObjectSchema, MAX_REPO_FILES, modelInfoSchema, type ModelInfo } from "./schemas.ts";
@@ -267,11 +269,14 @@ export async function readRepo(asked: string, revision: string | null, given: Hu
     if (value) extraJson[name] = value;
   }
   const ggufHeaders: Record<string, GgufHeader> = Object.fromEntries(headers);
+  const config = jsonByPath.get("config.json") ?? null;
+  const tooLarge = config ? configCeilingError(config) : null;
+  if (tooLarge) throw shapeError(repo, tooLarge);
   const paramsTotal = numberOrNull(info.safetensors?.total) ?? numberOrNull(info.gguf?.total);
   return {
     repo,
     sha,
-    config: jsonByPath.get("config.json") ?? null,
+    config,
     files,
     paramsTotal,
     ggufHeaders,

@@ -22,6 +22,7 @@ import { z } from "zod";
 import type { Cluster, EngineSettings, Workload } from "../plan/types.ts";
 import { vllmProfileFor } from "../plan/settings.ts";
 import { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, MAX_NODES } from "../cluster/validate.ts";
+import { configCeilingError } from "../hub/limits.ts";
 import { parseRepoInput } from "../hub/repoId.ts";
 import { ENGINES, FIT_FILTERS, GROUP_BYS, type Choices, type Filters } from "./choices.ts";
 
@@ -300,8 +301,23 @@ function readChoices(wire: Record<string, unknown>, defaults: Choices, options: 
   const extra = Object.keys(wire).filter((k) => !known.has(k));
   if (extra.length > 0) ignored.push(`Fields this page does not know: ${extra.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 20))).join(", ")}.`);
   const choices: Choices = { repo, revision, cluster, workload, filters, selectedOptionId, commandIndex };
-  if (manual) choices.manual = { name: manual[0], configJson: manual[1], weightsBytes: manual[2] };
+  const manualProblem = manual ? manualShapeError(manual[1]) : null;
+  if (manual && manualProblem) ignored.push(`the manual model: ${manualProblem}; the page opened without it.`);
+  else if (manual) choices.manual = { name: manual[0], configJson: manual[1], weightsBytes: manual[2] };
   return { choices, ignored: boundedNotices(ignored) };
+}
+
+/** Why a link's manual config.json cannot be planned at all (not JSON, not an object, a shape past any real model's), or null. */
+function manualShapeError(configJson: string): string | null {
+  let config: unknown;
+  try {
+    // The page writes it with JSON.stringify (manual mode minifies it), so it is plain JSON.
+    config = JSON.parse(configJson);
+  } catch {
+    return "its config.json is not JSON";
+  }
+  if (typeof config !== "object" || config === null || Array.isArray(config)) return "its config.json is not a JSON object";
+  return configCeilingError(config as Record<string, unknown>);
 }
 
 function boundedNotices(ignored: string[]): string[] {

@@ -309,6 +309,12 @@ describe("a manual model in the link", () => {
     expect(back.choices.commandIndex).toBe(2);
   });
 
+  test.each([2 ** 32, 1e12, 2 ** 53, 1e308, 1e6])("a manual model with %d layers is refused at the link, with the field named", (layers) => {
+    const back = decodeLink(wire({ r: "a/b", x: ["huge", JSON.stringify({ ...config, num_hidden_layers: layers }), 1e12] }), DEFAULTS);
+    expect(back.choices.manual).toBeUndefined();
+    expect(back.ignored.join(" ")).toMatch(/the manual model: config\.json's num_hidden_layers is .*no real model has more than 1,024.*the page opened without it/);
+  });
+
   test("a manual model's entry that is not name, config and size is named and dropped", () => {
     const back = decodeLink(wire({ r: "a/b", x: ["name", "{}", -5] }), DEFAULTS);
     expect(back.choices.manual).toBeUndefined();
