@@ -8,7 +8,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./app/App.tsx";
+import { PlanPage } from "./app/App.tsx";
 import { defaultChoices } from "./app/defaults.ts";
 import { formatMessage } from "./cluster/messages.ts";
 import { validateCluster } from "./cluster/validate.ts";
@@ -55,7 +55,7 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
-        <App store={store} tokens={tokens} />
+        <PlanPage store={store} tokens={tokens} />
       </PersistQueryClientProvider>
     </StrictMode>,
   );

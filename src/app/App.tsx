@@ -7,7 +7,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { useStore } from "zustand";
-import { catalogSnapshot } from "../hub/catalog.ts";
+import { catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
 import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
@@ -23,7 +23,9 @@ import {
   setEngineSetting,
   setFilters,
   replaceWorkload,
+  setRepo,
   setWorkload,
+  openLink,
   type AppStore,
 } from "../state/appStore.ts";
 import type { Filters } from "../state/choices.ts";
@@ -38,7 +40,9 @@ import { modelSummary } from "../ui/format.ts";
 import { LinkNotices } from "../ui/LinkNotices.tsx";
 import { OptionsView } from "../ui/OptionsView.tsx";
 import type { RepoStatus } from "../ui/RepoField.tsx";
+import { defaultChoices } from "./defaults.ts";
 import { ModelPanel } from "./ModelPanel.tsx";
+import { PlanBoundary } from "./PlanBoundary.tsx";
 import { repoQueryOptions } from "./queries.ts";
 
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
@@ -84,14 +88,33 @@ export function App({ store, tokens }: AppProps) {
       return { ok: false, message: e instanceof Error ? e.message : String(e) };
     }
   }, [snapshot]);
-  const enumerated = useMemo((): Plan | null => {
+  // The engine's own failure is a message in the options panel, with the way back, not a blank page.
+  const planned = useMemo((): { plan: Plan } | { error: string } | null => {
     if (!snapshot || !read?.ok) return null;
-    return plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, workload);
+    try {
+      return { plan: plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, workload) };
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
   }, [snapshot, read, cluster, workload]);
+  const enumerated = planned && "plan" in planned ? planned.plan : null;
   const shownPlan = useMemo(() => {
     if (!enumerated) return null;
-    return sliding === null ? enumerated : withWorkload(enumerated, { ...workload, contextTokens: sliding });
+    if (sliding === null) return enumerated;
+    try {
+      return withWorkload(enumerated, { ...workload, contextTokens: sliding });
+    } catch {
+      // The committed plan stays on screen while a slider position cannot be planned.
+      return enumerated;
+    }
   }, [enumerated, sliding, workload]);
+  const leave = useMemo(
+    () => ({
+      label: manual ? "Open without the link's model" : "Open the example model",
+      run: () => setRepo(store, EXAMPLE_REPO, catalogSnapshot(EXAMPLE_REPO)?.sha ?? ""),
+    }),
+    [manual, store],
+  );
 
   // Stable, so an option card far down the list is not redrawn for a new function on every slider frame.
   const onSelect = useCallback((id: string) => selectOption(store, id), [store]);
@@ -151,39 +174,57 @@ export function App({ store, tokens }: AppProps) {
         </section>
         <section className="panel options-panel" aria-labelledby="options-heading">
           <h2 id="options-heading">Ways to run it</h2>
-          {shownPlan ? (
-            <OptionsView
-              options={shownPlan.options}
-              refused={shownPlan.refused}
-              artifacts={shownPlan.artifacts}
-              modelMaxContextTokens={shownPlan.shape.maxContextTokens}
-              filters={choices.filters}
-              selectedOptionId={choices.selectedOptionId}
-              onFilters={onFilters}
-              onSelect={onSelect}
-              renderCommands={(option) => (
-                <>
-                  <CommandForm
-                    plan={shownPlan}
-                    option={option}
-                    workload={workload}
-                    onWorkloadChange={(w) => replaceWorkload(store, w)}
-                    chosenIndex={option.id === choices.selectedOptionId ? choices.commandIndex : 0}
-                    onChoose={(i) => {
-                      selectOption(store, option.id);
-                      chooseCommand(store, i);
-                    }}
-                  />
-                  <details className="calibrate">
-                    <summary>Calibrate from a startup log</summary>
-                    <CalibrateFromLog option={option} workload={workload} onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)} />
-                  </details>
-                </>
-              )}
-            />
-          ) : (
-            <p className="muted">{status.kind === "error" ? "No plan: the model could not be read (see above)." : "Reading the model…"}</p>
-          )}
+          <PlanBoundary part="the plan" leave={leave} resetKey={shownPlan}>
+            {planned && "error" in planned ? (
+              <div className="notice" role="alert">
+                <p>
+                  <strong>This model could not be planned:</strong> {planned.error.slice(0, 300)}
+                </p>
+                <button type="button" onClick={leave.run}>
+                  {leave.label}
+                </button>
+              </div>
+            ) : shownPlan ? (
+              <OptionsView
+                options={shownPlan.options}
+                refused={shownPlan.refused}
+                artifacts={shownPlan.artifacts}
+                modelMaxContextTokens={shownPlan.shape.maxContextTokens}
+                filters={choices.filters}
+                selectedOptionId={choices.selectedOptionId}
+                onFilters={onFilters}
+                onSelect={onSelect}
+                renderCommands={(option) => (
+                  <>
+                    <CommandForm
+                      plan={shownPlan}
+                      option={option}
+                      workload={workload}
+                      onWorkloadChange={(w) => replaceWorkload(store, w)}
+                      chosenIndex={option.id === choices.selectedOptionId ? choices.commandIndex : 0}
+                      onChoose={(i) => {
+                        selectOption(store, option.id);
+                        chooseCommand(store, i);
+                      }}
+                    />
+                    <details className="calibrate">
+                      <summary>Calibrate from a startup log</summary>
+                      <CalibrateFromLog option={option} workload={workload} onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)} />
+                    </details>
+                  </>
+                )}
+              />
+            ) : (
+              <>
+                <p className="muted">{status.kind === "error" ? "No plan: the model could not be read (see above)." : "Reading the model…"}</p>
+                {status.kind === "error" && manual ? (
+                  <button type="button" onClick={leave.run}>
+                    {leave.label}
+                  </button>
+                ) : null}
+              </>
+            )}
+          </PlanBoundary>
         </section>
         <section className="panel panel-cluster" aria-labelledby="cluster-heading">
           <h2 id="cluster-heading">Cluster</h2>
@@ -197,6 +238,20 @@ export function App({ store, tokens }: AppProps) {
         </p>
       </footer>
     </div>
+  );
+}
+
+/**
+ * The page inside a last boundary: whatever fails outside the plan's own
+ * boundary still leaves a message and a way to the example plan.
+ */
+export function PlanPage({ store, tokens }: AppProps) {
+  const choices = useStore(store, (s) => s.choices);
+  const leave = useMemo(() => ({ label: "Open the example plan", run: () => openLink(store, defaultChoices(), []) }), [store]);
+  return (
+    <PlanBoundary part="the page" leave={leave} resetKey={choices}>
+      <App store={store} tokens={tokens} />
+    </PlanBoundary>
   );
 }
 
