@@ -8,7 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { useStore } from "zustand";
 import { catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";
-import { HubError } from "../hub/errors.ts";
+import { HubError, isRetryable } from "../hub/errors.ts";
 import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
@@ -41,7 +41,7 @@ import { LinkNotices } from "../ui/LinkNotices.tsx";
 import { OptionsView } from "../ui/OptionsView.tsx";
 import type { RepoStatus } from "../ui/RepoField.tsx";
 import { defaultChoices } from "./defaults.ts";
-import { ModelPanel } from "./ModelPanel.tsx";
+import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
 import { PlanBoundary } from "./PlanBoundary.tsx";
 import { repoQueryOptions } from "./queries.ts";
 
@@ -76,6 +76,14 @@ export function App({ store, tokens }: AppProps) {
   // A model given by hand replaces the repo's: nothing is asked of the Hub for it.
   const manualSnapshot = useMemo(() => (manual ? snapshotFromManual(manual.configJson, manual.weightsBytes, manual.name) : null), [manual]);
   const query = useQuery({ ...repoQueryOptions(repo, revision === "" ? null : revision, access), enabled: manual === undefined });
+  /** A repo asked for and not yet read: the plan and the link stay on the last good one meanwhile, and after a failure. */
+  const [attempt, setAttempt] = useState<Attempt | null>(null);
+  const attemptQuery = useQuery({
+    ...repoQueryOptions(attempt?.repo ?? repo, attempt?.revision ?? null, access),
+    enabled: attempt !== null,
+    // The read that failed is retried by the way on the user picks (countdown, token), not by remounting.
+    retryOnMount: false,
+  });
   const snapshot: RepoSnapshot | undefined = manualSnapshot ? ("error" in manualSnapshot ? undefined : manualSnapshot) : query.data;
 
   // The snapshot is parsed once per repo read; placements are enumerated when the model, the cluster or
@@ -120,14 +128,20 @@ export function App({ store, tokens }: AppProps) {
   const onSelect = useCallback((id: string) => selectOption(store, id), [store]);
   const onFilters = useCallback((patch: Partial<Filters>) => setFilters(store, patch), [store]);
 
-  const status = useMemo(
-    () =>
-      manualSnapshot && "error" in manualSnapshot
-        ? ({ kind: "error", message: `the manual model in this link cannot be planned: ${manualSnapshot.error}`, errorKind: "model" } as const)
-        : repoStatus(manual === undefined && query.isPending, manual === undefined ? query.error : null, snapshot, read, manual !== undefined),
-    [manual, manualSnapshot, query.isPending, query.error, snapshot, read],
-  );
-  const gated = manual === undefined && query.error instanceof HubError && (query.error.kind === "gated" || query.error.kind === "token");
+  const attemptError = attempt ? attemptQuery.error : null;
+  const status = useMemo((): RepoStatus => {
+    if (attempt) return attemptError ? errorStatus(attemptError) : { kind: "loading" };
+    if (manualSnapshot && "error" in manualSnapshot) return { kind: "error", message: `the manual model in this link cannot be planned: ${manualSnapshot.error}`, errorKind: "model" };
+    return repoStatus(manual === undefined && query.isPending, manual === undefined ? query.error : null, snapshot, read, manual !== undefined);
+  }, [attempt, attemptError, manual, manualSnapshot, query.isPending, query.error, snapshot, read]);
+  const failure = attempt ? attemptError : manual === undefined ? query.error : null;
+  const gated = failure instanceof HubError && (failure.kind === "gated" || failure.kind === "token");
+  const failedAt = attempt ? attemptQuery.errorUpdatedAt : query.errorUpdatedAt;
+  const retry = useMemo((): RetryWay | null => {
+    if (!(failure instanceof HubError) || !isRetryable(failure)) return null;
+    // Without a Retry-After: a minute for a 429 (the Hub's windows are minutes), 10 s for a 5xx.
+    return { seconds: failure.retryAfterS ?? (failure.kind === "rate-limit" ? 60 : 10), failedAt };
+  }, [failure, failedAt]);
   // The input panels below redraw only when their own inputs change, not on every frame of a slider drag.
   const onClusterChange = useCallback((c: Cluster) => setCluster(store, c), [store]);
   const clusterPanel = useMemo(() => <ClusterPanel cluster={cluster} onChange={onClusterChange} />, [cluster, onClusterChange]);
@@ -155,7 +169,20 @@ export function App({ store, tokens }: AppProps) {
       </header>
       <LinkNotices notices={linkNotices} onDismiss={() => dismissLinkNotices(store)} />
       <div className="layout">
-        <ModelPanel store={store} tokens={tokens} repo={manual ? manual.name : repo} revision={manual ? "" : revision} hubUrl={hubUrl} token={token} onToken={setToken} status={status} gated={gated} />
+        <ModelPanel
+          store={store}
+          attempt={attempt}
+          onAttempt={setAttempt}
+          retry={retry}
+          tokens={tokens}
+          repo={attempt ? attempt.repo : manual ? manual.name : repo}
+          revision={attempt ? (attempt.revision ?? "") : manual ? "" : revision}
+          hubUrl={hubUrl}
+          token={token}
+          onToken={setToken}
+          status={status}
+          gated={gated}
+        />
         <section className="panel panel-context" aria-labelledby="context-heading">
           <h2 id="context-heading">Context</h2>
           <ContextControls
@@ -174,6 +201,11 @@ export function App({ store, tokens }: AppProps) {
         </section>
         <section className="panel options-panel" aria-labelledby="options-heading">
           <h2 id="options-heading">Ways to run it</h2>
+          {attempt && attemptError && shownPlan ? (
+            <p className="notice" role="status">
+              {`Still showing the last plan, for ${manual ? manual.name : repo}: ${attempt.repo} could not be read (see the message under the repo field). The link stays on this plan.`}
+            </p>
+          ) : null}
           <PlanBoundary part="the plan" leave={leave} resetKey={shownPlan}>
             {planned && "error" in planned ? (
               <div className="notice" role="alert">
@@ -255,8 +287,12 @@ export function PlanPage({ store, tokens }: AppProps) {
   );
 }
 
+function errorStatus(error: Error): RepoStatus {
+  return { kind: "error", message: error.message, errorKind: error instanceof HubError ? error.kind : "unknown" };
+}
+
 function repoStatus(pending: boolean, error: Error | null, snapshot: RepoSnapshot | undefined, read: ModelRead | null, manual: boolean): RepoStatus {
-  if (error) return { kind: "error", message: error.message, errorKind: error instanceof HubError ? error.kind : "unknown" };
+  if (error) return errorStatus(error);
   if (pending || !snapshot || !read) return { kind: "loading" };
   if (!read.ok) return { kind: "error", message: read.message, errorKind: "model" };
   const source = manual ? "manual" : catalogSnapshot(snapshot.repo)?.sha === snapshot.sha ? "catalog" : "hub";

@@ -28,6 +28,7 @@ import {
   networkError,
   notFoundError,
   rateLimitError,
+  retryAfterSeconds,
   revisionError,
   shapeError,
 } from "./errors.ts";
@@ -95,14 +96,17 @@ export function resolvedFetch(access: HubAccess): typeof fetch {
 function infoError(res: Response, repo: string, revision: string | null, access: HubAccess): HubError {
   const code = res.headers.get("x-error-code") ?? "";
   const withToken = access.accessToken !== undefined;
-  if (res.status === 429) return rateLimitError(429);
+  const wait = retryAfterSeconds(res.headers, Date.now());
+  if (res.status === 429) return rateLimitError(429, wait);
   if (code === "GatedRepo") return gatedError(access.hubUrl, repo, res.status, withToken);
   if (code === "RevisionNotFound") return revisionError(repo, revision ?? "main", res.status);
   if (res.status === 401 && withToken && code !== "RepoNotFound") {
     return new HubError("token", `the Hub at ${access.hubUrl} refused the read token (401): it may be mistyped or revoked; paste a new one, or clear it to read public repos`, 401);
   }
   if (res.status === 401 || res.status === 403 || res.status === 404) return notFoundError(access.hubUrl, repo, res.status, withToken);
-  return badResponseError(access.hubUrl, `status ${res.status} to the model info of ${repo}`, res.status);
+  const err = badResponseError(access.hubUrl, `status ${res.status} to the model info of ${repo}`, res.status);
+  if (wait !== undefined) err.retryAfterS = wait;
+  return err;
 }
 
 function authHeaders(access: HubAccess): Record<string, string> {
@@ -118,7 +122,10 @@ async function fetchModelInfo(repo: string, revision: string | null, access: Hub
     if (err instanceof HubError) throw err;
     throw networkError(access.hubUrl, err instanceof Error ? err.message : String(err));
   }
-  if (!res.ok) throw infoError(res, repo, revision, access);
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    throw infoError(res, repo, revision, access);
+  }
   let text: string;
   try {
     text = await res.text();
