@@ -14,6 +14,7 @@ import { HubError } from "../src/hub/errors.ts";
 import { readRepo } from "../src/hub/read.ts";
 import { parseRepoInput } from "../src/hub/repoId.ts";
 import { checkToken, hubUrlFromEnv } from "../src/hub/settings.ts";
+import { snapshotCeilingError } from "../src/hub/limits.ts";
 import { hubTimeoutFromEnv } from "../src/hub/timeout.ts";
 import { DEFAULT_WORKLOAD, kvCacheLabel, ModelError, optionJson, plan, readModel, refusalJson } from "../src/plan/index.ts";
 import type { Cluster, PlanOption, RepoSnapshot, Workload } from "../src/plan/types.ts";
@@ -37,7 +38,13 @@ class CliError extends Error {
 const HUB_INPUT_KINDS = new Set(["gated", "not-found", "revision", "token"]);
 
 async function readSnapshot(args: PlanArgs, env: NodeJS.ProcessEnv, notes: string[]): Promise<RepoSnapshot> {
-  if (existsSync(args.model)) return readLocalModel(args.model);
+  if (existsSync(args.model)) {
+    const local = await readLocalModel(args.model);
+    // The Hub reader checks shapes as it reads; a directory on disk is checked here, before the engine loops over them.
+    const tooLarge = snapshotCeilingError(local);
+    if (tooLarge) throw new CliError(`${args.model}: ${tooLarge}`, EXIT_INPUT);
+    return local;
+  }
   const parsed = parseRepoInput(args.model);
   if ("error" in parsed) throw new CliError(`${args.model}: not a directory here, and not a Hub repo: ${parsed.error}`, EXIT_INPUT);
   const hubUrl = hubUrlFromEnv(env);

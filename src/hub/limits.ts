@@ -164,3 +164,20 @@ export function ggufCeilingError(metadata: Record<string, unknown>, file: string
  * rather than fetched 2 MB at a time without end.
  */
 export const MAX_GGUF_HEADER_BYTES = 64 * 2 ** 20;
+
+/**
+ * The first shape past its ceiling anywhere in a snapshot (its config.json,
+ * then each GGUF header), or null: for snapshots read from somewhere other
+ * than the Hub reader, which checks as it reads (a local directory, a cache).
+ */
+export function snapshotCeilingError(snapshot: { config: Record<string, unknown> | null; ggufHeaders: Record<string, { metadata: Record<string, unknown> }> }): string | null {
+  if (snapshot.config) {
+    const err = configCeilingError(snapshot.config);
+    if (err) return err;
+  }
+  for (const [path, header] of Object.entries(snapshot.ggufHeaders)) {
+    const err = ggufCeilingError(header.metadata, path);
+    if (err) return err;
+  }
+  return null;
+}
