@@ -79,7 +79,8 @@ export function App({ store, tokens }: AppProps) {
   /** A repo asked for and not yet read: the plan and the link stay on the last good one meanwhile, and after a failure. */
   const [attempt, setAttempt] = useState<Attempt | null>(null);
   const attemptQuery = useQuery({
-    ...repoQueryOptions(attempt?.repo ?? repo, attempt?.revision ?? null, access),
+    // With no attempt, the plan's own read (the same key and options): a stand-in key would be seeded with the catalog's answer.
+    ...(attempt ? repoQueryOptions(attempt.repo, attempt.revision, access) : repoQueryOptions(repo, revision === "" ? null : revision, access)),
     enabled: attempt !== null,
     // The read that failed is retried by the way on the user picks (countdown, token), not by remounting.
     retryOnMount: false,

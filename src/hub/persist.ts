@@ -30,9 +30,13 @@ export const PERSIST_BUSTER = "snapshot-v2";
 /** The keys the hand-made cache before this one wrote: removed once, to give their room back. */
 const OLD_INDEX_KEY = "modelplan.snapshots.v1";
 
-/** The query key of a repo read: ["repo", owner/name, revision or "main"]. */
+/**
+ * The query key of a repo read: ["repo", owner/name, revision], "" for no
+ * revision asked: that read may be answered by the bundled catalog, while
+ * an explicit "main" always asks the Hub, so the two never share an entry.
+ */
 export function repoKey(repo: string, revision: string | null) {
-  return ["repo", repo, revision ?? "main"] as const;
+  return ["repo", repo, revision ?? ""] as const;
 }
 
 /** Kept across visits: a finished read at a sha that the bundled catalog does not already hold. */

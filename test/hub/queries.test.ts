@@ -30,6 +30,17 @@ describe("repoQueryOptions", () => {
     expect(hub.requests).toHaveLength(0);
   });
 
+  test("an explicit @main asks the Hub even after the catalog answered the default branch (they share no cache entry)", async () => {
+    const hub = fakeHub({ recordings: [CODER] });
+    const client = freshClient();
+    const access = { hubUrl: HUB, fetch: hub.fetch };
+    await client.fetchQuery(repoQueryOptions(EXAMPLE_REPO, null, access));
+    expect(hub.requests).toHaveLength(0);
+    const read = await client.fetchQuery(repoQueryOptions(EXAMPLE_REPO, "main", access));
+    expect(hub.requests.map((r) => new URL(r.url).pathname)[0]).toBe(`/api/models/${EXAMPLE_REPO}/revision/main`);
+    expect(read.sha).toBe(CODER.info.sha);
+  });
+
   test("a link pinned to a sha seen before opens with no request, even in a new page", async () => {
     const storage = memoryStorage();
     const first = fakeHub({ recordings: [R1_GGUF] });
