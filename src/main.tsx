@@ -14,7 +14,7 @@ import { formatMessage } from "./cluster/messages.ts";
 import { validateCluster } from "./cluster/validate.ts";
 import { snapshotPersistence } from "./hub/persist.ts";
 import { DEFAULT_HUB_URL, tokenStore } from "./hub/settings.ts";
-import { createAppStore, openLink, type AppState } from "./state/appStore.ts";
+import { createAppStore, openPastedLink, type AppState } from "./state/appStore.ts";
 import { decodeLink, type DecodeOptions } from "./state/link.ts";
 import { startLinkWriter } from "./state/linkWriter.ts";
 import "./styles.css";
@@ -40,10 +40,7 @@ const store = createAppStore(initial, storage("localStorage"));
 
 startLinkWriter(store, (s) => s.choices, window);
 // A link pasted into this tab's address bar (replaceState never fires this, so the writer does not loop).
-window.addEventListener("hashchange", () => {
-  const next = decodeLink(window.location.hash, defaults, decodeOptions);
-  openLink(store, next.choices, next.ignored);
-});
+window.addEventListener("hashchange", () => openPastedLink(store, window.location.hash, defaults, decodeOptions));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 // Snapshots read at a sha are kept in localStorage (public metadata, never the token), so a pinned link reopens with no request.

@@ -75,6 +75,8 @@ export interface DecodeOptions {
    * none when the cluster is sound.
    */
   checkCluster?: (cluster: Cluster) => string[];
+  /** A link pasted over a plan on screen: a link that cannot be read at all leaves that plan, and says so. */
+  keepsPlan?: boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -222,14 +224,14 @@ const settingSchemas: { [K in keyof Required<EngineSettings>]: z.ZodType<NonNull
 export function decodeLink(fragment: string, defaults: Choices, options: DecodeOptions = {}): DecodedLink {
   const raw = fragment.startsWith("#") ? fragment.slice(1) : fragment;
   if (raw === "") return { choices: defaults, ignored: [] };
-  const wire = readWire(raw);
+  const wire = readWire(raw, options.keepsPlan === true);
   if (typeof wire === "string") return { choices: defaults, ignored: [wire] };
   return readChoices(wire, defaults, options);
 }
 
 /** The JSON object inside a link, or why there is none. */
-function readWire(raw: string): Record<string, unknown> | string {
-  const whole = "The link could not be read, so the page opened on its example plan";
+function readWire(raw: string, keepsPlan: boolean): Record<string, unknown> | string {
+  const whole = `The link could not be read, so ${keepsPlan ? "the plan on screen stays" : "the page opened on its example plan"}`;
   if (raw.length > MAX_LINK_CHARS) return `${whole}: it is ${raw.length.toLocaleString("en-US")} characters long, far more than any plan needs.`;
   const version = /^v(\d{1,6})\./.exec(raw);
   if (!version) return `${whole}: it is not a Modelplan plan link (it should start with #${PREFIX}).`;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { createAppStore, dismissLinkNotices, setHubUrl, setWorkload, type AppState } from "../../src/state/appStore.ts";
+import { createAppStore, dismissLinkNotices, openPastedLink, setHubUrl, setWorkload, type AppState } from "../../src/state/appStore.ts";
+import { encodeLink } from "../../src/state/link.ts";
 import type { Choices } from "../../src/state/choices.ts";
 import { HUB_URL_KEY } from "../../src/state/store.ts";
 import type { TabStorage } from "../../src/hub/settings.ts";
@@ -74,5 +75,31 @@ describe("the one persisted setting: the Hub's address", () => {
     const store = createAppStore(initial(), refusing);
     expect(() => setHubUrl(store, "https://hf-mirror.example.org")).not.toThrow();
     expect(store.getState().hubUrl).toBe("https://hf-mirror.example.org");
+  });
+});
+
+describe("a link pasted into the address bar over a plan", () => {
+  const EXAMPLE: Choices = { ...CHOICES, repo: "Qwen/Qwen2.5-Coder-32B-Instruct" };
+
+  test("a readable link replaces the plan", () => {
+    const store = createAppStore(initial());
+    const other: Choices = { ...CHOICES, repo: "deepseek-ai/DeepSeek-R1", workload: { ...CHOICES.workload, contextTokens: 65536 } };
+    openPastedLink(store, `#${encodeLink(other)}`, EXAMPLE);
+    expect(store.getState().choices).toEqual(other);
+    expect(store.getState().linkNotices).toEqual([]);
+  });
+
+  test.each([
+    ["one character changed", (l: string) => l.slice(0, 30) + (l[30] === "A" ? "B" : "A") + l.slice(31)],
+    ["cut short", (l: string) => l.slice(0, 40)],
+    ["another format", () => "v9.AAAA"],
+  ])("a link %s leaves the last good plan on screen, and says so", (_name, damage) => {
+    const store = createAppStore(initial());
+    setWorkload(store, { contextTokens: 12345 });
+    const good = store.getState().choices;
+    openPastedLink(store, `#${damage(encodeLink({ ...CHOICES, repo: "deepseek-ai/DeepSeek-R1" }))}`, EXAMPLE);
+    expect(store.getState().choices).toBe(good);
+    expect(store.getState().linkNotices).toHaveLength(1);
+    expect(store.getState().linkNotices[0]).toMatch(/^The link could not be read, so the plan on screen stays: /);
   });
 });
