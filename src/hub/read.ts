@@ -113,6 +113,38 @@ function authHeaders(access: HubAccess): Record<string, string> {
   return access.accessToken ? { Authorization: `Bearer ${access.accessToken}` } : {};
 }
 
+/**
+ * The most of a model info read: about 200 bytes a file with blobs=true, so
+ * MAX_REPO_FILES files is ~10 MiB; a listing of 1.5 M files (928 MB in the
+ * attack of issue 20) is cut off here instead of read whole.
+ */
+const MAX_INFO_BYTES = 32 * 2 ** 20;
+
+/** The body as text, or null once it passes `maxBytes` (the rest is not read). */
+async function textUpTo(res: Response, maxBytes: number): Promise<string | null> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.length;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(bytes);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
 async function fetchModelInfo(repo: string, revision: string | null, access: HubAccess): Promise<ModelInfo> {
   const url = `${access.hubUrl}/api/models/${repo}/revision/${encodeURIComponent(revision ?? "main")}?blobs=true`;
   let res: Response;
@@ -126,12 +158,15 @@ async function fetchModelInfo(repo: string, revision: string | null, access: Hub
     await res.body?.cancel().catch(() => undefined);
     throw infoError(res, repo, revision, access);
   }
-  let text: string;
+  let text: string | null;
   try {
-    text = await res.text();
+    text = await textUpTo(res, MAX_INFO_BYTES);
   } catch (err) {
     if (err instanceof HubError) throw err;
     throw networkError(access.hubUrl, err instanceof Error ? err.message : String(err));
+  }
+  if (text === null) {
+    throw badResponseError(access.hubUrl, `a model info for ${repo} this page cannot read (it is of more than ${MAX_INFO_BYTES / 2 ** 20} MiB, far past any real repo's listing: siblings: more than ${MAX_REPO_FILES.toLocaleString("en-US")} files?)`, res.status);
   }
   let body: unknown;
   try {

@@ -46,6 +46,28 @@ describe("a model info that is not what the Hub sends", () => {
   });
 });
 
+test("a model info of 40 MiB (a listing no real repo has) is cut off after 32 MiB, not read whole", async () => {
+  let sent = 0;
+  const chunk = new TextEncoder().encode(`{"rfilename":"${"f".repeat(200)}","size":1},`);
+  const endless: typeof fetch = async () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new TextEncoder().encode('{"sha":"abc","siblings":['));
+        },
+        pull(c) {
+          if (sent > 40 * 2 ** 20) return c.close();
+          sent += chunk.length;
+          c.enqueue(chunk);
+        },
+      }),
+      { status: 200, headers: { "content-type": "application/json" } },
+    );
+  const err = await refusal(endless);
+  expect(err.message).toMatch(/of more than 32 MiB/);
+  expect(sent).toBeLessThan(33 * 2 ** 20);
+});
+
 describe("a config.json that is not an object", () => {
   test.each([
     ["an array", "[1,2]"],
