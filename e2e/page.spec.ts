@@ -217,7 +217,7 @@ test("a copied link opens the same plan in a new page", async ({ page, context }
   await page.getByRole("button", { name: "Copy link" }).click();
   await expect(page.getByText("Link copied")).toBeVisible();
   const link = await page.evaluate(() => navigator.clipboard.readText());
-  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:4173\/#v1\.[A-Za-z0-9_-]+$/);
+  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:4173\/#v2\.[0-9a-f]{8}\.[A-Za-z0-9_-]+$/);
   expect(link.length).toBeLessThan(2048);
 
   const other = await context.newPage();

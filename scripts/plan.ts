@@ -14,6 +14,8 @@ import { HubError } from "../src/hub/errors.ts";
 import { readRepo } from "../src/hub/read.ts";
 import { parseRepoInput } from "../src/hub/repoId.ts";
 import { checkToken, hubUrlFromEnv } from "../src/hub/settings.ts";
+import { snapshotCeilingError } from "../src/hub/limits.ts";
+import { hubTimeoutFromEnv } from "../src/hub/timeout.ts";
 import { DEFAULT_WORKLOAD, kvCacheLabel, ModelError, placementLabel, plan, readModel } from "../src/plan/index.ts";
 import { optionJson, refusalJson } from "../src/report/json.ts";
 import type { Cluster, RepoSnapshot, Workload } from "../src/plan/index.ts";
@@ -37,7 +39,13 @@ class CliError extends Error {
 const HUB_INPUT_KINDS = new Set(["gated", "not-found", "revision", "token"]);
 
 async function readSnapshot(args: PlanArgs, env: NodeJS.ProcessEnv, notes: string[]): Promise<RepoSnapshot> {
-  if (existsSync(args.model)) return readLocalModel(args.model);
+  if (existsSync(args.model)) {
+    const local = await readLocalModel(args.model);
+    // The Hub reader checks shapes as it reads; a directory on disk is checked here, before the engine loops over them.
+    const tooLarge = snapshotCeilingError(local);
+    if (tooLarge) throw new CliError(`${args.model}: ${tooLarge}`, EXIT_INPUT);
+    return local;
+  }
   const parsed = parseRepoInput(args.model);
   if ("error" in parsed) throw new CliError(`${args.model}: not a directory here, and not a Hub repo: ${parsed.error}`, EXIT_INPUT);
   const hubUrl = hubUrlFromEnv(env);
@@ -50,9 +58,12 @@ async function readSnapshot(args: PlanArgs, env: NodeJS.ProcessEnv, notes: strin
     if (token instanceof HubError) throw new CliError(`HF_TOKEN: ${token.message}`, EXIT_INPUT);
     accessToken = token;
   }
+  // HF_HUB_TIMEOUT (seconds), as huggingface_hub's HF_HUB_DOWNLOAD_TIMEOUT: how long a Hub request may stall.
+  const timeoutMs = hubTimeoutFromEnv(env);
+  if (timeoutMs instanceof HubError) throw new CliError(timeoutMs.message, EXIT_INPUT);
   const revision = args.revision ?? parsed.revision;
   try {
-    return await readRepo(parsed.repo, revision, { hubUrl, ...(accessToken ? { accessToken } : {}) });
+    return await readRepo(parsed.repo, revision, { hubUrl, timeoutMs, ...(accessToken ? { accessToken } : {}) });
   } catch (err) {
     // Offline, the bundled catalog still answers for the models it holds, as in the page.
     const bundled = catalogSnapshot(parsed.repo);

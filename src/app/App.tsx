@@ -6,8 +6,9 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
-import { catalogSnapshot } from "../hub/catalog.ts";
-import { HubError } from "../hub/errors.ts";
+import { useStore } from "zustand";
+import { catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";
+import { HubError, isRetryable } from "../hub/errors.ts";
 import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
@@ -22,12 +23,13 @@ import {
   setEngineSetting,
   setFilters,
   replaceWorkload,
+  setRepo,
   setWorkload,
+  openLink,
   type AppStore,
 } from "../state/appStore.ts";
 import type { Filters } from "../state/choices.ts";
 import { linkCarriesManual } from "../state/link.ts";
-import { useStore } from "../state/useStore.ts";
 import { CalibrateFromLog } from "../ui/CalibrateFromLog.tsx";
 import { ClusterPanel } from "../ui/ClusterPanel.tsx";
 import { CommandForm } from "../ui/CommandForm.tsx";
@@ -38,7 +40,9 @@ import { modelSummary } from "../ui/format.ts";
 import { LinkNotices } from "../ui/LinkNotices.tsx";
 import { OptionsView } from "../ui/OptionsView.tsx";
 import type { RepoStatus } from "../ui/RepoField.tsx";
-import { ModelPanel } from "./ModelPanel.tsx";
+import { defaultChoices } from "./defaults.ts";
+import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
+import { PlanBoundary } from "./PlanBoundary.tsx";
 import { repoQueryOptions } from "./queries.ts";
 
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
@@ -72,6 +76,15 @@ export function App({ store, tokens }: AppProps) {
   // A model given by hand replaces the repo's: nothing is asked of the Hub for it.
   const manualSnapshot = useMemo(() => (manual ? snapshotFromManual(manual.configJson, manual.weightsBytes, manual.name) : null), [manual]);
   const query = useQuery({ ...repoQueryOptions(repo, revision === "" ? null : revision, access), enabled: manual === undefined });
+  /** A repo asked for and not yet read: the plan and the link stay on the last good one meanwhile, and after a failure. */
+  const [attempt, setAttempt] = useState<Attempt | null>(null);
+  const attemptQuery = useQuery({
+    // With no attempt, the plan's own read (the same key and options): a stand-in key would be seeded with the catalog's answer.
+    ...(attempt ? repoQueryOptions(attempt.repo, attempt.revision, access) : repoQueryOptions(repo, revision === "" ? null : revision, access)),
+    enabled: attempt !== null,
+    // The read that failed is retried by the way on the user picks (countdown, token), not by remounting.
+    retryOnMount: false,
+  });
   const snapshot: RepoSnapshot | undefined = manualSnapshot ? ("error" in manualSnapshot ? undefined : manualSnapshot) : query.data;
 
   // The snapshot is parsed once per repo read; placements are enumerated when the model, the cluster or
@@ -84,27 +97,52 @@ export function App({ store, tokens }: AppProps) {
       return { ok: false, message: e instanceof Error ? e.message : String(e) };
     }
   }, [snapshot]);
-  const enumerated = useMemo((): Plan | null => {
+  // The engine's own failure is a message in the options panel, with the way back, not a blank page.
+  const planned = useMemo((): { plan: Plan } | { error: string } | null => {
     if (!snapshot || !read?.ok) return null;
-    return plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, workload);
+    try {
+      return { plan: plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, workload) };
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
   }, [snapshot, read, cluster, workload]);
+  const enumerated = planned && "plan" in planned ? planned.plan : null;
   const shownPlan = useMemo(() => {
     if (!enumerated) return null;
-    return sliding === null ? enumerated : withWorkload(enumerated, { ...workload, contextTokens: sliding });
+    if (sliding === null) return enumerated;
+    try {
+      return withWorkload(enumerated, { ...workload, contextTokens: sliding });
+    } catch {
+      // The committed plan stays on screen while a slider position cannot be planned.
+      return enumerated;
+    }
   }, [enumerated, sliding, workload]);
+  const leave = useMemo(
+    () => ({
+      label: manual ? "Open without the link's model" : "Open the example model",
+      run: () => setRepo(store, EXAMPLE_REPO, catalogSnapshot(EXAMPLE_REPO)?.sha ?? ""),
+    }),
+    [manual, store],
+  );
 
   // Stable, so an option card far down the list is not redrawn for a new function on every slider frame.
   const onSelect = useCallback((id: string) => selectOption(store, id), [store]);
   const onFilters = useCallback((patch: Partial<Filters>) => setFilters(store, patch), [store]);
 
-  const status = useMemo(
-    () =>
-      manualSnapshot && "error" in manualSnapshot
-        ? ({ kind: "error", message: `the manual model in this link cannot be planned: ${manualSnapshot.error}`, errorKind: "model" } as const)
-        : repoStatus(manual === undefined && query.isPending, manual === undefined ? query.error : null, snapshot, read, manual !== undefined),
-    [manual, manualSnapshot, query.isPending, query.error, snapshot, read],
-  );
-  const gated = manual === undefined && query.error instanceof HubError && (query.error.kind === "gated" || query.error.kind === "token");
+  const attemptError = attempt ? attemptQuery.error : null;
+  const status = useMemo((): RepoStatus => {
+    if (attempt) return attemptError ? errorStatus(attemptError) : { kind: "loading" };
+    if (manualSnapshot && "error" in manualSnapshot) return { kind: "error", message: `the manual model in this link cannot be planned: ${manualSnapshot.error}`, errorKind: "model" };
+    return repoStatus(manual === undefined && query.isPending, manual === undefined ? query.error : null, snapshot, read, manual !== undefined);
+  }, [attempt, attemptError, manual, manualSnapshot, query.isPending, query.error, snapshot, read]);
+  const failure = attempt ? attemptError : manual === undefined ? query.error : null;
+  const gated = failure instanceof HubError && (failure.kind === "gated" || failure.kind === "token");
+  const failedAt = attempt ? attemptQuery.errorUpdatedAt : query.errorUpdatedAt;
+  const retry = useMemo((): RetryWay | null => {
+    if (!(failure instanceof HubError) || !isRetryable(failure)) return null;
+    // Without a Retry-After: a minute for a 429 (the Hub's windows are minutes), 10 s for a 5xx.
+    return { seconds: failure.retryAfterS ?? (failure.kind === "rate-limit" ? 60 : 10), failedAt };
+  }, [failure, failedAt]);
   // The input panels below redraw only when their own inputs change, not on every frame of a slider drag.
   const onClusterChange = useCallback((c: Cluster) => setCluster(store, c), [store]);
   const clusterPanel = useMemo(() => <ClusterPanel cluster={cluster} onChange={onClusterChange} />, [cluster, onClusterChange]);
@@ -132,7 +170,20 @@ export function App({ store, tokens }: AppProps) {
       </header>
       <LinkNotices notices={linkNotices} onDismiss={() => dismissLinkNotices(store)} />
       <div className="layout">
-        <ModelPanel store={store} tokens={tokens} repo={manual ? manual.name : repo} revision={manual ? "" : revision} hubUrl={hubUrl} token={token} onToken={setToken} status={status} gated={gated} />
+        <ModelPanel
+          store={store}
+          attempt={attempt}
+          onAttempt={setAttempt}
+          retry={retry}
+          tokens={tokens}
+          repo={attempt ? attempt.repo : manual ? manual.name : repo}
+          revision={attempt ? (attempt.revision ?? "") : manual ? "" : revision}
+          hubUrl={hubUrl}
+          token={token}
+          onToken={setToken}
+          status={status}
+          gated={gated}
+        />
         <section className="panel panel-context" aria-labelledby="context-heading">
           <h2 id="context-heading">Context</h2>
           <ContextControls
@@ -151,39 +202,62 @@ export function App({ store, tokens }: AppProps) {
         </section>
         <section className="panel options-panel" aria-labelledby="options-heading">
           <h2 id="options-heading">Ways to run it</h2>
-          {shownPlan ? (
-            <OptionsView
-              options={shownPlan.options}
-              refused={shownPlan.refused}
-              artifacts={shownPlan.artifacts}
-              modelMaxContextTokens={shownPlan.shape.maxContextTokens}
-              filters={choices.filters}
-              selectedOptionId={choices.selectedOptionId}
-              onFilters={onFilters}
-              onSelect={onSelect}
-              renderCommands={(option) => (
-                <>
-                  <CommandForm
-                    plan={shownPlan}
-                    option={option}
-                    workload={workload}
-                    onWorkloadChange={(w) => replaceWorkload(store, w)}
-                    chosenIndex={option.id === choices.selectedOptionId ? choices.commandIndex : 0}
-                    onChoose={(i) => {
-                      selectOption(store, option.id);
-                      chooseCommand(store, i);
-                    }}
-                  />
-                  <details className="calibrate">
-                    <summary>Calibrate from a startup log</summary>
-                    <CalibrateFromLog option={option} workload={workload} onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)} />
-                  </details>
-                </>
-              )}
-            />
-          ) : (
-            <p className="muted">{status.kind === "error" ? "No plan: the model could not be read (see above)." : "Reading the model…"}</p>
-          )}
+          {attempt && attemptError && shownPlan ? (
+            <p className="notice" role="status">
+              {`Still showing the last plan, for ${manual ? manual.name : repo}: ${attempt.repo} could not be read (see the message under the repo field). The link stays on this plan.`}
+            </p>
+          ) : null}
+          <PlanBoundary part="the plan" leave={leave} resetKey={shownPlan}>
+            {planned && "error" in planned ? (
+              <div className="notice" role="alert">
+                <p>
+                  <strong>This model could not be planned:</strong> {planned.error.slice(0, 300)}
+                </p>
+                <button type="button" onClick={leave.run}>
+                  {leave.label}
+                </button>
+              </div>
+            ) : shownPlan ? (
+              <OptionsView
+                options={shownPlan.options}
+                refused={shownPlan.refused}
+                artifacts={shownPlan.artifacts}
+                modelMaxContextTokens={shownPlan.shape.maxContextTokens}
+                filters={choices.filters}
+                selectedOptionId={choices.selectedOptionId}
+                onFilters={onFilters}
+                onSelect={onSelect}
+                renderCommands={(option) => (
+                  <>
+                    <CommandForm
+                      plan={shownPlan}
+                      option={option}
+                      workload={workload}
+                      onWorkloadChange={(w) => replaceWorkload(store, w)}
+                      chosenIndex={option.id === choices.selectedOptionId ? choices.commandIndex : 0}
+                      onChoose={(i) => {
+                        selectOption(store, option.id);
+                        chooseCommand(store, i);
+                      }}
+                    />
+                    <details className="calibrate">
+                      <summary>Calibrate from a startup log</summary>
+                      <CalibrateFromLog option={option} workload={workload} onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)} />
+                    </details>
+                  </>
+                )}
+              />
+            ) : (
+              <>
+                <p className="muted">{status.kind === "error" ? "No plan: the model could not be read (see above)." : "Reading the model…"}</p>
+                {status.kind === "error" && manual ? (
+                  <button type="button" onClick={leave.run}>
+                    {leave.label}
+                  </button>
+                ) : null}
+              </>
+            )}
+          </PlanBoundary>
         </section>
         <section className="panel panel-cluster" aria-labelledby="cluster-heading">
           <h2 id="cluster-heading">Cluster</h2>
@@ -200,8 +274,26 @@ export function App({ store, tokens }: AppProps) {
   );
 }
 
+/**
+ * The page inside a last boundary: whatever fails outside the plan's own
+ * boundary still leaves a message and a way to the example plan.
+ */
+export function PlanPage({ store, tokens }: AppProps) {
+  const choices = useStore(store, (s) => s.choices);
+  const leave = useMemo(() => ({ label: "Open the example plan", run: () => openLink(store, defaultChoices(), []) }), [store]);
+  return (
+    <PlanBoundary part="the page" leave={leave} resetKey={choices}>
+      <App store={store} tokens={tokens} />
+    </PlanBoundary>
+  );
+}
+
+function errorStatus(error: Error): RepoStatus {
+  return { kind: "error", message: error.message, errorKind: error instanceof HubError ? error.kind : "unknown" };
+}
+
 function repoStatus(pending: boolean, error: Error | null, snapshot: RepoSnapshot | undefined, read: ModelRead | null, manual: boolean): RepoStatus {
-  if (error) return { kind: "error", message: error.message, errorKind: error instanceof HubError ? error.kind : "unknown" };
+  if (error) return errorStatus(error);
   if (pending || !snapshot || !read) return { kind: "loading" };
   if (!read.ok) return { kind: "error", message: read.message, errorKind: "model" };
   const source = manual ? "manual" : catalogSnapshot(snapshot.repo)?.sha === snapshot.sha ? "catalog" : "hub";

@@ -3,7 +3,7 @@
  * only when its own inputs change (not on every frame of a slider drag).
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { memo, useId, useMemo, useState } from "react";
+import { memo, useId, useMemo, useRef, useState } from "react";
 import { catalogEntries } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
 import { snapshotFromManual } from "../hub/manual.ts";
@@ -16,9 +16,27 @@ import { ManualModel, type ManualInput } from "../ui/ManualModel.tsx";
 import { QuantizedChildren, type ChildrenState } from "../ui/QuantizedChildren.tsx";
 import { RepoField, type RepoStatus } from "../ui/RepoField.tsx";
 import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
+import { RetryCountdown } from "./RetryCountdown.tsx";
+
+/** A repo being read that is not yet the plan's: the plan (and the link) stay on the last good one until it is read. */
+export interface Attempt {
+  repo: string;
+  revision: string | null;
+}
+
+/** What the failed read asks: wait this long and read again (a 429 or a 5xx). */
+export interface RetryWay {
+  seconds: number;
+  /** Changes with each failure, so a new countdown starts. */
+  failedAt: number;
+}
 
 interface ModelPanelProps {
   store: AppStore;
+  /** The read in flight or failed, if any (App holds it: the options panel says the plan shown is the last good one). */
+  attempt: Attempt | null;
+  onAttempt: (attempt: Attempt | null) => void;
+  retry: RetryWay | null;
   tokens: TokenStore;
   repo: string;
   revision: string;
@@ -30,7 +48,7 @@ interface ModelPanelProps {
   gated: boolean;
 }
 
-export const ModelPanel = memo(function ModelPanel({ store, tokens, repo, revision, hubUrl, token, onToken, status, gated }: ModelPanelProps) {
+export const ModelPanel = memo(function ModelPanel({ store, attempt, onAttempt, retry, tokens, repo, revision, hubUrl, token, onToken, status, gated }: ModelPanelProps) {
   const queryClient = useQueryClient();
   const access = useMemo<HubAccessSettings>(() => (token === undefined ? { hubUrl } : { hubUrl, accessToken: token }), [hubUrl, token]);
   const catalog = useMemo(() => catalogEntries(), []);
@@ -47,31 +65,53 @@ export const ModelPanel = memo(function ModelPanel({ store, tokens, repo, revisi
         ? { kind: "ready", children: children.data }
         : { kind: "loading" };
 
+  // Each read gets a number: a slow read that answers after a newer one was asked must not replace it.
+  const reads = useRef(0);
+
   function planManual(input: ManualInput): string | null {
     const snapshot = snapshotFromManual(input.configJsonText, input.weightsBytes, input.name);
     if ("error" in snapshot) return snapshot.error;
+    reads.current++;
+    onAttempt(null);
     // Minified: the link carries the config, and whitespace is most of a pretty-printed one.
     setManualModel(store, { name: snapshot.repo, configJson: JSON.stringify(snapshot.config), weightsBytes: input.weightsBytes });
     return null;
   }
 
-  /** Reads a repo into the cache and pins the plan to the commit read, so its link reproduces it after the branch moves. */
+  /**
+   * Reads a repo; only once it is read does the plan (and so the link) move
+   * to it, pinned to the commit read so its link reproduces it after the
+   * branch moves. A failed read leaves the last good plan on screen under
+   * its message (issue 20).
+   */
   function readPinned(repoId: string, rev: string | null, with_: HubAccessSettings, again: boolean): void {
+    const read = ++reads.current;
+    onAttempt({ repo: repoId, revision: rev });
     const options = repoQueryOptions(repoId, rev, with_);
     queryClient
       .fetchQuery(again ? { ...options, staleTime: 0 } : options)
-      .then((s) => pinRevision(store, repoId, s.sha))
+      .then((s) => {
+        if (read !== reads.current) return;
+        setRepo(store, repoId, rev ?? "");
+        pinRevision(store, repoId, s.sha);
+        onAttempt(null);
+      })
       .catch(() => {
-        // The query the page shows reports the error where the user looks: under the field.
+        // The attempt's query shows the error where the user looks: under the field.
       });
   }
 
   function readRepoText(text: string): string | null {
     const parsed = parseRepoInput(text);
     if ("error" in parsed) return parsed.error;
-    setRepo(store, parsed.repo, parsed.revision ?? "");
     readPinned(parsed.repo, parsed.revision, access, false);
     return null;
+  }
+
+  /** The read that failed, once more: the attempt, or the plan's own repo when the page opened on it. */
+  function readAgain(): void {
+    const target = attempt ?? { repo, revision: revision === "" ? null : revision };
+    readPinned(target.repo, target.revision, access, true);
   }
 
   return (
@@ -89,13 +129,19 @@ export const ModelPanel = memo(function ModelPanel({ store, tokens, repo, revisi
           ) : null
         }
         offline={
-          <OfflineWays
-            catalog={catalog}
-            onCatalog={(repoId) => {
-              setRepo(store, repoId, "");
-            }}
-            onManual={() => setManualOpen(true)}
-          />
+          retry ? (
+            <RetryCountdown key={retry.failedAt} seconds={retry.seconds} onRetry={readAgain} />
+          ) : status.kind === "error" && (status.errorKind === "network" || status.errorKind === "timeout") ? (
+            <OfflineWays
+              catalog={catalog}
+              onCatalog={(repoId) => {
+                reads.current++;
+                onAttempt(null);
+                setRepo(store, repoId, "");
+              }}
+              onManual={() => setManualOpen(true)}
+            />
+          ) : null
         }
         access={
           <HubAccess
@@ -109,8 +155,9 @@ export const ModelPanel = memo(function ModelPanel({ store, tokens, repo, revisi
               if (checked instanceof HubError) return checked.message;
               tokens.set(checked, remember);
               onToken(checked);
-              // Read the repo again with the token now, rather than waiting for the query's next render.
-              readPinned(repo, revision === "" ? null : revision, { hubUrl, accessToken: checked }, true);
+              // Read again with the token now (the attempt that asked for it, or the plan's repo).
+              const target = attempt ?? { repo, revision: revision === "" ? null : revision };
+              readPinned(target.repo, target.revision, { hubUrl, accessToken: checked }, true);
               return null;
             }}
             onForgetToken={() => {

@@ -1,14 +1,15 @@
 /**
- * One query-options factory per remote read (docs/STYLE.md habit 4). Hub data lives
- * in react-query's cache, keyed by repo and revision (a sha once pinned); the
- * token is never part of a key.
+ * One query-options factory per Hub read (docs/STYLE.md habit 4), each the one owner
+ * of its key, fetcher and staleness. Hub data lives in react-query's cache,
+ * keyed by repo and revision (a sha once pinned); the token is never part of
+ * a key. Each fetch gets the query's AbortSignal, so a read the page no
+ * longer wants (another repo typed, the tab closed) stops its requests.
  */
 import { queryOptions } from "@tanstack/react-query";
 import type { RepoSnapshot } from "../plan/index.ts";
 import { catalogSnapshot } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
-import { browserSnapshotCache } from "../hub/persist.ts";
-import type { SnapshotCache } from "../hub/persist.ts";
+import { repoKey } from "../hub/persist.ts";
 import type { HubAccess } from "../hub/read.ts";
 import { isCommitSha } from "../hub/repoId.ts";
 
@@ -24,31 +25,32 @@ const loadDerivatives = () => import("../hub/derivatives.ts");
 /** A branch may move: re-read it after this long. A sha never moves. */
 const BRANCH_STALE_MS = 10 * 60 * 1000;
 
-/** Retrying a gated, missing or rate-limited read only repeats the answer (or worsens a 429); a dropped connection gets one more try. */
+/**
+ * Retrying a gated, missing or rate-limited read only repeats the answer (or
+ * worsens a 429); a dropped connection gets one more try. A timed-out read was
+ * already retried once inside the reader (hub/timeout.ts), so it is not again.
+ */
 function retryHub(failureCount: number, error: Error): boolean {
   return error instanceof HubError && error.kind === "network" && failureCount < 1;
 }
 
-/**
- * What is known with no request: the catalog's snapshot (when no revision
- * is asked for, or the catalog's own), or a snapshot read before at this sha.
- */
-export function knownSnapshot(repo: string, revision: string | null, cache: SnapshotCache): RepoSnapshot | undefined {
+/** The bundled catalog's snapshot, when no revision is asked for, or the catalog's own: known with no request. */
+export function catalogAnswer(repo: string, revision: string | null): RepoSnapshot | undefined {
   const catalog = catalogSnapshot(repo);
-  if (catalog && (revision === null || revision === catalog.sha)) return catalog;
-  return revision !== null && isCommitSha(revision) ? cache.get(repo, revision) : undefined;
+  return catalog && (revision === null || revision === catalog.sha) ? catalog : undefined;
 }
 
-export function repoQueryOptions(repo: string, revision: string | null, access: HubAccess, cache: SnapshotCache = browserSnapshotCache()) {
-  const known = knownSnapshot(repo, revision, cache);
+export function repoQueryOptions(repo: string, revision: string | null, access: HubAccess) {
+  const known = catalogAnswer(repo, revision);
   const pinned = isCommitSha(revision);
   return queryOptions({
-    queryKey: ["repo", repo, revision ?? "main"] as const,
-    queryFn: async (): Promise<RepoSnapshot> => {
+    queryKey: repoKey(repo, revision),
+    queryFn: async ({ signal, client }): Promise<RepoSnapshot> => {
       if (known) return known;
       const { readRepo } = await loadReader();
-      const snapshot = await readRepo(repo, revision, access);
-      cache.put(snapshot);
+      const snapshot = await readRepo(repo, revision, { ...access, signal });
+      // The page pins its plan to the sha read next: that key then has its answer, with no second read.
+      if (!pinned) client.setQueryData(repoKey(repo, snapshot.sha), snapshot);
       return snapshot;
     },
     staleTime: known || pinned ? Infinity : BRANCH_STALE_MS,
@@ -60,7 +62,7 @@ export function repoQueryOptions(repo: string, revision: string | null, access: 
 export function quantizedChildrenQueryOptions(baseRepo: string, access: HubAccess) {
   return queryOptions({
     queryKey: ["quantized-children", baseRepo] as const,
-    queryFn: async () => (await loadDerivatives()).listQuantizedChildren(baseRepo, access),
+    queryFn: async ({ signal }) => (await loadDerivatives()).listQuantizedChildren(baseRepo, { ...access, signal }),
     staleTime: BRANCH_STALE_MS,
     retry: retryHub,
   });

@@ -5,7 +5,8 @@
  */
 import { HubApiError, listModels } from "@huggingface/hub";
 import { HubError, badResponseError, networkError, rateLimitError } from "./errors.ts";
-import type { HubAccess } from "./read.ts";
+import { resolvedFetch, type HubAccess } from "./read.ts";
+import { onceMoreIfTimedOut } from "./timeout.ts";
 
 export interface QuantizedChild {
   repo: string;
@@ -19,7 +20,11 @@ export interface QuantizedChild {
 /** The most downloaded first; a page of this many is plenty to pick from. */
 const MAX_CHILDREN = 50;
 
-export async function listQuantizedChildren(baseRepo: string, access: HubAccess): Promise<QuantizedChild[]> {
+export function listQuantizedChildren(baseRepo: string, access: HubAccess): Promise<QuantizedChild[]> {
+  return onceMoreIfTimedOut(() => listOnce(baseRepo, access), access.signal);
+}
+
+async function listOnce(baseRepo: string, access: HubAccess): Promise<QuantizedChild[]> {
   const children: QuantizedChild[] = [];
   try {
     for await (const m of listModels({
@@ -28,7 +33,7 @@ export async function listQuantizedChildren(baseRepo: string, access: HubAccess)
       sort: "downloads",
       limit: MAX_CHILDREN,
       hubUrl: access.hubUrl,
-      ...(access.fetch ? { fetch: access.fetch } : {}),
+      fetch: resolvedFetch(access),
       ...(access.accessToken ? { accessToken: access.accessToken } : {}),
     })) {
       children.push({ repo: m.name, downloads: m.downloads, likes: m.likes, gguf: (m.tags ?? []).includes("gguf"), gated: m.gated !== false });

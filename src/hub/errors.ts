@@ -14,12 +14,16 @@ export type HubErrorKind =
   | "gguf-range"
   | "gguf-html"
   | "gguf-truncated"
-  | "token";
+  | "token"
+  | "timeout"
+  | "shape";
 
 export class HubError extends Error {
   kind: HubErrorKind;
   /** The HTTP status that led here, when there was one. */
   status?: number;
+  /** How long the Hub asked to wait before retrying (Retry-After), in seconds, when it said. */
+  retryAfterS?: number;
 
   constructor(kind: HubErrorKind, message: string, status?: number) {
     super(message);
@@ -27,6 +31,34 @@ export class HubError extends Error {
     this.kind = kind;
     if (status !== undefined) this.status = status;
   }
+}
+
+/** An answer worth retrying after a wait: the Hub limiting requests (429), or failing for a moment (5xx). */
+export function isRetryable(err: HubError): boolean {
+  return err.kind === "rate-limit" || (err.status !== undefined && err.status >= 500 && err.status <= 599);
+}
+
+/** The longest wait a page counts down: a Retry-After of hours is a reason to come back later, said as such. */
+const MAX_RETRY_AFTER_S = 3600;
+
+/**
+ * The wait an answer asks for, in seconds: Retry-After (RFC 9110 §10.2.3,
+ * seconds or an HTTP date), else the `t=` of the RateLimit header the Hub
+ * sends with a 429 (`"api";r=0;t=120`, IETF draft-ietf-httpapi-ratelimit-headers).
+ */
+export function retryAfterSeconds(headers: Headers, nowMs: number): number | undefined {
+  const retryAfter = headers.get("retry-after")?.trim();
+  let seconds: number | undefined;
+  if (retryAfter && /^\d+$/.test(retryAfter)) seconds = Number(retryAfter);
+  else if (retryAfter) {
+    const at = Date.parse(retryAfter);
+    if (Number.isFinite(at)) seconds = Math.max(0, Math.ceil((at - nowMs) / 1000));
+  }
+  if (seconds === undefined) {
+    const t = /(?:^|;)\s*t=(\d+)/.exec(headers.get("ratelimit") ?? "");
+    if (t) seconds = Number(t[1]);
+  }
+  return seconds === undefined ? undefined : Math.min(seconds, MAX_RETRY_AFTER_S);
 }
 
 /** The page a user opens to accept a gated repo's terms. */
@@ -60,8 +92,11 @@ export function revisionError(repo: string, revision: string, status: number): H
   );
 }
 
-export function rateLimitError(status: number): HubError {
-  return new HubError("rate-limit", "the Hub is limiting requests from this address (429): wait a few minutes and retry", status);
+export function rateLimitError(status: number, retryAfterS?: number): HubError {
+  const wait = retryAfterS === undefined ? "wait a few minutes and retry" : `it asks to wait ${retryAfterS.toLocaleString("en-US")} s before retrying`;
+  const err = new HubError("rate-limit", `the Hub is limiting requests from this address (429): ${wait}`, status);
+  if (retryAfterS !== undefined) err.retryAfterS = retryAfterS;
+  return err;
 }
 
 export function networkError(hubUrl: string, cause: string): HubError {
@@ -78,4 +113,9 @@ export function badResponseError(hubUrl: string, what: string, status?: number):
 
 export function tokenError(): HubError {
   return new HubError("token", 'a Hub read token starts with "hf_": copy one from your Hub account\'s settings (Access Tokens), with the "read" role');
+}
+
+/** A model file whose shape is past any real model's (hub/limits.ts): the repo's own file is wrong, not the Hub. */
+export function shapeError(repo: string, detail: string): HubError {
+  return new HubError("shape", `${repo}: ${detail}`);
 }

@@ -10,7 +10,9 @@
 import { gguf } from "@huggingface/gguf";
 import type { GGUFParseOutput } from "@huggingface/gguf";
 import type { GgufHeader, GgufValue } from "../plan/index.ts";
-import { HubError, badResponseError, gatedError, networkError, rateLimitError } from "./errors.ts";
+import { HubError, badResponseError, gatedError, networkError, rateLimitError, shapeError } from "./errors.ts";
+import { ggufCeilingError, MAX_GGUF_HEADER_BYTES } from "./limits.ts";
+import { onceMoreIfTimedOut } from "./timeout.ts";
 
 export interface GgufReadContext {
   hubUrl: string;
@@ -19,6 +21,8 @@ export interface GgufReadContext {
   path: string;
   fetch: typeof fetch;
   accessToken?: string;
+  /** The read's signal: a cancelled read is not tried again after a timeout. */
+  signal?: AbortSignal;
 }
 
 function requestedRange(init: RequestInit | undefined): [number, number] | null {
@@ -77,35 +81,42 @@ export interface GgufFileSeen {
 
 /** The fetch handed to the gguf reader: only whole 206 slices get through. */
 export function guardedGgufFetch(ctx: GgufReadContext, seen: GgufFileSeen = { totalBytes: null }): typeof fetch {
-  return async (input, init) => {
-    const range = requestedRange(init);
-    let res: Response;
-    try {
-      res = await ctx.fetch(input, init);
-    } catch (err) {
-      throw networkError(ctx.hubUrl, err instanceof Error ? err.message : String(err));
-    }
-    try {
-      checkStatus(res, ctx, range);
-    } catch (err) {
-      // Stop the body: a server ignoring Range would otherwise send gigabytes.
-      await res.body?.cancel().catch(() => undefined);
-      throw err;
-    }
-    const cr = contentRange(res);
-    if (!cr) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new HubError("gguf-range", `${ctx.repo}/${ctx.path}: the 206 answer has no Content-Range, so the file's size is unknown: check the Hub address in settings`, 206);
-    }
-    seen.totalBytes = cr.total;
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (looksLikeHtml(bytes)) throw htmlError(ctx, res.status);
-    const wanted = range ? Math.min(range[1], cr.total - 1) - range[0] + 1 : bytes.length;
-    if (bytes.length < wanted) {
-      throw truncatedError(ctx, `the server sent ${bytes.length} of the ${wanted} bytes asked for`);
-    }
-    return new Response(bytes, { status: 206, headers: res.headers });
-  };
+  // Each range request is a GET: one that timed out (before or during its body) is asked once more.
+  return (input, init) => onceMoreIfTimedOut(() => guardedOnce(ctx, seen, input, init), ctx.signal);
+}
+
+async function guardedOnce(ctx: GgufReadContext, seen: GgufFileSeen, input: RequestInfo | URL, init: RequestInit | undefined): Promise<Response> {
+  const range = requestedRange(init);
+  if (range && range[0] >= MAX_GGUF_HEADER_BYTES) {
+    throw shapeError(ctx.repo, `${ctx.path}: its GGUF header runs past ${MAX_GGUF_HEADER_BYTES / 2 ** 20} MiB, more than any real model's (a few MB): its key or tensor counts are not a real model's`);
+  }
+  let res: Response;
+  try {
+    res = await ctx.fetch(input, init);
+  } catch (err) {
+    if (err instanceof HubError) throw err;
+    throw networkError(ctx.hubUrl, err instanceof Error ? err.message : String(err));
+  }
+  try {
+    checkStatus(res, ctx, range);
+  } catch (err) {
+    // Stop the body: a server ignoring Range would otherwise send gigabytes.
+    await res.body?.cancel().catch(() => undefined);
+    throw err;
+  }
+  const cr = contentRange(res);
+  if (!cr) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new HubError("gguf-range", `${ctx.repo}/${ctx.path}: the 206 answer has no Content-Range, so the file's size is unknown: check the Hub address in settings`, 206);
+  }
+  seen.totalBytes = cr.total;
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (looksLikeHtml(bytes)) throw htmlError(ctx, res.status);
+  const wanted = range ? Math.min(range[1], cr.total - 1) - range[0] + 1 : bytes.length;
+  if (bytes.length < wanted) {
+    throw truncatedError(ctx, `the server sent ${bytes.length} of the ${wanted} bytes asked for`);
+  }
+  return new Response(bytes, { status: 206, headers: res.headers });
 }
 
 /**
@@ -162,7 +173,10 @@ export async function readGgufHeader(url: string, ctx: GgufReadContext): Promise
     if (seen.totalBytes !== null && Number(parse.tensorDataOffset) > seen.totalBytes) {
       throw truncatedError(ctx, `the header needs ${Number(parse.tensorDataOffset)} bytes, the file has ${seen.totalBytes}`);
     }
-    return headerFromParse(parse);
+    const header = headerFromParse(parse);
+    const tooLarge = ggufCeilingError(header.metadata, ctx.path);
+    if (tooLarge) throw shapeError(ctx.repo, tooLarge);
+    return header;
   } catch (err) {
     if (err instanceof HubError) throw err;
     if (err instanceof RangeError) throw truncatedError(ctx, "a value runs past the bytes the file has");

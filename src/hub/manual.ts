@@ -6,6 +6,7 @@
 import { ModelError, shapeFromConfig } from "../plan/index.ts";
 import { parseConfigJson } from "../plan/index.ts";
 import type { RepoSnapshot } from "../plan/index.ts";
+import { configCeilingError } from "./limits.ts";
 
 /** config.json files are a few kB; anything this large was pasted by mistake. */
 const MAX_CONFIG_CHARS = 1_000_000;
@@ -26,12 +27,16 @@ export function snapshotFromManual(configJsonText: string, weightsBytes: number,
     return { error: "give the weights' size: the sum of the *.safetensors files, in GB as the Hub lists them" };
   }
   const record = config as Record<string, unknown>;
+  // Before the engine sees it: 2^32 layers would throw while the page draws, 10^6 would block it for seconds.
+  const tooLarge = configCeilingError(record);
+  if (tooLarge) return { error: tooLarge };
   try {
     // Read the shape now so a config the engine cannot size is refused here, in words.
     shapeFromConfig(record, null);
   } catch (err) {
     if (err instanceof ModelError) return { error: err.message };
-    throw err;
+    // Anything else the engine throws on it is still this config's fault, and said as such.
+    return { error: `this config.json could not be sized (${err instanceof Error ? err.message.slice(0, 200) : String(err)}): check it is a model's config.json` };
   }
   const label = name?.trim() || (typeof record._name_or_path === "string" && record._name_or_path) || "manual model";
   return {

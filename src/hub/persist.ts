@@ -1,11 +1,19 @@
 /**
- * The snapshots already read, kept across visits so that a link pinned to a
- * commit sha seen before opens with no request at all. A snapshot at a sha
- * never changes, so it never goes stale; the only limit is room: at most
- * SNAPSHOT_CACHE_MAX_CHARS in all, the least recently used evicted first.
- * localStorage is fine here (public metadata); the token never comes here.
+ * The snapshots already read, kept across visits by TanStack Query's
+ * persister, so that a link pinned to a commit sha seen before opens with no
+ * request at all. Only repo reads at a sha are kept (a snapshot at a sha
+ * never changes, so they never go stale); the only limit is room: at most
+ * SNAPSHOT_CACHE_MAX_CHARS in all, the least recently used dropped first.
+ * localStorage is fine here (public metadata); the token is never part of a
+ * query's key or data, so it never comes here.
  */
-import type { RepoSnapshot } from "../plan/index.ts";
+import type { Query, QueryClient } from "@tanstack/react-query";
+import { createAsyncStoragePersister } from "@tanstack/query-async-storage-persister";
+import type { PersistedClient, PersistQueryClientOptions } from "@tanstack/react-query-persist-client";
+import { z } from "zod";
+import { catalogSnapshot } from "./catalog.ts";
+import { isCommitSha } from "./repoId.ts";
+import { snapshotSchema } from "./schemas.ts";
 import type { TabStorage } from "./settings.ts";
 
 /**
@@ -15,119 +23,111 @@ import type { TabStorage } from "./settings.ts";
  */
 export const SNAPSHOT_CACHE_MAX_CHARS = 2 * 2 ** 20;
 
-const INDEX_KEY = "modelplan.snapshots.v1";
-const ENTRY_PREFIX = "modelplan.snapshot.v1:";
+export const PERSIST_KEY = "modelplan.queries.v2";
+/** Changing it drops what every browser kept: for a change of the snapshot's shape. */
+export const PERSIST_BUSTER = "snapshot-v2";
 
-interface IndexEntry {
-  key: string;
-  chars: number;
+/** The keys the hand-made cache before this one wrote: removed once, to give their room back. */
+const OLD_INDEX_KEY = "modelplan.snapshots.v1";
+
+/**
+ * The query key of a repo read: ["repo", owner/name, revision], "" for no
+ * revision asked: that read may be answered by the bundled catalog, while
+ * an explicit "main" always asks the Hub, so the two never share an entry.
+ */
+export function repoKey(repo: string, revision: string | null) {
+  return ["repo", repo, revision ?? ""] as const;
 }
 
-export interface SnapshotCache {
-  get(repo: string, sha: string): RepoSnapshot | undefined;
-  /** Keeps a snapshot read at a sha; snapshots without one (catalog, manual) are not kept. */
-  put(snapshot: RepoSnapshot): void;
+/** Kept across visits: a finished read at a sha that the bundled catalog does not already hold. */
+export function isKeptRead(query: Pick<Query, "queryKey" | "state">): boolean {
+  const [kind, repo, revision] = query.queryKey;
+  if (kind !== "repo" || typeof repo !== "string" || typeof revision !== "string" || !isCommitSha(revision)) return false;
+  if (query.state.status !== "success") return false;
+  return catalogSnapshot(repo)?.sha !== revision;
 }
 
-function entryKey(repo: string, sha: string): string {
-  return `${ENTRY_PREFIX}${repo.toLowerCase()}@${sha}`;
-}
+const persistedQuery = z.object({
+  queryKey: z.tuple([z.literal("repo"), z.string(), z.string().regex(/^[0-9a-f]{40}$/)]),
+  queryHash: z.string(),
+  state: z.looseObject({ status: z.literal("success"), dataUpdatedAt: z.number(), data: snapshotSchema }),
+});
 
-function readIndex(storage: TabStorage): IndexEntry[] {
+/** What was stored, with every query that is not a sound snapshot read dropped (a hand-edited or older entry). */
+export function restoreClient(text: string): PersistedClient {
+  const empty: PersistedClient = { timestamp: 0, buster: "", clientState: { queries: [], mutations: [] } };
+  let value: unknown;
   try {
-    const parsed: unknown = JSON.parse(storage.getItem(INDEX_KEY) ?? "[]");
-    return Array.isArray(parsed) ? parsed.filter((e): e is IndexEntry => typeof e?.key === "string" && typeof e?.chars === "number") : [];
+    value = JSON.parse(text);
   } catch {
-    return [];
+    return empty;
   }
+  const outer = z.looseObject({ timestamp: z.number(), buster: z.string(), clientState: z.looseObject({ queries: z.array(z.unknown()) }) }).safeParse(value);
+  if (!outer.success) return empty;
+  const queries = outer.data.clientState.queries.filter((q) => persistedQuery.safeParse(q).success) as PersistedClient["clientState"]["queries"];
+  return { timestamp: outer.data.timestamp, buster: outer.data.buster, clientState: { queries, mutations: [] } };
 }
 
-function isSnapshot(value: unknown): value is RepoSnapshot {
-  const s = value as RepoSnapshot | null;
-  return typeof s === "object" && s !== null && typeof s.repo === "string" && typeof s.sha === "string" && Array.isArray(s.files) && typeof s.ggufHeaders === "object";
+/**
+ * The stored text, under `maxChars`: the least recently used reads are left
+ * out first, and one read larger than the whole cap is never kept.
+ */
+export function keepUnder(client: PersistedClient, lastUse: ReadonlyMap<string, number>, maxChars: number): string {
+  const recency = (q: PersistedClient["clientState"]["queries"][number]) => lastUse.get(q.queryHash) ?? q.state.dataUpdatedAt;
+  const sized = client.clientState.queries.map((q) => ({ q, chars: JSON.stringify(q).length }));
+  // Newest first: each is kept while the total stays under the cap.
+  sized.sort((a, b) => recency(b.q) - recency(a.q));
+  const frame = JSON.stringify({ ...client, clientState: { queries: [], mutations: [] } }).length;
+  let used = frame;
+  const kept: typeof client.clientState.queries = [];
+  for (const { q, chars } of sized) {
+    if (used + chars + 1 > maxChars) continue;
+    kept.push(q);
+    used += chars + 1;
+  }
+  return JSON.stringify({ ...client, clientState: { queries: kept, mutations: [] } });
 }
 
-export function snapshotCache(storage: TabStorage | null, maxChars = SNAPSHOT_CACHE_MAX_CHARS): SnapshotCache {
-  if (!storage) return { get: () => undefined, put: () => undefined };
-  // The page asks on every render (the query options are rebuilt each time):
-  // a snapshot parsed once stays parsed, and storage is touched once per key.
-  const parsed = new Map<string, RepoSnapshot>();
-  // When each key was last asked for in this page; the stored order is brought up to date at the next put.
+/**
+ * The page's persistence for `client`: the options PersistQueryClientProvider
+ * takes. Kept reads are never garbage-collected in the page (a collected one
+ * would be missing from the next save, and so lost from storage).
+ */
+export function snapshotPersistence(
+  client: QueryClient,
+  storage: TabStorage | null,
+  maxChars = SNAPSHOT_CACHE_MAX_CHARS,
+): Omit<PersistQueryClientOptions, "queryClient"> {
+  client.setQueryDefaults(["repo"], { gcTime: Infinity });
   const lastUse = new Map<string, number>();
-  let uses = 0;
-  const touch = (key: string) => lastUse.set(key, ++uses);
-  const writeIndex = (index: IndexEntry[]) => {
-    try {
-      storage.setItem(INDEX_KEY, JSON.stringify(index));
-    } catch {
-      // Out of quota even for the index: the entries it lost are found again by key or read again.
-    }
-  };
-  return {
-    get(repo, sha) {
-      const key = entryKey(repo, sha);
-      const known = parsed.get(key);
-      if (known) {
-        touch(key);
-        return known;
-      }
-      const text = storage.getItem(key);
-      if (text === null) return undefined;
-      try {
-        const value: unknown = JSON.parse(text);
-        if (!isSnapshot(value)) return undefined;
-        touch(key);
-        parsed.set(key, value);
-        return value;
-      } catch {
-        storage.removeItem(key);
-        return undefined;
-      }
-    },
-    put(snapshot) {
-      if (snapshot.sha === "") return;
-      const key = entryKey(snapshot.repo, snapshot.sha);
-      const text = JSON.stringify(snapshot);
-      if (text.length > maxChars) return;
-      // Least recently used first: what this page asked for moves behind the rest, in the order it was asked.
-      let index = readIndex(storage)
-        .filter((e) => e.key !== key)
-        .map((e, i) => ({ e, used: lastUse.get(e.key), i }))
-        .sort((a, b) => (a.used === undefined ? (b.used === undefined ? a.i - b.i : -1) : b.used === undefined ? 1 : a.used - b.used))
-        .map(({ e }) => e);
-      let used = index.reduce((sum, e) => sum + e.chars, 0);
-      while (used + text.length > maxChars && index.length > 0) {
-        const [oldest, ...rest] = index;
-        if (oldest) {
-          storage.removeItem(oldest.key);
-          parsed.delete(oldest.key);
-          used -= oldest.chars;
-        }
-        index = rest;
-      }
-      try {
-        storage.setItem(key, text);
-        writeIndex([...index, { key, chars: text.length }]);
-        parsed.set(key, snapshot);
-        touch(key);
-      } catch {
-        // The browser's own quota (shared with other data on the origin): it is only a cache.
-        writeIndex(index);
-      }
-    },
-  };
-}
-
-let pageCache: SnapshotCache | undefined;
-
-/** The page's cache, one per page: localStorage when the browser gives it (it may throw in a sandboxed frame). */
-export function browserSnapshotCache(): SnapshotCache {
-  if (!pageCache) {
-    try {
-      pageCache = snapshotCache(globalThis.localStorage ?? null);
-    } catch {
-      pageCache = snapshotCache(null);
-    }
+  client.getQueryCache().subscribe((event) => {
+    if (event.type === "observerAdded" || (event.type === "updated" && event.action.type === "success")) lastUse.set(event.query.queryHash, Date.now());
+  });
+  try {
+    storage?.removeItem(OLD_INDEX_KEY);
+  } catch {
+    // Storage refused: nothing was kept there either.
   }
-  return pageCache;
+  const persister = createAsyncStoragePersister({
+    storage: storage && {
+      getItem: (key) => storage.getItem(key),
+      setItem: (key, value) => storage.setItem(key, value),
+      removeItem: (key) => storage.removeItem(key),
+    },
+    key: PERSIST_KEY,
+    serialize: (persisted) => keepUnder(persisted, lastUse, maxChars),
+    deserialize: restoreClient,
+    // Out of the browser's quota (shared with the rest of the origin): try again with half the reads, then give up.
+    retry: ({ persistedClient, errorCount }) => {
+      const queries = persistedClient.clientState.queries;
+      if (errorCount > 4 || queries.length === 0) return undefined;
+      return { ...persistedClient, clientState: { ...persistedClient.clientState, queries: queries.slice(0, Math.floor(queries.length / 2)) } };
+    },
+  });
+  return {
+    persister,
+    maxAge: Infinity,
+    buster: PERSIST_BUSTER,
+    dehydrateOptions: { shouldDehydrateQuery: isKeptRead, shouldDehydrateMutation: () => false },
+  };
 }

@@ -28,17 +28,26 @@ import {
   networkError,
   notFoundError,
   rateLimitError,
+  retryAfterSeconds,
   revisionError,
+  shapeError,
 } from "./errors.ts";
+import { configCeilingError } from "./limits.ts";
 import { readGgufHeader } from "./gguf.ts";
 import { ggufHeaderPaths } from "./ggufFiles.ts";
+import { firstIssue, jsonObjectSchema, MAX_REPO_FILES, modelInfoSchema, type ModelInfo } from "./schemas.ts";
 import { checkToken } from "./settings.ts";
+import { DEFAULT_HUB_TIMEOUT_MS, onceMoreIfTimedOut, timedFetch } from "./timeout.ts";
 
 /** How to reach the Hub: its address, the user's token, and (for tests and the terminal) a fetch. */
 export interface HubAccess {
   hubUrl: string;
   accessToken?: string;
   fetch?: typeof fetch;
+  /** The query's signal: aborting it stops every request of the read. */
+  signal?: AbortSignal;
+  /** How long a request may wait for its answer, and its answer between pieces (default DEFAULT_HUB_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 /** JSON files read besides config.json, when the repo has them. */
@@ -74,72 +83,111 @@ function indexMetadataOnly(index: Record<string, unknown>): Record<string, unkno
   return { metadata: index["metadata"] ?? null };
 }
 
-/** The fields of the `?blobs=true` model info this reader uses (shape: docs/notes/hub-api.md §4). */
-interface ModelInfoBody {
-  id?: unknown;
-  sha?: unknown;
-  siblings?: unknown;
-  safetensors?: { total?: unknown } | null;
-  gguf?: { total?: unknown } | null;
-}
-
-interface Sibling {
-  rfilename: string;
-  size?: number;
-  blobId?: string;
-  lfs?: { size?: number };
-}
-
-function isSibling(value: unknown): value is Sibling {
-  return typeof value === "object" && value !== null && typeof (value as Sibling).rfilename === "string";
-}
-
-function resolvedFetch(access: HubAccess): typeof fetch {
+/** The fetch every request of a read goes through, the libraries' included: it carries the read's signal. */
+export function resolvedFetch(access: HubAccess): typeof fetch {
   // Looked up at call time, like the libraries do, so a stubbed global works.
-  return access.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const base = access.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const { signal } = access;
+  const withSignal: typeof fetch = signal ? (input, init) => base(input, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal }) : base;
+  return timedFetch(withSignal, access.timeoutMs ?? DEFAULT_HUB_TIMEOUT_MS);
 }
 
 /** An error answer to the info call, in words (status table: docs/notes/hub-api.md §1d). */
 function infoError(res: Response, repo: string, revision: string | null, access: HubAccess): HubError {
   const code = res.headers.get("x-error-code") ?? "";
   const withToken = access.accessToken !== undefined;
-  if (res.status === 429) return rateLimitError(429);
+  const wait = retryAfterSeconds(res.headers, Date.now());
+  if (res.status === 429) return rateLimitError(429, wait);
   if (code === "GatedRepo") return gatedError(access.hubUrl, repo, res.status, withToken);
   if (code === "RevisionNotFound") return revisionError(repo, revision ?? "main", res.status);
   if (res.status === 401 && withToken && code !== "RepoNotFound") {
     return new HubError("token", `the Hub at ${access.hubUrl} refused the read token (401): it may be mistyped or revoked; paste a new one, or clear it to read public repos`, 401);
   }
   if (res.status === 401 || res.status === 403 || res.status === 404) return notFoundError(access.hubUrl, repo, res.status, withToken);
-  return badResponseError(access.hubUrl, `status ${res.status} to the model info of ${repo}`, res.status);
+  const err = badResponseError(access.hubUrl, `status ${res.status} to the model info of ${repo}`, res.status);
+  if (wait !== undefined) err.retryAfterS = wait;
+  return err;
 }
 
 function authHeaders(access: HubAccess): Record<string, string> {
   return access.accessToken ? { Authorization: `Bearer ${access.accessToken}` } : {};
 }
 
-async function fetchModelInfo(repo: string, revision: string | null, access: HubAccess): Promise<ModelInfoBody> {
+/**
+ * The most of a model info read: about 200 bytes a file with blobs=true, so
+ * MAX_REPO_FILES files is ~10 MiB; a listing of 1.5 M files (928 MB in the
+ * attack of issue 20) is cut off here instead of read whole.
+ */
+const MAX_INFO_BYTES = 32 * 2 ** 20;
+
+/** The body as text, or null once it passes `maxBytes` (the rest is not read). */
+async function textUpTo(res: Response, maxBytes: number): Promise<string | null> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.length;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(bytes);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
+async function fetchModelInfo(repo: string, revision: string | null, access: HubAccess): Promise<ModelInfo> {
   const url = `${access.hubUrl}/api/models/${repo}/revision/${encodeURIComponent(revision ?? "main")}?blobs=true`;
   let res: Response;
   try {
     res = await resolvedFetch(access)(url, { headers: authHeaders(access) });
   } catch (err) {
+    if (err instanceof HubError) throw err;
     throw networkError(access.hubUrl, err instanceof Error ? err.message : String(err));
   }
-  if (!res.ok) throw infoError(res, repo, revision, access);
-  const text = await res.text();
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    throw infoError(res, repo, revision, access);
+  }
+  let text: string | null;
   try {
-    return JSON.parse(text) as ModelInfoBody;
+    text = await textUpTo(res, MAX_INFO_BYTES);
+  } catch (err) {
+    if (err instanceof HubError) throw err;
+    throw networkError(access.hubUrl, err instanceof Error ? err.message : String(err));
+  }
+  if (text === null) {
+    throw badResponseError(access.hubUrl, `a model info for ${repo} this page cannot read (it is of more than ${MAX_INFO_BYTES / 2 ** 20} MiB, far past any real repo's listing: siblings: more than ${MAX_REPO_FILES.toLocaleString("en-US")} files?)`, res.status);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
   } catch {
     throw badResponseError(access.hubUrl, `a page that is not JSON to the model info of ${repo}`, res.status);
   }
+  // Counted before zod walks each entry: a listing of millions is refused at once.
+  const siblings = (body as { siblings?: unknown } | null)?.siblings;
+  if (Array.isArray(siblings) && siblings.length > MAX_REPO_FILES) {
+    throw badResponseError(access.hubUrl, `a model info for ${repo} this page cannot read (siblings: more than ${MAX_REPO_FILES.toLocaleString("en-US")} files)`, res.status);
+  }
+  const info = modelInfoSchema.safeParse(body);
+  if (!info.success) throw badResponseError(access.hubUrl, `a model info for ${repo} this page cannot read (${firstIssue(info.error)})`, res.status);
+  return info.data;
 }
 
-function filesOf(info: ModelInfoBody, access: HubAccess, repo: string): { files: RepoFile[]; blobIds: Map<string, string> } {
-  if (!Array.isArray(info.siblings)) throw badResponseError(access.hubUrl, `model info for ${repo} without a file list`);
+function filesOf(info: ModelInfo, access: HubAccess): { files: RepoFile[]; blobIds: Map<string, string> } {
   const files: RepoFile[] = [];
   const blobIds = new Map<string, string>();
   for (const s of info.siblings) {
-    if (!isSibling(s)) continue;
     // LFS files: `size` is the real size too, and lfs.size says the same (§4).
     const size = s.lfs?.size ?? s.size;
     if (typeof size !== "number") throw badResponseError(access.hubUrl, `no size for ${s.rfilename} (was blobs=true dropped by a proxy?)`);
@@ -178,13 +226,15 @@ async function fetchJsonFile(repo: string, sha: string, file: RepoFile, etag: st
   } catch (err) {
     throw fileError(err, repo, file.path, access);
   }
+  let parsed: unknown;
   try {
-    const parsed: unknown = parseConfigJson(text);
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
-    return parsed as Record<string, unknown>;
+    parsed = parseConfigJson(text);
   } catch {
-    throw badResponseError(access.hubUrl, `${file.path} of ${repo} that is not a JSON object`);
+    throw badResponseError(access.hubUrl, `${file.path} of ${repo} that is not JSON`);
   }
+  const object = jsonObjectSchema.safeParse(parsed);
+  if (!object.success || Array.isArray(parsed)) throw badResponseError(access.hubUrl, `${file.path} of ${repo} that is not a JSON object`);
+  return object.data;
 }
 
 function fileError(err: unknown, repo: string, path: string, access: HubAccess): HubError {
@@ -221,26 +271,32 @@ export async function readRepo(asked: string, revision: string | null, given: Hu
     const token = checkToken(access.accessToken);
     if (token instanceof HubError) throw token;
   }
-  const info = await fetchModelInfo(asked, revision, access);
-  if (typeof info.sha !== "string" || info.sha === "") throw badResponseError(access.hubUrl, `model info for ${asked} without a commit sha`);
+  const info = await onceMoreIfTimedOut(() => fetchModelInfo(asked, revision, access), access.signal);
   // A renamed repo answers (after a redirect) under its new id: later reads and the plan's commands use that one.
   const repo = typeof info.id === "string" && /^[^/]+\/[^/]+$/.test(info.id) ? info.id : asked;
   const sha = info.sha;
-  const { files, blobIds } = filesOf(info, access, repo);
+  const { files, blobIds } = filesOf(info, access);
   const plan = requestBudget(files.map((f) => f.path));
   const byPath = new Map(files.map((f) => [f.path, f]));
 
   const jsonReads = plan.jsonFiles.map((path) => async (): Promise<readonly [string, Record<string, unknown> | null]> => {
     const file = byPath.get(path);
     if (!file) throw badResponseError(access.hubUrl, `no ${path}`);
-    const read = fetchJsonFile(repo, sha, file, blobIds.get(path) ?? sha, access);
+    const read = onceMoreIfTimedOut(() => fetchJsonFile(repo, sha, file, blobIds.get(path) ?? sha, access), access.signal);
     // The index only refines the .bin bytes (the files' sizes are already known and
     // within 1 %): a broken or missing one is no reason to refuse the repo.
     if (path === PYTORCH_INDEX) return [path, await read.then(indexMetadataOnly, () => null)] as const;
     return [path, await read] as const;
   });
   const headerReads = plan.ggufHeaders.map((path) => async () => {
-    const ctx = { hubUrl: access.hubUrl, repo, path, fetch: resolvedFetch(access), ...(access.accessToken ? { accessToken: access.accessToken } : {}) };
+    const ctx = {
+      hubUrl: access.hubUrl,
+      repo,
+      path,
+      fetch: resolvedFetch(access),
+      ...(access.signal ? { signal: access.signal } : {}),
+      ...(access.accessToken ? { accessToken: access.accessToken } : {}),
+    };
     return [path, await readGgufHeader(resolveUrl(access.hubUrl, repo, sha, path), ctx)] as const;
   });
   const [jsons, headers] = await Promise.all([
@@ -255,11 +311,14 @@ export async function readRepo(asked: string, revision: string | null, given: Hu
     if (value) extraJson[name] = value;
   }
   const ggufHeaders: Record<string, GgufHeader> = Object.fromEntries(headers);
+  const config = jsonByPath.get("config.json") ?? null;
+  const tooLarge = config ? configCeilingError(config) : null;
+  if (tooLarge) throw shapeError(repo, tooLarge);
   const paramsTotal = numberOrNull(info.safetensors?.total) ?? numberOrNull(info.gguf?.total);
   return {
     repo,
     sha,
-    config: jsonByPath.get("config.json") ?? null,
+    config,
     files,
     paramsTotal,
     ggufHeaders,

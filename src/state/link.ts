@@ -2,11 +2,15 @@
  * The plan link: the user's choices in the URL fragment, versioned and
  * compressed (docs/STYLE.md habit 5).
  *
- * Wire format v1: `v1.` + base64url(deflate-raw(JSON)), where the JSON uses
- * short keys and arrays for the bulky parts (the cluster's nodes), so a
- * 10-node cluster stays well under 2 KB. Every choice is written, defaults
- * included: a link opened after the page's defaults change still reproduces
- * the plan it was made from.
+ * Wire format v2: `v2.` + checksum + `.` + base64url(deflate-raw(JSON)),
+ * where the JSON uses short keys and arrays for the bulky parts (the
+ * cluster's nodes), so a 10-node cluster stays well under 2 KB, and the
+ * checksum is FNV-1a (32 bits, 8 hex digits) of the base64url text: one
+ * character changed in copying (which could still decode, and silently turn
+ * a model into full multi-head attention, issue 20) is reported instead of
+ * planned. v1 (the same without the checksum) still opens. Every choice is
+ * written, defaults included: a link opened after the page's defaults change
+ * still reproduces the plan it was made from.
  *
  * Decoding never throws. Each field is checked on its own; a bad one falls
  * back to the default and is named in `ignored`, so a hand-edited or
@@ -16,11 +20,16 @@
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 import { z } from "zod";
 import type { Cluster, EngineSettings, Workload } from "../plan/index.ts";
-import { KV_DTYPES, RUN_DTYPES, vllmProfileFor } from "../plan/index.ts";
+import { KV_DTYPES, RANK_BYS, RUN_DTYPES, vllmProfileFor } from "../plan/index.ts";
+import { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, MAX_NODES } from "../cluster/validate.ts";
+import { configCeilingError } from "../hub/limits.ts";
+import { parseRepoInput } from "../hub/repoId.ts";
 import { ENGINES, FIT_FILTERS, GROUP_BYS, type Choices, type Filters } from "./choices.ts";
 
-export const LINK_VERSION = 1;
+export const LINK_VERSION = 2;
 const PREFIX = `v${LINK_VERSION}.`;
+/** The formats this page opens: v1 (no checksum) and v2. */
+const READ_VERSIONS = new Set(["1", "2"]);
 
 /**
  * Links longer than this are refused before decompression: a real plan link
@@ -30,13 +39,19 @@ const PREFIX = `v${LINK_VERSION}.`;
 const MAX_LINK_CHARS = 64 * 1024;
 /** The JSON inside a link may not inflate past this (a deflate bomb would otherwise fill memory). */
 const MAX_JSON_BYTES = 512 * 1024;
-/** Upper bounds that keep a tampered number from reaching the engine as nonsense. */
+/**
+ * Upper bounds that keep a tampered number from reaching the engine as
+ * nonsense. The cluster's are the cluster validation's own (src/cluster/validate.ts),
+ * so a link cannot carry a cluster the cluster panel would refuse.
+ */
 const MAX_CONTEXT_TOKENS = 100_000_000;
 const MAX_SEQUENCES = 1_000_000;
-const MAX_NODES = 10_000;
-const MAX_DEVICES_PER_GROUP = 10_000;
 const MAX_MEM_GIB = 1_000_000;
 const MAX_TEXT_CHARS = 300;
+/** Device groups on one node: a node has a handful of card classes (MIG profiles included), never dozens. */
+const MAX_GROUPS_PER_NODE = 64;
+/** Notices shown for one link: past these, one line counts the rest (a link of 50,000 bad settings is one message, not 50,000). */
+const MAX_NOTICES = 10;
 /**
  * A shared link stays under 8 KB: the length that chat tools, issue trackers
  * and older proxies keep whole (RFC 9110 §4.1 recommends senders and
@@ -60,6 +75,8 @@ export interface DecodeOptions {
    * none when the cluster is sound.
    */
   checkCluster?: (cluster: Cluster) => string[];
+  /** A link pasted over a plan on screen: a link that cannot be read at all leaves that plan, and says so. */
+  keepsPlan?: boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -82,6 +99,8 @@ interface WireV1 {
   m: number;
   /** A manual model: name, minified config.json, weights' bytes. */
   x?: [name: string, configJson: string, weightsBytes: number];
+  /** The request and the order, when not the defaults: input tokens, output tokens, rank-by, prices per card-hour ({} for none). */
+  q?: [inputTokens: number | null, outputTokens: number | null, rankBy: string, prices: Record<string, number>];
 }
 
 function toWire(choices: Choices): WireV1 {
@@ -102,11 +121,56 @@ function toWire(choices: Choices): WireV1 {
     o: choices.selectedOptionId,
     m: choices.commandIndex,
     ...(choices.manual ? { x: [choices.manual.name, choices.manual.configJson, choices.manual.weightsBytes] } : {}),
+    ...(requestChanged(workload) ? { q: [workload.inputTokens ?? null, workload.outputTokens ?? null, workload.rankBy ?? "", workload.pricesPerCardHour ?? {}] } : {}),
   };
 }
 
+/** Whether the workload names a request length, an order or a price: only then does the link carry them. */
+function requestChanged(w: Workload): boolean {
+  return w.inputTokens !== undefined || w.outputTokens !== undefined || w.rankBy !== undefined || w.pricesPerCardHour !== undefined;
+}
+
+/** A request length, order and prices from a link: each checked apart, a bad one named and dropped. */
+function readRequest(raw: unknown, ignored: string[]): Partial<Workload> {
+  if (raw === null) return {};
+  const parsed = z.tuple([z.unknown(), z.unknown(), z.unknown(), z.unknown()]).safeParse(raw);
+  if (!parsed.success) {
+    ignored.push("the request and ranking: not the four fields this page writes; the defaults are used.");
+    return {};
+  }
+  const [input, output, by, prices] = parsed.data;
+  const out: Partial<Workload> = {};
+  const tokens = z.number().int().min(1).max(MAX_REQUEST_TOKENS);
+  const inputOk = tokens.safeParse(input);
+  if (inputOk.success) out.inputTokens = inputOk.data;
+  else if (input !== null) ignored.push("the input tokens: not a whole number from 1 up; the default 1,024 is used.");
+  const outputOk = tokens.safeParse(output);
+  if (outputOk.success) out.outputTokens = outputOk.data;
+  else if (output !== null) ignored.push("the output tokens: not a whole number from 1 up; the default 256 is used.");
+  const byOk = z.enum(RANK_BYS).safeParse(by);
+  if (byOk.success) out.rankBy = byOk.data;
+  else if (by !== "") ignored.push(`the ranking: not one of ${RANK_BYS.join(", ")}; fewest-cards is used.`);
+  const pricesOk = z.record(z.string().min(1).max(64), z.number().min(0).max(MAX_PRICE)).refine((p) => Object.keys(p).length <= MAX_PRICES).safeParse(prices);
+  if (pricesOk.success) {
+    if (Object.keys(pricesOk.data).length > 0) out.pricesPerCardHour = pricesOk.data;
+  } else ignored.push("the prices per card-hour: not class → dollars (0 or more); the defaults are used.");
+  return out;
+}
+
 function encodeWire(wire: WireV1): string {
-  return PREFIX + toBase64Url(deflateSync(strToU8(JSON.stringify(wire)), { level: 9 }));
+  const payload = toBase64Url(deflateSync(strToU8(JSON.stringify(wire)), { level: 9 }));
+  return `${PREFIX}${checksum(payload)}.${payload}`;
+}
+
+/**
+ * FNV-1a, 32 bits, as 8 hex digits (http://www.isthe.com/chongo/tech/comp/fnv/).
+ * Each step is a bijection of the hash for a fixed next byte, so any single
+ * changed character always changes it; anything else slips through 1 time in 2^32.
+ */
+export function checksum(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, "0");
 }
 
 /**
@@ -133,15 +197,43 @@ export function linkCarriesManual(choices: Choices): boolean {
 
 const text = z.string().max(MAX_TEXT_CHARS);
 const count = z.number().int().min(0).max(MAX_DEVICES_PER_GROUP);
-const gib = z.number().min(0).max(MAX_MEM_GIB);
+const hostGib = z.number().min(0).max(MAX_HOST_MEM_GIB);
+
+/** An array whose length is checked before any of its entries is (zod walks every entry first, then counts). */
+function boundedArray<T extends z.ZodType>(item: T, max: number, what: string) {
+  return z
+    .unknown()
+    .superRefine((v, ctx) => {
+      if (!Array.isArray(v)) ctx.addIssue({ code: "custom", message: `${what} is not a list` });
+      else if (v.length > max) ctx.addIssue({ code: "custom", message: `${v.length.toLocaleString("en-US")} ${what}, more than the ${max.toLocaleString("en-US")} any real one has` });
+    })
+    .pipe(z.array(item));
+}
 
 const wireDevice = z.union([
   z.tuple([text.min(1), count, count]),
-  z.tuple([text.min(1), count, count, gib.positive()]),
+  z.tuple([text.min(1), count, count, z.number().positive().max(MAX_DEVICE_MEM_GIB)]),
 ]);
-const wireNode = z.tuple([text.min(1), text, gib, gib, z.array(wireDevice).max(64)]);
-const wireCluster = z.array(wireNode).min(1).max(MAX_NODES);
+const wireNode = z.tuple([text.min(1), text, hostGib, hostGib, boundedArray(wireDevice, MAX_GROUPS_PER_NODE, "device groups on a node")]);
+const wireCluster = boundedArray(wireNode, MAX_NODES, "nodes").refine((nodes) => nodes.length > 0, "no nodes");
 
+/**
+ * A repo id in a link follows the repo field's rule (hub/repoId.ts): a link
+ * naming "../.." or "x/.." would send requests, token attached, to another
+ * path of the Hub (issue 20), and "" one to `/api/models//revision/main`.
+ */
+const repoId = text.superRefine((v, ctx) => {
+  const parsed = parseRepoInput(v);
+  if ("error" in parsed) ctx.addIssue({ code: "custom", message: `not an owner/name repo id (${parsed.error})` });
+  else if (parsed.repo !== v || parsed.revision !== null) ctx.addIssue({ code: "custom", message: "not an owner/name repo id" });
+});
+/** A branch, tag or commit: git's ref rules in short (no "..", no leading or trailing "/" or "."), or "" for main. */
+const revisionId = text.regex(/^$|^(?![./])(?!.*\.\.)(?!.*[./]$)[\w./-]+$/, "not a commit, branch or tag");
+
+/** Bounds a link's request fields are held to before use: no prompt is ten million tokens, no card costs $1,000 an hour, no cluster has 256 classes. */
+const MAX_REQUEST_TOKENS = 10_000_000;
+const MAX_PRICE = 1000;
+const MAX_PRICES = 256;
 const kvDtype = z.enum(KV_DTYPES);
 const contextTokens = z.number().int().min(1).max(MAX_CONTEXT_TOKENS);
 const sequences = z.number().int().min(1).max(MAX_SEQUENCES);
@@ -171,21 +263,29 @@ const settingSchemas: { [K in keyof Required<EngineSettings>]: z.ZodType<NonNull
 export function decodeLink(fragment: string, defaults: Choices, options: DecodeOptions = {}): DecodedLink {
   const raw = fragment.startsWith("#") ? fragment.slice(1) : fragment;
   if (raw === "") return { choices: defaults, ignored: [] };
-  const wire = readWire(raw);
+  const wire = readWire(raw, options.keepsPlan === true);
   if (typeof wire === "string") return { choices: defaults, ignored: [wire] };
   return readChoices(wire, defaults, options);
 }
 
 /** The JSON object inside a link, or why there is none. */
-function readWire(raw: string): Record<string, unknown> | string {
-  const whole = "The link could not be read, so the page opened on its example plan";
+function readWire(raw: string, keepsPlan: boolean): Record<string, unknown> | string {
+  const whole = `The link could not be read, so ${keepsPlan ? "the plan on screen stays" : "the page opened on its example plan"}`;
   if (raw.length > MAX_LINK_CHARS) return `${whole}: it is ${raw.length.toLocaleString("en-US")} characters long, far more than any plan needs.`;
-  const version = /^v(\d+)\./.exec(raw);
+  const version = /^v(\d{1,6})\./.exec(raw);
   if (!version) return `${whole}: it is not a Modelplan plan link (it should start with #${PREFIX}).`;
-  if (version[1] !== String(LINK_VERSION)) {
-    return `${whole}: it was made by another version of Modelplan (link format v${version[1]}; this page reads v${LINK_VERSION}).`;
+  const v = version[1] ?? "";
+  if (!READ_VERSIONS.has(v)) {
+    return `${whole}: it was made by another version of Modelplan (link format v${v}; this page reads v1 and v${LINK_VERSION}).`;
   }
-  const bytes = fromBase64Url(raw.slice(PREFIX.length));
+  let payload = raw.slice(version[0].length);
+  if (v === "2") {
+    const sum = /^([0-9a-f]{8})\./.exec(payload);
+    if (!sum) return `${whole}: its checksum is missing (was it cut or edited?).`;
+    payload = payload.slice(sum[0].length);
+    if (checksum(payload) !== sum[1]) return `${whole}: it is damaged: its checksum does not match, so some characters changed when it was copied; copy the whole link again.`;
+  }
+  const bytes = fromBase64Url(payload);
   if (!bytes) return `${whole}: it has characters a plan link never has (was it cut or edited?).`;
   let json: string;
   try {
@@ -219,8 +319,8 @@ function readChoices(wire: Record<string, unknown>, defaults: Choices, options: 
     return fallback;
   }
 
-  const repo = take("r", "the repo", text.regex(/^$|^[\w.-]+\/[\w.-]+$/, "not an owner/name repo id"), defaults.repo);
-  const revision = take("v", "the revision", text.regex(/^[\w./-]*$/, "not a commit, branch or tag"), defaults.revision);
+  const repo = take("r", "the repo", repoId, defaults.repo);
+  const revision = take("v", "the revision", revisionId, defaults.revision);
   const cluster = readCluster(take("c", "the cluster", wireCluster, null), defaults.cluster, options, ignored);
   const [context, seqs, kv] = take(
     "w",
@@ -238,12 +338,33 @@ function readChoices(wire: Record<string, unknown>, defaults: Choices, options: 
   const selectedOptionId = take("o", "the selected option", text, defaults.selectedOptionId);
   const commandIndex = take("m", "the chosen command", z.number().int().min(0).max(64), defaults.commandIndex);
   const manual = "x" in wire ? take("x", "the manual model", z.tuple([text.min(1), z.string().min(2).max(MAX_MANUAL_CONFIG_CHARS), z.number().positive().max(MAX_MEM_GIB * 2 ** 30)]), null) : null;
-  const known = new Set(["r", "v", "c", "w", "e", "f", "o", "m", "x"]);
+  Object.assign(workload, readRequest("q" in wire ? take("q", "the request and ranking", z.unknown(), null) : null, ignored));
+  const known = new Set(["r", "v", "c", "w", "e", "f", "o", "m", "x", "q"]);
   const extra = Object.keys(wire).filter((k) => !known.has(k));
   if (extra.length > 0) ignored.push(`Fields this page does not know: ${extra.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 20))).join(", ")}.`);
   const choices: Choices = { repo, revision, cluster, workload, filters, selectedOptionId, commandIndex };
-  if (manual) choices.manual = { name: manual[0], configJson: manual[1], weightsBytes: manual[2] };
-  return { choices, ignored };
+  const manualProblem = manual ? manualShapeError(manual[1]) : null;
+  if (manual && manualProblem) ignored.push(`the manual model: ${manualProblem}; the page opened without it.`);
+  else if (manual) choices.manual = { name: manual[0], configJson: manual[1], weightsBytes: manual[2] };
+  return { choices, ignored: boundedNotices(ignored) };
+}
+
+/** Why a link's manual config.json cannot be planned at all (not JSON, not an object, a shape past any real model's), or null. */
+function manualShapeError(configJson: string): string | null {
+  let config: unknown;
+  try {
+    // The page writes it with JSON.stringify (manual mode minifies it), so it is plain JSON.
+    config = JSON.parse(configJson);
+  } catch {
+    return "its config.json is not JSON";
+  }
+  if (typeof config !== "object" || config === null || Array.isArray(config)) return "its config.json is not a JSON object";
+  return configCeilingError(config as Record<string, unknown>);
+}
+
+function boundedNotices(ignored: string[]): string[] {
+  if (ignored.length <= MAX_NOTICES) return ignored;
+  return [...ignored.slice(0, MAX_NOTICES - 1), `… and ${(ignored.length - MAX_NOTICES + 1).toLocaleString("en-US")} more parts of the link that could not be used.`];
 }
 
 function field<T>(schema: z.ZodType<T>, value: unknown, label: string, fallback: T, ignored: string[]): T {
@@ -271,8 +392,16 @@ function readCluster(nodes: z.infer<typeof wireCluster> | null, fallback: Cluste
   return fallback;
 }
 
+/** More keys than this in the settings is not a hand-edit but junk: named once, not key by key. */
+const MAX_SETTING_KEYS = 64;
+
 function readSettings(wire: Record<string, unknown>, fallback: EngineSettings, ignored: string[]): EngineSettings {
   const settings: Record<string, unknown> = {};
+  const keys = Object.keys(wire);
+  if (keys.length > MAX_SETTING_KEYS) {
+    ignored.push(`the engine settings: ${keys.length.toLocaleString("en-US")} of them, more than the ${Object.keys(settingSchemas).length} there are; using the engines' defaults.`);
+    return fallback;
+  }
   for (const [key, value] of Object.entries(wire)) {
     const schema = (settingSchemas as Record<string, z.ZodType | undefined>)[key];
     if (!Object.hasOwn(settingSchemas, key) || !schema) {

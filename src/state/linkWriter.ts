@@ -6,7 +6,7 @@
  */
 import type { Choices } from "./choices.ts";
 import { encodeLink } from "./link.ts";
-import type { Store } from "./store.ts";
+import type { Mutate, StoreApi } from "zustand/vanilla";
 
 /** Long enough to coalesce a slider drag, short enough that a link copied from the address bar is current. */
 export const LINK_WRITE_DELAY_MS = 250;
@@ -20,18 +20,19 @@ export interface LinkWindow {
 }
 
 /** Starts writing; returns the function that stops (and drops a pending write). */
-export function startLinkWriter<T>(store: Store<T>, selectChoices: (state: T) => Choices, win: LinkWindow): () => void {
+export function startLinkWriter<T>(
+  store: Mutate<StoreApi<T>, [["zustand/subscribeWithSelector", never]]>,
+  selectChoices: (state: T) => Choices,
+  win: LinkWindow,
+): () => void {
   let pending: number | null = null;
-  let last = selectChoices(store.getState());
   function write(): void {
     pending = null;
     const hash = `#${encodeLink(selectChoices(store.getState()))}`;
     if (win.location.hash !== hash) win.history.replaceState(null, "", hash);
   }
-  const unsubscribe = store.subscribe(() => {
-    const next = selectChoices(store.getState());
-    if (next === last) return;
-    last = next;
+  // Called only when the choices change (by reference), not for the Hub's address or the notices.
+  const unsubscribe = store.subscribe(selectChoices, () => {
     if (pending !== null) win.clearTimeout(pending);
     pending = win.setTimeout(write, LINK_WRITE_DELAY_MS);
   });

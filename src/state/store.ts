@@ -1,35 +1,56 @@
 /**
- * A vanilla store: state, a setter and subscribers, with no React in it
- * (zustand's `vanilla.ts`). The page's hook (useStore.ts) and the URL writer
- * (main.tsx) both sit on top of it, so the link can be written without a
- * component being mounted, and tests can drive the store without a DOM.
+ * The page's store on zustand's vanilla core (no React in it): the page's
+ * hook is zustand's own `useStore`, the link writer subscribes to the
+ * choices alone (subscribeWithSelector), and the one setting kept across
+ * visits, the Hub's address, is written by zustand's `persist`.
  */
+import { createStore, type Mutate, type StoreApi } from "zustand/vanilla";
+import { persist, subscribeWithSelector, type PersistStorage } from "zustand/middleware";
+import { DEFAULT_HUB_URL, normalizeHubUrl, type TabStorage } from "../hub/settings.ts";
 
-export interface Store<T> {
-  getState(): T;
-  /** Replaces the state (or derives it from the previous one) and tells every subscriber, once. */
-  setState(next: T | ((previous: T) => T)): void;
-  /** Returns the function that unsubscribes. */
-  subscribe(listener: () => void): () => void;
-}
+/** The key of the Hub's address in localStorage: a plain address, as pages before zustand wrote it. */
+export const HUB_URL_KEY = "modelplan.hub-url";
 
-export function createStore<T>(initial: T): Store<T> {
-  let state = initial;
-  const listeners = new Set<() => void>();
+type Persisted = { hubUrl: string };
+
+/**
+ * The stored value stays the bare address (not zustand's JSON envelope), so a
+ * setting saved by an older page still opens; the default is not stored at all.
+ */
+function hubUrlStorage(storage: TabStorage | null): PersistStorage<Persisted> {
   return {
-    getState: () => state,
-    setState(next) {
-      const value = typeof next === "function" ? (next as (previous: T) => T)(state) : next;
-      // Same reference: nothing changed, so no component re-renders and the link is not rewritten.
-      if (Object.is(value, state)) return;
-      state = value;
-      for (const listener of [...listeners]) listener();
+    getItem(name) {
+      const saved = storage?.getItem(name);
+      if (!saved) return null;
+      const url = normalizeHubUrl(saved);
+      return typeof url === "string" ? { state: { hubUrl: url }, version: 0 } : null;
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
+    setItem(name, value) {
+      const { hubUrl } = value.state;
+      try {
+        if (hubUrl === DEFAULT_HUB_URL) storage?.removeItem(name);
+        else if (storage?.getItem(name) !== hubUrl) storage?.setItem(name, hubUrl);
+      } catch {
+        // A full or refused storage: the setting holds for this visit only.
+      }
+    },
+    removeItem(name) {
+      storage?.removeItem(name);
     },
   };
+}
+
+export type PlanStore<T> = Mutate<StoreApi<T>, [["zustand/subscribeWithSelector", never], ["zustand/persist", Persisted]]>;
+
+/** A store holding `initial`, whose hubUrl is read from and written to `storage` (localStorage in the page; null: not kept). */
+export function createPlanStore<T extends Persisted>(initial: T, storage: TabStorage | null): PlanStore<T> {
+  return createStore<T>()(
+    subscribeWithSelector(
+      persist(() => initial, {
+        name: HUB_URL_KEY,
+        storage: hubUrlStorage(storage),
+        partialize: (s): Persisted => ({ hubUrl: s.hubUrl }),
+      }),
+    ),
+  );
 }

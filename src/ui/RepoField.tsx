@@ -20,7 +20,7 @@ interface RepoFieldProps {
   onRead: (text: string) => string | null;
   /** The Hub access settings (token, address), shown in a disclosure under the field. */
   access: React.ReactNode;
-  /** Shown under a "cannot reach the Hub" message: the ways to plan without it. */
+  /** Shown under an error: the way on that fits it (the ways to plan without the Hub, a retry countdown). */
   offline?: React.ReactNode;
   /** Beside the model's summary once it is read (e.g. its other quantizations). */
   extra?: React.ReactNode;
@@ -77,7 +77,7 @@ export function RepoField({ repo, revision, status, catalog, onRead, access, off
             <p className="error" role="alert">
               {error}
             </p>
-            {status.kind === "error" && status.errorKind === "network" && problem === null ? offline : null}
+            {status.kind === "error" && problem === null ? offline : null}
           </>
         ) : status.kind === "loading" ? (
           <p className="muted">Reading {repo} from the Hub…</p>

@@ -6,8 +6,9 @@
  *    token 404 RepoNotFound; unknown revision → 404 RevisionNotFound;
  *  - GET /{id}/resolve/{sha}/{path} → the file; GGUF files by Range, 206 +
  *    Content-Range with the file's REAL total size; gated repos 401/403;
- *  - faults a test switches on: 429, an HTML page, a 200 ignoring Range,
- *    a short 206, a file that ends inside its header, no network.
+ *  - faults a test switches on: 429, 500, a 502 HTML page from a proxy, an
+ *    HTML page, a 200 ignoring Range, a short 206, a file that ends inside
+ *    its header, no network.
  * The same handler serves both the tests' fetch and a node:http server.
  */
 import { readFileSync, readdirSync } from "node:fs";
@@ -50,7 +51,7 @@ export function loadListRecordings(): ListRecording[] {
     .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as ListRecording);
 }
 
-export type Fault = "none" | "rate-limit" | "html" | "ignore-range" | "short-206" | "ends-in-header" | "offline";
+export type Fault = "none" | "rate-limit" | "html" | "ignore-range" | "short-206" | "ends-in-header" | "offline" | "server-error" | "bad-gateway";
 
 export interface LoggedRequest {
   method: string;
@@ -196,6 +197,9 @@ export function fakeHub(options: FakeHubOptions) {
       inFlight.now--;
     }
     if (fault === "rate-limit") return error(429, null, "Too Many Requests", { ratelimit: '"api";r=0;t=120' });
+    if (fault === "server-error") return error(500, null, "Internal Error - We're working hard to fix this as soon as possible!");
+    // A load balancer's own page in front of the Hub: HTML, no CORS or error headers.
+    if (fault === "bad-gateway") return new Response("<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>", { status: 502, headers: { "content-type": "text/html" } });
     const parts = url.pathname.split("/").filter((p) => p !== "");
     if (parts[0] === "api" && parts[1] === "models" && parts[4] === "revision") return modelInfo(parts, auth);
     if (parts[0] === "api" && parts[1] === "models" && parts.length === 2) return listModels(url);

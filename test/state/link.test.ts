@@ -4,7 +4,7 @@ import { deflateSync, strToU8 } from "fflate";
 import { describe, expect, test } from "vitest";
 import type { Cluster } from "../../src/plan/index.ts";
 import type { Choices } from "../../src/state/choices.ts";
-import { decodeLink, encodeLink, linkCarriesManual, MAX_SHARED_LINK_CHARS } from "../../src/state/link.ts";
+import { checksum, decodeLink, encodeLink, linkCarriesManual, MAX_SHARED_LINK_CHARS } from "../../src/state/link.ts";
 
 /** The page's defaults as the codec sees them: a repo, a small cluster, a workload. */
 const DEFAULTS: Choices = {
@@ -61,11 +61,36 @@ const FULL: Choices = {
 describe("plan links: exact strings (a link made today must open tomorrow)", () => {
   // A change to the wire format breaks every link already shared: these strings are pinned on purpose.
   test.each([
-    ["the defaults", DEFAULTS, "v1.JY1LDsIwDETvMmtHOAmCkCU3YF2xKBA-Ukmkqp9F1bt3olrWWJ7nz4IeEbc55UMVb7y7QjDRZHkiNg1yeSVj2f4eCnF6DGIvqkL0taom6AcSJNwZgpk73p1PHBK041BAMyEuq-BNVu8y266j5pJT5WX_90fUdQM"],
+    ["the defaults", DEFAULTS, "v2.ec49c59f.JY1LDsIwDETvMmtHOAmCkCU3YF2xKBA-Ukmkqp9F1bt3olrWWJ7nz4IeEbc55UMVb7y7QjDRZHkiNg1yeSVj2f4eCnF6DGIvqkL0taom6AcSJNwZgpk73p1PHBK041BAMyEuq-BNVu8y266j5pJT5WX_90fUdQM"],
   ])("encodeLink(%s)", (_name, choices, expected) => {
     expect(encodeLink(choices)).toBe(expected);
   });
 
+  test("a v1 link (made before the checksum) still opens, to the same plan", () => {
+    const v1 = "v1.JY1LDsIwDETvMmtHOAmCkCU3YF2xKBA-Ukmkqp9F1bt3olrWWJ7nz4IeEbc55UMVb7y7QjDRZHkiNg1yeSVj2f4eCnF6DGIvqkL0taom6AcSJNwZgpk73p1PHBK041BAMyEuq-BNVu8y266j5pJT5WX_90fUdQM";
+    const decoded = decodeLink(v1, { ...DEFAULTS, repo: "x/y" });
+    expect(decoded.ignored).toEqual([]);
+    expect(decoded.choices).toEqual(DEFAULTS);
+  });
+
+  test("FNV-1a matches its published test vectors", () => {
+    // From the FNV reference's test suite (http://www.isthe.com/chongo/src/fnv/test_fnv.c): "" and "a" and "foobar".
+    expect(checksum("")).toBe("811c9dc5");
+    expect(checksum("a")).toBe("e40c292c");
+    expect(checksum("foobar")).toBe("bf9cf968");
+  });
+
+  test.each([
+    ["one character changed", (l: string) => l.slice(0, 40) + (l[40] === "A" ? "B" : "A") + l.slice(41)],
+    ["the last character cut", (l: string) => l.slice(0, -1)],
+    ["half the link cut", (l: string) => l.slice(0, Math.floor(l.length / 2))],
+    ["the checksum edited", (l: string) => l.replace(/^v2\.[0-9a-f]/, (m) => `v2.${m.endsWith("0") ? "1" : "0"}`)],
+  ])("a v2 link with %s is reported as damaged, not planned", (_name, damage) => {
+    const decoded = decodeLink(damage(encodeLink(FULL)), DEFAULTS);
+    expect(decoded.choices).toEqual(DEFAULTS);
+    expect(decoded.ignored).toHaveLength(1);
+    expect(decoded.ignored[0]).toMatch(/checksum/);
+  });
   test.each([
     ["an empty fragment is the defaults, with nothing to report", "", DEFAULTS, 0],
     ["a bare #", "#", DEFAULTS, 0],
@@ -77,7 +102,7 @@ describe("plan links: exact strings (a link made today must open tomorrow)", () 
 
   test.each([
     ["text that is not a plan link", "#hello-world", /not a Modelplan plan link/],
-    ["a link from a newer format", "#v2.AAAA", /link format v2; this page reads v1/],
+    ["a link from a newer format", "#v3.AAAA", /link format v3; this page reads v1 and v2/],
     ["characters base64url never has", "#v1.abc$def", /characters a plan link never has/],
     ["a link cut in the middle of its data", "#v1.JY1LDsIwDETvMmtHOAmCkCU3YF2xKBA-Ukmkqp9F1bt3olrWWJ7nz4IeEbc55UMV", /damaged/],
     ["a compressed array, not a plan", `#${wire([1, 2, 3])}`, /holds no plan/],
@@ -111,6 +136,20 @@ describe("plan links: round trips", () => {
 describe("plan links: tampered fields fall back one by one and are named", () => {
   const good = { r: "Qwen/Qwen3-8B", v: "main", c: [["n1", "ib0", 512, 500, [["h100-80g", 8, 4]]]], w: [8192, 2, "fp8"], e: {}, f: ["", "", "all", "none"], o: "", m: 0 };
 
+  test("an empty repo id is refused, and the page's own repo read instead", () => {
+    const decoded = decodeLink(wire({ ...good, r: "" }), DEFAULTS);
+    expect(decoded.ignored.join(" ")).toMatch(/the repo: not an owner\/name repo id/);
+    expect(decoded.choices.repo).toBe(DEFAULTS.repo);
+  });
+
+  test("a link with 2,000 unknown settings is a handful of notices, not 2,000", () => {
+    const e = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, 1]));
+    const decoded = decodeLink(wire({ ...good, e, z1: 1, z2: 2, z3: 3 }), DEFAULTS);
+    expect(decoded.ignored.length).toBeLessThanOrEqual(10);
+    expect(decoded.ignored.join(" ")).toMatch(/2,000 of them/);
+    expect(decoded.choices.workload.settings).toEqual({});
+  });
+
   test("a good hand-made link is read whole", () => {
     const decoded = decodeLink(wire(good), DEFAULTS);
     expect(decoded.ignored).toEqual([]);
@@ -130,6 +169,17 @@ describe("plan links: tampered fields fall back one by one and are named", () =>
     ["a vLLM release as a number", { e: { vllmVersion: 0.15 } }, "vllmVersion", (c: Choices) => !("vllmVersion" in c.workload.settings)],
     ["a cluster with a fractional GPU count", { c: [["n1", "ib0", 512, 500, [["h100-80g", 7.5, 4]]]] }, "the cluster", (c: Choices) => c.cluster === DEFAULTS.cluster],
     ["a repo id with a path in it", { r: "../../etc/passwd" }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
+    ["a repo id that climbs out", { r: "../.." }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
+    ["a repo id ending in ..", { r: "x/.." }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
+    ["a repo id with a space", { r: "a /b" }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
+    ["a repo id with three parts", { r: "a/b/c" }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
+    ["a repo name past the Hub's 96 characters", { r: `a/${"b".repeat(97)}` }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
+    ["a revision that climbs out", { v: "../../x" }, "the revision", (c: Choices) => c.revision === DEFAULTS.revision],
+    ["a revision ending in /", { v: "main/" }, "the revision", (c: Choices) => c.revision === DEFAULTS.revision],
+    ["10⁹ devices in a group", { c: [["n1", "ib0", 512, 500, [["h100-80g", 1e9, 1e9]]]] }, "the cluster", (c: Choices) => c.cluster === DEFAULTS.cluster],
+    ["1,025 devices in a group (the cluster panel's limit is 1,024)", { c: [["n1", "ib0", 512, 500, [["h100-80g", 1025, 4]]]] }, "the cluster", (c: Choices) => c.cluster === DEFAULTS.cluster],
+    ["an empty cluster", { c: [] }, "no nodes", (c: Choices) => c.cluster === DEFAULTS.cluster],
+    ["20,000 nodes", { c: Array.from({ length: 20_000 }, (_, i) => [`n${i}`, "", 1, 1, []]) }, "20,000 nodes, more than the 10,000", (c: Choices) => c.cluster === DEFAULTS.cluster],
     ["an unknown engine filter", { f: ["", "tensorrt", "fits", "none"] }, "the engine filter", (c: Choices) => c.filters.engine === "" && c.filters.fit === "fits"],
     ["a missing field", { m: undefined }, "the chosen command", (c: Choices) => c.commandIndex === 0],
     ["a field this version does not know", { z: 1 }, "Fields this page does not know", (c: Choices) => c.repo === "Qwen/Qwen3-8B"],
@@ -259,9 +309,25 @@ describe("a manual model in the link", () => {
     expect(back.choices.commandIndex).toBe(2);
   });
 
+  test.each([2 ** 32, 1e12, 2 ** 53, 1e308, 1e6])("a manual model with %d layers is refused at the link, with the field named", (layers) => {
+    const back = decodeLink(wire({ r: "a/b", x: ["huge", JSON.stringify({ ...config, num_hidden_layers: layers }), 1e12] }), DEFAULTS);
+    expect(back.choices.manual).toBeUndefined();
+    expect(back.ignored.join(" ")).toMatch(/the manual model: config\.json's num_hidden_layers is .*no real model has more than 1,024.*the page opened without it/);
+  });
+
   test("a manual model's entry that is not name, config and size is named and dropped", () => {
     const back = decodeLink(wire({ r: "a/b", x: ["name", "{}", -5] }), DEFAULTS);
     expect(back.choices.manual).toBeUndefined();
     expect(back.ignored.join(" ")).toMatch(/the manual model/);
+  });
+});
+
+describe("the request and the ranking in a link", () => {
+  test("input and output tokens, the order and the prices round-trip; without them the link is as before", () => {
+    const chosen = { ...DEFAULTS, workload: { ...DEFAULTS.workload, inputTokens: 8192, outputTokens: 1024, rankBy: "throughput" as const, pricesPerCardHour: { "h100-80g": 2.5 } } };
+    const decoded = decodeLink(encodeLink(chosen), DEFAULTS);
+    expect(decoded.ignored).toEqual([]);
+    expect(decoded.choices.workload).toMatchObject({ inputTokens: 8192, outputTokens: 1024, rankBy: "throughput", pricesPerCardHour: { "h100-80g": 2.5 } });
+    expect(decodeLink(encodeLink(DEFAULTS), DEFAULTS).choices.workload.rankBy).toBeUndefined();
   });
 });

@@ -89,7 +89,7 @@ describe("the link writer", () => {
 
   test("the copied link keeps the page's path (any subpath) and replaces an old fragment", () => {
     const link = currentLink("https://tools.example.org/modelplan/index.html#v1.old", CHOICES);
-    expect(link.startsWith("https://tools.example.org/modelplan/index.html#v1.")).toBe(true);
+    expect(link.startsWith("https://tools.example.org/modelplan/index.html#v2.")).toBe(true);
     expect(decodeLink(new URL(link).hash, { ...CHOICES, repo: "x/y" }).choices).toEqual(CHOICES);
   });
 });
