@@ -1,0 +1,46 @@
+/**
+ * What the suite runs: each model once (a sparse GGUF of its real header), then contexts in
+ * llama.cpp's own terms. Small layer counts test the per-layer formulas; one full-size model per
+ * kind checks that nothing else grows with depth.
+ */
+import type { ContextParams } from "./engine.ts";
+import { GGML } from "./ggufWriter.ts";
+import * as M from "./models.ts";
+import type { ModelSpec } from "./models.ts";
+
+export interface ModelCase {
+  spec: () => ModelSpec;
+  contexts: (ContextParams & { name: string })[];
+}
+
+const F16 = 1, Q8_0 = 8, Q4_0 = 2;
+const ctx = (name: string, nCtx: number, nSeqMax: number, nUbatch: number, flashAttn: boolean | "auto", cacheType: 1 | 8 | 2 = F16) => ({ name, nCtx, nSeqMax, nUbatch, flashAttn, cacheType });
+
+export const MODEL_CASES: ModelCase[] = [
+  {
+    spec: () => M.llama31_8b(2),
+    contexts: [
+      ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true), ctx("8k fa-auto", 8192, 1, 512, "auto"),
+      ctx("8k q8_0", 8192, 1, 512, true, Q8_0), ctx("8k q4_0", 8192, 1, 512, true, Q4_0),
+      ctx("4k ub256 fa-on", 4096, 1, 256, true), ctx("32k ub2048 fa-on", 32768, 1, 2048, true),
+      ctx("4x4k fa-off", 16384, 4, 512, false), ctx("4x4k fa-on", 16384, 4, 512, true),
+    ],
+  },
+  { spec: () => M.llama31_8b(32), contexts: [ctx("8k fa-on", 8192, 1, 512, true)] },
+  { spec: () => M.llama31_8b(2, GGML.Q4_0), contexts: [ctx("8k fa-on", 8192, 1, 512, true)] },
+  {
+    spec: () => M.gemma2_9b(2),
+    contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true), ctx("4x8k fa-on", 32768, 4, 512, true), ctx("8k q8_0", 8192, 1, 512, true, Q8_0)],
+  },
+  {
+    spec: () => M.gemma3_4b(6),
+    contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("32k fa-on", 32768, 1, 512, true), ctx("2x16k fa-on", 32768, 2, 1024, true)],
+  },
+  { spec: () => M.gemma3_4b(34), contexts: [ctx("8k fa-on", 8192, 1, 512, true)] },
+  { spec: () => M.gptOss20b(2), contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true), ctx("2x8k fa-on", 16384, 2, 512, true)] },
+  { spec: () => M.qwen3moe30b(2), contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true)] },
+  { spec: () => M.deepseekV2Lite(27), contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true)] },
+  { spec: () => M.qwen3next80b(4), contexts: [ctx("8k fa-on", 8192, 1, 512, true), ctx("2x8k fa-off", 16384, 2, 512, false)] },
+  { spec: () => M.lfm2_1b(6), contexts: [ctx("8k fa-on", 8192, 1, 512, true), ctx("2x8k fa-off", 16384, 2, 512, false)] },
+  { spec: () => M.lfm2_1b(16), contexts: [ctx("8k fa-on", 8192, 1, 512, true)] },
+];
