@@ -38,8 +38,8 @@ export interface GgufTensorSpec {
 }
 
 /** ggml types this writer sizes: [block size, bytes a block] (ggml/src/ggml.c type_traits). */
-export const GGML = { F32: 0, F16: 1, Q4_0: 2, Q8_0: 8, Q4_K: 12, Q6_K: 14, BF16: 30, MXFP4: 39 } as const;
-const TYPE_BLOCKS: Record<number, [number, number]> = { 0: [1, 4], 1: [1, 2], 2: [32, 18], 8: [32, 34], 12: [256, 144], 14: [256, 210], 30: [1, 2], 39: [32, 17] };
+export const GGML = { F32: 0, F16: 1, Q4_0: 2, Q5_0: 6, Q8_0: 8, Q4_K: 12, Q6_K: 14, BF16: 30, MXFP4: 39 } as const;
+const TYPE_BLOCKS: Record<number, [number, number]> = { 0: [1, 4], 1: [1, 2], 2: [32, 18], 6: [32, 22], 8: [32, 34], 12: [256, 144], 14: [256, 210], 30: [1, 2], 39: [32, 17] };
 
 const ALIGNMENT = 32;
 

@@ -3,7 +3,11 @@
  * llama.cpp's loader asks for them (ggml-org/llama.cpp v0.4.0, src/models/<arch>.cpp
  * `load_arch_tensors`, dims in ggml order: ne0 first). Shapes are the
  * published configs' (each cited); a `layers` below the model's own keeps
- * every per-layer formula and only shortens the stack.
+ * every per-layer formula and only shortens the stack. Matrices are Q5_0, which no CPU build
+ * repacks (ggml-cpu repack.cpp and amx/common.h take Q4_0, Q4_1, Q8_0, Q2_K, Q4_K, Q5_K, Q6_K,
+ * IQ4_NL, IQ4_XS, MXFP4 and F16, by ISA), so the mapped file is the whole of the weights; and a third
+ * of BF16's bytes, because llama.cpp maps a file with MAP_POPULATE (src/llama-mmap.cpp), which
+ * reads every page of the hole.
  */
 import { GGML, f32, f32s, i32s, str, strs, u32, type GgufKvValue, type GgufTensorSpec } from "./ggufWriter.ts";
 
@@ -64,7 +68,7 @@ function common(arch: string, o: { layers: number; embd: number; heads: number; 
 }
 
 /** Llama-3.1-8B (meta-llama/Llama-3.1-8B config.json): GQA, 32 heads over 8 KV heads of 128. */
-export function llama31_8b(layers = 32, weight: number = GGML.BF16): ModelSpec {
+export function llama31_8b(layers = 32, weight: number = GGML.Q5_0): ModelSpec {
   const E = 4096, H = 32, KV = 8, D = 128, FF = 14336, V = 128256;
   const t = new Tensors(weight).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
   for (let i = 0; i < layers; i++) {
@@ -84,7 +88,7 @@ export function llama31_8b(layers = 32, weight: number = GGML.BF16): ModelSpec {
 /** Gemma-2-9B (google/gemma-2-9b config.json): sliding window 4096 on every other layer. */
 export function gemma2_9b(layers = 42): ModelSpec {
   const E = 3584, H = 16, KV = 8, D = 256, FF = 14336, V = 256000;
-  const t = new Tensors(GGML.BF16).w("token_embd.weight", E, V).v("output_norm.weight", E);
+  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E);
   for (let i = 0; i < layers; i++) {
     t.v(`blk.${i}.attn_norm.weight`, E).w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D).w(`blk.${i}.attn_output.weight`, H * D, E)
       .v(`blk.${i}.post_attention_norm.weight`, E).v(`blk.${i}.ffn_norm.weight`, E)
@@ -105,7 +109,7 @@ export function gemma2_9b(layers = 42): ModelSpec {
 /** Gemma-3-4B (google/gemma-3-4b-it text_config): a 1024-token window on five layers of six. */
 export function gemma3_4b(layers = 34): ModelSpec {
   const E = 2560, H = 8, KV = 4, D = 256, FF = 10240, V = 262208;
-  const t = new Tensors(GGML.BF16).w("token_embd.weight", E, V).v("output_norm.weight", E);
+  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E);
   for (let i = 0; i < layers; i++) {
     t.v(`blk.${i}.attn_norm.weight`, E).w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D).w(`blk.${i}.attn_output.weight`, H * D, E)
       .v(`blk.${i}.post_attention_norm.weight`, E).v(`blk.${i}.attn_k_norm.weight`, D).v(`blk.${i}.attn_q_norm.weight`, D).v(`blk.${i}.ffn_norm.weight`, E)
@@ -128,7 +132,7 @@ export function gemma3_4b(layers = 34): ModelSpec {
  */
 export function gptOss20b(layers = 24): ModelSpec {
   const E = 2880, H = 64, KV = 8, D = 64, X = 32, FFX = 2880, V = 201088;
-  const t = new Tensors(GGML.BF16).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
+  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
   for (let i = 0; i < layers; i++) {
     t.v(`blk.${i}.attn_norm.weight`, E).v(`blk.${i}.post_attention_norm.weight`, E)
       .w(`blk.${i}.attn_q.weight`, E, H * D).w(`blk.${i}.attn_k.weight`, E, KV * D).w(`blk.${i}.attn_v.weight`, E, KV * D)
@@ -153,7 +157,7 @@ export function gptOss20b(layers = 24): ModelSpec {
 /** Qwen3-30B-A3B (Qwen/Qwen3-30B-A3B config.json): 128 experts, 8 a token, 4 KV heads of 128. */
 export function qwen3moe30b(layers = 48): ModelSpec {
   const E = 2048, H = 32, KV = 4, D = 128, X = 128, FFX = 768, V = 151936;
-  const t = new Tensors(GGML.BF16).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
+  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
   for (let i = 0; i < layers; i++) {
     t.v(`blk.${i}.attn_norm.weight`, E).w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D).w(`blk.${i}.attn_output.weight`, H * D, E)
       .v(`blk.${i}.attn_k_norm.weight`, D).v(`blk.${i}.attn_q_norm.weight`, D).v(`blk.${i}.ffn_norm.weight`, E).v(`blk.${i}.ffn_gate_inp.weight`, E, X)
@@ -178,7 +182,7 @@ export function qwen3moe30b(layers = 48): ModelSpec {
  */
 export function deepseekV2Lite(layers = 27): ModelSpec {
   const E = 2048, H = 16, R = 512, ROPE = 64, NOPE = 128, VD = 128, X = 64, FFX = 1408, FF = 10944, V = 102400;
-  const t = new Tensors(GGML.BF16).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
+  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
   for (let i = 0; i < layers; i++) {
     t.v(`blk.${i}.attn_norm.weight`, E).v(`blk.${i}.attn_kv_a_norm.weight`, R)
       .w(`blk.${i}.attn_q.weight`, E, H * (NOPE + ROPE)).w(`blk.${i}.attn_kv_a_mqa.weight`, E, R + ROPE)
@@ -213,7 +217,7 @@ export function qwen3next80b(layers = 48): ModelSpec {
   const E = 2048, H = 16, KV = 2, D = 256, X = 512, FFX = 512, V = 151936;
   const dState = 128, kHeads = 16, vHeads = 32, conv = 4;
   const keyDim = dState * kHeads, valueDim = dState * vHeads;
-  const t = new Tensors(GGML.BF16).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
+  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
   for (let i = 0; i < layers; i++) {
     t.v(`blk.${i}.attn_norm.weight`, E).v(`blk.${i}.post_attention_norm.weight`, E);
     if ((i + 1) % 4 === 0) {
@@ -248,7 +252,7 @@ export function qwen3next80b(layers = 48): ModelSpec {
 export function lfm2_1b(layers = 16): ModelSpec {
   const E = 2048, H = 32, KV = 8, D = 64, FF = 8192, V = 65536, LCACHE = 3;
   const attention = new Set([2, 5, 8, 10, 12, 14]);
-  const t = new Tensors(GGML.BF16).w("token_embd.weight", E, V).v("token_embd_norm.weight", E);
+  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("token_embd_norm.weight", E);
   for (let i = 0; i < layers; i++) {
     t.v(`blk.${i}.ffn_norm.weight`, E).w(`blk.${i}.ffn_gate.weight`, E, FF).w(`blk.${i}.ffn_up.weight`, E, FF).w(`blk.${i}.ffn_down.weight`, FF, E).v(`blk.${i}.attn_norm.weight`, E);
     if (attention.has(i)) {
