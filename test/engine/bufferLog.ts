@@ -26,6 +26,7 @@ export interface BufferLog {
   nCtx: number;
   nUbatch: number;
   flashAttn: string;
+  kvUnified: boolean;
 }
 
 function all(text: string, re: RegExp): RegExpExecArray[] {
@@ -58,5 +59,6 @@ export function readContext(log: string): Omit<BufferLog, "modelMib"> {
     nCtx: Number(one(log, /llama_context: n_ctx\s+=\s+(\d+)/, "n_ctx")[1]),
     nUbatch: Number(one(log, /llama_context: n_ubatch\s+=\s+(\d+)/, "n_ubatch")[1]),
     flashAttn: one(log, /llama_context: flash_attn\s+=\s+(\w+)/, "flash_attn")[1] ?? "",
+    kvUnified: one(log, /llama_context: kv_unified\s+=\s+(\w+)/, "kv_unified")[1] === "true",
   };
 }

@@ -6,6 +6,9 @@
  * (node-llama-cpp llama/addon/AddonContext.cpp: n_ubatch = n_batch = batchSize,
  * n_ctx = contextSize, n_seq_max = sequences; kv_unified stays llama.cpp's default, false).
  */
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { createRequire } from "node:module";
 import { getLlama, LlamaLogLevel, type Llama } from "node-llama-cpp";
 
 interface AddonModel {
@@ -82,4 +85,22 @@ export async function loadModel(path: string): Promise<{ modelLog: string; conte
 /** Which CPU build ggml chose for this host (libggml-cpu-<variant>.so): it decides weight repacking. */
 export async function cpuVariant(): Promise<string> {
   return (await start()).variant;
+}
+
+/** The prebuilt libraries node-llama-cpp loads (its @node-llama-cpp/linux-x64 package). */
+const LIB_DIR = join(dirname(createRequire(import.meta.url).resolve("@node-llama-cpp/linux-x64")), "..", "bins", "linux-x64");
+
+/**
+ * Contexts with a unified KV cache, which the addon cannot ask for: llama.cpp's C API through
+ * python3's ctypes (test/engine/unified.py), the same libraries. Returns the model's log and each
+ * context's.
+ */
+export function unifiedContexts(path: string, contexts: readonly (ContextParams & { unified: boolean })[]): { modelLog: string; contextLogs: string[] } {
+  const args = contexts.map((c) => [c.nCtx, c.nSeqMax, c.nUbatch, c.unified ? 1 : 0, c.flashAttn === "auto" ? -1 : c.flashAttn ? 1 : 0].join(","));
+  if (contexts.some((c) => c.cacheType !== 1)) throw new Error("unified.py creates f16 caches only");
+  const run = spawnSync("python3", [join(import.meta.dirname, "unified.py"), LIB_DIR, path, ...args], { encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  if (run.error) throw new Error(`python3 is needed for the unified-cache cases (llama.cpp's C API through ctypes): ${run.error.message}`);
+  if (run.status !== 0) throw new Error(`unified.py failed (${run.status}): ${run.stderr.split("\n").slice(-5).join("\n")}`);
+  const [modelLog = "", ...contextLogs] = run.stderr.split(/^=== context .*$/m);
+  return { modelLog, contextLogs };
 }

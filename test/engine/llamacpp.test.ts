@@ -6,14 +6,15 @@
  * non-weight need within 2%, host RAM (every model buffer, repacked copies included) within 2%.
  * Where the plan is wrong the disagreement is in KNOWN_GAPS with both figures, so a fix to the
  * plan fails here until the table is updated (test/engine/FINDINGS.md says why each one differs).
+ * Unified caches, which node-llama-cpp cannot ask for, go through llama.cpp's C API (unified.py, python3).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { MIB, readContext, readModelBuffers } from "./bufferLog.ts";
-import { MODEL_CASES } from "./cases.ts";
-import { cpuVariant, loadModel } from "./engine.ts";
+import { MODEL_CASES, UNIFIED_CASES } from "./cases.ts";
+import { cpuVariant, loadModel, unifiedContexts, type ContextParams } from "./engine.ts";
 import { writeSparseGguf } from "./ggufWriter.ts";
 import { KNOWN_GAPS, type Figure } from "./knownGaps.ts";
 import { planCpu } from "./planOf.ts";
@@ -59,6 +60,28 @@ test("the host's llama.cpp CPU build is one the recorded figures hold for (x86 w
   expect(AVX2_BUILDS, "KNOWN_GAPS' repacked copies were measured on AVX2 builds; on another CPU record them again").toContain(await cpuVariant());
 });
 
+type Context = ReturnType<typeof readContext>;
+
+/** Every figure of one context against the plan for the same file and settings; what is wrong, in words. */
+async function checkContext(key: string, path: string, modelMib: Record<string, number>, log: Context, c: ContextParams, planSequences = c.nSeqMax): Promise<string[]> {
+  // CPU_Mapped is the file mapped in place; any other model buffer (CPU_REPACK, AMX) is a second copy.
+  const mappedMib = modelMib["CPU_Mapped"] ?? 0;
+  const repackedMib = Object.entries(modelMib).filter(([k]) => k !== "CPU_Mapped").reduce((s, [, v]) => s + v, 0);
+  rows.push(`${key} | cells | ${log.kv.map((k) => `${k.cells}×${k.layers}L ${k.mib}`).join(" + ")}${log.recurrentMib > 0 ? ` + RS ${log.recurrentMib}` : ""} | compute ${log.computeMib}, output ${log.outputMib}, fa ${log.flashAttn} |`);
+  if (repackedMib > 0) rows.push(`${key} | repacked copy (${Object.keys(modelMib).join(", ")}; CPU build ${await cpuVariant()}) | ${repackedMib.toFixed(2)} | 0 |`);
+  const kvDtype = c.cacheType === 8 ? "q8_0" : c.cacheType === 2 ? "q4_0" : "f16";
+  const contextTokens = planSequences === c.nSeqMax ? c.nCtx / c.nSeqMax : c.nCtx;
+  const planned = (await planCpu(path, { contextTokens, sequences: planSequences, kvDtype, ubatch: log.nUbatch })).load;
+  const engineKv = log.kv.reduce((s, k) => s + k.mib, 0) + log.recurrentMib;
+  const engineOverhead = log.computeMib + log.outputMib;
+  return [
+    compare(key, "kv", engineKv, planned.kvBytes / MIB),
+    compare(key, "overhead", engineOverhead, planned.engineBytes / MIB),
+    compare(key, "nonWeight", engineKv + engineOverhead, (planned.kvBytes + planned.engineBytes) / MIB),
+    compare(key, "hostRam", mappedMib + repackedMib + engineKv + engineOverhead, (planned.weightsBytes + planned.kvBytes + planned.engineBytes) / MIB),
+  ].filter((x): x is string => x !== null);
+}
+
 describe.each(MODEL_CASES)("llama.cpp v0.4.0 on the CPU", (mc) => {
   const spec = mc.spec();
   test(`${spec.id}: every buffer llama.cpp allocates, against the plan`, async () => {
@@ -67,28 +90,11 @@ describe.each(MODEL_CASES)("llama.cpp v0.4.0 on the CPU", (mc) => {
     const model = await loadModel(path);
     try {
       const modelMib = readModelBuffers(model.modelLog);
-      // CPU_Mapped is the file mapped in place; any other model buffer (CPU_REPACK, AMX) is a second copy.
-      const mappedMib = modelMib["CPU_Mapped"] ?? 0;
-      const repackedMib = Object.entries(modelMib).filter(([k]) => k !== "CPU_Mapped").reduce((s, [, v]) => s + v, 0);
       const wrong: string[] = [];
       for (const c of mc.contexts) {
         const log = readContext(await model.context(c));
         expect(log.nCtx).toBe(c.nCtx);
-        const key = `${spec.id} ${c.name}`;
-        const kvDtype = c.cacheType === 8 ? "q8_0" : c.cacheType === 2 ? "q4_0" : "f16";
-        const planned = await planCpu(path, { contextTokens: c.nCtx / c.nSeqMax, sequences: c.nSeqMax, kvDtype, ubatch: log.nUbatch });
-        rows.push(`${key} | cells | ${log.kv.map((k) => `${k.cells}×${k.layers}L ${k.mib}`).join(" + ")}${log.recurrentMib > 0 ? ` + RS ${log.recurrentMib}` : ""} | compute ${log.computeMib}, output ${log.outputMib}, fa ${log.flashAttn} |`);
-        const engineKv = log.kv.reduce((s, k) => s + k.mib, 0) + log.recurrentMib;
-        const engineOverhead = log.computeMib + log.outputMib;
-        wrong.push(
-          ...[
-            compare(key, "kv", engineKv, planned.load.kvBytes / MIB),
-            compare(key, "overhead", engineOverhead, planned.load.engineBytes / MIB),
-            compare(key, "nonWeight", engineKv + engineOverhead, (planned.load.kvBytes + planned.load.engineBytes) / MIB),
-            compare(key, "hostRam", mappedMib + repackedMib + engineKv + engineOverhead, (planned.load.weightsBytes + planned.load.kvBytes + planned.load.engineBytes) / MIB),
-          ].filter((x): x is string => x !== null),
-        );
-        if (repackedMib > 0) rows.push(`${key} | repacked copy (${Object.keys(modelMib).join(", ")}; CPU build ${await cpuVariant()}) | ${repackedMib.toFixed(2)} | 0 |`);
+        wrong.push(...(await checkContext(`${spec.id} ${c.name}`, path, modelMib, log, c)));
       }
       expect(wrong).toEqual([]);
     } finally {
@@ -96,5 +102,27 @@ describe.each(MODEL_CASES)("llama.cpp v0.4.0 on the CPU", (mc) => {
       rmSync(path, { force: true });
     }
     // A full-size model loads in about 12 s on a loaded 2-core machine (DeepSeek-V2-Lite, 27 layers); vitest's 60 s is kept as headroom ×2.
+  }, 120_000);
+});
+
+describe.each(UNIFIED_CASES)("llama.cpp v0.4.0 with a unified KV cache (its C API: node-llama-cpp cannot ask for one)", (uc) => {
+  const spec = uc.spec();
+  test(`${spec.id}: a unified cache, and llama-server's automatic slots, against the plan`, async () => {
+    const path = join(dir, `${spec.id}-unified.gguf`);
+    writeSparseGguf(path, spec.metadata, spec.tensors);
+    try {
+      const run = unifiedContexts(path, uc.contexts);
+      const modelMib = readModelBuffers(run.modelLog);
+      expect(run.contextLogs).toHaveLength(uc.contexts.length);
+      const wrong: string[] = [];
+      for (const [i, c] of uc.contexts.entries()) {
+        const log = readContext(run.contextLogs[i] ?? "");
+        expect(log.kvUnified).toBe(true);
+        wrong.push(...(await checkContext(`${spec.id} ${c.name}`, path, modelMib, log, c, c.planSequences)));
+      }
+      expect(wrong).toEqual([]);
+    } finally {
+      rmSync(path, { force: true });
+    }
   }, 120_000);
 });
