@@ -15,7 +15,11 @@ import { DeployError, type DeployInput, type Manifest } from "./types.ts";
 export function slurmProblem(input: DeployInput): string | null {
   const { option } = input;
   const ids = option.placement.nodeIds ?? [];
-  if (!option.placement.cpu && (ids.length === 0 || ids.some((_, i) => groupOn(option, input.plan.cluster, i)?.gresType === undefined))) {
+  // A CPU option names no node; the cluster still has to be Slurm's for the script to mean anything.
+  const fromSlurm = option.placement.cpu
+    ? input.plan.cluster.nodes.some((n) => n.devices.some((d) => d.gresType !== undefined))
+    : ids.length > 0 && ids.every((_, i) => groupOn(option, input.plan.cluster, i)?.gresType !== undefined);
+  if (!fromSlurm) {
     return "the cluster was not imported from Slurm (no GRES type on the option's nodes), so its node ids are not known to be Slurm's: import `scontrol show node`, or use kubernetes or compose";
   }
   if (option.commands[0]?.includes("ray start")) return "vLLM over Ray: the script is written for vLLM's own multi-node launcher (the plan's default); start Ray by hand, or use kubernetes";
