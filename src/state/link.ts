@@ -15,7 +15,7 @@
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 import { z } from "zod";
-import type { Cluster, EngineSettings, Workload } from "../plan/types.ts";
+import type { Cluster, DeviceGroup, EngineSettings, Workload } from "../plan/types.ts";
 import { vllmProfileFor } from "../plan/settings.ts";
 import { ENGINES, FIT_FILTERS, GROUP_BYS, type Choices, type Filters } from "./choices.ts";
 
@@ -66,7 +66,19 @@ export interface DecodeOptions {
 // Encoding
 // ---------------------------------------------------------------------------
 
-type WireDevice = [cls: string, count: number, free: number, memGib?: number];
+/**
+ * What the inventory said of a device group beyond its counts, in a fifth
+ * element present only when any is known: free memory (fm), the free cards'
+ * names (fi), GFD's product label (gp), Slurm's GRES type (gt). Without it a
+ * shared plan of a half-busy node reopens as all free (issue 16).
+ */
+interface WireDeviceNames {
+  fm?: number;
+  fi?: string[];
+  gp?: string;
+  gt?: string;
+}
+type WireDevice = [cls: string, count: number, free: number, memGib?: number | null, names?: WireDeviceNames];
 type WireNode = [id: string, fabric: string, hostMemGib: number, hostFreeGib: number, devices: WireDevice[]];
 
 interface WireV1 {
@@ -94,7 +106,7 @@ function toWire(choices: Choices): WireV1 {
       node.fabric,
       node.hostMemGib,
       node.hostFreeGib,
-      node.devices.map((d): WireDevice => (d.memGib === undefined ? [d.class, d.count, d.free] : [d.class, d.count, d.free, d.memGib])),
+      node.devices.map(wireDevice),
     ]),
     w: [workload.contextTokens, workload.sequences, workload.kvDtype],
     e: workload.settings,
@@ -103,6 +115,16 @@ function toWire(choices: Choices): WireV1 {
     m: choices.commandIndex,
     ...(choices.manual ? { x: [choices.manual.name, choices.manual.configJson, choices.manual.weightsBytes] } : {}),
   };
+}
+
+function wireDevice(d: DeviceGroup): WireDevice {
+  const names: WireDeviceNames = {};
+  if (d.freeMemGib !== undefined) names.fm = d.freeMemGib;
+  if (d.freeIndices !== undefined) names.fi = d.freeIndices;
+  if (d.gpuProduct !== undefined) names.gp = d.gpuProduct;
+  if (d.gresType !== undefined) names.gt = d.gresType;
+  if (Object.keys(names).length > 0) return [d.class, d.count, d.free, d.memGib ?? null, names];
+  return d.memGib === undefined ? [d.class, d.count, d.free] : [d.class, d.count, d.free, d.memGib];
 }
 
 function encodeWire(wire: WireV1): string {
@@ -135,11 +157,13 @@ const text = z.string().max(MAX_TEXT_CHARS);
 const count = z.number().int().min(0).max(MAX_DEVICES_PER_GROUP);
 const gib = z.number().min(0).max(MAX_MEM_GIB);
 
-const wireDevice = z.union([
+const wireNames = z.object({ fm: gib.optional(), fi: z.array(text.min(1)).max(1024).optional(), gp: text.min(1).optional(), gt: text.optional() }).strict();
+const wireDeviceSchema = z.union([
   z.tuple([text.min(1), count, count]),
   z.tuple([text.min(1), count, count, gib.positive()]),
+  z.tuple([text.min(1), count, count, gib.positive().nullable(), wireNames]),
 ]);
-const wireNode = z.tuple([text.min(1), text, gib, gib, z.array(wireDevice).max(64)]);
+const wireNode = z.tuple([text.min(1), text, gib, gib, z.array(wireDeviceSchema).max(64)]);
 const wireCluster = z.array(wireNode).min(1).max(MAX_NODES);
 
 const kvDtype = z.enum(["auto", "fp8", "f16", "q8_0", "q4_0"]);
@@ -261,7 +285,16 @@ function readCluster(nodes: z.infer<typeof wireCluster> | null, fallback: Cluste
       fabric,
       hostMemGib,
       hostFreeGib,
-      devices: devices.map(([cls, total, free, memGib]) => (memGib === undefined ? { class: cls, count: total, free } : { class: cls, count: total, free, memGib })),
+      devices: devices.map(([cls, total, free, memGib, names]): DeviceGroup => {
+        const d: DeviceGroup = { class: cls, count: total, free };
+        if (memGib !== undefined && memGib !== null) d.memGib = memGib;
+        if (names?.fm !== undefined) d.freeMemGib = names.fm;
+        // Names that do not give each free card once would pin the wrong cards: dropped with the rest kept.
+        if (names?.fi !== undefined && names.fi.length === free && new Set(names.fi).size === free) d.freeIndices = names.fi;
+        if (names?.gp !== undefined) d.gpuProduct = names.gp;
+        if (names?.gt !== undefined) d.gresType = names.gt;
+        return d;
+      }),
     })),
   };
   const problems = options.checkCluster?.(cluster) ?? [];
