@@ -51,7 +51,9 @@ export function groupOn(option: PlanOption, cluster: Cluster, index: number): De
 export function pinnedCards(option: PlanOption, cluster: Cluster, index: number): string[] | undefined {
   const p = option.placement;
   if (p.cpu) return undefined;
-  const names = groupOn(option, cluster, index)?.freeIndices;
-  if (names === undefined || names.length < p.gpusPerNode) return undefined;
+  const group = groupOn(option, cluster, index);
+  const names = group?.freeIndices;
+  // Names that no longer match the free count (edited in the panel since the import) cannot be trusted.
+  if (names === undefined || names.length !== group?.free || names.length < p.gpusPerNode) return undefined;
   return names.slice(0, p.gpusPerNode).map((n) => inventoryName("card", n));
 }

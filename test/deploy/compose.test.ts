@@ -44,6 +44,17 @@ describe("Compose on one host", () => {
     expect(text).toMatch(new RegExp(`^# the inventory did not name the free cards: Docker takes the first ${option.placement.gpusPerNode}; set device_ids to the free ones$`, "m"));
   });
 
+  test("names that no longer match the free count (the panel set 1 free after the import) are not trusted: count, not device_ids", async () => {
+    const imported = inventory("nvidia-smi-query-csv-v100-1.txt");
+    const node = imported.nodes[0]!;
+    const cluster = { nodes: [{ ...node, devices: [{ ...node.devices[0]!, free: 1 }] }] };
+    const p = await planOf(CODER, cluster);
+    const option = optionOf(p, (o) => !o.placement.cpu, "GPU option");
+    const [device] = service(deploy("compose", { option, plan: p }).text).deploy.resources.reservations.devices;
+    expect(device.device_ids).toBeUndefined();
+    expect(device.count).toBe(option.placement.gpusPerNode);
+  });
+
   test("the image at its pinned tag, the plan's command, the port, shm, the cache and the token from an env file", async () => {
     const p = await planOf(CODER, inventory("nvidia-smi-h100-sxm-80g-1.txt"));
     for (const option of p.options) {
