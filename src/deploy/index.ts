@@ -6,6 +6,7 @@
 import { composeManifest } from "./compose.ts";
 import { kubernetesManifest } from "./kubernetes.ts";
 import { slurmScript } from "./slurm.ts";
+import { optionProblem } from "./targets.ts";
 import { DEPLOY_KINDS, DeployError, type DeployInput, type DeployKind, type Manifest } from "./types.ts";
 
 export { DEPLOY_KINDS, DeployError, type DeployInput, type DeployKind, type DeployTarget, type Manifest } from "./types.ts";
@@ -20,6 +21,8 @@ export function isDeployKind(kind: string): kind is DeployKind {
 
 /** The manifest of one kind for the option; a DeployError says why it cannot be written and what can. */
 export function deploy(kind: DeployKind, input: DeployInput): Manifest {
+  const problem = optionProblem(input.option);
+  if (problem !== null) throw new DeployError(`${kind}: ${problem}`);
   switch (kind) {
     case "kubernetes":
       return kubernetesManifest(input);

@@ -18,6 +18,16 @@ function kubernetesProblem(input: DeployInput): string | null {
   return typeof image === "string" ? image : null;
 }
 
+/**
+ * Why no deployment of the option would start, whatever the kind: it does not
+ * fit its cards (the engine refuses at start-up), or the cluster lacks cards for it.
+ */
+export function optionProblem(option: PlanOption): string | null {
+  if (option.moreCardsNeeded > 0) return `the cluster lacks ${option.moreCardsNeeded} card(s) for this option: add them, or choose an option that fits the cluster`;
+  if (!option.fits) return "this option does not fit its cards at the chosen context, so the engine would not start: choose one that fits, or shorten the context";
+  return null;
+}
+
 const PROBLEM: Record<DeployKind, (input: DeployInput) => string | null> = {
   kubernetes: kubernetesProblem,
   compose: composeProblem,
@@ -31,7 +41,7 @@ export function deployTargets(option: PlanOption, cluster: Cluster, vllmVersion?
     plan: { repo: "", revision: "", artifacts: [], cluster, workload: { contextTokens: 0, sequences: 1, kvDtype: "auto", settings: vllmVersion !== undefined ? { vllmVersion } : {} } },
   };
   return DEPLOY_KINDS.map((kind) => {
-    const reason = PROBLEM[kind](input);
+    const reason = optionProblem(option) ?? PROBLEM[kind](input);
     return reason === null ? { kind, ok: true } : { kind, ok: false, reason };
   });
 }

@@ -12,6 +12,8 @@ type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 const CODER = "Qwen/Qwen2.5-Coder-32B-Instruct";
 const REDPAJAMA = "togethercomputer/RedPajama-INCITE-7B-Base";
+/** Its config's own longest context (max_position_embeddings 2048): past it vLLM and SGLang refuse to start. */
+const REDPAJAMA_CONTEXT = 2048;
 
 function service(text: string): Doc {
   const doc = yamlOf(text) as Doc;
@@ -74,7 +76,7 @@ describe("Compose on one host", () => {
   });
 
   test("a MIG instance named by nvidia-smi -L is reserved by its UUID", async () => {
-    const p = await planOf(REDPAJAMA, inventory("nvidia-smi-L-a100-sxm-40g-mig-legacy-uuid-1.txt"));
+    const p = await planOf(REDPAJAMA, inventory("nvidia-smi-L-a100-sxm-40g-mig-legacy-uuid-1.txt"), { contextTokens: REDPAJAMA_CONTEXT });
     const option = optionOf(p, (o) => o.placement.gpuClass === "a100-40g-mig-3g.20gb", "an option on the 3g.20gb instance");
     const s = service(deploy("compose", { option, plan: p }).text);
     expect(s.deploy.resources.reservations.devices[0].device_ids).toEqual(["MIG-GPU-2fa5cf01-9520-1bc1-995b-cc0c6d9bca7c/1/0"]);
@@ -84,7 +86,7 @@ describe("Compose on one host", () => {
     ["a MIG instance with no UUID known", "k8s-node-labels-json-h100-mig-mixed-1.txt", /compose: Compose can only reserve a MIG instance by its UUID, and the inventory did not name it: import `nvidia-smi -L`/],
     ["AMD cards", "rocm-smi-mi300x-1.txt", /compose: Compose reserves GPUs by device id through NVIDIA's container toolkit only/],
   ])("%s: refused, saying what can", async (_, sample, message) => {
-    const p = await planOf(REDPAJAMA, inventory(sample));
+    const p = await planOf(REDPAJAMA, inventory(sample), { contextTokens: REDPAJAMA_CONTEXT });
     const option = p.options.find((o) => !o.placement.cpu && (sample.startsWith("k8s") ? o.placement.gpuClass.includes("-mig-") : true));
     if (!option) throw new Error("no GPU option");
     expect(() => deploy("compose", { option, plan: p })).toThrow(message);

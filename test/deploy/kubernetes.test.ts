@@ -13,6 +13,8 @@ type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 const CODER = "Qwen/Qwen2.5-Coder-32B-Instruct";
 const REDPAJAMA = "togethercomputer/RedPajama-INCITE-7B-Base";
+/** Its config's own longest context (max_position_embeddings 2048): past it vLLM and SGLang refuse to start. */
+const REDPAJAMA_CONTEXT = 2048;
 const R1_GGUF = "unsloth/DeepSeek-R1-GGUF";
 
 /** Arguments a container adds to the plan's so the server listens beyond localhost (SGLang and llama-server bind 127.0.0.1 by default). */
@@ -87,7 +89,7 @@ describe("one node: Deployment, Service and the cache claim", () => {
 
   test("a MIG instance under the mixed strategy is asked for as nvidia.com/mig-<profile>: 1", async () => {
     const cluster = inventory("k8s-node-labels-json-h100-mig-mixed-1.txt");
-    const p = await planOf(REDPAJAMA, cluster);
+    const p = await planOf(REDPAJAMA, cluster, { contextTokens: REDPAJAMA_CONTEXT });
     const migOptions = p.options.filter((o) => o.placement.gpuClass.includes("-mig-"));
     expect(migOptions.length).toBeGreaterThan(0);
     for (const option of migOptions) {
@@ -101,7 +103,7 @@ describe("one node: Deployment, Service and the cache claim", () => {
 
   test("under the single strategy the same instance is nvidia.com/gpu (GFD writes the profile into the product label)", async () => {
     const cluster: Cluster = { nodes: [{ id: "a100-mig", fabric: "", hostMemGib: 512, hostFreeGib: 512, devices: [{ class: "a100-40g-mig-3g.20gb", count: 2, free: 2, gpuProduct: "NVIDIA-A100-SXM4-40GB-MIG-3g.20gb" }] }] };
-    const p = await planOf(REDPAJAMA, cluster);
+    const p = await planOf(REDPAJAMA, cluster, { contextTokens: REDPAJAMA_CONTEXT });
     const option = optionOf(p, (o) => o.engine === "vllm", "vLLM option on the MIG instance");
     const pod = byKind(manifest(p, option), "Deployment").spec.template.spec;
     expect(pod.containers[0].resources.limits).toEqual({ "nvidia.com/gpu": "1" });

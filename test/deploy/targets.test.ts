@@ -50,6 +50,14 @@ describe("deployTargets", () => {
     expect(deploy("slurm", { option: cpu, plan: p }).text).not.toMatch(/--gres/);
   });
 
+  test("an option that does not fit (RedPajama at 8,192 tokens, past its own 2,048) is deployable nowhere: the engine would not start", async () => {
+    const p = await planOf("togethercomputer/RedPajama-INCITE-7B-Base", inventory("nvidia-smi-h100-sxm-80g-1.txt"), { contextTokens: 8192 });
+    const option = optionOf(p, (o) => !o.fits, "an option that does not fit");
+    const reason = "this option does not fit its cards at the chosen context, so the engine would not start: choose one that fits, or shorten the context";
+    expect(summary(deployTargets(option, p.cluster))).toEqual({ kubernetes: reason, compose: reason, slurm: reason });
+    expect(() => deploy("compose", { option, plan: p })).toThrow(`compose: ${reason}`);
+  });
+
   test("a class outside the catalog: no device plugin can be named for it", async () => {
     const cluster = { nodes: [{ id: "n", fabric: "", hostMemGib: 256, hostFreeGib: 256, devices: [{ class: "mystery-96g", count: 2, free: 2, memGib: 96 }] }] };
     const p = await planOf(CODER, cluster);
