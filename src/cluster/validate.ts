@@ -185,13 +185,16 @@ function checkNode(n: SnakeNode, camel: boolean, errors: ImportMessage[], warnin
     if (d.free_mem_gib !== undefined && deviceBytes !== null && d.free_mem_gib * 2 ** 30 > deviceBytes * (1 + FREE_MEMORY_SLACK)) {
       errors.push(note(`node "${n.id}", devices[${j}].${name("free_mem_gib")}: ${d.free_mem_gib} GiB free is more than a ${d.class} holds (${Math.round((deviceBytes / 2 ** 30) * 100) / 100} GiB)`, at("free_mem_gib")));
     }
-    if (d.free_indices !== undefined && (d.free_indices.length !== free || new Set(d.free_indices).size !== free)) {
-      errors.push(note(`node "${n.id}", devices[${j}].${name("free_indices")}: names ${d.free_indices.length} card(s) (${new Set(d.free_indices).size} distinct) for ${free} free: give one name per free card, or leave it out`, at("free_indices")));
+    // Names that do not give each free card once (a free count edited since the import) would pin the wrong
+    // cards: dropped, and said, rather than refusing a cluster whose counts are sound.
+    const namesFit = d.free_indices === undefined || (d.free_indices.length === free && new Set(d.free_indices).size === free);
+    if (!namesFit && d.free_indices !== undefined) {
+      warnings.push(note(`node "${n.id}", devices[${j}].${name("free_indices")}: names ${d.free_indices.length} card(s) (${new Set(d.free_indices).size} distinct) for ${free} free, so they were dropped: give one name per free card`, at("free_indices")));
     }
     const group: DeviceGroup = { class: d.class, count: d.count, free };
     if (d.mem_gib !== undefined) group.memGib = d.mem_gib;
     if (d.free_mem_gib !== undefined) group.freeMemGib = d.free_mem_gib;
-    if (d.free_indices !== undefined) group.freeIndices = d.free_indices;
+    if (d.free_indices !== undefined && namesFit) group.freeIndices = d.free_indices;
     if (d.gpu_product !== undefined) group.gpuProduct = d.gpu_product;
     if (d.gres_type !== undefined) group.gresType = d.gres_type;
     return group;

@@ -5,6 +5,7 @@
 import { describe, expect, test } from "vitest";
 import { importCluster } from "../../src/cluster/import.ts";
 import { clusterToJson } from "../../src/cluster/json.ts";
+import { validateCluster } from "../../src/cluster/validate.ts";
 import { sample } from "./inventory.ts";
 
 function groups(name: string) {
@@ -79,11 +80,21 @@ describe("the names in a cluster file", () => {
   });
 
   test.each([
-    [["1"], /names 1 card\(s\) \(1 distinct\) for 2 free/],
-    [["1", "1"], /names 2 card\(s\) \(1 distinct\) for 2 free/],
-  ])("free_indices %j that do not name each free card once are refused", (names, message) => {
+    [["1"], /names 1 card\(s\) \(1 distinct\) for 2 free, so they were dropped/],
+    [["1", "1"], /names 2 card\(s\) \(1 distinct\) for 2 free, so they were dropped/],
+  ])("free_indices %j that do not name each free card once are dropped and said; the counts stand", (names, message) => {
     const r = importCluster(file({ free_indices: names }), "c.json");
-    expect(r.cluster).toBeNull();
-    expect(r.errors[0]?.message).toMatch(message);
+    expect(r.cluster?.nodes[0]?.devices[0]).toEqual({ class: "h100-80g", count: 4, free: 2 });
+    expect(r.warnings.map((w) => w.message).join("\n")).toMatch(message);
+  });
+
+  test("the panel's camelCase cluster with its free count lowered after the import is not refused", () => {
+    const v100 = importCluster(sample("nvidia-smi-query-csv-v100-1.txt")).cluster;
+    const node = v100?.nodes[0];
+    if (!node?.devices[0]) throw new Error("no V100 node");
+    const edited = { nodes: [{ ...node, devices: [{ ...node.devices[0], free: 6 }] }] };
+    const checked = validateCluster(edited);
+    expect(checked.errors).toEqual([]);
+    expect(checked.cluster?.nodes[0]?.devices[0]?.freeIndices).toBeUndefined();
   });
 });
