@@ -71,4 +71,17 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // Deployments are pure too (issue 16): the engine only through its barrel, no page, no network.
+    files: ["src/deploy/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        patterns: [
+          { regex: "^\\.\\./(?!plan/index\\.ts$)", message: "src/deploy reads the engine only through src/plan/index.ts." },
+          { group: ["react", "react-dom", "@tanstack/*", "@huggingface/*", "recharts"], message: "src/deploy is pure: no page or network libraries." },
+        ],
+      }],
+      "no-restricted-globals": ["error", "fetch", "window", "document", "localStorage", "sessionStorage", "Date"],
+    },
+  },
 );

@@ -22,6 +22,7 @@ import type { Cluster, RepoSnapshot, Workload } from "../src/plan/index.ts";
 import { UsageError, helpText, parsePlanArgs } from "./lib/args.ts";
 import type { PlanArgs } from "./lib/args.ts";
 import { LocalModelError, localModelDir, readLocalModel } from "./lib/localModel.ts";
+import { deployTargetsJson, deployText } from "./lib/deploy.ts";
 
 /** Exit codes: 2 for what the user gave (argument, path, file, repo), 1 when the Hub could not be read. */
 const EXIT_INPUT = 2;
@@ -140,8 +141,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     const modelPath = existsSync(args.model) ? localModelDir(args.model) : undefined;
     const result = plan({ repo: snapshot.repo, revision: snapshot.sha, ...(modelPath !== undefined ? { modelPath } : {}), shape, artifacts }, cluster, workload);
     const stderr = [...notes, ...warnings.map((w) => `cluster: ${w}`)].join("\n");
+    if (args.deploy !== null) return { code: 0, stdout: deployText(result, args.deploy, args.option), stderr };
     if (args.json) {
-      const out = { model: { repo: snapshot.repo, sha: snapshot.sha, ...shape, artifacts }, options: result.options.map(optionJson), refused: result.refused.map(refusalJson) };
+      const options = result.options.map((o) => ({ ...optionJson(o), deploy_targets: deployTargetsJson(o, result) }));
+      const out = { model: { repo: snapshot.repo, sha: snapshot.sha, ...shape, artifacts }, options, refused: result.refused.map(refusalJson) };
       return { code: 0, stdout: JSON.stringify(out, null, 2), stderr };
     }
     return { code: 0, stdout: textReport(snapshot, result, contextTokens), stderr };

@@ -5,6 +5,7 @@
  */
 import type { EngineSettings, KvDtype, RankBy, Workload } from "../../src/plan/index.ts";
 import { KV_DTYPES, RANK_BYS, vllmProfileFor } from "../../src/plan/index.ts";
+import { DEPLOY_KINDS, type DeployKind } from "../../src/deploy/index.ts";
 
 export interface PlanArgs {
   model: string;
@@ -15,6 +16,10 @@ export interface PlanArgs {
   help: boolean;
   revision: string | null;
   workload: Omit<Workload, "contextTokens">;
+  /** --deploy: print this kind of manifest for the chosen option instead of the report. */
+  deploy: DeployKind | null;
+  /** --option: the option's id, or its 1-based place in the ranking; null is the first. */
+  option: string | null;
 }
 
 export class UsageError extends Error {}
@@ -50,6 +55,8 @@ export const FLAGS: Record<string, FlagSpec> = {
   batch: { names: ["--batch-size", "-b"], kind: "int", help: "llama.cpp: logical batch" },
   parallel: { names: ["--parallel", "-np"], kind: "int", help: "llama.cpp: slots" },
   json: { names: ["--json"], kind: "flag", help: "print { model, options, refused } as JSON" },
+  deploy: { names: ["--deploy"], kind: "choice", choices: DEPLOY_KINDS, help: "print the chosen option's deployment as YAML (kubernetes, compose) or an sbatch script (slurm), nothing else on stdout" },
+  option: { names: ["--option"], kind: "text", help: "with --deploy: the option, by its id or its place in the ranking (1 is the first, the default)" },
   help: { names: ["--help", "-h"], kind: "flag", help: "this text" },
 };
 
@@ -110,12 +117,13 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
     values.set(key, value);
   }
   const help = values.get("help") === true;
-  if (help) return { model: "", clusterFile: "", contextTokens: null, json: false, help, revision: null, workload: { sequences: 1, kvDtype: "auto", settings: {} } };
+  if (help) return { model: "", clusterFile: "", contextTokens: null, json: false, help, revision: null, workload: { sequences: 1, kvDtype: "auto", settings: {} }, deploy: null, option: null };
   if (positional.length === 0) throw new UsageError("give a model: a Hub repo (owner/name) or a local directory; see --help");
   if (positional.length > 1) throw new UsageError(`one model at a time: got ${positional.map((p) => `"${p}"`).join(", ")}`);
   const clusterFile = values.get("cluster");
   if (typeof clusterFile !== "string") throw new UsageError("give the cluster: --cluster <file>; see --help");
 
+  if (values.has("option") && !values.has("deploy")) throw new UsageError("--option chooses the option --deploy writes: give --deploy kubernetes, compose or slurm too");
   const settings: EngineSettings = {};
   const num = (key: string) => {
     const v = values.get(key);
@@ -158,6 +166,8 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
       ...(typeof values.get("price") === "string" ? { pricesPerCardHour: parsePrices(values.get("price") as string) } : {}),
       ...optionalTokens("outputTokens", num("outputTokens")),
     },
+    deploy: (values.get("deploy") as DeployKind | undefined) ?? null,
+    option: typeof values.get("option") === "string" ? (values.get("option") as string) : null,
   };
 }
 
@@ -206,7 +216,8 @@ export function helpText(): string {
     "  plus fits, max_context, kv_pool_gb, kv_pool_tokens, max_concurrency and command, and its speed at the",
     "  workload (decode_tps, prefill_tps, ttft_ms, tpot_ms, throughput_tps: null when not estimated, speed_basis",
     "  says why and what was assumed); each refusal with",
-    "  artifact, engine, where and reason. GB here are GiB (2^30 bytes). Warnings go to stderr.",
+    "  artifact, engine, where and reason, and deploy_targets: [{kind, ok, reason}] for kubernetes, compose and slurm.",
+  "  GB here are GiB (2^30 bytes). Warnings go to stderr.",
     "",
     "Exit codes: 0 planned; 2 a bad argument, path, file or repo (one line on stderr says which); 1 the Hub could not be read.",
   ].join("\n");

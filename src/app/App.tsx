@@ -47,6 +47,8 @@ import { repoQueryOptions } from "./queries.ts";
 
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
 const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.Accuracy })));
+/** The Deploy panel and its manifest writers load when an option is opened, not with the page (e2e/speed.spec.ts budget). */
+const DeployPanel = lazy(() => import("../ui/DeployPanel.tsx").then((m) => ({ default: m.DeployPanel })));
 
 type OnSetting = <K extends keyof Settings>(key: K, value: Settings[K] | undefined) => void;
 
@@ -240,6 +242,12 @@ export function App({ store, tokens }: AppProps) {
                         chooseCommand(store, i);
                       }}
                     />
+                    <details className="deploy">
+                      <summary>Deploy: Kubernetes, Compose, Slurm</summary>
+                      <Suspense fallback={<p className="muted">Loading…</p>}>
+                        <DeployPanel plan={shownPlan} option={option} />
+                      </Suspense>
+                    </details>
                     <details className="calibrate">
                       <summary>Calibrate from a startup log</summary>
                       <CalibrateFromLog option={option} workload={workload} onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)} />

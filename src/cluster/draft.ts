@@ -16,6 +16,19 @@ export interface DraftDevice {
   memGib?: number | undefined;
   /** GiB free on it now (total − used), when the tool said. */
   freeMemGib?: number | undefined;
+  /** Its name in the inventory (an nvidia-smi index, a MIG UUID, a GRES index), when the tool printed one. */
+  name?: string | undefined;
+  /** What the scheduler calls the card, where a deployment must repeat it (DeviceGroup.gpuProduct, .gresType). */
+  gpuProduct?: string | undefined;
+  gresType?: string | undefined;
+}
+
+/** What a reader knows of the cards it adds beyond their class and memory. */
+export interface DeviceNames {
+  /** One name per card, in order (the first `free` are the free ones). */
+  names?: string[];
+  gpuProduct?: string;
+  gresType?: string;
 }
 
 export interface DraftNode {
@@ -35,21 +48,26 @@ export function draftNode(id: string): DraftNode {
  * what any node holds is a damaged paste, not a machine: it is refused with
  * words (and never allocated, which a count of 10^20 would try to do).
  */
-export function pushDevices(node: DraftNode, cls: string, count: number, free: number, memGib?: number): string | null {
+export function pushDevices(node: DraftNode, cls: string, count: number, free: number, memGib?: number, names: DeviceNames = {}): string | null {
   if (!Number.isSafeInteger(count) || count < 0 || count > MAX_DEVICES_PER_GROUP) {
     return `${count} ${cls} on one node is not a real count (at most ${MAX_DEVICES_PER_GROUP}): check the paste`;
   }
-  for (let i = 0; i < count; i++) node.devices.push({ class: cls, free: i < free, memGib });
+  for (let i = 0; i < count; i++) node.devices.push({ class: cls, free: i < free, memGib, name: names.names?.[i], gpuProduct: names.gpuProduct, gresType: names.gresType });
   return null;
 }
 
 /** Folds a node's devices into one group per class, in the order each class first appeared. */
 export function finishNode(d: DraftNode): ClusterNode {
-  const groups = new Map<string, { count: number; free: number; memGib: number | undefined; freeMemGib: number | undefined }>();
+  const groups = new Map<string, { count: number; free: number; memGib: number | undefined; freeMemGib: number | undefined; freeNames: string[]; named: boolean; gpuProduct: string | undefined; gresType: string | undefined }>();
   for (const dev of d.devices) {
-    const g = groups.get(dev.class) ?? { count: 0, free: 0, memGib: undefined, freeMemGib: undefined };
+    const g = groups.get(dev.class) ?? { count: 0, free: 0, memGib: undefined, freeMemGib: undefined, freeNames: [], named: true, gpuProduct: undefined, gresType: undefined };
     g.count += 1;
     if (dev.free) g.free += 1;
+    // Free cards are named only when every card of the class is: a partial list would pin the wrong ones.
+    g.named &&= dev.name !== undefined;
+    if (dev.free && dev.name !== undefined) g.freeNames.push(dev.name);
+    g.gpuProduct ??= dev.gpuProduct;
+    g.gresType ??= dev.gresType;
     // The least free memory among the free devices: a replica may land on that one.
     if (dev.free && dev.freeMemGib !== undefined) g.freeMemGib = Math.min(g.freeMemGib ?? Number.POSITIVE_INFINITY, dev.freeMemGib);
     const catalogGib = (cardMemoryBytes(dev.class) ?? Number.POSITIVE_INFINITY) / 2 ** 30;
@@ -65,6 +83,9 @@ export function finishNode(d: DraftNode): ClusterNode {
       group.memGib = Math.round(g.memGib * 1000) / 1000;
     }
     if (g.freeMemGib !== undefined && g.free > 0) group.freeMemGib = Math.floor(g.freeMemGib * 1000) / 1000;
+    if (g.named && g.free > 0) group.freeIndices = g.freeNames;
+    if (g.gpuProduct !== undefined) group.gpuProduct = g.gpuProduct;
+    if (g.gresType !== undefined) group.gresType = g.gresType;
     return group;
   });
   return { id: d.id, fabric: d.fabric, hostMemGib: d.hostMemGib, hostFreeGib: d.hostFreeGib, devices };

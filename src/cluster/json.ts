@@ -22,6 +22,9 @@ export function clusterToJson(cluster: Cluster): string {
       free: d.free,
       ...(d.memGib !== undefined ? { mem_gib: d.memGib } : {}),
       ...(d.freeMemGib !== undefined ? { free_mem_gib: d.freeMemGib } : {}),
+      ...(d.freeIndices !== undefined ? { free_indices: d.freeIndices } : {}),
+      ...(d.gpuProduct !== undefined ? { gpu_product: d.gpuProduct } : {}),
+      ...(d.gresType !== undefined ? { gres_type: d.gresType } : {}),
     })),
   }));
   return `${JSON.stringify({ nodes }, null, 2)}\n`;
@@ -108,7 +111,7 @@ export function importModelplan(parsed: ParsedText): { cluster: Cluster | null; 
 
 /** The fields a hand-written cluster file may give, in both spellings the reader takes. */
 const NODE_FIELDS = ["id", "fabric", "host_mem_gib", "host_free_gib", "devices", "hostMemGib", "hostFreeGib"];
-const DEVICE_FIELDS = ["class", "count", "free", "mem_gib", "free_mem_gib", "memGib", "freeMemGib"];
+const DEVICE_FIELDS = ["class", "count", "free", "mem_gib", "free_mem_gib", "free_indices", "gpu_product", "gres_type", "memGib", "freeMemGib", "freeIndices", "gpuProduct", "gresType"];
 
 /**
  * Fields the file gives that Modelplan does not read: a typo (`host_mem_gb`, `fre`) would otherwise be

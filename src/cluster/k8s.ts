@@ -316,6 +316,9 @@ function interpret(r: NodeRecord, index: number, warnings: ImportMessage[], prob
   }
 
   if (!product && !parent) addVendorLabels(node, L, r, say, fail);
+  // The label as GFD wrote it (MIG and -SHARED suffixes kept): a nodeSelector must repeat it exactly.
+  const productLabel = L.get("nvidia.com/gpu.product");
+  if (productLabel) for (const d of node.devices) d.gpuProduct = productLabel;
   const damaged = pushProblems.get(node);
   if (damaged) fail(damaged);
   if (node.devices.length === 0) {

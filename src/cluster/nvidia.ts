@@ -44,6 +44,8 @@ interface Slice {
   profile?: string;
   memMib?: number;
   usedMib?: number;
+  /** Its UUID as -L prints it ("MIG-…"): what CUDA_VISIBLE_DEVICES and Compose's device_ids take for a MIG instance. */
+  uuid?: string;
 }
 
 interface Segment {
@@ -66,7 +68,7 @@ function segment(host: string | null): Segment {
 
 const BANNER = /NVIDIA-SMI\s+[\d.]+\s+(Driver|KMD) Version/;
 const LIST_GPU = /^\s*GPU (\d+): (.+?)\s*\(UUID: /;
-const LIST_MIG = /^\s*MIG (\S+)\s+Device\s+(\d+): \(UUID:/;
+const LIST_MIG = /^\s*MIG (\S+)\s+Device\s+(\d+): \(UUID: ([^)\s]+)\)/;
 const TABLE_GPU = /^\s*\|\s*(\d+)\s+(.*?)\s{1,}(On|Off|ERR!|N\/A)\s*\|/;
 const TABLE_MEM = /(\d+)MiB\s*\/\s*(\d+)MiB/;
 const TABLE_MIG_MODE = /\|\s*(Enabled|Disabled|N\/A|ERR!)\s*\|\s*$/;
@@ -134,7 +136,7 @@ function parse(text: string): { segments: Segment[]; warnings: ImportMessage[] }
     }
     const listMig = LIST_MIG.exec(line);
     if (listMig && current) {
-      seg.listSlices.push({ gpu: current.index, line: lineNo, profile: listMig[1]! });
+      seg.listSlices.push({ gpu: current.index, line: lineNo, profile: listMig[1]!, uuid: listMig[3]! });
       return;
     }
 
@@ -301,7 +303,7 @@ function buildNode(seg: Segment, nodeIndex: number, warnings: ImportMessage[]): 
         const busy = g.err || g.computeProcesses > 0 || (g.usedMib ?? 0) >= BUSY_USED_MIB;
         if (g.err) say(`${label} shows ERR!: counted, but not as free`, line);
         const freeMemGib = g.totalMib !== undefined && g.usedMib !== undefined ? Math.max(0, g.totalMib - g.usedMib) / 1024 : undefined;
-        node.devices.push({ class: id.class, free: !busy, memGib: id.memGib, freeMemGib });
+        node.devices.push({ class: id.class, free: !busy, memGib: id.memGib, freeMemGib, name: String(index) });
         continue;
       }
     } else if (g?.err) {
@@ -342,7 +344,7 @@ function addSlice(node: DraftNode, parentClass: string, s: Slice, label: string,
     const mig = identifyMig(parentClass, s.profile, memoryBytes);
     if (!mig) return say(`${label}: cannot read the MIG profile "${s.profile}"`, s.line);
     if (mig.warning) say(mig.warning, s.line);
-    node.devices.push({ class: mig.class, free: !busy, memGib: mig.memGib });
+    node.devices.push({ class: mig.class, free: !busy, memGib: mig.memGib, name: s.uuid });
     return;
   }
   // A table slice: memory only. Profiles of equal memory differ only in compute, so the fewest slices is taken.

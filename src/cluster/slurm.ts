@@ -126,6 +126,27 @@ function usedGpus(fields: Map<string, string>): Map<string, number> | number {
   return tres ? Number(tres[1]) : 0;
 }
 
+/**
+ * Which GPUs are in use, by GRES index, from `scontrol -d`'s GresUsed
+ * ("gpu:a100:2(IDX:0-1)", "gpu:a40:0(IDX:N/A)"), by type; absent without IDX.
+ */
+function usedIndices(gresUsed: string | undefined): Map<string, Set<number>> | undefined {
+  if (!gresUsed || !/\(IDX:/.test(gresUsed)) return undefined;
+  const used = new Map<string, Set<number>>();
+  for (const part of gresUsed.split(/,(?![^(]*\))/)) {
+    const m = /^gpu(?::([^:(]+))?:\d+\(IDX:([^)]*)\)/.exec(part.trim());
+    if (!m) continue;
+    const set = used.get(m[1] ?? "") ?? new Set<number>();
+    for (const range of (m[2] ?? "").split(",")) {
+      const [a, b] = range.split("-").map(Number);
+      if (a === undefined || !Number.isInteger(a)) continue;
+      for (let i = a; i <= (b !== undefined && Number.isInteger(b) ? Math.min(b, a + 1024) : a); i++) set.add(i);
+    }
+    used.set(m[1] ?? "", set);
+  }
+  return used;
+}
+
 /** Slurm's memory fields are in MB meaning MiB (slurm.conf(5): RealMemory "in megabytes"), CfgTRES mem with a unit. */
 function tresMemGib(cfg: string | undefined): number | undefined {
   const m = /(?:^|,)mem=(\d+(?:\.\d+)?)([KMGT])?/.exec(cfg ?? "");
@@ -203,7 +224,12 @@ function buildNode(id: string, n: SlurmNode, sinfoState: string | undefined, gre
   const used = usedGpus(f);
   let untypedUsed = typeof used === "number" ? used : 0;
   if (!state.usable) say(`State=${f.get("State") ?? sinfoState}: nothing can start on it, so no card counts as free`);
+  const usedIdx = usedIndices(f.get("GresUsed"));
+  // GRES indices run over the node's gpu entries in order (gres.conf's File order).
+  let firstIndex = 0;
   for (const entry of gres) {
+    const indices = Array.from({ length: Math.min(entry.count, 1024) }, (_, i) => firstIndex + i);
+    firstIndex += entry.count;
     const card = cardOfType(entry.type, features, say);
     if (!card) {
       fail(`GPU type "${entry.type || "(none)"}" names no card Modelplan knows${entry.type ? "" : " (Gres=gpu:N gives only a count)"}: add the node by hand, or give its card in Features`);
@@ -212,7 +238,11 @@ function buildNode(id: string, n: SlurmNode, sinfoState: string | undefined, gre
     const usedHere = typeof used === "number" ? Math.min(untypedUsed, entry.count) : (used.get(entry.type) ?? 0);
     if (typeof used === "number") untypedUsed -= usedHere;
     const free = state.usable && !state.allocated ? Math.max(0, entry.count - usedHere) : 0;
-    const problem = pushDevices(node, card.class, entry.count, free, card.memGib);
+    const busyIdx = usedIdx?.get(entry.type);
+    const freeIdx = indices.filter((i) => !busyIdx?.has(i));
+    // Named only when IDX accounts for every free card: the free ones first, as pushDevices takes them.
+    const names = busyIdx !== undefined && freeIdx.length === free ? [...freeIdx, ...indices.filter((i) => busyIdx.has(i))].map(String) : undefined;
+    const problem = pushDevices(node, card.class, entry.count, free, card.memGib, { gresType: entry.type, ...(names ? { names } : {}) });
     if (problem) fail(problem);
   }
   return node;

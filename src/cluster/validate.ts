@@ -66,6 +66,10 @@ const deviceSchema = z.object(
     .optional(),
   /** Memory free now on each free device (nvidia-smi's total − used), for vLLM's start-up check. */
   free_mem_gib: gib("free_mem_gib", MAX_DEVICE_MEM_GIB).optional(),
+  /** The free cards by the inventory's names (nvidia-smi indices, MIG UUIDs, GRES indices), for deployments that pin them. */
+  free_indices: z.array(z.string().trim().min(1).max(MAX_TEXT), { error: typed("free_indices", "a list of card names such as [\"0\", \"3\"]") }).optional(),
+  gpu_product: z.string({ error: typed("gpu_product", "text") }).trim().min(1).max(MAX_TEXT).optional(),
+  gres_type: z.string({ error: typed("gres_type", "text") }).trim().max(MAX_TEXT).optional(),
   },
   { error: typed("device", "an object with class, count and free") },
 );
@@ -104,6 +108,9 @@ const CAMEL_TO_SNAKE: Record<string, string> = {
   hostFreeGib: "host_free_gib",
   memGib: "mem_gib",
   freeMemGib: "free_mem_gib",
+  freeIndices: "free_indices",
+  gpuProduct: "gpu_product",
+  gresType: "gres_type",
 };
 const SNAKE_TO_CAMEL = Object.fromEntries(Object.entries(CAMEL_TO_SNAKE).map(([c, s]) => [s, c]));
 
@@ -178,9 +185,18 @@ function checkNode(n: SnakeNode, camel: boolean, errors: ImportMessage[], warnin
     if (d.free_mem_gib !== undefined && deviceBytes !== null && d.free_mem_gib * 2 ** 30 > deviceBytes * (1 + FREE_MEMORY_SLACK)) {
       errors.push(note(`node "${n.id}", devices[${j}].${name("free_mem_gib")}: ${d.free_mem_gib} GiB free is more than a ${d.class} holds (${Math.round((deviceBytes / 2 ** 30) * 100) / 100} GiB)`, at("free_mem_gib")));
     }
+    // Names that do not give each free card once (a free count edited since the import) would pin the wrong
+    // cards: dropped, and said, rather than refusing a cluster whose counts are sound.
+    const namesFit = d.free_indices === undefined || (d.free_indices.length === free && new Set(d.free_indices).size === free);
+    if (!namesFit && d.free_indices !== undefined) {
+      warnings.push(note(`node "${n.id}", devices[${j}].${name("free_indices")}: names ${d.free_indices.length} card(s) (${new Set(d.free_indices).size} distinct) for ${free} free, so they were dropped: give one name per free card`, at("free_indices")));
+    }
     const group: DeviceGroup = { class: d.class, count: d.count, free };
     if (d.mem_gib !== undefined) group.memGib = d.mem_gib;
     if (d.free_mem_gib !== undefined) group.freeMemGib = d.free_mem_gib;
+    if (d.free_indices !== undefined && namesFit) group.freeIndices = d.free_indices;
+    if (d.gpu_product !== undefined) group.gpuProduct = d.gpu_product;
+    if (d.gres_type !== undefined) group.gresType = d.gres_type;
     return group;
   });
   if (devices.length === 0 && n.host_mem_gib === 0) {

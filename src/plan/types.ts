@@ -85,6 +85,25 @@ export interface DeviceGroup {
    * start when a card has less free than utilization × total.
    */
   freeMemGib?: number;
+  /**
+   * Which devices are free, by the name the inventory gives them: nvidia-smi
+   * indices ("0", "3"), MIG instance UUIDs ("MIG-…"), Slurm GRES indices.
+   * Absent means unknown. A command or manifest that pins these
+   * (CUDA_VISIBLE_DEVICES, Compose device_ids) does not land on a busy card.
+   */
+  freeIndices?: string[];
+  /**
+   * GPU Feature Discovery's `nvidia.com/gpu.product` label of these cards
+   * ("NVIDIA-H100-80GB-HBM3"), when the node was read from kubectl: a
+   * Kubernetes nodeSelector can repeat it. Absent when not known.
+   */
+  gpuProduct?: string;
+  /**
+   * The Slurm GRES type of these cards ("a100", "1g.23gb"; "" for an untyped
+   * `gpu:N`), when the node was read from Slurm: sbatch asks `--gres=gpu:<type>:N`
+   * by it. Absent: not imported from Slurm.
+   */
+  gresType?: string;
 }
 
 /** One node of the cluster. */

@@ -19,7 +19,7 @@
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 import { z } from "zod";
-import type { Cluster, EngineSettings, Workload } from "../plan/index.ts";
+import type { Cluster, DeviceGroup, EngineSettings, Workload } from "../plan/index.ts";
 import { KV_DTYPES, RANK_BYS, RUN_DTYPES, vllmProfileFor } from "../plan/index.ts";
 import { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, MAX_NODES } from "../cluster/validate.ts";
 import { configCeilingError } from "../hub/limits.ts";
@@ -83,7 +83,19 @@ export interface DecodeOptions {
 // Encoding
 // ---------------------------------------------------------------------------
 
-type WireDevice = [cls: string, count: number, free: number, memGib?: number];
+/**
+ * What the inventory said of a device group beyond its counts, in a fifth
+ * element present only when any is known: free memory (fm), the free cards'
+ * names (fi), GFD's product label (gp), Slurm's GRES type (gt). Without it a
+ * shared plan of a half-busy node reopens as all free (issue 16).
+ */
+interface WireDeviceNames {
+  fm?: number;
+  fi?: string[];
+  gp?: string;
+  gt?: string;
+}
+type WireDevice = [cls: string, count: number, free: number, memGib?: number | null, names?: WireDeviceNames];
 type WireNode = [id: string, fabric: string, hostMemGib: number, hostFreeGib: number, devices: WireDevice[]];
 
 interface WireV1 {
@@ -113,7 +125,7 @@ function toWire(choices: Choices): WireV1 {
       node.fabric,
       node.hostMemGib,
       node.hostFreeGib,
-      node.devices.map((d): WireDevice => (d.memGib === undefined ? [d.class, d.count, d.free] : [d.class, d.count, d.free, d.memGib])),
+      node.devices.map(wireDevice),
     ]),
     w: [workload.contextTokens, workload.sequences, workload.kvDtype],
     e: workload.settings,
@@ -157,6 +169,16 @@ function readRequest(raw: unknown, ignored: string[]): Partial<Workload> {
   return out;
 }
 
+function wireDevice(d: DeviceGroup): WireDevice {
+  const names: WireDeviceNames = {};
+  if (d.freeMemGib !== undefined) names.fm = d.freeMemGib;
+  if (d.freeIndices !== undefined) names.fi = d.freeIndices;
+  if (d.gpuProduct !== undefined) names.gp = d.gpuProduct;
+  if (d.gresType !== undefined) names.gt = d.gresType;
+  if (Object.keys(names).length > 0) return [d.class, d.count, d.free, d.memGib ?? null, names];
+  return d.memGib === undefined ? [d.class, d.count, d.free] : [d.class, d.count, d.free, d.memGib];
+}
+
 function encodeWire(wire: WireV1): string {
   const payload = toBase64Url(deflateSync(strToU8(JSON.stringify(wire)), { level: 9 }));
   return `${PREFIX}${checksum(payload)}.${payload}`;
@@ -198,6 +220,8 @@ export function linkCarriesManual(choices: Choices): boolean {
 const text = z.string().max(MAX_TEXT_CHARS);
 const count = z.number().int().min(0).max(MAX_DEVICES_PER_GROUP);
 const hostGib = z.number().min(0).max(MAX_HOST_MEM_GIB);
+/** Memory of one device, GiB: no card holds more than MAX_DEVICE_MEM_GIB. */
+const gib = z.number().min(0).max(MAX_DEVICE_MEM_GIB);
 
 /** An array whose length is checked before any of its entries is (zod walks every entry first, then counts). */
 function boundedArray<T extends z.ZodType>(item: T, max: number, what: string) {
@@ -210,11 +234,13 @@ function boundedArray<T extends z.ZodType>(item: T, max: number, what: string) {
     .pipe(z.array(item));
 }
 
-const wireDevice = z.union([
+const wireNames = z.object({ fm: gib.optional(), fi: z.array(text.min(1)).max(1024).optional(), gp: text.min(1).optional(), gt: text.optional() }).strict();
+const wireDeviceSchema = z.union([
   z.tuple([text.min(1), count, count]),
-  z.tuple([text.min(1), count, count, z.number().positive().max(MAX_DEVICE_MEM_GIB)]),
+  z.tuple([text.min(1), count, count, gib.positive()]),
+  z.tuple([text.min(1), count, count, gib.positive().nullable(), wireNames]),
 ]);
-const wireNode = z.tuple([text.min(1), text, hostGib, hostGib, boundedArray(wireDevice, MAX_GROUPS_PER_NODE, "device groups on a node")]);
+const wireNode = z.tuple([text.min(1), text, hostGib, hostGib, boundedArray(wireDeviceSchema, MAX_GROUPS_PER_NODE, "device groups on a node")]);
 const wireCluster = boundedArray(wireNode, MAX_NODES, "nodes").refine((nodes) => nodes.length > 0, "no nodes");
 
 /**
@@ -382,7 +408,16 @@ function readCluster(nodes: z.infer<typeof wireCluster> | null, fallback: Cluste
       fabric,
       hostMemGib,
       hostFreeGib,
-      devices: devices.map(([cls, total, free, memGib]) => (memGib === undefined ? { class: cls, count: total, free } : { class: cls, count: total, free, memGib })),
+      devices: devices.map(([cls, total, free, memGib, names]): DeviceGroup => {
+        const d: DeviceGroup = { class: cls, count: total, free };
+        if (memGib !== undefined && memGib !== null) d.memGib = memGib;
+        if (names?.fm !== undefined) d.freeMemGib = names.fm;
+        // Names that do not give each free card once would pin the wrong cards: dropped with the rest kept.
+        if (names?.fi !== undefined && names.fi.length === free && new Set(names.fi).size === free) d.freeIndices = names.fi;
+        if (names?.gp !== undefined) d.gpuProduct = names.gp;
+        if (names?.gt !== undefined) d.gresType = names.gt;
+        return d;
+      }),
     })),
   };
   const problems = options.checkCluster?.(cluster) ?? [];

@@ -1,9 +1,10 @@
-import { useId, useMemo, useState } from "react";
+import { useId, useMemo } from "react";
 import { kvDtypeAllowed, resolveSettings, vllmUtilizationDefaults, withWorkload, type Plan } from "../plan/index.ts";
 import { KV_DTYPES, shortfallOf } from "../plan/index.ts";
 import type { KvDtype, PlanOption, Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
 import { NumberField } from "./NumberField.tsx";
+import { useCopy } from "./useCopy.ts";
 
 interface CommandFormProps {
   plan: Plan;
@@ -170,25 +171,10 @@ function FitStatus({ option }: { option: PlanOption | null }) {
   );
 }
 
-type CopyState = "idle" | "copied" | "manual";
-
 /** One command (or one node's), with its copy button; a refused clipboard leaves the text selected to copy by hand. */
 function CommandBlock({ command, index, count }: { command: string; index: number; count: number }) {
-  const [state, setState] = useState<CopyState>("idle");
-  const id = useId();
+  const { id, state, copy } = useCopy(command);
   const label = count > 1 ? `Copy command ${index + 1} of ${count}` : "Copy command";
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(command);
-      setState("copied");
-      window.setTimeout(() => setState("idle"), 2000);
-    } catch {
-      setState("manual");
-      const pre = document.getElementById(id);
-      const selection = window.getSelection();
-      if (pre && selection) selection.selectAllChildren(pre);
-    }
-  }
   return (
     <div className="command">
       <pre id={id} tabIndex={0} aria-label={count > 1 ? `Command ${index + 1} of ${count}` : "Command"}>

@@ -14,9 +14,9 @@ describe("Kubernetes samples", () => {
         hostMemGib: 0,
         hostFreeGib: 0,
         devices: [
-          { class: "h100-80g-mig-1g.10gb", count: 2, free: 2 },
-          { class: "h100-80g-mig-2g.20gb", count: 1, free: 1 },
-          { class: "h100-80g-mig-3g.40gb", count: 1, free: 1 },
+          { class: "h100-80g-mig-1g.10gb", count: 2, free: 2, gpuProduct: "NVIDIA-H100-80GB-HBM3" },
+          { class: "h100-80g-mig-2g.20gb", count: 1, free: 1, gpuProduct: "NVIDIA-H100-80GB-HBM3" },
+          { class: "h100-80g-mig-3g.40gb", count: 1, free: 1, gpuProduct: "NVIDIA-H100-80GB-HBM3" },
         ],
       },
     ]);
@@ -24,8 +24,8 @@ describe("Kubernetes samples", () => {
 
   test("quoted YAML labels of a mixed-MIG A100 PCIe 40GB", () => {
     expect(importCluster(sample("k8s-node-yaml-labels-a100-40g-mig-mixed-partial-1.txt")).cluster?.nodes[0]?.devices).toEqual([
-      { class: "a100-40g-mig-1g.5gb", count: 4, free: 4 },
-      { class: "a100-40g-mig-2g.10gb", count: 2, free: 2 },
+      { class: "a100-40g-mig-1g.5gb", count: 4, free: 4, gpuProduct: "A100-PCIE-40GB" },
+      { class: "a100-40g-mig-2g.10gb", count: 2, free: 2, gpuProduct: "A100-PCIE-40GB" },
     ]);
   });
 
@@ -36,12 +36,12 @@ describe("Kubernetes samples", () => {
   });
 
   test("key=value labels of an H100 PCIe", () => {
-    expect(importCluster(sample("k8s-describe-node-labels-h100-pcie-1.txt")).cluster?.nodes[0]?.devices).toEqual([{ class: "h100-pcie-80g", count: 1, free: 1 }]);
+    expect(importCluster(sample("k8s-describe-node-labels-h100-pcie-1.txt")).cluster?.nodes[0]?.devices).toEqual([{ class: "h100-pcie-80g", count: 1, free: 1, gpuProduct: "NVIDIA-H100-PCIe" }]);
   });
 
   test("2020 GFD labels with a describe fragment: A100 40GB at the 40537 MiB its driver reported", () => {
     const result = importCluster(sample("k8s-node-labels-json-a100-40g-1.txt"));
-    expect(result.cluster?.nodes[0]?.devices).toEqual([{ class: "a100-40g", count: 1, free: 1, memGib: 39.587 }]);
+    expect(result.cluster?.nodes[0]?.devices).toEqual([{ class: "a100-40g", count: 1, free: 1, memGib: 39.587, gpuProduct: "A100-SXM4-40GB" }]);
   });
 
   test("an EKS p4d with no GPU labels: the instance type gives the card, the EFA label the fabric", () => {
@@ -95,20 +95,21 @@ describe("kubectl get nodes -o json|yaml", () => {
       fabric: "efa",
       hostMemGib: 30.91,
       hostFreeGib: 29.94,
-      devices: [{ class: "a10g-24g", count: 1, free: 1 }],
+      // The label as GFD wrote it, -SHARED kept: a nodeSelector must match it exactly.
+      devices: [{ class: "a10g-24g", count: 1, free: 1, gpuProduct: "NVIDIA-A10G-SHARED" }],
     });
     expect(result.warnings.map((w) => w.message).join("\n")).toMatch(/time-slicing/);
   });
 
   test("the same node as YAML", () => {
     const yaml = `apiVersion: v1\nkind: Node\nmetadata:\n  name: g5-a\n  labels:\n    nvidia.com/gpu.product: NVIDIA-A10G\n    nvidia.com/gpu.memory: "23028"\nstatus:\n  capacity:\n    memory: 32Gi\n    nvidia.com/gpu: "1"\n`;
-    expect(importCluster(yaml).cluster?.nodes[0]).toEqual({ id: "g5-a", fabric: "", hostMemGib: 32, hostFreeGib: 32, devices: [{ class: "a10g-24g", count: 1, free: 1 }] });
+    expect(importCluster(yaml).cluster?.nodes[0]).toEqual({ id: "g5-a", fabric: "", hostMemGib: 32, hostFreeGib: 32, devices: [{ class: "a10g-24g", count: 1, free: 1, gpuProduct: "NVIDIA-A10G" }] });
   });
 
   test("allocated requests make cards busy", () => {
     const text = `Name:               gpu-1\nLabels:             nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3\n                    nvidia.com/gpu.count=8\nCapacity:\n  memory:          2113661240Ki\n  nvidia.com/gpu:  8\nAllocatable:\n  memory:          2113558840Ki\n  nvidia.com/gpu:  8\nAllocated resources:\n  Resource           Requests      Limits\n  --------           --------      ------\n  cpu                10 (5%)       0 (0%)\n  memory             100Gi (4%)    0 (0%)\n  nvidia.com/gpu     3             3\n`;
     const node = importCluster(text).cluster?.nodes[0];
-    expect(node?.devices).toEqual([{ class: "h100-80g", count: 8, free: 5 }]);
+    expect(node?.devices).toEqual([{ class: "h100-80g", count: 8, free: 5, gpuProduct: "NVIDIA-H100-80GB-HBM3" }]);
     expect(node?.hostMemGib).toBe(2015.74);
     expect(node?.hostFreeGib).toBe(1915.65);
   });

@@ -26,10 +26,11 @@ describe("npm run cluster", { timeout: 60_000 }, () => {
     const out = JSON.parse(stdout) as { format: string; cluster: unknown; warnings: { message: string; line?: number }[] };
     expect(out.format).toBe("slurm scontrol show node");
     expect(out.cluster).toEqual({
-      nodes: [{ id: "yigou-dev-102-68", fabric: "", host_mem_gib: 0, host_free_gib: 0, devices: [{ class: "rtx3090-24g", count: 1, free: 0 }] }],
+      // gres_type: the node's Gres=gpu:nvidia-rtx-3090:1, what an sbatch script asks for.
+      nodes: [{ id: "yigou-dev-102-68", fabric: "", host_mem_gib: 0, host_free_gib: 0, devices: [{ class: "rtx3090-24g", count: 1, free: 0, gres_type: "nvidia-rtx-3090" }] }],
     });
     expect(out.warnings.some((w) => /IDLE\+DRAIN/.test(w.message))).toBe(true);
-    expect(importCluster(JSON.stringify(out.cluster)).cluster?.nodes[0]?.devices).toEqual([{ class: "rtx3090-24g", count: 1, free: 0 }]);
+    expect(importCluster(JSON.stringify(out.cluster)).cluster?.nodes[0]?.devices).toEqual([{ class: "rtx3090-24g", count: 1, free: 0, gresType: "nvidia-rtx-3090" }]);
   });
 
   test("a file it cannot read: exit 2 and the reason", () => {

@@ -5,6 +5,8 @@ import { describe, expect, test } from "vitest";
 import type { Cluster } from "../../src/plan/index.ts";
 import type { Choices } from "../../src/state/choices.ts";
 import { checksum, decodeLink, encodeLink, linkCarriesManual, MAX_SHARED_LINK_CHARS } from "../../src/state/link.ts";
+import { importCluster } from "../../src/cluster/import.ts";
+import { sample } from "../cluster/inventory.ts";
 
 /** The page's defaults as the codec sees them: a repo, a small cluster, a workload. */
 const DEFAULTS: Choices = {
@@ -329,5 +331,25 @@ describe("the request and the ranking in a link", () => {
     expect(decoded.ignored).toEqual([]);
     expect(decoded.choices.workload).toMatchObject({ inputTokens: 8192, outputTokens: 1024, rankBy: "throughput", pricesPerCardHour: { "h100-80g": 2.5 } });
     expect(decodeLink(encodeLink(DEFAULTS), DEFAULTS).choices.workload.rankBy).toBeUndefined();
+  });
+});
+
+// A shared plan keeps what the inventory said of each card group (issue 16): free memory, the free cards'
+// names, GFD's product label and Slurm's GRES type; groups without them are written as before (the exact strings above).
+describe("the link keeps each card group's inventory names", () => {
+  test.each(["nvidia-smi-query-csv-v100-1.txt", "nvidia-smi-L-a100-sxm-80g-mig-1.txt", "k8s-describe-node-labels-h100-pcie-1.txt", "scontrol-show-node-a100-8gpu-idle-1.txt"])("%s round-trips unchanged", (name) => {
+    const cluster = importCluster(sample(name), name).cluster;
+    if (!cluster) throw new Error(name);
+    const choices: Choices = { ...DEFAULTS, cluster };
+    const decoded = decodeLink(encodeLink(choices), DEFAULTS);
+    expect(decoded.ignored).toEqual([]);
+    expect(decoded.choices.cluster).toEqual(cluster);
+  });
+
+  test("the half-busy V100 host reopens half-busy: GPU 6 still not among the free", () => {
+    const cluster = importCluster(sample("nvidia-smi-query-csv-v100-1.txt")).cluster;
+    if (!cluster) throw new Error("no cluster");
+    const group = decodeLink(encodeLink({ ...DEFAULTS, cluster }), DEFAULTS).choices.cluster.nodes[0]?.devices[0];
+    expect(group).toMatchObject({ free: 7, freeMemGib: 31.992, freeIndices: ["0", "1", "2", "3", "4", "5", "7"] });
   });
 });
