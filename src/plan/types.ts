@@ -206,6 +206,13 @@ export interface Placement {
   /** llama.cpp: layers on the cards (-ngl); -1 for all. */
   gpuLayers: number;
   /**
+   * llama.cpp --tensor-split: the slots (decoder layers, the output layer
+   * counted as one more on the last) each device takes, in llama.cpp's device
+   * order (RPC devices in --rpc order, then the head's own). Absent: an even
+   * split over one class's cards.
+   */
+  tensorSplit?: number[];
+  /**
    * The cluster's ids of the nodes one replica would run on, head first: nodes
    * with the cards free before busy ones, all on one fabric. Fewer than
    * `nodes` when the cluster lacks some (`moreCardsNeeded`); empty for the
