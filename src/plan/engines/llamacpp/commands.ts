@@ -45,7 +45,10 @@ function llamacppGpuArgs(option: CommandOption): Arg[] {
   if (placement.cpu) return [];
   const args: Arg[] = [["--n-gpu-layers", placement.gpuLayers < 0 ? ALL_LAYERS : placement.gpuLayers]];
   if (placement.cpuMoeLayers > 0) args.push(["--n-cpu-moe", placement.cpuMoeLayers]);
-  if (placement.gpusPerNode > 1 && placement.nodes <= 1) {
+  if (placement.tensorSplit !== undefined) {
+    // The slots the plan sized for each device, in llama.cpp's device order (split.ts).
+    args.push(["--split-mode", "layer"], ["--tensor-split", placement.tensorSplit.join(",")]);
+  } else if (placement.gpusPerNode > 1 && placement.nodes <= 1) {
     // Equal shares over cards of one class: the split the plan sized, where
     // the default would follow whatever memory happens to be free.
     args.push(["--split-mode", "layer"], ["--tensor-split", Array.from({ length: placement.gpusPerNode }, () => "1").join(",")]);
@@ -71,7 +74,9 @@ export function llamacppCommands(option: CommandOption, ctx: CommandContext): st
   const nodes = Math.max(1, option.placement.nodes);
   if (nodes === 1) return [line(["llama-server"], args)];
   const workers = Array.from({ length: nodes - 1 }, (_, i) => {
-    return named(`${nodeName(ctx, i + 1)} (rpc worker)`, line(["rpc-server"], [["-H", "0.0.0.0"], ["-p", RPC_PORT]]));
+    // -c keeps the tensors rpc-server receives in a local cache, so a restart does not send the weights again
+    // (tools/rpc/rpc-server.cpp: "-c, --cache  enable local file cache"; -H, -p, -d, -t are its other flags).
+    return named(`${nodeName(ctx, i + 1)} (rpc worker)`, line(["rpc-server"], [["-H", "0.0.0.0"], ["-p", RPC_PORT], ["-c"]]));
   });
   const endpoints = Array.from({ length: nodes - 1 }, (_, i) => `${nodeAddress(i + 1)}:${RPC_PORT}`);
   const head = named(`${nodeName(ctx, 0)} (head, serves the API)`, line(["llama-server"], [...args, ["--rpc", endpoints.join(",")]]));

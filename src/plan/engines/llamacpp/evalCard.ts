@@ -1,6 +1,7 @@
 /** What a llama.cpp card holds: its layers, their whole cache (every slot, up front) and its compute buffer, against the card less --fit's margin. */
 import { CUDA_CONTEXT_BYTES } from "../../cards.ts";
 import { cardEval } from "../engine.ts";
+import { partOfferBytes } from "./free.ts";
 import { LLAMACPP_KV_PAD, llamacppCacheBytes } from "./kv.ts";
 import { LLAMACPP_FIT_MARGIN_BYTES, llamacppComputeBytes } from "./memory.ts";
 import { growingBytesPerToken } from "../../kv.ts";
@@ -22,7 +23,7 @@ export function evalCard(_layout: Layout, part: Part, ctx: EvalContext, w: Workl
     settings: s,
     elementBytes: elem,
     weightsBytes: part.bodyBytes + part.embedBytes,
-    usableBytes: part.physicalBytes - LLAMACPP_FIT_MARGIN_BYTES,
+    usableBytes: partOfferBytes(part) - LLAMACPP_FIT_MARGIN_BYTES,
     engineBytes: CUDA_CONTEXT_BYTES + llamacppComputeBytes(ctx.shape, s.ubatch, part.holdsOutput),
     // llama.cpp allocates every slot's context up front: n_ctx = context × --parallel.
     kvAt: (c) => llamacppCacheBytes(part.kv, elem, c, s.parallel, s.ubatch),
