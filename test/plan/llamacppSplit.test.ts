@@ -158,6 +158,11 @@ describe("four boxes of 2 × RTX 4090 on one fabric run DeepSeek-R1 UD-IQ1_S ove
     expect(endpoints).toEqual(Array.from({ length: n - 1 }, (_, i) => `<node-${i + 2}-ip>:50052`));
   });
 
+  test("the option says what RPC costs: 4 crossings a token of 28 KiB (7,168 × 4 B), and the device order its -ts assumes", () => {
+    expect(o?.notes?.some((n) => n.startsWith("Over RPC every token crosses the network once per host boundary: 4 crossings a token") && n.includes("each 28 KiB"))).toBe(true);
+    expect(o?.notes?.some((n) => n.includes("the RPC servers' devices first, in --rpc order, then the head's own"))).toBe(true);
+  });
+
   test("the host on another fabric is refused in words", () => {
     const r = p.refused.find((x) => x.where === "lab over RPC");
     expect(r?.reason).toBe('lab is on wifi, not on eth0 with the other hosts: llama.cpp\'s --rpc reaches each rpc-server over the head\'s network, so its cards are left out; give it fabric "eth0" if it is on that network');

@@ -4,6 +4,7 @@ import { llamacppCommands } from "./commands.ts";
 import { llamacppDefaults } from "./defaults.ts";
 import { evalCard, llamacppKvElementBytes } from "./evalCard.ts";
 import { evalHost } from "./host.ts";
+import { llamacppNotes } from "./notes.ts";
 import { offloadSplit } from "./offload.ts";
 import { llamacppOptions } from "./placements.ts";
 import { pastContextWords } from "../pastContext.ts";
@@ -59,4 +60,5 @@ export const LLAMACPP: EngineModel = {
   },
   startsOnFreeMemory: () => true,
   commands: llamacppCommands,
+  layoutNotes: llamacppNotes,
 };
