@@ -142,6 +142,12 @@ export interface EngineSettings {
   batch?: number;
   parallel?: number;
   /**
+   * llama.cpp -fa/--flash-attn. "auto" (llama.cpp's default) turns it on where the backend has the
+   * kernel, which CUDA, Metal, Vulkan and the CPU do; "off" builds the attention as KQ matrices,
+   * whose compute buffer grows with n_kv × n_ubatch × heads.
+   */
+  flashAttn?: "on" | "off" | "auto";
+  /**
    * vLLM's VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: whether a model
    * with chunked local attention (Llama-4) keeps the hybrid KV cache manager
    * (chunk layers hold chunk + batch tokens) or has it turned off (every layer
