@@ -32,8 +32,9 @@ function isHubRepo(repo: string): boolean {
   return /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(repo);
 }
 
-function llamacppKvArgs(kvDtype: Workload["kvDtype"]): Arg[] {
-  if (kvDtype !== "q8_0" && kvDtype !== "q4_0") return [];
+function llamacppKvArgs(kvDtype: Workload["kvDtype"], flashAttn: Workload["settings"]["flashAttn"]): Arg[] {
+  // The user's -fa, said as given; llama.cpp's default is auto (settings.ts LLAMACPP_FLASH_ATTN).
+  if (kvDtype !== "q8_0" && kvDtype !== "q4_0") return flashAttn === undefined ? [] : [["-fa", flashAttn]];
   // A quantized V cache needs flash attention (llama.cpp refuses it
   // otherwise); "on" rather than the default "auto" so it cannot silently
   // fall back on a backend without it.
@@ -63,7 +64,7 @@ function llamacppServerArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   // --ctx-size is the whole pool, shared by the slots: context × sequences.
   const args: Arg[] = [...llamacppModelArgs(ctx), ["--ctx-size", workload.contextTokens * slots]];
   if (slots > 1) args.push(["--parallel", slots]);
-  args.push(...llamacppGpuArgs(option), ...llamacppKvArgs(workload.kvDtype));
+  args.push(...llamacppGpuArgs(option), ...llamacppKvArgs(workload.kvDtype, settings.flashAttn));
   if (settings.ubatch !== undefined) args.push(["-ub", settings.ubatch]);
   if (settings.batch !== undefined) args.push(["-b", settings.batch]);
   return args;
