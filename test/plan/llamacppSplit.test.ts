@@ -6,7 +6,7 @@
  * cumulative split fractions, and slot il to the first device whose fraction exceeds il ÷ (n_layer + 1).
  */
 import { describe, expect, test } from "vitest";
-import { artifactsOf, DEFAULT_WORKLOAD, plan, splitArgv } from "../../src/plan/index.ts";
+import { artifactsOf, checkTensorSplit, DEFAULT_WORKLOAD, llamacppSlotDevices, plan, splitArgv } from "../../src/plan/index.ts";
 import type { Artifact, Cluster, PlanOption } from "../../src/plan/index.ts";
 import { snapshotOf } from "./fixture.ts";
 import { GIB, cards, node, shapeOf } from "./planning-fixtures.ts";
@@ -96,6 +96,34 @@ describe("a box with an RTX 4090 and an RTX 3090 runs Llama-3.3-70B Q4_K_M with 
     // The output layer (slot 80) on the last card.
     expect(slots[80]).toBe(1);
     expect(o?.commands[0]).toMatch(/--split-mode layer --tensor-split \d+,\d+/);
+  });
+});
+
+describe("a -ts typed by hand is checked like the context", () => {
+  const p = plan70({ nodes: [node("box", "", [cards("rtx4090-24g", 1), cards("rtx3090-24g", 1)], 128)] });
+  const o = splitOption(p.options) as PlanOption;
+
+  test("the engine places layers by the same rule the test re-does", () => {
+    const split = o.placement.tensorSplit ?? [];
+    expect(llamacppSlotDevices(split, 80)).toEqual(llamacppSlots(split, 80));
+    expect(llamacppSlotDevices([3, 1], 80)).toEqual(llamacppSlots([3, 1], 80));
+  });
+
+  test("the plan's own split fits again; 41/40 with a slash, as llama.cpp also reads it, too", () => {
+    const r = checkTensorSplit(p, o, (o.placement.tensorSplit ?? []).join("/"));
+    expect(r.ok).toBe(true);
+  });
+
+  test.each([
+    ["60,21", /^box\/0 rtx4090-24g would hold layers 0–59: it needs 3\d\.\d GiB and offers 23\.0$/],
+    ["0,1", /^box\/1 rtx3090-24g would hold layers 0–79 \+ output: it needs \d\d\.\d GiB and offers 23\.0$/],
+    ["1,2,3", /^3 shares for 2 devices/],
+    ["41,x", /^"x" is not a share/],
+    ["0,0", /^every share is 0/],
+  ])("-ts %s is refused in words naming the card", (text, words) => {
+    const r = checkTensorSplit(p, o, text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.words).toMatch(words);
   });
 });
 

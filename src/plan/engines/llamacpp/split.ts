@@ -84,8 +84,11 @@ export function chooseSplit(shape: ModelShape, a: Artifact, devices: readonly Sp
   return { kind: "split", slots, parts: splitParts(shape, a, devices, layers) };
 }
 
-/** Each device's part: its layers [start, end), their experts and cache; the last also the output layer and the logits. */
-export function splitParts(shape: ModelShape, a: Artifact, devices: readonly SplitDevice[], layers: readonly number[]): Part[] {
+/**
+ * Each device's part: its layers [start, end), their experts and cache; the device at `outputIndex`
+ * (the last, unless a hand-typed split gives it no slot) also the output layer and the logits.
+ */
+export function splitParts(shape: ModelShape, a: Artifact, devices: readonly SplitDevice[], layers: readonly number[], outputIndex = devices.length - 1): Part[] {
   const wp = weightParts(shape, a);
   const output = wp.headBytes > 0 ? wp.headBytes : wp.embedBytes;
   const parts: Part[] = [];
@@ -93,10 +96,10 @@ export function splitParts(shape: ModelShape, a: Artifact, devices: readonly Spl
   for (let i = 0; i < devices.length; i++) {
     const d = devices[i] as SplitDevice;
     const end = start + (layers[i] ?? 0);
-    const last = i === devices.length - 1;
+    const last = i === outputIndex;
     const body = (end - start) * wp.layerBytes + moeLayersIn(shape, start, end) * wp.expertLayerBytes;
     const part: Part = {
-      gpuClass: d.gpuClass, cards: 1, role: `${d.nodeId}/${d.index}: layers ${start}–${end - 1}${last ? " + output" : ""}`,
+      gpuClass: d.gpuClass, cards: 1, role: `${d.nodeId}/${d.index}: ${end > start ? `layers ${start}–${end - 1}` : "no layers"}${last ? " + output" : ""}`,
       physicalBytes: d.physicalBytes, bodyBytes: body + (last ? output + wp.projectorBytes : 0), embedBytes: 0,
       tensorParallel: 1, pipelineParallel: devices.length, holdsOutput: last, kv: geometryOfRange(shape, start, end, 1),
     };
