@@ -196,3 +196,12 @@ describe("four boxes of 2 × RTX 4090 on one fabric run DeepSeek-R1 UD-IQ1_S ove
     expect(r?.reason).toBe('lab is on wifi, not on eth0 with the other hosts: llama.cpp\'s --rpc reaches each rpc-server over the head\'s network, so its cards are left out; give it fabric "eth0" if it is on that network');
   });
 });
+
+test("hosts with no shared fabric get no RPC option, and are told why", () => {
+  const shape = shapeOf("deepseek-ai/DeepSeek-R1");
+  const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find((a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S") as Artifact;
+  const loose = ["b1", "b2", "b3", "b4"].map((id) => node(id, "", [cards("rtx4090-24g", 2)], 128));
+  const p = plan({ repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] }, { nodes: loose }, DEFAULT_WORKLOAD);
+  expect(p.options.some((o) => o.placement.nodes > 1)).toBe(false);
+  expect(p.refused.find((r) => r.where === "4 hosts over RPC")?.reason).toMatch(/^no two of the hosts are on one named fabric/);
+});

@@ -107,8 +107,15 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
   const memOf = (n: NodeDevices): number => n.devices.reduce((s, d) => s + Math.min(d.physicalBytes, d.freeBytes), 0);
   const byFabric = new Map<string, NodeDevices[]>();
   for (const n of all) byFabric.set(n.fabric, [...(byFabric.get(n.fabric) ?? []), n]);
-  for (const [fabric, members] of byFabric) {
-    if (fabric === "" || members.length < 2) continue;
+  const named = [...byFabric].filter(([fabric, members]) => fabric !== "" && members.length >= 2);
+  if (named.length === 0) {
+    // No two hosts share a named network: RPC has nothing to join them over.
+    out.refused.push({
+      artifact: a.name, engine: "llamacpp", where: `${all.length} hosts over RPC`,
+      reason: "no two of the hosts are on one named fabric: llama.cpp's --rpc needs the head to reach each rpc-server over a network they share; give the hosts that share one the same fabric in the cluster",
+    });
+  }
+  for (const [fabric, members] of named) {
     const nodes = [...members].sort((x, y) => memOf(y) - memOf(x));
     let last: Layout | string = "";
     let placed = false;
