@@ -205,3 +205,12 @@ test("hosts with no shared fabric get no RPC option, and are told why", () => {
   expect(p.options.some((o) => o.placement.nodes > 1)).toBe(false);
   expect(p.refused.find((r) => r.where === "4 hosts over RPC")?.reason).toMatch(/^no two of the hosts are on one named fabric/);
 });
+
+test("a fabric whose cards cannot hold the weights is refused without trying each host count", () => {
+  const shape = shapeOf("deepseek-ai/DeepSeek-R1");
+  const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find((a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S") as Artifact;
+  const two = ["b1", "b2"].map((id) => node(id, "eth0", [cards("rtx4090-24g", 2)], 128));
+  const p = plan({ repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] }, { nodes: two }, DEFAULT_WORKLOAD);
+  // 4 × 24,564 MiB = 95.96 GiB against 130.6 GiB of weights.
+  expect(p.refused.find((r) => r.where === "2 hosts on eth0 over RPC")?.reason).toBe("the 2 hosts on eth0 offer 96.0 GiB in all; the weights alone are 130.6");
+});

@@ -5,9 +5,12 @@
  */
 import { chooseSplit, type SplitDevice, splitProblem } from "./split.ts";
 import type { ClassPool, EnumContext, Enumerated, Layout } from "../../layout.ts";
-import { basePlacement, layoutId } from "../../placement.ts";
+import { basePlacement, gib1, layoutId } from "../../placement.ts";
 import { bitsOf } from "../../quant.ts";
 import type { Artifact, Placement } from "../../types.ts";
+
+/** Hosts past the fewest whose cards hold the weights that the RPC search still tries (caches, buffers and margins need a little more). */
+const RPC_EXTRA_HOSTS = 3;
 
 /** A node as llama.cpp sees it: all its devices, whatever their class. */
 interface NodeDevices {
@@ -117,9 +120,13 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
   }
   for (const [fabric, members] of named) {
     const nodes = [...members].sort((x, y) => memOf(y) - memOf(x));
-    let last: Layout | string = "";
+    // The fewest hosts whose cards could hold the weights at all, and a few more for the caches and
+    // buffers: a fabric of a hundred hosts is not tried a hundred times.
+    let offered = 0;
+    const first = Math.max(2, nodes.findIndex((n) => (offered += memOf(n)) >= a.bytes) + 1);
+    let last: Layout | string = `the ${nodes.length} hosts on ${fabric} offer ${gib1(offered)} GiB in all; the weights alone are ${gib1(a.bytes)}`;
     let placed = false;
-    for (let k = 2; k <= nodes.length && !placed; k++) {
+    for (let k = first; offered >= a.bytes && k <= Math.min(nodes.length, first + RPC_EXTRA_HOSTS) && !placed; k++) {
       const chosen = nodes.slice(0, k);
       const devices = [...chosen.slice(1).flatMap((n) => n.devices), ...(chosen[0] as NodeDevices).devices];
       last = splitLayout(a, c, devices, chosen, fabric);
