@@ -127,6 +127,13 @@ describe("a -ts typed by hand is checked like the context", () => {
   });
 });
 
+test("three alike boxes of a 4090 and a 3090 are one -ts option hosted on any of them", () => {
+  const box = (id: string) => node(id, "", [cards("rtx4090-24g", 1), cards("rtx3090-24g", 1)], 128);
+  const o = splitOption(plan70({ nodes: [box("a"), box("b"), box("c")] }).options);
+  expect(o?.hosts).toBe(3);
+  expect(o?.placement.nodes).toBe(1);
+});
+
 describe("one class, unevenly free", () => {
   test("three 4090s, one with 12 GiB in use elsewhere: the busier card takes fewer layers", () => {
     const whole = { class: "rtx4090-24g", count: 1, free: 1 };

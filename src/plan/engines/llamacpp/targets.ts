@@ -91,9 +91,18 @@ function push(a: Artifact, c: EnumContext, out: Enumerated, made: Layout | strin
 
 /** One node's mixed or unevenly free cards as one --tensor-split target. */
 export function mixedNodeOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
+  // Nodes with the same devices are one option, hosted on each of them (a free one first).
+  const alike = new Map<string, NodeDevices[]>();
   for (const n of nodeDevices(c.pools)) {
     if (!differs(n) || alreadyPlaced(a, out, n.id)) continue;
-    push(a, c, out, splitLayout(a, c, n.devices, [n], ""), `${n.id}: ${n.devices.length} × ${classLabel(n.devices)} (-ts)`);
+    const key = n.devices.map((d) => `${d.gpuClass}:${d.physicalBytes}:${d.freeBytes}`).join("|");
+    alike.set(key, [...(alike.get(key) ?? []), n]);
+  }
+  for (const group of alike.values()) {
+    const n = group.find((x) => x.allFree) ?? (group[0] as NodeDevices);
+    const made = splitLayout(a, c, n.devices, [n], "");
+    if (typeof made !== "string") made.hosts = group.length;
+    push(a, c, out, made, `${n.id}: ${n.devices.length} × ${classLabel(n.devices)} (-ts)`);
   }
 }
 
