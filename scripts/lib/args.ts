@@ -54,6 +54,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   ubatch: { names: ["--ubatch-size", "-ub"], kind: "int", help: "llama.cpp: physical batch (compute buffers grow with it)" },
   batch: { names: ["--batch-size", "-b"], kind: "int", help: "llama.cpp: logical batch" },
   parallel: { names: ["--parallel", "-np"], kind: "int", help: "llama.cpp: slots" },
+  flashAttn: { names: ["--flash-attn", "-fa"], kind: "choice", choices: ["on", "off", "auto"], help: "llama.cpp: flash attention on, off or auto (llama.cpp's default, on where the backend has it); off makes the compute buffer grow with the context" },
   json: { names: ["--json"], kind: "flag", help: "print { model, options, refused } as JSON" },
   deploy: { names: ["--deploy"], kind: "choice", choices: DEPLOY_KINDS, help: "print the chosen option's deployment as YAML (kubernetes, compose) or an sbatch script (slurm), nothing else on stdout" },
   option: { names: ["--option"], kind: "text", help: "with --deploy: the option, by its id or its place in the ranking (1 is the first, the default)" },
@@ -139,6 +140,8 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
   set("ubatch", num("ubatch"));
   set("batch", num("batch"));
   set("parallel", num("parallel"));
+  const flashAttn = values.get("flashAttn");
+  if (flashAttn === "on" || flashAttn === "off" || flashAttn === "auto") settings.flashAttn = flashAttn;
   const dtype = values.get("dtype");
   if (typeof dtype === "string") set("dtype", DTYPE_ALIASES[dtype] ?? (dtype as EngineSettings["dtype"]));
   if (values.get("quantization") === "fp8") settings.quantization = "fp8";

@@ -1,5 +1,5 @@
 /**
- * The clusters a user can start from in one click (four presets).
+ * The clusters a user can start from in one click (five presets).
  * Each node's RAM is the machine's as sold; the user edits what differs.
  */
 import type { Cluster } from "../plan/index.ts";
@@ -18,6 +18,12 @@ const WORKSTATION_RAM_GIB = 128;
 const CPU_SERVER_RAM_GIB = 512;
 /** An A100 80GB HGX-class host with 8 × 64 GiB DIMMs. */
 const A100_HOST_RAM_GIB = 512;
+/**
+ * Mac Studio M3 Ultra with 512 GB unified memory (Apple's top configuration): one pool, of which
+ * Metal lets the GPU wire 3/4 by default (the catalog's apple-m3-ultra-512g, 384 GiB); the node's
+ * RAM is the same pool, so what the GPU takes is not free for the CPU as well.
+ */
+const MAC_STUDIO_RAM_GIB = 512;
 
 export const PRESETS: Preset[] = [
   {
@@ -63,6 +69,21 @@ export const PRESETS: Preset[] = [
             { class: "a100-80g-mig-2g.20gb", count: 2, free: 2 },
             { class: "a100-80g", count: 1, free: 1 },
           ],
+        },
+      ],
+    },
+  },
+  {
+    id: "mac-studio-m3-ultra-512g",
+    label: "Mac Studio M3 Ultra 512 GB (llama.cpp on Metal)",
+    cluster: {
+      nodes: [
+        {
+          id: "mac-studio",
+          fabric: "",
+          hostMemGib: MAC_STUDIO_RAM_GIB,
+          hostFreeGib: MAC_STUDIO_RAM_GIB,
+          devices: [{ class: "apple-m3-ultra-512g", count: 1, free: 1 }],
         },
       ],
     },

@@ -310,7 +310,8 @@ export const HOST_MEMORY = {
 
 /** A card's speed figures by class label (MIG suffix ignored: a slice keeps the card's bandwidth share unknown, so it is not matched). */
 export function cardSpecOf(gpuClass: string): CardSpec | undefined {
-  return SPEC_BY_LABEL.get(gpuClass);
+  // An Apple machine's class names its memory too ("apple-m3-ultra-512g"): the chip's spec holds for every configuration.
+  return SPEC_BY_LABEL.get(gpuClass) ?? (gpuClass.startsWith("apple-") ? SPEC_BY_LABEL.get(gpuClass.replace(/-\d+g$/, "")) : undefined);
 }
 
 /** Looked up once per option in a plan of thousands: a map, not a scan. */

@@ -16,6 +16,7 @@
  * card, slices, memory) and only then take the catalog's name for it.
  */
 import type { Cluster } from "./types.ts";
+import { appleGpuWorkingSetBytes } from "./unifiedMemory.ts";
 import { GIB, MIB } from "./units.ts";
 
 export interface MigProfile {
@@ -35,7 +36,7 @@ export interface Card {
   /** What the card really reports (nvidia-smi "MiB" total × 2^20), not its marketing figure. */
   memoryBytes: number;
   source: string;
-  vendor: "nvidia" | "amd";
+  vendor: "nvidia" | "amd" | "apple";
   /** CUDA compute capability (8.0 for A100); 0 for AMD. */
   computeCapability: number;
   migProfiles: MigProfile[];
@@ -227,6 +228,27 @@ export const CARDS: readonly Card[] = [
     computeCapability: 0,
     migProfiles: [],
   },
+  // Unified memory: the GPU's share of the machine's one pool (unifiedMemory.ts says which engines run there).
+  ...([
+    ["apple-m3-ultra-512g", "Apple M3 Ultra", 512],
+    ["apple-m3-ultra-256g", "Apple M3 Ultra", 256],
+    ["apple-m2-ultra-192g", "Apple M2 Ultra", 192],
+    ["apple-m4-max-40c-128g", "Apple M4 Max", 128],
+  ] as const).map(([cls, name, ramGib]): Card => ({
+    class: cls, name, memoryBytes: appleGpuWorkingSetBytes(ramGib * GIB),
+    source: `Metal's recommendedMaxWorkingSetSize under macOS's default iogpu.wired_limit_mb: 3/4 of ${ramGib} GiB (unifiedMemory.ts appleGpuWorkingSetBytes, with the figures llama.cpp printed)`,
+    vendor: "apple", computeCapability: 0, migProfiles: [],
+  })),
+  nvidia("gb10-128g", "NVIDIA GB10", 121.69 * 1024, "NVIDIA DGX Spark (GB10, 128 GB LPDDR5X shared with the Grace CPU): CUDA reports 121.69 GiB total, as vLLM's start-up line prints it (\"Free memory on device (114.54/121.69 GiB)\", in several public DGX Spark notes; weaker provenance: found by text search, repositories not recorded)", 12.1),
+  {
+    class: "strixhalo-128g",
+    name: "AMD Radeon 8060S (Ryzen AI Max+ 395)",
+    memoryBytes: 63968 * MIB,
+    source: "Strix Halo with 128 GB: a stock Linux kernel gives the GPU half the RAM as GTT, \"63968M of GTT memory ready\" (github.com/antirez/ds4/issues/475); the BIOS UMA carve-out (up to 96 GB) or ttm.pages_limit raises it (ttm.pages_limit=25165824: mem_info_gtt_total 96.00 GiB, llama.cpp HIP \"Total VRAM: 98304 MiB\", github.com/noamsto/nix-amd-ai/issues/42; 124 GiB with ttm.pages_limit=32505856, github.com/kyuz0/amd-strix-halo-toolboxes/issues/98): give the card mem_gib when raised",
+    vendor: "amd",
+    computeCapability: 0,
+    migProfiles: [],
+  },
 ];
 
 /** The card a class label names, MIG suffix ignored: "a100-80g-mig-3g.40gb" → the a100-80g card. */
@@ -294,6 +316,8 @@ export const DRIVER_RESERVED_BYTES = 468 * MIB;
 const CUDA_TOTAL_BYTES_BY_CLASS: Readonly<Record<string, number>> = {
   "a100-80g": 79.25 * 2 ** 30,
   "a100-40g": 42_405_855_232,
+  // GB10's 121.69 GiB is CUDA's own total already (vLLM's start-up line).
+  "gb10-128g": 121.69 * 2 ** 30,
 };
 
 /** What CUDA reports as a card's total: what the engines' fractions are of. */

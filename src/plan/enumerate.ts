@@ -10,6 +10,7 @@ import { type EnumContext, type Enumerated, type EvalContext, fitsEval, type Lay
 import { article, gib1 } from "./placement.ts";
 import { classPools } from "./pools.ts";
 import type { Cluster, PlanInput, Workload } from "./types.ts";
+import { engineRunsOn, unifiedMemoryEngines } from "./unifiedMemory.ts";
 import { GIB } from "./units.ts";
 
 /** Why a layout does not fit at the plan's workload, in words (its worst card against what the card offers); null when it fits. */
@@ -53,7 +54,13 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
     for (const engine of ENGINE_ORDER) {
       const admitted = engine.admits(a, input.shape, workload);
       out.refused.push(...admitted.refusals);
-      if (admitted.places) engine.placements(a, c, out);
+      if (!admitted.places) continue;
+      // Each engine sees only the card classes it runs on (vLLM and SGLang not on Apple's Metal or Strix Halo's GTT).
+      const runs = pools.filter((p) => engineRunsOn(p.gpuClass, engine.id));
+      for (const p of pools) {
+        if (!runs.includes(p) && p.memoryBytes !== null) out.refused.push({ artifact: a.name, engine: engine.id, where: p.gpuClass, reason: `${engine.label} does not run on ${p.gpuClass}: ${unifiedMemoryEngines(p.gpuClass)}` });
+      }
+      engine.placements(a, runs.length === pools.length ? c : { ...c, pools: runs }, out);
     }
   }
   return out;

@@ -104,7 +104,8 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
     moreCardsNeeded: layout.cardsShort,
     commands: [],
   };
-  if (past !== null) option.notes = [past.words];
+  const notes = [...(past !== null ? [past.words] : []), ...(engineModel(layout.engine).layoutNotes?.(layout, ctx.shape) ?? [])];
+  if (notes.length > 0) option.notes = notes;
   option.commands = commandsFor(option, cc);
   option.speed = speedOf(layout, option, ctx, w, worst?.elementBytes ?? 2);
   // The workload is a requirement: every sequence asked for, at once. llama.cpp sized a slot for each

@@ -2,7 +2,7 @@
  * KV geometries of a model's layer ranges, kept per shape: enumeration and offload splits ask for the
  * same ranges again and again.
  */
-import { type KvGeometry, kvGeometry } from "./kv.ts";
+import { kvGeometry, type KvGeometry } from "./kv.ts";
 import type { ModelShape } from "./types.ts";
 
 /** Geometries of a model's first or last n layers at TP 1, kept per shape: offload splits ask for many. */

@@ -60,3 +60,5 @@ export { expectedDistinctExperts } from "./speed/experts.ts";
 export { speedTerms, type SpeedTerms, type FittedKey } from "./speed/terms.ts";
 export type { SpeedInput, SpeedEstimate, SpeedEngine, SpeedCard, SpeedModel, CardKind, CardVendor, ComputeFormat } from "./speed/types.ts";
 export { CARD_SPECS, BENCHMARK_GPU_KEYS, HOST_MEMORY, cardSpecOf, speedCardOf, type CardSpec } from "./cardSpecs.ts";
+export { appleGpuWorkingSetBytes, engineRunsOn, UNIFIED_MEMORY, type UnifiedMemory } from "./unifiedMemory.ts";
+export { checkTensorSplit, llamacppSlotDevices, type HandSplit, type HandSplitContext } from "./engines/llamacpp/handSplit.ts";

@@ -169,6 +169,12 @@ export interface EngineSettings {
   batch?: number;
   parallel?: number;
   /**
+   * llama.cpp -fa/--flash-attn. "auto" (llama.cpp's default) turns it on where the backend has the
+   * kernel, which CUDA, Metal, Vulkan and the CPU do; "off" builds the attention as KQ matrices,
+   * whose compute buffer grows with n_kv × n_ubatch × heads.
+   */
+  flashAttn?: "on" | "off" | "auto";
+  /**
    * vLLM's VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: whether a model
    * with chunked local attention (Llama-4) keeps the hybrid KV cache manager
    * (chunk layers hold chunk + batch tokens) or has it turned off (every layer
@@ -253,6 +259,13 @@ export interface Placement {
   cpuMoeLayers: number;
   /** llama.cpp: layers on the cards (-ngl); -1 for all. */
   gpuLayers: number;
+  /**
+   * llama.cpp --tensor-split: the slots (decoder layers, the output layer
+   * counted as one more on the last) each device takes, in llama.cpp's device
+   * order (RPC devices in --rpc order, then the head's own). Absent: an even
+   * split over one class's cards.
+   */
+  tensorSplit?: number[];
   /**
    * The cluster's ids of the nodes one replica would run on, head first: nodes
    * with the cards free before busy ones, all on one fabric. Fewer than

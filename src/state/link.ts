@@ -282,6 +282,7 @@ const settingSchemas: { [K in keyof Required<EngineSettings>]: z.ZodType<NonNull
   ubatch: z.number().int().min(1).max(MAX_CONTEXT_TOKENS),
   batch: z.number().int().min(1).max(MAX_CONTEXT_TOKENS),
   parallel: z.number().int().min(1).max(MAX_SEQUENCES),
+  flashAttn: z.enum(["on", "off", "auto"]),
   measuredOverheadGib: z.partialRecord(z.enum(ENGINES), z.number().min(0).max(MAX_MEM_GIB)),
 };
 

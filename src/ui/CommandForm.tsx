@@ -1,5 +1,5 @@
-import { useId, useMemo } from "react";
-import { kvDtypeAllowed, resolveSettings, vllmUtilizationDefaults, withWorkload, type Plan } from "../plan/index.ts";
+import { useId, useMemo, useState } from "react";
+import { checkTensorSplit, kvDtypeAllowed, resolveSettings, vllmUtilizationDefaults, withWorkload, type Plan } from "../plan/index.ts";
 import { KV_DTYPES, shortfallOf } from "../plan/index.ts";
 import type { KvDtype, PlanOption, Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
@@ -70,6 +70,7 @@ export function CommandForm({ plan, option, workload, onWorkloadChange, chosenIn
         <KvDtypeField option={option} value={workload.kvDtype} onChange={(kvDtype) => set({ kvDtype })} />
       </div>
       <FitStatus option={current} />
+      {current?.placement.tensorSplit !== undefined ? <TensorSplitField plan={checked} option={current} /> : null}
       {/* A link whose index this option no longer has (the plan changed) points at the first command. */}
       <CommandList commands={commands} chosen={chosenIndex < commands.length ? chosenIndex : 0} groupName={groupName} onChoose={onChoose} />
     </section>
@@ -168,6 +169,30 @@ function FitStatus({ option }: { option: PlanOption | null }) {
     <p className={`fit-status ${s.fits ? "fit-yes" : "fit-no"}`} role="status">
       {s.fits ? `Fits. The longest context that fits is ${formatTokens(option.maxContextTokens)} tokens.` : `Does not fit: ${s.words}.`}
     </p>
+  );
+}
+
+/**
+ * llama.cpp's --tensor-split as the user would type it, checked against the plan like the context:
+ * each device's layers by llama.cpp's own rule, and whether each card then holds its share.
+ */
+function TensorSplitField({ plan, option }: { plan: Plan; option: PlanOption }) {
+  const id = useId();
+  const planned = option.placement.tensorSplit?.join(",") ?? "";
+  const [text, setText] = useState(planned);
+  const result = useMemo(() => (text === planned ? null : checkTensorSplit(plan, option, text)), [plan, option, text, planned]);
+  return (
+    <div className="field">
+      <label htmlFor={id}>Tensor split (-ts)</label>
+      <input id={id} type="text" value={text} spellCheck={false} onChange={(e) => setText(e.target.value)} aria-describedby={`${id}-status`} />
+      <p id={`${id}-status`} className={`fit-status ${result === null || result.ok ? "fit-yes" : "fit-no"}`} role="status">
+        {result === null
+          ? `The plan's split: one share a device, ${option.cards.length} devices.`
+          : result.ok
+            ? `This split fits. The longest context that fits is ${formatTokens(result.option.maxContextTokens)} tokens.`
+            : `This split does not fit: ${result.words}.`}
+      </p>
+    </div>
   );
 }
 

@@ -11,6 +11,9 @@ interface EngineSettingsProps {
   onReset: () => void;
 }
 
+/** llama.cpp's -fa values (off: the compute buffer holds each layer's KQ, growing with the context). */
+const FLASH_ATTN_MODES = ["on", "off", "auto"] as const;
+
 /** The largest batch/context figure a field accepts: vLLM's own limit is the model length, far below this. */
 const MAX_TOKENS_FIELD = 1_048_576;
 
@@ -85,6 +88,13 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
           <SettingNumber label="Micro-batch" d={defaults.llamacpp["ubatch"]} value={settings.ubatch} min={1} max={MAX_TOKENS_FIELD} integer onCommit={(v) => onSet("ubatch", v)} />
           <SettingNumber label="Batch" d={defaults.llamacpp["batch"]} value={settings.batch} min={1} max={MAX_TOKENS_FIELD} integer onCommit={(v) => onSet("batch", v)} />
           <SettingNumber label="Parallel slots" d={defaults.llamacpp["parallel"]} value={settings.parallel} min={1} max={4096} integer onCommit={(v) => onSet("parallel", v)} />
+          <SettingSelect
+            label="Flash attention"
+            d={defaults.llamacpp["flashAttn"]}
+            value={settings.flashAttn ?? ""}
+            options={FLASH_ATTN_MODES}
+            onChange={(v) => onSet("flashAttn", FLASH_ATTN_MODES.find((m) => m === v))}
+          />
         </div>
       </fieldset>
       <p className="hint">The KV cache dtype above sets vLLM&apos;s and SGLang&apos;s --kv-cache-dtype and llama.cpp&apos;s -ctk/-ctv.</p>

@@ -69,8 +69,8 @@ describe("Modelplan JSON", () => {
 });
 
 describe("presets", () => {
-  test("the four presets of issue 4 pass validation and round-trip through JSON", () => {
-    expect(PRESETS.map((p) => p.id)).toEqual(["dgx-h100-x2", "workstation-2x4090", "a100-mig-mixed", "cpu-512g"]);
+  test("the presets (issue 4's four, issue 14's Mac Studio) pass validation and round-trip through JSON", () => {
+    expect(PRESETS.map((p) => p.id)).toEqual(["dgx-h100-x2", "workstation-2x4090", "a100-mig-mixed", "mac-studio-m3-ultra-512g", "cpu-512g"]);
     for (const p of PRESETS) {
       const checked = validateCluster(p.cluster);
       expect(checked.errors, p.id).toEqual([]);
@@ -83,6 +83,7 @@ describe("presets", () => {
       "2 nodes, 16 GPUs of 1 class",
       "1 node, 2 GPUs of 1 class",
       "1 node, 1 GPU and 3 MIG instances of 3 classes",
+      "1 node, 1 GPU of 1 class",
       "1 node, CPU only",
     ]);
   });

@@ -122,6 +122,7 @@ describe("plan links: round trips", () => {
     ["the defaults", DEFAULTS],
     ["every field set, a 10-node cluster", FULL],
     ["a GGUF repo on llama.cpp with a quantized cache", { ...DEFAULTS, repo: "bartowski/Qwen2.5-72B-Instruct-GGUF", workload: { contextTokens: 512, sequences: 4, kvDtype: "q8_0" as const, settings: { ubatch: 512, batch: 2048, parallel: 4 } } }],
+    ["llama.cpp with flash attention off (-fa off)", { ...DEFAULTS, workload: { ...DEFAULTS.workload, settings: { flashAttn: "off" as const } } }],
   ])("%s", (_name, choices) => {
     const decoded = decodeLink("#" + encodeLink(choices), DEFAULTS);
     expect(decoded.ignored).toEqual([]);
@@ -165,6 +166,7 @@ describe("plan links: tampered fields fall back one by one and are named", () =>
     ["a fractional sequence count", { w: [8192, 1.5, "fp8"] }, "the concurrent sequences", (c: Choices) => c.workload.sequences === 1 && c.workload.contextTokens === 8192],
     ["an unknown KV dtype", { w: [8192, 2, "int3"] }, "the KV cache dtype", (c: Choices) => c.workload.kvDtype === "auto"],
     ["a utilization above 1", { e: { gpuMemoryUtilization: 1.5, maxNumSeqs: 32 } }, "gpuMemoryUtilization", (c: Choices) => c.workload.settings.gpuMemoryUtilization === undefined && c.workload.settings.maxNumSeqs === 32],
+    ["a flash-attention mode llama.cpp has not", { e: { flashAttn: "yes", ubatch: 256 } }, "flashAttn", (c: Choices) => c.workload.settings.flashAttn === undefined && c.workload.settings.ubatch === 256],
     ["an engine setting no engine has", { e: { turbo: true } }, "turbo", (c: Choices) => Object.keys(c.workload.settings).length === 0],
     ["a vLLM release before the V1 engine", { e: { vllmVersion: "0.9.2", maxNumSeqs: 32 } }, "vllmVersion: vLLM 0.9.2 is older than the V1 engine", (c: Choices) => c.workload.settings.vllmVersion === undefined && c.workload.settings.maxNumSeqs === 32],
     ["a vLLM release that is no release", { e: { vllmVersion: "latest" } }, "vllmVersion: \"latest\" is not a vLLM release", (c: Choices) => !("vllmVersion" in c.workload.settings)],

@@ -10,6 +10,7 @@ import { readModel } from "../../src/plan/index.ts";
 import type { Workload } from "../../src/plan/index.ts";
 import { CommandForm } from "../../src/ui/CommandForm.tsx";
 import { snapshotOf } from "../plan/fixture.ts";
+import { shapeOf } from "../plan/planning-fixtures.ts";
 
 function llama8bOn4090(): Plan {
   const snapshot = snapshotOf("meta-llama__Llama-3.1-8B-Instruct");
@@ -77,5 +78,21 @@ describe("CommandForm: the chosen command of a multi-node option", () => {
   test("an index the option no longer has (the plan changed under a link) marks the first line", () => {
     const html = render(option.commands.length + 3);
     expect(html).toMatch(/<li class="chosen"><label class="choose-command"><input type="radio"[^>]*checked=""[^>]*\/>The command: 1 of \d/);
+  });
+});
+
+describe("CommandForm: a llama.cpp --tensor-split option", () => {
+  // Llama-3.3-70B Q4_K_M (42.5 GB as the Hub prints it) on a box with an RTX 4090 and an RTX 3090.
+  test("shows the plan's -ts in a field that checks a typed one", () => {
+    const shape = shapeOf("meta-llama/Llama-3.3-70B-Instruct");
+    const artifact = { name: "Llama-3.3-70B-Instruct-Q4_K_M.gguf", format: "gguf" as const, files: ["Llama-3.3-70B-Instruct-Q4_K_M.gguf"], bytes: 42.5e9, projectorBytes: 0, quant: "Q4_K_M", bitsPerWeight: 0, expertBytes: 0 };
+    const cluster = { nodes: [{ id: "box", fabric: "", hostMemGib: 128, hostFreeGib: 128, devices: [{ class: "rtx4090-24g", count: 1, free: 1 }, { class: "rtx3090-24g", count: 1, free: 1 }] }] };
+    const p = plan({ repo: "meta-llama/Llama-3.3-70B-Instruct", revision: "", shape, artifacts: [artifact] }, cluster, { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} });
+    const option = p.options.find((o) => o.placement.tensorSplit !== undefined);
+    if (!option) throw new Error("no -ts option");
+    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={p.workload} onWorkloadChange={() => undefined} chosenIndex={0} onChoose={() => undefined} />);
+    expect(html).toMatch(/<label[^>]*>Tensor split \(-ts\)<\/label>/);
+    expect(html).toContain(`value="${option.placement.tensorSplit?.join(",") ?? ""}"`);
+    expect(html).toContain("The plan&#x27;s split: one share a device, 2 devices.");
   });
 });

@@ -43,3 +43,13 @@ test("the utilization field's greyed default is the named release's own: 0.92 fr
   expect(field({ vllmVersion: "0.22.1" })).toContain('placeholder="0.92"');
   expect(field({ vllmVersion: "0.19" })).toContain('placeholder="0.9"');
 });
+
+test("llama.cpp's flash attention: a select of on, off, auto whose default is llama.cpp's auto, with its source", () => {
+  const html = renderToStaticMarkup(<EngineSettings settings={{ flashAttn: "off" }} cardMemoryBytes={H100_BYTES} onSet={() => undefined} onReset={() => undefined} />);
+  const label = html.indexOf(">Flash attention</label>");
+  expect(label).toBeGreaterThan(0);
+  const select = html.slice(html.indexOf("<select", label), html.indexOf("</select>", label));
+  expect(select).toContain('<option value="">default (auto)</option>');
+  expect(select).toMatch(/<option value="off" selected="">off<\/option>/);
+  expect(html).toContain("-fa · default auto (llama.cpp common_params.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_AUTO (common/common.h))");
+});

@@ -32,8 +32,9 @@ function isHubRepo(repo: string): boolean {
   return /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(repo);
 }
 
-function llamacppKvArgs(kvDtype: Workload["kvDtype"]): Arg[] {
-  if (kvDtype !== "q8_0" && kvDtype !== "q4_0") return [];
+function llamacppKvArgs(kvDtype: Workload["kvDtype"], flashAttn: Workload["settings"]["flashAttn"]): Arg[] {
+  // The user's -fa, said as given; llama.cpp's default is auto (settings.ts LLAMACPP_FLASH_ATTN).
+  if (kvDtype !== "q8_0" && kvDtype !== "q4_0") return flashAttn === undefined ? [] : [["-fa", flashAttn]];
   // A quantized V cache needs flash attention (llama.cpp refuses it
   // otherwise); "on" rather than the default "auto" so it cannot silently
   // fall back on a backend without it.
@@ -45,7 +46,10 @@ function llamacppGpuArgs(option: CommandOption): Arg[] {
   if (placement.cpu) return [];
   const args: Arg[] = [["--n-gpu-layers", placement.gpuLayers < 0 ? ALL_LAYERS : placement.gpuLayers]];
   if (placement.cpuMoeLayers > 0) args.push(["--n-cpu-moe", placement.cpuMoeLayers]);
-  if (placement.gpusPerNode > 1 && placement.nodes <= 1) {
+  if (placement.tensorSplit !== undefined) {
+    // The slots the plan sized for each device, in llama.cpp's device order (split.ts).
+    args.push(["--split-mode", "layer"], ["--tensor-split", placement.tensorSplit.join(",")]);
+  } else if (placement.gpusPerNode > 1 && placement.nodes <= 1) {
     // Equal shares over cards of one class: the split the plan sized, where
     // the default would follow whatever memory happens to be free.
     args.push(["--split-mode", "layer"], ["--tensor-split", Array.from({ length: placement.gpusPerNode }, () => "1").join(",")]);
@@ -60,7 +64,7 @@ function llamacppServerArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   // --ctx-size is the whole pool, shared by the slots: context × sequences.
   const args: Arg[] = [...llamacppModelArgs(ctx), ["--ctx-size", workload.contextTokens * slots]];
   if (slots > 1) args.push(["--parallel", slots]);
-  args.push(...llamacppGpuArgs(option), ...llamacppKvArgs(workload.kvDtype));
+  args.push(...llamacppGpuArgs(option), ...llamacppKvArgs(workload.kvDtype, settings.flashAttn));
   if (settings.ubatch !== undefined) args.push(["-ub", settings.ubatch]);
   if (settings.batch !== undefined) args.push(["-b", settings.batch]);
   return args;
@@ -71,7 +75,9 @@ export function llamacppCommands(option: CommandOption, ctx: CommandContext): st
   const nodes = Math.max(1, option.placement.nodes);
   if (nodes === 1) return [line(["llama-server"], args)];
   const workers = Array.from({ length: nodes - 1 }, (_, i) => {
-    return named(`${nodeName(ctx, i + 1)} (rpc worker)`, line(["rpc-server"], [["-H", "0.0.0.0"], ["-p", RPC_PORT]]));
+    // -c keeps the tensors rpc-server receives in a local cache, so a restart does not send the weights again
+    // (tools/rpc/rpc-server.cpp: "-c, --cache  enable local file cache"; -H, -p, -d, -t are its other flags).
+    return named(`${nodeName(ctx, i + 1)} (rpc worker)`, line(["rpc-server"], [["-H", "0.0.0.0"], ["-p", RPC_PORT], ["-c"]]));
   });
   const endpoints = Array.from({ length: nodes - 1 }, (_, i) => `${nodeAddress(i + 1)}:${RPC_PORT}`);
   const head = named(`${nodeName(ctx, 0)} (head, serves the API)`, line(["llama-server"], [...args, ["--rpc", endpoints.join(",")]]));

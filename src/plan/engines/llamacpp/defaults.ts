@@ -1,6 +1,6 @@
 /** llama.cpp's defaults as the page's "Engine settings" shows them, each with its source. */
 import type { SettingDefault } from "../engine.ts";
-import { LLAMACPP_BATCH, LLAMACPP_UBATCH } from "./settings.ts";
+import { LLAMACPP_BATCH, LLAMACPP_FLASH_ATTN, LLAMACPP_UBATCH } from "./settings.ts";
 import type { ResolvedSettings } from "../../settings.ts";
 
 export function llamacppDefaults(r: ResolvedSettings): Record<string, SettingDefault> {
@@ -10,5 +10,6 @@ export function llamacppDefaults(r: ResolvedSettings): Record<string, SettingDef
     ubatch: { flag: "-ub", value: r.ubatch, source: LLAMACPP_UBATCH.source },
     batch: { flag: "-b", value: r.batch, source: LLAMACPP_BATCH.source },
     parallel: { flag: "--parallel", value: 1, source: "one slot per concurrent sequence of the plan (llama-server -np)" },
+    flashAttn: { flag: "-fa", value: LLAMACPP_FLASH_ATTN.value, source: LLAMACPP_FLASH_ATTN.source },
   };
 }

@@ -1,6 +1,8 @@
 /** What a llama.cpp card holds: its layers, their whole cache (every slot, up front) and its compute buffer, against the card less --fit's margin. */
 import { CUDA_CONTEXT_BYTES } from "../../cards.ts";
 import { cardEval } from "../engine.ts";
+import { flashAttnOff, flashOffComputeBytes, kqStepBytes } from "./flashAttn.ts";
+import { partOfferBytes } from "./free.ts";
 import { LLAMACPP_KV_PAD, llamacppCacheBytes } from "./kv.ts";
 import { LLAMACPP_FIT_MARGIN_BYTES, llamacppComputeBytes } from "./memory.ts";
 import { growingBytesPerToken } from "../../kv.ts";
@@ -18,16 +20,23 @@ export function llamacppKvElementBytes(kv: KvDtype): number {
 export function evalCard(_layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
   const s = resolveSettings("llamacpp", part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
   const elem = llamacppKvElementBytes(w.kvDtype);
+  // Without flash attention the compute buffer grows with the cache (flashAttn.ts): it is counted
+  // at the workload's context, and its growth past it rides on the cache's, so the longest context holds both.
+  const flashOn = llamacppComputeBytes(ctx.shape, s.ubatch, part.holdsOutput);
+  const computeAt = (c: number): number => (flashAttnOff(w) ? flashOffComputeBytes(ctx.shape, part.kv, c, s.parallel, s.ubatch, flashOn) : flashOn);
+  const computeHere = computeAt(contextTokens);
+  const cacheAt = (c: number): number => llamacppCacheBytes(part.kv, elem, c, s.parallel, s.ubatch);
   return cardEval("llamacpp", part, w, contextTokens, {
     settings: s,
     elementBytes: elem,
     weightsBytes: part.bodyBytes + part.embedBytes,
-    usableBytes: part.physicalBytes - LLAMACPP_FIT_MARGIN_BYTES,
-    engineBytes: CUDA_CONTEXT_BYTES + llamacppComputeBytes(ctx.shape, s.ubatch, part.holdsOutput),
+    usableBytes: partOfferBytes(part) - LLAMACPP_FIT_MARGIN_BYTES,
+    engineBytes: CUDA_CONTEXT_BYTES + computeHere,
     // llama.cpp allocates every slot's context up front: n_ctx = context × --parallel.
-    kvAt: (c) => llamacppCacheBytes(part.kv, elem, c, s.parallel, s.ubatch),
+    kvAt: (c) => cacheAt(c) + computeAt(c) - computeHere,
     stepTokens: LLAMACPP_KV_PAD / s.parallel,
-    stepBytes: LLAMACPP_KV_PAD * growingBytesPerToken(part.kv, elem),
+    // Past the windows a 256-cell step adds its cache, and without flash attention a step of KQ and mask.
+    stepBytes: LLAMACPP_KV_PAD * growingBytesPerToken(part.kv, elem) + (flashAttnOff(w) ? kqStepBytes(ctx.shape, part.kv, s.ubatch) : 0),
     sequences: 1,
     outsideOk: true,
   });

@@ -1,5 +1,6 @@
 /** llama.cpp's host RAM: the whole model on the CPU, or the layers and experts offloaded to it. */
 import { llamacppKvElementBytes } from "./evalCard.ts";
+import { flashAttnOff, flashOffComputeBytes } from "./flashAttn.ts";
 import { LLAMACPP_KV_PAD, llamacppCacheBytes } from "./kv.ts";
 import { llamacppComputeBytes, llamacppHostBytes } from "./memory.ts";
 import { growingBytesPerToken, type KvGeometry } from "../../kv.ts";
@@ -15,7 +16,10 @@ export function evalHost(layout: Layout, ctx: EvalContext, w: Workload, contextT
   const elem = llamacppKvElementBytes(w.kvDtype);
   const kvAt = (c: number): number => (hostKv ? llamacppCacheBytes(hostKv, elem, c, s.parallel, s.ubatch) : 0);
   const kv = kvAt(contextTokens);
-  const engineBytes = llamacppHostBytes(ctx.shape, s.parallel) + (host.mode === "cpu" ? llamacppComputeBytes(ctx.shape, s.ubatch, true) : 0);
+  // On the CPU the compute buffer is the host's, with KQ in it when flash attention is off (flashAttn.ts).
+  const flashOn = llamacppComputeBytes(ctx.shape, s.ubatch, true);
+  const compute = hostKv && flashAttnOff(w) ? flashOffComputeBytes(ctx.shape, hostKv, contextTokens, s.parallel, s.ubatch, flashOn) : flashOn;
+  const engineBytes = llamacppHostBytes(ctx.shape, s.parallel) + (host.mode === "cpu" ? compute : 0);
   const weights = host.fixedBytes + offloadedBytes;
   const load: CardLoad = {
     gpuClass: "", cards: 1, role: host.mode === "cpu" ? "CPU" : "host RAM",

@@ -4,6 +4,7 @@ import { llamacppCommands } from "./commands.ts";
 import { llamacppDefaults } from "./defaults.ts";
 import { evalCard, llamacppKvElementBytes } from "./evalCard.ts";
 import { evalHost } from "./host.ts";
+import { llamacppNotes } from "./notes.ts";
 import { offloadSplit } from "./offload.ts";
 import { llamacppOptions } from "./placements.ts";
 import { pastContextWords } from "../pastContext.ts";
@@ -27,6 +28,12 @@ export const LLAMACPP: EngineModel = {
     if (a.format !== "gguf" || LLAMACPP.unmodelled(shape) !== null) return { refusals, places: false };
     if (!LLAMACPP.kvDtypes.includes(w.kvDtype)) {
       refusals.push({ artifact: a.name, engine: "llamacpp", where: "any", reason: `llama.cpp has no KV cache type "${w.kvDtype}": use f16, q8_0 or q4_0` });
+      return { refusals, places: false };
+    }
+    if ((w.kvDtype === "q8_0" || w.kvDtype === "q4_0") && w.settings.flashAttn === "off") {
+      // src/llama-context.cpp refuses it: "quantized V cache was requested, but this requires Flash Attention"
+      // (older builds: "V cache quantization requires flash_attn").
+      refusals.push({ artifact: a.name, engine: "llamacpp", where: "any", reason: `llama.cpp quantizes the V cache (${w.kvDtype}) only with flash attention: -fa off with -ctv ${w.kvDtype} does not start; use -fa on or auto, or an f16 cache` });
       return { refusals, places: false };
     }
     return { refusals, places: true };
@@ -59,4 +66,5 @@ export const LLAMACPP: EngineModel = {
   },
   startsOnFreeMemory: () => true,
   commands: llamacppCommands,
+  layoutNotes: llamacppNotes,
 };

@@ -3,6 +3,7 @@
  * when the cards cannot hold it.
  */
 import { layerSplitParts } from "./parts.ts";
+import { mixedNodeOptions, rpcOptions } from "./targets.ts";
 import type { ClassPool, EnumContext, Enumerated, HostShare, Layout, PoolNode } from "../../layout.ts";
 import { basePlacement, layoutId, where } from "../../placement.ts";
 import { hostShare, singleNodeHosts } from "../../pools.ts";
@@ -46,6 +47,9 @@ export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): v
     if (placed) continue;
     offloadOptions(a, c, pool, mem, out);
   }
+  // Devices that differ, on one node (-ts) or over several hosts (--rpc), once the classes alone are tried.
+  mixedNodeOptions(a, c, out);
+  rpcOptions(a, c, out);
 }
 
 /** The widest node of a class, with part of the model in its RAM: experts first (--n-cpu-moe), else whole layers (-ngl). */

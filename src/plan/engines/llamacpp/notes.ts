@@ -1,0 +1,22 @@
+/** What a llama.cpp split option must tell the user beyond its figures: the device order its -ts assumes, and what RPC costs. */
+import type { Layout } from "../../layout.ts";
+import type { ModelShape } from "../../types.ts";
+
+/** Bytes of one token's activations between layers: n_embd floats (ggml's f32 hidden state). */
+const ACTIVATION_ELEMENT_BYTES = 4;
+
+export function llamacppNotes(layout: Layout, shape: ModelShape): string[] {
+  const p = layout.placement;
+  if (p.tensorSplit === undefined) return [];
+  const order = layout.parts.map((part) => `${part.role.split(":")[0] ?? ""} ${part.gpuClass}`).join(", ");
+  const notes = [
+    `--tensor-split gives its shares in llama.cpp's device order${p.nodes > 1 ? " (the RPC servers' devices first, in --rpc order, then the head's own)" : ""}: the plan assumes ${order}, the last holding the output layer. Check with llama-server --list-devices and reorder the cards (CUDA_VISIBLE_DEVICES) or the shares to match.`,
+  ];
+  if (p.nodes > 1) {
+    const kib = (shape.hiddenSize * ACTIVATION_ELEMENT_BYTES) / 1024;
+    notes.push(
+      `Over RPC every token crosses the network once per host boundary: ${p.nodes} crossings a token (head to the first worker, worker to worker, the last back to the head), each ${kib.toFixed(0)} KiB of activations and a round trip, so generation pays ${p.nodes} network latencies per token on top of the cards' time; prompt batches cross the same way, ubatch tokens at once. Loading sends each worker its weights over the network (rpc-server -c keeps them in a local cache for the next start).`,
+    );
+  }
+  return notes;
+}

@@ -1,0 +1,156 @@
+/**
+ * llama.cpp targets made of devices that differ: one node's mixed (or unevenly free) cards under one
+ * --tensor-split, and several hosts of one fabric joined over RPC (rpc-server on the workers,
+ * --rpc on the head), every device with its own share.
+ */
+import { chooseSplit, type SplitDevice, splitProblem } from "./split.ts";
+import type { ClassPool, EnumContext, Enumerated, Layout } from "../../layout.ts";
+import { basePlacement, gib1, layoutId } from "../../placement.ts";
+import { bitsOf } from "../../quant.ts";
+import type { Artifact, Placement } from "../../types.ts";
+
+/** Hosts past the fewest whose cards hold the weights that the RPC search still tries (caches, buffers and margins need a little more). */
+const RPC_EXTRA_HOSTS = 3;
+
+/** A node as llama.cpp sees it: all its devices, whatever their class. */
+interface NodeDevices {
+  id: string;
+  fabric: string;
+  devices: SplitDevice[];
+  allFree: boolean;
+}
+
+/** Every node's devices, gathered over the class pools (a node with several classes is in each). */
+export function nodeDevices(pools: readonly ClassPool[]): NodeDevices[] {
+  const byId = new Map<string, NodeDevices>();
+  for (const pool of pools) {
+    if (pool.memoryBytes === null || pool.mig) continue;
+    const mem = pool.memoryBytes;
+    for (const nodes of pool.fabrics.values()) {
+      for (const n of nodes) {
+        const node = byId.get(n.id) ?? { id: n.id, fabric: n.fabric, devices: [], allFree: true };
+        for (let k = 0; k < n.count; k++) {
+          // Free devices offer what the inventory says is free; busy ones are planned on their total and the option is not free now.
+          const free = k < n.free && n.freeMemBytes !== null ? Math.min(mem, n.freeMemBytes) : mem;
+          node.devices.push({ nodeId: n.id, gpuClass: pool.gpuClass, index: node.devices.length, physicalBytes: mem, freeBytes: free });
+        }
+        if (n.free < n.count) node.allFree = false;
+        byId.set(n.id, node);
+      }
+    }
+  }
+  // The largest last: it holds the output layer and the logits (llama.cpp's last device; CUDA's
+  // own order is the user's to match, see the option's note).
+  for (const n of byId.values()) {
+    n.devices.sort((x, y) => Math.min(x.physicalBytes, x.freeBytes) - Math.min(y.physicalBytes, y.freeBytes));
+    n.devices.forEach((d, i) => (d.index = i));
+  }
+  return [...byId.values()];
+}
+
+/** A node the per-class split cannot describe: cards of several classes, or of one class unevenly free. */
+function differs(n: NodeDevices): boolean {
+  if (n.devices.length < 2) return false;
+  const first = n.devices[0] as SplitDevice;
+  return n.devices.some((d) => d.gpuClass !== first.gpuClass || d.freeBytes !== first.freeBytes);
+}
+
+function classLabel(devices: readonly SplitDevice[]): string {
+  return [...new Set(devices.map((d) => d.gpuClass))].join(" + ");
+}
+
+/** A GPU-only llama.cpp layout of this artifact already fits (on `nodeId`, when given): more devices buy nothing. */
+function alreadyPlaced(a: Artifact, out: Enumerated, nodeId?: string): boolean {
+  return out.layouts.some((l) => l.artifact === a && l.engine === "llamacpp" && !l.placement.cpu && l.host === null && (nodeId === undefined || (l.placement.nodeIds ?? []).includes(nodeId)));
+}
+
+/** The layout of one split over `devices` (head's own last), or the reason it cannot be made. */
+function splitLayout(a: Artifact, c: EnumContext, devices: SplitDevice[], nodes: NodeDevices[], fabric: string): Layout | string {
+  const choice = chooseSplit(c.shape, a, devices, c.workload);
+  if (choice.kind !== "split") return splitProblem(choice, c.shape);
+  const head = nodes[0] as NodeDevices;
+  const placement: Placement = {
+    ...basePlacement(classLabel(devices), fabric, head.devices.length, nodes.length, 1, devices.length, false, nodes.map((n) => n.id)),
+    tensorSplit: choice.slots,
+  };
+  return {
+    id: layoutId(a, "llamacpp", placement, nodes.length > 1 ? "rpc" : "ts"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
+    parts: choice.parts, host: null, hosts: 1, freeNow: nodes.every((n) => n.allFree), cardsShort: 0,
+    replicas: 1, replicasFreeNow: nodes.every((n) => n.allFree) ? 1 : 0, dataParallel: 1,
+  };
+}
+
+function push(a: Artifact, c: EnumContext, out: Enumerated, made: Layout | string, where: string): boolean {
+  const why = typeof made === "string" ? made : c.problem(made);
+  if (why === null && typeof made !== "string") {
+    out.layouts.push(made);
+    return true;
+  }
+  out.refused.push({ artifact: a.name, engine: "llamacpp", where, reason: why ?? "" });
+  return false;
+}
+
+/** One node's mixed or unevenly free cards as one --tensor-split target. */
+export function mixedNodeOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
+  // Nodes with the same devices are one option, hosted on each of them (a free one first).
+  const alike = new Map<string, NodeDevices[]>();
+  for (const n of nodeDevices(c.pools)) {
+    if (!differs(n) || alreadyPlaced(a, out, n.id)) continue;
+    const key = n.devices.map((d) => `${d.gpuClass}:${d.physicalBytes}:${d.freeBytes}`).join("|");
+    alike.set(key, [...(alike.get(key) ?? []), n]);
+  }
+  for (const group of alike.values()) {
+    const n = group.find((x) => x.allFree) ?? (group[0] as NodeDevices);
+    const made = splitLayout(a, c, n.devices, [n], "");
+    if (typeof made !== "string") made.hosts = group.length;
+    push(a, c, out, made, `${n.id}: ${n.devices.length} × ${classLabel(n.devices)} (-ts)`);
+  }
+}
+
+/**
+ * Hosts of one fabric over RPC, when no single host holds the model on its cards: the hosts with
+ * the most memory first, as few as hold it. The head (the largest) keeps the output layer on its
+ * own cards; llama.cpp puts the RPC devices first in its device list "to minimize network
+ * transfers" (src/llama.cpp), so the workers' devices come first in the split.
+ */
+export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
+  if (alreadyPlaced(a, out)) return;
+  const all = nodeDevices(c.pools).filter((n) => n.devices.length > 0);
+  if (all.length < 2) return;
+  const memOf = (n: NodeDevices): number => n.devices.reduce((s, d) => s + Math.min(d.physicalBytes, d.freeBytes), 0);
+  const byFabric = new Map<string, NodeDevices[]>();
+  for (const n of all) byFabric.set(n.fabric, [...(byFabric.get(n.fabric) ?? []), n]);
+  const named = [...byFabric].filter(([fabric, members]) => fabric !== "" && members.length >= 2);
+  if (named.length === 0) {
+    // No two hosts share a named network: RPC has nothing to join them over.
+    out.refused.push({
+      artifact: a.name, engine: "llamacpp", where: `${all.length} hosts over RPC`,
+      reason: "no two of the hosts are on one named fabric: llama.cpp's --rpc needs the head to reach each rpc-server over a network they share; give the hosts that share one the same fabric in the cluster",
+    });
+  }
+  for (const [fabric, members] of named) {
+    const nodes = [...members].sort((x, y) => memOf(y) - memOf(x));
+    // The fewest hosts whose cards could hold the weights at all, and a few more for the caches and
+    // buffers: a fabric of a hundred hosts is not tried a hundred times.
+    let offered = 0;
+    const first = Math.max(2, nodes.findIndex((n) => (offered += memOf(n)) >= a.bytes) + 1);
+    let last: Layout | string = `the ${nodes.length} hosts on ${fabric} offer ${gib1(offered)} GiB in all; the weights alone are ${gib1(a.bytes)}`;
+    let placed = false;
+    for (let k = first; offered >= a.bytes && k <= Math.min(nodes.length, first + RPC_EXTRA_HOSTS) && !placed; k++) {
+      const chosen = nodes.slice(0, k);
+      const devices = [...chosen.slice(1).flatMap((n) => n.devices), ...(chosen[0] as NodeDevices).devices];
+      last = splitLayout(a, c, devices, chosen, fabric);
+      const why = typeof last === "string" ? last : c.problem(last);
+      if (why === null) placed = push(a, c, out, last, "");
+    }
+    if (!placed) push(a, c, out, last, `${nodes.length} hosts on ${fabric} over RPC`);
+    // A host elsewhere cannot join: rpc-server is reached over the head's network.
+    for (const other of all) {
+      if (other.fabric === fabric) continue;
+      out.refused.push({
+        artifact: a.name, engine: "llamacpp", where: `${other.id} over RPC`,
+        reason: `${other.id} is ${other.fabric === "" ? "on no named fabric" : `on ${other.fabric}`}, not on ${fabric} with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its cards are left out; give it fabric "${fabric}" if it is on that network`,
+      });
+    }
+  }
+}
