@@ -6,97 +6,19 @@
  * the memory of) follow. Every message names the node and the field, as the
  * user wrote it, and says what to do.
  */
-import { z } from "zod";
 import { cardMemoryBytes } from "../plan/cards.ts";
 import type { Cluster, ClusterNode, DeviceGroup } from "../plan/types.ts";
 import { note, type ImportMessage } from "./messages.ts";
+import { clusterSchema, type SnakeNode } from "./schema.ts";
 
-/**
- * Upper bounds past which a number is a typo or a unit slip, not a machine.
- * The largest node seen in the inventory samples advertises 128 time-sliced
- * GPUs (AWS P5, 8 cards × 4 MIG × 4 replicas); 1024 leaves room for any
- * real node. No accelerator has a TiB of its own memory (MI355X: 288 GB).
- * 64 TiB of host RAM is past the largest single-image servers sold; Slurm's
- * RealMemory in MB pasted as GiB (1031736) lands well above it.
- */
-export const MAX_DEVICES_PER_GROUP = 1024;
-export const MAX_DEVICE_MEM_GIB = 1024;
-export const MAX_HOST_MEM_GIB = 65536;
-export const MAX_NODES = 10_000;
+export { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, MAX_NODES } from "./schema.ts";
+
 /**
  * Free memory may sit a hair above the catalog's total: cards of one class
  * differ by a few MiB (a V100 with retired pages reports 32,764 MiB beside
  * 32,768), and the catalog keeps the smaller. 1% covers that and nothing more.
  */
 const FREE_MEMORY_SLACK = 0.01;
-const MAX_TEXT = 200;
-
-/** zod's message for a missing or mistyped value, in words that name the field. */
-const typed = (what: string, expected: string) => (issue: { input: unknown }) =>
-  issue.input === undefined ? `${what} is missing` : `${what} must be ${expected}, not ${JSON.stringify(issue.input) ?? typeof issue.input}`;
-
-const count = (what: string) =>
-  z
-    .number({ error: typed(what, "a whole number of cards") })
-    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
-    .refine((n) => n >= 0, { message: `${what} is negative: give 0 or more`, abort: true })
-    .refine(Number.isInteger, { message: `${what} must be a whole number of cards, not a fraction`, abort: true })
-    .refine((n) => n <= MAX_DEVICES_PER_GROUP, {
-      message: `${what} is absurd (over ${MAX_DEVICES_PER_GROUP} on one node): check the number`,
-    });
-
-const gib = (what: string, max: number) =>
-  z
-    .number({ error: typed(what, "a number of GiB") })
-    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
-    .refine((n) => n >= 0, { message: `${what} is negative: give 0 or more GiB`, abort: true })
-    .refine((n) => n <= max, { message: `${what} is absurd (over ${max} GiB): is it in MB? give GiB` });
-
-const deviceSchema = z.object(
-  {
-  class: z
-    .string({ error: typed("class", "text such as \"h100-80g\"") })
-    .trim()
-    .min(1, { message: "class is empty: pick a card from the catalog, or type a class with its mem_gib" })
-    .max(MAX_TEXT, { message: `class is longer than ${MAX_TEXT} characters` }),
-  count: count("count"),
-  free: count("free").optional(),
-  mem_gib: gib("mem_gib", MAX_DEVICE_MEM_GIB)
-    .refine((n) => n > 0, { message: "mem_gib must be more than 0" })
-    .optional(),
-  /** Memory free now on each free device (nvidia-smi's total − used), for vLLM's start-up check. */
-  free_mem_gib: gib("free_mem_gib", MAX_DEVICE_MEM_GIB).optional(),
-  },
-  { error: typed("device", "an object with class, count and free") },
-);
-
-const nodeSchema = z.object(
-  {
-  id: z
-    .string({ error: typed("id", "text") })
-    .trim()
-    .min(1, { message: "id is empty: give the node a name" })
-    .max(MAX_TEXT, { message: `id is longer than ${MAX_TEXT} characters` }),
-  fabric: z.string({ error: typed("fabric", "text such as \"ib0\", or \"\"") }).trim().max(MAX_TEXT).optional(),
-  host_mem_gib: gib("host_mem_gib", MAX_HOST_MEM_GIB),
-  host_free_gib: gib("host_free_gib", MAX_HOST_MEM_GIB).optional(),
-  devices: z.array(deviceSchema, { error: typed("devices", "a list (empty for a CPU-only node)") }).optional(),
-  },
-  { error: typed("node", "an object with id, fabric, host_mem_gib, host_free_gib and devices") },
-);
-
-const clusterSchema = z.object(
-  {
-  nodes: z
-    .array(nodeSchema, { error: typed("nodes", "a list of nodes") })
-    .min(1, { message: "the cluster has no nodes: add one" })
-    .max(MAX_NODES, { message: `more than ${MAX_NODES} nodes` }),
-  },
-  { error: typed("the cluster", "an object with a \"nodes\" list") },
-);
-
-type SnakeCluster = z.infer<typeof clusterSchema>;
-type SnakeNode = SnakeCluster["nodes"][number];
 
 /** camelCase spellings the page uses, to their snake_case wire names. */
 const CAMEL_TO_SNAKE: Record<string, string> = {
