@@ -17,6 +17,7 @@ import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 import { z } from "zod";
 import type { Cluster, EngineSettings, Workload } from "../plan/types.ts";
 import { vllmProfileFor } from "../plan/settings.ts";
+import { cardClass, deviceCount, deviceMemGib, fabricName, hostMemGib, MAX_GROUPS_PER_NODE, MAX_NODES, nodeId } from "../cluster/schema.ts";
 import { ENGINES, FIT_FILTERS, GROUP_BYS, type Choices, type Filters } from "./choices.ts";
 
 export const LINK_VERSION = 1;
@@ -33,8 +34,6 @@ const MAX_JSON_BYTES = 512 * 1024;
 /** Upper bounds that keep a tampered number from reaching the engine as nonsense. */
 const MAX_CONTEXT_TOKENS = 100_000_000;
 const MAX_SEQUENCES = 1_000_000;
-const MAX_NODES = 10_000;
-const MAX_DEVICES_PER_GROUP = 10_000;
 const MAX_MEM_GIB = 1_000_000;
 const MAX_TEXT_CHARS = 300;
 /**
@@ -132,14 +131,13 @@ export function linkCarriesManual(choices: Choices): boolean {
 // ---------------------------------------------------------------------------
 
 const text = z.string().max(MAX_TEXT_CHARS);
-const count = z.number().int().min(0).max(MAX_DEVICES_PER_GROUP);
-const gib = z.number().min(0).max(MAX_MEM_GIB);
 
+// The cluster's fields and bounds are the cluster schema's (src/cluster/schema.ts), as validation holds them.
 const wireDevice = z.union([
-  z.tuple([text.min(1), count, count]),
-  z.tuple([text.min(1), count, count, gib.positive()]),
+  z.tuple([cardClass, deviceCount("count"), deviceCount("free")]),
+  z.tuple([cardClass, deviceCount("count"), deviceCount("free"), deviceMemGib]),
 ]);
-const wireNode = z.tuple([text.min(1), text, gib, gib, z.array(wireDevice).max(64)]);
+const wireNode = z.tuple([nodeId, fabricName, hostMemGib("host_mem_gib"), hostMemGib("host_free_gib"), z.array(wireDevice).max(MAX_GROUPS_PER_NODE)]);
 const wireCluster = z.array(wireNode).min(1).max(MAX_NODES);
 
 const kvDtype = z.enum(["auto", "fp8", "f16", "q8_0", "q4_0"]);
