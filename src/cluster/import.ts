@@ -32,6 +32,7 @@ function importText(raw: string, fileName?: string): ImportResult {
   if (text.trim() === "") return failed("unknown", [note("nothing to import: the text is empty")]);
 
   const structured = looksStructured(text, fileName) ? parseStructured(text) : null;
+  if (structured?.refused) return failed(isYaml(text) ? "yaml" : "json", structured.errors);
   if (structured && structured.errors.length === 0 && isModelplanCluster(structured.value)) {
     const { cluster, errors, warnings } = importModelplan(structured);
     return finish(isYaml(text) ? "modelplan-yaml" : "modelplan-json", cluster, errors, warnings);

@@ -7,6 +7,7 @@
 import { LineCounter, parseDocument, type Document } from "yaml";
 import type { Cluster } from "../plan/types.ts";
 import { note, type ImportMessage } from "./messages.ts";
+import { jsonProblem, MAX_ALIAS_COUNT, parserProblem, yamlProblem, yamlSizeProblem } from "./structure.ts";
 import { validateCluster } from "./validate.ts";
 
 /** Modelplan JSON, pretty, with `mem_gib` only where a class needs it. */
@@ -33,6 +34,8 @@ export interface ParsedText {
   errors: ImportMessage[];
   /** Line of a path in the text (1-based), when it is there. */
   lineOf: (path: (string | number)[]) => number | undefined;
+  /** A bound of structure.ts refused it (too deep, an alias bomb): no reader should try it as anything else. */
+  refused: boolean;
 }
 
 /**
@@ -43,6 +46,9 @@ export interface ParsedText {
  */
 export function parseStructured(text: string): ParsedText {
   let positions: { doc: Document; counter: LineCounter } | null = null;
+  // Computed once, and only when the YAML document is wanted: lines for a JSON's messages, or a text that is not JSON.
+  let tooBig: string | null | undefined;
+  const yamlTooBig = () => (tooBig === undefined ? (tooBig = yamlSizeProblem(text)) : tooBig);
   const document = () => {
     if (!positions) {
       const counter = new LineCounter();
@@ -53,6 +59,7 @@ export function parseStructured(text: string): ParsedText {
     return positions;
   };
   const lineOf = (path: (string | number)[]): number | undefined => {
+    if (yamlTooBig()) return undefined;
     const { doc, counter } = document();
     for (let cut = path.length; cut > 0; cut--) {
       const node: unknown = doc.getIn(path.slice(0, cut), true);
@@ -61,20 +68,39 @@ export function parseStructured(text: string): ParsedText {
     }
     return undefined;
   };
+  const refuse = (problem: string): ParsedText => ({ value: undefined, errors: [note(`not read: ${problem}`)], lineOf: () => undefined, refused: true });
   if (/^\s*[[{]/.test(text)) {
+    let value: unknown;
+    let parsed = false;
     try {
-      return { value: JSON.parse(text) as unknown, errors: [], lineOf };
+      value = JSON.parse(text) as unknown;
+      parsed = true;
     } catch {
       // Not strict JSON (comments, trailing commas, or broken): the YAML parser says where.
     }
+    if (parsed) {
+      const problem = jsonProblem(value);
+      return problem ? refuse(problem) : { value, errors: [], lineOf, refused: false };
+    }
   }
+  const big = yamlTooBig();
+  if (big) return refuse(big);
   try {
     const { doc } = document();
+    const deep = doc.errors.map((e) => parserProblem(e.message)).find((p) => p !== null);
+    if (deep) return refuse(deep);
     const errors = doc.errors.map((e) => note(`not valid JSON/YAML: ${e.message.split("\n")[0] ?? e.code}`, { line: e.linePos?.[0].line }));
-    const value: unknown = errors.length === 0 ? doc.toJS({ maxAliasCount: 100 }) : undefined;
-    return { value, errors, lineOf };
+    if (errors.length > 0) return { value: undefined, errors, lineOf, refused: false };
+    const problem = yamlProblem(doc);
+    if (problem) return refuse(problem);
+    return { value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown, errors, lineOf, refused: false };
   } catch (e) {
-    return { value: undefined, errors: [note(`not valid JSON/YAML: ${e instanceof Error ? e.message : String(e)}`)], lineOf: () => undefined };
+    const message = e instanceof Error ? e.message : String(e);
+    // yaml's alias limit counts nested aliases too (an anchor inside an anchor): said about the file, not the parser.
+    if (/alias count/i.test(message)) return refuse(`its aliases repeat values more than ${MAX_ALIAS_COUNT} times over; YAML readers stop there against alias bombs: write the values out`);
+    const deep = parserProblem(message);
+    if (deep) return refuse(deep);
+    return { value: undefined, errors: [note(`not valid JSON/YAML: ${message}`)], lineOf: () => undefined, refused: false };
   }
 }
 

@@ -9,7 +9,7 @@
 import { cardMemoryBytes } from "../plan/cards.ts";
 import type { Cluster, ClusterNode, DeviceGroup } from "../plan/types.ts";
 import { note, type ImportMessage } from "./messages.ts";
-import { clusterSchema, type SnakeNode } from "./schema.ts";
+import { clusterSchema, MAX_GROUPS_PER_NODE, MAX_NODES, type SnakeNode } from "./schema.ts";
 
 export { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, MAX_NODES } from "./schema.ts";
 
@@ -41,11 +41,13 @@ export interface Validation {
  * object. Never throws; a cluster comes back only when there are no errors.
  */
 export function validateCluster(value: unknown): Validation {
+  const long = oversized(value);
+  if (long) return { cluster: null, errors: [long], warnings: [] };
   const camel = usesCamelCase(value);
   const parsed = clusterSchema.safeParse(toSnake(value));
   if (!parsed.success) {
     const errors = parsed.error.issues.map((issue) => issueMessage(issue.path, issue.message, value, camel));
-    return { cluster: null, errors: dedupe(errors), warnings: [] };
+    return { cluster: null, errors: oneEach(errors), warnings: [] };
   }
   const errors: ImportMessage[] = [];
   const warnings: ImportMessage[] = [];
@@ -57,8 +59,25 @@ export function validateCluster(value: unknown): Validation {
     seen.add(n.id);
     return checkNode(n, camel, errors, warnings);
   });
-  if (errors.length > 0) return { cluster: null, errors, warnings: [] };
-  return { cluster: { nodes }, errors, warnings };
+  if (errors.length > 0) return { cluster: null, errors: oneEach(errors), warnings: [] };
+  return { cluster: { nodes }, errors, warnings: oneEach(warnings) };
+}
+
+/**
+ * A list too long to walk, said before zod walks it: zod checks every element
+ * before the list's length, and its issue list overflows the stack at 200,000
+ * elements ("Maximum call stack size exceeded", issue 20).
+ */
+function oversized(value: unknown): ImportMessage | null {
+  if (!isRecord(value) || !Array.isArray(value.nodes)) return null;
+  const count = (n: number) => n.toLocaleString("en-US");
+  if (value.nodes.length > MAX_NODES) return note(`the cluster lists ${count(value.nodes.length)} nodes; Modelplan plans at most ${count(MAX_NODES)}: is this the right file?`, { field: "nodes" });
+  const long = value.nodes.flatMap((n, i) => (isRecord(n) && Array.isArray(n.devices) && n.devices.length > MAX_GROUPS_PER_NODE ? [{ i, n, length: n.devices.length }] : []));
+  const first = long[0];
+  if (!first) return null;
+  const id = typeof first.n.id === "string" && first.n.id.trim() !== "" ? first.n.id : `#${first.i + 1}`;
+  const rest = long.length > 1 ? ` (and ${count(long.length - 1)} more nodes like it)` : "";
+  return note(`node "${id}" lists ${count(first.length)} card groups; a node has at most ${MAX_GROUPS_PER_NODE} (one per class): give each class once with its count${rest}`, { node: id, field: "devices" });
 }
 
 function checkNode(n: SnakeNode, camel: boolean, errors: ImportMessage[], warnings: ImportMessage[]): ClusterNode {
@@ -147,7 +166,18 @@ function issueMessage(path: PropertyKey[], message: string, value: unknown, came
   return note(`node "${id}"${field ? `, ${field}` : ""}: ${wording}`, { node: id, ...(field ? { field } : {}) });
 }
 
-function dedupe(messages: ImportMessage[]): ImportMessage[] {
-  const seen = new Set<string>();
-  return messages.filter((m) => (seen.has(m.message) ? false : (seen.add(m.message), true)));
+/**
+ * One message a field, with a count of the rest: the same problem on 2,000
+ * nodes (or 89,100 devices an alias repeated) is said once, at its first
+ * place. Messages are alike when they differ only in node ids, names and numbers.
+ */
+function oneEach(messages: ImportMessage[]): ImportMessage[] {
+  const groups = new Map<string, { first: ImportMessage; more: number }>();
+  for (const m of messages) {
+    const key = `${(m.field ?? "").replace(/\[\d+\]/g, "[]")}|${m.message.replace(/"[^"]*"/g, '""').replace(/\d+(\.\d+)?/g, "#")}`;
+    const group = groups.get(key);
+    if (group) group.more++;
+    else groups.set(key, { first: m, more: 0 });
+  }
+  return [...groups.values()].map(({ first, more }) => (more === 0 ? first : { ...first, message: `${first.message} (and ${more.toLocaleString("en-US")} more like it)` }));
 }
