@@ -62,12 +62,21 @@ export const gibAmount = (what: string, max: number) =>
     .refine((n) => n >= 0, { message: `${what} is negative: give 0 or more GiB`, abort: true })
     .refine((n) => n <= max, { message: `${what} is absurd (over ${max} GiB): is it in MB? give GiB` });
 
-/** An id, class or fabric: trimmed text of at most MAX_TEXT_CHARS. */
+/**
+ * Control characters no host name or card class has: in an id they would
+ * break the commands the plan prints for that node, or retitle the terminal
+ * that prints them (issue 20).
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** An id, class or fabric: trimmed text of at most MAX_TEXT_CHARS, with no control character. */
 export const clusterText = (what: string, expected: string) =>
   z
     .string({ error: typed(what, expected) })
     .trim()
-    .max(MAX_TEXT_CHARS, { message: `${what} is longer than ${MAX_TEXT_CHARS} characters` });
+    .max(MAX_TEXT_CHARS, { message: `${what} is longer than ${MAX_TEXT_CHARS} characters` })
+    .refine((s) => !CONTROL.test(s), { message: `${what} holds a control character (a tab, newline or escape): give plain text` });
 
 export const cardClass = clusterText("class", 'text such as "h100-80g"').min(1, {
   message: "class is empty: pick a card from the catalog, or type a class with its mem_gib",
