@@ -118,7 +118,7 @@ export function importModelplan(parsed: ParsedText): { cluster: Cluster | null; 
   const nodes: unknown[] = isModelplanCluster(parsed.value) && Array.isArray((parsed.value as { nodes: unknown }).nodes) ? (parsed.value as { nodes: unknown[] }).nodes : [];
   const place = (m: ImportMessage): ImportMessage => {
     if (m.line !== undefined || m.node === undefined) return m;
-    const index = nodes.findIndex((n, i) => (typeof n === "object" && n !== null && (n as { id?: unknown }).id === m.node) || `#${i + 1}` === m.node);
+    const index = m.nodeIndex ?? nodes.findIndex((n, i) => (typeof n === "object" && n !== null && (n as { id?: unknown }).id === m.node) || `#${i + 1}` === m.node);
     if (index < 0) return m;
     const path: (string | number)[] = ["nodes", index];
     for (const part of (m.field ?? "").split(/[.[\]]+/).filter(Boolean)) {
@@ -143,19 +143,25 @@ const DEVICE_FIELDS = ["class", "count", "free", "mem_gib", "free_mem_gib", "mem
  */
 function unknownFields(nodes: unknown[], lineOf: ParsedText["lineOf"]): ImportMessage[] {
   const out: ImportMessage[] = [];
-  const check = (value: unknown, allowed: readonly string[], path: (string | number)[], nodeId: string, where: string) => {
+  const check = (value: unknown, allowed: readonly string[], path: (string | number)[], nodeId: string, nodeIndex: number, place: string) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) return;
     for (const key of Object.keys(value)) {
       if (allowed.includes(key)) continue;
       const guess = closest(key, allowed);
-      out.push(note(`node "${nodeId}"${where}: ${JSON.stringify(key)} is not a field Modelplan reads, so it was ignored${guess ? ` (did you mean ${guess}?)` : ""}`, { node: nodeId, field: key, line: lineOf([...path, key]) }));
+      out.push(note(`${place}: ${JSON.stringify(key)} is not a field Modelplan reads, so it was ignored${guess ? ` (did you mean ${guess}?)` : ""}`, { node: nodeId, nodeIndex, field: key, line: lineOf([...path, key]) }));
     }
   };
   nodes.forEach((n, i) => {
     const id = typeof n === "object" && n !== null && typeof (n as { id?: unknown }).id === "string" ? String((n as { id: string }).id) : `#${i + 1}`;
-    check(n, NODE_FIELDS, ["nodes", i], id, "");
+    const node = `Node ${i + 1}${id.startsWith("#") ? "" : ` (${id})`}`;
+    check(n, NODE_FIELDS, ["nodes", i], id, i, node);
     const devices = typeof n === "object" && n !== null ? (n as { devices?: unknown }).devices : undefined;
-    if (Array.isArray(devices)) devices.forEach((d, k) => check(d, DEVICE_FIELDS, ["nodes", i, "devices", k], id, `, devices[${k}]`));
+    if (Array.isArray(devices)) {
+      devices.forEach((d, k) => {
+        const cls = typeof d === "object" && d !== null && typeof (d as { class?: unknown }).class === "string" ? (d as { class: string }).class : `card group ${k + 1}`;
+        check(d, DEVICE_FIELDS, ["nodes", i, "devices", k], id, i, `${node}, ${cls}`);
+      });
+    }
   });
   return out;
 }

@@ -78,45 +78,45 @@ export const clusterText = (what: string, expected: string) =>
     .max(MAX_TEXT_CHARS, { message: `${what} is longer than ${MAX_TEXT_CHARS} characters` })
     .refine((s) => !CONTROL.test(s), { message: `${what} holds a control character (a tab, newline or escape): give plain text` });
 
-export const cardClass = clusterText("class", 'text such as "h100-80g"').min(1, {
-  message: "class is empty: pick a card from the catalog, or type a class with its mem_gib",
+export const cardClass = clusterText("the class", 'text such as "h100-80g"').min(1, {
+  message: "the class is empty: pick a card from the catalog, or type a class with its memory",
 });
-export const nodeId = clusterText("id", "text").min(1, { message: "id is empty: give the node a name" });
-export const fabricName = clusterText("fabric", 'text such as "ib0", or ""');
-export const deviceMemGib = gibAmount("mem_gib", MAX_DEVICE_MEM_GIB).refine((n) => n > 0, { message: "mem_gib must be more than 0" });
+export const nodeId = clusterText("the id", "text").min(1, { message: "the id is empty: give the node a name" });
+export const fabricName = clusterText("the fabric", 'text such as "ib0", or ""');
+export const deviceMemGib = gibAmount("the memory a card", MAX_DEVICE_MEM_GIB).refine((n) => n > 0, { message: "the memory a card must be more than 0 GiB" });
 export const hostMemGib = (what: string) => gibAmount(what, MAX_HOST_MEM_GIB);
 
 /** A device group in Modelplan's JSON (snake_case). */
 export const deviceSchema = z.object(
   {
     class: cardClass,
-    count: deviceCount("count"),
-    free: deviceCount("free").optional(),
+    count: deviceCount("the card count"),
+    free: deviceCount("the free count").optional(),
     mem_gib: deviceMemGib.optional(),
     /** Memory free now on each free device (nvidia-smi's total − used), for vLLM's start-up check. */
-    free_mem_gib: gibAmount("free_mem_gib", MAX_DEVICE_MEM_GIB).optional(),
+    free_mem_gib: gibAmount("the free memory a card", MAX_DEVICE_MEM_GIB).optional(),
   },
-  { error: typed("device", "an object with class, count and free") },
+  { error: typed("the card group", "an object with class, count and free") },
 );
 
 export const nodeSchema = z.object(
   {
     id: nodeId,
     fabric: fabricName.optional(),
-    host_mem_gib: hostMemGib("host_mem_gib"),
-    host_free_gib: hostMemGib("host_free_gib").optional(),
+    host_mem_gib: hostMemGib("the RAM"),
+    host_free_gib: hostMemGib("the free RAM").optional(),
     devices: z
-      .array(deviceSchema, { error: typed("devices", "a list (empty for a CPU-only node)") })
-      .max(MAX_GROUPS_PER_NODE, { message: `devices lists more than ${MAX_GROUPS_PER_NODE} card classes` })
+      .array(deviceSchema, { error: typed("the card list (devices)", "a list (empty for a CPU-only node)") })
+      .max(MAX_GROUPS_PER_NODE, { message: `the card list has more than ${MAX_GROUPS_PER_NODE} classes` })
       .optional(),
   },
-  { error: typed("node", "an object with id, fabric, host_mem_gib, host_free_gib and devices") },
+  { error: typed("the node", "an object with id, fabric, host_mem_gib, host_free_gib and devices") },
 );
 
 export const clusterSchema = z.object(
   {
     nodes: z
-      .array(nodeSchema, { error: typed("nodes", "a list of nodes") })
+      .array(nodeSchema, { error: typed("the node list (nodes)", "a list of nodes") })
       .min(1, { message: "the cluster has no nodes: add one" })
       .max(MAX_NODES, { message: `more than ${MAX_NODES} nodes` }),
   },

@@ -51,13 +51,13 @@ export function validateCluster(value: unknown): Validation {
   }
   const errors: ImportMessage[] = [];
   const warnings: ImportMessage[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   const nodes = parsed.data.nodes.map((n, i) => {
-    if (seen.has(n.id)) {
-      errors.push(note(`node "${n.id}" appears twice: node ids must be unique (rename one, e.g. "${n.id}-2")`, { node: n.id, field: `nodes[${i}].id` }));
-    }
-    seen.add(n.id);
-    return checkNode(n, camel, errors, warnings);
+    const before = seen.get(n.id);
+    if (before !== undefined) {
+      errors.push(note(`${nodeWords(i, n.id)}: node ${before + 1} has this id too; ids must be unique: rename one (e.g. "${n.id}-2")`, { node: n.id, nodeIndex: i, field: `nodes[${i}].id` }));
+    } else seen.set(n.id, i);
+    return checkNode(n, i, camel, errors, warnings);
   });
   if (errors.length > 0) return { cluster: null, errors: oneEach(errors), warnings: [] };
   return { cluster: { nodes }, errors, warnings: oneEach(warnings) };
@@ -77,55 +77,64 @@ function oversized(value: unknown): ImportMessage | null {
   if (!first) return null;
   const id = typeof first.n.id === "string" && first.n.id.trim() !== "" ? first.n.id : `#${first.i + 1}`;
   const rest = long.length > 1 ? ` (and ${count(long.length - 1)} more nodes like it)` : "";
-  return note(`node "${id}" lists ${count(first.length)} card groups; a node has at most ${MAX_GROUPS_PER_NODE} (one per class): give each class once with its count${rest}`, { node: id, field: "devices" });
+  const node = nodeWords(first.i, typeof first.n.id === "string" ? first.n.id : undefined);
+  return note(`${node}: ${count(first.length)} card groups; a node has at most ${MAX_GROUPS_PER_NODE} (one per class): give each class once with its count${rest}`, { node: id, nodeIndex: first.i, field: "devices" });
 }
 
-function checkNode(n: SnakeNode, camel: boolean, errors: ImportMessage[], warnings: ImportMessage[]): ClusterNode {
+/** "Node 2 (gpu-1)": the panel's name for the node, and its id as written (cut to 40 characters). */
+function nodeWords(index: number, id: string | undefined): string {
+  const shown = id === undefined || id.trim() === "" ? "" : ` (${id.length > 40 ? `${id.slice(0, 39)}…` : id})`;
+  return `Node ${index + 1}${shown}`;
+}
+
+/** GiB as a person reads them: at most two decimals. */
+function gibWords(gib: number): string {
+  return `${Math.round(gib * 100) / 100} GiB`;
+}
+
+function checkNode(n: SnakeNode, index: number, camel: boolean, errors: ImportMessage[], warnings: ImportMessage[]): ClusterNode {
   const name = (f: string) => (camel ? f.replace(/[a-z_]+/g, (k) => SNAKE_TO_CAMEL[k] ?? k) : f);
-  const where = (field: string) => ({ node: n.id, field: name(field) });
+  const where = (field: string) => ({ node: n.id, nodeIndex: index, field: name(field) });
+  const node = nodeWords(index, n.id);
   const hostFree = n.host_free_gib ?? n.host_mem_gib;
   if (n.host_free_gib === undefined && n.host_mem_gib > 0) {
-    warnings.push(note(`node "${n.id}": ${name("host_free_gib")} not given; taken as all ${n.host_mem_gib} GiB free`, where("host_free_gib")));
+    warnings.push(note(`${node}: free RAM not given; taken as all ${gibWords(n.host_mem_gib)} free`, where("host_free_gib")));
   }
   if (hostFree > n.host_mem_gib) {
-    errors.push(note(`node "${n.id}", ${name("host_free_gib")}: ${hostFree} GiB free is more than its ${n.host_mem_gib} GiB of RAM`, where("host_free_gib")));
+    errors.push(note(`${node}: ${gibWords(hostFree)} free RAM of ${gibWords(n.host_mem_gib)}: give at most ${gibWords(n.host_mem_gib)}`, where("host_free_gib")));
   }
   const classes = new Set<string>();
   const devices: DeviceGroup[] = (n.devices ?? []).map((d, j) => {
     const at = (f: string) => where(`devices[${j}].${f}`);
+    const group = `${node}, ${d.class}`;
     if (classes.has(d.class)) {
-      errors.push(note(`node "${n.id}": class "${d.class}" is listed twice: give it once with the total count`, at("class")));
+      errors.push(note(`${group}: listed twice: give the class once, with the total count`, at("class")));
     }
     classes.add(d.class);
     if (d.count === 0) {
-      errors.push(note(`node "${n.id}", devices[${j}].count: 0 ${d.class} cards: remove the row or give the count`, at("count")));
+      errors.push(note(`${group}: 0 cards: give the count, or remove the row`, at("count")));
     }
     const free = d.free ?? d.count;
     if (d.free === undefined) {
-      warnings.push(note(`node "${n.id}": free count of ${d.class} not given; taken as all ${d.count} free`, at("free")));
+      warnings.push(note(`${group}: free count not given; taken as all ${d.count} free`, at("free")));
     }
     if (free > d.count) {
-      errors.push(note(`node "${n.id}", devices[${j}].free: ${free} free is more than the ${d.count} ${d.class} it has`, at("free")));
+      errors.push(note(`${group}: ${free} free of ${d.count} ${d.count === 1 ? "card" : "cards"}: give at most ${d.count}`, at("free")));
     }
     if (d.mem_gib === undefined && cardMemoryBytes(d.class) === null) {
-      errors.push(
-        note(
-          `node "${n.id}", devices[${j}].class: "${d.class}" is not in the card catalog and has no ${name("mem_gib")}: pick a catalog class (e.g. "h100-80g") or give its memory in GiB`,
-          at("class"),
-        ),
-      );
+      errors.push(note(`${group}: not a card the catalog knows, and no memory given: pick a catalog class (e.g. "h100-80g"), or give its memory in GiB (${name("mem_gib")})`, at("class")));
     }
     const deviceBytes = d.mem_gib !== undefined ? d.mem_gib * 2 ** 30 : cardMemoryBytes(d.class);
     if (d.free_mem_gib !== undefined && deviceBytes !== null && d.free_mem_gib * 2 ** 30 > deviceBytes * (1 + FREE_MEMORY_SLACK)) {
-      errors.push(note(`node "${n.id}", devices[${j}].${name("free_mem_gib")}: ${d.free_mem_gib} GiB free is more than a ${d.class} holds (${Math.round((deviceBytes / 2 ** 30) * 100) / 100} GiB)`, at("free_mem_gib")));
+      errors.push(note(`${group}: ${gibWords(d.free_mem_gib)} free a card, more than the ${gibWords(deviceBytes / 2 ** 30)} a card holds`, at("free_mem_gib")));
     }
-    const group: DeviceGroup = { class: d.class, count: d.count, free };
-    if (d.mem_gib !== undefined) group.memGib = d.mem_gib;
-    if (d.free_mem_gib !== undefined) group.freeMemGib = d.free_mem_gib;
-    return group;
+    const out: DeviceGroup = { class: d.class, count: d.count, free };
+    if (d.mem_gib !== undefined) out.memGib = d.mem_gib;
+    if (d.free_mem_gib !== undefined) out.freeMemGib = d.free_mem_gib;
+    return out;
   });
   if (devices.length === 0 && n.host_mem_gib === 0) {
-    warnings.push(note(`node "${n.id}" has neither cards nor RAM: nothing can run on it`, { node: n.id }));
+    warnings.push(note(`${node}: no cards and no RAM: nothing can run on it`, { node: n.id, nodeIndex: index }));
   }
   return { id: n.id, fabric: n.fabric ?? "", hostMemGib: n.host_mem_gib, hostFreeGib: hostFree, devices };
 }
@@ -151,7 +160,7 @@ function toSnake(value: unknown): unknown {
   return { ...value, nodes: value.nodes.map(rename) };
 }
 
-/** "node "gpu-2", devices[0].count: count is negative: give 0 or more". */
+/** "Node 2 (gpu-2), h100-80g: the card count is negative: give 0 or more", with the field as written for marking it. */
 function issueMessage(path: PropertyKey[], message: string, value: unknown, camel: boolean): ImportMessage {
   const [, nodeIndex, ...rest] = path;
   if (path[0] !== "nodes" || typeof nodeIndex !== "number") return note(message, { field: path.map(String).join(".") || "nodes" });
@@ -162,19 +171,27 @@ function issueMessage(path: PropertyKey[], message: string, value: unknown, came
     .map((p) => (typeof p === "number" ? `[${p}]` : `.${camel ? (SNAKE_TO_CAMEL[String(p)] ?? String(p)) : String(p)}`))
     .join("")
     .replace(/^\./, "");
-  const wording = camel ? message.replace(/[a-z]+_[a-z_]+/g, (k) => SNAKE_TO_CAMEL[k] ?? k) : message;
-  return note(`node "${id}"${field ? `, ${field}` : ""}: ${wording}`, { node: id, ...(field ? { field } : {}) });
+  let place = nodeWords(nodeIndex, isRecord(raw) && typeof raw.id === "string" ? raw.id : undefined);
+  const [part, deviceIndex] = rest;
+  if (part === "devices" && typeof deviceIndex === "number") {
+    const device: unknown = isRecord(raw) && Array.isArray(raw.devices) ? raw.devices[deviceIndex] : undefined;
+    const cls = isRecord(device) && typeof device.class === "string" && device.class.trim() !== "" ? device.class.trim() : "";
+    place += cls !== "" && cls.length <= 40 ? `, ${cls}` : `, card group ${deviceIndex + 1}`;
+  }
+  return note(`${place}: ${message}`, { node: id, nodeIndex, ...(field ? { field } : {}) });
 }
 
 /**
  * One message a field, with a count of the rest: the same problem on 2,000
  * nodes (or 89,100 devices an alias repeated) is said once, at its first
- * place. Messages are alike when they differ only in node ids, names and numbers.
+ * place. Messages are alike when they differ only in their place, names and numbers.
  */
 function oneEach(messages: ImportMessage[]): ImportMessage[] {
   const groups = new Map<string, { first: ImportMessage; more: number }>();
   for (const m of messages) {
-    const key = `${(m.field ?? "").replace(/\[\d+\]/g, "[]")}|${m.message.replace(/"[^"]*"/g, '""').replace(/\d+(\.\d+)?/g, "#")}`;
+    // The place ("Node 3 (gpu-3), h100-80g: ") differs on every node; what follows it says the problem.
+    const problem = m.message.replace(/^Node \d+( \([^)]*\))?(, [^:]*)?: /, "");
+    const key = `${(m.field ?? "").replace(/\[\d+\]/g, "[]")}|${problem.replace(/"[^"]*"/g, '""').replace(/\d+(\.\d+)?/g, "#")}`;
     const group = groups.get(key);
     if (group) group.more++;
     else groups.set(key, { first: m, more: 0 });

@@ -43,14 +43,14 @@ describe("npm run cluster", { timeout: 60_000 }, () => {
     const bad = '{ "nodes": [\n  { "id": "a", "host_mem_gib": 64, "host_free_gib": 64,\n    "devices": [ { "class": "h100-80g", "count": 2, "free": 5 } ] }\n] }\n';
     const { code, stderr } = run(["-"], bad);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/nothing imported \(modelplan-json\): line 3: node "a", devices\[0\]\.free: 5 free is more than the 2 h100-80g it has\n$/);
+    expect(stderr).toMatch(/nothing imported \(modelplan-json\): line 3: Node 1 \(a\), h100-80g: 5 free of 2 cards: give at most 2\n$/);
   });
 
   test("several problems: listed under one line, one each", () => {
     const bad = '{ "nodes": [\n  { "id": "a", "host_mem_gib": -1,\n    "devices": [ { "class": "h100-80g", "count": "2", "free": 1 } ] }\n] }\n';
     const { code, stderr } = run(["-"], bad);
     expect(code).toBe(2);
-    expect(stderr.split("\n").slice(0, 2)).toEqual(["cluster: -: nothing imported (modelplan-json)", expect.stringMatching(/^ {2}line 2: node "a", host_mem_gib: host_mem_gib is negative/)]);
+    expect(stderr.split("\n").slice(0, 2)).toEqual(["cluster: -: nothing imported (modelplan-json)", expect.stringMatching(/^ {2}line 2: Node 1 \(a\): the RAM is negative/)]);
   });
 
   test("lgip is refused, saying what to paste instead", () => {
