@@ -96,5 +96,5 @@ function looksStructured(text: string, fileName?: string): boolean {
 }
 
 function isYaml(text: string): boolean {
-  return !/^\s*[[{]/.test(text.replace(/^\s*#.*\n/gm, ""));
+  return !/^\s*[[{]/.test(text.replace(/^[^\S\n]*#.*\n/gm, ""));
 }
