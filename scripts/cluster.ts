@@ -9,7 +9,7 @@ import { importCluster } from "../src/cluster/import.ts";
 import { clusterToJson } from "../src/cluster/json.ts";
 import { formatMessage, type ImportResult } from "../src/cluster/messages.ts";
 import { InputError, readInventoryFile, readInventoryStdin } from "./lib/input.ts";
-import { printable, printableLines } from "./lib/printable.ts";
+import { firstLines, printable, printableLines } from "./lib/printable.ts";
 
 /** Exit code for anything the user gave that cannot be read: a bad flag, path or file. */
 const EXIT_INPUT = 2;
@@ -59,8 +59,6 @@ function parseArgs(argv: string[]): Args | "help" | string {
   return { file, json };
 }
 
-/** Errors printed before "… and N more": the rest are the same kind of problem, or follow from the first. */
-const MAX_ERRORS_SHOWN = 10;
 
 function report(result: ImportResult, json: boolean): string {
   if (json) {
@@ -73,7 +71,7 @@ function report(result: ImportResult, json: boolean): string {
     const ram = node.hostMemGib > 0 ? `, ${node.hostMemGib} GiB RAM (${node.hostFreeGib} free)` : "";
     lines.push(`  ${printable(node.id)}${node.fabric ? ` on ${printable(node.fabric)}` : ""}: ${cards}${ram}`);
   }
-  for (const w of result.warnings) lines.push(`warning: ${formatMessage(w)}`);
+  lines.push(...firstLines(result.warnings.map(formatMessage), "warning: "));
   // Ids, classes and cell values inside the messages came from the file too.
   return `${printableLines(lines.join("\n"))}\n`;
 }
@@ -101,9 +99,8 @@ async function main(argv: string[]): Promise<number> {
   if (!result.cluster) {
     const head = `cluster: ${file}: nothing imported (${result.format})`;
     const [only] = result.errors;
-    // One problem is one line; several are listed under the first line, at most MAX_ERRORS_SHOWN of them.
-    const shown = result.errors.length === 1 && only ? [`${head}: ${formatMessage(only)}`] : [head, ...result.errors.slice(0, MAX_ERRORS_SHOWN).map((e) => `  ${formatMessage(e)}`)];
-    if (result.errors.length > MAX_ERRORS_SHOWN) shown.push(`  … and ${(result.errors.length - MAX_ERRORS_SHOWN).toLocaleString("en-US")} more`);
+    // One problem is one line; several are listed under the first line, at most MAX_MESSAGES_SHOWN of them.
+    const shown = result.errors.length === 1 && only ? [`${head}: ${formatMessage(only)}`] : [head, ...firstLines(result.errors.map(formatMessage), "  ")];
     process.stderr.write(`${printableLines(shown.join("\n"))}\n`);
     return EXIT_INPUT;
   }

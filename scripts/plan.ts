@@ -19,7 +19,7 @@ import { UsageError, helpText, parsePlanArgs } from "./lib/args.ts";
 import type { PlanArgs } from "./lib/args.ts";
 import { InputError, readInventoryFile } from "./lib/input.ts";
 import { LocalModelError, localModelDir, readLocalModel } from "./lib/localModel.ts";
-import { printable, printableLines } from "./lib/printable.ts";
+import { firstLines, printable, printableLines } from "./lib/printable.ts";
 import { textReport } from "./lib/report.ts";
 import { terminalHubMessage } from "./lib/hubWords.ts";
 
@@ -110,7 +110,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ c
     // A model read from disk is served from there: its commands name the directory, not a Hub repo.
     const modelPath = existsSync(args.model) ? localModelDir(args.model) : undefined;
     const result = plan({ repo: snapshot.repo, revision: snapshot.sha, ...(modelPath !== undefined ? { modelPath } : {}), shape, artifacts }, cluster, workload);
-    const stderr = [...notes, ...warnings.map((w) => `cluster: ${w}`)].join("\n");
+    const stderr = [...notes, ...firstLines(warnings, "cluster: ")].join("\n");
     if (args.json) {
       const out = { model: { repo: snapshot.repo, sha: snapshot.sha, ...shape, artifacts }, options: result.options.map(optionJson), refused: result.refused.map(refusalJson) };
       return { code: 0, stdout: JSON.stringify(out, null, 2), stderr };

@@ -67,4 +67,13 @@ describe("npm run cluster", { timeout: 60_000 }, () => {
     expect(stray.code).toBe(2);
     expect(stray.stderr).toBe("cluster: unknown flag --yaml: see --help\n");
   });
+
+  test("the same warning on 2,000 nodes: ten lines and a count, not 2,000", () => {
+    const nodes = Array.from({ length: 2000 }, (_, i) => ({ id: `n${i}`, host_mem_gib: 64, host_free_gib: 64, rack: "r1", devices: [] }));
+    const { code, stdout } = run(["-"], JSON.stringify({ nodes }));
+    expect(code).toBe(0);
+    const warnings = stdout.split("\n").filter((l) => l.startsWith("warning: "));
+    expect(warnings).toHaveLength(11);
+    expect(warnings.at(-1)).toBe("warning: … and 1,990 more");
+  });
 });
