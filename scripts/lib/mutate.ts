@@ -117,3 +117,9 @@ export function hostile(texts: string[]): fc.Arbitrary<string> {
  * text through).
  */
 export const INTERNAL_WORDS = /could not read this text|call stack|circular structure|resource exhaustion|ReferenceError|RangeError|TypeError|Cannot read propert|is not a function|is not iterable|\bundefined\b|\[object Object\]|\bNaN\b/;
+
+/** Whether a message is internal: its own words, not the input it quotes ("NaN" is not a number), hold INTERNAL_WORDS. */
+export function isInternal(message: string): boolean {
+  // A quote cut by the message's length bound runs to the end.
+  return INTERNAL_WORDS.test(message.replace(/"(?:[^"\\]|\\.)*(?:"|$)/g, '""'));
+}

@@ -4,10 +4,10 @@
  * superset of JSON) so hand-written YAML works too, and so every value keeps
  * its position: a bad count is reported at its line.
  */
-import { LineCounter, parseDocument, type Document } from "yaml";
+import { LineCounter } from "yaml";
 import type { Cluster } from "../plan/types.ts";
 import { note, type ImportMessage } from "./messages.ts";
-import { jsonProblem, MAX_ALIAS_COUNT, parserProblem, yamlProblem, yamlSizeProblem } from "./structure.ts";
+import { composeYaml, jsonProblem, MAX_ALIAS_COUNT, MAX_YAML_ERRORS, parserProblem, yamlProblem, yamlSizeProblem } from "./structure.ts";
 import { validateCluster } from "./validate.ts";
 
 /** Modelplan JSON, pretty, with `mem_gib` only where a class needs it. */
@@ -45,22 +45,21 @@ export interface ParsedText {
  * when the text is not JSON.
  */
 export function parseStructured(text: string): ParsedText {
-  let positions: { doc: Document; counter: LineCounter } | null = null;
+  let positions: (ReturnType<typeof composeYaml> & { counter: LineCounter }) | null = null;
   // Computed once, and only when the YAML document is wanted: lines for a JSON's messages, or a text that is not JSON.
   let tooBig: string | null | undefined;
   const yamlTooBig = () => (tooBig === undefined ? (tooBig = yamlSizeProblem(text)) : tooBig);
   const document = () => {
     if (!positions) {
       const counter = new LineCounter();
-      // logLevel "error": a key that is itself a list or map ("? [a]: 1") is stringified and then named as a
-      // field Modelplan does not read (unknownFields), rather than printing yaml's process warning on the console.
-      positions = { doc: parseDocument(text, { lineCounter: counter, uniqueKeys: false, logLevel: "error" }), counter };
+      positions = { ...composeYaml(text, counter), counter };
     }
     return positions;
   };
   const lineOf = (path: (string | number)[]): number | undefined => {
     if (yamlTooBig()) return undefined;
     const { doc, counter } = document();
+    if (!doc) return undefined;
     for (let cut = path.length; cut > 0; cut--) {
       const node: unknown = doc.getIn(path.slice(0, cut), true);
       const range = typeof node === "object" && node !== null && "range" in node ? (node as { range?: [number, number, number] | null }).range : null;
@@ -86,11 +85,17 @@ export function parseStructured(text: string): ParsedText {
   const big = yamlTooBig();
   if (big) return refuse(big);
   try {
-    const { doc } = document();
-    const deep = doc.errors.map((e) => parserProblem(e.message)).find((p) => p !== null);
+    const { doc, problems, counter, stopped } = document();
+    const deep = problems.map((e) => parserProblem(e.message)).find((p) => p !== null);
     if (deep) return refuse(deep);
-    const errors = doc.errors.map((e) => note(`not valid JSON/YAML: ${e.message.split("\n")[0] ?? e.code}`, { line: e.linePos?.[0].line }));
-    if (errors.length > 0) return { value: undefined, errors, lineOf, refused: false };
+    // yaml quotes the token it stopped at, which can be the rest of the file: a message keeps 160 characters of it.
+    const said = (message: string) => {
+      const first = message.split("\n")[0] ?? "";
+      return first.length > 160 ? `${first.slice(0, 159)}…` : first;
+    };
+    const errors = problems.map((e) => note(`not valid JSON/YAML: ${said(e.message)}`, { line: counter.linePos(e.offset).line }));
+    if (stopped) errors.push(note(`not valid JSON/YAML: more problems follow; the reader stopped after ${MAX_YAML_ERRORS}`));
+    if (errors.length > 0 || !doc) return { value: undefined, errors, lineOf, refused: false };
     const problem = yamlProblem(doc);
     if (problem) return refuse(problem);
     return { value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown, errors, lineOf, refused: false };

@@ -36,7 +36,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-const LABEL_HINT = /(^|\n)\s*"?(nvidia\.com\/|feature\.node\.kubernetes\.io\/|akash\.network\/capabilities\.gpu|node\.kubernetes\.io\/instance-type)/;
+const LABEL_HINT = /^[^\S\n]*"?(nvidia\.com\/|feature\.node\.kubernetes\.io\/|akash\.network\/capabilities\.gpu|node\.kubernetes\.io\/instance-type)/m;
 
 export function detectK8s(text: string, structured: unknown): boolean {
   if (isRecord(structured)) {

@@ -7,7 +7,7 @@
  * structure to JSON" (issue 20: a 42 KB YAML with one anchor used 99 times
  * cost 27 s, 1.7 GB and 990,102 error lines).
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, Lexer, type Document } from "yaml";
+import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Lexer, Parser, YAMLParseError, type Document, type LineCounter } from "yaml";
 
 /**
  * Levels of nesting a cluster document may have: `kubectl get nodes -o json`
@@ -34,6 +34,14 @@ export const MAX_ALIAS_COUNT = 100;
  * 250,000 hold 6,000 nodes; a bigger cluster reads faster as JSON.
  */
 export const MAX_YAML_TOKENS = 250_000;
+
+/**
+ * YAML problems composed before the parse stops. yaml keeps going after an
+ * error and makes an Error (with its stack) for each: a 1 MB JSON with one
+ * line repeated 175,000 times took 7 s and 900 MB to list 175,000 of them
+ * (measured here, yaml 2.9.1). The first says where the file broke.
+ */
+export const MAX_YAML_ERRORS = 50;
 
 const TOO_DEEP = `it nests more than ${MAX_DEPTH} levels deep (lists in lists, or maps in maps); a cluster file nests a few levels: is this the right file?`;
 
@@ -66,6 +74,76 @@ export function yamlSizeProblem(text: string): string | null {
     }
   }
   return null;
+}
+
+/** A YAML problem: yaml's message and where in the text (a character offset). */
+export interface YamlProblem {
+  message: string;
+  offset: number;
+}
+
+class StopComposing extends Error {}
+
+/** Where yaml's onError places a problem: an offset, a [start, end] range, or a token with an offset. */
+function offsetOf(source: unknown): number {
+  if (typeof source === "number") return source;
+  if (Array.isArray(source) && typeof source[0] === "number") return source[0];
+  if (typeof source === "object" && source !== null && "offset" in source && typeof source.offset === "number") return source.offset;
+  return 0;
+}
+
+/**
+ * yaml's parseDocument (its own Parser and Composer), stopped once
+ * MAX_YAML_ERRORS problems are found (`stopped`; a problem inside the
+ * document leaves no document, only the problems). The Composer reports each problem through its
+ * onError, which yaml's types keep private; it is wrapped to count, and if a
+ * release renames it the parse simply runs unbounded, as parseDocument does.
+ * A second document is a problem, as parseDocument makes it.
+ */
+export function composeYaml(text: string, counter: LineCounter): { doc: Document.Parsed | null; problems: YamlProblem[]; stopped: boolean } {
+  const parser = new Parser(counter.addNewLine);
+  // logLevel "error": a key that is itself a list or map ("? [a]: 1") is stringified and then named as a
+  // field Modelplan does not read (json.ts unknownFields), rather than printing yaml's process warning on the console.
+  const composer = new Composer({ uniqueKeys: false, logLevel: "error" });
+  const seen: YamlProblem[] = [];
+  const internals = composer as unknown as { onError?: (source: unknown, code: string, message: string, warning?: boolean) => void };
+  const onError = internals.onError;
+  if (typeof onError === "function") {
+    internals.onError = (source, code, message, warning) => {
+      onError(source, code, message, warning);
+      if (warning) return;
+      seen.push({ message, offset: offsetOf(source) });
+      if (seen.length >= MAX_YAML_ERRORS) throw new StopComposing();
+    };
+  }
+  // Problems past the document's end (a stray "]" a line) arrive as CST error tokens, not through onError.
+  let stopped = false;
+  function* tokens() {
+    let stray = 0;
+    for (const token of parser.parse(text)) {
+      yield token;
+      if (token.type === "error" && seen.length + ++stray >= MAX_YAML_ERRORS) {
+        stopped = true;
+        return;
+      }
+    }
+  }
+  let doc: Document.Parsed | null = null;
+  try {
+    for (const next of composer.compose(tokens(), true, text.length)) {
+      if (!doc) doc = next;
+      else {
+        doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+        break;
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof StopComposing)) throw err;
+    return { doc: null, problems: seen, stopped: true };
+  }
+  // compose(…, forceDoc = true) always ends with a document.
+  const parsed = doc as Document.Parsed;
+  return { doc: parsed, problems: parsed.errors.map((e) => ({ message: e.message, offset: e.pos[0] })), stopped };
 }
 
 /** The parser's own failure in words about the input: its recursion on deep flow nesting ("[[[[…") overflows the stack. */
