@@ -70,16 +70,14 @@ function rowsOf(text: string, headerEnd: number, sep: string): { rows: { cells: 
   const body = text.slice(headerEnd);
   const rows: { cells: string[]; line: number }[] = [];
   const errors: ImportMessage[] = [];
+  // Each row starts where the one before it ended: papaparse's cursor is just past that row's newline.
   let cursor = 0;
-  const nonBlank = /\S/g;
   Papa.parse<string[]>(body, {
     delimiter: sep,
     newline: "\n",
     quoteChar: '"',
     step: (result) => {
-      nonBlank.lastIndex = cursor;
-      const begin = nonBlank.exec(body)?.index ?? cursor;
-      const line = lineAt(starts, headerEnd + begin);
+      const line = lineAt(starts, headerEnd + cursor);
       cursor = result.meta.cursor;
       const cells = result.data.map((c) => c.trim());
       if (cells.every((c) => c === "") || (cells[0] ?? "").startsWith("#")) return;
