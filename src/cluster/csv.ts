@@ -11,6 +11,7 @@
 import Papa from "papaparse";
 import { note, type ImportMessage } from "./messages.ts";
 import type { Reader, Reading } from "./readers.ts";
+import { MAX_NODES } from "./schema.ts";
 import { validateCluster } from "./validate.ts";
 
 const COLUMNS: Record<string, string[]> = {
@@ -76,18 +77,26 @@ function rowsOf(text: string, headerEnd: number, sep: string): { rows: { cells: 
     delimiter: sep,
     newline: "\n",
     quoteChar: '"',
-    step: (result) => {
+    step: (result, parser) => {
       const line = lineAt(starts, headerEnd + cursor);
       cursor = result.meta.cursor;
       const cells = result.data.map((c) => c.trim());
       if (cells.every((c) => c === "") || (cells[0] ?? "").startsWith("#")) return;
       // An opening quote never closed swallows every row after it: say where it opened rather than read on.
       if (result.errors.some((e) => e.code === "MissingQuotes")) errors.push(note("a quoted cell is never closed: remove the stray \" or close it", { line }));
+      if (rows.length >= MAX_ROWS) {
+        errors.push(note(`more than ${MAX_ROWS.toLocaleString("en-US")} rows: a cluster has at most ${MAX_NODES.toLocaleString("en-US")} nodes, each a row per card class; is this the right file?`, { line }));
+        parser.abort();
+        return;
+      }
       rows.push({ cells, line });
     },
   });
   return { rows, errors };
 }
+
+/** Rows read before the file is refused: every node of the largest cluster with two card classes (a 5 MiB paste of one row repeated took 1.3 s). */
+const MAX_ROWS = 2 * MAX_NODES;
 
 /** Separators a spreadsheet exports with, tried in this order on the header row. */
 const SEPARATORS = [",", ";", "\t"];

@@ -46,6 +46,7 @@ describe("shapes the fuzz run found slow", () => {
     ["kubectl --show-labels followed by 160,000 blank lines (13 s)", `${sample("k8s-get-nodes-show-labels-akash-h100-a6000-1.txt")}${"\n".repeat(160_000)}`, 250],
     // The CSV reader looked for each row's first character from the row's start, across every blank line after it.
     ["a CSV followed by 42,000 blank lines (2.4 s)", `id,class,count,free,ram_gib\nws,l4-24g,1,1,64\n${"\n".repeat(42_000)}`, 250],
+    ["a CSV of one row repeated to 5 MB (1.3 s): refused at its 20,001st row", `id,class,count,free,ram_gib\n${"ws,l4-24g,1,1,64\n".repeat(300_000)}`, 1000],
     // yaml makes an Error with its stack for every problem; the reader now stops after 50.
     ["a JSON whose closing line repeats 175,000 times (7 s, 900 MB)", `{\n  "nodes": [\n    {\n${"    }\n".repeat(175_000)}`, 1000],
     // Each lgi row was matched against every card, twice per comparison of the sort.
