@@ -22,6 +22,7 @@ import { LocalModelError, localModelDir, readLocalModel } from "./lib/localModel
 import { firstLines, printable, printableLines } from "./lib/printable.ts";
 import { textReport } from "./lib/report.ts";
 import { terminalHubMessage } from "./lib/hubWords.ts";
+import { shapeProblem } from "./lib/shapeBounds.ts";
 
 /** Exit codes: 2 for what the user gave (argument, path, file, repo), 1 when the Hub could not be read. */
 const EXIT_INPUT = 2;
@@ -100,6 +101,8 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ c
     const { cluster, warnings } = await readClusterFile(args.clusterFile);
     const notes: string[] = [];
     const snapshot = await readSnapshot(args, env, notes);
+    const absurd = shapeProblem(snapshot);
+    if (absurd) throw new CliError(absurd, EXIT_INPUT);
     const { shape, artifacts } = readModel(snapshot);
     const contextTokens = args.contextTokens ?? Math.min(DEFAULT_WORKLOAD.contextTokens, shape.maxContextTokens || DEFAULT_WORKLOAD.contextTokens);
     if (shape.maxContextTokens > 0 && contextTokens > shape.maxContextTokens) {
