@@ -4,11 +4,12 @@
  * Reads a cluster inventory with the page's own importers and says what it
  * read. See HELP.
  */
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { importCluster } from "../src/cluster/import.ts";
 import { clusterToJson } from "../src/cluster/json.ts";
 import { formatMessage, type ImportResult } from "../src/cluster/messages.ts";
+import { InputError, readInventoryFile, readInventoryStdin } from "./lib/input.ts";
+import { firstLines, printable, printableLines } from "./lib/printable.ts";
 
 /** Exit code for anything the user gave that cannot be read: a bad flag, path or file. */
 const EXIT_INPUT = 2;
@@ -58,12 +59,6 @@ function parseArgs(argv: string[]): Args | "help" | string {
   return { file, json };
 }
 
-async function readInput(file: string): Promise<string> {
-  if (file !== "-") return readFile(file, "utf8");
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 function report(result: ImportResult, json: boolean): string {
   if (json) {
@@ -72,12 +67,13 @@ function report(result: ImportResult, json: boolean): string {
   }
   const lines = [`${result.format}: ${result.summary}`];
   for (const node of result.cluster?.nodes ?? []) {
-    const cards = node.devices.length === 0 ? "CPU only" : node.devices.map((d) => `${d.count} × ${d.class}${d.memGib !== undefined ? ` (${d.memGib} GiB)` : ""}, ${d.free} free`).join("; ");
+    const cards = node.devices.length === 0 ? "CPU only" : node.devices.map((d) => `${d.count} × ${printable(d.class)}${d.memGib !== undefined ? ` (${d.memGib} GiB)` : ""}, ${d.free} free`).join("; ");
     const ram = node.hostMemGib > 0 ? `, ${node.hostMemGib} GiB RAM (${node.hostFreeGib} free)` : "";
-    lines.push(`  ${node.id}${node.fabric ? ` on ${node.fabric}` : ""}: ${cards}${ram}`);
+    lines.push(`  ${printable(node.id)}${node.fabric ? ` on ${printable(node.fabric)}` : ""}: ${cards}${ram}`);
   }
-  for (const w of result.warnings) lines.push(`warning: ${formatMessage(w)}`);
-  return `${lines.join("\n")}\n`;
+  lines.push(...firstLines(result.warnings.map(formatMessage), "warning: "));
+  // Ids, classes and cell values inside the messages came from the file too.
+  return `${printableLines(lines.join("\n"))}\n`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -87,25 +83,33 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (typeof args === "string") {
-    process.stderr.write(`cluster: ${args}\n`);
+    process.stderr.write(`cluster: ${printableLines(args)}\n`);
     return EXIT_INPUT;
   }
+  const file = printable(args.file);
   let text: string;
   try {
-    text = await readInput(args.file);
+    text = args.file === "-" ? await readInventoryStdin() : await readInventoryFile(args.file);
   } catch (err) {
-    const reason = err instanceof Error && "code" in err && err.code === "ENOENT" ? "no such file" : err instanceof Error && "code" in err && err.code === "EISDIR" ? "a directory, not a file" : String(err);
-    process.stderr.write(`cluster: cannot read ${args.file}: ${reason}\n`);
+    if (!(err instanceof InputError)) throw err;
+    process.stderr.write(`cluster: cannot read ${file}: ${err.message}\n`);
     return EXIT_INPUT;
   }
   const result = importCluster(text, args.file === "-" ? undefined : basename(args.file));
   if (!result.cluster) {
-    process.stderr.write(`cluster: ${args.file}: nothing imported (${result.format})\n`);
-    for (const e of result.errors) process.stderr.write(`  ${formatMessage(e)}\n`);
+    const head = `cluster: ${file}: nothing imported (${result.format})`;
+    const [only] = result.errors;
+    // One problem is one line; several are listed under the first line, at most MAX_MESSAGES_SHOWN of them.
+    const shown = result.errors.length === 1 && only ? [`${head}: ${formatMessage(only)}`] : [head, ...firstLines(result.errors.map(formatMessage), "  ")];
+    process.stderr.write(`${printableLines(shown.join("\n"))}\n`);
     return EXIT_INPUT;
   }
   process.stdout.write(report(result, args.json));
   return 0;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2)).catch((err: unknown) => {
+  // A bug of ours still ends in one line, not a stack trace the user has to read.
+  process.stderr.write(`cluster: internal error, please report it: ${printableLines(err instanceof Error ? err.message : String(err))}\n`);
+  return 1;
+});

@@ -5,7 +5,6 @@
  * the same cluster importer, the same planner. See --help.
  */
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { importCluster } from "../src/cluster/import.ts";
 import { formatMessage } from "../src/cluster/messages.ts";
@@ -16,13 +15,17 @@ import { parseRepoInput } from "../src/hub/repoId.ts";
 import { checkToken, hubUrlFromEnv } from "../src/hub/settings.ts";
 import { snapshotCeilingError } from "../src/hub/limits.ts";
 import { hubTimeoutFromEnv } from "../src/hub/timeout.ts";
-import { DEFAULT_WORKLOAD, kvCacheLabel, ModelError, placementLabel, plan, readModel } from "../src/plan/index.ts";
+import { DEFAULT_WORKLOAD, ModelError, plan, readModel } from "../src/plan/index.ts";
 import { optionJson, refusalJson } from "../src/report/json.ts";
 import type { Cluster, RepoSnapshot, Workload } from "../src/plan/index.ts";
 import { UsageError, helpText, parsePlanArgs } from "./lib/args.ts";
 import type { PlanArgs } from "./lib/args.ts";
+import { InputError, readInventoryFile } from "./lib/input.ts";
 import { LocalModelError, localModelDir, readLocalModel } from "./lib/localModel.ts";
 import { deployTargetsJson, deployText } from "./lib/deploy.ts";
+import { firstLines, printable, printableLines } from "./lib/printable.ts";
+import { textReport } from "./lib/report.ts";
+import { terminalHubMessage } from "./lib/hubWords.ts";
 
 /** Exit codes: 2 for what the user gave (argument, path, file, repo), 1 when the Hub could not be read. */
 const EXIT_INPUT = 2;
@@ -72,6 +75,7 @@ async function readSnapshot(args: PlanArgs, env: NodeJS.ProcessEnv, notes: strin
       notes.push(`the Hub at ${hubUrl} is unreachable: planned from the bundled catalog's snapshot of ${bundled.repo}${bundled.sha ? ` at ${bundled.sha}` : ""}`);
       return bundled;
     }
+    if (err instanceof HubError) throw new CliError(terminalHubMessage(err, hubUrl, parsed.repo), HUB_INPUT_KINDS.has(err.kind) ? EXIT_INPUT : EXIT_HUB);
     throw err;
   }
 }
@@ -79,57 +83,39 @@ async function readSnapshot(args: PlanArgs, env: NodeJS.ProcessEnv, notes: strin
 async function readClusterFile(path: string): Promise<{ cluster: Cluster; warnings: string[] }> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readInventoryFile(path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new CliError(`--cluster ${path}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory, not a file" : `cannot read it (${code ?? String(err)})`}`, EXIT_INPUT);
+    if (err instanceof InputError) throw new CliError(`--cluster ${printable(path)}: ${err.message}`, EXIT_INPUT);
+    throw err;
   }
   const result = importCluster(text, basename(path));
   if (!result.cluster) {
     const [first, ...rest] = result.errors;
     const more = rest.length > 0 ? ` (and ${rest.length} more)` : "";
-    throw new CliError(`--cluster ${path}: ${first ? formatMessage(first) : "no nodes read"}${more}`, EXIT_INPUT);
+    throw new CliError(`--cluster ${printable(path)}: ${first ? formatMessage(first) : "no nodes read"}${more}`, EXIT_INPUT);
   }
   return { cluster: result.cluster, warnings: result.warnings.map(formatMessage) };
 }
 
-function gib(bytes: number): string {
-  return (bytes / 2 ** 30).toFixed(1);
-}
-
-
-
-function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof plan>, context: number): string {
-  const s = result.shape;
-  const lines = [
-    `${snapshot.repo}${snapshot.sha ? `@${snapshot.sha.slice(0, 7)}` : ""}: ${s.architecture}, ${s.layers} layers, ${kvCacheLabel(s)}, ${s.maxContextTokens.toLocaleString("en-US")} ctx, ${s.dtype}`,
-    `${result.options.length} options at ${context.toLocaleString("en-US")} tokens, best first; ${result.refused.length} configurations refused (--json lists why).`,
-    "",
-  ];
-  result.options.slice(0, 20).forEach((o, i) => {
-    const busy = o.freeNow ? "free now" : "busy now";
-    const held = o.maxConcurrency >= 10 ? Math.floor(o.maxConcurrency).toString() : o.maxConcurrency.toFixed(1);
-    const status = o.fitsWorkload !== false && o.fits
-      ? `fits, ${busy}`
-      : o.fits
-        ? `starts, but holds ${held} of your ${result.workload.sequences} sequences at once (${busy})`
-        : `does not fit (${o.moreCardsNeeded} more cards)`;
-    lines.push(
-      `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${placementLabel(o.placement).padEnd(32)} ${o.artifact} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}`,
-    );
-    if (i === 0) for (const c of o.commands) lines.push(`      ${c}`);
-  });
-  if (result.options.length > 20) lines.push(`… ${result.options.length - 20} more (--json lists all)`);
-  return lines.join("\n");
-}
-
+/**
+ * The command, as printed: what a person reads loses its control characters and
+ * over-long lines (printable.ts); --json output is JSON.stringify's, already escaped.
+ */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await run(argv, env);
+  return { code: out.code, stdout: argv.includes("--json") ? out.stdout : printableLines(out.stdout), stderr: printableLines(out.stderr) };
+}
+
+async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const args = parsePlanArgs(argv);
     if (args.help) return { code: 0, stdout: helpText(), stderr: "" };
     const { cluster, warnings } = await readClusterFile(args.clusterFile);
     const notes: string[] = [];
     const snapshot = await readSnapshot(args, env, notes);
+    // A shape past any real model (a header's block_count of 2^32 − 1) is refused before any loop runs, Hub or local.
+    const absurd = snapshotCeilingError(snapshot);
+    if (absurd) throw new CliError(absurd, EXIT_INPUT);
     const { shape, artifacts } = readModel(snapshot);
     const contextTokens = args.contextTokens ?? Math.min(DEFAULT_WORKLOAD.contextTokens, shape.maxContextTokens || DEFAULT_WORKLOAD.contextTokens);
     if (shape.maxContextTokens > 0 && contextTokens > shape.maxContextTokens) {
@@ -140,7 +126,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     // A model read from disk is served from there: its commands name the directory, not a Hub repo.
     const modelPath = existsSync(args.model) ? localModelDir(args.model) : undefined;
     const result = plan({ repo: snapshot.repo, revision: snapshot.sha, ...(modelPath !== undefined ? { modelPath } : {}), shape, artifacts }, cluster, workload);
-    const stderr = [...notes, ...warnings.map((w) => `cluster: ${w}`)].join("\n");
+    const stderr = [...notes, ...firstLines(warnings, "cluster: ")].join("\n");
     if (args.deploy !== null) return { code: 0, stdout: deployText(result, args.deploy, args.option), stderr };
     if (args.json) {
       const options = result.options.map((o) => ({ ...optionJson(o), deploy_targets: deployTargetsJson(o, result) }));
@@ -165,6 +151,6 @@ if (isEntry) {
     stderr: `internal error, please report it: ${err instanceof Error ? err.message : String(err)}`,
   }));
   if (stdout) process.stdout.write(`${stdout}\n`);
-  if (stderr) process.stderr.write(`${stderr.split("\n").map((l) => `plan: ${l}`).join("\n")}\n`);
+  if (stderr) process.stderr.write(`${printableLines(stderr).split("\n").map((l) => `plan: ${l}`).join("\n")}\n`);
   process.exitCode = code;
 }

@@ -11,7 +11,7 @@ import { headerFromParse } from "../../src/hub/gguf.ts";
 import { ggufHeaderPaths, isProjector } from "../../src/hub/ggufFiles.ts";
 import { EXTRA_JSON_FILES } from "../../src/hub/read.ts";
 import { needsPytorchIndex, PYTORCH_INDEX, pytorchWeightFiles } from "../../src/plan/index.ts";
-import { parseConfigJson } from "../../src/plan/index.ts";
+import { ConfigJsonError, readConfigJson } from "../../src/hub/configJson.ts";
 import type { GgufHeader, RepoFile, RepoSnapshot } from "../../src/plan/index.ts";
 
 export class LocalModelError extends Error {}
@@ -41,14 +41,21 @@ async function listFiles(root: string): Promise<RepoFile[]> {
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }
 
+/** A config or index JSON past this is not one: DeepSeek-V3's safetensors index, among the largest, is under 10 MB. */
+const MAX_JSON_BYTES = 64 * 2 ** 20;
+
 async function readJson(root: string, path: string): Promise<Record<string, unknown>> {
+  const info = await stat(join(root, path));
+  if (info.size > MAX_JSON_BYTES) throw new LocalModelError(`${join(root, path)} is ${info.size.toLocaleString("en-US")} bytes, more than any ${basename(path)} (${MAX_JSON_BYTES / 2 ** 20} MiB): is it the right file?`);
   const text = await readFile(join(root, path), "utf8");
+  let value: unknown;
   try {
-    const value: unknown = parseConfigJson(text);
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through to the error below
+    value = readConfigJson(text);
+  } catch (err) {
+    if (!(err instanceof ConfigJsonError)) throw err;
+    throw new LocalModelError(`${join(root, path)}: ${err.message}: is the download complete?`);
   }
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
   throw new LocalModelError(`${join(root, path)} is not a JSON object: is the download complete?`);
 }
 

@@ -8,8 +8,10 @@
  *
  * Every message carries its row's line.
  */
+import Papa from "papaparse";
 import { note, type ImportMessage } from "./messages.ts";
 import type { Reader, Reading } from "./reader.ts";
+import { MAX_NODES } from "./schema.ts";
 import { validateCluster } from "./validate.ts";
 
 const COLUMNS: Record<string, string[]> = {
@@ -24,29 +26,15 @@ const COLUMNS: Record<string, string[]> = {
   free_mem_gib: ["free_mem_gib", "gpu_free_mem_gib"],
 };
 
-function splitRow(line: string, sep: string): string[] {
-  const cells: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === '"' && (cell === "" || quoted)) {
-      if (quoted && line[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else quoted = !quoted;
-    } else if (c === sep && !quoted) {
-      cells.push(cell.trim());
-      cell = "";
-    } else cell += c;
-  }
-  cells.push(cell.trim());
-  return cells;
+/** The cells of one line as papaparse splits them (RFC 4180 quotes), trimmed. */
+function cellsOf(line: string, sep: string): string[] {
+  const row = Papa.parse<string[]>(line, { delimiter: sep, quoteChar: '"' }).data[0] ?? [];
+  return row.map((c) => c.trim());
 }
 
 function headerOf(line: string): { sep: string; map: Map<string, number> } | null {
-  for (const sep of [",", ";", "\t"]) {
-    const cells = splitRow(line, sep).map((c) => c.toLowerCase().replace(/[\s-]+/g, "_"));
+  for (const sep of SEPARATORS) {
+    const cells = cellsOf(line, sep).map((c) => c.toLowerCase().replace(/[\s-]+/g, "_"));
     if (cells.length < 3) continue;
     const map = new Map<string, number>();
     for (const [field, names] of Object.entries(COLUMNS)) {
@@ -57,6 +45,61 @@ function headerOf(line: string): { sep: string; map: Map<string, number> } | nul
   }
   return null;
 }
+
+/** Where each line starts, to turn papaparse's character cursor back into the row's line number. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** 1-based line of a character offset (binary search over the line starts). */
+function lineAt(starts: number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] ?? 0) <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+/** The data rows after the header, each with the line it starts on; comment (#) and blank lines skipped. */
+function rowsOf(text: string, headerEnd: number, sep: string): { rows: { cells: string[]; line: number }[]; errors: ImportMessage[] } {
+  const starts = lineStarts(text);
+  const body = text.slice(headerEnd);
+  const rows: { cells: string[]; line: number }[] = [];
+  const errors: ImportMessage[] = [];
+  // Each row starts where the one before it ended: papaparse's cursor is just past that row's newline.
+  let cursor = 0;
+  Papa.parse<string[]>(body, {
+    delimiter: sep,
+    newline: "\n",
+    quoteChar: '"',
+    step: (result, parser) => {
+      const line = lineAt(starts, headerEnd + cursor);
+      cursor = result.meta.cursor;
+      const cells = result.data.map((c) => c.trim());
+      if (cells.every((c) => c === "") || (cells[0] ?? "").startsWith("#")) return;
+      // An opening quote never closed swallows every row after it: say where it opened rather than read on.
+      if (result.errors.some((e) => e.code === "MissingQuotes")) errors.push(note("a quoted cell is never closed: remove the stray \" or close it", { line }));
+      if (rows.length >= MAX_ROWS) {
+        errors.push(note(`more than ${MAX_ROWS.toLocaleString("en-US")} rows: a cluster has at most ${MAX_NODES.toLocaleString("en-US")} nodes, each a row per card class; is this the right file?`, { line }));
+        parser.abort();
+        return;
+      }
+      rows.push({ cells, line });
+    },
+  });
+  return { rows, errors };
+}
+
+/** Rows read before the file is refused: every node of the largest cluster with two card classes (a 5 MiB paste of one row repeated took 1.3 s). */
+const MAX_ROWS = 2 * MAX_NODES;
+
+/** Separators a spreadsheet exports with, tried in this order on the header row. */
+const SEPARATORS = [",", ";", "\t"];
 
 export function detectCsv(text: string): boolean {
   const first = text.split("\n").find((l) => l.trim() !== "" && !l.trim().startsWith("#"));
@@ -79,14 +122,11 @@ export function readCsv(text: string): Reading {
   const headerAt = lines.findIndex((l) => l.trim() !== "" && !l.trim().startsWith("#"));
   const header = headerOf(lines[headerAt] ?? "");
   if (!header) return { nodes: [], warnings: [], errors: [note("a CSV needs a header row naming at least id and class columns")], format: "csv" };
-  const errors: ImportMessage[] = [];
+  const headerEnd = lines.slice(0, headerAt + 1).reduce((sum, l) => sum + l.length + 1, 0);
+  const { rows, errors } = rowsOf(text, headerEnd, header.sep);
   interface RawNode { id: string; fabric?: string; host_mem_gib?: number; host_free_gib?: number; devices: Record<string, unknown>[]; line: number; deviceLines: number[] }
   const nodes = new Map<string, RawNode>();
-  for (let i = headerAt + 1; i < lines.length; i++) {
-    const raw = lines[i]!;
-    if (raw.trim() === "" || raw.trim().startsWith("#")) continue;
-    const line = i + 1;
-    const cells = splitRow(raw, header.sep);
+  for (const { cells, line } of rows) {
     const cell = (f: string) => {
       const at = header.map.get(f);
       return at === undefined ? undefined : cells[at];

@@ -33,6 +33,7 @@ function importText(raw: string, fileName?: string): ImportResult {
   if (text.trim() === "") return failed("unknown", [note("nothing to import: the text is empty")]);
 
   const structured = looksStructured(text, fileName) ? parseStructured(text) : null;
+  if (structured?.refused) return failed(isYaml(text) ? "yaml" : "json", structured.errors);
   if (structured && structured.errors.length === 0 && isModelplanCluster(structured.value)) {
     const { cluster, errors, warnings } = importModelplan(structured);
     return finish(isYaml(text) ? "modelplan-yaml" : "modelplan-json", cluster, errors, warnings);
@@ -96,5 +97,5 @@ function looksStructured(text: string, fileName?: string): boolean {
 }
 
 function isYaml(text: string): boolean {
-  return !/^\s*[[{]/.test(text.replace(/^\s*#.*\n/gm, ""));
+  return !/^\s*[[{]/.test(text.replace(/^[^\S\n]*#.*\n/gm, ""));
 }

@@ -4,9 +4,10 @@
  * superset of JSON) so hand-written YAML works too, and so every value keeps
  * its position: a bad count is reported at its line.
  */
-import { LineCounter, parseDocument, type Document } from "yaml";
+import { LineCounter } from "yaml";
 import type { Cluster } from "../plan/index.ts";
 import { note, type ImportMessage } from "./messages.ts";
+import { composeYaml, jsonProblem, MAX_ALIAS_COUNT, MAX_YAML_ERRORS, parserProblem, yamlProblem, yamlSizeProblem } from "./structure.ts";
 import { validateCluster } from "./validate.ts";
 
 /** Modelplan JSON, pretty, with `mem_gib` only where a class needs it. */
@@ -16,6 +17,8 @@ export function clusterToJson(cluster: Cluster): string {
     fabric: n.fabric,
     host_mem_gib: n.hostMemGib,
     host_free_gib: n.hostFreeGib,
+    ...(n.fabricGbps !== undefined ? { fabric_gbps: n.fabricGbps } : {}),
+    ...(n.hostMemGBps !== undefined ? { host_mem_gbps: n.hostMemGBps } : {}),
     devices: n.devices.map((d) => ({
       class: d.class,
       count: d.count,
@@ -36,6 +39,8 @@ export interface ParsedText {
   errors: ImportMessage[];
   /** Line of a path in the text (1-based), when it is there. */
   lineOf: (path: (string | number)[]) => number | undefined;
+  /** A bound of structure.ts refused it (too deep, an alias bomb): no reader should try it as anything else. */
+  refused: boolean;
 }
 
 /**
@@ -45,18 +50,21 @@ export interface ParsedText {
  * when the text is not JSON.
  */
 export function parseStructured(text: string): ParsedText {
-  let positions: { doc: Document; counter: LineCounter } | null = null;
+  let positions: (ReturnType<typeof composeYaml> & { counter: LineCounter }) | null = null;
+  // Computed once, and only when the YAML document is wanted: lines for a JSON's messages, or a text that is not JSON.
+  let tooBig: string | null | undefined;
+  const yamlTooBig = () => (tooBig === undefined ? (tooBig = yamlSizeProblem(text)) : tooBig);
   const document = () => {
     if (!positions) {
       const counter = new LineCounter();
-      // logLevel "error": a key that is itself a list or map ("? [a]: 1") is stringified and then named as a
-      // field Modelplan does not read (unknownFields), rather than printing yaml's process warning on the console.
-      positions = { doc: parseDocument(text, { lineCounter: counter, uniqueKeys: false, logLevel: "error" }), counter };
+      positions = { ...composeYaml(text, counter), counter };
     }
     return positions;
   };
   const lineOf = (path: (string | number)[]): number | undefined => {
+    if (yamlTooBig()) return undefined;
     const { doc, counter } = document();
+    if (!doc) return undefined;
     for (let cut = path.length; cut > 0; cut--) {
       const node: unknown = doc.getIn(path.slice(0, cut), true);
       const range = typeof node === "object" && node !== null && "range" in node ? (node as { range?: [number, number, number] | null }).range : null;
@@ -64,20 +72,45 @@ export function parseStructured(text: string): ParsedText {
     }
     return undefined;
   };
+  const refuse = (problem: string): ParsedText => ({ value: undefined, errors: [note(`not read: ${problem}`)], lineOf: () => undefined, refused: true });
   if (/^\s*[[{]/.test(text)) {
+    let value: unknown;
+    let parsed = false;
     try {
-      return { value: JSON.parse(text) as unknown, errors: [], lineOf };
+      value = JSON.parse(text) as unknown;
+      parsed = true;
     } catch {
       // Not strict JSON (comments, trailing commas, or broken): the YAML parser says where.
     }
+    if (parsed) {
+      const problem = jsonProblem(value);
+      return problem ? refuse(problem) : { value, errors: [], lineOf, refused: false };
+    }
   }
+  const big = yamlTooBig();
+  if (big) return refuse(big);
   try {
-    const { doc } = document();
-    const errors = doc.errors.map((e) => note(`not valid JSON/YAML: ${e.message.split("\n")[0] ?? e.code}`, { line: e.linePos?.[0].line }));
-    const value: unknown = errors.length === 0 ? doc.toJS({ maxAliasCount: 100 }) : undefined;
-    return { value, errors, lineOf };
+    const { doc, problems, counter, stopped } = document();
+    const deep = problems.map((e) => parserProblem(e.message)).find((p) => p !== null);
+    if (deep) return refuse(deep);
+    // yaml quotes the token it stopped at, which can be the rest of the file: a message keeps 160 characters of it.
+    const said = (message: string) => {
+      const first = message.split("\n")[0] ?? "";
+      return first.length > 160 ? `${first.slice(0, 159)}…` : first;
+    };
+    const errors = problems.map((e) => note(`not valid JSON/YAML: ${said(e.message)}`, { line: counter.linePos(e.offset).line }));
+    if (stopped) errors.push(note(`not valid JSON/YAML: more problems follow; the reader stopped after ${MAX_YAML_ERRORS}`));
+    if (errors.length > 0 || !doc) return { value: undefined, errors, lineOf, refused: false };
+    const problem = yamlProblem(doc);
+    if (problem) return refuse(problem);
+    return { value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown, errors, lineOf, refused: false };
   } catch (e) {
-    return { value: undefined, errors: [note(`not valid JSON/YAML: ${e instanceof Error ? e.message : String(e)}`)], lineOf: () => undefined };
+    const message = e instanceof Error ? e.message : String(e);
+    // yaml's alias limit counts nested aliases too (an anchor inside an anchor): said about the file, not the parser.
+    if (/alias count/i.test(message)) return refuse(`its aliases repeat values more than ${MAX_ALIAS_COUNT} times over; YAML readers stop there against alias bombs: write the values out`);
+    const deep = parserProblem(message);
+    if (deep) return refuse(deep);
+    return { value: undefined, errors: [note(`not valid JSON/YAML: ${message}`)], lineOf: () => undefined, refused: false };
   }
 }
 
@@ -95,7 +128,7 @@ export function importModelplan(parsed: ParsedText): { cluster: Cluster | null; 
   const nodes: unknown[] = isModelplanCluster(parsed.value) && Array.isArray((parsed.value as { nodes: unknown }).nodes) ? (parsed.value as { nodes: unknown[] }).nodes : [];
   const place = (m: ImportMessage): ImportMessage => {
     if (m.line !== undefined || m.node === undefined) return m;
-    const index = nodes.findIndex((n, i) => (typeof n === "object" && n !== null && (n as { id?: unknown }).id === m.node) || `#${i + 1}` === m.node);
+    const index = m.nodeIndex ?? nodes.findIndex((n, i) => (typeof n === "object" && n !== null && (n as { id?: unknown }).id === m.node) || `#${i + 1}` === m.node);
     if (index < 0) return m;
     const path: (string | number)[] = ["nodes", index];
     for (const part of (m.field ?? "").split(/[.[\]]+/).filter(Boolean)) {
@@ -110,7 +143,7 @@ export function importModelplan(parsed: ParsedText): { cluster: Cluster | null; 
 }
 
 /** The fields a hand-written cluster file may give, in both spellings the reader takes. */
-const NODE_FIELDS = ["id", "fabric", "host_mem_gib", "host_free_gib", "devices", "hostMemGib", "hostFreeGib"];
+const NODE_FIELDS = ["id", "fabric", "host_mem_gib", "host_free_gib", "fabric_gbps", "host_mem_gbps", "devices", "hostMemGib", "hostFreeGib", "fabricGbps", "hostMemGBps"];
 const DEVICE_FIELDS = ["class", "count", "free", "mem_gib", "free_mem_gib", "free_indices", "gpu_product", "gres_type", "memGib", "freeMemGib", "freeIndices", "gpuProduct", "gresType"];
 
 /**
@@ -120,19 +153,25 @@ const DEVICE_FIELDS = ["class", "count", "free", "mem_gib", "free_mem_gib", "fre
  */
 function unknownFields(nodes: unknown[], lineOf: ParsedText["lineOf"]): ImportMessage[] {
   const out: ImportMessage[] = [];
-  const check = (value: unknown, allowed: readonly string[], path: (string | number)[], nodeId: string, where: string) => {
+  const check = (value: unknown, allowed: readonly string[], path: (string | number)[], nodeId: string, nodeIndex: number, place: string) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) return;
     for (const key of Object.keys(value)) {
       if (allowed.includes(key)) continue;
       const guess = closest(key, allowed);
-      out.push(note(`node "${nodeId}"${where}: ${JSON.stringify(key)} is not a field Modelplan reads, so it was ignored${guess ? ` (did you mean ${guess}?)` : ""}`, { node: nodeId, field: key, line: lineOf([...path, key]) }));
+      out.push(note(`${place}: ${JSON.stringify(key)} is not a field Modelplan reads, so it was ignored${guess ? ` (did you mean ${guess}?)` : ""}`, { node: nodeId, nodeIndex, field: key, line: lineOf([...path, key]) }));
     }
   };
   nodes.forEach((n, i) => {
     const id = typeof n === "object" && n !== null && typeof (n as { id?: unknown }).id === "string" ? String((n as { id: string }).id) : `#${i + 1}`;
-    check(n, NODE_FIELDS, ["nodes", i], id, "");
+    const node = `Node ${i + 1}${id.startsWith("#") ? "" : ` (${id})`}`;
+    check(n, NODE_FIELDS, ["nodes", i], id, i, node);
     const devices = typeof n === "object" && n !== null ? (n as { devices?: unknown }).devices : undefined;
-    if (Array.isArray(devices)) devices.forEach((d, k) => check(d, DEVICE_FIELDS, ["nodes", i, "devices", k], id, `, devices[${k}]`));
+    if (Array.isArray(devices)) {
+      devices.forEach((d, k) => {
+        const cls = typeof d === "object" && d !== null && typeof (d as { class?: unknown }).class === "string" ? (d as { class: string }).class : `card group ${k + 1}`;
+        check(d, DEVICE_FIELDS, ["nodes", i, "devices", k], id, i, `${node}, ${cls}`);
+      });
+    }
   });
   return out;
 }

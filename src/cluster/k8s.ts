@@ -36,14 +36,14 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-const LABEL_HINT = /(^|\n)\s*"?(nvidia\.com\/|feature\.node\.kubernetes\.io\/|akash\.network\/capabilities\.gpu|node\.kubernetes\.io\/instance-type)/;
+const LABEL_HINT = /^[^\S\n]*"?(nvidia\.com\/|feature\.node\.kubernetes\.io\/|akash\.network\/capabilities\.gpu|node\.kubernetes\.io\/instance-type)/m;
 
 export function detectK8s(text: string, structured: unknown): boolean {
   if (isRecord(structured)) {
     if (structured.kind === "List" || structured.kind === "NodeList" || structured.kind === "Node") return true;
     if (Object.keys(structured).some((k) => k.includes("/"))) return true;
   }
-  return LABEL_HINT.test(text) || /^\s*(Capacity|Allocatable):\s*$/m.test(text) || /kubectl\s+(get|describe)\s+nodes?/.test(text);
+  return LABEL_HINT.test(text) || /^[^\S\n]*(Capacity|Allocatable):\s*$/m.test(text) || /kubectl\s+(get|describe)\s+nodes?/.test(text);
 }
 
 // ---------------------------------------------------------------------------
@@ -403,7 +403,7 @@ export function readK8s(text: string, structured: unknown): Reading {
   const unread = new Set(problems.map((p) => p.node));
   const nodes = drafts.filter((d) => !unread.has(d.id) && (d.devices.length > 0 || d.hostMemGib > 0)).map(finishNode);
   warnings.push(...problems);
-  const format = fromStructure.length > 0 ? (isRecord(structured) && (structured.kind || structured.items) ? "kubectl get nodes" : "kubernetes labels") : /^\s*(Capacity|Allocatable):/m.test(text) || /describe/.test(text) ? "kubectl describe node" : "kubernetes labels";
+  const format = fromStructure.length > 0 ? (isRecord(structured) && (structured.kind || structured.items) ? "kubectl get nodes" : "kubernetes labels") : /^[^\S\n]*(Capacity|Allocatable):/m.test(text) || /describe/.test(text) ? "kubectl describe node" : "kubernetes labels";
   if (nodes.length === 0) {
     return { nodes: [], warnings: [], errors: problems.length > 0 ? problems : [note("read as Kubernetes node output, but no GPU labels or resources were found")], format };
   }

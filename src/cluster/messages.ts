@@ -10,6 +10,8 @@ export interface ImportMessage {
   line?: number;
   /** The node's id (or "#3" when it has none yet). */
   node?: string;
+  /** The node's place in the list (0-based), so the panel can mark the field even when two nodes share an id. */
+  nodeIndex?: number;
   /** The field, as the user wrote it: "devices[0].count", "host_mem_gib". */
   field?: string;
 }
@@ -26,10 +28,11 @@ export interface ImportResult {
 }
 
 /** A message with only the keys that have values (exactOptionalPropertyTypes forbids `line: undefined`). */
-export function note(message: string, where: { line?: number | undefined; node?: string | undefined; field?: string | undefined } = {}): ImportMessage {
+export function note(message: string, where: { line?: number | undefined; node?: string | undefined; nodeIndex?: number | undefined; field?: string | undefined } = {}): ImportMessage {
   const out: ImportMessage = { message };
   if (where.line !== undefined) out.line = where.line;
   if (where.node !== undefined) out.node = where.node;
+  if (where.nodeIndex !== undefined) out.nodeIndex = where.nodeIndex;
   if (where.field !== undefined) out.field = where.field;
   return out;
 }

@@ -75,24 +75,24 @@ const TABLE_MIG_MODE = /\|\s*(Enabled|Disabled|N\/A|ERR!)\s*\|\s*$/;
 const TABLE_MIG_DEVICE = /^\s*\|\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\|\s*(\d+)MiB\s*\/\s*(\d+)MiB/;
 const PROCESS = /^\s*\|\s*(\d+)\s+(\S+)\s+(\S+)\s+(\d+)\s+(C\+G|C|G|M\+C|M)\s+/;
 const LGI_ROW = /^\s*\|\s*(\d+)\s+MIG (\S+)\s+(\d+)\s+(\d+)\s+(\d+):(\d+)\s*\|/;
-const LGIP_ANYWHERE = /^\s*\|\s*\d+\s+MIG \S+\s+\d+\s+\d+\/\d+\s+[\d.]+\s/m;
+const LGIP_ANYWHERE = /^[^\S\n]*\|\s*\d+\s+MIG \S+\s+\d+\s+\d+\/\d+\s+[\d.]+\s/m;
 const LGIPP = /^GPU\s+\d+ Profile ID\s+\d+ Placements?\s*:/m;
 const LGIP_ROW = /^\s*\|\s*(\d+)\s+MIG (\S+)\s+(\d+)\s+(\d+)\/(\d+)\s+([\d.]+)\s/;
 
 /** `--format=csv,noheader`: rows of a card name and MiB figures with no header naming the columns. */
-const HEADERLESS_CSV = /^\s*\d+\s*,\s*(NVIDIA|Tesla|Quadro|GeForce)[^,]*,\s*\d+(\s*MiB)?\s*(,|$)/m;
+const HEADERLESS_CSV = /^[^\S\n]*\d+\s*,\s*(NVIDIA|Tesla|Quadro|GeForce)[^,]*,\s*\d+(\s*MiB)?\s*(,|$)/m;
 
 export function detectNvidia(text: string): boolean {
   return (
     HEADERLESS_CSV.test(text) ||
     BANNER.test(text) ||
-    /^\s*GPU \d+: .+\(UUID: GPU-/m.test(text) ||
+    /^[^\S\n]*GPU \d+: .+\(UUID: GPU-/m.test(text) ||
     /GPU instances:|GPU instance profiles:|MIG devices:/.test(text) ||
     LGIP_ANYWHERE.test(text) ||
     LGIPP.test(text) ||
     /Memory-Usage/.test(text) ||
-    /^\s*\|\s*\d+\s+\S.*(On|Off)\s*\|\s*[\dA-Fa-f]{4,8}:[\dA-Fa-f]{2}:[\dA-Fa-f]{2}\.\d/m.test(text) ||
-    /^\s*index\s*,\s*name\s*,|memory\.total/m.test(text)
+    /^[^\S\n]*\|\s*\d+\s+\S.*(On|Off)\s*\|\s*[\dA-Fa-f]{4,8}:[\dA-Fa-f]{2}:[\dA-Fa-f]{2}\.\d/m.test(text) ||
+    /^[^\S\n]*index\s*,\s*name\s*,|memory\.total/m.test(text)
   );
 }
 
@@ -362,7 +362,7 @@ function addSlice(node: DraftNode, parentClass: string, s: Slice, label: string,
 }
 
 export function readNvidia(text: string): Reading {
-  if (HEADERLESS_CSV.test(text) && !/memory\.total|^\s*index\s*,\s*name/m.test(text)) {
+  if (HEADERLESS_CSV.test(text) && !/memory\.total|^[^\S\n]*index\s*,\s*name/m.test(text)) {
     return {
       nodes: [],
       warnings: [],
@@ -395,7 +395,7 @@ export function nvidiaFormat(text: string): string {
   if (BANNER.test(text) || /Memory-Usage/.test(text)) return "nvidia-smi";
   if (LIST_GPU.test(text.split("\n").find((l) => LIST_GPU.test(l)) ?? "")) return "nvidia-smi -L";
   if (/GPU instances:/.test(text)) return "nvidia-smi mig -lgi";
-  if (/memory\.total|^\s*index\s*,\s*name/m.test(text)) return "nvidia-smi --query-gpu csv";
+  if (/memory\.total|^[^\S\n]*index\s*,\s*name/m.test(text)) return "nvidia-smi --query-gpu csv";
   return "nvidia-smi";
 }
 

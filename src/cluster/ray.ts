@@ -13,7 +13,7 @@ import type { Reader, Reading } from "./reader.ts";
 import { MAX_DEVICES_PER_GROUP, MAX_NODES } from "./validate.ts";
 
 export function detectRay(text: string): boolean {
-  return /^\s*[\d.]+\/[\d.]+\s+GPU\b/m.test(text) && /Usage:|accelerator_type|Autoscaler status/.test(text);
+  return /^[^\S\n]*[\d.]+\/[\d.]+\s+GPU\b/m.test(text) && /Usage:|accelerator_type|Autoscaler status/.test(text);
 }
 
 function bytesGib(v: string): number | undefined {
@@ -25,10 +25,10 @@ function bytesGib(v: string): number | undefined {
 
 export function readRay(text: string): Reading {
   const warnings: ImportMessage[] = [];
-  const gpu = /^\s*([\d.]+)\/([\d.]+)\s+GPU\b/m.exec(text);
-  const accel = /^\s*[\d.]+\/([\d.]+)\s+accelerator_type:(\S+)/m.exec(text);
-  const memory = /^\s*([\d.]+\s*[KMGT]?i?B?)\s*\/\s*([\d.]+\s*[KMGT]?i?B?)\s+memory\b/m.exec(text);
-  const healthy = [...text.matchAll(/^\s*\d+\s+(node_[0-9a-f]+)/gm)].map((m) => m[1]!);
+  const gpu = /^[^\S\n]*([\d.]+)\/([\d.]+)\s+GPU\b/m.exec(text);
+  const accel = /^[^\S\n]*[\d.]+\/([\d.]+)\s+accelerator_type:(\S+)/m.exec(text);
+  const memory = /^[^\S\n]*([\d.]+\s*[KMGT]?i?B?)\s*\/\s*([\d.]+\s*[KMGT]?i?B?)\s+memory\b/m.exec(text);
+  const healthy = [...text.matchAll(/^[^\S\n]*\d+\s+(node_[0-9a-f]+)/gm)].map((m) => m[1]!);
   if (!gpu) return { nodes: [], warnings: [], errors: [note("read as ray status, but no GPU line was found")], format: "ray status" };
   const total = Number(gpu[2]);
   const used = Number(gpu[1]);

@@ -33,7 +33,7 @@ interface Device {
 }
 
 export function detectRocm(text: string): boolean {
-  return /ROCm System Management Interface|VRAM Total Memory \(B\)|^\s*Device\s+\[Model : Revision\]/m.test(text);
+  return /ROCm System Management Interface|VRAM Total Memory \(B\)|^[^\S\n]*Device\s+\[Model : Revision\]/m.test(text);
 }
 
 export function readRocm(text: string): Reading {

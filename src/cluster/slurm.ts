@@ -47,7 +47,7 @@ interface SlurmNode {
 }
 
 export function detectSlurm(text: string): boolean {
-  return /(^|\s)NodeName=\S+/m.test(text) || /^\s*PARTITION\s+AVAIL\s+TIMELIMIT/m.test(text) || /^\s*NODELIST\s+\S/m.test(text) || /^\s*Name=gpu\s+/m.test(text);
+  return /(^|\s)NodeName=\S+/m.test(text) || /^[^\S\n]*PARTITION\s+AVAIL\s+TIMELIMIT/m.test(text) || /^[^\S\n]*NODELIST\s+\S/m.test(text) || /^[^\S\n]*Name=gpu\s+/m.test(text);
 }
 
 /** Every `Key=Value` of a node, from its NodeName line to the next. */

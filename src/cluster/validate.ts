@@ -6,101 +6,19 @@
  * the memory of) follow. Every message names the node and the field, as the
  * user wrote it, and says what to do.
  */
-import { z } from "zod";
 import { cardMemoryBytes } from "../plan/index.ts";
 import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
 import { note, type ImportMessage } from "./messages.ts";
+import { clusterSchema, MAX_GROUPS_PER_NODE, MAX_NODES, type SnakeNode } from "./schema.ts";
 
-/**
- * Upper bounds past which a number is a typo or a unit slip, not a machine.
- * The largest node seen in the inventory samples advertises 128 time-sliced
- * GPUs (AWS P5, 8 cards × 4 MIG × 4 replicas); 1024 leaves room for any
- * real node. No accelerator has a TiB of its own memory (MI355X: 288 GB).
- * 64 TiB of host RAM is past the largest single-image servers sold; Slurm's
- * RealMemory in MB pasted as GiB (1031736) lands well above it.
- */
-export const MAX_DEVICES_PER_GROUP = 1024;
-export const MAX_DEVICE_MEM_GIB = 1024;
-export const MAX_HOST_MEM_GIB = 65536;
-export const MAX_NODES = 10_000;
+export { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, MAX_NODES } from "./schema.ts";
+
 /**
  * Free memory may sit a hair above the catalog's total: cards of one class
  * differ by a few MiB (a V100 with retired pages reports 32,764 MiB beside
  * 32,768), and the catalog keeps the smaller. 1% covers that and nothing more.
  */
 const FREE_MEMORY_SLACK = 0.01;
-const MAX_TEXT = 200;
-
-/** zod's message for a missing or mistyped value, in words that name the field. */
-const typed = (what: string, expected: string) => (issue: { input: unknown }) =>
-  issue.input === undefined ? `${what} is missing` : `${what} must be ${expected}, not ${JSON.stringify(issue.input) ?? typeof issue.input}`;
-
-const count = (what: string) =>
-  z
-    .number({ error: typed(what, "a whole number of cards") })
-    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
-    .refine((n) => n >= 0, { message: `${what} is negative: give 0 or more`, abort: true })
-    .refine(Number.isInteger, { message: `${what} must be a whole number of cards, not a fraction`, abort: true })
-    .refine((n) => n <= MAX_DEVICES_PER_GROUP, {
-      message: `${what} is absurd (over ${MAX_DEVICES_PER_GROUP} on one node): check the number`,
-    });
-
-const gib = (what: string, max: number) =>
-  z
-    .number({ error: typed(what, "a number of GiB") })
-    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
-    .refine((n) => n >= 0, { message: `${what} is negative: give 0 or more GiB`, abort: true })
-    .refine((n) => n <= max, { message: `${what} is absurd (over ${max} GiB): is it in MB? give GiB` });
-
-const deviceSchema = z.object(
-  {
-  class: z
-    .string({ error: typed("class", "text such as \"h100-80g\"") })
-    .trim()
-    .min(1, { message: "class is empty: pick a card from the catalog, or type a class with its mem_gib" })
-    .max(MAX_TEXT, { message: `class is longer than ${MAX_TEXT} characters` }),
-  count: count("count"),
-  free: count("free").optional(),
-  mem_gib: gib("mem_gib", MAX_DEVICE_MEM_GIB)
-    .refine((n) => n > 0, { message: "mem_gib must be more than 0" })
-    .optional(),
-  /** Memory free now on each free device (nvidia-smi's total − used), for vLLM's start-up check. */
-  free_mem_gib: gib("free_mem_gib", MAX_DEVICE_MEM_GIB).optional(),
-  /** The free cards by the inventory's names (nvidia-smi indices, MIG UUIDs, GRES indices), for deployments that pin them. */
-  free_indices: z.array(z.string().trim().min(1).max(MAX_TEXT), { error: typed("free_indices", "a list of card names such as [\"0\", \"3\"]") }).optional(),
-  gpu_product: z.string({ error: typed("gpu_product", "text") }).trim().min(1).max(MAX_TEXT).optional(),
-  gres_type: z.string({ error: typed("gres_type", "text") }).trim().max(MAX_TEXT).optional(),
-  },
-  { error: typed("device", "an object with class, count and free") },
-);
-
-const nodeSchema = z.object(
-  {
-  id: z
-    .string({ error: typed("id", "text") })
-    .trim()
-    .min(1, { message: "id is empty: give the node a name" })
-    .max(MAX_TEXT, { message: `id is longer than ${MAX_TEXT} characters` }),
-  fabric: z.string({ error: typed("fabric", "text such as \"ib0\", or \"\"") }).trim().max(MAX_TEXT).optional(),
-  host_mem_gib: gib("host_mem_gib", MAX_HOST_MEM_GIB),
-  host_free_gib: gib("host_free_gib", MAX_HOST_MEM_GIB).optional(),
-  devices: z.array(deviceSchema, { error: typed("devices", "a list (empty for a CPU-only node)") }).optional(),
-  },
-  { error: typed("node", "an object with id, fabric, host_mem_gib, host_free_gib and devices") },
-);
-
-const clusterSchema = z.object(
-  {
-  nodes: z
-    .array(nodeSchema, { error: typed("nodes", "a list of nodes") })
-    .min(1, { message: "the cluster has no nodes: add one" })
-    .max(MAX_NODES, { message: `more than ${MAX_NODES} nodes` }),
-  },
-  { error: typed("the cluster", "an object with a \"nodes\" list") },
-);
-
-type SnakeCluster = z.infer<typeof clusterSchema>;
-type SnakeNode = SnakeCluster["nodes"][number];
 
 /** camelCase spellings the page uses, to their snake_case wire names. */
 const CAMEL_TO_SNAKE: Record<string, string> = {
@@ -111,6 +29,8 @@ const CAMEL_TO_SNAKE: Record<string, string> = {
   freeIndices: "free_indices",
   gpuProduct: "gpu_product",
   gresType: "gres_type",
+  fabricGbps: "fabric_gbps",
+  hostMemGBps: "host_mem_gbps",
 };
 const SNAKE_TO_CAMEL = Object.fromEntries(Object.entries(CAMEL_TO_SNAKE).map(([c, s]) => [s, c]));
 
@@ -126,83 +46,114 @@ export interface Validation {
  * object. Never throws; a cluster comes back only when there are no errors.
  */
 export function validateCluster(value: unknown): Validation {
+  const long = oversized(value);
+  if (long) return { cluster: null, errors: [long], warnings: [] };
   const camel = usesCamelCase(value);
   const parsed = clusterSchema.safeParse(toSnake(value));
   if (!parsed.success) {
     const errors = parsed.error.issues.map((issue) => issueMessage(issue.path, issue.message, value, camel));
-    return { cluster: null, errors: dedupe(errors), warnings: [] };
+    return { cluster: null, errors: oneEach(errors), warnings: [] };
   }
   const errors: ImportMessage[] = [];
   const warnings: ImportMessage[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   const nodes = parsed.data.nodes.map((n, i) => {
-    if (seen.has(n.id)) {
-      errors.push(note(`node "${n.id}" appears twice: node ids must be unique (rename one, e.g. "${n.id}-2")`, { node: n.id, field: `nodes[${i}].id` }));
-    }
-    seen.add(n.id);
-    return checkNode(n, camel, errors, warnings);
+    const before = seen.get(n.id);
+    if (before !== undefined) {
+      errors.push(note(`${nodeWords(i, n.id)}: node ${before + 1} has this id too; ids must be unique: rename one (e.g. "${n.id}-2")`, { node: n.id, nodeIndex: i, field: `nodes[${i}].id` }));
+    } else seen.set(n.id, i);
+    return checkNode(n, i, camel, errors, warnings);
   });
-  if (errors.length > 0) return { cluster: null, errors, warnings: [] };
-  return { cluster: { nodes }, errors, warnings };
+  if (errors.length > 0) return { cluster: null, errors: oneEach(errors), warnings: [] };
+  return { cluster: { nodes }, errors, warnings: oneEach(warnings) };
 }
 
-function checkNode(n: SnakeNode, camel: boolean, errors: ImportMessage[], warnings: ImportMessage[]): ClusterNode {
+/**
+ * A list too long to walk, said before zod walks it: zod checks every element
+ * before the list's length, and its issue list overflows the stack at 200,000
+ * elements ("Maximum call stack size exceeded", issue 20).
+ */
+function oversized(value: unknown): ImportMessage | null {
+  if (!isRecord(value) || !Array.isArray(value.nodes)) return null;
+  const count = (n: number) => n.toLocaleString("en-US");
+  if (value.nodes.length > MAX_NODES) return note(`the cluster lists ${count(value.nodes.length)} nodes; Modelplan plans at most ${count(MAX_NODES)}: is this the right file?`, { field: "nodes" });
+  const long = value.nodes.flatMap((n, i) => (isRecord(n) && Array.isArray(n.devices) && n.devices.length > MAX_GROUPS_PER_NODE ? [{ i, n, length: n.devices.length }] : []));
+  const first = long[0];
+  if (!first) return null;
+  const id = typeof first.n.id === "string" && first.n.id.trim() !== "" ? first.n.id : `#${first.i + 1}`;
+  const rest = long.length > 1 ? ` (and ${count(long.length - 1)} more nodes like it)` : "";
+  const node = nodeWords(first.i, typeof first.n.id === "string" ? first.n.id : undefined);
+  return note(`${node}: ${count(first.length)} card groups; a node has at most ${MAX_GROUPS_PER_NODE} (one per class): give each class once with its count${rest}`, { node: id, nodeIndex: first.i, field: "devices" });
+}
+
+/** "Node 2 (gpu-1)": the panel's name for the node, and its id as written (cut to 40 characters). */
+function nodeWords(index: number, id: string | undefined): string {
+  const shown = id === undefined || id.trim() === "" ? "" : ` (${id.length > 40 ? `${id.slice(0, 39)}…` : id})`;
+  return `Node ${index + 1}${shown}`;
+}
+
+/** GiB as a person reads them: at most two decimals. */
+function gibWords(gib: number): string {
+  return `${Math.round(gib * 100) / 100} GiB`;
+}
+
+function checkNode(n: SnakeNode, index: number, camel: boolean, errors: ImportMessage[], warnings: ImportMessage[]): ClusterNode {
   const name = (f: string) => (camel ? f.replace(/[a-z_]+/g, (k) => SNAKE_TO_CAMEL[k] ?? k) : f);
-  const where = (field: string) => ({ node: n.id, field: name(field) });
+  const where = (field: string) => ({ node: n.id, nodeIndex: index, field: name(field) });
+  const node = nodeWords(index, n.id);
   const hostFree = n.host_free_gib ?? n.host_mem_gib;
   if (n.host_free_gib === undefined && n.host_mem_gib > 0) {
-    warnings.push(note(`node "${n.id}": ${name("host_free_gib")} not given; taken as all ${n.host_mem_gib} GiB free`, where("host_free_gib")));
+    warnings.push(note(`${node}: free RAM not given; taken as all ${gibWords(n.host_mem_gib)} free`, where("host_free_gib")));
   }
   if (hostFree > n.host_mem_gib) {
-    errors.push(note(`node "${n.id}", ${name("host_free_gib")}: ${hostFree} GiB free is more than its ${n.host_mem_gib} GiB of RAM`, where("host_free_gib")));
+    errors.push(note(`${node}: ${gibWords(hostFree)} free RAM of ${gibWords(n.host_mem_gib)}: give at most ${gibWords(n.host_mem_gib)}`, where("host_free_gib")));
   }
   const classes = new Set<string>();
   const devices: DeviceGroup[] = (n.devices ?? []).map((d, j) => {
     const at = (f: string) => where(`devices[${j}].${f}`);
+    const group = `${node}, ${d.class}`;
     if (classes.has(d.class)) {
-      errors.push(note(`node "${n.id}": class "${d.class}" is listed twice: give it once with the total count`, at("class")));
+      errors.push(note(`${group}: listed twice: give the class once, with the total count`, at("class")));
     }
     classes.add(d.class);
     if (d.count === 0) {
-      errors.push(note(`node "${n.id}", devices[${j}].count: 0 ${d.class} cards: remove the row or give the count`, at("count")));
+      errors.push(note(`${group}: 0 cards: give the count, or remove the row`, at("count")));
     }
     const free = d.free ?? d.count;
     if (d.free === undefined) {
-      warnings.push(note(`node "${n.id}": free count of ${d.class} not given; taken as all ${d.count} free`, at("free")));
+      warnings.push(note(`${group}: free count not given; taken as all ${d.count} free`, at("free")));
     }
     if (free > d.count) {
-      errors.push(note(`node "${n.id}", devices[${j}].free: ${free} free is more than the ${d.count} ${d.class} it has`, at("free")));
+      errors.push(note(`${group}: ${free} free of ${d.count} ${d.count === 1 ? "card" : "cards"}: give at most ${d.count}`, at("free")));
     }
     if (d.mem_gib === undefined && cardMemoryBytes(d.class) === null) {
-      errors.push(
-        note(
-          `node "${n.id}", devices[${j}].class: "${d.class}" is not in the card catalog and has no ${name("mem_gib")}: pick a catalog class (e.g. "h100-80g") or give its memory in GiB`,
-          at("class"),
-        ),
-      );
+      errors.push(note(`${group}: not a card the catalog knows, and no memory given: pick a catalog class (e.g. "h100-80g"), or give its memory in GiB (${name("mem_gib")})`, at("class")));
     }
     const deviceBytes = d.mem_gib !== undefined ? d.mem_gib * 2 ** 30 : cardMemoryBytes(d.class);
     if (d.free_mem_gib !== undefined && deviceBytes !== null && d.free_mem_gib * 2 ** 30 > deviceBytes * (1 + FREE_MEMORY_SLACK)) {
-      errors.push(note(`node "${n.id}", devices[${j}].${name("free_mem_gib")}: ${d.free_mem_gib} GiB free is more than a ${d.class} holds (${Math.round((deviceBytes / 2 ** 30) * 100) / 100} GiB)`, at("free_mem_gib")));
+      errors.push(note(`${group}: ${gibWords(d.free_mem_gib)} free a card, more than the ${gibWords(deviceBytes / 2 ** 30)} a card holds`, at("free_mem_gib")));
     }
+    const out: DeviceGroup = { class: d.class, count: d.count, free };
+    if (d.mem_gib !== undefined) out.memGib = d.mem_gib;
+    if (d.free_mem_gib !== undefined) out.freeMemGib = d.free_mem_gib;
     // Names that do not give each free card once (a free count edited since the import) would pin the wrong
     // cards: dropped, and said, rather than refusing a cluster whose counts are sound.
     const namesFit = d.free_indices === undefined || (d.free_indices.length === free && new Set(d.free_indices).size === free);
     if (!namesFit && d.free_indices !== undefined) {
-      warnings.push(note(`node "${n.id}", devices[${j}].${name("free_indices")}: names ${d.free_indices.length} card(s) (${new Set(d.free_indices).size} distinct) for ${free} free, so they were dropped: give one name per free card`, at("free_indices")));
+      warnings.push(note(`${group}: ${d.free_indices.length} card name(s) (${new Set(d.free_indices).size} distinct) for ${free} free, so they were dropped: give one name per free card`, at("free_indices")));
     }
-    const group: DeviceGroup = { class: d.class, count: d.count, free };
-    if (d.mem_gib !== undefined) group.memGib = d.mem_gib;
-    if (d.free_mem_gib !== undefined) group.freeMemGib = d.free_mem_gib;
-    if (d.free_indices !== undefined && namesFit) group.freeIndices = d.free_indices;
-    if (d.gpu_product !== undefined) group.gpuProduct = d.gpu_product;
-    if (d.gres_type !== undefined) group.gresType = d.gres_type;
-    return group;
+    if (d.free_indices !== undefined && namesFit) out.freeIndices = d.free_indices;
+    if (d.gpu_product !== undefined) out.gpuProduct = d.gpu_product;
+    if (d.gres_type !== undefined) out.gresType = d.gres_type;
+    return out;
   });
   if (devices.length === 0 && n.host_mem_gib === 0) {
-    warnings.push(note(`node "${n.id}" has neither cards nor RAM: nothing can run on it`, { node: n.id }));
+    warnings.push(note(`${node}: no cards and no RAM: nothing can run on it`, { node: n.id, nodeIndex: index }));
   }
-  return { id: n.id, fabric: n.fabric ?? "", hostMemGib: n.host_mem_gib, hostFreeGib: hostFree, devices };
+  const out: ClusterNode = { id: n.id, fabric: n.fabric ?? "", hostMemGib: n.host_mem_gib, hostFreeGib: hostFree, devices };
+  if (n.fabric_gbps !== undefined) out.fabricGbps = n.fabric_gbps;
+  if (n.host_mem_gbps !== undefined) out.hostMemGBps = n.host_mem_gbps;
+  return out;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -226,7 +177,7 @@ function toSnake(value: unknown): unknown {
   return { ...value, nodes: value.nodes.map(rename) };
 }
 
-/** "node "gpu-2", devices[0].count: count is negative: give 0 or more". */
+/** "Node 2 (gpu-2), h100-80g: the card count is negative: give 0 or more", with the field as written for marking it. */
 function issueMessage(path: PropertyKey[], message: string, value: unknown, camel: boolean): ImportMessage {
   const [, nodeIndex, ...rest] = path;
   if (path[0] !== "nodes" || typeof nodeIndex !== "number") return note(message, { field: path.map(String).join(".") || "nodes" });
@@ -237,11 +188,30 @@ function issueMessage(path: PropertyKey[], message: string, value: unknown, came
     .map((p) => (typeof p === "number" ? `[${p}]` : `.${camel ? (SNAKE_TO_CAMEL[String(p)] ?? String(p)) : String(p)}`))
     .join("")
     .replace(/^\./, "");
-  const wording = camel ? message.replace(/[a-z]+_[a-z_]+/g, (k) => SNAKE_TO_CAMEL[k] ?? k) : message;
-  return note(`node "${id}"${field ? `, ${field}` : ""}: ${wording}`, { node: id, ...(field ? { field } : {}) });
+  let place = nodeWords(nodeIndex, isRecord(raw) && typeof raw.id === "string" ? raw.id : undefined);
+  const [part, deviceIndex] = rest;
+  if (part === "devices" && typeof deviceIndex === "number") {
+    const device: unknown = isRecord(raw) && Array.isArray(raw.devices) ? raw.devices[deviceIndex] : undefined;
+    const cls = isRecord(device) && typeof device.class === "string" && device.class.trim() !== "" ? device.class.trim() : "";
+    place += cls !== "" && cls.length <= 40 ? `, ${cls}` : `, card group ${deviceIndex + 1}`;
+  }
+  return note(`${place}: ${message}`, { node: id, nodeIndex, ...(field ? { field } : {}) });
 }
 
-function dedupe(messages: ImportMessage[]): ImportMessage[] {
-  const seen = new Set<string>();
-  return messages.filter((m) => (seen.has(m.message) ? false : (seen.add(m.message), true)));
+/**
+ * One message a field, with a count of the rest: the same problem on 2,000
+ * nodes (or 89,100 devices an alias repeated) is said once, at its first
+ * place. Messages are alike when they differ only in their place, names and numbers.
+ */
+function oneEach(messages: ImportMessage[]): ImportMessage[] {
+  const groups = new Map<string, { first: ImportMessage; more: number }>();
+  for (const m of messages) {
+    // The place ("Node 3 (gpu-3), h100-80g: ") differs on every node; what follows it says the problem.
+    const problem = m.message.replace(/^Node \d+( \([^)]*\))?(, [^:]*)?: /, "");
+    const key = `${(m.field ?? "").replace(/\[\d+\]/g, "[]")}|${problem.replace(/"[^"]*"/g, '""').replace(/\d+(\.\d+)?/g, "#")}`;
+    const group = groups.get(key);
+    if (group) group.more++;
+    else groups.set(key, { first: m, more: 0 });
+  }
+  return [...groups.values()].map(({ first, more }) => (more === 0 ? first : { ...first, message: `${first.message} (and ${more.toLocaleString("en-US")} more like it)` }));
 }

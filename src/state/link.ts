@@ -21,7 +21,7 @@ import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 import { z } from "zod";
 import type { Cluster, DeviceGroup, EngineSettings, Workload } from "../plan/index.ts";
 import { KV_DTYPES, RANK_BYS, RUN_DTYPES, vllmProfileFor } from "../plan/index.ts";
-import { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, MAX_NODES } from "../cluster/validate.ts";
+import { cardClass, deviceCount, deviceMemGib, fabricName, hostMemGib, MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_GROUPS_PER_NODE, MAX_NODES, nodeId } from "../cluster/schema.ts";
 import { configCeilingError } from "../hub/limits.ts";
 import { parseRepoInput } from "../hub/repoId.ts";
 import { ENGINES, FIT_FILTERS, GROUP_BYS, type Choices, type Filters } from "./choices.ts";
@@ -48,8 +48,6 @@ const MAX_CONTEXT_TOKENS = 100_000_000;
 const MAX_SEQUENCES = 1_000_000;
 const MAX_MEM_GIB = 1_000_000;
 const MAX_TEXT_CHARS = 300;
-/** Device groups on one node: a node has a handful of card classes (MIG profiles included), never dozens. */
-const MAX_GROUPS_PER_NODE = 64;
 /** Notices shown for one link: past these, one line counts the rest (a link of 50,000 bad settings is one message, not 50,000). */
 const MAX_NOTICES = 10;
 /**
@@ -218,8 +216,6 @@ export function linkCarriesManual(choices: Choices): boolean {
 // ---------------------------------------------------------------------------
 
 const text = z.string().max(MAX_TEXT_CHARS);
-const count = z.number().int().min(0).max(MAX_DEVICES_PER_GROUP);
-const hostGib = z.number().min(0).max(MAX_HOST_MEM_GIB);
 /** Memory of one device, GiB: no card holds more than MAX_DEVICE_MEM_GIB. */
 const gib = z.number().min(0).max(MAX_DEVICE_MEM_GIB);
 
@@ -234,13 +230,15 @@ function boundedArray<T extends z.ZodType>(item: T, max: number, what: string) {
     .pipe(z.array(item));
 }
 
-const wireNames = z.object({ fm: gib.optional(), fi: z.array(text.min(1)).max(1024).optional(), gp: text.min(1).optional(), gt: text.optional() }).strict();
+// The cluster's fields and bounds are the cluster schema's (src/cluster/schema.ts), as validation holds them;
+// a group's inventory names (free memory, free cards, GFD product, GRES type) ride in an optional fifth field.
+const wireNames = z.object({ fm: gib.optional(), fi: z.array(text.min(1)).max(MAX_DEVICES_PER_GROUP).optional(), gp: text.min(1).optional(), gt: text.optional() }).strict();
 const wireDeviceSchema = z.union([
-  z.tuple([text.min(1), count, count]),
-  z.tuple([text.min(1), count, count, gib.positive()]),
-  z.tuple([text.min(1), count, count, gib.positive().nullable(), wireNames]),
+  z.tuple([cardClass, deviceCount("count"), deviceCount("free")]),
+  z.tuple([cardClass, deviceCount("count"), deviceCount("free"), deviceMemGib]),
+  z.tuple([cardClass, deviceCount("count"), deviceCount("free"), deviceMemGib.nullable(), wireNames]),
 ]);
-const wireNode = z.tuple([text.min(1), text, hostGib, hostGib, boundedArray(wireDeviceSchema, MAX_GROUPS_PER_NODE, "device groups on a node")]);
+const wireNode = z.tuple([nodeId, fabricName, hostMemGib("host_mem_gib"), hostMemGib("host_free_gib"), boundedArray(wireDeviceSchema, MAX_GROUPS_PER_NODE, "device groups on a node")]);
 const wireCluster = boundedArray(wireNode, MAX_NODES, "nodes").refine((nodes) => nodes.length > 0, "no nodes");
 
 /**

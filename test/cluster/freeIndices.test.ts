@@ -80,8 +80,8 @@ describe("the names in a cluster file", () => {
   });
 
   test.each([
-    [["1"], /names 1 card\(s\) \(1 distinct\) for 2 free, so they were dropped/],
-    [["1", "1"], /names 2 card\(s\) \(1 distinct\) for 2 free, so they were dropped/],
+    [["1"], /1 card name\(s\) \(1 distinct\) for 2 free, so they were dropped/],
+    [["1", "1"], /2 card name\(s\) \(1 distinct\) for 2 free, so they were dropped/],
   ])("free_indices %j that do not name each free card once are dropped and said; the counts stand", (names, message) => {
     const r = importCluster(file({ free_indices: names }), "c.json");
     expect(r.cluster?.nodes[0]?.devices[0]).toEqual({ class: "h100-80g", count: 4, free: 2 });

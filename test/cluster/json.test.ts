@@ -38,7 +38,7 @@ describe("Modelplan JSON", () => {
     expect(result.cluster).toBeNull();
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]).toMatchObject({ node: "box", field: "devices[0].free", line: 6 });
-    expect(result.summary).toMatch(/^nothing imported: line 6: node "box"/);
+    expect(result.summary).toBe("nothing imported: line 6: Node 2 (box), my-card: 3 free of 2 cards: give at most 2");
   });
 
   test("a misspelt field is named at its line with the field it meant, not dropped in silence", () => {
@@ -47,9 +47,9 @@ describe("Modelplan JSON", () => {
     const result = importCluster(yaml);
     expect(result.cluster).not.toBeNull();
     expect(result.warnings.map((w) => [w.line, w.message])).toEqual(expect.arrayContaining([
-      [5, 'node "box": "host_free_gb" is not a field Modelplan reads, so it was ignored (did you mean host_free_gib?)'],
-      [9, 'node "box", devices[0]: "fre" is not a field Modelplan reads, so it was ignored (did you mean free?)'],
-      [10, 'node "box", devices[0]: "rack" is not a field Modelplan reads, so it was ignored'],
+      [5, 'Node 1 (box): "host_free_gb" is not a field Modelplan reads, so it was ignored (did you mean host_free_gib?)'],
+      [9, 'Node 1 (box), h100-80g: "fre" is not a field Modelplan reads, so it was ignored (did you mean free?)'],
+      [10, 'Node 1 (box), h100-80g: "rack" is not a field Modelplan reads, so it was ignored'],
     ]));
     // What the page exports has no field it would not read back.
     expect(importCluster(clusterToJson(result.cluster!)).warnings.filter((w) => /not a field/.test(w.message))).toEqual([]);

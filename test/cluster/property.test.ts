@@ -5,65 +5,14 @@
  * Mutations start from the real samples, so they reach deep into each reader.
  */
 import fc from "fast-check";
-import { readdirSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { importCluster } from "../../src/cluster/import.ts";
 import { clusterToJson } from "../../src/cluster/json.ts";
 import { READERS } from "../../src/cluster/readers.ts";
 import { validateCluster } from "../../src/cluster/validate.ts";
-import { PRESETS } from "../../src/cluster/presets.ts";
-import { sample } from "./inventory.ts";
+import { mutated, NOISE, samplesFor } from "../../scripts/lib/mutate.ts";
 
 const RUNS = 10_000;
-const SAMPLES = readdirSync(new URL("../fixtures/inventory/", import.meta.url)).filter((f) => f.endsWith(".txt"));
-
-/** Real samples per reader, plus hand-made ones for the formats with no sample file. */
-const EXTRA: Record<string, string[]> = {
-  csv: ["id,fabric,host_mem_gib,host_free_gib,class,count,free,mem_gib\ndgx-1,ib0,2048,2000,h100-80g,8,8,\ncpu,,512,500,,,,\nbox,,64,64,my-card,2,1,20\n"],
-  modelplan: PRESETS.map((p) => clusterToJson(p.cluster)),
-};
-
-function samplesFor(format: string): string[] {
-  const prefix: Record<string, string[]> = {
-    "nvidia-smi": ["nvidia-smi-"],
-    kubernetes: ["k8s-"],
-    slurm: ["scontrol-", "slurm-"],
-    "rocm-smi": ["rocm-smi-"],
-    "ray status": ["ray-"],
-  };
-  return [...SAMPLES.filter((f) => (prefix[format] ?? []).some((p) => f.startsWith(p))).map(sample), ...(EXTRA[format] ?? [])];
-}
-
-/** Tokens people and tools put where numbers and names go. */
-const NOISE = ["", "-1", "0", "2.5", "1e999", "NaN", "ERR!", "N/A", "[N/A]", "99999999999999999999", "MiB", "…", "\t", "\u0000", '"', "{", "]", "=", ":", ",", "\n", "GPU 0:", "|", "MIG 1g.10gb", "nvidia.com/gpu: 8", "NodeName=x", "Gres=gpu:h100:8"];
-
-/** One edit of a text: the kind of damage a paste suffers. */
-function mutation(text: string): fc.Arbitrary<string> {
-  const n = text.length;
-  const at = fc.integer({ min: 0, max: n });
-  const lines = text.split("\n");
-  const line = fc.integer({ min: 0, max: Math.max(0, lines.length - 1) });
-  return fc.oneof(
-    at.map((i) => text.slice(0, i)),
-    fc.tuple(at, at).map(([a, b]) => text.slice(0, Math.min(a, b)) + text.slice(Math.max(a, b))),
-    fc.tuple(at, fc.oneof(fc.constantFrom(...NOISE), fc.string({ maxLength: 12 }))).map(([i, s]) => text.slice(0, i) + s + text.slice(i)),
-    fc.tuple(line, line).map(([a, b]) => {
-      const copy = [...lines];
-      [copy[a], copy[b]] = [copy[b] ?? "", copy[a] ?? ""];
-      return copy.join("\n");
-    }),
-    fc.tuple(line, fc.integer({ min: 1, max: 40 })).map(([a, times]) => {
-      const copy = [...lines];
-      copy.splice(a, 0, ...Array.from({ length: times }, () => lines[a] ?? ""));
-      return copy.join("\n");
-    }),
-    fc.tuple(line, fc.constantFrom(...NOISE)).map(([a, token]) => lines.map((l, i) => (i === a ? l.replace(/\d+(\.\d+)?/g, token) : l)).join("\n")),
-  );
-}
-
-function mutated(texts: string[]): fc.Arbitrary<string> {
-  return fc.constantFrom(...texts).chain((t) => fc.array(fc.constant(null), { minLength: 1, maxLength: 3 }).chain((edits) => edits.reduce<fc.Arbitrary<string>>((acc) => acc.chain(mutation), fc.constant(t))));
-}
 
 /** importCluster turns a reader's exception into this message: seeing it means a reader threw. */
 const THREW = /^could not read this text:/;

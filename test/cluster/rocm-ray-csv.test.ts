@@ -54,4 +54,17 @@ describe("CSV", () => {
     const text = "node;gpu_class;gpus;free_gpus;ram_gib\nws;rtx4090-24g;2;2;128\n";
     expect(importCluster(text).cluster?.nodes[0]).toEqual({ id: "ws", fabric: "", hostMemGib: 128, hostFreeGib: 128, devices: [{ class: "rtx4090-24g", count: 2, free: 2 }] });
   });
+
+  test("quoted cells keep their commas and quotes (RFC 4180), and a row after blank and comment lines keeps its line", () => {
+    const text = 'id,class,count,free,ram_gib\n"rack 1, slot ""a""",h100-80g,8,8,512\n\n# spare\nbox,l4-24g,1,2,64\n';
+    const ok = importCluster(text.split("\n").slice(0, 2).join("\n"));
+    expect(ok.cluster?.nodes[0]?.id).toBe('rack 1, slot "a"');
+    expect(importCluster(text).errors).toEqual([expect.objectContaining({ line: 5, node: "box", field: "devices[0].free" })]);
+  });
+
+  test("a quote never closed is named at the line it opens, not read as the rest of the file", () => {
+    const result = importCluster('id,class,count,free\na,h100-80g,8,8\n"b,h100-80g,8,8\nc,h100-80g,8,8\n');
+    expect(result.cluster).toBeNull();
+    expect(result.errors[0]).toMatchObject({ line: 3, message: expect.stringMatching(/never closed/) });
+  });
 });

@@ -1,6 +1,8 @@
 /** A fabric's bandwidth from what the cluster says: an explicit figure on its nodes, else its label. */
 import { describe, expect, test } from "vitest";
-import { clusterLinks, fabricGbpsOfLabel } from "../../src/plan/index.ts";
+import { clusterLinks, fabricGbpsOfLabel, type Cluster } from "../../src/plan/index.ts";
+import { importCluster } from "../../src/cluster/import.ts";
+import { clusterToJson } from "../../src/cluster/json.ts";
 
 describe("fabric labels", () => {
   test.each([
@@ -28,5 +30,21 @@ describe("fabric labels", () => {
     expect(links.fabricGBps("ib0")).toBeNull();
     expect(links.hostGBps("b")).toBe(460.8);
     expect(links.hostGBps("a")).toBeNull();
+  });
+});
+
+describe("a fabric's speed in a cluster file", () => {
+  const file = (extra: Record<string, unknown>) => JSON.stringify({ nodes: [{ id: "a", fabric: "ib0", host_mem_gib: 512, devices: [{ class: "h100-80g", count: 8 }], ...extra }] });
+
+  test("fabric_gbps and host_mem_gbps are read, and written back", () => {
+    const r = importCluster(file({ fabric_gbps: 400, host_mem_gbps: 460.8 }), "c.json");
+    expect(r.cluster?.nodes[0]).toMatchObject({ fabricGbps: 400, hostMemGBps: 460.8 });
+    expect(JSON.parse(clusterToJson(r.cluster as Cluster)).nodes[0]).toMatchObject({ fabric_gbps: 400, host_mem_gbps: 460.8 });
+  });
+
+  test.each([[0], [-25], ["fast"]])("fabric_gbps %j is refused in words at the field", (value) => {
+    const r = importCluster(file({ fabric_gbps: value }), "c.json");
+    expect(r.cluster).toBeNull();
+    expect(r.errors.map((e) => e.message).join(" ")).toMatch(/fabric's speed \(fabric_gbps\)/);
   });
 });

@@ -44,7 +44,14 @@ describe("npm run cluster", { timeout: 60_000 }, () => {
     const bad = '{ "nodes": [\n  { "id": "a", "host_mem_gib": 64, "host_free_gib": 64,\n    "devices": [ { "class": "h100-80g", "count": 2, "free": 5 } ] }\n] }\n';
     const { code, stderr } = run(["-"], bad);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/nothing imported \(modelplan-json\)\n {2}line 3: node "a", devices\[0\]\.free: 5 free is more than the 2 h100-80g it has/);
+    expect(stderr).toMatch(/nothing imported \(modelplan-json\): line 3: Node 1 \(a\), h100-80g: 5 free of 2 cards: give at most 2\n$/);
+  });
+
+  test("several problems: listed under one line, one each", () => {
+    const bad = '{ "nodes": [\n  { "id": "a", "host_mem_gib": -1,\n    "devices": [ { "class": "h100-80g", "count": "2", "free": 1 } ] }\n] }\n';
+    const { code, stderr } = run(["-"], bad);
+    expect(code).toBe(2);
+    expect(stderr.split("\n").slice(0, 2)).toEqual(["cluster: -: nothing imported (modelplan-json)", expect.stringMatching(/^ {2}line 2: Node 1 \(a\): the RAM is negative/)]);
   });
 
   test("lgip is refused, saying what to paste instead", () => {
@@ -60,5 +67,14 @@ describe("npm run cluster", { timeout: 60_000 }, () => {
     const stray = run(["--yaml", fixture("nvidia-smi-l40s-1.txt")]);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toBe("cluster: unknown flag --yaml: see --help\n");
+  });
+
+  test("the same warning on 2,000 nodes: ten lines and a count, not 2,000", () => {
+    const nodes = Array.from({ length: 2000 }, (_, i) => ({ id: `n${i}`, host_mem_gib: 64, host_free_gib: 64, rack: "r1", devices: [] }));
+    const { code, stdout } = run(["-"], JSON.stringify({ nodes }));
+    expect(code).toBe(0);
+    const warnings = stdout.split("\n").filter((l) => l.startsWith("warning: "));
+    expect(warnings).toHaveLength(11);
+    expect(warnings.at(-1)).toBe("warning: … and 1,990 more");
   });
 });

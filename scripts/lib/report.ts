@@ -1,0 +1,76 @@
+/**
+ * `npm run plan`'s summary for a person: the model, the options best first
+ * with the first one's commands, and, when nothing fits, why each
+ * configuration was turned down, as the page's "Why not?" lists them.
+ */
+import { kvCacheLabel, placementLabel, type plan } from "../../src/plan/index.ts";
+import type { PlanOption, Refusal, RepoSnapshot } from "../../src/plan/index.ts";
+import { printable } from "./printable.ts";
+
+/** Options listed; --json lists all. */
+const OPTIONS_SHOWN = 20;
+/** Refusals listed when nothing fits: a 1,000-node cluster turns down thousands, most for one reason. */
+const REASONS_SHOWN = 20;
+
+function gib(bytes: number): string {
+  return (bytes / 2 ** 30).toFixed(1);
+}
+
+/** Where an option runs, in the engine's one wording, made safe to print. */
+function where(o: PlanOption): string {
+  return printable(placementLabel(o.placement));
+}
+
+/** Whether it starts, holds the workload, and is free now, in words. */
+function statusOf(o: PlanOption, sequences: number): string {
+  const busy = o.freeNow ? "free now" : "busy now";
+  if (!o.fits) return `does not fit (${o.moreCardsNeeded} more cards)`;
+  if (o.fitsWorkload === false) {
+    const held = o.maxConcurrency >= 10 ? Math.floor(o.maxConcurrency).toString() : o.maxConcurrency.toFixed(1);
+    return `starts, but holds ${held} of your ${sequences} sequences at once (${busy})`;
+  }
+  return `fits, ${busy}`;
+}
+
+/**
+ * An option's command lines, under its summary line: a multi-node entry's
+ * "# node" comment at the command's indent, and its command lines one step in.
+ */
+export function commandLines(commands: readonly string[], indent = "      "): string[] {
+  return commands.flatMap((c) => {
+    const [first = "", ...rest] = c.split("\n");
+    const inner = first.startsWith("#") ? `${indent}  ` : indent;
+    return [`${indent}${first}`, ...rest.map((l) => `${inner}${l}`)];
+  });
+}
+
+/** "vllm · original · 3 × h100-80g: tensor parallel 3: 40 attention heads do not divide by 3". */
+export function reasonLines(refused: readonly Refusal[]): string[] {
+  const shown = refused.slice(0, REASONS_SHOWN).map((r) => `  ${r.engine} · ${printable(r.artifact)} · ${printable(r.where)}: ${r.reason}`);
+  if (refused.length > REASONS_SHOWN) shown.push(`  … ${(refused.length - REASONS_SHOWN).toLocaleString("en-US")} more (--json lists all)`);
+  return shown;
+}
+
+export function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof plan>, context: number): string {
+  const s = result.shape;
+  const fits = result.options.some((o) => o.fits);
+  const turnedDown = `${result.refused.length.toLocaleString("en-US")} configurations turned down`;
+  const lines = [
+    `${printable(snapshot.repo)}${snapshot.sha ? `@${printable(snapshot.sha.slice(0, 7))}` : ""}: ${printable(s.architecture)}, ${s.layers} layers, ${kvCacheLabel(s)}, ${s.maxContextTokens.toLocaleString("en-US")} ctx, ${s.dtype}`,
+    `${result.options.length} options at ${context.toLocaleString("en-US")} tokens, best first; ${turnedDown}${fits || result.refused.length === 0 ? " (--json lists why)" : ", each with why below"}.`,
+    "",
+  ];
+  result.options.slice(0, OPTIONS_SHOWN).forEach((o, i) => {
+    const status = statusOf(o, result.workload.sequences);
+    lines.push(
+      `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${where(o).padEnd(32)} ${printable(o.artifact)} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}`,
+    );
+    if (i === 0) lines.push(...commandLines(o.commands));
+  });
+  if (result.options.length > OPTIONS_SHOWN) lines.push(`… ${result.options.length - OPTIONS_SHOWN} more (--json lists all)`);
+  if (!fits && result.refused.length > 0) {
+    if (result.options.length > 0) lines.push("");
+    lines.push(`Why not? (${turnedDown})`, ...reasonLines(result.refused));
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,147 @@
+/**
+ * The one cluster schema: the bounds of every cluster field and the zod
+ * schemas that hold them, used by validation (Modelplan's JSON, the page's
+ * object, every importer) and by the plan link's codec, so a link cannot
+ * carry a cluster that validation refuses, nor the other way round.
+ */
+import { z } from "zod";
+
+/**
+ * Upper bounds past which a number is a typo or a unit slip, not a machine.
+ * Devices a group: the largest node seen in the inventory samples advertises
+ * 128 time-sliced GPUs (AWS P5, 8 cards × 4 MIG × 4 replicas); 1,024 leaves
+ * 8× room for any real node, where the link's old 10,000 let a typo through
+ * that validation then refused. No accelerator has a TiB of its own memory
+ * (MI355X: 288 GB). 64 TiB of host RAM is past the largest single-image
+ * servers sold; Slurm's RealMemory in MB pasted as GiB (1031736) lands well above it.
+ */
+export const MAX_DEVICES_PER_GROUP = 1024;
+export const MAX_DEVICE_MEM_GIB = 1024;
+export const MAX_HOST_MEM_GIB = 65536;
+export const MAX_NODES = 10_000;
+/**
+ * Card classes on one node: one group per class, and a node split into MIG
+ * slices has at most a handful (an A100 makes 5 profiles); 64 is the link's
+ * bound, kept, and a list of 200,000 groups is refused before it is walked.
+ */
+export const MAX_GROUPS_PER_NODE = 64;
+/** An id, class or fabric: a host name is at most 253 characters (RFC 1035 §2.3.4); 200 holds every real one seen. */
+export const MAX_TEXT_CHARS = 200;
+
+/** zod's message for a missing or mistyped value, in words that name the field. */
+export const typed = (what: string, expected: string) => (issue: { input: unknown }) =>
+  issue.input === undefined ? `${what} is missing` : `${what} must be ${expected}, not ${shown(issue.input)}`;
+
+/** A value as a message shows it: JSON, cut to 40 characters. */
+function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? typeof value;
+  } catch {
+    text = typeof value;
+  }
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+/** A whole number of cards, 0 to MAX_DEVICES_PER_GROUP. */
+export const deviceCount = (what: string) =>
+  z
+    .number({ error: typed(what, "a whole number of cards") })
+    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
+    .refine((n) => n >= 0, { message: `${what} is negative: give 0 or more`, abort: true })
+    .refine(Number.isInteger, { message: `${what} must be a whole number of cards, not a fraction`, abort: true })
+    .refine((n) => n <= MAX_DEVICES_PER_GROUP, {
+      message: `${what} is absurd (over ${MAX_DEVICES_PER_GROUP} on one node): check the number`,
+    });
+
+/** GiB, 0 to `max`. */
+export const gibAmount = (what: string, max: number) =>
+  z
+    .number({ error: typed(what, "a number of GiB") })
+    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
+    .refine((n) => n >= 0, { message: `${what} is negative: give 0 or more GiB`, abort: true })
+    .refine((n) => n <= max, { message: `${what} is absurd (over ${max} GiB): is it in MB? give GiB` });
+
+/**
+ * Control characters no host name or card class has: in an id they would
+ * break the commands the plan prints for that node, or retitle the terminal
+ * that prints them (issue 20).
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** An id, class or fabric: trimmed text of at most MAX_TEXT_CHARS, with no control character. */
+export const clusterText = (what: string, expected: string) =>
+  z
+    .string({ error: typed(what, expected) })
+    .trim()
+    .max(MAX_TEXT_CHARS, { message: `${what} is longer than ${MAX_TEXT_CHARS} characters` })
+    .refine((s) => !CONTROL.test(s), { message: `${what} holds a control character (a tab, newline or escape): give plain text` });
+
+export const cardClass = clusterText("the class", 'text such as "h100-80g"').min(1, {
+  message: "the class is empty: pick a card from the catalog, or type a class with its memory",
+});
+export const nodeId = clusterText("the id", "text").min(1, { message: "the id is empty: give the node a name" });
+export const fabricName = clusterText("the fabric", 'text such as "ib0", or ""');
+export const deviceMemGib = gibAmount("the memory a card", MAX_DEVICE_MEM_GIB).refine((n) => n > 0, { message: "the memory a card must be more than 0 GiB" });
+export const hostMemGib = (what: string) => gibAmount(what, MAX_HOST_MEM_GIB);
+
+/** A device group in Modelplan's JSON (snake_case). */
+export const deviceSchema = z.object(
+  {
+    class: cardClass,
+    count: deviceCount("the card count"),
+    free: deviceCount("the free count").optional(),
+    mem_gib: deviceMemGib.optional(),
+    /** Memory free now on each free device (nvidia-smi's total − used), for vLLM's start-up check. */
+    free_mem_gib: gibAmount("the free memory a card", MAX_DEVICE_MEM_GIB).optional(),
+    /** The free cards by the inventory's names (nvidia-smi indices, MIG UUIDs, GRES indices), for deployments that pin them. */
+    free_indices: z.array(clusterText("a free card's name", "text").min(1), { error: typed("the free card names (free_indices)", 'a list of card names such as ["0", "3"]') }).max(MAX_DEVICES_PER_GROUP).optional(),
+    gpu_product: clusterText("the GPU product label", "text").min(1).optional(),
+    gres_type: clusterText("the GRES type", "text").optional(),
+  },
+  { error: typed("the card group", "an object with class, count and free") },
+);
+
+/** No fabric today moves 10 Tbit/s to a card, and no host's memory 10 TB/s: past that it is a typo. */
+const MAX_FABRIC_GBPS = 10_000;
+const MAX_HOST_GBPS = 10_000;
+
+/** A link's speed: a positive number; 0, negative or text is refused at the field. */
+const bandwidth = (what: string, max: number) =>
+  z
+    .number({ error: typed(what, "a number above 0") })
+    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
+    .refine((n) => n > 0, { message: `${what} must be above 0: leave it out when unknown`, abort: true })
+    .refine((n) => n <= max, { message: `${what} is absurd (over ${max}): check the unit` });
+
+export const nodeSchema = z.object(
+  {
+    id: nodeId,
+    fabric: fabricName.optional(),
+    host_mem_gib: hostMemGib("the RAM"),
+    host_free_gib: hostMemGib("the free RAM").optional(),
+    /** The fabric's line rate per card in Gbit/s (400 for a DGX H100's ConnectX-7): what a replica across nodes pays per hop. */
+    fabric_gbps: bandwidth("the fabric's speed (fabric_gbps)", MAX_FABRIC_GBPS).optional(),
+    /** Host memory bandwidth in GB/s (channels × transfer rate × 8 B): CPU decode and experts in RAM run at it. */
+    host_mem_gbps: bandwidth("the host memory bandwidth (host_mem_gbps)", MAX_HOST_GBPS).optional(),
+    devices: z
+      .array(deviceSchema, { error: typed("the card list (devices)", "a list (empty for a CPU-only node)") })
+      .max(MAX_GROUPS_PER_NODE, { message: `the card list has more than ${MAX_GROUPS_PER_NODE} classes` })
+      .optional(),
+  },
+  { error: typed("the node", "an object with id, fabric, host_mem_gib, host_free_gib and devices") },
+);
+
+export const clusterSchema = z.object(
+  {
+    nodes: z
+      .array(nodeSchema, { error: typed("the node list (nodes)", "a list of nodes") })
+      .min(1, { message: "the cluster has no nodes: add one" })
+      .max(MAX_NODES, { message: `more than ${MAX_NODES} nodes` }),
+  },
+  { error: typed("the cluster", 'an object with a "nodes" list') },
+);
+
+export type SnakeCluster = z.infer<typeof clusterSchema>;
+export type SnakeNode = SnakeCluster["nodes"][number];
