@@ -19,7 +19,7 @@ export type { Layout, Part } from "./layout.ts";
 export { ENGINE_MODELS, ENGINE_ORDER, engineModel, engineDefaults, kvDtypeAllowed, kvElementBytes, commandsFor, pastModelContext, type EngineModel, type SettingDefault } from "./engines/index.ts";
 export { DEFAULT_WORKLOAD, resolveSettings, type ResolvedSettings } from "./settings.ts";
 export { vllmUtilizationDefaults } from "./engines/vllm/settings.ts";
-export { VLLM_PROFILES, vllmProfileFor, vllmReleaseChoices, vllmReleaseChoiceOf, type VllmMemoryProfile } from "./engines/vllm/releases.ts";
+export { VLLM_PROFILES, VLLM_VERSION_FORMS, assumedVllmRelease, vllmProfileFor, vllmReleaseFor, vllmReleaseChoices, vllmReleaseChoiceOf, type VllmMemoryProfile, type VllmRelease } from "./engines/vllm/releases.ts";
 export { vllmActivationBytes, vllmNonTorchBytes, vllmOutsideBudgetBytes, vllmOutsideFloorBytes, VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK } from "./engines/vllm/memory.ts";
 export { vllmMxfp4HopperExpertGrowthBytes } from "./engines/vllm/mxfp4.ts";
 export { vllmBlockTokens, vllmCachedGeometry, vllmCapacity, vllmSequenceBytes, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./engines/vllm/kv.ts";

@@ -1,6 +1,6 @@
 /** vLLM's defaults as the page's "Engine settings" shows them, each with its release and source. */
 import type { SettingDefault } from "../engine.ts";
-import { VLLM_DEFAULT_PROFILE, VLLM_NEWEST_PROFILE, VLLM_SCHED_SOURCE } from "./releases.ts";
+import { VLLM_NEWEST_PROFILE, VLLM_SCHED_SOURCE } from "./releases.ts";
 import { vllmUtilizationDefaults, vllmUtilizationSource } from "./settings.ts";
 import type { ResolvedSettings } from "../../settings.ts";
 
@@ -16,7 +16,7 @@ export function vllmDefaults(r: ResolvedSettings): Record<string, SettingDefault
     vllmVersion: {
       flag: "vllm --version",
       value: "not named",
-      source: `none named: each option is planned for ${VLLM_NEWEST_PROFILE.releases} and for ${VLLM_DEFAULT_PROFILE.releases} (the calibrated range), at each one's default utilization, and keeps the smaller KV pool`,
+      source: `none named: planned for the newest releases, ${VLLM_NEWEST_PROFILE.releases} (${VLLM_NEWEST_PROFILE.source.slice(0, 120)}…); name an older release to plan for it`,
     },
   };
 }
