@@ -24,6 +24,7 @@ export { vllmActivationBytes, vllmNonTorchBytes, vllmOutsideBudgetBytes, vllmOut
 export { vllmMxfp4HopperExpertGrowthBytes } from "./engines/vllm/mxfp4.ts";
 export { vllmBlockTokens, vllmCachedGeometry, vllmCapacity, vllmSequenceBytes, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./engines/vllm/kv.ts";
 export { sglangCapacity } from "./engines/sglang/kv.ts";
+export { sglangMemFraction, sglangPiecewiseGraphSizes } from "./engines/sglang/settings.ts";
 export { llamacppCacheBytes } from "./engines/llamacpp/kv.ts";
 export { llamacppComputeBytes } from "./engines/llamacpp/memory.ts";
 export { layerSplitParts } from "./engines/llamacpp/parts.ts";

@@ -3,7 +3,7 @@
  * the plan the way the engine moves its memory (issue 8).
  */
 import { describe, expect, test } from "vitest";
-import { DEFAULT_WORKLOAD, VLLM_VERSION_FORMS, assumedVllmRelease, engineDefaults, kvDtypeAllowed, resolveSettings, vllmProfileFor, vllmReleaseChoiceOf, vllmReleaseChoices } from "../../src/plan/index.ts";
+import { DEFAULT_WORKLOAD, VLLM_VERSION_FORMS, sglangPiecewiseGraphSizes, assumedVllmRelease, engineDefaults, kvDtypeAllowed, resolveSettings, vllmProfileFor, vllmReleaseChoiceOf, vllmReleaseChoices } from "../../src/plan/index.ts";
 import { plan } from "../../src/plan/index.ts";
 import { withWorkload } from "../../src/plan/index.ts";
 import { cardMemoryBytes } from "../../src/plan/index.ts";
@@ -48,6 +48,14 @@ describe("defaults, each with its source", () => {
     const f = resolveSettings("sglang", h100, {}).memFractionStatic;
     expect((1 - f) * h100).toBeGreaterThanOrEqual(10 * GIB);
     expect(f).toBeGreaterThan(0.7);
+  });
+
+  // The two 2026 B200 logs (test/fixtures/calibration/newer*.jsonl): K+V 136.36 GiB at TP1 after 15.28 GiB of
+  // weights with 162.30 free after load (fraction 1 − (162.30 − 136.36) ÷ 177.57 = 0.854), and 134.66 at TP4
+  // after 15.5 with 160.78 free (0.8518).
+  test.each([[1, 0.854], [4, 0.852]])("SGLang 2026 on a B200 at TP%i: mem_fraction_static %f, as the logs imply", (tp, fraction) => {
+    expect(resolveSettings("sglang", cardMemoryBytes("b200-180g") ?? 0, {}, tp).memFractionStatic).toBe(fraction);
+    expect(sglangPiecewiseGraphSizes(16384)).toBe(74);
   });
 
   test("llama.cpp: f16 cache, -ub 512, -b 2048, a slot per sequence", () => {
