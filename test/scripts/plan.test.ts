@@ -134,7 +134,7 @@ describe("plan's main, in process", () => {
     expect(Math.abs((await pool(["--vllm-version", "0.18"])) - (await pool(["--vllm-version", "0.15"])) - (45.23 - 41.94))).toBeLessThan(0.1);
   });
 
-  test("--vllm-version 0.21 reserves the CUDA-graph estimate inside the budget: the pool shrinks by one, and no release named plans that smaller pool", async () => {
+  test("--vllm-version 0.21 reserves the CUDA-graph estimate inside the budget: the pool shrinks by one; no release named plans the newest (0.29)", async () => {
     type Out = { options: { engine: string; gpus_per_node: number; artifact: string; kv_pool_gb: number; command: string }[] };
     const one = async (extra: string[]): Promise<Out["options"][number]> => {
       const { code, stdout } = await main(["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", clusterFile, "--json", ...extra], env());
@@ -149,7 +149,7 @@ describe("plan's main, in process", () => {
     // 62 layers and 1.63 for Qwen2.5-72B's 80 at TP2 (H100, llm-d-planner PR #205 logs).
     expect(shrink).toBeGreaterThan(1.05);
     expect(shrink).toBeLessThan(1.63);
-    expect((await one(at)).kv_pool_gb).toBe((await one([...at, "--vllm-version", "0.21"])).kv_pool_gb);
+    expect((await one(at)).kv_pool_gb).toBe((await one([...at, "--vllm-version", "0.29.0"])).kv_pool_gb);
     // Without a utilization the command leaves vLLM its release's own default (0.92 from 0.21).
     expect((await one(["--vllm-version", "0.21"])).command).not.toContain("--gpu-memory-utilization");
     expect((await one(at)).command).toContain("--gpu-memory-utilization 0.95");

@@ -262,7 +262,7 @@ export function vllmReleaseFor(version: string): VllmRelease | { error: string }
   const patch = m[3] === undefined ? 0 : Number(m[3]);
   const release = `${major}.${minor}`;
   if (major === 0 && minor < 10) {
-    return { error: `vLLM ${release} is older than the V1 engine Modelplan models (0.10 and later); its V0 accounting differs: plan with 0.10 as the nearest` };
+    return { error: `vLLM ${text} is older than the V1 engine Modelplan models (0.10 and later); its V0 accounting differs: plan with 0.10 as the nearest` };
   }
   const byId = (id: VllmMemoryProfile["id"]) => VLLM_PROFILES.find((p) => p.id === id) ?? VLLM_DEFAULT_PROFILE;
   const at = (id: VllmMemoryProfile["id"]): VllmRelease => ({ profile: byId(id), release, newerThanProfiles: false });
