@@ -45,7 +45,7 @@ export { servingParts, weightParts } from "./weights.ts";
 // The cache and the cards.
 export { kvGeometry, kvHeadsPerCard, type KvGeometry } from "./kv.ts";
 export { kvBytesPerToken, geometryBytesPerToken } from "./kvPerToken.ts";
-export { CARDS, cardOf, cardMemoryBytes, cudaTotalBytes, isMigClass, largestCardBytes, CUDA_CONTEXT_BYTES, type Card, type MigProfile } from "./cards.ts";
+export { CARDS, DRIVER_RESERVED_BYTES, cardOf, cardMemoryBytes, cudaTotalBytes, isMigClass, largestCardBytes, CUDA_CONTEXT_BYTES, type Card, type MigProfile } from "./cards.ts";
 export { GIB, MIB } from "./units.ts";
 
 // Commands.
