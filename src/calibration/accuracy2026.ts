@@ -6,9 +6,9 @@
  * a calibration model's params, or a bf16 model's own parameter count); elsewhere the log's loaded weights
  * are the input, and only the accounting around them (KV pool, verdict) is compared, as the note says.
  */
-import { DRIVER_RESERVED_BYTES, GIB, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT, cardMemoryBytes, evaluate, kvGeometry, servingParts, vllmCachedGeometry, vllmCapacity, vllmReleaseFor, type Engine, type Layout, type ModelShape, type Workload } from "../plan/index.ts";
+import { DRIVER_RESERVED_BYTES, GIB, LLAMACPP_CUDA_UNACCOUNTED_BYTES, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT, llamacppCacheBytes, cardMemoryBytes, evaluate, kvGeometry, servingParts, vllmCachedGeometry, vllmCapacity, vllmReleaseFor, type Engine, type Layout, type ModelShape, type Workload } from "../plan/index.ts";
 import newer from "./newer.json" with { type: "json" };
-import { artifactOf, checkpointBytes, denseParamsOf, gpuClassOf, metric, num, placementOf, type AccuracyRow, type CalibrationModel, type CalibrationRecord } from "./cases.ts";
+import { artifactOf, checkpointBytes, denseParamsOf, gpuClassOf, metric, MIB, num, placementOf, type AccuracyRow, type CalibrationModel, type CalibrationRecord } from "./cases.ts";
 
 /** The model entry of a 2026 record: its repository, whatever the record adds after it (a revision, a quantizer's name). */
 const MODEL_KEYS: [RegExp, string][] = [
@@ -32,9 +32,10 @@ export function release2026(r: CalibrationRecord): string | undefined {
   return "error" in vllmReleaseFor(first) ? undefined : first;
 }
 
-/** Whether a record is a 2026 one this module predicts: a vLLM release from 0.21 on, or SGLang with its 2026 logs. */
+/** Whether a record is a 2026 one this module predicts: a vLLM release from 0.21 on, SGLang's or llama.cpp's 2026 logs. */
 export function is2026(r: CalibrationRecord): boolean {
   if (r.engine === "sglang") return /2026/.test(r.engine_version ?? "");
+  if (/llama/.test(r.engine)) return /\b(?:build |b)1\d{4}\b/.test(r.engine_version ?? "");
   if (r.engine !== "vllm") return false;
   const v = release2026(r);
   const rel = v === undefined ? null : vllmReleaseFor(v);
@@ -80,8 +81,40 @@ function workload2026(r: CalibrationRecord, engine: Engine): Workload {
   return { contextTokens: num(r.context) ?? 40960, sequences: 1, kvDtype, settings };
 }
 
-/** One 2026 vLLM or SGLang startup, predicted. */
+/**
+ * A 2026 llama.cpp startup: its caches at n_ctx summed over the cards (the MLA latent and, for GLM-5.x,
+ * the DSA indexer's own cache, printed per device), and the memory its breakdown leaves unaccounted on
+ * each card (LLAMACPP_CUDA_UNACCOUNTED_BYTES). The buffers are exact MiB: within 0.1%.
+ */
+function llamacpp2026(r: CalibrationRecord, shape: ModelShape, row: AccuracyRow): void {
+  const ms = r.measured as Record<string, unknown>;
+  const sum = (k: string): number | null => (Array.isArray(ms[k]) ? (ms[k] as number[]).reduce((a, b) => a + b, 0) : null);
+  const main = sum("main_KV_MiB_per_device");
+  const context = num(r.context);
+  row.note = "llama.cpp 2026: the caches over every card, and what the memory breakdown leaves unaccounted";
+  if (main === null || context === null) {
+    row.note = "llama.cpp 2026: only nvidia-smi totals printed";
+    return;
+  }
+  const g = kvGeometry(shape.layerCaches, 1);
+  const indexer = sum("indexer_KV_MiB_per_device") ?? 0;
+  row.metrics.push(metric("KV cache, all cards (latent + DSA indexer)", "MiB", llamacppCacheBytes(g, 2, context, 1, 512) / MIB, main + indexer, 0.1));
+  if (indexer > 0) row.metrics.push(metric("DSA indexer cache, all cards", "MiB", (llamacppCacheBytes(g, 2, context, 1, 512) - llamacppCacheBytes({ ...g, indexerBytesPerToken: 0 }, 2, context, 1, 512)) / MIB, indexer, 0.1));
+  const breakdown = ms["memory_breakdown_MiB_self_model_context_compute_unaccounted"];
+  if (breakdown !== null && typeof breakdown === "object") {
+    for (const [device, parts] of Object.entries(breakdown as Record<string, number[]>)) {
+      const unaccounted = parts[4];
+      if (unaccounted !== undefined) row.metrics.push(metric(`${device} memory the breakdown leaves unaccounted`, "MiB", LLAMACPP_CUDA_UNACCOUNTED_BYTES / MIB, unaccounted, 1));
+    }
+  }
+}
+
+/** One 2026 vLLM, SGLang or llama.cpp startup, predicted. */
 export function predict2026(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, row: AccuracyRow): void {
+  if (/llama/.test(r.engine)) {
+    llamacpp2026(r, shape, row);
+    return;
+  }
   const engine: Engine = r.engine === "sglang" ? "sglang" : "vllm";
   if (engine === "vllm") geometry2026(r, shape, row);
   const cls = gpuClassOf(r.gpu);

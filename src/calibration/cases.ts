@@ -86,6 +86,8 @@ const FITTED_CASES = new Set([
   // 2026 (releases.ts): the 0.26 V2 sampler share, the PCIe TP2 and TP4 non-torch figures, the TP1 hybrid one.
   "vllm0260-a40-llama-3.1-8b-instruct-tp1-4096", "vllm0271-rtxpro6000-qwen3-32b-tp2-32768-u0.426",
   "vllm0271-rtxpro6000-qwen3-235b-a22b-fp8-tp4-32768", "vllm0221-rtxpro6000maxq-qwen3.5-122b-a10b-nvfp4-tp1-262144-u0.94",
+  // llama.cpp 2026: its four cards' unaccounted memory is LLAMACPP_CUDA_UNACCOUNTED_BYTES' source.
+  "llamacpp-b10505-4xrtxpro6000maxq-glm-5.2-ud-q5kxl-c131072-ncpumoe54",
 ]);
 
 export function basisOf(r: CalibrationRecord): AccuracyRow["basis"] {

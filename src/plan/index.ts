@@ -26,7 +26,7 @@ export { vllmBlockTokens, vllmCachedGeometry, vllmCapacity, vllmSequenceBytes, V
 export { sglangCapacity } from "./engines/sglang/kv.ts";
 export { sglangMemFraction, sglangPiecewiseGraphSizes } from "./engines/sglang/settings.ts";
 export { llamacppCacheBytes } from "./engines/llamacpp/kv.ts";
-export { llamacppComputeBytes } from "./engines/llamacpp/memory.ts";
+export { llamacppComputeBytes, LLAMACPP_CUDA_UNACCOUNTED_BYTES } from "./engines/llamacpp/memory.ts";
 export { layerSplitParts } from "./engines/llamacpp/parts.ts";
 export { freetokenDsv4Args, freetokenDsv4CachePerPage, freetokenDsv4KvUnitBytes, freetokenDsv4Reserve } from "./engines/freetoken/dsv4.ts";
 
