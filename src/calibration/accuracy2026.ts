@@ -6,7 +6,7 @@
  * a calibration model's params, or a bf16 model's own parameter count); elsewhere the log's loaded weights
  * are the input, and only the accounting around them (KV pool, verdict) is compared, as the note says.
  */
-import { DRIVER_RESERVED_BYTES, GIB, LLAMACPP_CUDA_UNACCOUNTED_BYTES, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT, llamacppCacheBytes, cardMemoryBytes, evaluate, kvGeometry, servingParts, vllmCachedGeometry, vllmCapacity, vllmReleaseFor, type Engine, type Layout, type ModelShape, type Workload } from "../plan/index.ts";
+import { DRIVER_RESERVED_BYTES, GIB, LLAMACPP_CUDA_UNACCOUNTED_BYTES, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT, llamacppCacheBytes, mtpWeightBytes, cardMemoryBytes, evaluate, kvGeometry, servingParts, vllmCachedGeometry, vllmCapacity, vllmReleaseFor, type Engine, type Layout, type ModelShape, type Workload } from "../plan/index.ts";
 import newer from "./newer.json" with { type: "json" };
 import { artifactOf, checkpointBytes, denseParamsOf, gpuClassOf, metric, MIB, num, placementOf, type AccuracyRow, type CalibrationModel, type CalibrationRecord } from "./cases.ts";
 
@@ -60,11 +60,22 @@ function weightsInput(r: CalibrationRecord, m: CalibrationModel, shape: ModelSha
   const params = shape.quantMethod === "" && shape.dtype === "bfloat16" ? denseParamsOf(m.config) : null;
   if (params !== null) return { bytes: params * 2, independent: true };
   const loaded = num(r.measured["weights_gib_per_card"]) ?? num(r.measured["weights_mem_usage_GB_label_is_GiB"]) ?? num(r.derived["expected_weights_per_card_gib"]);
-  return loaded === null ? null : { bytes: loaded * r.tp * GIB, independent: false };
+  // The checkpoint holds the MTP block the run did not load (speculative decoding off): added back, since the plan takes it out.
+  const mtp = mtpTokensOf(r) > 0 ? 0 : mtpWeightBytes(shape);
+  return loaded === null ? null : { bytes: loaded * r.tp * GIB + mtp, independent: false };
+}
+
+/** The speculative MTP tokens a run used ("MTP, 3 tokens"; "MTP" alone: 1), 0 without. */
+function mtpTokensOf(r: CalibrationRecord): number {
+  const spec = (r.measured as Record<string, unknown>)["speculative"];
+  if (typeof spec !== "string" || !/MTP/.test(spec)) return 0;
+  return Number(/(\d+) tokens?/.exec(spec)?.[1] ?? 1);
 }
 
 function workload2026(r: CalibrationRecord, engine: Engine): Workload {
   const settings: Workload["settings"] = {};
+  const mtp = mtpTokensOf(r);
+  if (mtp > 0) settings.speculativeMtpTokens = mtp;
   if (engine === "vllm") {
     const util = num(r.gpu_mem_util);
     if (util !== null) settings.gpuMemoryUtilization = util;

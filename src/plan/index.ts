@@ -58,3 +58,4 @@ export { expectedDistinctExperts } from "./speed/experts.ts";
 export { speedTerms, type SpeedTerms, type FittedKey } from "./speed/terms.ts";
 export type { SpeedInput, SpeedEstimate, SpeedEngine, SpeedCard, SpeedModel, CardKind, CardVendor, ComputeFormat } from "./speed/types.ts";
 export { CARD_SPECS, BENCHMARK_GPU_KEYS, HOST_MEMORY, cardSpecOf, speedCardOf, type CardSpec } from "./cardSpecs.ts";
+export { mtpParamsOf, mtpWeightBytes } from "./config/mtp.ts";
