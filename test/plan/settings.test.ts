@@ -163,6 +163,17 @@ describe("the vLLM release a plan is for", () => {
     expect(engineDefaults("vllm", h100, "", "0.19")["gpuMemoryUtilization"]?.value).toBe(0.9);
   });
 
+  test("each release's sampler and asynchronous scheduling default, cited", () => {
+    const d = (v?: string) => engineDefaults("vllm", h100, "", v);
+    expect(d()["sampler"]?.value).toBe("FlashInfer top-k/top-p");
+    expect(d("0.19")["sampler"]?.value).toBe("Triton top-k/top-p");
+    expect(d("0.15.0")["sampler"]?.value).toBe("PyTorch sort");
+    expect(d()["sampler"]?.source).toContain("PR #40376");
+    expect(d()["asyncScheduling"]?.value).toBe(true);
+    expect(d("0.19")["asyncScheduling"]?.value).toBe(false);
+    expect(d()["maxNumSeqs"]?.source).toContain("max_num_batched_tokens=8192");
+  });
+
   test("the page's select offers each range once and shows a typed release under its range", () => {
     const choices = vllmReleaseChoices();
     expect(choices.map((c) => c.value)).toEqual(["0.29", "0.27", "0.26", "0.21", "0.19", "0.16", "0.10"]);

@@ -337,4 +337,13 @@ export function vllmProfilesOf(version: string | undefined): readonly VllmMemory
  */
 export const VLLM_LARGE_CARD_GIB = 70;
 
-export const VLLM_SCHED_SOURCE = "vLLM 0.19 arg_utils._set_default_args (OpenAI server): ≥70 GiB cards 8192 tokens / 1024 seqs, else 2048 / 256";
+export const VLLM_SCHED_SOURCE =
+  "vLLM arg_utils (OpenAI server), 0.10 through the 2026 get_batch_defaults: ≥70 GiB cards that are not A100s 8192 tokens / 1024 seqs, else 2048 / 256 (0.27.1 RTX PRO 6000 log: \"Chunked prefill is enabled with max_num_batched_tokens=8192\"; 0.26.0 A40: compile range (1, 2048))";
+
+/** The top-k/top-p sampler each range's profile run uses, with its source. */
+export function vllmSamplerOf(p: VllmMemoryProfile): { value: string; source: string } {
+  if (p.id === "0.11.1") return { value: "PyTorch sort", source: "FlashInfer's sampler off by default (PR #26859, 2025-10-15): apply_top_k_top_p sorts the vocabulary" };
+  if (p.id === "0.10") return { value: "FlashInfer", source: "V1 0.10–0.11.0: VLLM_USE_FLASHINFER_SAMPLER None means True" };
+  if (p.id === "0.17") return { value: "Triton top-k/top-p", source: "PR #33538 (0.17): apply_top_k_top_p_triton, no sort" };
+  return { value: "FlashInfer top-k/top-p", source: "PR #40376 (\"Enable FlashInfer top-k/top-p sampler by default\"): \"Using FlashInfer for top-p & top-k sampling\" in the dev1327, 0.27.1 and 0.29.0 logs" };
+}
