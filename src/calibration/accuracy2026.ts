@@ -6,7 +6,7 @@
  * a calibration model's params, or a bf16 model's own parameter count); elsewhere the log's loaded weights
  * are the input, and only the accounting around them (KV pool, verdict) is compared, as the note says.
  */
-import { DRIVER_RESERVED_BYTES, GIB, LLAMACPP_CUDA_UNACCOUNTED_BYTES, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT, llamacppCacheBytes, mtpWeightBytes, cardMemoryBytes, evaluate, kvGeometry, servingParts, vllmCachedGeometry, vllmCapacity, vllmReleaseFor, type Engine, type Layout, type ModelShape, type Workload } from "../plan/index.ts";
+import { DRIVER_RESERVED_BYTES, GIB, LLAMACPP_CUDA_UNACCOUNTED_BYTES, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT, llamacppCacheBytes, mtpWeightBytes, vllmMxfp4MarlinGrowthBytes, cardMemoryBytes, evaluate, kvGeometry, servingParts, vllmCachedGeometry, vllmCapacity, vllmReleaseFor, type Engine, type Layout, type ModelShape, type Workload } from "../plan/index.ts";
 import newer from "./newer.json" with { type: "json" };
 import { artifactOf, checkpointBytes, denseParamsOf, gpuClassOf, metric, MIB, num, placementOf, type AccuracyRow, type CalibrationModel, type CalibrationRecord } from "./cases.ts";
 
@@ -52,6 +52,19 @@ export function is2026(r: CalibrationRecord): boolean {
 const FROM_A_SUMMARY_TABLE = new Map<string, { tolerancePct: number }>([["vllm0280-8xrtxpro4500-gpt-oss-120b-tp8-u0.95-failed-after-kv", { tolerancePct: 15 }]]);
 
 /** The checkpoint's bytes, and whether they are independent of the log's loaded figure. */
+/**
+ * What vLLM's Marlin layout adds to a card's MXFP4 experts (engines/vllm/mxfp4.ts), for turning a loaded
+ * figure back into the checkpoint's share: the plan adds it again.
+ */
+function marlinGrowthPerCard(r: CalibrationRecord, shape: ModelShape): number {
+  const cls = gpuClassOf(r.gpu);
+  const moe = shape.moe;
+  if (cls === null || !moe || shape.quantMethod !== "mxfp4" || r.engine !== "vllm") return 0;
+  const parts = servingParts(shape, artifactOf({ source: "", config: {} }, shape, "safetensors", 0), cls, 100 * GIB, r.tp, 1, false);
+  const part = parts[0];
+  return part ? vllmMxfp4MarlinGrowthBytes(part, shape) : 0;
+}
+
 function weightsInput(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape): { bytes: number; independent: boolean } | null {
   const checkpoint = num(r.measured["checkpoint_size_gib"]);
   if (checkpoint !== null) return { bytes: checkpoint * GIB, independent: true };
@@ -62,7 +75,7 @@ function weightsInput(r: CalibrationRecord, m: CalibrationModel, shape: ModelSha
   const loaded = num(r.measured["weights_gib_per_card"]) ?? num(r.measured["weights_mem_usage_GB_label_is_GiB"]) ?? num(r.derived["expected_weights_per_card_gib"]);
   // The checkpoint holds the MTP block the run did not load (speculative decoding off): added back, since the plan takes it out.
   const mtp = mtpTokensOf(r) > 0 ? 0 : mtpWeightBytes(shape);
-  return loaded === null ? null : { bytes: loaded * r.tp * GIB + mtp, independent: false };
+  return loaded === null ? null : { bytes: (loaded * GIB - marlinGrowthPerCard(r, shape)) * r.tp + mtp, independent: false };
 }
 
 /** The speculative MTP tokens a run used ("MTP, 3 tokens"; "MTP" alone: 1), 0 without. */

@@ -21,7 +21,7 @@ export { DEFAULT_WORKLOAD, resolveSettings, type ResolvedSettings } from "./sett
 export { vllmUtilizationDefaults } from "./engines/vllm/settings.ts";
 export { VLLM_PROFILES, VLLM_VERSION_FORMS, assumedVllmRelease, vllmProfileFor, vllmReleaseFor, vllmReleaseChoices, vllmReleaseChoiceOf, type VllmMemoryProfile, type VllmRelease } from "./engines/vllm/releases.ts";
 export { vllmActivationBytes, vllmNonTorchBytes, vllmOutsideBudgetBytes, vllmOutsideFloorBytes, VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK } from "./engines/vllm/memory.ts";
-export { vllmMxfp4HopperExpertGrowthBytes } from "./engines/vllm/mxfp4.ts";
+export { vllmMxfp4HopperExpertGrowthBytes, vllmMxfp4MarlinExpertGrowthBytes, vllmMxfp4MarlinGrowthBytes } from "./engines/vllm/mxfp4.ts";
 export { vllmBlockTokens, vllmCachedGeometry, vllmCapacity, vllmSequenceBytes, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./engines/vllm/kv.ts";
 export { sglangCapacity } from "./engines/sglang/kv.ts";
 export { sglangMemFraction, sglangPiecewiseGraphSizes } from "./engines/sglang/settings.ts";

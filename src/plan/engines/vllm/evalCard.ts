@@ -4,7 +4,7 @@ import { runElemBytes, servingWeights } from "../serving/weights.ts";
 import { vllmBudget, type VllmBudget } from "./budget.ts";
 import { vllmDsv4Layout } from "./dsv4.ts";
 import { vllmBlockTokens, vllmCachedGeometry, vllmSequenceBytes } from "./kv.ts";
-import { vllmMxfp4HopperGrowthBytes } from "./mxfp4.ts";
+import { vllmMxfp4HopperGrowthBytes, vllmMxfp4MarlinGrowthBytes } from "./mxfp4.ts";
 import { vllmSettingsPerRelease } from "./settings.ts";
 import { growingBytesPerToken } from "../../kv.ts";
 import type { CardEval, EvalContext, Layout, Part } from "../../layout.ts";
@@ -18,10 +18,10 @@ export function vllmKvElementBytes(kv: KvDtype, modelDtypeBytes: number): number
   return kv === "fp8" ? 1 : modelDtypeBytes;
 }
 
-/** The weights a vLLM card holds: the serving engines' load less an unused MTP block, and on Hopper the MXFP4 experts' own layout. */
+/** The weights a vLLM card holds: the serving engines' load less an unused MTP block, and the MXFP4 experts' own layout (Hopper's, Marlin's). */
 export function vllmWeightsOnCard(part: Part, shape: ModelShape, s: ResolvedSettings, settings: EngineSettings = {}): number {
   const w = servingWeights(part, shape, s);
-  return w.bodyBytes + vllmMxfp4HopperGrowthBytes(part, shape) + w.embedBytes - mtpBytesSkipped(part, shape, settings);
+  return w.bodyBytes + vllmMxfp4HopperGrowthBytes(part, shape) + vllmMxfp4MarlinGrowthBytes(part, shape) + w.embedBytes - mtpBytesSkipped(part, shape, settings);
 }
 
 export function vllmEvalCard(layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
