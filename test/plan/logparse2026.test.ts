@@ -55,12 +55,16 @@ const NOT_LOG_LINES = new Map([
 
 const cases = records.filter((r) => (r.engine === "vllm" || r.engine === "sglang") && !NOT_LOG_LINES.has(r.id));
 
-describe.each(cases.map((r) => [r.id, r] as const))("the log of %s", (_id, r) => {
-  const reading = parseStartupLog(r.quote.join("\n"));
-  const expected = Object.entries(r.measured).filter(([k, v]) => typeof v === "number" && FIGURE[k] !== undefined && !(k === "memory_pool_end_avail_GB_label_is_GiB_TP1" && r.measured["memory_pool_end_avail_GB_label_is_GiB_TP0"] !== undefined));
-  test.each(expected)("%s is read as printed", (key, value) => {
-    expect(FIGURE[key]?.(reading)).toBe(value);
-  });
+/** The printed figures of a record that a reading carries. */
+function expectedOf(r: Rec): [string, number][] {
+  const split = r.measured["memory_pool_end_avail_GB_label_is_GiB_TP0"] !== undefined;
+  return Object.entries(r.measured).filter((e): e is [string, number] => typeof e[1] === "number" && FIGURE[e[0]] !== undefined && !(split && e[0] === "memory_pool_end_avail_GB_label_is_GiB_TP1"));
+}
+
+// A failed load prints no figure a reading carries (the Qwen3-235B TP2 OOM): its failure is read below.
+const figures = cases.flatMap((r) => expectedOf(r).map(([key, value]) => [r.id, key, value, r] as const));
+test.each(figures)("%s: %s is read as printed", (_id, key, value, r) => {
+  expect(FIGURE[key]?.(parseStartupLog(r.quote.join("\n")))).toBe(value);
 });
 
 describe("the release each log's lines show", () => {
@@ -96,5 +100,6 @@ describe("the release each log's lines show", () => {
     const refused = read("vllm0290-rtx5090-thinkingcap-qwen3.8-27b-nvfp4a4-tp1-131072-u0.95-failed-free-memory");
     expect(refused.failure).toMatch(/^ValueError: Free memory on device cuda:0 \(30\.2\/31\.82 GiB\) on startup is less than desired GPU memory utilization/);
     expect(refused.figures).toMatchObject({ initFreeGib: 30.2, gpuTotalGib: 31.82, gpuMemoryUtilization: 0.95, requestedGib: 30.23 });
+    expect(read("vllm0271-rtxpro6000-qwen3-235b-a22b-fp8-tp2-32768-failed-weights").failure).toMatch(/out of memory/i);
   });
 });
