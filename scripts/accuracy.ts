@@ -2,9 +2,12 @@
  * Prints Modelplan's predictions beside what engines printed at startup,
  * for every case in test/fixtures/calibration/measured.jsonl (bundled in
  * src/calibration/calibration.json), and the means on the vLLM 0.19 cases:
+ * and then the 2026 startups (issue 15: newer.jsonl and newer-found.jsonl, bundled in
+ * src/calibration/newer.json) by release:
  *   npx tsx scripts/accuracy.ts
  */
-import { accuracyRows, errorSummary, type AccuracyRow } from "../src/calibration/accuracy.ts";
+import { accuracyRows, accuracyRows2026, errorSummary, type AccuracyRow } from "../src/calibration/accuracy.ts";
+import { accuracyByRelease } from "../src/calibration/accuracyView.ts";
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s.slice(0, n) : s + " ".repeat(n - s.length);
@@ -42,3 +45,20 @@ const all = rows.flatMap((r) => r.metrics);
 console.log(`\nAll cases: ${rows.length}; figures compared: ${all.length}; within tolerance: ${all.filter((m) => Math.abs(m.errorPct) <= m.tolerancePct).length}`);
 console.log(`False fits: ${rows.filter((r) => !r.ran && r.predictedFits === true).map((r) => r.id).join(", ") || "none"}`);
 console.log(`False refusals: ${rows.filter((r) => r.ran && r.predictedFits === false).map((r) => r.id).join(", ") || "none"}`);
+
+const newer = accuracyRows2026();
+console.log(`\n== The 2026 startups (issue 15), by release: ${newer.length} cases`);
+for (const g of accuracyByRelease(newer)) {
+  const parts = ["KV pool per card", "weights per card"].map((name) => {
+    const s = errorSummary(g.rows, name);
+    return s.cases === 0 ? `${name}: -` : `${name}: n=${s.cases} mean ${s.meanAbsPct.toFixed(2)}% max ${s.maxAbsPct.toFixed(2)}%`;
+  });
+  const wrong = g.rows.filter((r) => r.predictedFits !== null && r.predictedFits !== r.ran).map((r) => r.id);
+  const verdicts = g.rows.filter((r) => r.predictedFits !== null).length;
+  console.log(`  ${pad(g.release, 16)} cases ${g.rows.length}; ${parts.join("; ")}; verdicts ${verdicts}, wrong ${wrong.length}${wrong.length > 0 ? ` (${wrong.join(", ")})` : ""}`);
+}
+for (const name of ["KV pool per card", "weights per card"]) {
+  const s = errorSummary(newer, name);
+  console.log(`  all 2026 ${pad(name, 20)} n=${s.cases}  mean |error| ${s.meanAbsPct.toFixed(2)}%  max ${s.maxAbsPct.toFixed(2)}%`);
+}
+console.log(`  2026 false fits: ${newer.filter((r) => !r.ran && r.predictedFits === true).map((r) => r.id).join(", ") || "none"}; false refusals: ${newer.filter((r) => r.ran && r.predictedFits === false).map((r) => r.id).join(", ") || "none"}`);

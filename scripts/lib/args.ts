@@ -33,6 +33,22 @@ interface FlagSpec {
   help: string;
 }
 
+/** The MTP tokens of a --speculative-config (vLLM's JSON); anything but an MTP method is refused in one line. */
+function mtpTokensOf(text: string): number {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--speculative-config takes vLLM's JSON, e.g. '{"method":"mtp","num_speculative_tokens":3}', not ${JSON.stringify(text.slice(0, 40))}`);
+  }
+  const c = (parsed ?? {}) as { method?: unknown; num_speculative_tokens?: unknown };
+  const n = c.num_speculative_tokens;
+  if (typeof c.method !== "string" || !/mtp/i.test(c.method) || typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 16) {
+    throw new UsageError(`--speculative-config: Modelplan plans the model's own MTP drafter only: '{"method":"mtp","num_speculative_tokens":N}' with N from 1 to 16`);
+  }
+  return n;
+}
+
 export const FLAGS: Record<string, FlagSpec> = {
   cluster: { names: ["--cluster"], kind: "text", help: "the cluster: Modelplan's JSON or YAML, or anything the cluster importer reads (nvidia-smi, kubectl, Slurm, CSV, …)" },
   context: { names: ["--context", "--max-model-len", "--ctx-size", "-c"], kind: "int", help: "tokens of one sequence (default 8192, or the model's maximum when shorter)" },
@@ -49,7 +65,8 @@ export const FLAGS: Record<string, FlagSpec> = {
   dtype: { names: ["--dtype"], kind: "choice", choices: ["auto", "bfloat16", "float16", "float32", "half", "float", "bf16"], help: "vLLM: weights' dtype override (auto, bfloat16, float16/half, float32/float)" },
   quantization: { names: ["--quantization", "-q"], kind: "choice", choices: ["fp8"], help: "vLLM: quantize the weights at load (fp8)" },
   enforceEager: { names: ["--enforce-eager"], kind: "flag", help: "vLLM: no CUDA graphs" },
-  vllmVersion: { names: ["--vllm-version"], kind: "text", help: "vLLM: the release to plan for, as vllm --version prints it (e.g. 0.15, 0.10.1); releases differ in what their profile run holds (default: none named, which plans each option for both 0.17–0.20 and 0.21+ and keeps the smaller pool)" },
+  vllmVersion: { names: ["--vllm-version"], kind: "text", help: "vLLM: the release to plan for, as vllm --version prints it (e.g. 0.15, 0.10.1); releases differ in what their profile run holds (default: none named, which plans the newest, 0.29 and later)" },
+  speculativeConfig: { names: ["--speculative-config"], kind: "text", help: `vLLM/SGLang: speculative decoding with the model's own MTP block, as vLLM takes it: '{"method":"mtp","num_speculative_tokens":3}' (loads the checkpoint's mtp.* weights)` },
   memFractionStatic: { names: ["--mem-fraction-static"], kind: "fraction", help: "SGLang: the fraction of each card for weights and KV" },
   ubatch: { names: ["--ubatch-size", "-ub"], kind: "int", help: "llama.cpp: physical batch (compute buffers grow with it)" },
   batch: { names: ["--batch-size", "-b"], kind: "int", help: "llama.cpp: logical batch" },
@@ -146,6 +163,8 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
   if (typeof dtype === "string") set("dtype", DTYPE_ALIASES[dtype] ?? (dtype as EngineSettings["dtype"]));
   if (values.get("quantization") === "fp8") settings.quantization = "fp8";
   if (values.get("enforceEager") === true) settings.enforceEager = true;
+  const speculative = values.get("speculativeConfig");
+  if (typeof speculative === "string") settings.speculativeMtpTokens = mtpTokensOf(speculative);
   const vllmVersion = values.get("vllmVersion");
   if (typeof vllmVersion === "string") {
     const profile = vllmProfileFor(vllmVersion);

@@ -8,146 +8,20 @@
  * placement, engine settings and card), through the same `evaluate` the page
  * uses; nothing here is fitted per case.
  */
-import type { Artifact, Engine, KvDtype, ModelShape, Placement, Workload } from "../plan/index.ts";
+import type { Engine, KvDtype, ModelShape, Workload } from "../plan/index.ts";
 import calibration from "./calibration.json" with { type: "json" };
 import { shapeFromConfig } from "../plan/index.ts";
-import { cardMemoryBytes } from "../plan/index.ts";
-import { evaluate, layerSplitParts, servingParts, computeDtypeBytes, type Layout } from "../plan/index.ts";
+import { evaluate, layerSplitParts, servingParts, type Layout } from "../plan/index.ts";
 import { kvElementBytes, kvGeometry, llamacppCacheBytes, vllmCachedGeometry, vllmCapacity, geometryBytesPerToken } from "../plan/index.ts";
 import { GIB, VLLM_PROFILES, cudaTotalBytes, vllmOutsideBudgetBytes } from "../plan/index.ts";
 import { resolveSettings, vllmProfileFor } from "../plan/index.ts";
+import { artifactOf, basisOf, checkpointBytes, failed, gpuClassOf, metric, MIB, num, physicalBytesOf, placementOf, type AccuracyRow, type CalibrationModel, type CalibrationRecord } from "./cases.ts";
 
-/** One measured startup, as measured.jsonl records it (the fields used here). */
-export interface CalibrationRecord {
-  id: string;
-  source_url: string;
-  engine: string;
-  engine_version: string | null;
-  model: string;
-  artifact: string;
-  gpu: string;
-  gpu_mem_gib: number | null;
-  gpus: number;
-  tp: number;
-  pp: number | null;
-  dtype: string;
-  kv_dtype: string;
-  context: number | null;
-  gpu_mem_util: number | string | null;
-  measured: Record<string, number | null>;
-  derived: Record<string, number | string | null>;
-  /** The record's caveats: how a run was laid out, and the engine profile when the log prints no version. */
-  notes?: string;
-}
+import { is2026, model2026, newerCases, predict2026 } from "./accuracy2026.ts";
 
-/** A calibration model's geometry and checkpoint size, with where each came from. */
-export interface CalibrationModel {
-  source: string;
-  config: Record<string, unknown>;
-  params?: number;
-  bytes?: number;
-}
+export type { AccuracyMetric, AccuracyRow, CalibrationModel, CalibrationRecord } from "./cases.ts";
 
-/** One compared figure. */
-export interface AccuracyMetric {
-  /** What is compared, e.g. "weights per card". */
-  name: string;
-  unit: "GiB" | "MiB" | "tokens" | "sequences" | "B/token";
-  predicted: number;
-  measured: number;
-  /** (predicted − measured) ÷ measured, in percent. */
-  errorPct: number;
-  /** The tolerance this figure is held to, in percent (the accuracy targets: 5% for pools, 2% for weights, or the log's rounding). */
-  tolerancePct: number;
-}
 
-/** One calibration case: predicted against measured. */
-export interface AccuracyRow {
-  id: string;
-  sourceUrl: string;
-  engine: string;
-  engineVersion: string;
-  model: string;
-  gpu: string;
-  tensorParallel: number;
-  pipelineParallel: number;
-  contextTokens: number;
-  /** The run started (false: it failed, and the plan must not say it fits). */
-  ran: boolean;
-  /** The plan's verdict for one sequence of the case's context; null where the engine is not modelled. */
-  predictedFits: boolean | null;
-  metrics: AccuracyMetric[];
-  /** What was compared and what could not be, in words. */
-  note: string;
-  /**
-   * "fitted": a constant of the engine's model was fitted on this case's source (its figures
-   * cannot check it); "checking": nothing was fitted on it, so it tests the model.
-   */
-  basis: "fitted" | "checking";
-}
-
-/**
- * The sources constants were fitted on (each constant's comment names them): the vLLM 0.19.0
- * sweep and version sweep of llm-d-planner PR #205 (activation, sampler, non-torch, graphs, the
- * MoE term, the 0.11.1 and 0.17 profiles), dennislee22's 0.10.1.1 A100 logs (the 0.10 profile and
- * the A100 totals), llm-d-benchmark's pre-0.17 runs (the sorting sampler), and two llama.cpp
- * buffers (a GGUF's output-layer bits and untied embedding bits).
- */
-const FITTED_SOURCES = /llm-d-planner|dennislee22\/vLLM-benchmarking|llm-d\/llm-d-benchmark/;
-const FITTED_CASES = new Set(["ikllama-a6000-gemma-3-27b-qat-q4km-c32768", "ikllama-3090-llama-3.1-8b-q5ks-c1024-kiq4nl"]);
-
-function basisOf(r: CalibrationRecord): AccuracyRow["basis"] {
-  return FITTED_SOURCES.test(r.source_url) || FITTED_CASES.has(r.id) ? "fitted" : "checking";
-}
-
-const MIB = 2 ** 20;
-
-/** The catalog class of a GPU as the logs name it. */
-function gpuClassOf(gpu: string): string | null {
-  const table: [RegExp, string][] = [
-    [/H100/i, "h100-80g"], [/A100.*40/i, "a100-40g"], [/A100/i, "a100-80g"], [/RTX 3090/i, "rtx3090-24g"],
-    [/4090/i, "rtx4090-24g"], [/5090/i, "rtx5090-32g"], [/RTX A6000/i, "rtxa6000-48g"], [/6000 Ada/i, "rtx6000ada-48g"],
-    [/B200/i, "b200-180g"],
-  ];
-  for (const [re, cls] of table) if (re.test(gpu)) return cls;
-  return null;
-}
-
-/** Memory of the case's card: the catalog's, or the label's size for a card it lacks (an 8 GB laptop part). */
-function physicalBytesOf(r: CalibrationRecord): number | null {
-  const cls = gpuClassOf(r.gpu);
-  if (cls) return cardMemoryBytes(cls);
-  const gb = /(\d+)\s*GB/i.exec(r.gpu);
-  return gb?.[1] ? Number(gb[1]) * 1024 * MIB : null;
-}
-
-function metric(name: string, unit: AccuracyMetric["unit"], predicted: number, measured: number, tolerancePct: number): AccuracyMetric {
-  return { name, unit, predicted, measured, errorPct: ((predicted - measured) / measured) * 100, tolerancePct };
-}
-
-function num(v: unknown): number | null {
-  return typeof v === "number" && Number.isFinite(v) ? v : null;
-}
-
-function failed(r: CalibrationRecord): boolean {
-  return /failed/i.test(r.id);
-}
-
-function checkpointBytes(m: CalibrationModel, shape: ModelShape): number {
-  return m.bytes ?? (m.params ?? 0) * computeDtypeBytes(shape.dtype);
-}
-
-function artifactOf(m: CalibrationModel, shape: ModelShape, format: Artifact["format"], bytes: number): Artifact {
-  const params = shape.paramsTotal ?? m.params ?? 0;
-  return {
-    name: "original", format, files: [], bytes, projectorBytes: 0, quant: shape.quantMethod || shape.dtype,
-    bitsPerWeight: params > 0 ? (bytes * 8) / params : 0, expertBytes: 0,
-  };
-}
-
-function placementOf(cls: string, tp: number, pp: number, nodes = 1): Placement {
-  return { cpu: false, gpuClass: cls, fabric: "", gpusPerNode: Math.max(1, Math.ceil((tp * pp) / nodes)), nodes, tensorParallel: tp, pipelineParallel: pp, expertParallel: false, cpuMoeLayers: 0, gpuLayers: -1 };
-}
 
 /** The nodes a run spread over, as its notes say ("2 pods on 2 different nodes (Ray); TP across nodes"). */
 function nodesOf(r: CalibrationRecord): number {
@@ -353,7 +227,7 @@ function modelFor(r: CalibrationRecord, models: Record<string, CalibrationModel>
   if (models[r.model]) return models[r.model];
   if (/Qwen2\.5-7B/.test(r.model)) return models["Qwen/Qwen2.5-7B-Instruct"];
   if (/Llama-architecture/.test(r.model)) return models["codellama/CodeLlama-7b-hf"];
-  return undefined;
+  return model2026(r, models);
 }
 
 /** One case predicted: the planner's figures beside the engine's. */
@@ -370,7 +244,8 @@ export function predictCase(r: CalibrationRecord, models: Record<string, Calibra
   const shape = shapeFromConfig(m.config, m.params ?? null);
   const version = `${r.engine} ${r.engine_version ?? ""}`;
   // V0 is every vLLM before 0.8, and the logs that name their V0 worker.
-  if (r.engine.startsWith("vllm") && (/\bV0\b/.test(version) || /\b0\.[4-7]\b/.test(version))) vllmV0(r, m, shape, row);
+  if (is2026(r)) predict2026(r, m, shape, row);
+  else if (r.engine.startsWith("vllm") && (/\bV0\b/.test(version) || /\b0\.[4-7]\b/.test(version))) vllmV0(r, m, shape, row);
   else if (r.engine.startsWith("vllm")) vllmV1(r, m, shape, row);
   else if (/llama/.test(r.engine)) llamacpp(r, m, shape, row);
   else if (r.engine === "sglang") sglang(r, m, shape, row);
@@ -381,6 +256,12 @@ export function predictCase(r: CalibrationRecord, models: Record<string, Calibra
 /** Predicted against measured for every bundled calibration case: the app's "Accuracy" view. */
 export function accuracyRows(): AccuracyRow[] {
   const data = calibration as unknown as { cases: CalibrationRecord[]; models: Record<string, CalibrationModel> };
+  return data.cases.map((c) => predictCase(c, data.models));
+}
+
+/** Predicted against measured for every bundled 2026 case (issue 15): the Accuracy view's by-release groups. */
+export function accuracyRows2026(): AccuracyRow[] {
+  const data = newerCases();
   return data.cases.map((c) => predictCase(c, data.models));
 }
 

@@ -5,6 +5,7 @@
  * the verdicts that matter most: no false fits, no false refusals.
  */
 import { errorSummary, type AccuracyMetric, type AccuracyRow } from "./accuracy.ts";
+import { releaseGroup } from "./accuracy2026.ts";
 
 export interface FigureSummary {
   /** The compared figure, as accuracy.ts names it ("weights per card"). */
@@ -53,4 +54,13 @@ export function accuracyOverview(rows: readonly AccuracyRow[]): AccuracyOverview
     falseFits: rows.filter((r) => !r.ran && r.predictedFits === true).map((r) => r.id),
     falseRefusals: rows.filter((r) => r.ran && r.predictedFits === false).map((r) => r.id),
   };
+}
+
+/** The 2026 cases by the release they ran ("vLLM 0.27", "SGLang 2026"), newest vLLM first, each with its overview. */
+export function accuracyByRelease(rows: readonly AccuracyRow[]): { release: string; rows: AccuracyRow[]; overview: AccuracyOverview }[] {
+  const groups = new Map<string, AccuracyRow[]>();
+  for (const r of rows) groups.set(releaseGroup(r), [...(groups.get(releaseGroup(r)) ?? []), r]);
+  return [...groups]
+    .sort(([a], [b]) => b.localeCompare(a, "en", { numeric: true }))
+    .map(([release, group]) => ({ release, rows: group, overview: accuracyOverview(group) }));
 }

@@ -5,7 +5,7 @@
  * rows; every number is made here.
  */
 import { CUDA_CONTEXT_BYTES, GIB } from "../plan/index.ts";
-import { vllmProfileFor } from "../plan/index.ts";
+import { assumedVllmRelease, vllmProfileFor } from "../plan/index.ts";
 import type { LogEngine, StartupLogReading } from "./logparse.ts";
 import type { Engine, PlanOption, Workload } from "../plan/index.ts";
 
@@ -107,6 +107,6 @@ function vllmReleaseNote(option: PlanOption, workload: Workload, reading: Startu
   const named = workload.settings.vllmVersion;
   const planned = named === undefined ? null : vllmProfileFor(named);
   if (planned !== null && !("error" in planned) && planned.id === logged.id) return null;
-  const plannedFor = planned === null || "error" in planned ? "no release named, so each option holds for 0.21+ and for 0.17–0.20 (the smaller pool)" : `vLLM ${named ?? ""} (${planned.releases})`;
+  const plannedFor = planned === null || "error" in planned ? `no release named, so the newest (${assumedVllmRelease(undefined).profile.releases})` : `vLLM ${named ?? ""} (${planned.releases})`;
   return `This log is vLLM ${reading.engineVersion} (${logged.releases}); the plan is for ${plannedFor}, so the overhead and pool differ by design: set "vLLM release" to ${reading.engineVersion} in Engine settings to compare like with like.`;
 }

@@ -85,6 +85,23 @@ export interface LogFigures {
    * 0.21.0; with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 vLLM says "disabled" instead).
    */
   utilizationWithoutGraphEstimate?: number;
+  /** 0.21+: "CUDA graph pool memory: X GiB (actual), Y GiB (estimated)", after capture. */
+  cudaGraphActualGib?: number;
+  /** 0.2x: "Desired GPU memory utilization is (U, X GiB)": util × total, the budget. */
+  requestedGib?: number;
+  /** ≤ 0.26 and early 0.23 dev: "Actual usage is W GiB for weight, P GiB for peak activation, N GiB for non-torch memory, and C GiB for CUDAGraph memory". */
+  usageWeightsGib?: number;
+  /** The usage line's peak activation: the torch transient (≤ 0.26), or the transient plus the graph estimate (0.27+). */
+  peakActivationGib?: number;
+  usageNonTorchGib?: number;
+  /** 0.27+ (and main from 0.23.1rc1.dev1327): "X GiB for consumed memory (weights + non-torch)". */
+  consumedGib?: number;
+  /** The usage line's "C GiB for CUDAGraph memory": the pool actually captured, outside the formula. */
+  usageCudaGraphGib?: number;
+  /** "Current kv cache memory in use is K GiB". */
+  kvInUseGib?: number;
+  /** "Checkpoint size: X GiB" (weight_utils, 0.23+). */
+  checkpointGib?: number;
   // vLLM V0
   initialMemoryUsageGib?: number;
   peakTorchGib?: number;
@@ -109,6 +126,12 @@ export interface LogFigures {
   vSizeGib?: number;
   availAfterWeightsGib?: number;
   availAfterPoolGib?: number;
+  /** SGLang: "Capture cuda graph end. … mem usage=X GB" (decode graphs). */
+  graphGib?: number;
+  /** SGLang 2026: "Capture piecewise CUDA graph end. … mem usage=X GB" (prefill graphs, captured after the pool). */
+  piecewiseGraphGib?: number;
+  /** SGLang: the free memory the last graph capture leaves ("… avail mem=X GB."). */
+  availAfterGraphsGib?: number;
   // llama.cpp
   nCtx?: number;
   nUbatch?: number;
@@ -153,10 +176,16 @@ export interface StartupLogReading extends LogSummary {
   devices: Record<string, DeviceBuffersMib>;
   /** The engine's release when the log names it (vLLM: "vLLM API server version 0.13.0", "V1 LLM engine (v0.19.0)"); else null. */
   engineVersion: string | null;
+  /**
+   * The release range the log's own lines belong to, in words, from the formats it printed (the version line
+   * can be missing from a paste): "vLLM 0.27 or later (consumed/peak/CUDAGraph line)", "SGLang 2026 (piecewise
+   * prefill CUDA graph)"; null when no line tells.
+   */
+  formatRead: string | null;
 }
 
 /** The lines vLLM names its release on: the API server's first line, and the engine's "Initializing a V1 LLM engine (v…)". */
-const VLLM_VERSION = [/vLLM API server version v?(\d+\.\d+[\w.+-]*)/i, /LLM engine \(v(\d+\.\d+[\w.+-]*)\)/i];
+const VLLM_VERSION = [/vLLM API server version v?(\d+\.\d+[\w.+-]*)/i, /LLM engine \(v(\d+\.\d+[\w.+-]*)\)/i, /(?:^|\]\s|\s)version v?(\d+\.\d+\.\d+[\w.+-]*)\s*$/i];
 
 function vllmVersionOf(lines: string[]): string | null {
   for (const line of lines) {
@@ -205,7 +234,14 @@ const VLLM_RULES: Rule[] = [
   rule(String.raw`memory snapshot:.*?free_memory=NUM\s*GiB`, "initFreeGib"),
   rule(String.raw`memory snapshot:.*?total_memory=NUM\s*GiB`, "gpuTotalGib"),
   rule(String.raw`memory snapshot:.*?[^_]non_torch_memory=NUM\s*GiB`, "initNonTorchGib"),
-  rule(String.raw`Free memory on device[^\w-]*NUM\s*/\s*NUM\s*GiB`, "initFreeGib", "gpuTotalGib"),
+  rule(String.raw`Free memory on device(?: [\w:]+)?[^\w-]*NUM\s*/\s*NUM\s*GiB`, "initFreeGib", "gpuTotalGib"),
+  rule(String.raw`Desired GPU memory utilization is \(NUM,\s*NUM\s*GiB\)`, "gpuMemoryUtilization", "requestedGib"),
+  rule(String.raw`less than desired GPU memory utilization \(NUM,\s*NUM\s*GiB\)`, "gpuMemoryUtilization", "requestedGib"),
+  rule(String.raw`Actual usage is NUM\s*GiB for weight, NUM\s*GiB for peak activation, NUM\s*GiB for non-torch memory, and NUM\s*GiB for CUDAGraph memory`, "usageWeightsGib", "peakActivationGib", "usageNonTorchGib", "usageCudaGraphGib"),
+  rule(String.raw`Actual usage is NUM\s*GiB for consumed memory \(weights \+ non-torch\), NUM\s*GiB for peak activation, and NUM\s*GiB for CUDAGraph memory`, "consumedGib", "peakActivationGib", "usageCudaGraphGib"),
+  rule(String.raw`Current kv cache memory in use is NUM\s*GiB`, "kvInUseGib"),
+  rule(String.raw`CUDA graph pool memory: NUM\s*GiB \(actual\), NUM\s*GiB \(estimated\)`, "cudaGraphActualGib", "cudaGraphEstimateGib"),
+  rule(String.raw`Checkpoint size: NUM\s*GiB`, "checkpointGib"),
   rule(String.raw`Graph capturing finished in .*?took\s*NUM\s*GiB`, "cudaGraphGib"),
   rule(String.raw`Estimated CUDA graph memory[^\w-]*NUM\s*GiB`, "cudaGraphEstimateGib"),
   rule(String.raw`The current --gpu-memory-utilization=NUM is equivalent to --gpu-memory-utilization=NUM without CUDA graph memory profiling`, "gpuMemoryUtilization", "utilizationWithoutGraphEstimate"),
@@ -235,6 +271,8 @@ const SGLANG_RULES: Rule[] = [
   rule(String.raw`KV Cache is allocated\..*?K size:\s*NUM\s*GB`, "kSizeGib"),
   rule(String.raw`KV Cache is allocated\..*?(?<!K)V size:\s*NUM\s*GB`, "vSizeGib"),
   rule(String.raw`Memory pool end\.\s*avail mem=NUM\s*GB`, "availAfterPoolGib"),
+  rule(String.raw`Capture cuda graph end\..*?mem usage=NUM\s*GB`, "graphGib"),
+  rule(String.raw`Capture piecewise CUDA graph end\..*?mem usage=NUM\s*GB\.\s*avail mem=NUM\s*GB`, "piecewiseGraphGib", "availAfterGraphsGib"),
 ];
 
 const LLAMACPP_RULES: Rule[] = [
@@ -292,7 +330,7 @@ const ENGINE_MARKS: [LogEngine, RegExp][] = [
 ];
 
 /** Failures as the engines word them; the first line matching is kept verbatim. */
-const FAILURE = /is larger than the maximum number of tokens that can be stored in KV cache|No available memory for the cache blocks|KV cache is needed, which is larger than|out of memory|OutOfMemoryError|Not enough memory|failed to allocate|cudaMalloc failed/i;
+const FAILURE = /on startup is less than desired GPU memory utilization|is larger than the maximum number of tokens that can be stored in KV cache|No available memory for the cache blocks|KV cache is needed, which is larger than|out of memory|OutOfMemoryError|Not enough memory|failed to allocate|cudaMalloc failed/i;
 
 /** Strip what terminals and chat tools add: ANSI colours, markdown emphasis. */
 function cleanLine(raw: string): string {
@@ -364,6 +402,10 @@ function vllmOverhead(f: LogFigures): number | null {
   // KV budget also leaves out the CUDA-graph estimate (gpu_worker.determine_available_memory:
   // requested − non_kv_cache_memory − cudagraph_memory_estimate_applied), so it is the engine's too.
   const graphs = f.utilizationWithoutGraphEstimate !== undefined ? (f.cudaGraphEstimateGib ?? 0) : 0;
+  // 0.27+: KV = requested − consumed − peak activation, the peak holding the graph estimate (docs/vllm-releases.md §1).
+  if (f.consumedGib !== undefined && f.weightsGib !== undefined && f.peakActivationGib !== undefined) return round(f.consumedGib - f.weightsGib + f.peakActivationGib);
+  // ≤ 0.26: weights, peak and non-torch by name; the estimate beside them where the V1 runner applied it.
+  if (f.usageNonTorchGib !== undefined && f.peakActivationGib !== undefined) return round(f.peakActivationGib + f.usageNonTorchGib + graphs);
   if (f.totalNonKvGib !== undefined && f.weightsGib !== undefined) return round(f.totalNonKvGib - f.weightsGib + graphs);
   if (f.torchPeakIncreaseGib !== undefined && f.nonTorchIncreaseGib !== undefined) return round(f.torchPeakIncreaseGib + f.nonTorchIncreaseGib + graphs);
   // V0 0.7: the two parts are printed by name.
@@ -375,8 +417,8 @@ function vllmOverhead(f: LogFigures): number | null {
 
 function vllmSummary(f: LogFigures): Summary {
   return {
-    weightsGib: f.weightsGib ?? null,
-    kvGib: f.kvAvailableGib ?? f.kvCacheSizeGib ?? f.kvReservedGib ?? null,
+    weightsGib: f.weightsGib ?? f.usageWeightsGib ?? null,
+    kvGib: f.kvAvailableGib ?? f.kvInUseGib ?? f.kvCacheSizeGib ?? f.kvReservedGib ?? null,
     overheadGib: vllmOverhead(f),
     kvTokens: f.kvTokens ?? f.kvTokensInError ?? null,
     maxConcurrency: f.maxConcurrency ?? null,
@@ -433,6 +475,27 @@ const SUMMARY_WORDS: [keyof Summary, string][] = [
 ];
 
 /**
+ * Which vLLM accounting a log's lines show (docs/vllm-releases.md §1): 0.27's consumed/peak line, the V2
+ * runner (0.26+: "Using V2 Model Runner"; its estimate is applied from 0.29, seen as a graph capture before
+ * the KV line), 0.21's estimate line, or 0.19's "Total non KV cache memory".
+ */
+function vllmFormat(lines: string[], f: LogFigures): string | null {
+  const v2 = lines.some((l) => /Using V2 Model Runner/.test(l));
+  const consumed = f.consumedGib !== undefined ? " with the consumed/peak/CUDAGraph line" : "";
+  if (v2) {
+    const kvAt = lines.findIndex((l) => /Available KV cache memory/.test(l));
+    const capturedBefore = kvAt > 0 && lines.slice(0, kvAt).some((l) => /Graph capturing finished/.test(l));
+    if (capturedBefore) return `vLLM 0.29 or later (V2 model runner, graphs captured and reserved in profiling)${consumed}`;
+    return consumed ? `vLLM 0.27 or later (V2 model runner${consumed})` : "vLLM 0.26 (V2 model runner: no CUDA-graph estimate inside the budget)";
+  }
+  if (consumed) return "vLLM 0.27 or later (consumed/peak/CUDAGraph line; main since 0.23.1rc1.dev1327)";
+  if (f.cudaGraphEstimateGib !== undefined && f.utilizationWithoutGraphEstimate !== undefined) return "vLLM 0.21 to 0.26 (CUDA-graph estimate inside the budget)";
+  if (f.usageWeightsGib !== undefined) return "vLLM 0.21 to 0.26 (weight/peak/non-torch/CUDAGraph line)";
+  if (f.totalNonKvGib !== undefined) return "vLLM 0.19 to 0.20 (Total non KV cache memory line)";
+  return null;
+}
+
+/**
  * Read a pasted startup log. Never throws: text that is not a log, or a log
  * of an engine it does not know, comes back with `engine: null` and every
  * figure listed as unread.
@@ -468,5 +531,6 @@ export function parseStartupLog(text: string): StartupLogReading {
   const failure = lines.find((l) => FAILURE.test(l))?.trim() ?? null;
   const unread = SUMMARY_WORDS.filter(([key]) => summary[key] === null).map(([, words]) => words);
   const engineVersion = engine === "vllm" ? vllmVersionOf(lines) : null;
-  return { engine, ...summary, failure, unread, figures, devices, engineVersion };
+  const formatRead = engine === "vllm" ? vllmFormat(lines, figures) : engine === "sglang" && figures.piecewiseGraphGib !== undefined ? "SGLang 2026 (piecewise prefill CUDA graph)" : null;
+  return { engine, ...summary, failure, unread, figures, devices, engineVersion, formatRead };
 }

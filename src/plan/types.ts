@@ -150,6 +150,12 @@ export const RUN_DTYPES = ["auto", "bfloat16", "float16", "float32"] as const;
  * settings.ts for each default and its source).
  */
 export interface EngineSettings {
+  /**
+   * vLLM/SGLang: speculative decoding with the checkpoint's own multi-token-prediction block, this many
+   * tokens ahead (vLLM --speculative-config '{"method":"mtp","num_speculative_tokens":N}'). Absent or 0: off,
+   * and the checkpoint's mtp.* weights are not loaded.
+   */
+  speculativeMtpTokens?: number;
   /** vLLM --gpu-memory-utilization: a fraction of the card's TOTAL memory. */
   gpuMemoryUtilization?: number;
   /** vLLM --max-num-seqs. */
@@ -235,6 +241,8 @@ export interface CardLoad {
   /** Which role: "" for all alike, or e.g. "stage 1" for a pipeline stage. */
   role: string;
   weightsBytes: number;
+  /** The multi-token-prediction weights among weightsBytes (speculative decoding on): the bar's own band. */
+  mtpWeightsBytes?: number;
   /** The KV cache (and any per-sequence state) this card holds for the chosen workload. */
   kvBytes: number;
   /** The engine's own: CUDA context, activations, graphs, compute buffers. */
@@ -487,6 +495,11 @@ export interface ModelShape {
    * pipeline's last stage: an untied lm_head is its own vocab × hidden.
    */
   tiedEmbeddings?: boolean;
+  /**
+   * Parameters of the checkpoint's multi-token-prediction block (mtp_num_hidden_layers /
+   * num_nextn_predict_layers), which the engines load only for speculative decoding; absent: none.
+   */
+  mtpParams?: number;
 }
 
 /** A model planned on a cluster for a workload: its options best first, and what was turned down. */

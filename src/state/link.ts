@@ -264,6 +264,7 @@ const sequences = z.number().int().min(1).max(MAX_SEQUENCES);
 
 /** Each setting with the range its engine accepts; a field outside it is dropped alone. */
 const settingSchemas: { [K in keyof Required<EngineSettings>]: z.ZodType<NonNullable<EngineSettings[K]>> } = {
+  speculativeMtpTokens: z.number().int().min(1).max(16),
   gpuMemoryUtilization: z.number().gt(0).max(1),
   maxNumSeqs: z.number().int().min(1).max(MAX_SEQUENCES),
   maxNumBatchedTokens: z.number().int().min(1).max(MAX_CONTEXT_TOKENS),
@@ -271,8 +272,8 @@ const settingSchemas: { [K in keyof Required<EngineSettings>]: z.ZodType<NonNull
   quantization: z.literal("fp8"),
   enforceEager: z.boolean(),
   vllmChunkedLocalHybridKv: z.boolean(),
-  // A release the engine has a profile for ("0.15", "0.10.1.1"); anything else is named and dropped.
-  vllmVersion: z.string().max(24).superRefine((v, ctx) => {
+  // A release the engine has a profile for ("0.15", "0.10.1.1", "0.29.1rc1.dev17+gd2d649e67.d20260913"); anything else is named and dropped.
+  vllmVersion: z.string().max(48).superRefine((v, ctx) => {
     const profile = vllmProfileFor(v);
     if ("error" in profile) ctx.addIssue({ code: "custom", message: profile.error });
   }),

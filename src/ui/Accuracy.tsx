@@ -1,11 +1,13 @@
 import { useMemo } from "react";
-import { accuracyRows, type AccuracyMetric, type AccuracyRow } from "../calibration/accuracy.ts";
-import { accuracyOverview, withinTolerance, type FigureSummary } from "../calibration/accuracyView.ts";
+import { accuracyRows, accuracyRows2026, type AccuracyMetric, type AccuracyRow } from "../calibration/accuracy.ts";
+import { accuracyByRelease, accuracyOverview, withinTolerance, type FigureSummary } from "../calibration/accuracyView.ts";
 import { TableScroll } from "./TableScroll.tsx";
 
 interface AccuracyProps {
   /** The cases to show; the bundled calibration set when absent. */
   rows?: AccuracyRow[];
+  /** The 2026 startups (issue 15), shown by release; the bundled newer set when absent. */
+  newer?: AccuracyRow[];
 }
 
 /**
@@ -13,8 +15,9 @@ interface AccuracyProps {
  * printed at startup, for every bundled calibration case, with each error
  * and the means, so a user can judge the numbers before trusting a plan.
  */
-export function Accuracy({ rows }: AccuracyProps) {
+export function Accuracy({ rows, newer }: AccuracyProps) {
   const cases = useMemo(() => rows ?? accuracyRows(), [rows]);
+  const releases = useMemo(() => accuracyByRelease(newer ?? accuracyRows2026()), [newer]);
   const overview = useMemo(() => accuracyOverview(cases), [cases]);
   return (
     <section className="accuracy" aria-labelledby="accuracy-title">
@@ -22,7 +25,7 @@ export function Accuracy({ rows }: AccuracyProps) {
       <p>
         Predicted against measured for {overview.cases} startups that engines logged on known cards (vLLM, llama.cpp, SGLang, TensorRT-LLM), each
         linked to its source. Each vLLM case is planned for the release it ran, as the &quot;vLLM release&quot; engine setting would plan it (0.10,
-        0.11.1–0.16, or 0.17–0.20); its note names the profile. No 0.21+ startup is in the set: that range is planned from vLLM&apos;s source.
+        0.11.1–0.16, 0.17–0.20, 0.21–0.25, 0.26, 0.27–0.28 or 0.29+); its note names the release.
       </p>
       <Verdicts falseFits={overview.falseFits} falseRefusals={overview.falseRefusals} />
       <TableScroll label="Mean and worst error of each figure">
@@ -31,6 +34,17 @@ export function Accuracy({ rows }: AccuracyProps) {
       <TableScroll label="Every calibration case">
         <CaseTable rows={cases} />
       </TableScroll>
+      <h3>The releases people run today (2026 startups)</h3>
+      {releases.map((g) => (
+        <section key={g.release} aria-label={g.release}>
+          <h4>{g.release}</h4>
+          <Verdicts falseFits={g.overview.falseFits} falseRefusals={g.overview.falseRefusals} />
+          {g.overview.figures.length > 0 ? <SummaryTable figures={g.overview.figures} /> : null}
+          <TableScroll label={`The ${g.release} cases`}>
+            <CaseTable rows={g.rows} />
+          </TableScroll>
+        </section>
+      ))}
     </section>
   );
 }

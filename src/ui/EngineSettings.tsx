@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { engineDefaults, vllmReleaseChoiceOf, vllmReleaseChoices, type SettingDefault } from "../plan/index.ts";
+import { assumedVllmRelease, engineDefaults, vllmReleaseChoiceOf, vllmReleaseChoices, type SettingDefault } from "../plan/index.ts";
 import type { EngineSettings as Settings } from "../plan/index.ts";
 import { NumberField } from "./NumberField.tsx";
 
@@ -68,9 +68,9 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
             label="vLLM release"
             value={vllmReleaseChoiceOf(settings.vllmVersion)}
             options={vllmReleaseChoices()}
-            emptyLabel="not named (the smaller pool of 0.21+ and 0.17–0.20)"
+            emptyLabel={`not named (${assumedVllmRelease(undefined).profile.releases}, the newest)`}
             wide
-            hint="What the start-up profile holds inside the budget differs by release: 0.21+ reserves the CUDA-graph estimate there and defaults to utilization 0.92; 0.11.1–0.16 sorted the vocabulary in the sampler (about 2.5 times the activation peak); 0.10 held less with tensor parallelism. Not named: each option is planned for 0.21+ and for 0.17–0.20, and keeps the smaller pool"
+            hint="What the start-up profile holds inside the budget differs by release: 0.21+ reserves the CUDA-graph estimate there and defaults to utilization 0.92; 0.11.1–0.16 sorted the vocabulary in the sampler (about 2.5 times the activation peak); 0.10 held less with tensor parallelism. 0.26 runs dense models on its V2 runner with no estimate inside; 0.27 prints consumed/peak accounting; 0.29's V2 runner captures its graphs in profiling. Not named: the newest release is planned"
             onChange={(v) => onSet("vllmVersion", v === "" ? undefined : v)}
           />
           <SettingCheckbox label="Enforce eager (no CUDA graphs)" d={defaults.vllm["enforceEager"]} checked={settings.enforceEager === true} onChange={(on) => onSet("enforceEager", on ? true : undefined)} />

@@ -77,7 +77,7 @@ describe("a log that names its vLLM release", () => {
 
   test("a plan for another release's profile says the two differ by design, and how to compare like with like", () => {
     const reading = { ...parseStartupLog(log("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192")), engineVersion: "0.19.0" };
-    // No release named: the plan holds for 0.21+ and 0.17–0.20, and takes 0.21's graph reserve inside the budget.
+    // No release named: the plan is for the newest release (0.29 and later).
     expect(calibrationNotes(option, workload, reading).join("\n")).toMatch(/This log is vLLM 0\.19\.0 \(0\.17 to 0\.20\); the plan is for no release named.*set "vLLM release" to 0\.19\.0/);
     expect(calibrationNotes(option, { ...workload, settings: { ...workload.settings, vllmVersion: "0.15" } }, reading).join("\n")).toMatch(/the plan is for vLLM 0\.15 \(0\.11\.1 to 0\.16\)/);
     // The same profile: nothing to say.

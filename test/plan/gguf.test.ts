@@ -111,6 +111,13 @@ describe("shapes from recorded GGUF headers", () => {
     expect(s).toMatchObject({ maxContextTokens: 163_840, vocabSize: 129_280 });
   });
 
+  test("a file's nextn (MTP) blocks keep no cache: llama.cpp sized GLM-5.2's 78 decoder layers of its 79 blocks", () => {
+    const all = shapeFromGguf(header("DeepSeek-R1 (deepseek2)"));
+    const withNextn = shapeFromGguf(header("DeepSeek-R1 (deepseek2)", { "deepseek2.nextn_predict_layers": 1 }));
+    expect(withNextn.layerCaches.at(-1)).toEqual({ kind: "none" });
+    expect(kvBytesPerToken(withNextn.layerCaches, 2)).toBe((kvBytesPerToken(all.layerCaches, 2) * 60) / 61);
+  });
+
   test("an MLA file with recurrent layers (Kimi-Linear style) is refused by its key, not sized without their state", () => {
     const kv = Array.from({ length: 61 }, (_, i) => (i % 4 === 3 ? 128 : 0));
     const h = header("DeepSeek-R1 (deepseek2)", { "deepseek2.attention.head_count_kv": kv, "deepseek2.ssm.conv_kernel": 4 });

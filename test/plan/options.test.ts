@@ -43,12 +43,12 @@ describe("Llama-3.3-70B in bf16 on 80 GB cards", () => {
     expect(card?.kvBytes).toBe(4 * 128 * 2 * 2 * 80 * 8192);
   });
 
-  test("no vLLM release named: 80 layers' graph estimate (1.64 GiB) outweighs 0.21's extra 0.02 × 79.19, so its 0.92 budget is planned; a measured overhead leaves the smaller 0.9", () => {
+  test("no vLLM release named: the newest release's 0.92 budget and overheads are planned; 0.19 named plans its 0.9", () => {
     const two = (settings: EngineSettings) => withWorkload(p, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 2)?.cards[0];
     const total = 79.19 * GIB;
     expect(Math.abs((two({})?.usableBytes ?? 0) - 0.92 * total)).toBeLessThan(0.01 * GIB);
-    expect(two({})?.engineBytes).toBe(two({ vllmVersion: "0.21" })?.engineBytes);
-    expect(Math.abs((two({ measuredOverheadGib: { vllm: 3 } })?.usableBytes ?? 0) - 0.9 * total)).toBeLessThan(0.01 * GIB);
+    expect(two({})?.engineBytes).toBe(two({ vllmVersion: "0.29.0" })?.engineBytes);
+    expect(Math.abs((two({ vllmVersion: "0.19" })?.usableBytes ?? 0) - 0.9 * total)).toBeLessThan(0.01 * GIB);
   });
 });
 
@@ -273,7 +273,7 @@ test("vLLM's start-up check: a free card with less free memory than utilization 
   expect(of(busy, "llamacpp")?.freeNow ?? true).toBe(true);
 });
 
-test("vLLM's start-up check with no release named: 72 GiB free passes 0.19's 0.9 × 79.19 but not 0.21's 0.92 × 79.19, so the card is not free now", () => {
+test("vLLM's start-up check: 72 GiB free passes 0.19's 0.9 × 79.19 but not the newest releases' 0.92 × 79.19 (none named), so the card is not free now", () => {
   const repo = "meta-llama/Llama-3.1-8B-Instruct";
   const cluster = { nodes: [node("n", "", [{ class: "h100-80g", count: 1, free: 1, freeMemGib: 72 }])] };
   const freeNow = (settings: EngineSettings) =>

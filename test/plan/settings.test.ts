@@ -3,7 +3,7 @@
  * the plan the way the engine moves its memory (issue 8).
  */
 import { describe, expect, test } from "vitest";
-import { DEFAULT_WORKLOAD, engineDefaults, kvDtypeAllowed, resolveSettings, vllmProfileFor, vllmReleaseChoiceOf, vllmReleaseChoices } from "../../src/plan/index.ts";
+import { DEFAULT_WORKLOAD, VLLM_VERSION_FORMS, sglangPiecewiseGraphSizes, assumedVllmRelease, engineDefaults, kvDtypeAllowed, resolveSettings, vllmProfileFor, vllmReleaseChoiceOf, vllmReleaseChoices } from "../../src/plan/index.ts";
 import { plan } from "../../src/plan/index.ts";
 import { withWorkload } from "../../src/plan/index.ts";
 import { cardMemoryBytes } from "../../src/plan/index.ts";
@@ -48,6 +48,14 @@ describe("defaults, each with its source", () => {
     const f = resolveSettings("sglang", h100, {}).memFractionStatic;
     expect((1 - f) * h100).toBeGreaterThanOrEqual(10 * GIB);
     expect(f).toBeGreaterThan(0.7);
+  });
+
+  // The two 2026 B200 logs (test/fixtures/calibration/newer*.jsonl): K+V 136.36 GiB at TP1 after 15.28 GiB of
+  // weights with 162.30 free after load (fraction 1 − (162.30 − 136.36) ÷ 177.57 = 0.854), and 134.66 at TP4
+  // after 15.5 with 160.78 free (0.8518).
+  test.each([[1, 0.854], [4, 0.852]])("SGLang 2026 on a B200 at TP%i: mem_fraction_static %f, as the logs imply", (tp, fraction) => {
+    expect(resolveSettings("sglang", cardMemoryBytes("b200-180g") ?? 0, {}, tp).memFractionStatic).toBe(fraction);
+    expect(sglangPiecewiseGraphSizes(16384)).toBe(74);
   });
 
   test("llama.cpp: f16 cache, -ub 512, -b 2048, a slot per sequence", () => {
@@ -111,7 +119,11 @@ describe("the vLLM release a plan is for", () => {
   // replaced the sort in 0.17, where the Qwen3-14B sweep's activation peak fell from 5.64 to 2.23 GiB.
   test.each([
     ["0.19.0", "0.17"], ["v0.19", "0.17"], ["0.17.0rc1", "0.17"], ["0.18.1+cu128", "0.17"], ["0.20.2", "0.17"],
-    ["0.21", "0.21"], ["0.22.1", "0.21"], ["v0.21.0rc1", "0.21"], ["0.25.0+cu130", "0.21"], ["1.0", "0.21"],
+    ["0.21", "0.21"], ["0.22.1", "0.21"], ["v0.21.0rc1", "0.21"], ["0.25.0+cu130", "0.21"], ["1.0", "0.29"],
+    // As `vllm --version` printed them in the 2026 logs (test/fixtures/calibration/newer*.jsonl).
+    ["0.23.1rc1.dev1229+g1bf3b12d5", "0.21"], ["0.23.1rc1.dev1327+gf25953cc5", "0.21"], ["0.22.1+7b9cb5b7.dev", "0.21"], ["0.24.0", "0.21"],
+    ["0.26.0", "0.26"], ["0.27.1", "0.27"], ["0.28.0", "0.27"], ["0.29.0", "0.29"],
+    ["0.29.1rc1.dev17+gd2d649e67.d20260913", "0.29"], ["0.29.1rc1.dev339+gda9888462", "0.29"], ["0.30.0", "0.29"],
     ["0.16", "0.11.1"], ["0.15.0", "0.11.1"], ["0.11.1", "0.11.1"], ["0.12.0.post1", "0.11.1"],
     ["0.11.0", "0.10"], ["0.11", "0.10"], ["0.10.1.1", "0.10"], [" 0.10 ", "0.10"],
   ])("%s plans with the %s profile", (version, id) => {
@@ -127,21 +139,47 @@ describe("the vLLM release a plan is for", () => {
     expect("error" in p ? p.error : "a profile").toMatch(message);
   });
 
-  test("absent, or a release the engine cannot read: planned for the newest releases and the calibrated 0.17–0.20 both", () => {
-    expect(resolveSettings("vllm", h100, {}).vllmProfiles.map((x) => x.id)).toEqual(["0.21", "0.17"]);
-    expect(resolveSettings("vllm", h100, { vllmVersion: "soon" }).vllmProfiles.map((x) => x.id)).toEqual(["0.21", "0.17"]);
+  test("a string naming no release is refused in one line that lists the accepted forms", () => {
+    const p = vllmProfileFor("banana");
+    expect("error" in p ? p.error : "").toBe(`"banana" is not a vLLM release: write it as vllm --version prints it, e.g. ${VLLM_VERSION_FORMS}`);
+    expect(VLLM_VERSION_FORMS).toContain("0.23.1rc1.dev1229+g1bf3b12d5");
+  });
+
+  test("a release newer than every profile plans with the newest and says so; none named says which it assumed", () => {
+    expect(assumedVllmRelease("0.31.2").words).toBe("vLLM 0.31 is newer than the releases Modelplan has logs of: planned as 0.29 and later");
+    expect(assumedVllmRelease("1.0").profile.id).toBe("0.29");
+    expect(assumedVllmRelease("0.29.0").words).toBe("vLLM 0.29, planned as 0.29 and later");
+    expect(assumedVllmRelease(undefined)).toMatchObject({ named: false, words: "vLLM 0.29 and later assumed (no release named; set --vllm-version to plan an older one)" });
+    expect(assumedVllmRelease("0.19.0")).toMatchObject({ named: true, words: "vLLM 0.19, planned as 0.17 to 0.20" });
+  });
+
+  test("absent, or a release the engine cannot read: planned for the newest release alone", () => {
+    expect(resolveSettings("vllm", h100, {}).vllmProfiles.map((x) => x.id)).toEqual(["0.29"]);
+    expect(resolveSettings("vllm", h100, { vllmVersion: "soon" }).vllmProfiles.map((x) => x.id)).toEqual(["0.29"]);
     expect(resolveSettings("vllm", h100, { vllmVersion: "0.19" }).vllmProfiles.map((x) => x.id)).toEqual(["0.17"]);
     expect(engineDefaults("vllm", h100)["vllmVersion"]?.value).toBe("not named");
-    // None named: the plan holds for both ranges' own defaults (vLLM CacheConfig: 0.92 from 0.21, PR #38284; 0.9 before), and both are shown.
-    expect(engineDefaults("vllm", h100)["gpuMemoryUtilization"]?.value).toBe("0.92 or 0.9");
+    // None named: the newest's default (vLLM CacheConfig: 0.92 from 0.21, PR #38284; 0.9 before).
+    expect(engineDefaults("vllm", h100)["gpuMemoryUtilization"]?.value).toBe(0.92);
     expect(engineDefaults("vllm", h100, "", "0.19")["gpuMemoryUtilization"]?.value).toBe(0.9);
+  });
+
+  test("each release's sampler and asynchronous scheduling default, cited", () => {
+    const d = (v?: string) => engineDefaults("vllm", h100, "", v);
+    expect(d()["sampler"]?.value).toBe("FlashInfer top-k/top-p");
+    expect(d("0.19")["sampler"]?.value).toBe("Triton top-k/top-p");
+    expect(d("0.15.0")["sampler"]?.value).toBe("PyTorch sort");
+    expect(d()["sampler"]?.source).toContain("PR #40376");
+    expect(d()["asyncScheduling"]?.value).toBe(true);
+    expect(d("0.19")["asyncScheduling"]?.value).toBe(false);
+    expect(d()["maxNumSeqs"]?.source).toContain("max_num_batched_tokens=8192");
   });
 
   test("the page's select offers each range once and shows a typed release under its range", () => {
     const choices = vllmReleaseChoices();
-    expect(choices.map((c) => c.value)).toEqual(["0.21", "0.19", "0.16", "0.10"]);
-    expect(choices.map((c) => c.label)).toContain("0.21 and later (CUDA-graph estimate inside the budget, util 0.92)");
-    expect(new Set(choices.map((c) => c.label)).size).toBe(4);
+    expect(choices.map((c) => c.value)).toEqual(["0.29", "0.27", "0.26", "0.21", "0.19", "0.16", "0.10"]);
+    expect(choices.map((c) => c.label)).toContain("0.21 to 0.25 (CUDA-graph estimate inside the budget, util 0.92)");
+    expect(choices.map((c) => c.label)).toContain("0.29 and later (the newest: planned when none is named)");
+    expect(new Set(choices.map((c) => c.label)).size).toBe(7);
     expect(vllmReleaseChoiceOf("0.22.1")).toBe("0.21");
     expect(vllmReleaseChoiceOf("0.20.0")).toBe("0.19");
     expect(vllmReleaseChoiceOf("0.15.0")).toBe("0.16");
@@ -185,11 +223,9 @@ describe("vLLM 0.21 and later reserve the CUDA-graph estimate inside the budget 
     expect(Math.abs(gain - (0.02 * totalGib - estimateGib))).toBeLessThan(0.1);
   });
 
-  test("no release named: the smaller of the two pools, with util unset (0.19's here) and with util set (0.21's)", () => {
-    expect(pool({})).toBe(Math.min(pool({ vllmVersion: "0.19" }), pool({ vllmVersion: "0.21" })));
-    expect(pool({})).toBe(pool({ vllmVersion: "0.19" }));
-    expect(pool({ gpuMemoryUtilization: 0.95 })).toBe(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.21" }));
-    expect(pool({ gpuMemoryUtilization: 0.95 })).toBeLessThan(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.19" }));
+  test("no release named: the newest release's pool", () => {
+    expect(pool({})).toBe(pool({ vllmVersion: "0.29" }));
+    expect(pool({ gpuMemoryUtilization: 0.95 })).toBe(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.30" }));
   });
 
   test("gpt-oss-20b (MXFP4) on one H100: 0.19 died in the warm-up at util 0.95 and started at 0.90; 0.21 is refused at 0.95 too, its real graph pool exceeding the estimate outside the budget", () => {

@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { main } from "../../scripts/plan.ts";
 import { FLAGS, parsePlanArgs } from "../../scripts/lib/args.ts";
+import { VLLM_VERSION_FORMS } from "../../src/plan/index.ts";
 import { cacheIdentity, readLocalModel } from "../../scripts/lib/localModel.ts";
 import { fakeHub, ggufHeaderBytes, loadRecording, serveFakeHub } from "../hub/fakeHub.ts";
 
@@ -100,6 +101,9 @@ describe("plan's main, in process", () => {
     [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--frobnicate"], "unknown option --frobnicate"],
     [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--vllm-version", "0.9.2"], "--vllm-version: vLLM 0.9.2 is older than the V1 engine"],
     [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--vllm-version", "latest"], "is not a vLLM release"],
+    [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--vllm-version", "banana"], `--vllm-version: "banana" is not a vLLM release: write it as vllm --version prints it, e.g. ${VLLM_VERSION_FORMS}`],
+    [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--speculative-config", "banana"], "--speculative-config takes vLLM's JSON"],
+    [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--speculative-config", '{"method":"ngram"}'], "the model's own MTP drafter only"],
     [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "CLUSTER", "--vllm-version"], "--vllm-version needs a value"],
     [["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", "BADCLUSTER"], "--cluster"],
   ])("bad input %j: one line, exit code 2", async (argv, words) => {
@@ -134,7 +138,7 @@ describe("plan's main, in process", () => {
     expect(Math.abs((await pool(["--vllm-version", "0.18"])) - (await pool(["--vllm-version", "0.15"])) - (45.23 - 41.94))).toBeLessThan(0.1);
   });
 
-  test("--vllm-version 0.21 reserves the CUDA-graph estimate inside the budget: the pool shrinks by one, and no release named plans that smaller pool", async () => {
+  test("--vllm-version 0.21 reserves the CUDA-graph estimate inside the budget: the pool shrinks by one; no release named plans the newest (0.29)", async () => {
     type Out = { options: { engine: string; gpus_per_node: number; artifact: string; kv_pool_gb: number; command: string }[] };
     const one = async (extra: string[]): Promise<Out["options"][number]> => {
       const { code, stdout } = await main(["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", clusterFile, "--json", ...extra], env());
@@ -149,7 +153,7 @@ describe("plan's main, in process", () => {
     // 62 layers and 1.63 for Qwen2.5-72B's 80 at TP2 (H100, llm-d-planner PR #205 logs).
     expect(shrink).toBeGreaterThan(1.05);
     expect(shrink).toBeLessThan(1.63);
-    expect((await one(at)).kv_pool_gb).toBe((await one([...at, "--vllm-version", "0.21"])).kv_pool_gb);
+    expect((await one(at)).kv_pool_gb).toBe((await one([...at, "--vllm-version", "0.29.0"])).kv_pool_gb);
     // Without a utilization the command leaves vLLM its release's own default (0.92 from 0.21).
     expect((await one(["--vllm-version", "0.21"])).command).not.toContain("--gpu-memory-utilization");
     expect((await one(at)).command).toContain("--gpu-memory-utilization 0.95");
@@ -268,6 +272,9 @@ describe("the flags", () => {
 
   test("--vllm-version takes a release as vllm --version prints it into the settings", () => {
     expect(parsePlanArgs(["m/x", "--cluster", "c", "--vllm-version", "0.15.0"]).workload.settings).toEqual({ vllmVersion: "0.15.0" });
+    // As vllm --version prints a dev build, and speculative decoding with the checkpoint's MTP block.
+    expect(parsePlanArgs(["m/x", "--cluster", "c", "--vllm-version", "0.29.1rc1.dev17+gd2d649e67.d20260913"]).workload.settings).toEqual({ vllmVersion: "0.29.1rc1.dev17+gd2d649e67.d20260913" });
+    expect(parsePlanArgs(["m/x", "--cluster", "c", "--speculative-config", '{"method":"mtp","num_speculative_tokens":3}']).workload.settings).toEqual({ speculativeMtpTokens: 3 });
     expect(parsePlanArgs(["m/x", "--cluster", "c", "--vllm-version=0.10.1.1"]).workload.settings).toEqual({ vllmVersion: "0.10.1.1" });
     expect(parsePlanArgs(["m/x", "--cluster", "c"]).workload.settings).toEqual({});
   });

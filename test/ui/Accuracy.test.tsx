@@ -4,15 +4,24 @@
  */
 import { renderToStaticMarkup } from "react-dom/server";
 import { expect, test } from "vitest";
-import { accuracyRows } from "../../src/calibration/accuracy.ts";
+import { accuracyRows, accuracyRows2026 } from "../../src/calibration/accuracy.ts";
 import { Accuracy } from "../../src/ui/Accuracy.tsx";
 
 test("every calibration case is a row linked to its source, under the means", () => {
   const rows = accuracyRows();
-  const html = renderToStaticMarkup(<Accuracy rows={rows} />);
+  const html = renderToStaticMarkup(<Accuracy rows={rows} newer={[]} />);
   const caseTable = html.slice(html.indexOf('class="accuracy-cases"'));
   expect(caseTable.match(/<th scope="row">/g)?.length).toBe(rows.length);
   for (const r of rows) expect(html).toContain(`href="${r.sourceUrl.replaceAll("&", "&amp;")}"`);
   expect(html).toContain("Mean |error|");
   expect(html).toMatch(/No case that failed to start is predicted to fit\.|failed to start yet/);
+});
+
+test("the 2026 startups are shown by release, newest vLLM first, each case linked to its source", () => {
+  const newer = accuracyRows2026();
+  const html = renderToStaticMarkup(<Accuracy rows={[]} newer={newer} />);
+  const groups = [...html.matchAll(/<h4>([^<]+)<\/h4>/g)].map((m) => m[1]);
+  expect(groups).toEqual(["vLLM 0.29", "vLLM 0.28", "vLLM 0.27", "vLLM 0.26", "vLLM 0.24", "vLLM 0.23", "vLLM 0.22", "SGLang 2026", "llama.cpp 2026"]);
+  for (const r of newer) expect(html).toContain(`href="${r.sourceUrl.replaceAll("&", "&amp;")}"`);
+  expect(html).toContain("KV pool per card");
 });

@@ -17,18 +17,19 @@ function releaseSelect(settings: Settings): string {
   return html.slice(start, html.indexOf("</select>", start));
 }
 
-test("a labelled select offers no release named and the four release ranges, 0.21 and later first", () => {
+test("a labelled select offers no release named (the newest) and the seven release ranges, 0.29 and later first", () => {
   const select = releaseSelect({});
-  expect(select.match(/<option/g)).toHaveLength(5);
-  expect(select).toContain(">not named (the smaller pool of 0.21+ and 0.17–0.20)</option>");
-  expect(select).toContain('value="0.21">0.21 and later (CUDA-graph estimate inside the budget, util 0.92)</option>');
+  expect(select.match(/<option/g)).toHaveLength(8);
+  expect(select).toContain(">not named (0.29 and later, the newest)</option>");
+  expect(select).toContain('value="0.29">0.29 and later (the newest: planned when none is named)</option>');
+  expect(select).toContain('value="0.21">0.21 to 0.25 (CUDA-graph estimate inside the budget, util 0.92)</option>');
   expect(select).toContain('value="0.19">0.17 to 0.20 (calibrated on 0.17–0.19)</option>');
   expect(select).toContain('value="0.16">0.11.1 to 0.16</option>');
   expect(select).toContain('value="0.10">0.10 to 0.11.0</option>');
   expect(select).toMatch(/<option value="" selected="">/);
 });
 
-test("a link's 0.15.0 shows as the 0.11.1–0.16 range, and 0.22.1 as 0.21 and later", () => {
+test("a link's 0.15.0 shows as the 0.11.1–0.16 range, and 0.22.1 as 0.21 to 0.25", () => {
   expect(releaseSelect({ vllmVersion: "0.15.0" })).toMatch(/<option value="0.16" selected="">/);
   expect(releaseSelect({ vllmVersion: "0.22.1" })).toMatch(/<option value="0.21" selected="">/);
 });

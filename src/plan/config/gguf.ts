@@ -200,6 +200,18 @@ function vocabOf(m: Metadata, arch: string): number {
 }
 
 /**
+ * The multi-token-prediction (nextn) blocks a GGUF appends after the decoder (`<arch>.nextn_predict_layers`:
+ * GLM-5.x `glm-dsa` files count 79 blocks, blk.78 the MTP one) run only as a speculative drafter, and
+ * llama.cpp sizes no cache for them: build 10505 on GLM-5.2 put 55 + 9 + 8 + 6 = 78 layers of latent on its
+ * four cards (test/fixtures/calibration/newer.jsonl).
+ */
+function withoutNextn(m: Metadata, arch: string, caches: LayerCache[]): LayerCache[] {
+  const nextn = num(m, `${arch}.nextn_predict_layers`) ?? 0;
+  if (!(nextn > 0) || nextn >= caches.length) return caches;
+  return caches.map((c, i) => (i >= caches.length - nextn ? { kind: "none" } : c));
+}
+
+/**
  * A model's shape from the header of a GGUF (the first part of a split set
  * carries every model key). The parameter count is the tensors' when the file
  * holds the whole model, else the caller's (the Hub's gguf.total).
@@ -212,7 +224,7 @@ export function shapeFromGguf(header: GgufHeader, paramsTotal?: number | null): 
   const hidden = requiredNum(m, `${arch}.embedding_length`, why);
   const headCount = Math.max(...perLayer(m, `${arch}.attention.head_count`, layers));
   if (!(headCount > 0)) throw new ModelError(`the GGUF header's ${arch}.attention.head_count is 0.`, `${arch}.attention.head_count`);
-  const layerCaches = ggufLayerCachesOf(m, arch, layers, headCount, hidden);
+  const layerCaches = withoutNextn(m, arch, ggufLayerCachesOf(m, arch, layers, headCount, hidden));
   const kvList = layerCaches.flatMap((c) => (c.kind === "full" || c.kind === "sliding" ? [c.kvHeads] : []));
   const mla = layerCaches.some((c) => c.kind === "mla");
   const tensors = header.tensors !== undefined && isWholeModel(header) ? header.tensors : undefined;

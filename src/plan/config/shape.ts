@@ -2,6 +2,7 @@
  * A model's shape from its config.json, field by field as the engines read them (vLLM's config
  * convertors, transformers' classes), never guessed.
  */
+import { mtpParamsOf } from "./mtp.ts";
 import { ropeCacheRowsOf } from "./families/gemma3.ts";
 import { layerCachesOf } from "./families/index.ts";
 import { isMla } from "./families/mla.ts";
@@ -58,6 +59,7 @@ export function shapeFromConfig(
   const layerCaches = layerCachesOf(geometry, attentionHeads);
   const mlaLatent = layerCaches.find((c) => c.kind === "mla");
   const blockKv = layerCaches.filter((c) => c.kind === "full").map((c) => (c.kind === "full" ? c.kvHeads : 0));
+  const mtpParams = mtpParamsOf(text, hiddenSize);
   return {
     architecture: modelType,
     layers,
@@ -76,6 +78,7 @@ export function shapeFromConfig(
     hasVision: hasVisionOf(config),
     quantMethod: quantMethodOf(config, text, extraJson),
     tiedEmbeddings: tiedEmbeddingsOf(config, text, modelType),
+    ...(mtpParams !== undefined ? { mtpParams } : {}),
   };
 }
 

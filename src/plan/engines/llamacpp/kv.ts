@@ -12,6 +12,15 @@ export function pad(n: number, to: number): number {
 }
 
 /**
+ * llama.cpp keeps a DSA model's indexer keys (GLM-5.x `glm-dsa`, DeepSeek-V3.2) in a cache of their own at
+ * f16, index_head_dim × 2 B a token on each indexer layer, where vLLM and SGLang keep fp8 keys and an fp32
+ * scale per 128 (the geometry's 132 B a layer). Build 10505 on GLM-5.2 printed "llama_kv_cache: size =
+ * 672.00 MiB (131072 cells, 21 layers …)" = 21 × 256 B × 131,072 beside the 11,232 MiB of MLA latent
+ * (test/fixtures/calibration/newer.jsonl). Every DSA config seen has index_head_dim 128: 256 B for 132.
+ */
+export const LLAMACPP_INDEXER_BYTES_PER_FP8_LAYOUT_BYTE = 256 / 132;
+
+/**
  * Bytes of llama.cpp's cache on this card for `slots` sequences of
  * `contextTokens` each: n_ctx = context × slots, padded to 256; sliding
  * layers keep `pad(min(n_ctx, window × slots + n_ubatch), 256)` cells
@@ -22,5 +31,5 @@ export function llamacppCacheBytes(g: KvGeometry, elementBytes: number, contextT
   const nCtx = pad(contextTokens * slots, LLAMACPP_KV_PAD);
   let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * nCtx;
   for (const s of g.sliding) elems += s.elemsPerToken * pad(Math.min(nCtx, s.windowTokens * slots + ubatch), LLAMACPP_KV_PAD);
-  return elems * elementBytes + g.indexerBytesPerToken * nCtx + g.linearStateBytesPerSeq * slots;
+  return elems * elementBytes + g.indexerBytesPerToken * LLAMACPP_INDEXER_BYTES_PER_FP8_LAYOUT_BYTE * nCtx + g.linearStateBytesPerSeq * slots;
 }

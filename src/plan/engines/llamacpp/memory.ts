@@ -10,6 +10,15 @@ import { MIB } from "../../units.ts";
 export const LLAMACPP_FIT_MARGIN_BYTES = 1024 * MIB;
 
 /**
+ * What a CUDA card holds for llama.cpp beyond its buffers: llama_memory_breakdown_print's "unaccounted"
+ * column (CUDA context, cuBLAS workspace, the allocator's slack) was 701–710 MiB on each of four RTX PRO
+ * 6000 Max-Q (build 10505, GLM-5.2, test/fixtures/calibration/newer.jsonl: 707, 703, 710, 701). The plan
+ * still reserves CUDA_CONTEXT_BYTES (0.51 GiB, H100's context as vLLM measured it) per card: this figure
+ * is ~0.2 GiB more on Blackwell workstation cards, one build's measurement, stated and not yet applied.
+ */
+export const LLAMACPP_CUDA_UNACCOUNTED_BYTES = 705 * MIB;
+
+/**
  * llama.cpp's compute buffer on a card: the logits of one ubatch on the card
  * that holds the output layer (n_ubatch × n_vocab × 4 B) and the activations
  * of one ubatch (≈ 2 × n_embd floats a token) everywhere. Calibration:

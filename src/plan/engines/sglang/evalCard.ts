@@ -4,6 +4,7 @@ import { cardEval } from "../engine.ts";
 import { runElemBytes, servingWeights } from "../serving/weights.ts";
 import { sglangBytesPerToken, sglangSequenceBytes } from "./kv.ts";
 import { sglangContextBytes } from "./memory.ts";
+import { mtpBytesLoaded, mtpBytesSkipped } from "../vllm/mtp.ts";
 import type { CardEval, EvalContext, Layout, Part } from "../../layout.ts";
 import { resolveSettings } from "../../settings.ts";
 import type { KvDtype, Workload } from "../../types.ts";
@@ -17,10 +18,10 @@ export function sglangEvalCard(_layout: Layout, part: Part, ctx: EvalContext, w:
   const s = resolveSettings("sglang", part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
   const elem = sglangKvElementBytes(w.kvDtype, runElemBytes(ctx.shape, s));
   const weights = servingWeights(part, ctx.shape, s);
-  return cardEval("sglang", part, w, contextTokens, {
+  const e = cardEval("sglang", part, w, contextTokens, {
     settings: s,
     elementBytes: elem,
-    weightsBytes: weights.bodyBytes + weights.embedBytes,
+    weightsBytes: weights.bodyBytes + weights.embedBytes - mtpBytesSkipped(part, ctx.shape, w.settings),
     usableBytes: s.memFractionStatic * cudaTotalBytes(part.physicalBytes, part.gpuClass),
     engineBytes: sglangContextBytes(part.tensorParallel),
     kvAt: (c) => sglangSequenceBytes(part.kv, elem, c),
@@ -29,4 +30,7 @@ export function sglangEvalCard(_layout: Layout, part: Part, ctx: EvalContext, w:
     sequences: Math.max(1, w.sequences),
     outsideOk: true,
   });
+  const mtp = mtpBytesLoaded(part, ctx.shape, w.settings);
+  if (mtp > 0) e.load.mtpWeightsBytes = mtp;
+  return e;
 }

@@ -31,6 +31,8 @@ function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   if (settings.dtype !== undefined && settings.dtype !== "auto") args.push(["--dtype", settings.dtype]);
   if (settings.quantization !== undefined) args.push(["--quantization", settings.quantization]);
   if (settings.enforceEager === true) args.push(["--enforce-eager"]);
+  // The checkpoint's own MTP block as the drafter (vLLM docs, speculative decoding: "method": "mtp").
+  if ((settings.speculativeMtpTokens ?? 0) > 0) args.push(["--speculative-config", JSON.stringify({ method: "mtp", num_speculative_tokens: settings.speculativeMtpTokens })]);
   return args;
 }
 

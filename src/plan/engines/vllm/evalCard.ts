@@ -4,12 +4,13 @@ import { runElemBytes, servingWeights } from "../serving/weights.ts";
 import { type VllmBudget, vllmBudget } from "./budget.ts";
 import { vllmDsv4Layout } from "./dsv4.ts";
 import { vllmBlockTokens, vllmCachedGeometry, vllmSequenceBytes } from "./kv.ts";
-import { vllmMxfp4HopperGrowthBytes } from "./mxfp4.ts";
+import { vllmMxfp4HopperGrowthBytes, vllmMxfp4MarlinGrowthBytes } from "./mxfp4.ts";
 import { vllmSettingsPerRelease } from "./settings.ts";
 import { growingBytesPerToken } from "../../kv.ts";
 import type { CardEval, EvalContext, Layout, Part } from "../../layout.ts";
 import { type ResolvedSettings, resolveSettings } from "../../settings.ts";
-import type { KvDtype, ModelShape, Workload } from "../../types.ts";
+import type { EngineSettings, KvDtype, ModelShape, Workload } from "../../types.ts";
+import { mtpBytesLoaded, mtpBytesSkipped } from "./mtp.ts";
 import { GIB } from "../../units.ts";
 
 /** Bytes of one KV element: "auto" is the dtype the model runs in (an fp32 run doubles the cache), fp8 one byte. */
@@ -17,16 +18,16 @@ export function vllmKvElementBytes(kv: KvDtype, modelDtypeBytes: number): number
   return kv === "fp8" ? 1 : modelDtypeBytes;
 }
 
-/** The weights a vLLM card holds: the serving engines' load, and on Hopper the MXFP4 experts' own layout. */
-export function vllmWeightsOnCard(part: Part, shape: ModelShape, s: ResolvedSettings): number {
+/** The weights a vLLM card holds: the serving engines' load less an unused MTP block, and the MXFP4 experts' own layout (Hopper's, Marlin's). */
+export function vllmWeightsOnCard(part: Part, shape: ModelShape, s: ResolvedSettings, settings: EngineSettings = {}): number {
   const w = servingWeights(part, shape, s);
-  return w.bodyBytes + vllmMxfp4HopperGrowthBytes(part, shape) + w.embedBytes;
+  return w.bodyBytes + vllmMxfp4HopperGrowthBytes(part, shape) + vllmMxfp4MarlinGrowthBytes(part, shape) + w.embedBytes - mtpBytesSkipped(part, shape, settings);
 }
 
 export function vllmEvalCard(layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
   const initial = resolveSettings("vllm", part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
   const elem = vllmKvElementBytes(w.kvDtype, runElemBytes(ctx.shape, initial));
-  const weights = vllmWeightsOnCard(part, ctx.shape, initial);
+  const weights = vllmWeightsOnCard(part, ctx.shape, initial, w.settings);
   const measured = w.settings.measuredOverheadGib?.vllm;
   const kv = vllmCachedGeometry(part.kv, initial.chunkedLocalHybridKv);
   // With no release named the plan holds for each range it may run on (settings.ts): the
@@ -37,7 +38,7 @@ export function vllmEvalCard(layout: Layout, part: Part, ctx: EvalContext, w: Wo
   const chosen = budgets.reduce((a, b) => (b.usableBytes - inside(b) < a.usableBytes - inside(a) ? b : a));
   const s = chosen.settings;
   const stepTokens = vllmBlockTokens(kv, elem);
-  return cardEval("vllm", part, w, contextTokens, {
+  const e = cardEval("vllm", part, w, contextTokens, {
     settings: s,
     elementBytes: elem,
     weightsBytes: weights,
@@ -51,4 +52,7 @@ export function vllmEvalCard(layout: Layout, part: Part, ctx: EvalContext, w: Wo
     outsideOk: budgets.every((b) => b.outsideOk),
     requestedBytes: Math.max(...budgets.map((b) => b.usableBytes)),
   });
+  const mtp = mtpBytesLoaded(part, ctx.shape, w.settings);
+  if (mtp > 0) e.load.mtpWeightsBytes = mtp;
+  return e;
 }

@@ -29,10 +29,10 @@ export const VLLM_STAGE_FORWARD_BYTES_PER_TOKEN_HIDDEN = 35;
  * max_num_seqs, which only the last pipeline stage runs; the sampler's share
  * is the release's (`s.vllmProfile`).
  */
-export function vllmActivationBytes(shape: ModelShape, s: ResolvedSettings, modelDtypeBytes: number, lastStage: boolean, pipelineParallel = 1): number {
+export function vllmActivationBytes(shape: ModelShape, s: ResolvedSettings, modelDtypeBytes: number, lastStage: boolean, pipelineParallel = 1, samplerBytesPerSeqVocab = s.vllmProfile.samplerBytesPerSeqVocab): number {
   const perTokenHidden = pipelineParallel > 1 && !lastStage ? VLLM_STAGE_FORWARD_BYTES_PER_TOKEN_HIDDEN : VLLM_FORWARD_BYTES_PER_TOKEN_HIDDEN;
   const forward = s.maxNumBatchedTokens * shape.hiddenSize * perTokenHidden;
-  const perEntry = s.vllmProfile.samplerBytesPerSeqVocab + Math.max(0, modelDtypeBytes - 2);
+  const perEntry = samplerBytesPerSeqVocab + Math.max(0, modelDtypeBytes - 2);
   const sampler = lastStage ? s.maxNumSeqs * shape.vocabSize * perEntry : 0;
   return Math.max(forward, sampler);
 }
@@ -45,10 +45,15 @@ export function vllmActivationBytes(shape: ModelShape, s: ResolvedSettings, mode
  * parallel group spread over nodes (NCCL over the network) is told apart for
  * the releases whose logs show it.
  */
-export function vllmNonTorchBytes(tensorParallel: number, pipelineParallel: number, profile: VllmMemoryProfile = VLLM_DEFAULT_PROFILE, tensorAcrossNodes = false): number {
-  if (tensorParallel >= 2) return tensorAcrossNodes ? profile.nonTorch.tensorAcrossNodesBytes : profile.nonTorch.tensorParallelBytes;
-  if (pipelineParallel >= 2) return profile.nonTorch.pipelineStageBytes;
-  return profile.nonTorch.singleBytes;
+export function vllmNonTorchBytes(tensorParallel: number, pipelineParallel: number, profile: VllmMemoryProfile = VLLM_DEFAULT_PROFILE, tensorAcrossNodes = false, link: "nvlink" | "pcie" = "nvlink", hybrid = false): number {
+  const n = profile.nonTorch;
+  if (tensorParallel >= 2) {
+    if (tensorAcrossNodes) return n.tensorAcrossNodesBytes;
+    if (link === "pcie") return tensorParallel === 2 ? n.pcieTensorParallel2Bytes : n.pcieTensorParallelWideBytes;
+    return n.tensorParallelBytes;
+  }
+  if (pipelineParallel >= 2) return n.pipelineStageBytes;
+  return hybrid ? n.hybridSingleBytes : n.singleBytes;
 }
 
 /**
@@ -101,12 +106,41 @@ export function vllmCudaGraphPoolBytes(layersOnCard: number, moeExpertPicksOnCar
   return (0.4 + 0.0155 * layersOnCard) * GIB + moeExpertPicksOnCard * VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK;
 }
 
+/** The batch sizes vLLM captures by default: 1, 2, 4, then 8…248 by 8, then 256…512 by 16 (CompilationConfig, 0.11+). */
+function captureSizesUpTo(largest: number): number {
+  let n = 0;
+  for (const size of [1, 2, 4]) if (size <= largest) n++;
+  for (let size = 8; size < 256; size += 8) if (size <= largest) n++;
+  for (let size = 256; size <= 512; size += 16) if (size <= largest) n++;
+  return Math.max(1, n);
+}
+
 /**
- * What a release reserves for CUDA graphs INSIDE util × total: the estimate
- * from 0.21 on (none with --enforce-eager, cudagraph_mode NONE), nothing before.
+ * The graphs vLLM's profiler counts (0.21+ logs: "Profiling CUDA graph memory: PIECEWISE=11 (largest=64),
+ * FULL=7 (largest=32)" at 32 sequences): PIECEWISE up to max_cudagraph_capture_size = min(2 × max_num_seqs, 512),
+ * FULL decode graphs up to min(max_num_seqs, 512). At 1024 sequences that is 51 + 51 = 102.
  */
-export function vllmGraphReserveBytes(profile: VllmMemoryProfile, enforceEager: boolean, layersOnCard: number, moeExpertPicksOnCard = 0): number {
-  return profile.graphsInsideBudget && !enforceEager ? vllmCudaGraphPoolBytes(layersOnCard, moeExpertPicksOnCard) : 0;
+export function vllmCapturedGraphs(maxNumSeqs: number): number {
+  return captureSizesUpTo(Math.min(2 * maxNumSeqs, 512)) + captureSizesUpTo(Math.min(maxNumSeqs, 512));
+}
+
+/** The least estimate the 0.21+ logs printed: 0.06 GiB (gpt-oss-120b, 8 graphs); vLLM's per-graph floor is 1 MiB. */
+const VLLM_GRAPH_ESTIMATE_FLOOR_BYTES = 0.05 * GIB;
+
+/**
+ * What a release reserves for CUDA graphs INSIDE util × total: from 0.21 its own estimate
+ * (gpu_model_runner.profile_cudagraph_memory, vllm#45178: first capture + second capture × (graphs − 1)),
+ * which Modelplan takes as the 0.19 dense pool line spread over the 102 graphs of a 1024-sequence run and
+ * counted for the run's own graphs (vllmCapturedGraphs), with no MoE term: on the 0.21+ logs vLLM
+ * estimated 0.11 GiB for Qwen3.5-122B's 48 × 256 × 8 expert picks, where the 0.19 term would reserve 5.9.
+ * Logged against this: gpt-oss-120b 8 graphs 0.06 (0.08 here), Qwen3-235B 18 graphs (0.32 actual; 0.33),
+ * Qwen3.5-122B 3 graphs 0.11 (0.05), Agents-A1 18 graphs 0.76 (≈ 0.2: its first capture is 0.5).
+ * None with --enforce-eager, nothing before 0.21, nothing on the V2 runner until 0.29 (`inside` false).
+ */
+export function vllmGraphReserveBytes(inside: boolean, enforceEager: boolean, layersOnCard: number, maxNumSeqs: number): number {
+  if (!inside || enforceEager) return 0;
+  const dense = (0.4 + 0.0155 * layersOnCard) * GIB;
+  return Math.max(VLLM_GRAPH_ESTIMATE_FLOOR_BYTES, (dense * vllmCapturedGraphs(maxNumSeqs)) / 102);
 }
 
 /**
@@ -129,9 +163,9 @@ export function vllmSamplerWarmupBytes(shape: ModelShape, s: ResolvedSettings): 
  * GiB outside its budget: enough for TP4's 1.5 GiB context and small graphs,
  * not for the H100 means.
  */
-export function vllmOutsideFloorBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false, profile: VllmMemoryProfile = VLLM_DEFAULT_PROFILE): number {
-  // From 0.21 the graphs are captured into the room their estimate reserved inside the budget;
-  // what the real pool exceeds the estimate by (up to 0.5 GiB on the 0.19 logs) varies in sign.
-  const graphs = enforceEager || profile.graphsInsideBudget ? 0 : 0.5 * GIB;
+export function vllmOutsideFloorBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false, graphsInsideBudget = false): number {
+  // From 0.21 (V1 runner; V2 from 0.29) the graphs are captured into the room their estimate reserved inside
+  // the budget; what the real pool exceeds the estimate by (up to 0.5 GiB on the 0.19 logs) varies in sign.
+  const graphs = enforceEager || graphsInsideBudget ? 0 : 0.5 * GIB;
   return vllmCudaContextBytes(tensorParallel, pipelineParallel, moe) + graphs;
 }

@@ -88,3 +88,36 @@ export function vllmMxfp4HopperGrowthBytes(part: Part, shape: ModelShape): numbe
   return experts.moeLayers * experts.experts * vllmMxfp4HopperExpertGrowthBytes(shape.hiddenSize, experts.intermediatePerCard);
 }
 
+
+/**
+ * What vLLM's Marlin MXFP4 MoE layout adds to one routed expert on a card, beyond the checkpoint's share:
+ * Mxfp4MoEMethod.create_weights pads for the Marlin kernel ("requires that for each linear n % 256 == 0
+ * and k % 128 == 0"): the intermediate per card up to a multiple of 128 and hidden up to 256, for the
+ * packed weights (half a byte each) and their E8M0 scales (a byte per 32); the repack keeps both sizes and
+ * the bf16 biases grow with the padding (vllm quantization/mxfp4.py, MARLIN branch). gpt-oss-120b
+ * (hidden 2880 → 3072, intermediate 2880 → 2944 at TP1, 720 → 768 at TP4): +5.13 GiB at TP1, +1.96 a card
+ * at TP4, where the logs show 66.17 GiB on one RTX PRO 6000 (0.23.1, moe_backend marlin) against the
+ * 60.77 the checkpoint holds (issue 15: "5.4 GiB under"), and 17.22 a card on four A100s (0.10.1.1,
+ * Marlin) against 15.19. Not explained: 9.98 GiB a card on eight RTX PRO 4500s (0.28.0, a reporter's
+ * table), 1.4 GiB above this.
+ */
+export function vllmMxfp4MarlinExpertGrowthBytes(hiddenSize: number, intermediatePerCard: number): number {
+  const perWeight = 0.5 + 1 / 32;
+  const checkpoint = 3 * intermediatePerCard * hiddenSize * perWeight;
+  const i = roundUp(intermediatePerCard, 128);
+  const h = roundUp(hiddenSize, 256);
+  const biases = (2 * i + h - (2 * intermediatePerCard + hiddenSize)) * 2;
+  return Math.max(0, 3 * i * h * perWeight - checkpoint + biases);
+}
+
+/**
+ * The Marlin layout's growth on a card: Ampere and Ada (compute capability 8.x, no FP4 units: Marlin is
+ * their MXFP4 path) and Blackwell workstation parts (12.x; the RTX PRO 6000 log runs Marlin). 0 elsewhere:
+ * Hopper has its own (vllmMxfp4HopperGrowthBytes), sm100 picks FlashInfer's TRTLLM kernels, unmodelled.
+ */
+export function vllmMxfp4MarlinGrowthBytes(part: Part, shape: ModelShape): number {
+  const experts = part.routedExperts;
+  const cc = cardOf(part.gpuClass)?.computeCapability ?? 0;
+  if (shape.quantMethod !== "mxfp4" || !experts || !((cc >= 8 && cc < 9) || (cc >= 12 && cc < 13))) return 0;
+  return experts.moeLayers * experts.experts * vllmMxfp4MarlinExpertGrowthBytes(shape.hiddenSize, experts.intermediatePerCard);
+}

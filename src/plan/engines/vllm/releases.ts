@@ -39,22 +39,37 @@ export const VLLM_SORTING_SAMPLER_BYTES_PER_SEQ_VOCAB = 39;
 /** What a vLLM release's profile run adds inside util × total beyond the weights. */
 export interface VllmMemoryProfile {
   /** The first release of the range, as settings and links name the profile. */
-  id: "0.10" | "0.11.1" | "0.17" | "0.21";
+  id: "0.10" | "0.11.1" | "0.17" | "0.21" | "0.26" | "0.27" | "0.29";
   /** The releases it covers, in words. */
   releases: string;
   /** A release of the range: what the page's select and the command line's help name it by. */
   representative: string;
   /** The sampler's share of the activation peak per sequence slot and vocabulary entry (bf16/fp16 model). */
   samplerBytesPerSeqVocab: number;
-  /** Non-torch memory the profile run adds, by how the card's group communicates. */
-  nonTorch: { singleBytes: number; tensorParallelBytes: number; tensorAcrossNodesBytes: number; pipelineStageBytes: number };
   /**
-   * The CUDA-graph estimate is reserved INSIDE util × total, so the KV pool shrinks by it and the
+   * Non-torch memory the profile run adds, by how the card's group communicates: `tensorParallelBytes`
+   * over NVLink (custom all-reduce on), `pcieTensorParallel2Bytes` / `pcieTensorParallelWideBytes` over
+   * PCIe at TP2 / TP ≥ 3 (custom all-reduce off past two PCIe-only cards: NCCL alone), and
+   * `hybridSingleBytes` for a TP1 model with linear-attention (GDN/Mamba) layers.
+   */
+  nonTorch: {
+    singleBytes: number; hybridSingleBytes: number; tensorParallelBytes: number; pcieTensorParallel2Bytes: number; pcieTensorParallelWideBytes: number;
+    tensorAcrossNodesBytes: number; pipelineStageBytes: number;
+  };
+  /**
+   * The CUDA-graph estimate is reserved INSIDE util × total (V1 model runner), so the KV pool shrinks by it and the
    * graphs are no longer outside the budget (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS on).
    */
   graphsInsideBudget: boolean;
+  /**
+   * Which models the release runs on its V2 model runner ("Using V2 Model Runner"), and what that runner
+   * holds inside the budget; null: every model runs V1.
+   */
+  v2: null | { models: "dense" | "dense-and-hybrid"; graphsInsideBudget: boolean; samplerBytesPerSeqVocab: number };
   /** The release's own --gpu-memory-utilization default (CacheConfig.gpu_memory_utilization). */
   defaultUtilization: number;
+  /** The line the worker prints its budget in: 0.27's "consumed memory (weights + non-torch)" or the older per-term line. */
+  usageLine: "weight-peak-non-torch" | "consumed-peak";
   /** The logs and sources each figure came from. */
   source: string;
 }
@@ -113,86 +128,174 @@ export interface VllmMemoryProfile {
  *   GiB). TP1 left none (−0.01 to 0.00). No pipeline log: the
  *   same-node TP figure, since the stage's NCCL setup is counted too.
  */
-/** vLLM 0.17–0.19's non-torch memory, which 0.21+ is planned with too (no newer log). */
-const VLLM_019_NON_TORCH: VllmMemoryProfile["nonTorch"] = { singleBytes: 0.25 * GIB, tensorParallelBytes: 2.1 * GIB, tensorAcrossNodesBytes: 2.1 * GIB, pipelineStageBytes: 0.07 * GIB };
+/** vLLM 0.17–0.19's non-torch memory (H100, NVLink): what releases without a PCIe or hybrid log are planned with. */
+const VLLM_019_NON_TORCH: VllmMemoryProfile["nonTorch"] = {
+  singleBytes: 0.25 * GIB, hybridSingleBytes: 0.25 * GIB, tensorParallelBytes: 2.1 * GIB, pcieTensorParallel2Bytes: 2.1 * GIB, pcieTensorParallelWideBytes: 2.1 * GIB,
+  tensorAcrossNodesBytes: 2.1 * GIB, pipelineStageBytes: 0.07 * GIB,
+};
+
+/**
+ * Non-torch from 0.21 (docs/vllm-releases.md §4): NVLink keeps 0.19's 2.1 GiB (custom all-reduce on);
+ * over PCIe, custom all-reduce is off past two cards ("Custom allreduce is disabled because it's not
+ * supported on more than two PCIe-only GPUs", custom_all_reduce.py) and NCCL alone held 1.70 GiB at
+ * TP4 (Qwen3-235B-FP8 on 4 × RTX PRO 6000, 0.27.1: consumed 56.89 − weights 55.19); at TP2 over PCIe the
+ * Qwen3-32B 0.27.1 log leaves 1.66 GiB for everything but weights and KV, of which its 8,192-token
+ * forward line is 1.05: 0.6 for non-torch. A TP1 hybrid model (linear-attention state, often multimodal
+ * profiling too): Agents-A1 (dev1327) 1.26 text-only and 0.72 + a 1.38 transient with images; Qwen3.5-122B
+ * (0.22.1) 2.68 with its 0.63 forward line: we take 1.5 for non-torch and what its transient adds.
+ * Dense TP1 stays 0.25 (0.08 A40 0.26.0, 0.15 gpt-oss-120b dev1229, 0.39 ThinkingCap 0.29.0).
+ */
+const VLLM_021_NON_TORCH: VllmMemoryProfile["nonTorch"] = {
+  ...VLLM_019_NON_TORCH, hybridSingleBytes: 1.5 * GIB, pcieTensorParallel2Bytes: 0.6 * GIB, pcieTensorParallelWideBytes: 1.7 * GIB,
+};
+
+/** The older ranges' non-torch: one figure for every kind of link (their logs are all NVLink or one card). */
+function sameOverLinks(singleBytes: number, tensorParallelBytes: number, tensorAcrossNodesBytes: number, pipelineStageBytes: number): VllmMemoryProfile["nonTorch"] {
+  return { singleBytes, hybridSingleBytes: singleBytes, tensorParallelBytes, pcieTensorParallel2Bytes: tensorParallelBytes, pcieTensorParallelWideBytes: tensorParallelBytes, tensorAcrossNodesBytes, pipelineStageBytes };
+}
+
+/**
+ * The V2 model runner's sampler share. 0.26.0: the A40 Llama-3.1-8B log peaks at 1.01 GiB with
+ * 256 sequences and a 2,048-token batch, whose forward line is 0.21: 1.01 GiB ÷ (256 × 128,256) = 33 B an
+ * entry (EMPIRICAL, one log). 0.27.1: Qwen3-32B TP2 at 1,024 sequences leaves 1.66 GiB for all of
+ * non-torch, peak and graphs, so its sampler is at most 1.05 GiB ÷ (1,024 × 151,936) = 7 B: we take the
+ * fp32 logits alone, 4 B (a bound from one log, not a measured split).
+ */
+const VLLM_V2_026_SAMPLER_BYTES = 33;
+const VLLM_V2_027_SAMPLER_BYTES = 4;
+
+const FLASHINFER_SAMPLER = "FlashInfer top-p/top-k sampler (PR #40376; \"Using FlashInfer for top-p & top-k sampling\" in dev1327, 0.27.1, 0.29.0)";
 
 export const VLLM_PROFILES: readonly VllmMemoryProfile[] = [
   {
-    id: "0.21", releases: "0.21 and later", representative: "0.21",
-    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
-    nonTorch: VLLM_019_NON_TORCH,
-    graphsInsideBudget: true, defaultUtilization: 0.92,
-    source: "vLLM source: CUDA-graph estimate inside the budget and util 0.92 by default (PR #38284, v0.21.0); FlashInfer sampler (PR #40376); other figures from the 0.19.0 H100 sweep",
+    id: "0.29", releases: "0.29 and later", representative: "0.29",
+    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB, nonTorch: VLLM_021_NON_TORCH,
+    graphsInsideBudget: true, v2: { models: "dense-and-hybrid", graphsInsideBudget: true, samplerBytesPerSeqVocab: VLLM_V2_027_SAMPLER_BYTES },
+    defaultUtilization: 0.92, usageLine: "consumed-peak",
+    source: `vLLM 0.29.0 logs: the V2 runner runs hybrid Qwen3.5-class models too and captures its graphs during profiling, reserving them ("Graph capturing finished … took 0.14 GiB" before "Available KV cache memory"; ThinkingCap 27.68 − 22.53 − 0.42 = 4.73); the 0.27 consumed/peak line; ${FLASHINFER_SAMPLER}`,
+  },
+  {
+    id: "0.27", releases: "0.27 to 0.28", representative: "0.27",
+    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB, nonTorch: VLLM_021_NON_TORCH,
+    graphsInsideBudget: true, v2: { models: "dense", graphsInsideBudget: false, samplerBytesPerSeqVocab: VLLM_V2_027_SAMPLER_BYTES },
+    defaultUtilization: 0.92, usageLine: "consumed-peak",
+    source: `vLLM 0.27.1 logs: "Actual usage is X GiB for consumed memory (weights + non-torch), Y GiB for peak activation" (gpu_worker.py:789; peak includes the graph estimate, PR #49208 / #57936); Qwen3-235B-FP8 TP4 85.51 − 56.89 − 0.76 = 27.86; dense models on the V2 runner (model_runner.py:329); ${FLASHINFER_SAMPLER}`,
+  },
+  {
+    id: "0.26", releases: "0.26", representative: "0.26",
+    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB, nonTorch: VLLM_021_NON_TORCH,
+    graphsInsideBudget: true, v2: { models: "dense", graphsInsideBudget: false, samplerBytesPerSeqVocab: VLLM_V2_026_SAMPLER_BYTES },
+    defaultUtilization: 0.92, usageLine: "weight-peak-non-torch",
+    source: "vLLM 0.26.0: dense models on the V2 runner (\"Using V2 Model Runner\", gpu_worker.py:378), whose profile_cudagraph_memory() returns 0: no estimate inside (A40 Llama-3.1-8B 39.99 − 15.0 − 1.01 − 0.08 = 23.90, the 0.56 GiB pool outside); MoE models stay V1 with the estimate",
+  },
+  {
+    id: "0.21", releases: "0.21 to 0.25", representative: "0.21",
+    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB, nonTorch: VLLM_021_NON_TORCH,
+    graphsInsideBudget: true, v2: null, defaultUtilization: 0.92, usageLine: "weight-peak-non-torch",
+    source: "vLLM source: CUDA-graph estimate inside the budget and util 0.92 by default (PR #38284, v0.21.0; \"CUDA graph memory profiling is enabled (default since v0.21.0)\"); gpt-oss-120b dev1229 84.12 − 66.17 − 1.17 − 0.15 − 0.06 = 16.57; FlashInfer sampler (PR #40376)",
   },
   {
     id: "0.17", releases: "0.17 to 0.20", representative: "0.19",
     samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
     nonTorch: VLLM_019_NON_TORCH,
-    graphsInsideBudget: false, defaultUtilization: 0.9,
+    graphsInsideBudget: false, v2: null, defaultUtilization: 0.9, usageLine: "weight-peak-non-torch",
     source: "vLLM 0.19.0 H100 sweep (llm-d-planner PR #205 logs) and 0.18.0 Qwen3-14B; Triton top-k/top-p sampler (PR #33538)",
   },
   {
     id: "0.11.1", releases: "0.11.1 to 0.16", representative: "0.16",
     samplerBytesPerSeqVocab: VLLM_SORTING_SAMPLER_BYTES_PER_SEQ_VOCAB,
-    nonTorch: { singleBytes: 0.13 * GIB, tensorParallelBytes: 0.55 * GIB, tensorAcrossNodesBytes: 1.04 * GIB, pipelineStageBytes: 0.07 * GIB },
-    graphsInsideBudget: false, defaultUtilization: 0.9,
+    nonTorch: sameOverLinks(0.13 * GIB, 0.55 * GIB, 1.04 * GIB, 0.07 * GIB),
+    graphsInsideBudget: false, v2: null, defaultUtilization: 0.9, usageLine: "weight-peak-non-torch",
     source: "vLLM 0.15.0 Qwen3-14B (llm-d-planner version sweep) and llm-d-benchmark's pre-0.17 H100 runs; sort-based top-k/top-p (FlashInfer sampler off by default since PR #26859)",
   },
   {
     id: "0.10", releases: "0.10 to 0.11.0", representative: "0.10",
     samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
-    nonTorch: { singleBytes: 0, tensorParallelBytes: 0.11 * GIB, tensorAcrossNodesBytes: 1.04 * GIB, pipelineStageBytes: 0.11 * GIB },
-    graphsInsideBudget: false, defaultUtilization: 0.9,
+    nonTorch: sameOverLinks(0, 0.11 * GIB, 1.04 * GIB, 0.11 * GIB),
+    graphsInsideBudget: false, v2: null, defaultUtilization: 0.9, usageLine: "weight-peak-non-torch",
     source: "vLLM 0.10.1.1 on A100 80GB/40GB (dennislee22/vLLM-benchmarking logs, util 0.25/0.5, TP1, TP2, TP2 over two nodes); FlashInfer sampler on by default in V1",
   },
 ];
 
-/** The newest releases' profile: what most users run. */
+/** The newest releases' profile: what most users run, and what a plan that names no release is made for. */
 export const VLLM_NEWEST_PROFILE: VllmMemoryProfile = VLLM_PROFILES[0] as VllmMemoryProfile;
 
-/** The profile Modelplan's vLLM figures are calibrated on (0.17–0.20), and the fallback of a release it cannot read. */
-export const VLLM_DEFAULT_PROFILE: VllmMemoryProfile = VLLM_PROFILES[1] as VllmMemoryProfile;
-
-/**
- * What a plan that names no release must hold for: the newest releases (what
- * most users run: the graph estimate inside a 0.92 budget) AND the calibrated
- * 0.17–0.20 (no estimate, 0.9), each at its own default utilization. Each
- * option is planned with whichever leaves the smaller KV pool, so neither
- * population gets a false fit. With util unset the two differ by
- * 0.02 × total − the graph estimate: 1.58 GiB − 0.90 for Llama-3.1-8B on one
- * H100 (0.17–0.20 is 0.68 GiB smaller), 1.58 − 1.64 for Qwen2.5-72B's 80 layers
- * at TP2 (0.21+ is 0.06 smaller); with util set, 0.21+ is always smaller by
- * the estimate. Neither single profile is the smaller everywhere.
- */
-export const VLLM_UNNAMED_RELEASE_PROFILES: readonly VllmMemoryProfile[] = [VLLM_NEWEST_PROFILE, VLLM_DEFAULT_PROFILE];
+/** The profile Modelplan's older vLLM figures are calibrated on (0.17–0.20): the 0.19 sweep's. */
+export const VLLM_DEFAULT_PROFILE: VllmMemoryProfile = VLLM_PROFILES.find((p) => p.id === "0.17") as VllmMemoryProfile;
 
 /** The largest figure a release's part may have: "0.10.1.1" is a release, "0.99999" a typo. */
-const RELEASE_PART = /^\d{1,3}$/;
+const RELEASE_PART = "(\\d{1,3})";
 
 /**
- * The memory profile of a vLLM release written as "0.15", "0.10.1.1" or
- * "v0.19.0" (a pre-release or local suffix such as "rc1" or "+cu128" is
- * ignored), or a sentence saying why it is not one Modelplan models: the V1
- * engine from 0.10 on, ranges as VLLM_PROFILES gives them (0.11 alone means
- * 0.11.0). 0.17–0.20 take the calibrated profile, 0.21 and later (any 0.x past it,
- * and 1.x) the newest.
+ * A version as `vllm --version` prints it: X.Y[.Z[.W]], then PEP 440's pre-release (rc1, a1, b1),
+ * post-release (.post1) and dev (.dev1229) parts, then a local part (+g1bf3b12d5.d20260913, +cu128,
+ * +7b9cb5b7.dev). A dev build of 0.23.1rc1 is main between 0.23.0 and 0.23.1: the 0.23 range.
  */
-export function vllmProfileFor(version: string): VllmMemoryProfile | { error: string } {
-  const text = version.trim().replace(/^v/i, "").replace(/(?:rc\d+|\.post\d+|\.dev\d+|\+\S*)$/i, "");
-  const parts = text.split(".");
-  const shown = JSON.stringify(version.slice(0, 24));
-  if (parts.length < 2 || parts.length > 4 || !parts.every((x) => RELEASE_PART.test(x))) {
-    return { error: `${shown} is not a vLLM release: write it as vllm --version prints it, e.g. 0.15 or 0.10.1` };
-  }
-  const [major, minor, patch] = parts.map(Number) as [number, number, number | undefined];
-  const byId = (id: VllmMemoryProfile["id"]) => VLLM_PROFILES.find((p) => p.id === id) ?? VLLM_DEFAULT_PROFILE;
+const VERSION = new RegExp(`^${RELEASE_PART}\\.${RELEASE_PART}(?:\\.${RELEASE_PART})?(?:\\.${RELEASE_PART})?(?:(?:rc|a|b)\\d+)?(?:\\.post\\d+)?(?:\\.dev\\d+)?(?:\\+[0-9A-Za-z.]+)?$`, "i");
+
+/** The forms a release may be written in, for the message that refuses one. */
+export const VLLM_VERSION_FORMS = "0.29, 0.27.1, v0.19.0, 0.10.1.1, 0.23.1rc1.dev1229+g1bf3b12d5, 0.22.1+7b9cb5b7.dev";
+
+/** A vLLM release as read: its profile, the major.minor it names, and whether it is newer than every profile's range starts. */
+export interface VllmRelease {
+  profile: VllmMemoryProfile;
+  /** "0.23": the release's major.minor, as the page names what it planned for. */
+  release: string;
+  /** Past the newest range Modelplan has logs of (0.29): planned with the newest profile, and said so. */
+  newerThanProfiles: boolean;
+}
+
+/** The release after the newest profile's own that Modelplan has startup logs of (0.29.x, 0.30 dev builds behave as 0.29). */
+const NEWEST_SEEN = { major: 0, minor: 30 };
+
+/**
+ * The vLLM release a version string names, or a sentence saying why it is not one Modelplan models:
+ * the V1 engine from 0.10 on, ranges as VLLM_PROFILES gives them (0.11 alone means 0.11.0).
+ */
+export function vllmReleaseFor(version: string): VllmRelease | { error: string } {
+  const text = version.trim().replace(/^v/i, "");
+  const m = VERSION.exec(text);
+  const shown = JSON.stringify(version.slice(0, 40));
+  if (!m) return { error: `${shown} is not a vLLM release: write it as vllm --version prints it, e.g. ${VLLM_VERSION_FORMS}` };
+  const major = Number(m[1]);
+  const minor = Number(m[2]);
+  const patch = m[3] === undefined ? 0 : Number(m[3]);
+  const release = `${major}.${minor}`;
   if (major === 0 && minor < 10) {
     return { error: `vLLM ${text} is older than the V1 engine Modelplan models (0.10 and later); its V0 accounting differs: plan with 0.10 as the nearest` };
   }
-  if (major === 0 && (minor === 10 || (minor === 11 && (patch ?? 0) === 0))) return byId("0.10");
-  if (major === 0 && minor <= 16) return byId("0.11.1");
-  if (major === 0 && minor <= 20) return byId("0.17");
-  return VLLM_NEWEST_PROFILE;
+  const byId = (id: VllmMemoryProfile["id"]) => VLLM_PROFILES.find((p) => p.id === id) ?? VLLM_DEFAULT_PROFILE;
+  const at = (id: VllmMemoryProfile["id"]): VllmRelease => ({ profile: byId(id), release, newerThanProfiles: false });
+  if (major === 0 && (minor === 10 || (minor === 11 && patch === 0))) return at("0.10");
+  if (major === 0 && minor <= 16) return at("0.11.1");
+  if (major === 0 && minor <= 20) return at("0.17");
+  if (major === 0 && minor <= 25) return at("0.21");
+  if (major === 0 && minor === 26) return at("0.26");
+  if (major === 0 && minor <= 28) return at("0.27");
+  const newer = major > NEWEST_SEEN.major || minor > NEWEST_SEEN.minor;
+  return { profile: VLLM_NEWEST_PROFILE, release, newerThanProfiles: newer };
+}
+
+/** The memory profile of a vLLM release string (see vllmReleaseFor), or why it names none. */
+export function vllmProfileFor(version: string): VllmMemoryProfile | { error: string } {
+  const r = vllmReleaseFor(version);
+  return "error" in r ? r : r.profile;
+}
+
+/**
+ * The release a plan was made for, in words the page and the CLI print beside it: the named one, or with
+ * none named the newest (what most users run; planning an older release is the user's choice). A release
+ * newer than every profile is planned with the newest and says so.
+ */
+export function assumedVllmRelease(version: string | undefined): { profile: VllmMemoryProfile; named: boolean; words: string } {
+  const r = version === undefined ? null : vllmReleaseFor(version);
+  if (r === null || "error" in r) {
+    return { profile: VLLM_NEWEST_PROFILE, named: false, words: `vLLM ${VLLM_NEWEST_PROFILE.releases} assumed (no release named; set --vllm-version to plan an older one)` };
+  }
+  if (r.newerThanProfiles) {
+    return { profile: r.profile, named: true, words: `vLLM ${r.release} is newer than the releases Modelplan has logs of: planned as ${r.profile.releases}` };
+  }
+  return { profile: r.profile, named: true, words: `vLLM ${r.release}, planned as ${r.profile.releases}` };
 }
 
 /** One entry of the page's vLLM release select: the range's representative release, and the range in words. */
@@ -204,7 +307,7 @@ export interface VllmReleaseChoice {
 /** The release ranges a user can plan vLLM for, newest first. */
 export function vllmReleaseChoices(): VllmReleaseChoice[] {
   const note = (p: VllmMemoryProfile): string =>
-    p === VLLM_DEFAULT_PROFILE ? " (calibrated on 0.17–0.19)" : p.graphsInsideBudget ? " (CUDA-graph estimate inside the budget, util 0.92)" : "";
+    p === VLLM_NEWEST_PROFILE ? " (the newest: planned when none is named)" : p === VLLM_DEFAULT_PROFILE ? " (calibrated on 0.17–0.19)" : p.graphsInsideBudget ? " (CUDA-graph estimate inside the budget, util 0.92)" : "";
   return VLLM_PROFILES.map((p) => ({ value: p.representative, label: `${p.releases}${note(p)}` }));
 }
 
@@ -216,13 +319,11 @@ export function vllmReleaseChoiceOf(version: string | undefined): string {
 }
 
 /**
- * The profiles a (validated) setting names, the planned one first: a named release's
- * alone, or with none named the newest and the calibrated (VLLM_UNNAMED_RELEASE_PROFILES).
+ * The profiles a (validated) setting names: a named release's, or with none named the newest.
  * A release Modelplan cannot read plans as none named, never as a guess.
  */
 export function vllmProfilesOf(version: string | undefined): readonly VllmMemoryProfile[] {
-  const p = version === undefined ? null : vllmProfileFor(version);
-  return p === null || "error" in p ? VLLM_UNNAMED_RELEASE_PROFILES : [p];
+  return [assumedVllmRelease(version).profile];
 }
 
 /**
@@ -236,4 +337,13 @@ export function vllmProfilesOf(version: string | undefined): readonly VllmMemory
  */
 export const VLLM_LARGE_CARD_GIB = 70;
 
-export const VLLM_SCHED_SOURCE = "vLLM 0.19 arg_utils._set_default_args (OpenAI server): ≥70 GiB cards 8192 tokens / 1024 seqs, else 2048 / 256";
+export const VLLM_SCHED_SOURCE =
+  "vLLM arg_utils (OpenAI server), 0.10 through the 2026 get_batch_defaults: ≥70 GiB cards that are not A100s 8192 tokens / 1024 seqs, else 2048 / 256 (0.27.1 RTX PRO 6000 log: \"Chunked prefill is enabled with max_num_batched_tokens=8192\"; 0.26.0 A40: compile range (1, 2048))";
+
+/** The top-k/top-p sampler each range's profile run uses, with its source. */
+export function vllmSamplerOf(p: VllmMemoryProfile): { value: string; source: string } {
+  if (p.id === "0.11.1") return { value: "PyTorch sort", source: "FlashInfer's sampler off by default (PR #26859, 2025-10-15): apply_top_k_top_p sorts the vocabulary" };
+  if (p.id === "0.10") return { value: "FlashInfer", source: "V1 0.10–0.11.0: VLLM_USE_FLASHINFER_SAMPLER None means True" };
+  if (p.id === "0.17") return { value: "Triton top-k/top-p", source: "PR #33538 (0.17): apply_top_k_top_p_triton, no sort" };
+  return { value: "FlashInfer top-k/top-p", source: "PR #40376 (\"Enable FlashInfer top-k/top-p sampler by default\"): \"Using FlashInfer for top-p & top-k sampling\" in the dev1327, 0.27.1 and 0.29.0 logs" };
+}

@@ -36,6 +36,5 @@ export function vllmUtilizationDefaults(r: ResolvedSettings): number | string {
 
 /** Where the utilization default shown comes from: the planned release's, and with none named both ranges'. */
 export function vllmUtilizationSource(r: ResolvedSettings): string {
-  if (r.vllmProfiles.length > 1) return `${VLLM_UTILIZATION.source}; with no release named each option takes whichever of the two leaves less KV`;
   return r.vllmProfile.graphsInsideBudget ? VLLM_UTILIZATION.source : `vLLM ${r.vllmProfile.releases} CacheConfig.gpu_memory_utilization = ${r.vllmProfile.defaultUtilization}`;
 }
