@@ -15,7 +15,7 @@ import { parseRepoInput } from "../src/hub/repoId.ts";
 import { checkToken, hubUrlFromEnv } from "../src/hub/settings.ts";
 import { snapshotCeilingError } from "../src/hub/limits.ts";
 import { hubTimeoutFromEnv } from "../src/hub/timeout.ts";
-import { DEFAULT_WORKLOAD, ModelError, plan, readModel } from "../src/plan/index.ts";
+import { assumedVllmRelease, DEFAULT_WORKLOAD, ModelError, plan, readModel } from "../src/plan/index.ts";
 import { optionJson, refusalJson } from "../src/report/json.ts";
 import type { Cluster, RepoSnapshot, Workload } from "../src/plan/index.ts";
 import { UsageError, helpText, parsePlanArgs } from "./lib/args.ts";
@@ -126,11 +126,14 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ c
     // A model read from disk is served from there: its commands name the directory, not a Hub repo.
     const modelPath = existsSync(args.model) ? localModelDir(args.model) : undefined;
     const result = plan({ repo: snapshot.repo, revision: snapshot.sha, ...(modelPath !== undefined ? { modelPath } : {}), shape, artifacts }, cluster, workload);
+    if (!args.json && result.options.some((o) => o.engine === "vllm")) notes.push(assumedVllmRelease(workload.settings.vllmVersion).words);
     const stderr = [...notes, ...firstLines(warnings, "cluster: ")].join("\n");
     if (args.deploy !== null) return { code: 0, stdout: deployText(result, args.deploy, args.option), stderr };
     if (args.json) {
       const options = result.options.map((o) => ({ ...optionJson(o), deploy_targets: deployTargetsJson(o, result) }));
-      const out = { model: { repo: snapshot.repo, sha: snapshot.sha, ...shape, artifacts }, options, refused: result.refused.map(refusalJson) };
+      // Which vLLM the plan assumed: the newest release profile unless --vllm-version named one (additive field).
+      const vllm = assumedVllmRelease(workload.settings.vllmVersion);
+      const out = { model: { repo: snapshot.repo, sha: snapshot.sha, ...shape, artifacts }, options, refused: result.refused.map(refusalJson), vllm_release: vllm.words };
       return { code: 0, stdout: JSON.stringify(out, null, 2), stderr };
     }
     return { code: 0, stdout: textReport(snapshot, result, contextTokens), stderr };
