@@ -71,7 +71,9 @@ async function checkContext(key: string, path: string, modelMib: Record<string, 
   if (repackedMib > 0) rows.push(`${key} | repacked copy (${Object.keys(modelMib).join(", ")}; CPU build ${await cpuVariant()}) | ${repackedMib.toFixed(2)} | 0 |`);
   const kvDtype = c.cacheType === 8 ? "q8_0" : c.cacheType === 2 ? "q4_0" : "f16";
   const contextTokens = planSequences === c.nSeqMax ? c.nCtx / c.nSeqMax : c.nCtx;
-  const planned = (await planCpu(path, { contextTokens, sequences: planSequences, kvDtype, ubatch: log.nUbatch })).load;
+  // The plan is told what the engine was: flash attention on, off or auto (llama.cpp's -fa), as the command would pass it.
+  const flashAttn = c.flashAttn === true ? "on" : c.flashAttn === false ? "off" : "auto";
+  const planned = (await planCpu(path, { contextTokens, sequences: planSequences, kvDtype, ubatch: log.nUbatch, flashAttn })).load;
   const engineKv = log.kv.reduce((s, k) => s + k.mib, 0) + log.recurrentMib;
   const engineOverhead = log.computeMib + log.outputMib;
   return [

@@ -15,7 +15,7 @@ export interface PlannedCpu {
 }
 
 /** The llama.cpp CPU option's load for `sequences` slots of `contextTokens` each. */
-export async function planCpu(path: string, w: { contextTokens: number; sequences: number; kvDtype: KvDtype; ubatch: number }): Promise<PlannedCpu> {
+export async function planCpu(path: string, w: { contextTokens: number; sequences: number; kvDtype: KvDtype; ubatch: number; flashAttn: "on" | "off" | "auto" }): Promise<PlannedCpu> {
   const parse = await gguf(path, { allowLocalFile: true });
   const name = basename(path);
   const snapshot: RepoSnapshot = {
@@ -27,7 +27,7 @@ export async function planCpu(path: string, w: { contextTokens: number; sequence
   const cluster = { nodes: [{ id: "cpu", fabric: "", hostMemGib: 4096, hostFreeGib: 4096, devices: [] }] };
   const workload = {
     contextTokens: w.contextTokens, sequences: w.sequences, kvDtype: w.kvDtype,
-    settings: { ubatch: w.ubatch, batch: w.ubatch, parallel: w.sequences },
+    settings: { ubatch: w.ubatch, batch: w.ubatch, parallel: w.sequences, flashAttn: w.flashAttn },
   };
   const p = plan({ repo: snapshot.repo, revision: "", shape, artifacts }, cluster, workload);
   const cpu = p.options.find((o) => o.engine === "llamacpp" && o.placement.cpu);

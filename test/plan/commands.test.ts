@@ -323,7 +323,8 @@ describe("llama.cpp", () => {
     const { flags } = parse(entry, "llamacpp");
     expect(flags.get("-m")).toBe("DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S-00001-of-00003.gguf");
     expect(flags.has("-hf")).toBe(false);
-    expect(flags.has("--parallel")).toBe(false);
+    // One slot named: llama-server left alone would run 4 (llama.cpp v0.4.0, test/engine FINDINGS.md F9).
+    expect(flags.get("--parallel")).toBe("1");
   });
 
   test("a local directory (npm run plan ./dir) is named in the command, so it runs from anywhere and never goes to the Hub", () => {

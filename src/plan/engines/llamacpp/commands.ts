@@ -63,7 +63,9 @@ function llamacppServerArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   const slots = settings.parallel ?? sequences(workload);
   // --ctx-size is the whole pool, shared by the slots: context × sequences.
   const args: Arg[] = [...llamacppModelArgs(ctx), ["--ctx-size", workload.contextTokens * slots]];
-  if (slots > 1) args.push(["--parallel", slots]);
+  // Always named, 1 included: without it llama-server picks 4 unified slots itself (measured on v0.4.0,
+  // test/engine FINDINGS.md F9), four times the output buffer and wider windows than the plan holds.
+  args.push(["--parallel", slots]);
   args.push(...llamacppGpuArgs(option), ...llamacppKvArgs(workload.kvDtype, settings.flashAttn));
   if (settings.ubatch !== undefined) args.push(["-ub", settings.ubatch]);
   if (settings.batch !== undefined) args.push(["-b", settings.batch]);

@@ -7,7 +7,6 @@
  * "auto", the default, turns flash attention on wherever the backend has it (CUDA, Metal, Vulkan, CPU).
  */
 import { LLAMACPP_KV_PAD, pad } from "./kv.ts";
-import { llamacppComputeBytes } from "./memory.ts";
 import type { KvGeometry } from "../../kv.ts";
 import type { ModelShape, Workload } from "../../types.ts";
 
@@ -21,21 +20,22 @@ export function flashAttnOff(w: Workload): boolean {
 
 /**
  * The compute buffer without flash attention on a card whose layers are `g`: the attention's live
- * tensors, KQ (n_kv × n_ubatch × n_head f32) and its mask (n_kv × n_ubatch f32), beside one
- * ubatch's activations (memory.ts), or the flash-attention buffer where that is larger (the logits
- * are not live at the same time). n_kv is the widest layer's view: the whole cache where a full or
- * MLA layer is, else the largest sliding window's cells; a card with no attention has no KQ.
- * Check: Llama-2-7B Q4_K_M, n_ctx 4096, ub 512, flash_attn = 0 on llama.cpp b3600 (Vulkan, A770):
- * "compute buffer size = 296.00 MiB" (http://coloradmin.cn/o/2067531.html, a copy of the CSDN post
- * by secext2022); this gives 264 + 16 = 280 MiB, 5.4 % under: the rest of a layer's live
- * activations (Q, the norm's output) is not counted.
+ * tensors, KQ (n_kv × n_ubatch × n_head f32), its mask (n_kv × n_ubatch f32) and the layer's Q/KQV
+ * rows (4 × n_ubatch × n_head × head_dim f32), or the flash-attention buffer where that is larger
+ * (the logits are not live at the same time). n_kv is one stream's cells: llama-server without
+ * --kv-unified gives each of its `slots` sequences a cache of its own, so KQ spans one sequence's
+ * context (pad256), or its window on a model whose every layer slides.
+ * Measured against llama.cpp v0.4.0 itself (test/engine, FINDINGS.md F1): within 1.4% on Llama-3.1,
+ * gpt-oss, Qwen3-MoE, Qwen3-Next, Gemma and LFM2 at 1 to 4 sequences, and 4–15% under on MLA
+ * (DeepSeek-V2-Lite), whose absorbed attention keeps more alive.
  */
-export function flashOffComputeBytes(shape: ModelShape, g: KvGeometry, contextTokens: number, slots: number, ubatch: number, flashOnBytes: number): number {
-  const nCtx = pad(contextTokens * slots, LLAMACPP_KV_PAD);
-  let nKv = g.fullLayers + g.mlaLayers > 0 ? nCtx : 0;
-  for (const s of g.sliding) nKv = Math.max(nKv, pad(Math.min(nCtx, s.windowTokens * slots + ubatch), LLAMACPP_KV_PAD));
+export function flashOffComputeBytes(shape: ModelShape, g: KvGeometry, contextTokens: number, _slots: number, ubatch: number, flashOnBytes: number): number {
+  const streamCells = pad(contextTokens, LLAMACPP_KV_PAD);
+  let nKv = g.fullLayers + g.mlaLayers > 0 ? streamCells : 0;
+  for (const s of g.sliding) nKv = Math.max(nKv, pad(Math.min(streamCells, s.windowTokens + ubatch), LLAMACPP_KV_PAD));
   if (nKv === 0) return flashOnBytes;
-  const attention = nKv * ubatch * (shape.attentionHeads + 1) * KQ_ELEMENT_BYTES + llamacppComputeBytes(shape, ubatch, false);
+  const heads = shape.attentionHeads;
+  const attention = nKv * ubatch * (heads + 1) * KQ_ELEMENT_BYTES + 4 * ubatch * heads * shape.headDim * KQ_ELEMENT_BYTES;
   return Math.max(flashOnBytes, attention);
 }
 
