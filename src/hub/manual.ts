@@ -4,7 +4,7 @@
  * one weights file of that size, so the engine sizes it like any other.
  */
 import { ModelError, shapeFromConfig } from "../plan/index.ts";
-import { parseConfigJson } from "../plan/index.ts";
+import { ConfigJsonError, readConfigJson } from "./configJson.ts";
 import type { RepoSnapshot } from "../plan/index.ts";
 import { configCeilingError } from "./limits.ts";
 
@@ -15,9 +15,9 @@ export function snapshotFromManual(configJsonText: string, weightsBytes: number,
   if (configJsonText.length > MAX_CONFIG_CHARS) return { error: "that text is over 1 MB: paste the model's config.json, which is a few kB" };
   let config: unknown;
   try {
-    config = parseConfigJson(configJsonText);
+    config = readConfigJson(configJsonText);
   } catch (err) {
-    const where = err instanceof SyntaxError ? ` (${err.message})` : "";
+    const where = err instanceof ConfigJsonError ? ` (${err.message.replace(/^not JSON: /, "")})` : "";
     return { error: `that is not valid JSON${where}: paste the whole config.json, from { to }` };
   }
   if (typeof config !== "object" || config === null || Array.isArray(config)) {

@@ -19,7 +19,7 @@
  */
 import { downloadFile, HubApiError } from "@huggingface/hub";
 import { PYTORCH_INDEX, needsPytorchIndex } from "../plan/index.ts";
-import { parseConfigJson } from "../plan/index.ts";
+import { readConfigJson } from "./configJson.ts";
 import type { GgufHeader, RepoFile, RepoSnapshot } from "../plan/index.ts";
 import {
   HubError,
@@ -228,7 +228,7 @@ async function fetchJsonFile(repo: string, sha: string, file: RepoFile, etag: st
   }
   let parsed: unknown;
   try {
-    parsed = parseConfigJson(text);
+    parsed = readConfigJson(text);
   } catch {
     throw badResponseError(access.hubUrl, `${file.path} of ${repo} that is not JSON`);
   }

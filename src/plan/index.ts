@@ -39,7 +39,6 @@ export { shapeFromConfig, kvCacheLabel } from "./config/shape.ts";
 export { ModelError } from "./config/fields.ts";
 export { shapeFromGguf } from "./config/gguf.ts";
 export { ggmlTypeBytes } from "./config/ggml.ts";
-export { parseConfigJson } from "./configJson.ts";
 export { artifactsOf, ggufSets, isProjector, needsPytorchIndex, pytorchWeightFiles, PYTORCH_INDEX } from "./artifacts.ts";
 export { ggufQuantOf, quantFromName, nominalBitsOf, bitsOf } from "./quant.ts";
 export { computeDtypeBytes } from "./dtype.ts";

@@ -1,7 +1,10 @@
-import { useMemo } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import { accuracyRows, accuracyRows2026, type AccuracyMetric, type AccuracyRow } from "../calibration/accuracy.ts";
 import { accuracyByRelease, accuracyOverview, withinTolerance, type FigureSummary } from "../calibration/accuracyView.ts";
 import { TableScroll } from "./TableScroll.tsx";
+
+/** The speed tab's benchmark cases are a chunk of their own, fetched when the tab is opened. */
+const SpeedAccuracy = lazy(() => import("./SpeedAccuracy.tsx").then((m) => ({ default: m.SpeedAccuracy })));
 
 interface AccuracyProps {
   /** The cases to show; the bundled calibration set when absent. */
@@ -34,6 +37,12 @@ export function Accuracy({ rows, newer }: AccuracyProps) {
       <TableScroll label="Every calibration case">
         <CaseTable rows={cases} />
       </TableScroll>
+      <details className="speed-accuracy">
+        <summary>Speed: predicted against public benchmarks</summary>
+        <Suspense fallback={<p className="muted">Loading the benchmark figures…</p>}>
+          <SpeedAccuracy />
+        </Suspense>
+      </details>
       <h3>The releases people run today (2026 startups)</h3>
       {releases.map((g) => (
         <section key={g.release} aria-label={g.release}>

@@ -11,7 +11,7 @@ import { HubError } from "../../src/hub/errors.ts";
 import { configCeilingError, ggufCeilingError } from "../../src/hub/limits.ts";
 import { readRepo } from "../../src/hub/read.ts";
 import { snapshotFromManual } from "../../src/hub/manual.ts";
-import { parseConfigJson } from "../../src/plan/index.ts";
+import { readConfigJson as parseConfigJson } from "../../src/hub/configJson.ts";
 import { fakeHub, loadRecording } from "./fakeHub.ts";
 
 const CONFIGS = join(import.meta.dirname, "..", "fixtures", "configs");

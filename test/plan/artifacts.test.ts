@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parseGGUFQuantLabel } from "@huggingface/gguf";
 import { describe, expect, test } from "vitest";
 import { PYTORCH_INDEX, artifactsOf, needsPytorchIndex, pytorchWeightFiles } from "../../src/plan/index.ts";
-import { parseConfigJson } from "../../src/plan/index.ts";
+import { readConfigJson as parseConfigJson } from "../../src/hub/configJson.ts";
 import { shapeFromConfig } from "../../src/plan/index.ts";
 import { ggufQuantOf, quantFromName } from "../../src/plan/index.ts";
 import type { Artifact, ModelShape, RepoFile, RepoSnapshot } from "../../src/plan/index.ts";

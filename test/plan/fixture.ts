@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ModelError } from "../../src/plan/index.ts";
-import { parseConfigJson } from "../../src/plan/index.ts";
+import { readConfigJson as parseConfigJson } from "../../src/hub/configJson.ts";
 import type { GgufHeader, GgufValue, LayerCache, RepoFile, RepoSnapshot } from "../../src/plan/index.ts";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");

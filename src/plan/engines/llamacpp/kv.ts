@@ -23,13 +23,14 @@ export const LLAMACPP_INDEXER_BYTES_PER_FP8_LAYOUT_BYTE = 256 / 132;
 /**
  * Bytes of llama.cpp's cache on this card for `slots` sequences of
  * `contextTokens` each: n_ctx = context × slots, padded to 256; sliding
- * layers keep `pad(min(n_ctx, window × slots + n_ubatch), 256)` cells
- * (llama_kv_cache_iswa, unified cache as llama-server builds it); recurrent
- * states one row per slot.
+ * layers keep, for each slot, `pad(min(context, window + n_ubatch), 256)` cells:
+ * llama-server without --kv-unified (the plan's command) gives every sequence a
+ * window of its own (measured on llama.cpp v0.4.0, test/engine FINDINGS.md F3;
+ * at one slot it is the unified formula); recurrent states one row per slot.
  */
 export function llamacppCacheBytes(g: KvGeometry, elementBytes: number, contextTokens: number, slots: number, ubatch: number): number {
   const nCtx = pad(contextTokens * slots, LLAMACPP_KV_PAD);
   let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * nCtx;
-  for (const s of g.sliding) elems += s.elemsPerToken * pad(Math.min(nCtx, s.windowTokens * slots + ubatch), LLAMACPP_KV_PAD);
+  for (const s of g.sliding) elems += s.elemsPerToken * slots * pad(Math.min(contextTokens, s.windowTokens + ubatch), LLAMACPP_KV_PAD);
   return elems * elementBytes + g.indexerBytesPerToken * LLAMACPP_INDEXER_BYTES_PER_FP8_LAYOUT_BYTE * nCtx + g.linearStateBytesPerSeq * slots;
 }

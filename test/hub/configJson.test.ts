@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { parseConfigJson } from "../../src/plan/index.ts";
+import { ConfigJsonError, readConfigJson as parseConfigJson } from "../../src/hub/configJson.ts";
 
 describe("config.json as Python writes it", () => {
   test("Nemotron-3-Super's real config.json, with a bare Infinity, parses", () => {
@@ -20,6 +20,6 @@ describe("config.json as Python writes it", () => {
   });
 
   test("text that is not JSON is still refused", () => {
-    expect(() => parseConfigJson("{ not json")).toThrow(SyntaxError);
+    expect(() => parseConfigJson("{ not json")).toThrow(ConfigJsonError);
   });
 });

@@ -1,0 +1,62 @@
+/**
+ * The Accuracy view's speed tab: every public benchmark figure the speed model
+ * was fitted on or checked against (src/plan/speed/README.md), predicted beside
+ * measured, with its source and the half it belongs to.
+ */
+import { estimateSpeed, type SpeedInput } from "../plan/index.ts";
+import bundle from "./speedCases.json" with { type: "json" };
+
+/** One bundled case: scripts/build-speed-cases.ts writes them from the fixtures. */
+export interface SpeedCaseRecord {
+  id: string;
+  group: string;
+  engine: string;
+  cardLabel: string;
+  tier: "primary" | "secondary";
+  half: "fitted" | "checking";
+  source: string;
+  measured: number;
+  unit: string;
+  input: SpeedInput;
+  pick: "decodeTps" | "prefillTps" | "tpotMs" | "throughputPerGpu" | "ttftMs";
+  gpusPerReplica: number;
+}
+
+export interface SpeedAccuracyRow {
+  id: string;
+  group: string;
+  engine: string;
+  card: string;
+  half: "fitted" | "checking";
+  tier: "primary" | "secondary";
+  source: string;
+  unit: string;
+  measured: number;
+  /** null where the model gives no figure (its basis says why). */
+  predicted: number | null;
+  errorPct: number | null;
+}
+
+export function speedCaseRecords(): SpeedCaseRecord[] {
+  return (bundle as unknown as { cases: SpeedCaseRecord[] }).cases;
+}
+
+/** Predicted beside measured for every bundled speed case. */
+export function speedAccuracyRows(cases: readonly SpeedCaseRecord[] = speedCaseRecords()): SpeedAccuracyRow[] {
+  return cases.map((c) => {
+    const e = estimateSpeed(c.input);
+    const predicted = c.pick === "throughputPerGpu" ? (e.throughputTps === null ? null : e.throughputTps / c.gpusPerReplica) : e[c.pick];
+    return {
+      id: c.id, group: c.group, engine: c.engine, card: c.cardLabel, half: c.half, tier: c.tier, source: c.source, unit: c.unit, measured: c.measured,
+      predicted, errorPct: predicted === null ? null : ((predicted - c.measured) / c.measured) * 100,
+    };
+  });
+}
+
+/** Median absolute error (percent) of rows, and how many. */
+export function medianAbsErrorPct(rows: readonly SpeedAccuracyRow[]): { n: number; medianPct: number | null } {
+  const errors = rows.map((r) => r.errorPct).filter((e): e is number => e !== null).map(Math.abs).sort((a, b) => a - b);
+  if (errors.length === 0) return { n: 0, medianPct: null };
+  const mid = (errors.length - 1) / 2;
+  return { n: errors.length, medianPct: ((errors[Math.floor(mid)] ?? 0) + (errors[Math.ceil(mid)] ?? 0)) / 2 };
+}
