@@ -26,7 +26,7 @@ export interface EngineImage {
 
 /**
  * vLLM's release when the plan names none: 0.19.0, the release of the
- * calibration sweep (shared/calibration) and the one commands.ts read every
+ * calibration sweep (test/fixtures/calibration) and the one commands.ts read every
  * vLLM flag at (test/fixtures/commands/engine-flags.json), inside the
  * 0.17-0.20 profile the plan checks against.
  */

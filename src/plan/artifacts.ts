@@ -9,7 +9,8 @@ import { isRecord } from "./config/fields.ts";
 import { isExpertTensor, isWholeModel, tensorBytes, tensorElements } from "./config/ggml.ts";
 import { dtypeBytes } from "./dtype.ts";
 import { ggufQuantOf, nominalBitsOf, quantFromName } from "./quant.ts";
-import type { Artifact, GgufHeader, ModelShape, RepoFile, RepoSnapshot } from "./types.ts";
+import type { ModelShape } from "./shapeTypes.ts";
+import type { Artifact, GgufHeader, RepoFile, RepoSnapshot } from "./types.ts";
 
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);

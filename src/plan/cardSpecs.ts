@@ -11,7 +11,7 @@
  * figure is the FP32-accumulate rate (half of the FP16-accumulate one),
  * which is what cuBLAS and llama.cpp's kernels run at.
  *
- * Provenance: shared/speed/gpus.json was the starting list, written from
+ * Provenance: docs/speed/gpus.json was the starting list, written from
  * memory. `checked` is true only where the figure was read on the vendor's
  * own document (the quote says where); `checkQuote` otherwise says what
  * third-party page agreed, or that nothing was found. A figure marked
@@ -53,7 +53,7 @@ const PCIE3 = 15.75; // 8 GT/s × 16 lanes × 128b/130b ÷ 8 (PCI-SIG PCIe 3.0)
 const PCIE4 = 31.5; // 16 GT/s × 16 lanes × 128b/130b ÷ 8 (PCI-SIG PCIe 4.0)
 const PCIE5 = 63; // 32 GT/s × 16 lanes × 128b/130b ÷ 8 (PCI-SIG PCIe 5.0)
 
-const link = {
+export const link = {
   nvlink5: { kind: "nvlink", generation: "NVLink 5", gbpsPerDirection: 900, note: "1.8 TB/s per GPU both ways through NVSwitch" },
   nvlink4: { kind: "nvlink", generation: "NVLink 4", gbpsPerDirection: 450, note: "900 GB/s per GPU both ways through NVSwitch (HGX)" },
   nvlink3: { kind: "nvlink", generation: "NVLink 3", gbpsPerDirection: 300, note: "600 GB/s per GPU both ways through NVSwitch (HGX A100)" },
@@ -83,7 +83,7 @@ function geforce(bf16: number, fp8: number | null = null, fp4: number | null = n
   return { bf16, fp16: 2 * bf16, fp8, fp4, int8: int8 ?? 4 * bf16 };
 }
 
-const UNCHECKED = "not re-read on the vendor's page here (the search corpus held no copy of it); value as in shared/speed/gpus.json";
+const UNCHECKED = "not re-read on the vendor's page here (the search corpus held no copy of it); value as in docs/speed/gpus.json";
 
 export function spec(
   label: string,
@@ -234,7 +234,7 @@ export const CARD_SPECS: readonly CardSpec[] = [
     "not on Apple's page here; corroborated by https://macmegasite.com/2024/10/30/m4-max-chip-has-16-core-cpu-40-core-gpu-and-35-increase-in-memory-bandwidth: \"the M4 Max chip features a 16-core CPU, 40-core GPU, and 546 GB/s of memory bandwidth\"; TFLOPS derived (40 × 128 × 2 × 1.578 GHz)"),
 ];
 
-/** shared/speed/measured.jsonl's gpu_key → the class label above. */
+/** test/fixtures/speed/measured.jsonl's gpu_key → the class label above. */
 export const BENCHMARK_GPU_KEYS: Readonly<Record<string, string>> = {
   "nvidia-h100-sxm": "h100-80g",
   "nvidia-h100-pcie": "h100-pcie-80g",

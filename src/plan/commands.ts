@@ -56,7 +56,8 @@
  * CUDA_VISIBLE_DEVICES=<index> instead.
  */
 import { resolveSettings } from "./settings.ts";
-import type { Artifact, ModelShape, PlanOption, Workload } from "./types.ts";
+import type { ModelShape } from "./shapeTypes.ts";
+import type { Artifact, PlanOption, Workload } from "./types.ts";
 
 export interface CommandContext {
   /** "owner/name" as the user gave it. */

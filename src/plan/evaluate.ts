@@ -7,9 +7,10 @@ import { commandsFor, engineModel, kvDtypeAllowed, pastModelContext } from "./en
 import { type CardEval, type EvalContext, fitsEval, type HostShare, type Layout, type LayoutEval, needOf } from "./layout.ts";
 import { costPerMillionTokens, pricePerCardHour } from "./prices.ts";
 import { DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS } from "./settings.ts";
+import type { ModelShape } from "./shapeTypes.ts";
 import { optionSpeed, speedModelOf } from "./speed/option.ts";
 import type { SpeedEstimate, SpeedModel } from "./speed/types.ts";
-import type { Artifact, ModelShape, Placement, PlanOption, Workload } from "./types.ts";
+import type { Artifact, Placement, PlanOption, Workload } from "./types.ts";
 
 /**
  * The largest context in [1, cap] for which `fits` holds, or 0 when not even

@@ -2,8 +2,8 @@
  * KV geometries of a model's layer ranges, kept per shape: enumeration and offload splits ask for the
  * same ranges again and again.
  */
-import { kvGeometry, type KvGeometry } from "./kv.ts";
-import type { ModelShape } from "./types.ts";
+import { type KvGeometry, kvGeometry } from "./kv.ts";
+import type { ModelShape } from "./shapeTypes.ts";
 
 /** Geometries of a model's first or last n layers at TP 1, kept per shape: offload splits ask for many. */
 const firstLayers = new WeakMap<ModelShape, Map<number, KvGeometry>>();

@@ -4,6 +4,7 @@
  * src/plan. Outside code imports the engine from here only (a lint rule holds it).
  */
 export type * from "./types.ts";
+export type * from "./shapeTypes.ts";
 export { ENGINES, KV_DTYPES, RUN_DTYPES, RANK_BYS } from "./types.ts";
 export { DEFAULT_PRICES_PER_CARD_HOUR, pricePerCardHour, costPerMillionTokens } from "./prices.ts";
 export { withPurchases } from "./buy.ts";

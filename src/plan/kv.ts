@@ -9,7 +9,7 @@
  * llama-kv-cache.cpp, llama-kv-cache-iswa.cpp), checked against
  * test/fixtures/calibration/measured.jsonl.
  */
-import type { LayerCache } from "./types.ts";
+import type { LayerCache } from "./shapeTypes.ts";
 
 /** One card's share of the model's caches, in elements (K and V counted). */
 export interface KvGeometry {

@@ -3,8 +3,8 @@
  * per token.
  */
 import { compressedBytesPerToken } from "./engines/vllm/dsv4.ts";
-import { kvGeometry, type KvGeometry } from "./kv.ts";
-import type { LayerCache } from "./types.ts";
+import { type KvGeometry, kvGeometry } from "./kv.ts";
+import type { LayerCache } from "./shapeTypes.ts";
 
 /** Whole-model KV bytes per token of context at TP 1 (full, sliding as full, MLA): the figure people quote. */
 export function kvBytesPerToken(layers: readonly LayerCache[], elementBytes: number): number {

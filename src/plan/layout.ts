@@ -5,7 +5,8 @@
 import type { KvGeometry } from "./kv.ts";
 import type { ClusterLinks } from "./links.ts";
 import type { ResolvedSettings } from "./settings.ts";
-import type { Artifact, CardLoad, Engine, ModelShape, Placement, Refusal, Workload } from "./types.ts";
+import type { ModelShape } from "./shapeTypes.ts";
+import type { Artifact, CardLoad, Engine, Placement, Refusal, Workload } from "./types.ts";
 
 /** One kind of card in a replica (or a pipeline stage), fixed across workloads. */
 export interface Part {

@@ -9,7 +9,8 @@ import { ModelError } from "./config/fields.ts";
 import { shapeFromGguf } from "./config/gguf.ts";
 import { shapeFromConfig } from "./config/shape.ts";
 import { dtypeBytes } from "./dtype.ts";
-import type { Artifact, GgufHeader, ModelShape, RepoSnapshot } from "./types.ts";
+import type { ModelShape } from "./shapeTypes.ts";
+import type { Artifact, GgufHeader, RepoSnapshot } from "./types.ts";
 
 /** The header of the first GGUF by path; a projector's (mmproj) describes the vision tower, not the model. */
 function firstModelHeader(snapshot: RepoSnapshot): GgufHeader | undefined {

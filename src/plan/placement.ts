@@ -1,5 +1,6 @@
 /** Placements in words and by id, and the tensor-parallel widths a model's heads allow. */
-import type { Artifact, Engine, ModelShape, Placement } from "./types.ts";
+import type { ModelShape } from "./shapeTypes.ts";
+import type { Artifact, Engine, Placement } from "./types.ts";
 import { GIB } from "./units.ts";
 
 /** "an h100-80g", "a b200-192g": the article a class label is read with. */

@@ -6,7 +6,7 @@ import { withPurchases } from "./buy.ts";
 import { enumerate } from "./enumerate.ts";
 import { evaluate } from "./evaluate.ts";
 import type { EvalContext, Layout } from "./layout.ts";
-import { clusterLinks, type ClusterLinks } from "./links.ts";
+import { type ClusterLinks, clusterLinks } from "./links.ts";
 import { rank } from "./rank.ts";
 import type { Cluster, Plan, PlanInput, Workload } from "./types.ts";
 

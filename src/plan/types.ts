@@ -7,12 +7,12 @@
  *
  * Units: `Bytes` are bytes; `Gib` are GiB = 2^30 bytes, everywhere.
  */
+import type { ModelShape } from "./shapeTypes.ts";
 import type { SpeedEstimate } from "./speed/types.ts";
 
 // ---------------------------------------------------------------------------
 // In: a repository, as read from the Hub, a local directory or the catalog.
 // ---------------------------------------------------------------------------
-
 /** One file of a repository, with its real size (LFS size for LFS files). */
 export interface RepoFile {
   path: string;
@@ -67,7 +67,6 @@ export interface RepoSnapshot {
 
 // ---------------------------------------------------------------------------
 // In: the cluster.
-// ---------------------------------------------------------------------------
 
 /** Cards of one class on one node. */
 export interface DeviceGroup {
@@ -131,14 +130,15 @@ export interface Cluster {
 
 // ---------------------------------------------------------------------------
 // In: how the user will serve.
-// ---------------------------------------------------------------------------
 
 /** The engines Modelplan plans for: the one list the type, the link's schema, the page's filter and the terminal derive from. */
 export const ENGINES = ["vllm", "sglang", "llamacpp", "freetoken"] as const;
+
 export type Engine = (typeof ENGINES)[number];
 
 /** KV cache element type: "auto" is the model's dtype. fp8 for vLLM/SGLang; f16/q8_0/q4_0 for llama.cpp. */
 export const KV_DTYPES = ["auto", "fp8", "f16", "q8_0", "q4_0"] as const;
+
 export type KvDtype = (typeof KV_DTYPES)[number];
 
 /** vLLM/SGLang --dtype: "auto" is the checkpoint's (16 bits for an fp32 one). */
@@ -217,6 +217,7 @@ export interface Workload {
 
 /** The orders a user can rank options by. */
 export const RANK_BYS = ["fewest-cards", "throughput", "latency", "context", "quality", "cost"] as const;
+
 export type RankBy = (typeof RANK_BYS)[number];
 
 /** One change to the cluster that would make an option fit, or meet the workload. */
@@ -230,7 +231,6 @@ export interface PurchaseChange {
 
 // ---------------------------------------------------------------------------
 // Out: options and refusals.
-// ---------------------------------------------------------------------------
 
 /** What one card of a replica holds, in bytes, against what it can hold. */
 export interface CardLoad {
@@ -378,129 +378,8 @@ export interface Refusal {
 }
 
 // ---------------------------------------------------------------------------
-// The model, as the engine reads it from config.json or a GGUF header.
+// The plan: in and out together (the model's own shape is in shapeTypes.ts).
 // ---------------------------------------------------------------------------
-
-/**
- * One decoder layer's cache, by attention kind. Which layer is which comes
- * from the config (`layer_types`, interval or pattern fields), never a guess.
- */
-export type LayerCache =
-  /** Full attention (MHA/GQA): K and V for every token of the context. */
-  | { kind: "full"; kvHeads: number; headDimK: number; headDimV: number }
-  /** Sliding-window (or chunked) attention: at most `windowTokens` tokens, in engines that do so. */
-  | {
-      kind: "sliding";
-      kvHeads: number;
-      headDimK: number;
-      headDimV: number;
-      windowTokens: number;
-      /**
-       * Chunked local attention (Llama-4's `attention_chunk_size`) rather than a
-       * sliding window: vLLM sizes it by ChunkedLocalAttentionSpec, and turns
-       * its hybrid KV cache manager off for such models unless
-       * VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE allows it (then every
-       * layer holds the whole context). Absent: a sliding window.
-       */
-      chunked?: boolean;
-    }
-  /** MLA: one latent of kv_lora_rank + qk_rope_head_dim per token, whole on every card. */
-  | {
-      kind: "mla";
-      latentDim: number;
-      /**
-       * DSA sparse attention (DeepSeek-V3.2, GLM-5.x): the indexer's own key
-       * cache, bytes per token on this layer, always fp8 with an fp32 scale per
-       * 128 (vLLM and SGLang: index_head_dim + index_head_dim / 128 × 4 = 132 B),
-       * whatever the latent's dtype. Absent without an indexer.
-       */
-      indexerBytesPerToken?: number;
-    }
-  /**
-   * DeepSeek-V4 compressed attention (`compress_ratios`, or `compress_rates` +
-   * `layer_types`): every layer keeps a sliding window of `windowTokens` raw
-   * tokens; a layer with `compressRatio` > 1 also keeps one compressed entry
-   * per `compressRatio` tokens of the whole context, and a compressor state;
-   * `indexerHeadDim` > 0 on the layers that carry the sparse indexer (ratio 4),
-   * whose keys are compressed the same way. `compressRatio` 1: the window only.
-   * This is the config's geometry; each engine's bytes (vLLM's 584-B
-   * fp8_ds_mla slot, its 576-B page alignment) are laid out in kv.ts.
-   */
-  | { kind: "compressed-mla"; compressRatio: number; windowTokens: number; headDim: number; indexerHeadDim: number; /** qk_rope_head_dim: the RoPE part of the head, what vLLM's rotary cache is built for. */ ropeDim: number }
-  /** Linear attention, Mamba or gated-delta: a constant state per sequence, in bytes (vLLM's layout). */
-  | { kind: "linear"; stateBytesPerSeq: number }
-  /** No cache at all (an MLP-only or MoE-only block of a hybrid model). */
-  | { kind: "none" };
-
-export interface MoeShape {
-  routedExperts: number;
-  expertsPerToken: number;
-  sharedExperts: number;
-  /** Leading layers that are dense, not MoE (first_k_dense_replace). */
-  denseFirstLayers: number;
-  /** Each routed expert's FFN width (moe_intermediate_size), 0 when unknown. */
-  expertIntermediateSize: number;
-  /** Decoder layers that carry routed experts (absent: every layer after denseFirstLayers). */
-  moeLayers?: number;
-  /**
-   * Which decoder layers carry routed experts, one entry per layer, when the
-   * config or header says (Llama-4 Maverick's every second layer, Nemotron-H's
-   * `E` in hybrid_override_pattern). Absent: only the count is known. A
-   * pipeline stage's experts are counted from it.
-   */
-  moeLayerMask?: boolean[];
-  /**
-   * Parameters of all routed experts over all layers, from the config's
-   * geometry (layers × experts × matrices × width × hidden); absent when the
-   * config does not give the expert width. What artifacts.ts turns into expertBytes.
-   */
-  routedExpertParams?: number;
-}
-
-/** What a model's own files say about it. */
-export interface ModelShape {
-  /** model_type, or general.architecture for GGUF. */
-  architecture: string;
-  /** Decoder layers (num_hidden_layers / block_count). */
-  layers: number;
-  hiddenSize: number;
-  attentionHeads: number;
-  /** KV heads of the full-attention layers (0 for MLA-only models). */
-  kvHeads: number;
-  /** The config's head_dim, else hidden ÷ heads. */
-  headDim: number;
-  vocabSize: number;
-  /** The model's own longest context. */
-  maxContextTokens: number;
-  /**
-   * Rows of vLLM's rotary cos/sin caches over all the model's rope instances,
-   * when not maxContextTokens (Gemma-3: a linear ×8 global rope and a local
-   * one). Absent: one cache of maxContextTokens rows.
-   */
-  ropeCacheRows?: number;
-  /** The weights' dtype: "bfloat16", "float16", "float32". */
-  dtype: string;
-  /** Total parameters, when known (Hub safetensors.total, GGUF count, or the index). */
-  paramsTotal: number | null;
-  moe: MoeShape | null;
-  /** One entry per decoder layer. */
-  layerCaches: LayerCache[];
-  /** It also reads pictures (a vision tower is in the checkpoint). */
-  hasVision: boolean;
-  /** The checkpoint's native quantization method ("fp8", "awq", "mxfp4", "modelopt", …), "" for none. */
-  quantMethod: string;
-  /**
-   * tie_word_embeddings: the output layer shares the embedding's weights.
-   * Absent means untied (the common case for large models). It moves a
-   * pipeline's last stage: an untied lm_head is its own vocab × hidden.
-   */
-  tiedEmbeddings?: boolean;
-  /**
-   * Parameters of the checkpoint's multi-token-prediction block (mtp_num_hidden_layers /
-   * num_nextn_predict_layers), which the engines load only for speculative decoding; absent: none.
-   */
-  mtpParams?: number;
-}
 
 /** A model planned on a cluster for a workload: its options best first, and what was turned down. */
 export interface Plan {
@@ -528,6 +407,3 @@ export interface PlanInput {
   shape: ModelShape;
   artifacts: Artifact[];
 }
-
-// ---------------------------------------------------------------------------
-// Precision

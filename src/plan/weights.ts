@@ -6,7 +6,8 @@ import { computeDtypeBytes } from "./dtype.ts";
 import { geometryOfRange } from "./geometries.ts";
 import type { Part, RoutedExpertsOnCard } from "./layout.ts";
 import { bitsOf } from "./quant.ts";
-import type { Artifact, ModelShape } from "./types.ts";
+import type { ModelShape } from "./shapeTypes.ts";
+import type { Artifact } from "./types.ts";
 
 /** Bits of a GGUF's output layer: Q6_K, the least llama.cpp's quantizer gives it. */
 const GGUF_OUTPUT_BITS = 6.5625;

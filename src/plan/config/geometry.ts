@@ -3,7 +3,7 @@
  * layers built from them.
  */
 import { firstNumber, type Json, ModelError, optionalInt, positiveInt } from "./fields.ts";
-import type { LayerCache } from "../types.ts";
+import type { LayerCache } from "../shapeTypes.ts";
 
 /**
  * KV heads under every spelling vLLM's `get_total_num_kv_heads` tries, in its

@@ -2,7 +2,8 @@
 import { ModelError } from "./fields.ts";
 import { isExpertTensor, isWholeModel, tensorElements } from "./ggml.ts";
 import { fileTypeOf } from "../quant.ts";
-import type { GgufHeader, GgufTensor, GgufValue, LayerCache, ModelShape, MoeShape } from "../types.ts";
+import type { LayerCache, ModelShape, MoeShape } from "../shapeTypes.ts";
+import type { GgufHeader, GgufTensor, GgufValue } from "../types.ts";
 
 type Metadata = Record<string, GgufValue>;
 

@@ -3,7 +3,7 @@
  * carry them, their width.
  */
 import { firstNumber, type Json, ModelError, numberList, optionalInt, stringList } from "./fields.ts";
-import type { MoeShape } from "../types.ts";
+import type { MoeShape } from "../shapeTypes.ts";
 
 /** Routed experts under every name a 2026 config uses (docs/notes/architectures.md, pitfall 11). */
 const EXPERT_KEYS = ["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"] as const;

@@ -7,7 +7,7 @@
  * nothing without speculative decoding; the embedding and lm_head it shares are not counted again.
  */
 import { type Json, optionalInt } from "./fields.ts";
-import type { ModelShape } from "../types.ts";
+import type { ModelShape } from "../shapeTypes.ts";
 
 /** One MTP layer's attention: MLA's low-rank projections (GLM-5.x, DeepSeek-V3) or GQA's, Qwen3.5's gated q included. */
 function attentionParams(t: Json, hidden: number): number {

@@ -2,7 +2,6 @@
  * A model's shape from its config.json, field by field as the engines read them (vLLM's config
  * convertors, transformers' classes), never guessed.
  */
-import { mtpParamsOf } from "./mtp.ts";
 import { ropeCacheRowsOf } from "./families/gemma3.ts";
 import { layerCachesOf } from "./families/index.ts";
 import { isMla } from "./families/mla.ts";
@@ -10,8 +9,9 @@ import { isRecord, type Json, ModelError, optionalInt, positiveInt } from "./fie
 import { type Geometry, headDimOf, kvHeadsOf } from "./geometry.ts";
 import { dtypeOf, eitherLevel, hasVisionOf, maxContextOf, quantMethodOf, textConfigOf, tiedEmbeddingsOf } from "./model.ts";
 import { moeOf } from "./moe.ts";
+import { mtpParamsOf } from "./mtp.ts";
 import { dtypeBytes } from "../dtype.ts";
-import type { ModelShape } from "../types.ts";
+import type { ModelShape } from "../shapeTypes.ts";
 
 function layerCountOf(t: Json): number {
   if (t["num_hidden_layers"] !== undefined && t["num_hidden_layers"] !== null) {

@@ -10,7 +10,8 @@ import { type CommandContext, type CommandOption } from "../commands.ts";
 import type { PoolCapacity } from "../kv.ts";
 import type { CardEval, EnumContext, Enumerated, EvalContext, Layout, LayoutEval, Part } from "../layout.ts";
 import type { ResolvedSettings } from "../settings.ts";
-import type { Artifact, Engine, KvDtype, ModelShape, Refusal, Workload } from "../types.ts";
+import type { ModelShape } from "../shapeTypes.ts";
+import type { Artifact, Engine, KvDtype, Refusal, Workload } from "../types.ts";
 import { GIB } from "../units.ts";
 
 /** One default as the page's "Engine settings" disclosure shows it. */

@@ -9,7 +9,8 @@ import { LLAMACPP } from "./llamacpp/index.ts";
 import { SGLANG } from "./sglang/index.ts";
 import { VLLM } from "./vllm/index.ts";
 import { resolveSettings } from "../settings.ts";
-import type { Engine, KvDtype, ModelShape } from "../types.ts";
+import type { ModelShape } from "../shapeTypes.ts";
+import type { Engine, KvDtype } from "../types.ts";
 
 export const ENGINE_MODELS: Readonly<Record<Engine, EngineModel>> = { vllm: VLLM, sglang: SGLANG, llamacpp: LLAMACPP, freetoken: FREETOKEN };
 

@@ -1,5 +1,5 @@
 /** A context longer than the model's own, in the words every engine's message shares. */
-import type { ModelShape } from "../types.ts";
+import type { ModelShape } from "../shapeTypes.ts";
 
 /** The model's own longest context, or 0 when its files do not say. */
 export function modelContextTokens(shape: ModelShape): number {

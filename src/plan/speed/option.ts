@@ -7,9 +7,10 @@
  */
 import { cardSpecOf, speedCardOf } from "../cardSpecs.ts";
 import { kvBytesPerToken } from "../kvPerToken.ts";
+import type { ModelShape } from "../shapeTypes.ts";
 import { estimateSpeed } from "./estimate.ts";
 import type { ComputeFormat, SpeedCard, SpeedEstimate, SpeedInput, SpeedModel } from "./types.ts";
-import type { Artifact, ModelShape, PlanOption } from "../types.ts";
+import type { Artifact, PlanOption } from "../types.ts";
 
 /**
  * The matrix units an artifact's weights run on: FP8 and FP4 checkpoints on

@@ -5,7 +5,7 @@
 import type { ConfigFamily } from "./family.ts";
 import { type Json, ModelError, optionalInt } from "../fields.ts";
 import { type Geometry, slidingFromFull } from "../geometry.ts";
-import type { LayerCache } from "../../types.ts";
+import type { LayerCache } from "../../shapeTypes.ts";
 
 /**
  * Layouts whose recurrent or linear layers this file cannot place: Jamba's

@@ -5,7 +5,7 @@
 import type { ConfigFamily } from "./family.ts";
 import { isRecord, ModelError, numberList, positiveInt, stringList } from "../fields.ts";
 import type { Geometry } from "../geometry.ts";
-import type { LayerCache } from "../../types.ts";
+import type { LayerCache } from "../../shapeTypes.ts";
 
 /**
  * DeepSeek-V4's compress ratio per decoder layer. The DeepSeek schema lists

@@ -4,7 +4,7 @@
  * families are tried in order (index.ts), like the cluster's importers.
  */
 import type { Geometry } from "../geometry.ts";
-import type { LayerCache } from "../../types.ts";
+import type { LayerCache } from "../../shapeTypes.ts";
 
 export interface ConfigFamily {
   /** The family in words, and the field that marks it. */

@@ -18,7 +18,7 @@ import { NEMOTRON_H } from "./nemotronH.ts";
 import { NEMOTRON_NAS } from "./nemotronNas.ts";
 import { QWEN_NEXT } from "./qwenNext.ts";
 import type { Geometry } from "../geometry.ts";
-import type { LayerCache } from "../../types.ts";
+import type { LayerCache } from "../../shapeTypes.ts";
 
 export const FAMILIES: readonly ConfigFamily[] = [DEEPSEEK_V4, KIMI_LINEAR, MLA, NEMOTRON_NAS, NEMOTRON_H, LAYER_TYPES, MIMO, MINIMAX, QWEN_NEXT, LLAMA4, CONVENTIONS];
 

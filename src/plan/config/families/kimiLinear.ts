@@ -6,7 +6,7 @@ import type { ConfigFamily } from "./family.ts";
 import { isMla, mlaCache } from "./mla.ts";
 import { isRecord, type Json, ModelError, numberList, positiveInts } from "../fields.ts";
 import type { Geometry } from "../geometry.ts";
-import type { LayerCache } from "../../types.ts";
+import type { LayerCache } from "../../shapeTypes.ts";
 
 /**
  * Kimi Delta Attention state (Kimi-Linear, Kimi-K3), vLLM's `kda_state_shape`:

@@ -3,7 +3,7 @@ import type { ConfigFamily } from "./family.ts";
 import { gatedDeltaState } from "./qwenNext.ts";
 import { ModelError, optionalInt, positiveInt, stringList } from "../fields.ts";
 import { chunkedFromFull, fullLayer, type Geometry, requireLength, slidingLayer } from "../geometry.ts";
-import type { LayerCache } from "../../types.ts";
+import type { LayerCache } from "../../shapeTypes.ts";
 
 /** One `layer_types` entry, for a model whose attention layers are GQA. */
 export function cacheForLayerType(g: Geometry, type: string, i: number): LayerCache {

@@ -2,7 +2,7 @@
 import type { ConfigFamily } from "./family.ts";
 import { numberList, optionalInt, positiveInt } from "../fields.ts";
 import { chunkedFromFull, type Geometry, requireLength } from "../geometry.ts";
-import type { LayerCache } from "../../types.ts";
+import type { LayerCache } from "../../shapeTypes.ts";
 
 /**
  * Llama-4: chunked local attention on RoPE layers, global NoPE attention on

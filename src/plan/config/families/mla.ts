@@ -5,7 +5,7 @@
 import type { ConfigFamily } from "./family.ts";
 import { type Json, ModelError, optionalInt, positiveInt, stringList } from "../fields.ts";
 import { requireLength } from "../geometry.ts";
-import type { LayerCache } from "../../types.ts";
+import type { LayerCache } from "../../shapeTypes.ts";
 
 /**
  * model_types vLLM treats as DeepSeek MLA (`is_deepseek_mla`,

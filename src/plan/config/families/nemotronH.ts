@@ -6,7 +6,7 @@ import type { ConfigFamily } from "./family.ts";
 import { ModelError, positiveInts, stringList } from "../fields.ts";
 import { type Geometry, requireLength } from "../geometry.ts";
 import { dtypeBytes } from "../../dtype.ts";
-import type { LayerCache } from "../../types.ts";
+import type { LayerCache } from "../../shapeTypes.ts";
 
 /**
  * Mamba2 state (Nemotron-H), vLLM's layout (`mamba2_state_shape`): conv

@@ -5,7 +5,7 @@
 import type { ConfigFamily } from "./family.ts";
 import { isRecord, ModelError, positiveInt } from "../fields.ts";
 import { type Geometry, requireLength } from "../geometry.ts";
-import type { LayerCache } from "../../types.ts";
+import type { LayerCache } from "../../shapeTypes.ts";
 
 /**
  * Nemotron-NAS (Llama-3.3-Nemotron-Super): `block_configs` per layer, with

@@ -6,7 +6,7 @@ import type { ConfigFamily } from "./family.ts";
 import { optionalInt, positiveInts } from "../fields.ts";
 import type { Geometry } from "../geometry.ts";
 import { dtypeBytes } from "../../dtype.ts";
-import type { LayerCache } from "../../types.ts";
+import type { LayerCache } from "../../shapeTypes.ts";
 
 /**
  * Gated DeltaNet state (Qwen3-Next, Qwen3.5–3.8), vLLM's layout

@@ -6,7 +6,8 @@ import { freetokenDsv4Args, freetokenDsv4Reserve } from "./dsv4.ts";
 import { freetokenReserveTokens } from "./memory.ts";
 import { sglangBytesPerToken } from "../sglang/kv.ts";
 import type { CardEval, Layout, Part } from "../../layout.ts";
-import type { ModelShape, Workload } from "../../types.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
+import type { Workload } from "../../types.ts";
 import { weightParts } from "../../weights.ts";
 
 /**

@@ -8,7 +8,8 @@
  */
 import { LLAMACPP_KV_PAD, pad } from "./kv.ts";
 import type { KvGeometry } from "../../kv.ts";
-import type { ModelShape, Workload } from "../../types.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
+import type { Workload } from "../../types.ts";
 
 /** Bytes of one KQ (and mask) element: f32. */
 const KQ_ELEMENT_BYTES = 4;

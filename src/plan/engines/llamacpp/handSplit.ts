@@ -7,7 +7,8 @@ import { type SplitDevice, splitParts } from "./split.ts";
 import { evaluate } from "../../evaluate.ts";
 import type { Layout } from "../../layout.ts";
 import { gib1 } from "../../placement.ts";
-import type { Artifact, ModelShape, PlanOption, Workload } from "../../types.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
+import type { Artifact, PlanOption, Workload } from "../../types.ts";
 
 export type HandSplit = { ok: true; option: PlanOption } | { ok: false; words: string };
 

@@ -1,5 +1,5 @@
 /** What llama.cpp spends besides weights and KV: compute buffers, host buffers, and --fit's margin. */
-import type { ModelShape } from "../../types.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
 import { MIB } from "../../units.ts";
 
 /**

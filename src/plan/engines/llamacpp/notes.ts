@@ -1,6 +1,6 @@
 /** What a llama.cpp split option must tell the user beyond its figures: the device order its -ts assumes, and what RPC costs. */
 import type { Layout } from "../../layout.ts";
-import type { ModelShape } from "../../types.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
 
 /** Bytes of one token's activations between layers: n_embd floats (ggml's f32 hidden state). */
 const ACTIVATION_ELEMENT_BYTES = 4;

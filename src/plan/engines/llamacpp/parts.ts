@@ -1,7 +1,8 @@
 /** What each card of a llama.cpp layer split holds. */
 import { kvGeometry } from "../../kv.ts";
 import type { Part } from "../../layout.ts";
-import type { Artifact, ModelShape } from "../../types.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
+import type { Artifact } from "../../types.ts";
 import { weightParts } from "../../weights.ts";
 
 /**

@@ -19,7 +19,8 @@ import { geometryOfFirst, geometryOfRange } from "../../geometries.ts";
 import type { Part } from "../../layout.ts";
 import { gib1 } from "../../placement.ts";
 import { resolveSettings } from "../../settings.ts";
-import type { Artifact, ModelShape, Workload } from "../../types.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
+import type { Artifact, Workload } from "../../types.ts";
 import { moeLayersIn, weightParts } from "../../weights.ts";
 
 /** One device of a split, in llama.cpp's device order. */

@@ -5,7 +5,8 @@
  * context past the model's own is refused once, not over every width.
  */
 import type { EngineModel } from "../engine.ts";
-import type { Artifact, ModelShape, Refusal, Workload } from "../../types.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
+import type { Artifact, Refusal, Workload } from "../../types.ts";
 
 export function servingAdmits(engine: EngineModel, a: Artifact, shape: ModelShape, w: Workload): { refusals: Refusal[]; places: boolean } {
   const refusals: Refusal[] = [];

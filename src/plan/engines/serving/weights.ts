@@ -2,7 +2,7 @@
 import { computeDtypeBytes } from "../../dtype.ts";
 import type { Part } from "../../layout.ts";
 import type { ResolvedSettings } from "../../settings.ts";
-import type { ModelShape } from "../../types.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
 
 /**
  * What vLLM and SGLang hold of a part's weights once loaded: the checkpoint

@@ -7,10 +7,10 @@ import { cudaTotalBytes } from "../../cards.ts";
 import { runElemBytes } from "../serving/weights.ts";
 import { vllmActivationBytes, vllmGraphReserveBytes, vllmNonTorchBytes, vllmOutsideFloorBytes, vllmSamplerWarmupBytes } from "./memory.ts";
 import { VLLM_MXFP4_GRAPH_EXCESS_BYTES, VLLM_MXFP4_WARMUP_BYTES } from "./mxfp4.ts";
+import type { VllmMemoryProfile } from "./releases.ts";
 import type { CardEval, Layout, Part } from "../../layout.ts";
 import type { ResolvedSettings } from "../../settings.ts";
-import type { ModelShape } from "../../types.ts";
-import type { VllmMemoryProfile } from "./releases.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
 
 /** What one vLLM release lets a card use and spends inside that budget, and whether what it spends outside fits. */
 export interface VllmBudget {

@@ -4,13 +4,14 @@ import { runElemBytes, servingWeights } from "../serving/weights.ts";
 import { type VllmBudget, vllmBudget } from "./budget.ts";
 import { vllmDsv4Layout } from "./dsv4.ts";
 import { vllmBlockTokens, vllmCachedGeometry, vllmSequenceBytes } from "./kv.ts";
+import { mtpBytesLoaded, mtpBytesSkipped } from "./mtp.ts";
 import { vllmMxfp4HopperGrowthBytes, vllmMxfp4MarlinGrowthBytes } from "./mxfp4.ts";
 import { vllmSettingsPerRelease } from "./settings.ts";
 import { growingBytesPerToken } from "../../kv.ts";
 import type { CardEval, EvalContext, Layout, Part } from "../../layout.ts";
 import { type ResolvedSettings, resolveSettings } from "../../settings.ts";
-import type { EngineSettings, KvDtype, ModelShape, Workload } from "../../types.ts";
-import { mtpBytesLoaded, mtpBytesSkipped } from "./mtp.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
+import type { EngineSettings, KvDtype, Workload } from "../../types.ts";
 import { GIB } from "../../units.ts";
 
 /** Bytes of one KV element: "auto" is the dtype the model runs in (an fp32 run doubles the cache), fp8 one byte. */

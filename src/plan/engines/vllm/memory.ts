@@ -4,7 +4,7 @@
  */
 import { VLLM_DEFAULT_PROFILE, type VllmMemoryProfile } from "./releases.ts";
 import type { ResolvedSettings } from "../../settings.ts";
-import type { ModelShape } from "../../types.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
 import { GIB } from "../../units.ts";
 
 /**

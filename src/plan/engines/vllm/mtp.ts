@@ -1,7 +1,8 @@
 /** The MTP (multi-token-prediction) weights a vLLM or SGLang card loads: only with speculative decoding on. */
 import { mtpWeightBytes } from "../../config/mtp.ts";
 import type { Part } from "../../layout.ts";
-import type { EngineSettings, ModelShape } from "../../types.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
+import type { EngineSettings } from "../../types.ts";
 
 /**
  * The checkpoint's MTP weights a card does NOT load: all of them unless speculative decoding uses MTP

@@ -4,7 +4,7 @@
  */
 import { cardOf } from "../../cards.ts";
 import type { Part } from "../../layout.ts";
-import type { ModelShape } from "../../types.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
 import { GIB } from "../../units.ts";
 
 /**
