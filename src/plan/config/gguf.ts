@@ -137,6 +137,13 @@ function ggufLayerCachesOf(m: Metadata, arch: string, layers: number, headCount:
       k === "rec" ? { kind: "linear", stateBytesPerSeq: state } : k === "none" ? { kind: "none" } : full(kvHeads[i] ?? 0),
     );
   }
+  const shortConv = num(m, `${arch}.shortconv.l_cache`);
+  if (shortConv !== undefined && shortConv > 1) {
+    // LFM2's short-convolution layers (no KV heads) keep n_embd × (l_cache − 1) f32 a sequence
+    // (llama-hparams.cpp n_embd_r; measured on llama.cpp v0.4.0: test/engine FINDINGS.md F4).
+    const state = hidden * (shortConv - 1) * 4;
+    return kvHeads.map((kv): LayerCache => (kv > 0 ? full(kv) : { kind: "linear", stateBytesPerSeq: state }));
+  }
   const chunked = llama4Chunks(m, arch);
   const window = chunked ? LLAMA4_CHUNK_TOKENS : num(m, `${arch}.attention.sliding_window`);
   if (window === undefined || window <= 0) return kvHeads.map((kv) => (kv > 0 ? full(kv) : { kind: "none" }));
