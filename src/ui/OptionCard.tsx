@@ -17,7 +17,7 @@ interface OptionCardProps {
   /** On or near the screen: the chart is drawn. */
   near: boolean;
   /** Lets the list observe whether this card is near the screen. */
-  cardRef: (element: Element | null) => void;
+  cardRef: (element: Element | null) => (() => void) | undefined;
   /** The artifact's quantization label ("bf16", "Q4_K_M"). */
   quant: string;
   /** The model's own longest context: the cap on "longest context that fits". */
