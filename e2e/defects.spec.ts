@@ -2,7 +2,7 @@
  * Issue 17's defects on the page, each as a new user met it: a test that failed before its fix.
  * Every test routes the network (e2e/hub.ts): the Hub answers from test/fixtures/hub/.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { routeNetwork } from "./hub.ts";
 
 const ORIGIN = "http://127.0.0.1:4173";
@@ -23,4 +23,30 @@ test("defect 1: the bars come back after changing Group by, and after changing i
   const last = page.getByRole("article").last();
   await last.scrollIntoViewIfNeeded();
   await expect(last.locator(".recharts-surface")).toBeVisible({ timeout: 5_000 });
+});
+
+/** The plan's one-line count ("2 of 8 options fit at this context"), as a user reads it. */
+async function summary(page: Page): Promise<string> {
+  return (await page.locator(".options-view .summary").innerText()).replace(/\s+/g, " ").trim();
+}
+
+test("defect 2: held at the model's longest context, the slider shows the plan it will be on release, or says it is catching up", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  const slider = page.getByRole("slider", { name: "Context" });
+  await slider.focus();
+  await page.keyboard.down("End");
+  // Held: whatever the page says must either be the released plan's words, or say it is not the plan yet.
+  await page.waitForTimeout(400);
+  const held = await summary(page);
+  const heldTitles = await page.getByRole("article").getByRole("heading", { level: 3 }).allInnerTexts();
+  await page.keyboard.up("End");
+  await expect.poll(() => page.evaluate(() => window.location.hash)).not.toBe("");
+  await page.waitForTimeout(400);
+  const released = await summary(page);
+  if (!/catching up/.test(held)) {
+    expect(held).toBe(released);
+    expect(heldTitles).toEqual(await page.getByRole("article").getByRole("heading", { level: 3 }).allInnerTexts());
+  }
+  expect(released).not.toMatch(/catching up/);
 });

@@ -39,6 +39,7 @@ import { EngineSettings } from "../ui/EngineSettings.tsx";
 import { modelSummary } from "../ui/format.ts";
 import { LinkNotices } from "../ui/LinkNotices.tsx";
 import { OptionsView } from "../ui/OptionsView.tsx";
+import { useSettled } from "../ui/useSettled.ts";
 import type { RepoStatus } from "../ui/RepoField.tsx";
 import { defaultChoices } from "./defaults.ts";
 import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
@@ -49,6 +50,9 @@ import { repoQueryOptions } from "./queries.ts";
 const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.Accuracy })));
 /** The Deploy panel and its manifest writers load when an option is opened, not with the page (e2e/speed.spec.ts budget). */
 const DeployPanel = lazy(() => import("../ui/DeployPanel.tsx").then((m) => ({ default: m.DeployPanel })));
+
+/** How long the thumb rests before the plan is made again at its context: a pause, not a frame of a drag. */
+const SLIDER_REST_MS = 120;
 
 type OnSetting = <K extends keyof Settings>(key: K, value: Settings[K] | undefined) => void;
 
@@ -109,16 +113,31 @@ export function App({ store, tokens }: AppProps) {
     }
   }, [snapshot, read, cluster, workload]);
   const enumerated = planned && "plan" in planned ? planned.plan : null;
-  const shownPlan = useMemo(() => {
-    if (!enumerated) return null;
-    if (sliding === null) return enumerated;
+  // Where the thumb has rested for a moment: the plan is made again there (every layout that fits that
+  // context), so a pause mid-drag shows the plan the release will show (issue 17, defect 2).
+  const restingAt = useSettled(sliding, SLIDER_REST_MS);
+  const planAtRest = useMemo(() => {
+    if (restingAt === null || !snapshot || !read?.ok) return null;
     try {
-      return withWorkload(enumerated, { ...workload, contextTokens: sliding });
+      return plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, { ...workload, contextTokens: restingAt });
+    } catch {
+      return null;
+    }
+  }, [restingAt, snapshot, read, cluster, workload]);
+  const shown = useMemo((): { plan: Plan; catchingUp: boolean } | null => {
+    if (!enumerated) return null;
+    if (sliding === null) return { plan: enumerated, catchingUp: false };
+    if (planAtRest && restingAt === sliding) return { plan: planAtRest, catchingUp: false };
+    try {
+      // Between rests, the last plan's layouts re-evaluated at the thumb: their figures are right, but the
+      // set of layouts may not be the one this context gets, and the page says so.
+      return { plan: withWorkload(planAtRest ?? enumerated, { ...workload, contextTokens: sliding }), catchingUp: true };
     } catch {
       // The committed plan stays on screen while a slider position cannot be planned.
-      return enumerated;
+      return { plan: enumerated, catchingUp: true };
     }
-  }, [enumerated, sliding, workload]);
+  }, [enumerated, sliding, workload, planAtRest, restingAt]);
+  const shownPlan = shown?.plan ?? null;
   const leave = useMemo(
     () => ({
       label: manual ? "Open without the link's model" : "Open the example model",
@@ -225,6 +244,7 @@ export function App({ store, tokens }: AppProps) {
                 refused={shownPlan.refused}
                 artifacts={shownPlan.artifacts}
                 modelMaxContextTokens={shownPlan.shape.maxContextTokens}
+                catchingUpToTokens={shown?.catchingUp === true ? sliding : null}
                 filters={choices.filters}
                 selectedOptionId={choices.selectedOptionId}
                 onFilters={onFilters}

@@ -1,7 +1,7 @@
 import { memo, useId, useMemo, useState } from "react";
 import type { Artifact, PlanOption, Refusal } from "../plan/index.ts";
 import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/choices.ts";
-import { engineName, formatCount } from "./format.ts";
+import { engineName, formatCount, formatTokens } from "./format.ts";
 import { OptionCard } from "./OptionCard.tsx";
 import { filterOptions, groupOptions } from "./rows.ts";
 import { useNearSet } from "./useNearSet.ts";
@@ -12,6 +12,8 @@ interface OptionsViewProps {
   refused: Refusal[];
   artifacts: Artifact[];
   modelMaxContextTokens: number;
+  /** While the slider moves between rests: the context the full plan is not yet made for (null: the plan is current). */
+  catchingUpToTokens?: number | null;
   filters: Filters;
   selectedOptionId: string;
   onFilters: (patch: Partial<Filters>) => void;
@@ -30,7 +32,7 @@ const FIT_LABELS: Record<FitFilter, string> = { all: "every option", fits: "thos
 const GROUP_LABELS: Record<GroupBy, string> = { none: "rank only", artifact: "artifact", engine: "engine" };
 
 export function OptionsView(props: OptionsViewProps) {
-  const { options, refused, artifacts, modelMaxContextTokens, filters, selectedOptionId, onFilters, onSelect, renderCommands } = props;
+  const { options, refused, artifacts, modelMaxContextTokens, catchingUpToTokens = null, filters, selectedOptionId, onFilters, onSelect, renderCommands } = props;
   const shown = filterOptions(options, filters);
   // One timer for the whole list: the options as of the slider's last rest, by id.
   const settledOptions = useSettled(options, SETTLE_MS);
@@ -43,8 +45,9 @@ export function OptionsView(props: OptionsViewProps) {
     <div className="options-view">
       <Toolbar filters={filters} artifacts={artifacts} onFilters={onFilters} />
       <p className="summary" aria-live="polite">
-        {formatCount(fitting)} of {formatCount(options.length)} options fit at this context
-        {shown.length !== options.length ? `; showing ${formatCount(shown.length)}` : ""}.
+        {catchingUpToTokens !== null
+          ? `Catching up: the layouts below are the last plan's, re-checked at ${formatTokens(catchingUpToTokens)} tokens; ${formatCount(fitting)} of ${formatCount(options.length)} fit. The plan for this context is made when the slider rests.`
+          : `${formatCount(fitting)} of ${formatCount(options.length)} options fit at this context${shown.length !== options.length ? `; showing ${formatCount(shown.length)}` : ""}.`}
       </p>
       {selectedOptionId !== "" && !options.some((o) => o.id === selectedOptionId) ? (
         <p className="notice small" role="status">
