@@ -50,3 +50,17 @@ test("defect 2: held at the model's longest context, the slider shows the plan i
   }
   expect(released).not.toMatch(/catching up/);
 });
+
+test("defect 3: a safetensors repo on the CPU-server preset says llama.cpp needs a GGUF, and lists the repo's GGUF quantizations", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  await page.getByLabel("Start from a preset").selectOption({ label: "CPU server with 512 GB RAM" });
+  const why = page.locator(".needs-gguf");
+  await expect(why).toContainText("only llama.cpp runs here: it loads GGUF files, and Qwen/Qwen2.5-Coder-32B-Instruct has only safetensors");
+  await expect(page.getByText("see why below")).toHaveCount(0);
+  // The recorded Hub list (test/fixtures/hub/lists/) holds two GGUF repos and two safetensors ones: only the GGUFs are offered.
+  await expect(why.getByRole("list", { name: "GGUF quantizations of Qwen/Qwen2.5-Coder-32B-Instruct" }).getByRole("button")).toHaveText([
+    "Qwen/Qwen2.5-Coder-32B-Instruct-GGUF",
+    "bartowski/Qwen2.5-Coder-32B-Instruct-GGUF",
+  ]);
+});

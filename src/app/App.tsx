@@ -38,13 +38,14 @@ import { CopyLink } from "../ui/CopyLink.tsx";
 import { EngineSettings } from "../ui/EngineSettings.tsx";
 import { modelSummary } from "../ui/format.ts";
 import { LinkNotices } from "../ui/LinkNotices.tsx";
+import { NeedsGguf } from "../ui/NeedsGguf.tsx";
 import { OptionsView } from "../ui/OptionsView.tsx";
 import { useSettled } from "../ui/useSettled.ts";
 import type { RepoStatus } from "../ui/RepoField.tsx";
 import { defaultChoices } from "./defaults.ts";
 import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
 import { PlanBoundary } from "./PlanBoundary.tsx";
-import { repoQueryOptions } from "./queries.ts";
+import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
 const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.Accuracy })));
@@ -174,6 +175,10 @@ export function App({ store, tokens }: AppProps) {
     () => <EngineSettings settings={workload.settings} cardMemoryBytes={cardBytes} onSet={onSetting} onReset={onResetSettings} />,
     [workload.settings, cardBytes, onSetting, onResetSettings],
   );
+  // No GPU and no GGUF: the engine has nothing to turn down, so the page says why and lists the GGUFs.
+  const needsGguf = shownPlan !== null && shownPlan.options.length === 0 && cluster.nodes.every((n) => n.devices.length === 0) && shownPlan.artifacts.every((a) => a.format !== "gguf");
+  const ggufs = useQuery({ ...quantizedChildrenQueryOptions(repo, access), enabled: needsGguf && manual === undefined });
+  const [readRequest, setReadRequest] = useState<string | null>(null);
   const maxContext = shownPlan?.shape.maxContextTokens ?? workload.contextTokens;
 
   function applyMeasuredOverhead(engine: Engine, overheadGib: number): void {
@@ -204,6 +209,8 @@ export function App({ store, tokens }: AppProps) {
           onToken={setToken}
           status={status}
           gated={gated}
+          readRequest={readRequest}
+          onReadRequestTaken={() => setReadRequest(null)}
         />
         <section className="panel panel-context" aria-labelledby="context-heading">
           <h2 id="context-heading">Context</h2>
@@ -246,6 +253,15 @@ export function App({ store, tokens }: AppProps) {
                 modelMaxContextTokens={shownPlan.shape.maxContextTokens}
                 catchingUpToTokens={shown?.catchingUp === true ? sliding : null}
                 filters={choices.filters}
+                whyNone={
+                  needsGguf ? (
+                    <NeedsGguf
+                      repo={manual ? manual.name : repo}
+                      state={ggufs.error ? { kind: "error", message: ggufs.error.message } : ggufs.data ? { kind: "ready", children: ggufs.data } : manual ? { kind: "closed" } : { kind: "loading" }}
+                      onPlan={setReadRequest}
+                    />
+                  ) : undefined
+                }
                 selectedOptionId={choices.selectedOptionId}
                 onFilters={onFilters}
                 onSelect={onSelect}

@@ -15,6 +15,8 @@ interface OptionsViewProps {
   /** While the slider moves between rests: the context the full plan is not yet made for (null: the plan is current). */
   catchingUpToTokens?: number | null;
   filters: Filters;
+  /** Said in place of the options when there are none and the plan's refusals cannot say why (see NeedsGguf). */
+  whyNone?: React.ReactNode;
   selectedOptionId: string;
   onFilters: (patch: Partial<Filters>) => void;
   onSelect: (optionId: string) => void;
@@ -32,7 +34,7 @@ const FIT_LABELS: Record<FitFilter, string> = { all: "every option", fits: "thos
 const GROUP_LABELS: Record<GroupBy, string> = { none: "rank only", artifact: "artifact", engine: "engine" };
 
 export function OptionsView(props: OptionsViewProps) {
-  const { options, refused, artifacts, modelMaxContextTokens, catchingUpToTokens = null, filters, selectedOptionId, onFilters, onSelect, renderCommands } = props;
+  const { options, refused, artifacts, modelMaxContextTokens, catchingUpToTokens = null, whyNone, filters, selectedOptionId, onFilters, onSelect, renderCommands } = props;
   const shown = filterOptions(options, filters);
   // One timer for the whole list: the options as of the slider's last rest, by id.
   const settledOptions = useSettled(options, SETTLE_MS);
@@ -59,9 +61,13 @@ export function OptionsView(props: OptionsViewProps) {
       ) : null}
       <Legend />
       {shown.length === 0 ? (
-        <p className="empty">
-          {options.length === 0 ? "No way to run this model on this cluster: see why below, or add cards." : "No option passes these filters."}
-        </p>
+        options.length === 0 && whyNone ? (
+          whyNone
+        ) : (
+          <p className="empty">
+            {options.length > 0 ? "No option passes these filters." : refused.length > 0 ? "No way to run this model on this cluster: see why below, or add cards." : "No way to run this model on this cluster: add cards."}
+          </p>
+        )
       ) : null}
       {groups.map((group) => (
         <section key={group.key} className="option-group" aria-label={group.title === "" ? "Ranked options" : group.title}>
