@@ -92,7 +92,7 @@ test("a slider move's repaint is timed with 50 options drawn (target p95 ≤ 16 
   const y = box.y + box.height / 2;
   // The figures of the first option, on screen: they must follow the drag itself, not only its end,
   // or the figure below would time frames that show nothing new.
-  const firstFigures = page.getByRole("article").first().locator(".option-figures");
+  const firstFigures = page.getByRole("article").first().locator(".option-figures").first();
   const figuresBefore = await firstFigures.innerText();
   await page.mouse.move(box.x + (box.width * startValue) / 1000, y);
   await page.mouse.down();

@@ -1,6 +1,7 @@
 import { lazy, memo, Suspense, useDeferredValue, useId, useMemo } from "react";
 import type { PlanOption } from "../plan/index.ts";
-import { engineName, formatCount, formatGib, formatMs, formatTokens, formatTps, parallelismLabel, placementLabel } from "./format.ts";
+import { engineName, formatCount, formatMs, formatTokens, formatTps, parallelismLabel, placementLabel } from "./format.ts";
+import { kvFigures } from "./kvFigures.ts";
 import { cardBarRows, optionBadges, type CardBarRow } from "./rows.ts";
 
 const CardBars = lazy(() => import("./CardBars.tsx"));
@@ -85,16 +86,12 @@ const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId
           <dt>Longest context that fits</dt>
           <dd>{option.maxContextTokens > 0 ? `${formatTokens(option.maxContextTokens)} tokens${capped ? " (the model's max)" : ""}` : "none"}</dd>
         </div>
-        <div>
-          <dt>KV pool per card</dt>
-          <dd>
-            {formatGib(option.kvPoolBytes)} · {formatTokens(option.kvPoolTokens)} tokens
-          </dd>
-        </div>
-        <div>
-          <dt>Sequences at once</dt>
-          <dd>{option.maxConcurrency >= 10 ? formatCount(Math.floor(option.maxConcurrency)) : option.maxConcurrency.toFixed(1)}</dd>
-        </div>
+        {kvFigures(option).map((f) => (
+          <div key={f.term}>
+            <dt>{f.term}</dt>
+            <dd>{f.value}</dd>
+          </div>
+        ))}
         <div>
           <dt>Nodes that could host it</dt>
           <dd>{option.hosts}</dd>

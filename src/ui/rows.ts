@@ -26,7 +26,8 @@ export function cardBarRow(card: CardLoad): CardBarRow {
   const usedBytes = card.weightsBytes + card.kvBytes + card.engineBytes;
   const role = card.role === "" ? "" : ` · ${card.role}`;
   return {
-    label: `${card.cards} × ${card.gpuClass}${role}`,
+    // The CPU has no card class: its row is named by its role ("CPU"), not "1 ×  · CPU".
+    label: card.gpuClass === "" ? (card.role === "" ? "CPU" : card.role) : `${card.cards} × ${card.gpuClass}${role}`,
     weightsGib: bytesToGib(card.weightsBytes),
     kvGib: bytesToGib(card.kvBytes),
     engineGib: bytesToGib(card.engineBytes),
