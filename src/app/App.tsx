@@ -251,6 +251,7 @@ export function App({ store, tokens }: AppProps) {
                 refused={shownPlan.refused}
                 artifacts={shownPlan.artifacts}
                 modelMaxContextTokens={shownPlan.shape.maxContextTokens}
+                sequences={workload.sequences}
                 catchingUpToTokens={shown?.catchingUp === true ? sliding : null}
                 filters={choices.filters}
                 whyNone={

@@ -6,12 +6,15 @@ import { OptionCard } from "./OptionCard.tsx";
 import { filterOptions, groupOptions } from "./rows.ts";
 import { useNearSet } from "./useNearSet.ts";
 import { useSettled } from "./useSettled.ts";
+import { workloadVerdict } from "./verdict.ts";
 
 interface OptionsViewProps {
   options: PlanOption[];
   refused: Refusal[];
   artifacts: Artifact[];
   modelMaxContextTokens: number;
+  /** Sequences asked for at once: with more than one, each option says whether it holds them. */
+  sequences?: number;
   /** While the slider moves between rests: the context the full plan is not yet made for (null: the plan is current). */
   catchingUpToTokens?: number | null;
   filters: Filters;
@@ -34,7 +37,7 @@ const FIT_LABELS: Record<FitFilter, string> = { all: "every option", fits: "thos
 const GROUP_LABELS: Record<GroupBy, string> = { none: "rank only", artifact: "artifact", engine: "engine" };
 
 export function OptionsView(props: OptionsViewProps) {
-  const { options, refused, artifacts, modelMaxContextTokens, catchingUpToTokens = null, whyNone, filters, selectedOptionId, onFilters, onSelect, renderCommands } = props;
+  const { options, refused, artifacts, modelMaxContextTokens, catchingUpToTokens = null, sequences = 1, whyNone, filters, selectedOptionId, onFilters, onSelect, renderCommands } = props;
   const shown = filterOptions(options, filters);
   // One timer for the whole list: the options as of the slider's last rest, by id.
   const settledOptions = useSettled(options, SETTLE_MS);
@@ -43,13 +46,15 @@ export function OptionsView(props: OptionsViewProps) {
   const groups = groupOptions(shown, filters.groupBy);
   const quantOf = new Map(artifacts.map((a) => [a.name, a.quant]));
   const fitting = options.filter((o) => o.fits).length;
+  const holding = options.filter((o) => o.fits && o.fitsWorkload === true).length;
+  const held = sequences > 1 ? ` (${formatCount(holding)} hold your ${formatCount(sequences)} sequences at once)` : "";
   return (
     <div className="options-view">
       <Toolbar filters={filters} artifacts={artifacts} onFilters={onFilters} />
       <p className="summary" aria-live="polite">
         {catchingUpToTokens !== null
           ? `Catching up: the layouts below are the last plan's, re-checked at ${formatTokens(catchingUpToTokens)} tokens; ${formatCount(fitting)} of ${formatCount(options.length)} fit. The plan for this context is made when the slider rests.`
-          : `${formatCount(fitting)} of ${formatCount(options.length)} options fit at this context${shown.length !== options.length ? `; showing ${formatCount(shown.length)}` : ""}.`}
+          : `${formatCount(fitting)} of ${formatCount(options.length)} options fit at this context${held}${shown.length !== options.length ? `; showing ${formatCount(shown.length)}` : ""}.`}
       </p>
       {selectedOptionId !== "" && !options.some((o) => o.id === selectedOptionId) ? (
         <p className="notice small" role="status">
@@ -77,7 +82,7 @@ export function OptionsView(props: OptionsViewProps) {
               const settled = settledById.get(o.id) ?? o;
               return (
                 <li key={o.id}>
-                  <OptionCard option={isOnScreen(o.id) ? o : settled} settled={settled} near={isNear(o.id)} cardRef={refFor(o.id)} quant={quantOf.get(o.artifact) ?? ""} modelMaxContextTokens={modelMaxContextTokens} selected={o.id === selectedOptionId} onSelect={onSelect}>
+                  <OptionCard option={isOnScreen(o.id) ? o : settled} settled={settled} near={isNear(o.id)} cardRef={refFor(o.id)} quant={quantOf.get(o.artifact) ?? ""} modelMaxContextTokens={modelMaxContextTokens} selected={o.id === selectedOptionId} onSelect={onSelect} verdict={workloadVerdict(o, sequences, options)}>
                     {o.id === selectedOptionId ? renderCommands(o) : null}
                   </OptionCard>
                 </li>

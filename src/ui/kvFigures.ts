@@ -5,8 +5,9 @@
  * kvBytes), and the plan's kvPoolBytes is then what is left on that card, not a pool.
  */
 import type { PlanOption } from "../plan/index.ts";
-import { formatCount, formatGib, formatTokens } from "./format.ts";
+import { formatGib, formatTokens } from "./format.ts";
 import { cardBarRow } from "./rows.ts";
+import { sequencesHeld as sequences } from "./verdict.ts";
 
 export interface KvFigure {
   term: string;
@@ -29,8 +30,4 @@ export function kvFigures(option: PlanOption): KvFigure[] {
   figures.push({ term: `KV cache ${where}`, value: `${formatGib(worst.kvBytes)}${tokens}` });
   figures.push({ term: option.placement.cpu ? "RAM left" : "Left on the fullest card", value: `${cardBarRow(worst).freeGib.toFixed(1)} GiB` });
   return figures;
-}
-
-function sequences(n: number): string {
-  return n >= 10 ? formatCount(Math.floor(n)) : n.toFixed(1);
 }

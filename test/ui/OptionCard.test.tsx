@@ -9,7 +9,9 @@ import { defaultChoices } from "../../src/app/defaults.ts";
 import { PRESETS } from "../../src/cluster/presets.ts";
 import { catalogSnapshot } from "../../src/hub/catalog.ts";
 import { plan, readModel, type PlanOption } from "../../src/plan/index.ts";
+import { placementLabel } from "../../src/ui/format.ts";
 import { OptionCard } from "../../src/ui/OptionCard.tsx";
+import { workloadVerdict, type WorkloadVerdict } from "../../src/ui/verdict.ts";
 
 function planOn(repo: string, presetId: string, sequences: number) {
   const snap = catalogSnapshot(repo);
@@ -18,8 +20,8 @@ function planOn(repo: string, presetId: string, sequences: number) {
   return plan({ repo: snap.repo, revision: snap.sha, ...readModel(snap) }, preset.cluster, { ...defaultChoices().workload, sequences });
 }
 
-function card(option: PlanOption): string {
-  const html = renderToStaticMarkup(<OptionCard option={option} settled={option} near={false} cardRef={() => undefined} quant="" modelMaxContextTokens={163_840} selected={false} onSelect={() => undefined} />);
+function card(option: PlanOption, verdict: WorkloadVerdict | null = null): string {
+  const html = renderToStaticMarkup(<OptionCard option={option} settled={option} near={false} cardRef={() => undefined} quant="" modelMaxContextTokens={163_840} selected={false} onSelect={() => undefined} verdict={verdict} />);
   return html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 }
 
@@ -53,5 +55,35 @@ describe("KV figures per engine", () => {
     const option = qwen.options.find((o) => o.engine === "vllm");
     if (!option) throw new Error("no vLLM option");
     expect(card(option)).toMatch(/KV pool per card \d+\.\d GiB · [\d,]+ tokens Sequences at once \d/);
+  });
+});
+
+describe("the workload as a requirement", () => {
+  // Issue 13's case: 32 sequences of 8,192 tokens on the two DGX H100 nodes.
+  const p = planOn("Qwen/Qwen2.5-Coder-32B-Instruct", "dgx-h100-x2", 32);
+  const verdictOf = (option: PlanOption) => workloadVerdict(option, 32, p.options);
+
+  test("one H100 starts but holds 3.9 of the 32, and the card names the first layout of the plan that holds them, with its own figure", () => {
+    const tp1 = p.options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 1 && o.placement.nodes === 1);
+    if (!tp1) throw new Error("no vLLM TP1 option");
+    expect(tp1.fits).toBe(true);
+    expect(tp1.fitsWorkload).toBe(false);
+    const holder = p.options.find((o) => o.engine === "vllm" && o.artifact === tp1.artifact && o.fitsWorkload === true);
+    if (!holder) throw new Error("no vLLM layout holds 32 sequences");
+    const text = card(tp1, verdictOf(tp1));
+    expect(text).toContain(`starts, but holds 3.9 of your 32 sequences at once; ${placementLabel(holder.placement)} (TP ${holder.placement.tensorParallel}) holds ${Math.floor(holder.maxConcurrency)}`);
+    expect(holder.maxConcurrency).toBeGreaterThanOrEqual(32);
+    // What to buy, under the short option: the engine's words.
+    for (const c of tp1.whatToBuy ?? []) expect(text).toContain(c.change);
+    expect(tp1.whatToBuy?.length ?? 0).toBeGreaterThan(0);
+  });
+
+  test("a layout that holds them says so, and every card shows its copies and the free ones", () => {
+    const holder = p.options.find((o) => o.fitsWorkload === true);
+    if (!holder) throw new Error("no layout holds 32 sequences");
+    const text = card(holder, verdictOf(holder));
+    expect(text).toContain("holds your 32 sequences at once");
+    expect(text).toContain(`Copies the cluster holds ${holder.replicas ?? -1}, ${holder.replicasFreeNow ?? -1} on free cards now`);
+    expect(text).not.toContain("To make it fit");
   });
 });
