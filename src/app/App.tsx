@@ -13,7 +13,7 @@ import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
 import { largestCardBytes, plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
-import type { Cluster, Engine, EngineSettings as Settings, RepoSnapshot } from "../plan/index.ts";
+import type { Cluster, Engine, EngineSettings as Settings, RepoSnapshot, Workload } from "../plan/index.ts";
 import {
   chooseCommand,
   dismissLinkNotices,
@@ -40,6 +40,7 @@ import { modelSummary } from "../ui/format.ts";
 import { LinkNotices } from "../ui/LinkNotices.tsx";
 import { NeedsGguf } from "../ui/NeedsGguf.tsx";
 import { OptionsView } from "../ui/OptionsView.tsx";
+import { RankControls } from "../ui/RankControls.tsx";
 import { useSettled } from "../ui/useSettled.ts";
 import type { RepoStatus } from "../ui/RepoField.tsx";
 import { defaultChoices } from "./defaults.ts";
@@ -54,6 +55,9 @@ const DeployPanel = lazy(() => import("../ui/DeployPanel.tsx").then((m) => ({ de
 
 /** How long the thumb rests before the plan is made again at its context: a pause, not a frame of a drag. */
 const SLIDER_REST_MS = 120;
+
+/** The engine's default prices only: a stable empty record, so the rank controls are not redrawn for a new one. */
+const NO_PRICES: Readonly<Record<string, number>> = {};
 
 type OnSetting = <K extends keyof Settings>(key: K, value: Settings[K] | undefined) => void;
 
@@ -179,6 +183,12 @@ export function App({ store, tokens }: AppProps) {
   const needsGguf = shownPlan !== null && shownPlan.options.length === 0 && cluster.nodes.every((n) => n.devices.length === 0) && shownPlan.artifacts.every((a) => a.format !== "gguf");
   const ggufs = useQuery({ ...quantizedChildrenQueryOptions(repo, access), enabled: needsGguf && manual === undefined });
   const [readRequest, setReadRequest] = useState<string | null>(null);
+  const gpuClasses = useMemo(() => [...new Set(cluster.nodes.flatMap((n) => n.devices.map((d) => d.class)))], [cluster]);
+  const onRank = useCallback((patch: Pick<Workload, "rankBy" | "pricesPerCardHour">) => setWorkload(store, patch), [store]);
+  const rankControls = useMemo(
+    () => <RankControls rankBy={workload.rankBy ?? "fewest-cards"} prices={workload.pricesPerCardHour ?? NO_PRICES} gpuClasses={gpuClasses} onChange={onRank} />,
+    [workload.rankBy, workload.pricesPerCardHour, gpuClasses, onRank],
+  );
   const maxContext = shownPlan?.shape.maxContextTokens ?? workload.contextTokens;
 
   function applyMeasuredOverhead(engine: Engine, overheadGib: number): void {
@@ -230,6 +240,7 @@ export function App({ store, tokens }: AppProps) {
         </section>
         <section className="panel options-panel" aria-labelledby="options-heading">
           <h2 id="options-heading">Ways to run it</h2>
+          {rankControls}
           {attempt && attemptError && shownPlan ? (
             <p className="notice" role="status">
               {`Still showing the last plan, for ${manual ? manual.name : repo}: ${attempt.repo} could not be read (see the message under the repo field). The link stays on this plan.`}

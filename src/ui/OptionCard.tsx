@@ -169,6 +169,10 @@ function Speed({ option }: { option: PlanOption }) {
           <dt>Time to first token</dt>
           <dd>{formatMs(s.ttftMs)}</dd>
         </div>
+        <div>
+          <dt>Cost per million output tokens</dt>
+          <dd>{option.costPerMtok === undefined || option.costPerMtok === null ? "no price for these cards" : `$${option.costPerMtok.toFixed(2)}`}</dd>
+        </div>
       </dl>
       <details className="speed-basis">
         <summary>How these figures were obtained</summary>

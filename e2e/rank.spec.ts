@@ -1,0 +1,49 @@
+/**
+ * Issue 13's ranking on the page: the user's choice of order, kept in the link, and the card-hour prices
+ * cost is figured from (defaults with their source; a bad price refused at its field, the plan kept).
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { defaultChoices } from "../src/app/defaults.ts";
+import { decodeLink } from "../src/state/link.ts";
+import { routeNetwork } from "./hub.ts";
+
+const ORIGIN = "http://127.0.0.1:4173";
+
+test.beforeEach(async ({ context }) => {
+  await routeNetwork(context, ORIGIN);
+});
+
+async function linkWorkload(page: Page) {
+  return decodeLink(await page.evaluate(() => window.location.hash), defaultChoices()).choices.workload;
+}
+
+test("rank by throughput reorders the plan and is kept in the link", async ({ page }) => {
+  await page.goto("/");
+  const titles = page.getByRole("article").getByRole("heading", { level: 3 });
+  await expect(titles.first()).toHaveText("1 × h100-80g");
+  const before = await page.getByRole("article").evaluateAll((a) => a.map((e) => e.getAttribute("data-option-id")));
+  await page.getByLabel("Rank by").selectOption("throughput");
+  await expect.poll(() => page.getByRole("article").evaluateAll((a) => a.map((e) => e.getAttribute("data-option-id")))).not.toEqual(before);
+  await expect.poll(async () => (await linkWorkload(page)).rankBy).toBe("throughput");
+  await page.reload();
+  await expect(page.getByLabel("Rank by")).toHaveValue("throughput");
+});
+
+test("a price per card-hour: the default's source is shown, a negative price is refused at the field and the plan stays, a good one is used", async ({ page }) => {
+  await page.goto("/");
+  const first = page.getByRole("article").first();
+  await expect(first.getByText("Cost per million output tokens")).toBeVisible();
+  const costBefore = await first.locator("dt:text('Cost per million output tokens') + dd").innerText();
+  expect(costBefore).toMatch(/^\$\d+\.\d\d$/);
+  await page.getByText("Prices per card-hour (for cost)").click();
+  await expect(page.getByText(/Default: Mercatus GPU Index, May 2026/).first()).toBeVisible();
+  const h100 = page.getByLabel("h100-80g $ per card-hour");
+  await h100.fill("-3");
+  await expect(page.getByRole("alert").filter({ hasText: "Enter a number from 0 to 1,000" })).toBeVisible();
+  await expect(first.locator("dt:text('Cost per million output tokens') + dd")).toHaveText(costBefore);
+  expect((await linkWorkload(page)).pricesPerCardHour?.["h100-80g"]).toBeUndefined();
+  await h100.fill("6");
+  // Twice the default ($3.00) an hour: the engine's cost per million tokens doubles.
+  await expect.poll(async () => Number((await first.locator("dt:text('Cost per million output tokens') + dd").innerText()).slice(1))).toBeCloseTo(2 * Number(costBefore.slice(1)), 1);
+  await expect.poll(async () => (await linkWorkload(page)).pricesPerCardHour?.["h100-80g"]).toBe(6);
+});
