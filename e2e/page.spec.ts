@@ -423,8 +423,10 @@ test("a GGUF-only repo gets its shape from the headers read by range, and plans 
     expect(last[1] + 1, `${path}: the ranges cover the header`).toBeGreaterThanOrEqual(headerBytes);
   }
 
-  // One artifact: llama.cpp on a GPU and on the CPU, each with its -hf repo:quant command.
+  // One artifact: llama.cpp on a GPU and on the CPU, each with its -hf repo:quant command. The CPU is the
+  // same artifact × engine as the GPU layout, so it is one click away (issue 13: the best of each first).
   await page.getByLabel("Artifact").selectOption("Qwen2.5-14B-Instruct-Q4_K_M.gguf");
+  await page.getByRole("button", { name: /Show every layout/ }).click();
   const gpu = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "1 × h100-80g" }) });
   const cpu = page.getByRole("article").filter({ hasNot: page.getByRole("heading", { name: /h100/ }) });
   await expect(gpu).toHaveCount(1);

@@ -21,6 +21,7 @@ test("rank by throughput reorders the plan and is kept in the link", async ({ pa
   await page.goto("/");
   const titles = page.getByRole("article").getByRole("heading", { level: 3 });
   await expect(titles.first()).toHaveText("1 × h100-80g");
+  await page.getByRole("button", { name: /Show every layout/ }).click();
   const before = await page.getByRole("article").evaluateAll((a) => a.map((e) => e.getAttribute("data-option-id")));
   await page.getByLabel("Rank by").selectOption("throughput");
   await expect.poll(() => page.getByRole("article").evaluateAll((a) => a.map((e) => e.getAttribute("data-option-id")))).not.toEqual(before);
@@ -46,4 +47,16 @@ test("a price per card-hour: the default's source is shown, a negative price is 
   // Twice the default ($3.00) an hour: the engine's cost per million tokens doubles.
   await expect.poll(async () => Number((await first.locator("dt:text('Cost per million output tokens') + dd").innerText()).slice(1))).toBeCloseTo(2 * Number(costBefore.slice(1)), 1);
   await expect.poll(async () => (await linkWorkload(page)).pricesPerCardHour?.["h100-80g"]).toBe(6);
+});
+
+test("the best layout of each artifact × engine comes first, and every layout is one click away", async ({ page }) => {
+  await page.goto("/");
+  const articles = page.getByRole("article");
+  // The example plan on 16 H100s: vLLM and SGLang at TP 1, 2, 4 and 8; the best of each engine first.
+  await expect(articles).toHaveCount(2);
+  await expect(page.locator(".options-view .summary")).toContainText("showing 2");
+  await page.getByRole("button", { name: /Show every layout \(\d+ more\)/ }).click();
+  await expect.poll(() => articles.count()).toBeGreaterThan(2);
+  await page.getByRole("button", { name: "Show the best layout of each artifact and engine" }).click();
+  await expect(articles).toHaveCount(2);
 });

@@ -3,7 +3,7 @@ import type { Artifact, PlanOption, Refusal } from "../plan/index.ts";
 import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/choices.ts";
 import { engineName, formatCount, formatTokens } from "./format.ts";
 import { OptionCard } from "./OptionCard.tsx";
-import { filterOptions, groupOptions } from "./rows.ts";
+import { bestOfEach, filterOptions, groupOptions } from "./rows.ts";
 import { useNearSet } from "./useNearSet.ts";
 import { useSettled } from "./useSettled.ts";
 import { workloadVerdict } from "./verdict.ts";
@@ -38,7 +38,11 @@ const GROUP_LABELS: Record<GroupBy, string> = { none: "rank only", artifact: "ar
 
 export function OptionsView(props: OptionsViewProps) {
   const { options, refused, artifacts, modelMaxContextTokens, catchingUpToTokens = null, sequences = 1, whyNone, filters, selectedOptionId, onFilters, onSelect, renderCommands } = props;
-  const shown = filterOptions(options, filters);
+  // Every layout, or the best of each artifact × engine (the default): a view choice, not the link's.
+  const [everyLayout, setEveryLayout] = useState(false);
+  const filtered = filterOptions(options, filters);
+  const leaders = bestOfEach(filtered, selectedOptionId);
+  const shown = everyLayout ? filtered : leaders.best;
   // One timer for the whole list: the options as of the slider's last rest, by id.
   const settledOptions = useSettled(options, SETTLE_MS);
   const settledById = useMemo(() => new Map(settledOptions.map((o) => [o.id, o])), [settledOptions]);
@@ -55,6 +59,13 @@ export function OptionsView(props: OptionsViewProps) {
         {catchingUpToTokens !== null
           ? `Catching up: the layouts below are the last plan's, re-checked at ${formatTokens(catchingUpToTokens)} tokens; ${formatCount(fitting)} of ${formatCount(options.length)} fit. The plan for this context is made when the slider rests.`
           : `${formatCount(fitting)} of ${formatCount(options.length)} options fit at this context${held}${shown.length !== options.length ? `; showing ${formatCount(shown.length)}` : ""}.`}
+      </p>
+      <p className="layouts-toggle">
+        {leaders.others > 0 || everyLayout ? (
+          <button type="button" className="secondary" aria-pressed={everyLayout} onClick={() => setEveryLayout(!everyLayout)}>
+            {everyLayout ? "Show the best layout of each artifact and engine" : `Show every layout (${formatCount(leaders.others)} more)`}
+          </button>
+        ) : null}
       </p>
       {selectedOptionId !== "" && !options.some((o) => o.id === selectedOptionId) ? (
         <p className="notice small" role="status">

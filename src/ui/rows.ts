@@ -105,3 +105,18 @@ export function groupOptions(options: readonly PlanOption[], groupBy: GroupBy): 
   }
   return [...groups.values()];
 }
+
+/**
+ * The answer first (issue 13): the best-ranked layout of each artifact × engine, in rank order; the
+ * rest of the plan's layouts are one click away. An option the user opened is kept in view.
+ */
+export function bestOfEach(options: readonly PlanOption[], keep: string): { best: PlanOption[]; others: number } {
+  const seen = new Set<string>();
+  const best = options.filter((o) => {
+    const key = `${o.artifact}\u0000${o.engine}`;
+    if (seen.has(key)) return o.id === keep;
+    seen.add(key);
+    return true;
+  });
+  return { best, others: options.length - best.length };
+}
