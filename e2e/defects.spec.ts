@@ -2,6 +2,7 @@
  * Issue 17's defects on the page, each as a new user met it: a test that failed before its fix.
  * Every test routes the network (e2e/hub.ts): the Hub answers from test/fixtures/hub/.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { routeNetwork } from "./hub.ts";
 
@@ -63,4 +64,23 @@ test("defect 3: a safetensors repo on the CPU-server preset says llama.cpp needs
     "Qwen/Qwen2.5-Coder-32B-Instruct-GGUF",
     "bartowski/Qwen2.5-Coder-32B-Instruct-GGUF",
   ]);
+});
+
+test("rough edges: a main landmark (axe finds nothing, not even a moderate rule), a skip link to the cluster, and the answer in one line near the top at 375 px", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto("/");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  await expect(page.getByRole("main")).toHaveCount(1);
+  const violations = (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id} (${v.impact ?? ""})`);
+  expect(violations).toEqual([]);
+  // The example plan's first option: one H100 with vLLM; its decode figure is the card's own.
+  const verdict = page.locator(".top-verdict");
+  const decode = (await page.getByRole("article").first().locator("dt:text('Decode, one user') + dd").textContent()) ?? "";
+  await expect(verdict).toHaveText(`Fits on 1 × h100-80g with vLLM, ${decode} for one user.`);
+  expect((await verdict.boundingBox())?.y ?? Infinity).toBeLessThan(400);
+  const skip = page.getByRole("link", { name: "Skip the options, to the cluster" });
+  await skip.focus();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("#cluster")).toBeFocused();
 });

@@ -13,7 +13,7 @@ import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
 import { largestCardBytes, plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
-import type { Cluster, Engine, EngineSettings as Settings, RepoSnapshot, Workload } from "../plan/index.ts";
+import type { Cluster, Engine, EngineSettings as Settings, PlanOption, RepoSnapshot, Workload } from "../plan/index.ts";
 import {
   chooseCommand,
   dismissLinkNotices,
@@ -36,7 +36,7 @@ import { CommandForm } from "../ui/CommandForm.tsx";
 import { ContextControls } from "../ui/ContextControls.tsx";
 import { CopyLink } from "../ui/CopyLink.tsx";
 import { EngineSettings } from "../ui/EngineSettings.tsx";
-import { modelSummary } from "../ui/format.ts";
+import { engineName, formatTps, modelSummary, placementLabel } from "../ui/format.ts";
 import { LinkNotices } from "../ui/LinkNotices.tsx";
 import { NeedsGguf } from "../ui/NeedsGguf.tsx";
 import { OptionsView } from "../ui/OptionsView.tsx";
@@ -205,6 +205,8 @@ export function App({ store, tokens }: AppProps) {
         <CopyLink choices={choices} carriesManual={linkCarriesManual(choices)} />
       </header>
       <LinkNotices notices={linkNotices} onDismiss={() => dismissLinkNotices(store)} />
+      <main>
+      {shownPlan ? <p className="top-verdict">{topVerdict(shownPlan.options)}</p> : null}
       <div className="layout">
         <ModelPanel
           store={store}
@@ -240,6 +242,9 @@ export function App({ store, tokens }: AppProps) {
         </section>
         <section className="panel options-panel" aria-labelledby="options-heading">
           <h2 id="options-heading">Ways to run it</h2>
+          <a className="skip-link" href="#cluster">
+            Skip the options, to the cluster
+          </a>
           {rankControls}
           {attempt && attemptError && shownPlan ? (
             <p className="notice" role="status">
@@ -315,12 +320,13 @@ export function App({ store, tokens }: AppProps) {
             )}
           </PlanBoundary>
         </section>
-        <section className="panel panel-cluster" aria-labelledby="cluster-heading">
+        <section className="panel panel-cluster" id="cluster" tabIndex={-1} aria-labelledby="cluster-heading">
           <h2 id="cluster-heading">Cluster</h2>
           {clusterPanel}
         </section>
       </div>
       <AccuracyDisclosure />
+      </main>
       <footer className="page-foot">
         <p>
           Only reads of the Hugging Face Hub leave this page; the cluster and the plan stay in your browser and in the link you share.
@@ -342,6 +348,14 @@ export function PlanPage({ store, tokens }: AppProps) {
       <App store={store} tokens={tokens} />
     </PlanBoundary>
   );
+}
+
+/** The answer in one line, near the top at any width (issue 17: at 375 px the first option was 1,264 px down). */
+function topVerdict(options: readonly PlanOption[]): string {
+  const best = options.find((o) => o.fits);
+  if (!best) return options.length === 0 ? "Nothing runs on this cluster as it is: see Ways to run it." : "Nothing fits at this context: see what to add under each option.";
+  const speed = best.speed?.decodeTps ?? null;
+  return `Fits on ${placementLabel(best.placement)} with ${engineName(best.engine)}${speed === null ? "" : `, ${formatTps(speed)} for one user`}.`;
 }
 
 function errorStatus(error: Error): RepoStatus {
