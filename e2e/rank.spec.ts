@@ -5,6 +5,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { defaultChoices } from "../src/app/defaults.ts";
 import { decodeLink } from "../src/state/link.ts";
+import { readFileSync } from "node:fs";
 import { routeNetwork } from "./hub.ts";
 
 const ORIGIN = "http://127.0.0.1:4173";
@@ -59,4 +60,18 @@ test("the best layout of each artifact × engine comes first, and every layout i
   await expect.poll(() => articles.count()).toBeGreaterThan(2);
   await page.getByRole("button", { name: "Show the best layout of each artifact and engine" }).click();
   await expect(articles).toHaveCount(2);
+});
+
+test("the option list downloads as JSON in the terminal's shape", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download the options (JSON)" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe("modelplan-options.json");
+  const path = await file.path();
+  const rows = JSON.parse(readFileSync(path, "utf8")) as { id: string; fits_workload: boolean }[];
+  // Every option of the plan, not only the best of each shown: the example has vLLM and SGLang at four widths.
+  expect(rows.length).toBeGreaterThan(2);
+  expect(rows[0]?.fits_workload).toBe(true);
 });

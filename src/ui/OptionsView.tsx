@@ -1,6 +1,8 @@
 import { memo, useId, useMemo, useState } from "react";
 import type { Artifact, PlanOption, Refusal } from "../plan/index.ts";
 import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/choices.ts";
+import { downloadText } from "./download.ts";
+import { planCsvText, planJsonText } from "./exportPlan.ts";
 import { engineName, formatCount, formatTokens } from "./format.ts";
 import { OptionCard } from "./OptionCard.tsx";
 import { bestOfEach, filterOptions, groupOptions } from "./rows.ts";
@@ -61,6 +63,12 @@ export function OptionsView(props: OptionsViewProps) {
           : `${formatCount(fitting)} of ${formatCount(options.length)} options fit at this context${held}${shown.length !== options.length ? `; showing ${formatCount(shown.length)}` : ""}.`}
       </p>
       <p className="layouts-toggle">
+        <button type="button" className="secondary" onClick={() => downloadText(planJsonText(options), "modelplan-options.json", "application/json")}>
+          Download the options (JSON)
+        </button>{" "}
+        <button type="button" className="secondary" onClick={() => downloadText(planCsvText(options), "modelplan-options.csv", "text/csv")}>
+          Download the options (CSV)
+        </button>{" "}
         {leaders.others > 0 || everyLayout ? (
           <button type="button" className="secondary" aria-pressed={everyLayout} onClick={() => setEveryLayout(!everyLayout)}>
             {everyLayout ? "Show the best layout of each artifact and engine" : `Show every layout (${formatCount(leaders.others)} more)`}
