@@ -75,3 +75,13 @@ test("the option list downloads as JSON in the terminal's shape", async ({ page 
   expect(rows.length).toBeGreaterThan(2);
   expect(rows[0]?.fits_workload).toBe(true);
 });
+
+test("the trade-off chart draws throughput against cards per artifact, with the front, only when opened", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  await expect(page.locator(".pareto-chart")).toHaveCount(0);
+  await page.getByText("Throughput against cards, per artifact").click();
+  const chart = page.locator(".trade-off-chart").first();
+  await expect(chart.locator(".pareto-front .recharts-symbols").first()).toBeVisible();
+  await expect(chart.locator("div[role=img]")).toHaveAttribute("aria-label", /layouts; the front: (vLLM|SGLang) · 1 × h100-80g/);
+});

@@ -7,6 +7,7 @@ import { engineName, formatCount, formatTokens } from "./format.ts";
 import { OptionCard } from "./OptionCard.tsx";
 import { bestOfEach, filterOptions, groupOptions } from "./rows.ts";
 import { useNearSet } from "./useNearSet.ts";
+import { TradeOff } from "./TradeOff.tsx";
 import { useSettled } from "./useSettled.ts";
 import { workloadVerdict } from "./verdict.ts";
 
@@ -110,6 +111,7 @@ export function OptionsView(props: OptionsViewProps) {
           </ol>
         </section>
       ))}
+      <TradeOff options={settledOptions} artifacts={artifacts} />
       <WhyNot refused={refused} />
     </div>
   );
