@@ -84,3 +84,14 @@ test("rough edges: a main landmark (axe finds nothing, not even a moderate rule)
   await page.keyboard.press("Enter");
   await expect(page.locator("#cluster")).toBeFocused();
 });
+
+test("rough edges: the import panel takes the focus when it opens, closes on Escape, and gives the focus back", async ({ page }) => {
+  await page.goto("/");
+  const open = page.getByRole("button", { name: /Import/ }).first();
+  await open.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByLabel("Paste inventory")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(page.getByLabel("Paste inventory")).toHaveCount(0);
+  await expect(open).toBeFocused();
+});
