@@ -95,3 +95,26 @@ test("rough edges: the import panel takes the focus when it opens, closes on Esc
   await expect(page.getByLabel("Paste inventory")).toHaveCount(0);
   await expect(open).toBeFocused();
 });
+
+test("rough edges: at 375 px the command box wraps at spaces, never inside a flag or its value (a long one scrolls)", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto("/");
+  const first = page.getByRole("article").first();
+  await first.getByRole("button", { name: "Commands" }).click();
+  const split = await first.locator(".commands pre").first().evaluate((pre) => {
+    const text = pre.textContent ?? "";
+    const node = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT).nextNode();
+    if (!node) return ["no text"];
+    const out: string[] = [];
+    for (const m of text.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      // One line box per word: more means a flag or its value was broken across lines. A path may
+      // wrap after a "/" (Unicode line breaking, UAX #14, allows a break after a solidus).
+      if (!m[0].includes("/") && new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) out.push(m[0]);
+    }
+    return out;
+  });
+  expect(split).toEqual([]);
+});

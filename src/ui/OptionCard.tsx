@@ -1,6 +1,6 @@
 import { lazy, memo, Suspense, useDeferredValue, useId, useMemo } from "react";
 import type { PlanOption } from "../plan/index.ts";
-import { engineName, formatCount, formatMs, formatTokens, formatTps, parallelismLabel, placementLabel } from "./format.ts";
+import { artifactLabel, engineName, formatCount, formatMs, formatTokens, formatTps, parallelismLabel, placementLabel } from "./format.ts";
 import { kvFigures } from "./kvFigures.ts";
 import type { WorkloadVerdict } from "./verdict.ts";
 import { cardBarRows, optionBadges, type CardBarRow } from "./rows.ts";
@@ -84,7 +84,7 @@ const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId
       </header>
       {verdictTone !== "" ? <p className={`verdict ${verdictTone}`}>{verdictText}</p> : null}
       <p className="option-what">
-        <strong>{engineName(option.engine)}</strong> · {option.artifact}
+        <strong>{engineName(option.engine)}</strong> · {artifactLabel(option.artifact)}
         {quant !== "" && quant !== option.artifact ? ` (${quant})` : ""} · {option.bitsPerWeight > 0 ? `${option.bitsPerWeight.toFixed(2)} bits/weight` : "bits/weight unknown"}
         {split !== "" ? ` · ${split}` : ""}
       </p>

@@ -3,7 +3,7 @@ import type { Artifact, PlanOption, Refusal } from "../plan/index.ts";
 import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/choices.ts";
 import { downloadText } from "./download.ts";
 import { planCsvText, planJsonText } from "./exportPlan.ts";
-import { engineName, formatCount, formatTokens } from "./format.ts";
+import { artifactLabel, engineName, formatCount, formatTokens } from "./format.ts";
 import { OptionCard } from "./OptionCard.tsx";
 import { bestOfEach, filterOptions, groupOptions } from "./rows.ts";
 import { useNearSet } from "./useNearSet.ts";
@@ -35,6 +35,9 @@ interface OptionsViewProps {
  * glance, longer than the gap between two frames of a drag (16 ms) or two auto-repeated arrow keys (~33 ms).
  */
 const SETTLE_MS = 100;
+
+/** FreeToken is not a name a user knows: the filter says what it is (FlashML-org/FreeToken, docs/seed/gpus.go.txt). */
+const ENGINE_FILTER_LABELS: Partial<Record<Filters["engine"], string>> = { freetoken: "FreeToken (one card, a mixture of experts' experts in host RAM)" };
 
 const FIT_LABELS: Record<FitFilter, string> = { all: "every option", fits: "those that fit", free: "those free now" };
 const GROUP_LABELS: Record<GroupBy, string> = { none: "rank only", artifact: "artifact", engine: "engine" };
@@ -121,8 +124,8 @@ export function OptionsView(props: OptionsViewProps) {
 const Toolbar = memo(function Toolbar({ filters, artifacts, onFilters }: Pick<OptionsViewProps, "filters" | "artifacts" | "onFilters">) {
   return (
     <div className="toolbar" role="group" aria-label="Filter and group the options">
-      <Select label="Artifact" value={filters.artifact} onChange={(v) => onFilters({ artifact: v })} choices={[["", "all artifacts"], ...artifacts.map((a): [string, string] => [a.name, a.quant !== "" && a.quant !== a.name ? `${a.name} (${a.quant})` : a.name])]} />
-      <Select label="Engine" value={filters.engine} onChange={(v) => onFilters({ engine: v as Filters["engine"] })} choices={[["", "all engines"], ...ENGINES.map((e): [string, string] => [e, engineName(e)])]} />
+      <Select label="Artifact" value={filters.artifact} onChange={(v) => onFilters({ artifact: v })} choices={[["", "all artifacts"], ...artifacts.map((a): [string, string] => [a.name, a.quant !== "" && a.quant !== a.name ? `${artifactLabel(a.name)} (${a.quant})` : artifactLabel(a.name)])]} />
+      <Select label="Engine" value={filters.engine} onChange={(v) => onFilters({ engine: v as Filters["engine"] })} choices={[["", "all engines"], ...ENGINES.map((e): [string, string] => [e, ENGINE_FILTER_LABELS[e] ?? engineName(e)])]} />
       <Select label="Show" value={filters.fit} onChange={(v) => onFilters({ fit: v as FitFilter })} choices={Object.entries(FIT_LABELS)} />
       <Select label="Group by" value={filters.groupBy} onChange={(v) => onFilters({ groupBy: v as GroupBy })} choices={Object.entries(GROUP_LABELS)} />
     </div>
