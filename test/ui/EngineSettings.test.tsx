@@ -43,3 +43,16 @@ test("the utilization field's greyed default is the named release's own: 0.92 fr
   expect(field({ vllmVersion: "0.22.1" })).toContain('placeholder="0.92"');
   expect(field({ vllmVersion: "0.19" })).toContain('placeholder="0.9"');
 });
+
+test("each setting says its flag and default in a few words; where the default comes from sits behind a Source toggle", async () => {
+  const { engineDefaults } = await import("../../src/plan/index.ts");
+  const d = engineDefaults("vllm", H100_BYTES, "", undefined)["gpuMemoryUtilization"];
+  if (!d) throw new Error("no vLLM utilization default");
+  const html = renderToStaticMarkup(<EngineSettings settings={{}} cardMemoryBytes={H100_BYTES} onSet={() => undefined} onReset={() => undefined} />);
+  expect(html).toContain(`<span class="hint" id="`);
+  expect(html).toContain(`>${d.flag} · default ${String(d.value)}</span>`);
+  // The source is not in the hint line: only inside a closed details under it.
+  const escaped = d.source.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  expect(html).toContain(`<details class="setting-source"><summary>Source</summary><span class="hint">${escaped}</span></details>`);
+  expect(html).not.toContain(`default ${String(d.value)} (`);
+});
