@@ -13,7 +13,7 @@ import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
 import { largestCardBytes, plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
-import type { Cluster, Engine, EngineSettings as Settings, RepoSnapshot } from "../plan/index.ts";
+import type { Cluster, Engine, EngineSettings as Settings, PlanOption, RepoSnapshot, Workload } from "../plan/index.ts";
 import {
   chooseCommand,
   dismissLinkNotices,
@@ -36,19 +36,28 @@ import { CommandForm } from "../ui/CommandForm.tsx";
 import { ContextControls } from "../ui/ContextControls.tsx";
 import { CopyLink } from "../ui/CopyLink.tsx";
 import { EngineSettings } from "../ui/EngineSettings.tsx";
-import { modelSummary } from "../ui/format.ts";
+import { engineName, formatTps, modelSummary, placementLabel } from "../ui/format.ts";
 import { LinkNotices } from "../ui/LinkNotices.tsx";
+import { NeedsGguf } from "../ui/NeedsGguf.tsx";
 import { OptionsView } from "../ui/OptionsView.tsx";
+import { RankControls } from "../ui/RankControls.tsx";
+import { useSettled } from "../ui/useSettled.ts";
 import type { RepoStatus } from "../ui/RepoField.tsx";
 import { defaultChoices } from "./defaults.ts";
 import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
 import { PlanBoundary } from "./PlanBoundary.tsx";
-import { repoQueryOptions } from "./queries.ts";
+import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
 const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.Accuracy })));
 /** The Deploy panel and its manifest writers load when an option is opened, not with the page (e2e/speed.spec.ts budget). */
 const DeployPanel = lazy(() => import("../ui/DeployPanel.tsx").then((m) => ({ default: m.DeployPanel })));
+
+/** How long the thumb rests before the plan is made again at its context: a pause, not a frame of a drag. */
+const SLIDER_REST_MS = 120;
+
+/** The engine's default prices only: a stable empty record, so the rank controls are not redrawn for a new one. */
+const NO_PRICES: Readonly<Record<string, number>> = {};
 
 type OnSetting = <K extends keyof Settings>(key: K, value: Settings[K] | undefined) => void;
 
@@ -109,16 +118,31 @@ export function App({ store, tokens }: AppProps) {
     }
   }, [snapshot, read, cluster, workload]);
   const enumerated = planned && "plan" in planned ? planned.plan : null;
-  const shownPlan = useMemo(() => {
-    if (!enumerated) return null;
-    if (sliding === null) return enumerated;
+  // Where the thumb has rested for a moment: the plan is made again there (every layout that fits that
+  // context), so a pause mid-drag shows the plan the release will show (issue 17, defect 2).
+  const restingAt = useSettled(sliding, SLIDER_REST_MS);
+  const planAtRest = useMemo(() => {
+    if (restingAt === null || !snapshot || !read?.ok) return null;
     try {
-      return withWorkload(enumerated, { ...workload, contextTokens: sliding });
+      return plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, { ...workload, contextTokens: restingAt });
+    } catch {
+      return null;
+    }
+  }, [restingAt, snapshot, read, cluster, workload]);
+  const shown = useMemo((): { plan: Plan; catchingUp: boolean } | null => {
+    if (!enumerated) return null;
+    if (sliding === null) return { plan: enumerated, catchingUp: false };
+    if (planAtRest && restingAt === sliding) return { plan: planAtRest, catchingUp: false };
+    try {
+      // Between rests, the last plan's layouts re-evaluated at the thumb: their figures are right, but the
+      // set of layouts may not be the one this context gets, and the page says so.
+      return { plan: withWorkload(planAtRest ?? enumerated, { ...workload, contextTokens: sliding }), catchingUp: true };
     } catch {
       // The committed plan stays on screen while a slider position cannot be planned.
-      return enumerated;
+      return { plan: enumerated, catchingUp: true };
     }
-  }, [enumerated, sliding, workload]);
+  }, [enumerated, sliding, workload, planAtRest, restingAt]);
+  const shownPlan = shown?.plan ?? null;
   const leave = useMemo(
     () => ({
       label: manual ? "Open without the link's model" : "Open the example model",
@@ -155,6 +179,16 @@ export function App({ store, tokens }: AppProps) {
     () => <EngineSettings settings={workload.settings} cardMemoryBytes={cardBytes} onSet={onSetting} onReset={onResetSettings} />,
     [workload.settings, cardBytes, onSetting, onResetSettings],
   );
+  // No GPU and no GGUF: the engine has nothing to turn down, so the page says why and lists the GGUFs.
+  const needsGguf = shownPlan !== null && shownPlan.options.length === 0 && cluster.nodes.every((n) => n.devices.length === 0) && shownPlan.artifacts.every((a) => a.format !== "gguf");
+  const ggufs = useQuery({ ...quantizedChildrenQueryOptions(repo, access), enabled: needsGguf && manual === undefined });
+  const [readRequest, setReadRequest] = useState<string | null>(null);
+  const gpuClasses = useMemo(() => [...new Set(cluster.nodes.flatMap((n) => n.devices.map((d) => d.class)))], [cluster]);
+  const onRank = useCallback((patch: Pick<Workload, "rankBy" | "pricesPerCardHour">) => setWorkload(store, patch), [store]);
+  const rankControls = useMemo(
+    () => <RankControls rankBy={workload.rankBy ?? "fewest-cards"} prices={workload.pricesPerCardHour ?? NO_PRICES} gpuClasses={gpuClasses} onChange={onRank} />,
+    [workload.rankBy, workload.pricesPerCardHour, gpuClasses, onRank],
+  );
   const maxContext = shownPlan?.shape.maxContextTokens ?? workload.contextTokens;
 
   function applyMeasuredOverhead(engine: Engine, overheadGib: number): void {
@@ -171,6 +205,8 @@ export function App({ store, tokens }: AppProps) {
         <CopyLink choices={choices} carriesManual={linkCarriesManual(choices)} />
       </header>
       <LinkNotices notices={linkNotices} onDismiss={() => dismissLinkNotices(store)} />
+      <main>
+      {shownPlan ? <p className="top-verdict">{topVerdict(shownPlan.options)}</p> : null}
       <div className="layout">
         <ModelPanel
           store={store}
@@ -185,6 +221,8 @@ export function App({ store, tokens }: AppProps) {
           onToken={setToken}
           status={status}
           gated={gated}
+          readRequest={readRequest}
+          onReadRequestTaken={() => setReadRequest(null)}
         />
         <section className="panel panel-context" aria-labelledby="context-heading">
           <h2 id="context-heading">Context</h2>
@@ -204,6 +242,10 @@ export function App({ store, tokens }: AppProps) {
         </section>
         <section className="panel options-panel" aria-labelledby="options-heading">
           <h2 id="options-heading">Ways to run it</h2>
+          <a className="skip-link" href="#cluster">
+            Skip the options, to the cluster
+          </a>
+          {rankControls}
           {attempt && attemptError && shownPlan ? (
             <p className="notice" role="status">
               {`Still showing the last plan, for ${manual ? manual.name : repo}: ${attempt.repo} could not be read (see the message under the repo field). The link stays on this plan.`}
@@ -225,7 +267,18 @@ export function App({ store, tokens }: AppProps) {
                 refused={shownPlan.refused}
                 artifacts={shownPlan.artifacts}
                 modelMaxContextTokens={shownPlan.shape.maxContextTokens}
+                sequences={workload.sequences}
+                catchingUpToTokens={shown?.catchingUp === true ? sliding : null}
                 filters={choices.filters}
+                whyNone={
+                  needsGguf ? (
+                    <NeedsGguf
+                      repo={manual ? manual.name : repo}
+                      state={ggufs.error ? { kind: "error", message: ggufs.error.message } : ggufs.data ? { kind: "ready", children: ggufs.data } : manual ? { kind: "closed" } : { kind: "loading" }}
+                      onPlan={setReadRequest}
+                    />
+                  ) : undefined
+                }
                 selectedOptionId={choices.selectedOptionId}
                 onFilters={onFilters}
                 onSelect={onSelect}
@@ -267,12 +320,13 @@ export function App({ store, tokens }: AppProps) {
             )}
           </PlanBoundary>
         </section>
-        <section className="panel panel-cluster" aria-labelledby="cluster-heading">
+        <section className="panel panel-cluster" id="cluster" tabIndex={-1} aria-labelledby="cluster-heading">
           <h2 id="cluster-heading">Cluster</h2>
           {clusterPanel}
         </section>
       </div>
       <AccuracyDisclosure />
+      </main>
       <footer className="page-foot">
         <p>
           Only reads of the Hugging Face Hub leave this page; the cluster and the plan stay in your browser and in the link you share.
@@ -294,6 +348,14 @@ export function PlanPage({ store, tokens }: AppProps) {
       <App store={store} tokens={tokens} />
     </PlanBoundary>
   );
+}
+
+/** The answer in one line, near the top at any width (issue 17: at 375 px the first option was 1,264 px down). */
+function topVerdict(options: readonly PlanOption[]): string {
+  const best = options.find((o) => o.fits);
+  if (!best) return options.length === 0 ? "Nothing runs on this cluster as it is: see Ways to run it." : "Nothing fits at this context: see what to add under each option.";
+  const speed = best.speed?.decodeTps ?? null;
+  return `Fits on ${placementLabel(best.placement)} with ${engineName(best.engine)}${speed === null ? "" : `, ${formatTps(speed)} for one user`}.`;
 }
 
 function errorStatus(error: Error): RepoStatus {

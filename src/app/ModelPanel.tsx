@@ -3,7 +3,7 @@
  * only when its own inputs change (not on every frame of a slider drag).
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { memo, useId, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useId, useMemo, useRef, useState } from "react";
 import { catalogEntries } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
 import { snapshotFromManual } from "../hub/manual.ts";
@@ -46,9 +46,12 @@ interface ModelPanelProps {
   status: RepoStatus;
   /** The Hub asked for a token: the access settings open by themselves. */
   gated: boolean;
+  /** A repo another part of the page asked to plan (a GGUF of it, under the options): read as if typed. */
+  readRequest?: string | null;
+  onReadRequestTaken?: () => void;
 }
 
-export const ModelPanel = memo(function ModelPanel({ store, attempt, onAttempt, retry, tokens, repo, revision, hubUrl, token, onToken, status, gated }: ModelPanelProps) {
+export const ModelPanel = memo(function ModelPanel({ store, attempt, onAttempt, retry, tokens, repo, revision, hubUrl, token, onToken, status, gated, readRequest = null, onReadRequestTaken }: ModelPanelProps) {
   const queryClient = useQueryClient();
   const access = useMemo<HubAccessSettings>(() => (token === undefined ? { hubUrl } : { hubUrl, accessToken: token }), [hubUrl, token]);
   const catalog = useMemo(() => catalogEntries(), []);
@@ -107,6 +110,14 @@ export const ModelPanel = memo(function ModelPanel({ store, attempt, onAttempt, 
     readPinned(parsed.repo, parsed.revision, access, false);
     return null;
   }
+
+  useEffect(() => {
+    if (readRequest === null) return;
+    onReadRequestTaken?.();
+    readRepoText(readRequest);
+    // readRepoText is this render's; the request is what moves.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [readRequest]);
 
   /** The read that failed, once more: the attempt, or the plan's own repo when the page opened on it. */
   function readAgain(): void {

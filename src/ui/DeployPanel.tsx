@@ -1,6 +1,7 @@
 import { useId, useMemo, useState } from "react";
 import { DEPLOY_KINDS, deployTargets, tryDeploy, type DeployKind, type Manifest } from "../deploy/index.ts";
 import type { Plan, PlanOption } from "../plan/index.ts";
+import { downloadText } from "./download.ts";
 import { useCopy } from "./useCopy.ts";
 
 const KIND_LABEL: Record<DeployKind, string> = { kubernetes: "Kubernetes", compose: "Compose", slurm: "Slurm" };
@@ -46,12 +47,7 @@ function refusal(reason: string, targets: ReturnType<typeof deployTargets>): str
 function ManifestView({ manifest }: { manifest: Manifest }) {
   const { id, state, copy } = useCopy(manifest.text);
   function download() {
-    const url = URL.createObjectURL(new Blob([manifest.text], { type: manifest.kind === "slurm" ? "text/x-shellscript" : "application/yaml" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = manifest.fileName;
-    a.click();
-    URL.revokeObjectURL(url);
+    downloadText(manifest.text, manifest.fileName, manifest.kind === "slurm" ? "text/x-shellscript" : "application/yaml");
   }
   return (
     <div className="command">

@@ -105,8 +105,19 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
   );
 }
 
+/** The line under a setting, in a few words: its flag and default. Where the default comes from is one click away (Source). */
 function hintOf(d: SettingDefault | undefined): string | undefined {
-  return d ? `${d.flag} · default ${String(d.value)} (${d.source})` : undefined;
+  return d ? `${d.flag} · default ${String(d.value)}` : undefined;
+}
+
+/** The default's source (a file and line of the engine, a release note), behind a toggle: issue 17 read the citations as a wall. */
+function Source({ d }: { d: SettingDefault | undefined }) {
+  return d ? (
+    <details className="setting-source">
+      <summary>Source</summary>
+      <span className="hint">{d.source}</span>
+    </details>
+  ) : null;
 }
 
 interface SettingNumberProps {
@@ -123,6 +134,7 @@ interface SettingNumberProps {
 function SettingNumber({ label, d, value, min, max, step, integer, onCommit }: SettingNumberProps) {
   const hint = hintOf(d);
   return (
+    <div className="setting">
     <NumberField
       label={label}
       value={value}
@@ -134,6 +146,8 @@ function SettingNumber({ label, d, value, min, max, step, integer, onCommit }: S
       {...(hint !== undefined ? { hint } : {})}
       onCommit={onCommit}
     />
+    <Source d={d} />
+    </div>
   );
 }
 
@@ -168,6 +182,7 @@ function SettingSelect({ label, d, value, options, emptyLabel, hint, wide = fals
         })}
       </select>
       <Hint id={`${id}-hint`} line={line} />
+      {hint === undefined ? <Source d={d} /> : null}
     </div>
   );
 }
@@ -180,11 +195,12 @@ function SettingCheckbox({ label, d, checked, onChange }: { label: string; d: Se
       <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} aria-describedby={line ? `${id}-hint` : undefined} />
       <label htmlFor={id}>{label}</label>
       <Hint id={`${id}-hint`} line={line} />
+      <Source d={d} />
     </div>
   );
 }
 
-/** The line under a setting: its flag, default and source. */
+/** The line under a setting: its flag and default. */
 function Hint({ id, line }: { id: string; line: string | undefined }) {
   return line ? (
     <span className="hint" id={id}>

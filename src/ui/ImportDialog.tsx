@@ -3,7 +3,7 @@
  * `npm run cluster`; show what was read and what was not; replace the
  * cluster only when the user confirms. A bad import changes nothing.
  */
-import { useId, useState, type DragEvent } from "react";
+import { useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { importCluster } from "../cluster/import.ts";
 import { formatMessage, type ImportResult } from "../cluster/messages.ts";
 import type { Cluster } from "../plan/index.ts";
@@ -24,6 +24,15 @@ export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
   const [fileName, setFileName] = useState<string | undefined>(undefined);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [dropError, setDropError] = useState<string | null>(null);
+  const textArea = useRef<HTMLTextAreaElement>(null);
+  // Opened: the paste box takes the focus; closed (Cancel, Escape or an import): it goes back where it was (issue 17).
+  useEffect(() => {
+    const before = document.activeElement;
+    textArea.current?.focus();
+    return () => {
+      if (before instanceof HTMLElement && before.isConnected) before.focus();
+    };
+  }, []);
 
   const read = (content: string, name: string) => {
     setText(content);
@@ -41,7 +50,16 @@ export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
   };
 
   return (
-    <section className="import-dialog" aria-labelledby={`${id}-title`} onDragOver={(e) => e.preventDefault()} onDrop={(e) => void onDrop(e)}>
+    <section
+      className="import-dialog"
+      aria-labelledby={`${id}-title`}
+      onKeyDown={(e) => {
+        if (e.key === "Escape") {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+      onDragOver={(e) => e.preventDefault()} onDrop={(e) => void onDrop(e)}>
       <h3 id={`${id}-title`}>Import a cluster</h3>
       <p className="hint">
         Paste or drop the output of nvidia-smi, rocm-smi, kubectl get nodes / describe node, Slurm scontrol show node or sinfo, ray status, a CSV, or
@@ -50,6 +68,7 @@ export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
       <div className="field grow">
         <label htmlFor={`${id}-text`}>Paste inventory</label>
         <textarea
+          ref={textArea}
           id={`${id}-text`}
           rows={10}
           spellCheck={false}

@@ -1,6 +1,8 @@
 import { lazy, memo, Suspense, useDeferredValue, useId, useMemo } from "react";
 import type { PlanOption } from "../plan/index.ts";
-import { engineName, formatCount, formatGib, formatMs, formatTokens, formatTps, parallelismLabel, placementLabel } from "./format.ts";
+import { artifactLabel, engineName, formatCount, formatMs, formatTokens, formatTps, parallelismLabel, placementLabel } from "./format.ts";
+import { kvFigures } from "./kvFigures.ts";
+import type { WorkloadVerdict } from "./verdict.ts";
 import { cardBarRows, optionBadges, type CardBarRow } from "./rows.ts";
 
 const CardBars = lazy(() => import("./CardBars.tsx"));
@@ -17,13 +19,15 @@ interface OptionCardProps {
   /** On or near the screen: the chart is drawn. */
   near: boolean;
   /** Lets the list observe whether this card is near the screen. */
-  cardRef: (element: Element | null) => void;
+  cardRef: (element: Element | null) => (() => void) | undefined;
   /** The artifact's quantization label ("bf16", "Q4_K_M"). */
   quant: string;
   /** The model's own longest context: the cap on "longest context that fits". */
   modelMaxContextTokens: number;
   selected: boolean;
   onSelect: (optionId: string) => void;
+  /** With more than one sequence asked for: whether it holds them, and which layout does (verdict.ts). */
+  verdict?: WorkloadVerdict | null;
   /** The command form for this option, when it is the selected one. */
   children?: React.ReactNode;
 }
@@ -33,11 +37,11 @@ interface OptionCardProps {
  * off it follows once the slider rests: a user cannot see it change, and redrawing 50 of them every frame
  * is what made dragging stutter. Its chart and per-card rows follow the same rest, in a deferred render.
  */
-function OptionCardView({ option, settled, near, cardRef, quant, modelMaxContextTokens, selected, onSelect, children }: OptionCardProps) {
+function OptionCardView({ option, settled, near, cardRef, quant, modelMaxContextTokens, selected, onSelect, verdict = null, children }: OptionCardProps) {
   const titleId = useId();
   return (
     <article ref={cardRef} className={`option${option.fits ? "" : " unfit"}${selected ? " selected" : ""}`} aria-labelledby={titleId} data-option-id={option.id}>
-      <OptionBody option={option} chartOption={settled} near={near} titleId={titleId} quant={quant} modelMaxContextTokens={modelMaxContextTokens} selected={selected} onSelect={onSelect} />
+      <OptionBody option={option} chartOption={settled} near={near} titleId={titleId} quant={quant} modelMaxContextTokens={modelMaxContextTokens} selected={selected} onSelect={onSelect} verdictTone={verdict?.tone ?? ""} verdictText={verdict?.text ?? ""} />
       {selected ? <div className="option-commands">{children}</div> : null}
     </article>
   );
@@ -53,9 +57,12 @@ interface OptionBodyProps {
   modelMaxContextTokens: number;
   selected: boolean;
   onSelect: (optionId: string) => void;
+  /** Strings, not an object, so the memo sees an unchanged verdict as unchanged. */
+  verdictTone: WorkloadVerdict["tone"] | "";
+  verdictText: string;
 }
 
-const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId, quant, modelMaxContextTokens, selected, onSelect }: OptionBodyProps) {
+const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId, quant, modelMaxContextTokens, selected, onSelect, verdictTone, verdictText }: OptionBodyProps) {
   // The per-card figures are the chart's words: they follow the chart (the slider's rest), so a drag
   // re-lays out only the badge and the figures above, not every row of every card on screen.
   const rows = useMemo(() => cardBarRows(chartOption), [chartOption]);
@@ -75,8 +82,9 @@ const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId
           ))}
         </ul>
       </header>
+      {verdictTone !== "" ? <p className={`verdict ${verdictTone}`}>{verdictText}</p> : null}
       <p className="option-what">
-        <strong>{engineName(option.engine)}</strong> · {option.artifact}
+        <strong>{engineName(option.engine)}</strong> · {artifactLabel(option.artifact)}
         {quant !== "" && quant !== option.artifact ? ` (${quant})` : ""} · {option.bitsPerWeight > 0 ? `${option.bitsPerWeight.toFixed(2)} bits/weight` : "bits/weight unknown"}
         {split !== "" ? ` · ${split}` : ""}
       </p>
@@ -85,21 +93,28 @@ const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId
           <dt>Longest context that fits</dt>
           <dd>{option.maxContextTokens > 0 ? `${formatTokens(option.maxContextTokens)} tokens${capped ? " (the model's max)" : ""}` : "none"}</dd>
         </div>
-        <div>
-          <dt>KV pool per card</dt>
-          <dd>
-            {formatGib(option.kvPoolBytes)} · {formatTokens(option.kvPoolTokens)} tokens
-          </dd>
-        </div>
-        <div>
-          <dt>Sequences at once</dt>
-          <dd>{option.maxConcurrency >= 10 ? formatCount(Math.floor(option.maxConcurrency)) : option.maxConcurrency.toFixed(1)}</dd>
-        </div>
-        <div>
-          <dt>Nodes that could host it</dt>
-          <dd>{option.hosts}</dd>
-        </div>
+        {kvFigures(option).map((f) => (
+          <div key={f.term}>
+            <dt>{f.term}</dt>
+            <dd>{f.value}</dd>
+          </div>
+        ))}
+        {option.replicas !== undefined ? (
+          <div>
+            <dt>Copies the cluster holds</dt>
+            <dd>
+              {formatCount(option.replicas)}, {formatCount(option.replicasFreeNow ?? 0)} on free cards now
+              {option.dataParallel !== undefined && option.dataParallel > 1 ? ` (${formatCount(option.dataParallel)} per node as one data-parallel server)` : ""}
+            </dd>
+          </div>
+        ) : (
+          <div>
+            <dt>Nodes that could host it</dt>
+            <dd>{option.hosts}</dd>
+          </div>
+        )}
       </dl>
+      <WhatToBuy option={option} short={verdictTone === "warn"} />
       <Speed option={option} />
       <Bars rows={rows} near={near} label={label} />
       <ul className="card-rows">
@@ -119,6 +134,22 @@ const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId
 });
 
 
+/** Under a refused or short option: the engine's smallest changes to the cluster that would run it. */
+function WhatToBuy({ option, short }: { option: PlanOption; short: boolean }) {
+  const changes = option.whatToBuy ?? [];
+  if (changes.length === 0 || (option.fits && !short)) return null;
+  return (
+    <div className="what-to-buy">
+      <p className="small">{option.fits ? "To hold every sequence asked for:" : "To make it fit:"}</p>
+      <ul>
+        {changes.map((c) => (
+          <li key={c.change}>{c.change}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** What the option delivers, with how each figure was obtained one click away. */
 function Speed({ option }: { option: PlanOption }) {
   const s = option.speed;
@@ -137,6 +168,10 @@ function Speed({ option }: { option: PlanOption }) {
         <div>
           <dt>Time to first token</dt>
           <dd>{formatMs(s.ttftMs)}</dd>
+        </div>
+        <div>
+          <dt>Cost per million output tokens</dt>
+          <dd>{option.costPerMtok === undefined || option.costPerMtok === null ? "no price for these cards" : `$${option.costPerMtok.toFixed(2)}`}</dd>
         </div>
       </dl>
       <details className="speed-basis">

@@ -1,18 +1,28 @@
 import { memo, useId, useMemo, useState } from "react";
 import type { Artifact, PlanOption, Refusal } from "../plan/index.ts";
 import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/choices.ts";
-import { engineName, formatCount } from "./format.ts";
+import { downloadText } from "./download.ts";
+import { planCsvText, planJsonText } from "./exportPlan.ts";
+import { artifactLabel, engineName, formatCount, formatTokens } from "./format.ts";
 import { OptionCard } from "./OptionCard.tsx";
-import { filterOptions, groupOptions } from "./rows.ts";
+import { bestOfEach, filterOptions, groupOptions } from "./rows.ts";
 import { useNearSet } from "./useNearSet.ts";
+import { TradeOff } from "./TradeOff.tsx";
 import { useSettled } from "./useSettled.ts";
+import { workloadVerdict } from "./verdict.ts";
 
 interface OptionsViewProps {
   options: PlanOption[];
   refused: Refusal[];
   artifacts: Artifact[];
   modelMaxContextTokens: number;
+  /** Sequences asked for at once: with more than one, each option says whether it holds them. */
+  sequences?: number;
+  /** While the slider moves between rests: the context the full plan is not yet made for (null: the plan is current). */
+  catchingUpToTokens?: number | null;
   filters: Filters;
+  /** Said in place of the options when there are none and the plan's refusals cannot say why (see NeedsGguf). */
+  whyNone?: React.ReactNode;
   selectedOptionId: string;
   onFilters: (patch: Partial<Filters>) => void;
   onSelect: (optionId: string) => void;
@@ -26,12 +36,19 @@ interface OptionsViewProps {
  */
 const SETTLE_MS = 100;
 
+/** FreeToken is not a name a user knows: the filter says what it is (FlashML-org/FreeToken, docs/seed/gpus.go.txt). */
+const ENGINE_FILTER_LABELS: Partial<Record<Filters["engine"], string>> = { freetoken: "FreeToken (one card, a mixture of experts' experts in host RAM)" };
+
 const FIT_LABELS: Record<FitFilter, string> = { all: "every option", fits: "those that fit", free: "those free now" };
 const GROUP_LABELS: Record<GroupBy, string> = { none: "rank only", artifact: "artifact", engine: "engine" };
 
 export function OptionsView(props: OptionsViewProps) {
-  const { options, refused, artifacts, modelMaxContextTokens, filters, selectedOptionId, onFilters, onSelect, renderCommands } = props;
-  const shown = filterOptions(options, filters);
+  const { options, refused, artifacts, modelMaxContextTokens, catchingUpToTokens = null, sequences = 1, whyNone, filters, selectedOptionId, onFilters, onSelect, renderCommands } = props;
+  // Every layout, or the best of each artifact × engine (the default): a view choice, not the link's.
+  const [everyLayout, setEveryLayout] = useState(false);
+  const filtered = filterOptions(options, filters);
+  const leaders = bestOfEach(filtered, selectedOptionId);
+  const shown = everyLayout ? filtered : leaders.best;
   // One timer for the whole list: the options as of the slider's last rest, by id.
   const settledOptions = useSettled(options, SETTLE_MS);
   const settledById = useMemo(() => new Map(settledOptions.map((o) => [o.id, o])), [settledOptions]);
@@ -39,12 +56,28 @@ export function OptionsView(props: OptionsViewProps) {
   const groups = groupOptions(shown, filters.groupBy);
   const quantOf = new Map(artifacts.map((a) => [a.name, a.quant]));
   const fitting = options.filter((o) => o.fits).length;
+  const holding = options.filter((o) => o.fits && o.fitsWorkload === true).length;
+  const held = sequences > 1 ? ` (${formatCount(holding)} hold your ${formatCount(sequences)} sequences at once)` : "";
   return (
     <div className="options-view">
       <Toolbar filters={filters} artifacts={artifacts} onFilters={onFilters} />
       <p className="summary" aria-live="polite">
-        {formatCount(fitting)} of {formatCount(options.length)} options fit at this context
-        {shown.length !== options.length ? `; showing ${formatCount(shown.length)}` : ""}.
+        {catchingUpToTokens !== null
+          ? `Catching up: the layouts below are the last plan's, re-checked at ${formatTokens(catchingUpToTokens)} tokens; ${formatCount(fitting)} of ${formatCount(options.length)} fit. The plan for this context is made when the slider rests.`
+          : `${formatCount(fitting)} of ${formatCount(options.length)} options fit at this context${held}${shown.length !== options.length ? `; showing ${formatCount(shown.length)}` : ""}.`}
+      </p>
+      <p className="layouts-toggle">
+        <button type="button" className="secondary" onClick={() => downloadText(planJsonText(options), "modelplan-options.json", "application/json")}>
+          Download the options (JSON)
+        </button>{" "}
+        <button type="button" className="secondary" onClick={() => downloadText(planCsvText(options), "modelplan-options.csv", "text/csv")}>
+          Download the options (CSV)
+        </button>{" "}
+        {leaders.others > 0 || everyLayout ? (
+          <button type="button" className="secondary" aria-pressed={everyLayout} onClick={() => setEveryLayout(!everyLayout)}>
+            {everyLayout ? "Show the best layout of each artifact and engine" : `Show every layout (${formatCount(leaders.others)} more)`}
+          </button>
+        ) : null}
       </p>
       {selectedOptionId !== "" && !options.some((o) => o.id === selectedOptionId) ? (
         <p className="notice small" role="status">
@@ -56,9 +89,13 @@ export function OptionsView(props: OptionsViewProps) {
       ) : null}
       <Legend />
       {shown.length === 0 ? (
-        <p className="empty">
-          {options.length === 0 ? "No way to run this model on this cluster: see why below, or add cards." : "No option passes these filters."}
-        </p>
+        options.length === 0 && whyNone ? (
+          whyNone
+        ) : (
+          <p className="empty">
+            {options.length > 0 ? "No option passes these filters." : refused.length > 0 ? "No way to run this model on this cluster: see why below, or add cards." : "No way to run this model on this cluster: add cards."}
+          </p>
+        )
       ) : null}
       {groups.map((group) => (
         <section key={group.key} className="option-group" aria-label={group.title === "" ? "Ranked options" : group.title}>
@@ -68,7 +105,7 @@ export function OptionsView(props: OptionsViewProps) {
               const settled = settledById.get(o.id) ?? o;
               return (
                 <li key={o.id}>
-                  <OptionCard option={isOnScreen(o.id) ? o : settled} settled={settled} near={isNear(o.id)} cardRef={refFor(o.id)} quant={quantOf.get(o.artifact) ?? ""} modelMaxContextTokens={modelMaxContextTokens} selected={o.id === selectedOptionId} onSelect={onSelect}>
+                  <OptionCard option={isOnScreen(o.id) ? o : settled} settled={settled} near={isNear(o.id)} cardRef={refFor(o.id)} quant={quantOf.get(o.artifact) ?? ""} modelMaxContextTokens={modelMaxContextTokens} selected={o.id === selectedOptionId} onSelect={onSelect} verdict={workloadVerdict(o, sequences, options)}>
                     {o.id === selectedOptionId ? renderCommands(o) : null}
                   </OptionCard>
                 </li>
@@ -77,6 +114,7 @@ export function OptionsView(props: OptionsViewProps) {
           </ol>
         </section>
       ))}
+      <TradeOff options={settledOptions} artifacts={artifacts} />
       <WhyNot refused={refused} />
     </div>
   );
@@ -86,8 +124,8 @@ export function OptionsView(props: OptionsViewProps) {
 const Toolbar = memo(function Toolbar({ filters, artifacts, onFilters }: Pick<OptionsViewProps, "filters" | "artifacts" | "onFilters">) {
   return (
     <div className="toolbar" role="group" aria-label="Filter and group the options">
-      <Select label="Artifact" value={filters.artifact} onChange={(v) => onFilters({ artifact: v })} choices={[["", "all artifacts"], ...artifacts.map((a): [string, string] => [a.name, a.quant !== "" && a.quant !== a.name ? `${a.name} (${a.quant})` : a.name])]} />
-      <Select label="Engine" value={filters.engine} onChange={(v) => onFilters({ engine: v as Filters["engine"] })} choices={[["", "all engines"], ...ENGINES.map((e): [string, string] => [e, engineName(e)])]} />
+      <Select label="Artifact" value={filters.artifact} onChange={(v) => onFilters({ artifact: v })} choices={[["", "all artifacts"], ...artifacts.map((a): [string, string] => [a.name, a.quant !== "" && a.quant !== a.name ? `${artifactLabel(a.name)} (${a.quant})` : artifactLabel(a.name)])]} />
+      <Select label="Engine" value={filters.engine} onChange={(v) => onFilters({ engine: v as Filters["engine"] })} choices={[["", "all engines"], ...ENGINES.map((e): [string, string] => [e, ENGINE_FILTER_LABELS[e] ?? engineName(e)])]} />
       <Select label="Show" value={filters.fit} onChange={(v) => onFilters({ fit: v as FitFilter })} choices={Object.entries(FIT_LABELS)} />
       <Select label="Group by" value={filters.groupBy} onChange={(v) => onFilters({ groupBy: v as GroupBy })} choices={Object.entries(GROUP_LABELS)} />
     </div>

@@ -101,3 +101,12 @@ export function formatMs(ms: number | null): string {
   if (ms === null) return "not estimated";
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }
+
+/**
+ * An artifact's name as a user reads it: a split GGUF's folder and file often share a name
+ * ("DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S"), said once (issue 17).
+ */
+export function artifactLabel(name: string): string {
+  const parts = name.split("/");
+  return parts.length === 2 && parts[0] === parts[1] ? (parts[0] ?? name) : name;
+}

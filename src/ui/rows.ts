@@ -26,7 +26,8 @@ export function cardBarRow(card: CardLoad): CardBarRow {
   const usedBytes = card.weightsBytes + card.kvBytes + card.engineBytes;
   const role = card.role === "" ? "" : ` · ${card.role}`;
   return {
-    label: `${card.cards} × ${card.gpuClass}${role}`,
+    // The CPU has no card class: its row is named by its role ("CPU"), not "1 ×  · CPU".
+    label: card.gpuClass === "" ? (card.role === "" ? "CPU" : card.role) : `${card.cards} × ${card.gpuClass}${role}`,
     weightsGib: bytesToGib(card.weightsBytes),
     kvGib: bytesToGib(card.kvBytes),
     engineGib: bytesToGib(card.engineBytes),
@@ -103,4 +104,19 @@ export function groupOptions(options: readonly PlanOption[], groupBy: GroupBy): 
     group.options.push(o);
   }
   return [...groups.values()];
+}
+
+/**
+ * The answer first (issue 13): the best-ranked layout of each artifact × engine, in rank order; the
+ * rest of the plan's layouts are one click away. An option the user opened is kept in view.
+ */
+export function bestOfEach(options: readonly PlanOption[], keep: string): { best: PlanOption[]; others: number } {
+  const seen = new Set<string>();
+  const best = options.filter((o) => {
+    const key = `${o.artifact}\u0000${o.engine}`;
+    if (seen.has(key)) return o.id === keep;
+    seen.add(key);
+    return true;
+  });
+  return { best, others: options.length - best.length };
 }

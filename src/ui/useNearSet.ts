@@ -12,10 +12,11 @@ export interface NearSet {
   /** Whether it is on or near the screen: its chart is drawn. */
   isNear: (key: string) => boolean;
   /** A ref callback for the element of `key`; the same function for the same key, so React never re-attaches it. */
-  refFor: (key: string) => (element: Element | null) => void;
+  refFor: (key: string) => RefCallback;
 }
 
 type Keys = ReadonlySet<string>;
+type RefCallback = (element: Element | null) => (() => void) | undefined;
 
 /**
  * Which of a list's elements are on the screen, and which near it, from two
@@ -33,7 +34,7 @@ export function useNearSet(): NearSet {
   const observers = useRef<IntersectionObserver[]>([]);
   const keyOf = useRef(new WeakMap<Element, string>());
   const elementOf = useRef(new Map<string, Element>());
-  const refs = useRef(new Map<string, (element: Element | null) => void>());
+  const refs = useRef(new Map<string, RefCallback>());
   const supported = typeof IntersectionObserver !== "undefined";
 
   useEffect(() => {
@@ -62,22 +63,25 @@ export function useNearSet(): NearSet {
   const refFor = useCallback((key: string) => {
     let ref = refs.current.get(key);
     if (!ref) {
+      // A cleanup per element, not ref(null): it says which element left (issue 17, defect 1: the charts
+      // vanished when every card moved to another group).
       ref = (element: Element | null) => {
-        const before = elementOf.current.get(key);
-        if (before && before !== element) {
-          for (const o of observers.current) o.unobserve(before);
-          elementOf.current.delete(key);
-        }
-        if (element) {
-          keyOf.current.set(element, key);
-          elementOf.current.set(key, element);
-          for (const o of observers.current) o.observe(element);
-          return;
-        }
-        // Unmounted: forget the key, so a long session of plans does not pile up dead ones.
-        refs.current.delete(key);
-        setOnScreen((previous) => withoutKey(previous, key));
-        setNear((previous) => withoutKey(previous, key));
+        if (!element) return undefined;
+        keyOf.current.set(element, key);
+        elementOf.current.set(key, element);
+        for (const o of observers.current) o.observe(element);
+        return () => {
+          for (const o of observers.current) o.unobserve(element);
+          if (elementOf.current.get(key) === element) elementOf.current.delete(key);
+          // Moved, not gone, when the same commit attaches it again (a card changing group): keep the ref
+          // and the key's state, or React sees a new ref and detaches and re-attaches it once more.
+          queueMicrotask(() => {
+            if (elementOf.current.has(key)) return;
+            refs.current.delete(key);
+            setOnScreen((previous) => withoutKey(previous, key));
+            setNear((previous) => withoutKey(previous, key));
+          });
+        };
       };
       refs.current.set(key, ref);
     }

@@ -52,5 +52,19 @@ test("llama.cpp's flash attention: a select of on, off, auto whose default is ll
   const select = html.slice(html.indexOf("<select", label), html.indexOf("</select>", label));
   expect(select).toContain('<option value="">default (auto)</option>');
   expect(select).toMatch(/<option value="off" selected="">off<\/option>/);
-  expect(html).toContain("-fa · default auto (llama.cpp common_params.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_AUTO (common/common.h))");
+  expect(html).toContain(">-fa · default auto</span>");
+  expect(html).toContain("llama.cpp common_params.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_AUTO (common/common.h)");
+});
+
+test("each setting says its flag and default in a few words; where the default comes from sits behind a Source toggle", async () => {
+  const { engineDefaults } = await import("../../src/plan/index.ts");
+  const d = engineDefaults("vllm", H100_BYTES, "", undefined)["gpuMemoryUtilization"];
+  if (!d) throw new Error("no vLLM utilization default");
+  const html = renderToStaticMarkup(<EngineSettings settings={{}} cardMemoryBytes={H100_BYTES} onSet={() => undefined} onReset={() => undefined} />);
+  expect(html).toContain(`<span class="hint" id="`);
+  expect(html).toContain(`>${d.flag} · default ${String(d.value)}</span>`);
+  // The source is not in the hint line: only inside a closed details under it.
+  const escaped = d.source.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  expect(html).toContain(`<details class="setting-source"><summary>Source</summary><span class="hint">${escaped}</span></details>`);
+  expect(html).not.toContain(`default ${String(d.value)} (`);
 });

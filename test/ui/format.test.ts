@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { shapeFromConfig } from "../../src/plan/index.ts";
 import type { Placement } from "../../src/plan/index.ts";
-import { formatGib, formatParams, modelSummary, placementLabel } from "../../src/ui/format.ts";
+import { artifactLabel, formatGib, formatParams, modelSummary, placementLabel } from "../../src/ui/format.ts";
 
 const qwen3_32b = JSON.parse(readFileSync(new URL("../fixtures/ui/Qwen__Qwen3-32B.config.json", import.meta.url), "utf8")) as Record<string, unknown>;
 
@@ -59,5 +59,13 @@ describe("where an option runs, in the issue's words", () => {
     ["a node's CPU", { ...base, cpu: true, gpuClass: "", gpusPerNode: 0 }, "CPU"],
   ])("%s", (_name, placement, text) => {
     expect(placementLabel(placement)).toBe(text);
+  });
+});
+
+describe("artifact names", () => {
+  test("a split GGUF's folder and file of the same name are said once (unsloth/DeepSeek-R1-GGUF's layout)", () => {
+    expect(artifactLabel("DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S")).toBe("DeepSeek-R1-UD-IQ1_S");
+    expect(artifactLabel("Q4_K_M/DeepSeek-R1-Q4_K_M")).toBe("Q4_K_M/DeepSeek-R1-Q4_K_M");
+    expect(artifactLabel("original")).toBe("original");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { CardLoad, PlanOption } from "../../src/plan/index.ts";
-import { barDomainGib, cardBarRow, filterOptions, groupOptions, optionBadges } from "../../src/ui/rows.ts";
+import { barDomainGib, bestOfEach, cardBarRow, filterOptions, groupOptions, optionBadges } from "../../src/ui/rows.ts";
 
 const GIB = 2 ** 30;
 /** An H100 as nvidia-smi reports it: 81,559 MiB (shared/fixtures/inventory/nvidia-smi-h100-sxm-80g-1.txt). */
@@ -69,5 +69,23 @@ describe("filters and groups keep the engine's rank order", () => {
   test("groups come in the order of their best option", () => {
     const groups = groupOptions(ranked, "engine");
     expect(groups.map((g) => [g.title, g.options.map((o) => o.id)])).toEqual([["vLLM", ["a"]], ["llama.cpp", ["b", "d"]], ["SGLang", ["c"]]]);
+  });
+});
+
+describe("the best layout of each artifact × engine first", () => {
+  const ranked = [
+    option({ id: "a", artifact: "q4", engine: "vllm" }),
+    option({ id: "b", artifact: "q4", engine: "vllm" }),
+    option({ id: "c", artifact: "q4", engine: "sglang" }),
+    option({ id: "d", artifact: "bf16", engine: "vllm" }),
+    option({ id: "e", artifact: "q4", engine: "sglang" }),
+  ];
+  test("keeps the first of each in rank order and counts the rest", () => {
+    const { best, others } = bestOfEach(ranked, "");
+    expect(best.map((o) => o.id)).toEqual(["a", "c", "d"]);
+    expect(others).toBe(2);
+  });
+  test("an opened option stays in view, in its place", () => {
+    expect(bestOfEach(ranked, "e").best.map((o) => o.id)).toEqual(["a", "c", "d", "e"]);
   });
 });
