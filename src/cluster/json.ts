@@ -44,6 +44,9 @@ export interface ParsedText {
  * knows every value's position, is built only when a line is asked for, or
  * when the text is not JSON.
  */
+/** The YAML parser's limit: past it only strict JSON is read (src/cluster/import.ts MAX_IMPORT_CHARS). */
+const MAX_YAML_CHARS = 5 * 1024 * 1024;
+
 export function parseStructured(text: string): ParsedText {
   let positions: { doc: Document; counter: LineCounter } | null = null;
   const document = () => {
@@ -67,10 +70,14 @@ export function parseStructured(text: string): ParsedText {
   if (/^\s*[[{]/.test(text)) {
     try {
       return { value: JSON.parse(text) as unknown, errors: [], lineOf };
-    } catch {
-      // Not strict JSON (comments, trailing commas, or broken): the YAML parser says where.
+    } catch (e) {
+      // Not strict JSON (comments, trailing commas, or broken): the YAML parser says where, if the text is not too long for it.
+      if (text.length > MAX_YAML_CHARS) {
+        return { value: undefined, errors: [note(`not valid JSON (${e instanceof Error ? e.message : String(e)}); a text over ${MAX_YAML_CHARS / 2 ** 20} MiB must be strict JSON`)], lineOf: () => undefined };
+      }
     }
   }
+  if (text.length > MAX_YAML_CHARS) return { value: undefined, errors: [note(`a YAML text over ${MAX_YAML_CHARS / 2 ** 20} MiB: paste only the tool's output`)], lineOf: () => undefined };
   try {
     const { doc } = document();
     const errors = doc.errors.map((e) => note(`not valid JSON/YAML: ${e.message.split("\n")[0] ?? e.code}`, { line: e.linePos?.[0].line }));
