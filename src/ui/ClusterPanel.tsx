@@ -5,8 +5,7 @@
  * hands every edit to onChange; the edits themselves are the pure functions
  * of src/cluster/model.ts, and what the cards can hold is the engine's to say.
  */
-import { useVirtualizer } from "@tanstack/react-virtual";
-import { lazy, Suspense, useId, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useId, useMemo, useState } from "react";
 import { editGroup, groupLabel, groupNodes, nodeKey, removeGroup, resizeGroup, type NodeGroup } from "../cluster/groups.ts";
 import { formatMessage } from "../cluster/messages.ts";
 import { addNode, classGroups, CUSTOM_DEVICE, duplicateNode, isCatalogClass, MAX_DUPLICATES, removeNode } from "../cluster/model.ts";
@@ -30,6 +29,9 @@ const GROUPS = classGroups();
  * The importers and yaml (~47 KB gzipped, measured with vite build) load when
  * the user first opens Import or exports: the first screen draws neither.
  */
+/** Past this many rows the node list is virtualized, in a chunk of its own (the first screen has a few). */
+const PLAIN_ROWS = 24;
+const VirtualList = lazy(() => import("./VirtualList.tsx").then((m) => ({ default: m.VirtualList })));
 const ImportDialog = lazy(() => import("./ImportDialog.tsx").then((m) => ({ default: m.ImportDialog })));
 
 export function ClusterPanel({ cluster, onChange }: ClusterPanelProps) {
@@ -119,25 +121,26 @@ function rowsOf(groups: NodeGroup[], split: ReadonlySet<string>): Row[] {
 const ROW_ESTIMATE_PX = 230;
 
 /**
- * The node list, virtualized: only the rows in (and just around) the view
- * are in the DOM, so 2,000 nodes cost what a screenful costs (issue 20:
- * 323,000 DOM nodes and an 8.4 s task before).
+ * The node list: a plain list for a few rows; virtualized past PLAIN_ROWS, so
+ * 2,000 nodes cost what a screenful costs (issue 20: 323,000 DOM nodes and an
+ * 8.4 s task before).
  */
 function NodeRows({ cluster, fabricList, onChange }: { cluster: Cluster; fabricList: string; onChange: (next: Cluster) => void }) {
   const [split, setSplit] = useState<ReadonlySet<string>>(new Set());
   const groups = useMemo(() => groupNodes(cluster), [cluster]);
   const rows = useMemo(() => rowsOf(groups, split), [groups, split]);
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_ESTIMATE_PX, overscan: 3, getItemKey: (i) => rows[i]?.key ?? i });
-  const toggle = (key: string, on: boolean) => setSplit((s) => { const next = new Set(s); if (on) next.add(key); else next.delete(key); return next; });
-  return (
-    <div ref={scroller} className="cluster-nodes-scroll">
-      <ol className="cluster-nodes" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index];
-          if (!row) return null;
-          return (
-            <li key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ transform: `translateY(${item.start}px)` }}>
+  const toggle = (key: string, on: boolean) =>
+    setSplit((s) => {
+      const next = new Set(s);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  const draw = (i: number) => {
+    const row = rows[i];
+    if (!row) return null;
+    return (
+      <>
               {row.kind === "node" ? (
                 <NodeEditor
                   node={cluster.nodes[row.index] ?? groups[0]!.node}
@@ -175,11 +178,22 @@ function NodeRows({ cluster, fabricList, onChange }: { cluster: Cluster; fabricL
                   }
                 />
               )}
-            </li>
-          );
-        })}
+      </>
+    );
+  };
+  if (rows.length <= PLAIN_ROWS) {
+    return (
+      <ol className="cluster-nodes">
+        {rows.map((row, i) => (
+          <li key={row.key}>{draw(i)}</li>
+        ))}
       </ol>
-    </div>
+    );
+  }
+  return (
+    <Suspense fallback={<p className="muted">Loading the node list…</p>}>
+      <VirtualList count={rows.length} keyOf={(i) => rows[i]?.key ?? String(i)} estimatePx={ROW_ESTIMATE_PX} row={draw} />
+    </Suspense>
   );
 }
 
