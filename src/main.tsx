@@ -13,6 +13,7 @@ import { defaultChoices } from "./app/defaults.ts";
 import { formatMessage } from "./cluster/messages.ts";
 import { validateCluster } from "./cluster/validate.ts";
 import { snapshotPersistence } from "./hub/persist.ts";
+import { AppNotices } from "./ui/AppNotices.tsx";
 import { DEFAULT_HUB_URL, tokenStore } from "./hub/settings.ts";
 import { createAppStore, openPastedLink, type AppState } from "./state/appStore.ts";
 import { decodeLink, type DecodeOptions } from "./state/link.ts";
@@ -52,6 +53,7 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
+        <AppNotices />
         <PlanPage store={store} tokens={tokens} />
       </PersistQueryClientProvider>
     </StrictMode>,
