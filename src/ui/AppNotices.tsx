@@ -58,7 +58,7 @@ function useServerReachable(onLine: boolean): boolean {
 }
 
 export function AppNotices() {
-  const onLine = useSyncExternalStore(subscribeOnline, () => navigator.onLine);
+  const onLine = useSyncExternalStore(subscribeOnline, () => navigator.onLine, () => true);
   const reachable = useServerReachable(onLine);
   const online = onLine && reachable;
   const updated = useUpdateInstalled();
