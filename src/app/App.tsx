@@ -30,7 +30,6 @@ import {
 } from "../state/appStore.ts";
 import type { Filters } from "../state/choices.ts";
 import { linkCarriesManual } from "../state/link.ts";
-import { CalibrateFromLog } from "../ui/CalibrateFromLog.tsx";
 import { ClusterPanel } from "../ui/ClusterPanel.tsx";
 import { CommandForm } from "../ui/CommandForm.tsx";
 import { ContextControls } from "../ui/ContextControls.tsx";
@@ -51,6 +50,8 @@ import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
 const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.Accuracy })));
 /** The Deploy panel and its manifest writers load when an option is opened, not with the page (e2e/speed.spec.ts budget). */
+// The log parser and calibration (~10 KB gzipped) are not on the first screen: they load after it, under a closed disclosure.
+const CalibrateFromLog = lazy(() => import("../ui/CalibrateFromLog.tsx").then((m) => ({ default: m.CalibrateFromLog })));
 const DeployPanel = lazy(() => import("../ui/DeployPanel.tsx").then((m) => ({ default: m.DeployPanel })));
 
 /** How long the thumb rests before the plan is made again at its context: a pause, not a frame of a drag. */
@@ -303,7 +304,9 @@ export function App({ store, tokens }: AppProps) {
                     </details>
                     <details className="calibrate">
                       <summary>Calibrate from a startup log</summary>
-                      <CalibrateFromLog option={option} workload={workload} onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)} />
+                      <Suspense fallback={<p className="muted">Loading…</p>}>
+                        <CalibrateFromLog option={option} workload={workload} onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)} />
+                      </Suspense>
                     </details>
                   </>
                 )}

@@ -15,6 +15,7 @@ import { HubAccess } from "../ui/HubAccess.tsx";
 import { ManualModel, type ManualInput } from "../ui/ManualModel.tsx";
 import { QuantizedChildren, type ChildrenState } from "../ui/QuantizedChildren.tsx";
 import { RepoField, type RepoStatus } from "../ui/RepoField.tsx";
+import { readProgressOf, subscribeReadProgress } from "../hub/readProgress.ts";
 import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 import { RetryCountdown } from "./RetryCountdown.tsx";
 
@@ -91,8 +92,20 @@ export const ModelPanel = memo(function ModelPanel({ store, attempt, onAttempt, 
     const read = ++reads.current;
     onAttempt({ repo: repoId, revision: rev });
     const options = repoQueryOptions(repoId, rev, with_);
+    // A GGUF repo plans from its first header (issue 19): the plan moves to it then, not after every header.
+    let moved = false;
+    const moveTo = (sha: string) => {
+      moved = true;
+      setRepo(store, repoId, rev ?? "");
+      pinRevision(store, repoId, sha);
+    };
+    const unsubscribe = subscribeReadProgress(() => {
+      const first = readProgressOf(repoId)?.snapshot;
+      if (first && !moved && read === reads.current) moveTo(first.sha);
+    });
     queryClient
       .fetchQuery(again ? { ...options, staleTime: 0 } : options)
+      .finally(unsubscribe)
       .then((s) => {
         if (read !== reads.current) return;
         setRepo(store, repoId, rev ?? "");

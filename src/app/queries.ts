@@ -10,6 +10,7 @@ import type { RepoSnapshot } from "../plan/index.ts";
 import { catalogSnapshot } from "../hub/catalog.ts";
 import { HubError } from "../hub/errors.ts";
 import { repoKey } from "../hub/persist.ts";
+import { endReadProgress, publishReadProgress, readProgressOf } from "../hub/readProgress.ts";
 import type { HubAccess } from "../hub/read.ts";
 import { isCommitSha } from "../hub/repoId.ts";
 
@@ -48,7 +49,12 @@ export function repoQueryOptions(repo: string, revision: string | null, access: 
     queryFn: async ({ signal, client }): Promise<RepoSnapshot> => {
       if (known) return known;
       const { readRepo } = await loadReader();
-      const snapshot = await readRepo(repo, revision, { ...access, signal });
+      // A GGUF repo's first header gives a plan before the others are in: that
+      // snapshot answers the sha's key at once, and the full read replaces it.
+      const snapshot = await readRepo(repo, revision, { ...access, signal }, (p) => {
+        if (p.snapshot) client.setQueryData(repoKey(repo, p.snapshot.sha), p.snapshot);
+        publishReadProgress({ repo, headersRead: p.headersRead, headersTotal: p.headersTotal, bytesRead: p.bytesRead, snapshot: p.snapshot ?? readProgressOf(repo)?.snapshot ?? null });
+      }).finally(() => endReadProgress(repo));
       // The page pins its plan to the sha read next: that key then has its answer, with no second read.
       if (!pinned) client.setQueryData(repoKey(repo, snapshot.sha), snapshot);
       return snapshot;

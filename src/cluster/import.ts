@@ -15,8 +15,16 @@ import { READERS } from "./readers.ts";
 
 export type { ImportMessage, ImportResult } from "./messages.ts";
 
-/** A paste past this is not an inventory (the largest sample is 20 KB); refusing it keeps the page responsive. */
+/**
+ * A paste past this is not an inventory (the largest text sample is 20 KB);
+ * refusing it keeps the page responsive. JSON (kubectl get nodes -o json, at
+ * ~12 KB a node with its images list) may be longer: JSON.parse reads 64 MiB
+ * in well under a second, where the YAML parser would take minutes.
+ */
 export const MAX_IMPORT_CHARS = 5 * 1024 * 1024;
+export const MAX_JSON_IMPORT_CHARS = 64 * 1024 * 1024;
+/** What a kubectl JSON node weighs, for the message that says how many nodes the limit allows. */
+const KUBECTL_CHARS_PER_NODE = 12_000;
 
 export function importCluster(text: string, fileName?: string): ImportResult {
   try {
@@ -28,7 +36,16 @@ export function importCluster(text: string, fileName?: string): ImportResult {
 
 function importText(raw: string, fileName?: string): ImportResult {
   if (typeof raw !== "string") return failed("unknown", [note("nothing to import: paste text or drop a file")]);
-  if (raw.length > MAX_IMPORT_CHARS) return failed("unknown", [note(`the text is ${raw.length.toLocaleString("en-US")} characters; an inventory is far smaller: paste only the tool's output`)]);
+  const jsonShaped = /^\s*[[{]/.test(raw);
+  if (raw.length > (jsonShaped ? MAX_JSON_IMPORT_CHARS : MAX_IMPORT_CHARS)) {
+    const nodes = Math.floor(MAX_JSON_IMPORT_CHARS / KUBECTL_CHARS_PER_NODE / 1000) * 1000;
+    return failed("unknown", [
+      note(
+        `the text is ${raw.length.toLocaleString("en-US")} characters; an inventory is far smaller: paste only the tool's output ` +
+          `(at most ${(MAX_IMPORT_CHARS / 2 ** 20).toFixed(0)} MiB of text, or ${(MAX_JSON_IMPORT_CHARS / 2 ** 20).toFixed(0)} MiB of JSON: about ${nodes.toLocaleString("en-US")} nodes of kubectl get nodes -o json)`,
+      ),
+    ]);
+  }
   const text = raw.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
   if (text.trim() === "") return failed("unknown", [note("nothing to import: the text is empty")]);
 

@@ -49,6 +49,9 @@ export interface ParsedText {
  * knows every value's position, is built only when a line is asked for, or
  * when the text is not JSON.
  */
+/** The YAML parser's limit: past it only strict JSON is read (src/cluster/import.ts MAX_IMPORT_CHARS). */
+const MAX_YAML_CHARS = 5 * 1024 * 1024;
+
 export function parseStructured(text: string): ParsedText {
   let positions: (ReturnType<typeof composeYaml> & { counter: LineCounter }) | null = null;
   // Computed once, and only when the YAML document is wanted: lines for a JSON's messages, or a text that is not JSON.
@@ -79,14 +82,18 @@ export function parseStructured(text: string): ParsedText {
     try {
       value = JSON.parse(text) as unknown;
       parsed = true;
-    } catch {
-      // Not strict JSON (comments, trailing commas, or broken): the YAML parser says where.
+    } catch (e) {
+      // Not strict JSON (comments, trailing commas, or broken): the YAML parser says where, if the text is not too long for it.
+      if (text.length > MAX_YAML_CHARS) {
+        return { value: undefined, errors: [note(`not valid JSON (${e instanceof Error ? e.message : String(e)}); a text over ${MAX_YAML_CHARS / 2 ** 20} MiB must be strict JSON`)], lineOf: () => undefined, refused: false };
+      }
     }
     if (parsed) {
       const problem = jsonProblem(value);
       return problem ? refuse(problem) : { value, errors: [], lineOf, refused: false };
     }
   }
+  if (text.length > MAX_YAML_CHARS) return { value: undefined, errors: [note(`a YAML text over ${MAX_YAML_CHARS / 2 ** 20} MiB: paste only the tool's output`)], lineOf: () => undefined, refused: false };
   const big = yamlTooBig();
   if (big) return refuse(big);
   try {

@@ -1,17 +1,20 @@
 /**
- * One GGUF header, read by range requests with @huggingface/gguf, made
- * JSON-safe for the snapshot.
+ * One GGUF header, read by range requests and parsed by ggufParse.ts (in the
+ * header worker in a browser), made JSON-safe for the snapshot.
+ * headerFromParse does the same for @huggingface/gguf's parse, which the
+ * terminal's local files use.
  *
- * The library never checks a response's status (docs/notes/hub-api.md §2):
+ * @huggingface/gguf never checks a response's status (docs/notes/hub-api.md §2):
  * a 401 page becomes "not a valid gguf file", and a server that ignores Range
  * streams a multi-GB file into memory. So its fetch is wrapped: anything but
  * a 206 slice of the file is an error that says what came back.
  */
-import { gguf } from "@huggingface/gguf";
 import type { GGUFParseOutput } from "@huggingface/gguf";
+import { MAX_KEPT_ARRAY } from "./ggufParse.ts";
 import type { GgufHeader, GgufValue } from "../plan/index.ts";
 import { HubError, badResponseError, gatedError, networkError, rateLimitError, shapeError } from "./errors.ts";
 import { ggufCeilingError, MAX_GGUF_HEADER_BYTES } from "./limits.ts";
+import { parseGgufBytes } from "./ggufParser.ts";
 import { onceMoreIfTimedOut } from "./timeout.ts";
 
 export interface GgufReadContext {
@@ -125,7 +128,7 @@ async function guardedOnce(ctx: GgufReadContext, seen: GgufFileSeen, input: Requ
  * scores and token types have one per token (150k+), megabytes the engine
  * does not need: they are kept as their length only.
  */
-export const MAX_KEPT_ARRAY = 4096;
+export { MAX_KEPT_ARRAY } from "./ggufParse.ts";
 
 /** A header value made JSON-safe: bigints to numbers; long and string arrays are dropped by the caller. */
 function jsonSafe(value: unknown): GgufValue | undefined {
@@ -160,26 +163,47 @@ export function headerFromParse(parse: Pick<GGUFParseOutput, "metadata" | "tenso
   };
 }
 
-export async function readGgufHeader(url: string, ctx: GgufReadContext): Promise<GgufHeader> {
+/**
+ * Bytes asked for per range request: the library's own chunk (2 MB, its
+ * HTTP_CHUNK_SIZE), so a small header still costs one request.
+ */
+export const GGUF_CHUNK_BYTES = 2_000_000;
+
+export async function readGgufHeader(url: string, ctx: GgufReadContext, onBytes?: (bytes: number) => void): Promise<GgufHeader> {
   const seen: GgufFileSeen = { totalBytes: null };
+  const fetchRange = guardedGgufFetch(ctx, seen);
+  const headers: Record<string, string> = ctx.accessToken ? { Authorization: `Bearer ${ctx.accessToken}` } : {};
+  let bytes = new Uint8Array(0);
+  let needBytes = GGUF_CHUNK_BYTES;
   try {
-    const parse = await gguf(url, {
-      fetch: guardedGgufFetch(ctx, seen),
-      ...(ctx.accessToken ? { additionalFetchHeaders: { Authorization: `Bearer ${ctx.accessToken}` } } : {}),
-    });
-    // The reader pads its buffer to whole 2 MB chunks with zeros, so a file
-    // that ends inside its header can still "parse": its header then claims
-    // to end past the file's last byte.
-    if (seen.totalBytes !== null && Number(parse.tensorDataOffset) > seen.totalBytes) {
-      throw truncatedError(ctx, `the header needs ${Number(parse.tensorDataOffset)} bytes, the file has ${seen.totalBytes}`);
+    for (;;) {
+      if (seen.totalBytes !== null && bytes.length >= seen.totalBytes) {
+        throw truncatedError(ctx, `the header needs more than ${needBytes} bytes, the file has ${seen.totalBytes}`);
+      }
+      // At least one chunk more, or as far as the parse said it needs.
+      const end = Math.max(bytes.length + GGUF_CHUNK_BYTES, needBytes) - 1;
+      const res = await fetchRange(url, { headers: { ...headers, Range: `bytes=${bytes.length}-${end}` } });
+      const chunk = new Uint8Array(await res.arrayBuffer());
+      const grown = new Uint8Array(bytes.length + chunk.length);
+      grown.set(bytes);
+      grown.set(chunk, bytes.length);
+      bytes = grown;
+      onBytes?.(chunk.length);
+      const result = await parseGgufBytes(bytes);
+      if (result.kind === "more") {
+        needBytes = result.needBytes;
+        continue;
+      }
+      const header = result.header;
+      if (seen.totalBytes !== null && header.tensorDataOffsetBytes > seen.totalBytes) {
+        throw truncatedError(ctx, `the header needs ${header.tensorDataOffsetBytes} bytes, the file has ${seen.totalBytes}`);
+      }
+      const tooLarge = ggufCeilingError(header.metadata, ctx.path);
+      if (tooLarge) throw shapeError(ctx.repo, tooLarge);
+      return header;
     }
-    const header = headerFromParse(parse);
-    const tooLarge = ggufCeilingError(header.metadata, ctx.path);
-    if (tooLarge) throw shapeError(ctx.repo, tooLarge);
-    return header;
   } catch (err) {
     if (err instanceof HubError) throw err;
-    if (err instanceof RangeError) throw truncatedError(ctx, "a value runs past the bytes the file has");
     const detail = err instanceof Error ? err.message : String(err);
     if (detail.includes("magic number")) {
       throw new HubError("bad-response", `${ctx.repo}/${ctx.path} does not start with "GGUF": it is not a GGUF file, or the server sent something else`);

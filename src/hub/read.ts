@@ -12,7 +12,9 @@
  *      .bin shards (no safetensors): its total_size is the tensors' bytes,
  *      which the pickled shards overstate (artifacts.ts pytorchBytes);
  *   5. for each GGUF artifact, the header of its first part, by range
- *      requests that stop where the header ends; all in parallel.
+ *      requests that stop where the header ends (ggufParse.ts steps over the
+ *      vocabulary); the first by path alone, so a plan can start from it
+ *      (onProgress), then the rest in parallel.
  *
  * A safetensors repo therefore costs 2 requests, 3 with hf_quant_config.json;
  * a .bin repo 2 for a lone pytorch_model.bin, 3 for shards with their index.
@@ -265,7 +267,16 @@ async function inParallel<T>(tasks: (() => Promise<T>)[], width: number): Promis
 
 const PARALLEL_HEADER_READS = 6;
 
-export async function readRepo(asked: string, revision: string | null, given: HubAccess): Promise<RepoSnapshot> {
+/** How far a read is: GGUF headers read of all, bytes of them fetched, and a snapshot to plan from once one header is in. */
+export interface ReadProgress {
+  headersRead: number;
+  headersTotal: number;
+  bytesRead: number;
+  /** The snapshot to plan from once the first header is in (the rest of the files by their listed sizes); null in every other report. */
+  snapshot: RepoSnapshot | null;
+}
+
+export async function readRepo(asked: string, revision: string | null, given: HubAccess, onProgress?: (p: ReadProgress) => void): Promise<RepoSnapshot> {
   const access: HubAccess = { ...given, hubUrl: given.hubUrl.replace(/\/+$/, "") };
   if (access.accessToken !== undefined) {
     const token = checkToken(access.accessToken);
@@ -288,7 +299,9 @@ export async function readRepo(asked: string, revision: string | null, given: Hu
     if (path === PYTORCH_INDEX) return [path, await read.then(indexMetadataOnly, () => null)] as const;
     return [path, await read] as const;
   });
-  const headerReads = plan.ggufHeaders.map((path) => async () => {
+  const headersTotal = plan.ggufHeaders.length;
+  const progress = { headersRead: 0, bytesRead: 0 };
+  const readHeader = async (path: string) => {
     const ctx = {
       hubUrl: access.hubUrl,
       repo,
@@ -297,20 +310,51 @@ export async function readRepo(asked: string, revision: string | null, given: Hu
       ...(access.signal ? { signal: access.signal } : {}),
       ...(access.accessToken ? { accessToken: access.accessToken } : {}),
     };
-    return [path, await readGgufHeader(resolveUrl(access.hubUrl, repo, sha, path), ctx)] as const;
-  });
-  const [jsons, headers] = await Promise.all([
+    const header = await readGgufHeader(resolveUrl(access.hubUrl, repo, sha, path), ctx, (bytes) => {
+      progress.bytesRead += bytes;
+      onProgress?.({ ...progress, headersTotal, snapshot: null });
+    });
+    progress.headersRead++;
+    return [path, header] as const;
+  };
+  // All quants of one model share its architecture: the plan starts from the
+  // header the engine takes the shape from (the first by path), with the other
+  // artifacts' sizes from the listing; their headers refine it as they arrive.
+  const [firstPath, ...otherPaths] = [...plan.ggufHeaders].sort();
+  const [jsons, firstHeader] = await Promise.all([
     Promise.all(jsonReads.map((read) => read())),
-    inParallel(headerReads, PARALLEL_HEADER_READS),
+    firstPath === undefined ? Promise.resolve(null) : readHeader(firstPath),
   ]);
+  const ggufHeaders: Record<string, GgufHeader> = firstHeader ? { [firstHeader[0]]: firstHeader[1] } : {};
+  const snapshotNow = (): RepoSnapshot => snapshotOf(repo, sha, info, files, jsons, { ...ggufHeaders });
+  if (otherPaths.length > 0 && onProgress) onProgress({ ...progress, headersTotal, snapshot: snapshotNow() });
+  await inParallel(
+    otherPaths.map((path) => async () => {
+      const [p, header] = await readHeader(path);
+      ggufHeaders[p] = header;
+      // Counts only: each new snapshot re-plans every option on the page (~100-200 ms for 50 cards), and
+      // the headers after the first arrive together (6 at a time); the full snapshot is the read's answer.
+      onProgress?.({ ...progress, headersTotal, snapshot: null });
+    }),
+    PARALLEL_HEADER_READS,
+  );
+  return snapshotNow();
+}
 
+function snapshotOf(
+  repo: string,
+  sha: string,
+  info: ModelInfo,
+  files: RepoFile[],
+  jsons: (readonly [string, Record<string, unknown> | null])[],
+  ggufHeaders: Record<string, GgufHeader>,
+): RepoSnapshot {
   const jsonByPath = new Map<string, Record<string, unknown> | null>(jsons);
   const extraJson: Record<string, unknown> = {};
   for (const name of [...EXTRA_JSON_FILES, PYTORCH_INDEX]) {
     const value = jsonByPath.get(name);
     if (value) extraJson[name] = value;
   }
-  const ggufHeaders: Record<string, GgufHeader> = Object.fromEntries(headers);
   const config = jsonByPath.get("config.json") ?? null;
   const tooLarge = config ? configCeilingError(config) : null;
   if (tooLarge) throw shapeError(repo, tooLarge);

@@ -5,27 +5,14 @@
  * hands every edit to onChange; the edits themselves are the pure functions
  * of src/cluster/model.ts, and what the cards can hold is the engine's to say.
  */
-import { useId, useState } from "react";
-import { clusterToJson } from "../cluster/json.ts";
+import { lazy, Suspense, useId, useMemo, useState } from "react";
+import { editGroup, groupLabel, groupNodes, nodeKey, removeGroup, resizeGroup, type NodeGroup } from "../cluster/groups.ts";
 import { formatMessage } from "../cluster/messages.ts";
-import {
-  addDevice,
-  addNode,
-  classGroups,
-  CUSTOM_DEVICE,
-  duplicateNode,
-  isCatalogClass,
-  MAX_DUPLICATES,
-  removeDevice,
-  removeNode,
-  setDevice,
-  updateNode,
-} from "../cluster/model.ts";
+import { addNode, classGroups, CUSTOM_DEVICE, duplicateNode, isCatalogClass, MAX_DUPLICATES, removeNode } from "../cluster/model.ts";
 import { PRESETS } from "../cluster/presets.ts";
 import { gaps, summarize } from "../cluster/summary.ts";
-import { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, validateCluster } from "../cluster/validate.ts";
+import { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, MAX_NODES, validateCluster } from "../cluster/validate.ts";
 import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
-import { ImportDialog } from "./ImportDialog.tsx";
 import { FieldLabel, NumberField } from "./NumberField.tsx";
 import "./ClusterPanel.css";
 
@@ -38,6 +25,14 @@ interface ClusterPanelProps {
 const COMMON_FABRICS = ["ib0", "roce", "efa", "ethernet"];
 const CUSTOM = "__custom__";
 const GROUPS = classGroups();
+/**
+ * The importers and yaml (~47 KB gzipped, measured with vite build) load when
+ * the user first opens Import or exports: the first screen draws neither.
+ */
+/** Past this many rows the node list is virtualized, in a chunk of its own (the first screen has a few). */
+const PLAIN_ROWS = 24;
+const VirtualList = lazy(() => import("./VirtualList.tsx").then((m) => ({ default: m.VirtualList })));
+const ImportDialog = lazy(() => import("./ImportDialog.tsx").then((m) => ({ default: m.ImportDialog })));
 
 export function ClusterPanel({ cluster, onChange }: ClusterPanelProps) {
   const id = useId();
@@ -86,13 +81,15 @@ export function ClusterPanel({ cluster, onChange }: ClusterPanelProps) {
       </div>
 
       {importing ? (
-        <ImportDialog
-          onImport={(next) => {
-            onChange(next);
-            setImporting(false);
-          }}
-          onClose={() => setImporting(false)}
-        />
+        <Suspense fallback={<p className="muted">Loading the importers…</p>}>
+          <ImportDialog
+            onImport={(next) => {
+              onChange(next);
+              setImporting(false);
+            }}
+            onClose={() => setImporting(false)}
+          />
+        </Suspense>
       ) : null}
 
       <datalist id={`${id}-fabrics`}>
@@ -100,13 +97,7 @@ export function ClusterPanel({ cluster, onChange }: ClusterPanelProps) {
           <option key={f} value={f} />
         ))}
       </datalist>
-      <ol className="cluster-nodes">
-        {cluster.nodes.map((node, index) => (
-          <li key={index}>
-            <NodeEditor node={node} index={index} fabricList={`${id}-fabrics`} cluster={cluster} onChange={onChange} />
-          </li>
-        ))}
-      </ol>
+      <NodeRows cluster={cluster} fabricList={`${id}-fabrics`} onChange={onChange} />
       <button type="button" onClick={() => onChange(addNode(cluster))}>
         Add node
       </button>
@@ -114,40 +105,152 @@ export function ClusterPanel({ cluster, onChange }: ClusterPanelProps) {
   );
 }
 
-interface NodeEditorProps {
-  node: ClusterNode;
-  index: number;
-  fabricList: string;
-  cluster: Cluster;
-  onChange: (next: Cluster) => void;
+type Row = { kind: "group"; group: NodeGroup; key: string } | { kind: "node"; index: number; key: string } | { kind: "split"; group: NodeGroup; key: string };
+
+/** The rows drawn: a group of identical nodes as one, or, once split out, its nodes one by one under a header. */
+function rowsOf(groups: NodeGroup[], split: ReadonlySet<string>): Row[] {
+  return groups.flatMap((group): Row[] => {
+    const key = nodeKey(group.node);
+    if (group.indices.length === 1) return [{ kind: "node", index: group.indices[0] ?? 0, key: `n${group.indices[0]}` }];
+    if (!split.has(key)) return [{ kind: "group", group, key: `g${key}` }];
+    return [{ kind: "split", group, key: `s${key}` }, ...group.indices.map((index): Row => ({ kind: "node", index, key: `n${index}` }))];
+  });
 }
 
-function NodeEditor({ node, index, fabricList, cluster, onChange }: NodeEditorProps) {
-  const id = useId();
+/** A row's height before it is measured: a node with one card row. */
+const ROW_ESTIMATE_PX = 230;
+
+/**
+ * The node list: a plain list for a few rows; virtualized past PLAIN_ROWS, so
+ * 2,000 nodes cost what a screenful costs (issue 20: 323,000 DOM nodes and an
+ * 8.4 s task before).
+ */
+function NodeRows({ cluster, fabricList, onChange }: { cluster: Cluster; fabricList: string; onChange: (next: Cluster) => void }) {
+  const [split, setSplit] = useState<ReadonlySet<string>>(new Set());
+  const groups = useMemo(() => groupNodes(cluster), [cluster]);
+  const rows = useMemo(() => rowsOf(groups, split), [groups, split]);
+  const toggle = (key: string, on: boolean) =>
+    setSplit((s) => {
+      const next = new Set(s);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  const draw = (i: number) => {
+    const row = rows[i];
+    if (!row) return null;
+    return (
+      <>
+              {row.kind === "node" ? (
+                <NodeEditor
+                  node={cluster.nodes[row.index] ?? groups[0]!.node}
+                  title={`Node ${row.index + 1}`}
+                  fabricList={fabricList}
+                  edit={(f) => onChange({ nodes: cluster.nodes.map((n, i) => (i === row.index ? f(n) : n)) })}
+                  idField
+                  actions={<NodeActions n={row.index + 1} onDuplicate={(copies) => onChange(duplicateNode(cluster, row.index, copies))} onRemove={() => onChange(removeNode(cluster, row.index))} />}
+                />
+              ) : row.kind === "split" ? (
+                <div className="cluster-split">
+                  <strong>{groupLabel(row.group)}</strong>: split out, edited one by one{" "}
+                  <button type="button" className="secondary" onClick={() => toggle(nodeKey(row.group.node), false)}>
+                    Edit as one group
+                  </button>
+                </div>
+              ) : (
+                <NodeEditor
+                  node={row.group.node}
+                  title={groupLabel(row.group)}
+                  subtitle={`${row.group.node.id} … ${cluster.nodes[row.group.indices.at(-1) ?? 0]?.id ?? ""}`}
+                  fabricList={fabricList}
+                  edit={(f) => onChange(editGroup(cluster, row.group, f))}
+                  idField={false}
+                  actions={
+                    <>
+                      <NumberField label={`Nodes in ${groupLabel(row.group)}`} visibleLabel="Nodes" value={row.group.indices.length} min={1} max={MAX_NODES} integer onCommit={(v) => v !== undefined && onChange(resizeGroup(cluster, row.group, v))} />
+                      <button type="button" className="secondary" onClick={() => toggle(nodeKey(row.group.node), true)}>
+                        Split out
+                      </button>
+                      <button type="button" className="secondary" aria-label={`Remove ${groupLabel(row.group)}`} onClick={() => onChange(removeGroup(cluster, row.group))}>
+                        Remove group
+                      </button>
+                    </>
+                  }
+                />
+              )}
+      </>
+    );
+  };
+  if (rows.length <= PLAIN_ROWS) {
+    return (
+      <ol className="cluster-nodes">
+        {rows.map((row, i) => (
+          <li key={row.key}>{draw(i)}</li>
+        ))}
+      </ol>
+    );
+  }
+  return (
+    <Suspense fallback={<p className="muted">Loading the node list…</p>}>
+      <VirtualList count={rows.length} keyOf={(i) => rows[i]?.key ?? String(i)} estimatePx={ROW_ESTIMATE_PX} row={draw} />
+    </Suspense>
+  );
+}
+
+function NodeActions({ n, onDuplicate, onRemove }: { n: number; onDuplicate: (copies: number) => void; onRemove: () => void }) {
   const [copies, setCopies] = useState(1);
-  const n = index + 1;
-  const patch = (change: Partial<Omit<ClusterNode, "devices">>) => onChange(updateNode(cluster, index, change));
+  return (
+    <>
+      <NumberField label={`Copies of node ${n}`} visibleLabel="Copies" value={copies} min={1} max={MAX_DUPLICATES} integer onCommit={(v) => v !== undefined && setCopies(v)} />
+      <button type="button" className="secondary" aria-label={`Duplicate node ${n}`} onClick={() => onDuplicate(copies)}>
+        Duplicate
+      </button>
+      <button type="button" className="secondary" aria-label={`Remove node ${n}`} onClick={onRemove}>
+        Remove node
+      </button>
+    </>
+  );
+}
+
+interface NodeEditorProps {
+  node: ClusterNode;
+  /** "Node 3", or a group's "40 × (8 × h100-80g), ib0": the legend, and the start of every field's name. */
+  title: string;
+  subtitle?: string;
+  fabricList: string;
+  /** Applies a change to the node, or to every node of the group (each keeps its id). */
+  edit: (f: (node: ClusterNode) => ClusterNode) => void;
+  idField: boolean;
+  actions: React.ReactNode;
+}
+
+function NodeEditor({ node, title, subtitle, fabricList, edit, idField, actions }: NodeEditorProps) {
+  const id = useId();
+  const patch = (change: Partial<Omit<ClusterNode, "devices">>) => edit((n) => ({ ...n, ...change }));
+  const setDevices = (f: (devices: DeviceGroup[]) => DeviceGroup[]) => edit((n) => ({ ...n, devices: f(n.devices) }));
   return (
     <fieldset className="cluster-node">
       <legend>
-        Node {n}: {node.id}
+        {title}: {subtitle ?? node.id}
       </legend>
       <div className="field-row">
+        {idField ? (
+          <div className="field">
+            <FieldLabel htmlFor={`${id}-id`} label={`${title} id`} visibleLabel="Id" />
+            <input id={`${id}-id`} type="text" value={node.id} onChange={(e) => patch({ id: e.target.value })} />
+          </div>
+        ) : null}
         <div className="field">
-          <FieldLabel htmlFor={`${id}-id`} label={`Node ${n} id`} visibleLabel="Id" />
-          <input id={`${id}-id`} type="text" value={node.id} onChange={(e) => patch({ id: e.target.value })} />
-        </div>
-        <div className="field">
-          <FieldLabel htmlFor={`${id}-fabric`} label={`Node ${n} fabric`} visibleLabel="Fabric" />
+          <FieldLabel htmlFor={`${id}-fabric`} label={`${title} fabric`} visibleLabel="Fabric" />
           <input id={`${id}-fabric`} type="text" list={fabricList} value={node.fabric} placeholder="none" onChange={(e) => patch({ fabric: e.target.value.trim() })} />
         </div>
-        <NumberField label={`Node ${n} RAM (GiB)`} visibleLabel="RAM (GiB)" value={node.hostMemGib} min={0} max={MAX_HOST_MEM_GIB} step={1} onCommit={(v) => v !== undefined && patch({ hostMemGib: v })} />
-        <NumberField label={`Node ${n} free RAM (GiB)`} visibleLabel="Free RAM (GiB)" value={node.hostFreeGib} min={0} max={MAX_HOST_MEM_GIB} step={1} onCommit={(v) => v !== undefined && patch({ hostFreeGib: v })} />
+        <NumberField label={`${title} RAM (GiB)`} visibleLabel="RAM (GiB)" value={node.hostMemGib} min={0} max={MAX_HOST_MEM_GIB} step={1} onCommit={(v) => v !== undefined && patch({ hostMemGib: v })} />
+        <NumberField label={`${title} free RAM (GiB)`} visibleLabel="Free RAM (GiB)" value={node.hostFreeGib} min={0} max={MAX_HOST_MEM_GIB} step={1} onCommit={(v) => v !== undefined && patch({ hostFreeGib: v })} />
       </div>
 
       <table className="cluster-devices">
         <caption>
-          <span className="visually-hidden">Node {n} </span>Cards
+          <span className="visually-hidden">{title} </span>Cards
         </caption>
         <thead>
           <tr>
@@ -163,10 +266,10 @@ function NodeEditor({ node, index, fabricList, cluster, onChange }: NodeEditorPr
           {node.devices.map((device, j) => (
             <DeviceRow
               key={j}
-              label={`Node ${n} card ${j + 1}`}
+              label={`${title} card ${j + 1}`}
               device={device}
-              onChange={(next) => onChange(setDevice(cluster, index, j, next))}
-              onRemove={() => onChange(removeDevice(cluster, index, j))}
+              onChange={(next) => setDevices((ds) => ds.map((d, k) => (k === j ? next : d)))}
+              onRemove={() => setDevices((ds) => ds.filter((_, k) => k !== j))}
             />
           ))}
         </tbody>
@@ -174,16 +277,10 @@ function NodeEditor({ node, index, fabricList, cluster, onChange }: NodeEditorPr
       {node.devices.length === 0 ? <p className="hint">No cards: a CPU-only node, planned against its RAM.</p> : null}
 
       <div className="button-row">
-        <button type="button" className="secondary" aria-label={`Add card to node ${n}`} onClick={() => onChange(addDevice(cluster, index, { class: "h100-80g", count: 1, free: 1 }))}>
+        <button type="button" className="secondary" aria-label={`Add card to ${title.toLowerCase()}`} onClick={() => setDevices((ds) => [...ds, { class: "h100-80g", count: 1, free: 1 }])}>
           Add card
         </button>
-        <NumberField label={`Copies of node ${n}`} visibleLabel="Copies" value={copies} min={1} max={MAX_DUPLICATES} integer onCommit={(v) => v !== undefined && setCopies(v)} />
-        <button type="button" className="secondary" aria-label={`Duplicate node ${n}`} onClick={() => onChange(duplicateNode(cluster, index, copies))}>
-          Duplicate
-        </button>
-        <button type="button" className="secondary" aria-label={`Remove node ${n}`} onClick={() => onChange(removeNode(cluster, index))}>
-          Remove node
-        </button>
+        {actions}
       </div>
     </fieldset>
   );
@@ -268,7 +365,8 @@ function ExportButton({ cluster }: { cluster: Cluster }) {
     <button
       type="button"
       className="secondary"
-      onClick={() => {
+      onClick={async () => {
+        const { clusterToJson } = await import("../cluster/json.ts");
         const url = URL.createObjectURL(new Blob([clusterToJson(cluster)], { type: "application/json" }));
         const a = document.createElement("a");
         a.href = url;

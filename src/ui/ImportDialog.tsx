@@ -4,6 +4,7 @@
  * cluster only when the user confirms. A bad import changes nothing.
  */
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
+import { cardsLabel, groupNodes } from "../cluster/groups.ts";
 import { importCluster } from "../cluster/import.ts";
 import { formatMessage, type ImportResult } from "../cluster/messages.ts";
 import type { Cluster } from "../plan/index.ts";
@@ -14,9 +15,17 @@ interface ImportDialogProps {
   onClose: () => void;
 }
 
-/** A file larger than this is not an inventory; reading it would only stall the page. */
-const MAX_FILE_BYTES = 5 * 1024 * 1024;
-const INVENTORY = "the inventory tool's output (nvidia-smi, kubectl, Slurm…)";
+/**
+ * A file larger than this is not an inventory. `kubectl get nodes -o json`
+ * is the largest kind: ~12 KB a node with its images list (e2e/speed.spec.ts
+ * builds one), so 64 MiB holds about 5,000 nodes; the 5 MiB limit before
+ * refused a 1,000-node cluster.
+ */
+const MAX_FILE_BYTES = 64 * 2 ** 20;
+const KUBECTL_BYTES_PER_NODE = 12_000;
+/** Longest text the text box shows; a longer file is read but not drawn. */
+const MAX_SHOWN_CHARS = 1_000_000;
+const INVENTORY = `the inventory tool's output (nvidia-smi, kubectl, Slurm…; up to ${MAX_FILE_BYTES / 2 ** 20} MiB, about ${(Math.floor(MAX_FILE_BYTES / KUBECTL_BYTES_PER_NODE / 1000) * 1000).toLocaleString("en-US")} nodes of kubectl JSON)`;
 
 export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
   const id = useId();
@@ -33,9 +42,14 @@ export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
       if (before instanceof HTMLElement && before.isConnected) before.focus();
     };
   }, []);
+  /** A file too long to show in the text box: read from here instead. */
+  const [bigFile, setBigFile] = useState<string | null>(null);
 
   const read = (content: string, name: string) => {
-    setText(content);
+    // A file of megabytes is not put in the text box: drawing (and later removing) 20 MB of text there
+    // blocked the page for half a second (2,000 kubectl nodes, e2e/speed.spec.ts).
+    setText(content.length > MAX_SHOWN_CHARS ? "" : content);
+    setBigFile(content.length > MAX_SHOWN_CHARS ? content : null);
     setFileName(name);
     setResult(importCluster(content, name));
   };
@@ -73,8 +87,10 @@ export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
           rows={10}
           spellCheck={false}
           value={text}
+          placeholder={bigFile !== null ? `${fileName ?? "the file"}: ${(bigFile.length / 1e6).toFixed(1)} MB, read from the file (too long to show here)` : undefined}
           onChange={(e) => {
             setText(e.target.value);
+            setBigFile(null);
             setFileName(undefined);
             setResult(null);
           }}
@@ -87,7 +103,7 @@ export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
         </p>
       ) : null}
       <div className="button-row">
-        <button type="button" onClick={() => setResult(importCluster(text, fileName))} disabled={text.trim() === ""}>
+        <button type="button" onClick={() => setResult(importCluster(bigFile ?? text, fileName))} disabled={bigFile === null && text.trim() === ""}>
           Read inventory
         </button>
         <button type="button" className="secondary" onClick={onClose}>
@@ -129,13 +145,20 @@ function ImportReview({ result, onConfirm }: { result: ImportResult; onConfirm: 
       {cluster ? (
         <>
           <ul className="import-nodes">
-            {cluster.nodes.map((n) => (
-              <li key={n.id}>
-                <code>{n.id}</code>: {n.devices.length === 0 ? "CPU only" : n.devices.map((d) => `${d.count} × ${d.class} (${d.free} free)`).join(", ")}
-                {n.hostMemGib > 0 ? `, ${n.hostMemGib} GiB RAM` : ""}
-                {n.fabric ? ` on ${n.fabric}` : ""}
-              </li>
-            ))}
+            {/* Identical nodes in one line: a review of 2,000 nodes is a few lines, not 2,000. */}
+            {groupNodes(cluster).map((g) => {
+              const n = g.node;
+              const last = cluster.nodes[g.indices.at(-1) ?? 0]?.id ?? n.id;
+              return (
+                <li key={g.indices[0]}>
+                  {g.indices.length > 1 ? `${g.indices.length.toLocaleString("en-US")} × ` : ""}
+                  <code>{n.id}</code>
+                  {g.indices.length > 1 ? <> … <code>{last}</code></> : null}: {cardsLabel(n)}
+                  {n.hostMemGib > 0 ? `, ${n.hostMemGib} GiB RAM` : ""}
+                  {n.fabric ? ` on ${n.fabric}` : ""}
+                </li>
+              );
+            })}
           </ul>
           <button type="button" onClick={() => onConfirm(cluster)}>
             Replace the cluster

@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import type { Artifact } from "../plan/index.ts";
 import { formatGib } from "./format.ts";
+import { ReadProgressLine } from "./ReadProgressLine.tsx";
 
 /** Where the model's facts stand, as the page shows them under the field. */
 export type RepoStatus =
@@ -80,10 +81,14 @@ export function RepoField({ repo, revision, status, catalog, onRead, access, off
             {status.kind === "error" && problem === null ? offline : null}
           </>
         ) : status.kind === "loading" ? (
-          <p className="muted">Reading {repo} from the Hub…</p>
+          <>
+            <p className="muted">Reading {repo} from the Hub…</p>
+            <ReadProgressLine repo={repo} />
+          </>
         ) : status.kind === "ready" ? (
           <>
             <p className="model-summary">{status.summary}</p>
+            <ReadProgressLine repo={repo} />
             <p className="muted small">
               {SOURCE_WORDS[status.source]}
               {status.sha !== "" ? (

@@ -1,0 +1,79 @@
+/**
+ * The page's own state, above the plan: offline (the plan is drawn from the
+ * cached app and the bundled catalog or what was read before; the Hub cannot
+ * be read), and a new version installed (it opens on the next load).
+ */
+import { useEffect, useState, useSyncExternalStore } from "react";
+
+function subscribeOnline(listener: () => void): () => void {
+  window.addEventListener("online", listener);
+  window.addEventListener("offline", listener);
+  return () => {
+    window.removeEventListener("online", listener);
+    window.removeEventListener("offline", listener);
+  };
+}
+
+/** Registers the service worker (the built site's sw.js) and tells when a new version was installed. */
+function useUpdateInstalled(): boolean {
+  const [installed, setInstalled] = useState(false);
+  useEffect(() => {
+    if (!import.meta.env.PROD || !("serviceWorker" in navigator)) return;
+    // A page that had no worker yet is not "updated": its first worker only caches it.
+    const hadController = navigator.serviceWorker.controller !== null;
+    navigator.serviceWorker
+      .register("./sw.js")
+      .then((registration) => {
+        registration.addEventListener("updatefound", () => {
+          const worker = registration.installing;
+          worker?.addEventListener("statechange", () => {
+            if (hadController && (worker.state === "installed" || worker.state === "activated")) setInstalled(true);
+          });
+        });
+      })
+      .catch(() => undefined); // No worker (a private window, an http origin): the page works online as before.
+  }, []);
+  return installed;
+}
+
+/**
+ * Whether this site's server answers: navigator.onLine says true on a network
+ * that reaches nothing (and under Chromium's offline emulation), so one
+ * request that the service worker never answers from its cache (sw.js itself)
+ * asks. Any answer, even a 404, is online; only a failed request is not.
+ */
+function useServerReachable(onLine: boolean): boolean {
+  const [reachable, setReachable] = useState(true);
+  useEffect(() => {
+    let current = true;
+    fetch("./sw.js", { method: "HEAD", cache: "no-store" }).then(
+      () => current && setReachable(true),
+      () => current && setReachable(false),
+    );
+    return () => {
+      current = false;
+    };
+  }, [onLine]);
+  return reachable;
+}
+
+export function AppNotices() {
+  const onLine = useSyncExternalStore(subscribeOnline, () => navigator.onLine, () => true);
+  const reachable = useServerReachable(onLine);
+  const online = onLine && reachable;
+  const updated = useUpdateInstalled();
+  return (
+    <>
+      {!online ? (
+        <p className="notice" role="status">
+          Offline: the page and the bundled catalog work from this browser's copy, and models read before are kept; reading a new repo from the Hub needs the network.
+        </p>
+      ) : null}
+      {updated ? (
+        <p className="notice" role="status">
+          A new version of Modelplan was installed: it opens on the next load.
+        </p>
+      ) : null}
+    </>
+  );
+}
