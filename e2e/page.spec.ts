@@ -175,28 +175,33 @@ test("a cluster imported from nvidia-smi replaces the cluster, and the plan foll
   await expect(page.getByRole("article").first().getByRole("heading", { level: 3 })).toContainText("rtx4090-24g");
 });
 
-test("moving the slider until an option stops fitting: at rest the plan is made again, and the option moves to Why not?", async ({ page }, testInfo) => {
+test("moving the slider until an option stops holding the workload: at rest the plan is made again, and the wider layout comes first", async ({ page }, testInfo) => {
   await page.goto("/");
   const vllm = page.getByRole("article").filter({ hasText: "vLLM" }).first();
   await expect(vllm.getByRole("heading", { level: 3 })).toHaveText("1 × h100-80g");
   await expect(vllm.getByText("fits", { exact: true })).toBeVisible();
+  // Two sequences at once: one H100 holds both at 8,192 tokens (about 4.6 of them), not at the model's 32,768 (about 1.1).
+  const sequences = page.getByLabel("Concurrent sequences");
+  await sequences.fill("2");
+  await sequences.press("Enter");
+  await expect(vllm.getByRole("heading", { level: 3 })).toHaveText("1 × h100-80g");
   const slider = page.getByRole("slider", { name: "Context" });
   await slider.focus();
-  // To the model's longest context (32,768), held down, not released. One H100 holds at most 31,744 tokens:
-  // once the thumb rests, the plan is made again at 32,768 and the narrowest vLLM layout is two cards
-  // (issue 17, defect 2: the page no longer shows the old layouts' verdicts as the plan).
+  // To the model's longest context, held down, not released: once the thumb rests the plan is made again
+  // at 32,768 and the first vLLM layout is the one that holds the workload, two cards (issue 17, defect 2:
+  // the page never shows the old layouts' verdicts as the plan).
   await page.keyboard.down("End");
   await expect(vllm.getByRole("heading", { level: 3 })).toHaveText("2 × h100-80g");
-  await expect(vllm.getByText("fits", { exact: true })).toBeVisible();
   await expect(page.locator(".options-view .summary")).not.toContainText("Catching up");
   const path = testInfo.outputPath("slider-stops-fitting.png");
   await vllm.screenshot({ path });
   await testInfo.attach("slider-stops-fitting", { path, contentType: "image/png" });
-  // Released: the context becomes the plan's (and the link's); one card is among the configurations turned down.
+  // Released: the context becomes the plan's (and the link's); one card still starts, and says how many of the two it holds.
   await page.keyboard.up("End");
   await expect.poll(() => page.evaluate(() => window.location.hash)).not.toBe("");
-  await page.getByText(/Why not\?/).click();
-  await expect(page.locator(".why-not li").filter({ hasText: "vLLM" }).filter({ hasText: "1 × h100-80g" }).first()).toBeVisible();
+  await page.getByRole("button", { name: /Show every layout/ }).click();
+  const one = page.getByRole("article").filter({ hasText: "vLLM" }).filter({ has: page.getByRole("heading", { name: "1 × h100-80g", level: 3 }) }).first();
+  await expect(one).toContainText(/starts, but holds \d\.\d of your 2 sequences at once/);
 });
 
 test("a copied link opens the same plan in a new page", async ({ page, context }) => {
@@ -433,7 +438,7 @@ test("a GGUF-only repo gets its shape from the headers read by range, and plans 
   await expect(cpu).toHaveCount(1);
   await expect(gpu).toContainText("llama.cpp · Qwen2.5-14B-Instruct-Q4_K_M.gguf (Q4_K_M)");
   await gpu.getByRole("button", { name: "Commands" }).click();
-  await expect(gpu.getByRole("region", { name: "Commands" })).toContainText(`llama-server -hf ${repo}:Q4_K_M --ctx-size 8192 --n-gpu-layers 999`);
+  await expect(gpu.getByRole("region", { name: "Commands" })).toContainText(`llama-server -hf ${repo}:Q4_K_M --ctx-size 8192 --parallel 1 --n-gpu-layers 999`);
   await cpu.getByRole("button", { name: "Commands" }).click();
   const cpuCommands = cpu.getByRole("region", { name: "Commands" });
   await expect(cpuCommands).toContainText(`llama-server -hf ${repo}:Q4_K_M --ctx-size 8192`);

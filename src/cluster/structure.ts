@@ -7,15 +7,11 @@
  * structure to JSON" (issue 20: a 42 KB YAML with one anchor used 99 times
  * cost 27 s, 1.7 GB and 990,102 error lines).
  */
+import { MAX_DEPTH, TOO_DEEP } from "./depth.ts";
+
+export { jsonProblem, MAX_DEPTH } from "./depth.ts";
 import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Lexer, Parser, YAMLParseError, type Document, type LineCounter } from "yaml";
 
-/**
- * Levels of nesting a cluster document may have: `kubectl get nodes -o json`
- * nests 7 deep (items → node → status → conditions → condition → field), a
- * Modelplan file 5; 64 leaves room for any tool's wrapping and stops long
- * before a recursive walk runs out of stack.
- */
-export const MAX_DEPTH = 64;
 /**
  * Values YAML aliases may add to a document. A 10,000-node file (the cluster
  * bound) writing `devices: *dgx` on each node adds 5 values a node (a list,
@@ -42,20 +38,6 @@ export const MAX_YAML_TOKENS = 250_000;
  * (measured here, yaml 2.9.1). The first says where the file broke.
  */
 export const MAX_YAML_ERRORS = 50;
-
-const TOO_DEEP = `it nests more than ${MAX_DEPTH} levels deep (lists in lists, or maps in maps); a cluster file nests a few levels: is this the right file?`;
-
-/** Why a parsed JSON value is refused before a reader walks it, or null. */
-export function jsonProblem(value: unknown): string | null {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop() as [unknown, number];
-    if (typeof v !== "object" || v === null) continue;
-    if (depth > MAX_DEPTH) return TOO_DEEP;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
-  }
-  return null;
-}
 
 /**
  * Why a text is too big or too deep to compose as YAML, or null; counted by

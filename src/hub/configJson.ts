@@ -8,7 +8,7 @@
  * hand-made reader (src/plan/configJson.ts) made it, so both read alike.
  */
 import JSON5 from "json5";
-import { jsonProblem } from "../cluster/structure.ts";
+import { jsonProblem } from "../cluster/depth.ts";
 
 export class ConfigJsonError extends Error {}
 
