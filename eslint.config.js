@@ -33,15 +33,26 @@ export default tseslint.config(
   // src/plan — no React, no fetch wrappers, no store, no library. A rule rather
   // than a convention, so the next engineer cannot cross it by accident. One
   // block per folder depth, as a pattern matches the import's text.
-  ...[["src/plan/*.ts", "../*"], ["src/plan/*/*.ts", "../../*"], ["src/plan/*/*/*.ts", "../../../*"], ["src/plan/*/*/*/*.ts", "../../../../*"]].map(([files, outside]) => ({
+  ...[
+    ["src/plan/*.ts", "../*"],
+    ["src/plan/*/*.ts", "../../*"],
+    ["src/plan/*/*/*.ts", "../../../*"],
+    ["src/plan/*/*/*/*.ts", "../../../../*"],
+  ].map(([files, outside]) => ({
     files: [files],
     rules: {
-      "no-restricted-imports": ["error", {
-        patterns: [
-          { group: [outside], message: "src/plan is pure: import only from src/plan." },
-          { group: ["react", "react-dom", "@tanstack/*", "@huggingface/*", "zod", "recharts", "yaml", "fflate"], message: "src/plan is pure: no libraries." },
-        ],
-      }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: [outside], message: "src/plan is pure: import only from src/plan." },
+            {
+              group: ["react", "react-dom", "@tanstack/*", "@huggingface/*", "zod", "recharts", "yaml", "fflate"],
+              message: "src/plan is pure: no libraries.",
+            },
+          ],
+        },
+      ],
       "no-restricted-globals": ["error", "fetch", "window", "document", "localStorage", "sessionStorage", "Date"],
     },
   })),
@@ -54,33 +65,56 @@ export default tseslint.config(
   {
     files: ["scripts/**/*.ts", "test/**/*.ts", "test/**/*.tsx", "bench/**/*.ts", "e2e/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", {
-        patterns: [{ group: ["**/src/plan/*", "!**/src/plan/index.ts", "**/src/plan/*/**"], message: "Import the engine from src/plan/index.ts, its one barrel." }],
-      }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/src/plan/*", "!**/src/plan/index.ts", "**/src/plan/*/**"],
+              message: "Import the engine from src/plan/index.ts, its one barrel.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // The Hub reader and the cluster model are below the page: they import no store, view or app code.
     files: ["src/hub/**/*.ts", "src/cluster/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", {
-        patterns: [
-          THROUGH_THE_BARREL_IN_SRC,
-          { group: ["**/ui/*", "**/state/*", "**/app/*"], message: "src/hub and src/cluster sit below the page: no ui, state or app imports." },
-        ],
-      }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            THROUGH_THE_BARREL_IN_SRC,
+            {
+              group: ["**/ui/*", "**/state/*", "**/app/*"],
+              message: "src/hub and src/cluster sit below the page: no ui, state or app imports.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // Deployments are pure too (issue 16): the engine only through its barrel, no page, no network.
     files: ["src/deploy/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", {
-        patterns: [
-          { regex: "^\\.\\./(?!plan/index\\.ts$)", message: "src/deploy reads the engine only through src/plan/index.ts." },
-          { group: ["react", "react-dom", "@tanstack/*", "@huggingface/*", "recharts"], message: "src/deploy is pure: no page or network libraries." },
-        ],
-      }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\.\\./(?!plan/index\\.ts$)",
+              message: "src/deploy reads the engine only through src/plan/index.ts.",
+            },
+            {
+              group: ["react", "react-dom", "@tanstack/*", "@huggingface/*", "recharts"],
+              message: "src/deploy is pure: no page or network libraries.",
+            },
+          ],
+        },
+      ],
       "no-restricted-globals": ["error", "fetch", "window", "document", "localStorage", "sessionStorage", "Date"],
     },
   },

@@ -12,9 +12,11 @@ import { DEFAULT_WORKLOAD } from "../src/plan/index.ts";
 import { shapeFromConfig } from "../src/plan/index.ts";
 import type { Artifact, Cluster, ClusterNode } from "../src/plan/index.ts";
 
-const models = (JSON.parse(readFileSync(new URL("../test/fixtures/calibration/models.json", import.meta.url), "utf8")) as {
-  models: Record<string, { config: Record<string, unknown>; params?: number }>;
-}).models;
+const models = (
+  JSON.parse(readFileSync(new URL("../test/fixtures/calibration/models.json", import.meta.url), "utf8")) as {
+    models: Record<string, { config: Record<string, unknown>; params?: number }>;
+  }
+).models;
 const llama = models["meta-llama/Llama-3.3-70B-Instruct"];
 if (!llama) throw new Error("fixture missing");
 const shape = shapeFromConfig(llama.config, llama.params ?? null);
@@ -22,29 +24,81 @@ const params = llama.params ?? 0;
 
 /** The original safetensors and 29 GGUF quantizations, sized at their usual bits per weight. */
 const QUANTS: [string, number][] = [
-  ["F16", 16], ["Q8_0", 8.5], ["Q6_K", 6.56], ["Q6_K_L", 6.7], ["Q5_K_L", 5.9], ["Q5_K_M", 5.7], ["Q5_K_S", 5.5], ["Q4_K_L", 5.1],
-  ["Q4_K_M", 4.85], ["Q4_K_S", 4.6], ["Q4_0", 4.5], ["Q4_1", 5.0], ["IQ4_XS", 4.25], ["IQ4_NL", 4.5], ["Q3_K_XL", 4.4], ["Q3_K_L", 4.3],
-  ["Q3_K_M", 3.9], ["Q3_K_S", 3.5], ["IQ3_M", 3.7], ["IQ3_XS", 3.3], ["IQ3_XXS", 3.1], ["Q2_K_L", 3.2], ["Q2_K", 3.0], ["IQ2_M", 2.7],
-  ["IQ2_S", 2.5], ["IQ2_XS", 2.3], ["IQ2_XXS", 2.1], ["IQ1_M", 1.8], ["IQ1_S", 1.6],
+  ["F16", 16],
+  ["Q8_0", 8.5],
+  ["Q6_K", 6.56],
+  ["Q6_K_L", 6.7],
+  ["Q5_K_L", 5.9],
+  ["Q5_K_M", 5.7],
+  ["Q5_K_S", 5.5],
+  ["Q4_K_L", 5.1],
+  ["Q4_K_M", 4.85],
+  ["Q4_K_S", 4.6],
+  ["Q4_0", 4.5],
+  ["Q4_1", 5.0],
+  ["IQ4_XS", 4.25],
+  ["IQ4_NL", 4.5],
+  ["Q3_K_XL", 4.4],
+  ["Q3_K_L", 4.3],
+  ["Q3_K_M", 3.9],
+  ["Q3_K_S", 3.5],
+  ["IQ3_M", 3.7],
+  ["IQ3_XS", 3.3],
+  ["IQ3_XXS", 3.1],
+  ["Q2_K_L", 3.2],
+  ["Q2_K", 3.0],
+  ["IQ2_M", 2.7],
+  ["IQ2_S", 2.5],
+  ["IQ2_XS", 2.3],
+  ["IQ2_XXS", 2.1],
+  ["IQ1_M", 1.8],
+  ["IQ1_S", 1.6],
 ];
 const artifacts: Artifact[] = [
-  { name: "original", format: "safetensors", files: [], bytes: params * 2, projectorBytes: 0, quant: "bf16", bitsPerWeight: 16, expertBytes: 0 },
+  {
+    name: "original",
+    format: "safetensors",
+    files: [],
+    bytes: params * 2,
+    projectorBytes: 0,
+    quant: "bf16",
+    bitsPerWeight: 16,
+    expertBytes: 0,
+  },
   ...QUANTS.map(([q, bits]): Artifact => ({
-    name: `Llama-3.3-70B-Instruct-${q}.gguf`, format: "gguf", files: [], bytes: Math.round((params * bits) / 8), projectorBytes: 0, quant: q, bitsPerWeight: bits, expertBytes: 0,
+    name: `Llama-3.3-70B-Instruct-${q}.gguf`,
+    format: "gguf",
+    files: [],
+    bytes: Math.round((params * bits) / 8),
+    projectorBytes: 0,
+    quant: q,
+    bitsPerWeight: bits,
+    expertBytes: 0,
   })),
 ];
 
 /** 1,000 nodes: 10 classes (two of them MIG instances), 4 fabrics, some cards busy. */
 const CLASSES: [string, number][] = [
-  ["h100-80g", 8], ["h200-141g", 8], ["b200-180g", 8], ["a100-80g", 8], ["a100-40g", 8], ["l40s-48g", 4], ["rtx4090-24g", 4], ["l4-24g", 8],
-  ["a100-80g-mig-3g.40gb", 2], ["h100-80g-mig-1g.10gb", 7],
+  ["h100-80g", 8],
+  ["h200-141g", 8],
+  ["b200-180g", 8],
+  ["a100-80g", 8],
+  ["a100-40g", 8],
+  ["l40s-48g", 4],
+  ["rtx4090-24g", 4],
+  ["l4-24g", 8],
+  ["a100-80g-mig-3g.40gb", 2],
+  ["h100-80g-mig-1g.10gb", 7],
 ];
 const FABRICS = ["ib0", "ib1", "roce0", "roce1"];
 const nodes: ClusterNode[] = [];
 for (let i = 0; i < 1000; i++) {
   const [cls, count] = CLASSES[i % CLASSES.length] as [string, number];
   nodes.push({
-    id: `node-${i}`, fabric: FABRICS[Math.floor(i / 10) % FABRICS.length] ?? "", hostMemGib: 512 + (i % 4) * 256, hostFreeGib: 256,
+    id: `node-${i}`,
+    fabric: FABRICS[Math.floor(i / 10) % FABRICS.length] ?? "",
+    hostMemGib: 512 + (i % 4) * 256,
+    hostFreeGib: 256,
     devices: [{ class: cls, count, free: i % 3 === 0 ? 0 : count }],
   });
 }
@@ -56,11 +110,19 @@ let context = 8192;
 // Long runs and a warm-up: the first calls pay for the JIT, and this shared 2-core machine's
 // load moves single samples; `npx vitest bench --run --outputJson f.json` gives the medians.
 describe(`Llama-3.3-70B, ${artifacts.length} artifacts, ${nodes.length} nodes (${planned.options.length} options, ${planned.refused.length} refusals)`, () => {
-  bench("full plan", () => {
-    plan(input, cluster, DEFAULT_WORKLOAD);
-  }, { time: 3000, warmupIterations: 5 });
-  bench("context-only recompute (the slider)", () => {
-    context = context === 8192 ? 32768 : 8192;
-    withWorkload(planned, { ...DEFAULT_WORKLOAD, contextTokens: context });
-  }, { time: 3000, warmupIterations: 5 });
+  bench(
+    "full plan",
+    () => {
+      plan(input, cluster, DEFAULT_WORKLOAD);
+    },
+    { time: 3000, warmupIterations: 5 },
+  );
+  bench(
+    "context-only recompute (the slider)",
+    () => {
+      context = context === 8192 ? 32768 : 8192;
+      withWorkload(planned, { ...DEFAULT_WORKLOAD, contextTokens: context });
+    },
+    { time: 3000, warmupIterations: 5 },
+  );
 });

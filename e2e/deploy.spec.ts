@@ -20,7 +20,10 @@ async function download(page: Page, kind: "Kubernetes" | "Compose" | "Slurm"): P
   const option = page.getByRole("article").first();
   const panel = option.locator(".deploy-panel");
   await panel.getByRole("radio", { name: kind }).check();
-  const [file] = await Promise.all([page.waitForEvent("download"), panel.getByRole("button", { name: /^Download / }).click()]);
+  const [file] = await Promise.all([
+    page.waitForEvent("download"),
+    panel.getByRole("button", { name: /^Download / }).click(),
+  ]);
   const path = await file.path();
   return { name: file.suggestedFilename(), text: await readFile(path, "utf8") };
 }
@@ -42,7 +45,9 @@ test("Kubernetes and Compose download from the example plan; Slurm says why not 
   // names no card, so Docker is asked for a count, and the file says to pin them.
   const compose = await download(page, "Compose");
   expect(compose.name).toBe("compose.yaml");
-  expect(compose.text).toMatch(/^# the inventory did not name the free cards: Docker takes the first \d+; set device_ids to the free ones$/m);
+  expect(compose.text).toMatch(
+    /^# the inventory did not name the free cards: Docker takes the first \d+; set device_ids to the free ones$/m,
+  );
   const panel = page.getByRole("article").first().locator(".deploy-panel");
   await panel.getByRole("radio", { name: "Slurm" }).check();
   await expect(panel.getByRole("note")).toContainText("not imported from Slurm");
@@ -50,7 +55,10 @@ test("Kubernetes and Compose download from the example plan; Slurm says why not 
 
 test("a cluster imported from Slurm downloads an sbatch script", async ({ page }) => {
   await page.goto("/");
-  const scontrol = readFileSync(new URL("../test/fixtures/inventory/scontrol-show-node-a100-8gpu-idle-1.txt", import.meta.url), "utf8");
+  const scontrol = readFileSync(
+    new URL("../test/fixtures/inventory/scontrol-show-node-a100-8gpu-idle-1.txt", import.meta.url),
+    "utf8",
+  );
   await page.getByRole("button", { name: /Import/ }).click();
   await page.getByLabel("Paste inventory").fill(scontrol);
   await page.getByRole("button", { name: "Read inventory" }).click();

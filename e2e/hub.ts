@@ -40,9 +40,15 @@ export async function routeNetwork(context: BrowserContext, pageOrigin: string):
       "access-control-expose-headers": "*",
     };
     if (request.method() === "OPTIONS") return route.fulfill({ status: 204, headers: cors });
-    const response = await hub.handle(new Request(url, { method: request.method(), headers: await request.allHeaders() }));
+    const response = await hub.handle(
+      new Request(url, { method: request.method(), headers: await request.allHeaders() }),
+    );
     const body = Buffer.from(await response.arrayBuffer());
-    return route.fulfill({ status: response.status, headers: { ...Object.fromEntries(response.headers), ...cors }, body });
+    return route.fulfill({
+      status: response.status,
+      headers: { ...Object.fromEntries(response.headers), ...cors },
+      body,
+    });
   });
   return network;
 }

@@ -20,13 +20,23 @@ async function routeHub(context: BrowserContext, fault: Fault, retryAfterS?: num
     const url = route.request().url();
     if (url.startsWith(ORIGIN)) return route.continue();
     if (!url.startsWith(`${HUB}/`)) return route.abort("blockedbyclient");
-    const cors = { "access-control-allow-origin": ORIGIN, "access-control-allow-headers": "authorization, range, accept", "access-control-expose-headers": "*" };
+    const cors = {
+      "access-control-allow-origin": ORIGIN,
+      "access-control-allow-headers": "authorization, range, accept",
+      "access-control-expose-headers": "*",
+    };
     if (route.request().method() === "OPTIONS") return route.fulfill({ status: 204, headers: cors });
     seen.push(url);
     if (fault === "offline") return route.abort("internetdisconnected");
-    const response = await hub.handle(new Request(url, { method: route.request().method(), headers: await route.request().allHeaders() }));
+    const response = await hub.handle(
+      new Request(url, { method: route.request().method(), headers: await route.request().allHeaders() }),
+    );
     const extra = retryAfterS !== undefined && response.status === 429 ? { "retry-after": String(retryAfterS) } : {};
-    return route.fulfill({ status: response.status, headers: { ...Object.fromEntries(response.headers), ...cors, ...extra }, body: Buffer.from(await response.arrayBuffer()) });
+    return route.fulfill({
+      status: response.status,
+      headers: { ...Object.fromEntries(response.headers), ...cors, ...extra },
+      body: Buffer.from(await response.arrayBuffer()),
+    });
   });
   return seen;
 }
@@ -66,10 +76,33 @@ test.describe("a Hub failure after a good plan", () => {
   });
 });
 
-test("a link carrying a manual model with 2^32 layers opens a usable page that names the field", async ({ page, context }) => {
+test("a link carrying a manual model with 2^32 layers opens a usable page that names the field", async ({
+  page,
+  context,
+}) => {
   await routeHub(context, "none");
-  const config = { architectures: ["LlamaForCausalLM"], model_type: "llama", num_hidden_layers: 2 ** 32, hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, vocab_size: 128256, intermediate_size: 14336, max_position_embeddings: 8192 };
-  const wire = { r: "Qwen/Qwen2.5-Coder-32B-Instruct", v: "", c: [["n1", "ib0", 512, 500, [["h100-80g", 8, 8]]]], w: [8192, 1, "auto"], e: {}, f: ["", "", "all", "none"], o: "", m: 0, x: ["huge", JSON.stringify(config), 16e9] };
+  const config = {
+    architectures: ["LlamaForCausalLM"],
+    model_type: "llama",
+    num_hidden_layers: 2 ** 32,
+    hidden_size: 4096,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    vocab_size: 128256,
+    intermediate_size: 14336,
+    max_position_embeddings: 8192,
+  };
+  const wire = {
+    r: "Qwen/Qwen2.5-Coder-32B-Instruct",
+    v: "",
+    c: [["n1", "ib0", 512, 500, [["h100-80g", 8, 8]]]],
+    w: [8192, 1, "auto"],
+    e: {},
+    f: ["", "", "all", "none"],
+    o: "",
+    m: 0,
+    x: ["huge", JSON.stringify(config), 16e9],
+  };
   let binary = "";
   for (const b of deflateSync(strToU8(JSON.stringify(wire)))) binary += String.fromCharCode(b);
   const payload = btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");

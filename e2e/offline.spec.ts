@@ -9,7 +9,10 @@ import { routeNetwork } from "./hub.ts";
 
 const ORIGIN = process.env["E2E_ORIGIN"] ?? "http://127.0.0.1:4173";
 
-test("a plan link opens offline from the service worker's copy, and the page says it is offline", async ({ context, page }) => {
+test("a plan link opens offline from the service worker's copy, and the page says it is offline", async ({
+  context,
+  page,
+}) => {
   const network = await routeNetwork(context, ORIGIN);
   await page.goto("/");
   await expect(page.getByRole("article").first()).toBeVisible({ timeout: 30_000 });
@@ -21,7 +24,17 @@ test("a plan link opens offline from the service worker's copy, and the page say
   const link = encodeLink({
     repo: "unsloth/DeepSeek-R1-GGUF",
     revision: "",
-    cluster: { nodes: [{ id: "n1", fabric: "ib0", hostMemGib: 2048, hostFreeGib: 2048, devices: [{ class: "h100-80g", count: 8, free: 8 }] }] },
+    cluster: {
+      nodes: [
+        {
+          id: "n1",
+          fabric: "ib0",
+          hostMemGib: 2048,
+          hostFreeGib: 2048,
+          devices: [{ class: "h100-80g", count: 8, free: 8 }],
+        },
+      ],
+    },
     workload: { contextTokens: 4096, sequences: 1, kvDtype: "auto", settings: {} },
     filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
     selectedOptionId: "",

@@ -27,7 +27,12 @@ test.beforeEach(async ({ context, page }) => {
   expectedConsoleErrors = [];
   // A request the Content-Security-Policy refused never reaches the network, so it is caught here; so is any crash.
   page.on("console", (m) => {
-    if (m.type() === "error" && !/status of 40[13]/.test(m.text()) && !expectedConsoleErrors.some((r) => r.test(m.text()))) pageErrors.push(m.text());
+    if (
+      m.type() === "error" &&
+      !/status of 40[13]/.test(m.text()) &&
+      !expectedConsoleErrors.some((r) => r.test(m.text()))
+    )
+      pageErrors.push(m.text());
   });
   page.on("pageerror", (e) => pageErrors.push(e.message));
 });
@@ -43,7 +48,9 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string, width: n
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewportSize({ width, height: Math.min(height, 8000) });
   const articles = await page.getByRole("article").count();
-  await expect.poll(() => page.locator(".bars .recharts-surface").count(), { timeout: 15_000 }).toBe(Math.min(articles, 30));
+  await expect
+    .poll(() => page.locator(".bars .recharts-surface").count(), { timeout: 15_000 })
+    .toBe(Math.min(articles, 30));
   const path = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach(name, { path, contentType: "image/png" });
@@ -52,7 +59,9 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string, width: n
 
 /** What a plan looks like to a user: each option's title, standing, figures and bars' numbers, in order. */
 async function planText(page: Page): Promise<string[]> {
-  return page.getByRole("article").evaluateAll((articles) => articles.map((a) => (a as HTMLElement).innerText.replace(/\s+/g, " ").trim()));
+  return page
+    .getByRole("article")
+    .evaluateAll((articles) => articles.map((a) => (a as HTMLElement).innerText.replace(/\s+/g, " ").trim()));
 }
 
 /**
@@ -68,9 +77,16 @@ async function cutOffAtPanelEdge(page: Page): Promise<string[]> {
         if (el.closest(".table-scroll") !== null || !(el instanceof HTMLElement)) continue;
         const box = el.getBoundingClientRect();
         const name = `${el.tagName.toLowerCase()}.${el.className}`;
-        if (box.width > 0 && box.right > edge + 0.5) out.push(`${name} ends at ${Math.round(box.right)} px, its panel at ${Math.round(edge)}`);
+        if (box.width > 0 && box.right > edge + 0.5)
+          out.push(`${name} ends at ${Math.round(box.right)} px, its panel at ${Math.round(edge)}`);
         // clientWidth is 0 for an inline box; a visually hidden label is 1 px by design.
-        else if (el.matches(".hint, label, p, dd, dt") && !el.matches(".visually-hidden") && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) out.push(`${name}: its text is ${el.scrollWidth} px wide in ${el.clientWidth}`);
+        else if (
+          el.matches(".hint, label, p, dd, dt") &&
+          !el.matches(".visually-hidden") &&
+          el.clientWidth > 0 &&
+          el.scrollWidth > el.clientWidth + 1
+        )
+          out.push(`${name}: its text is ${el.scrollWidth} px wide in ${el.clientWidth}`);
       }
     }
     return out.slice(0, 10);
@@ -81,10 +97,18 @@ async function seriousAxeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join("; ")}`,
+    );
 }
 
-test("the example plan shows the moment the page opens, with no network, and passes axe in both schemes", async ({ page }, testInfo) => {
+test("the example plan shows the moment the page opens, with no network, and passes axe in both schemes", async ({
+  page,
+}, testInfo) => {
   await page.goto("/");
   await expect(page.getByLabel("Hugging Face repo")).toHaveValue("Qwen/Qwen2.5-Coder-32B-Instruct");
   await expect(page.getByText("32.8B params · 64 layers · 8 KV heads · 32,768 ctx · bf16")).toBeVisible();
@@ -124,15 +148,31 @@ test("every control is reachable by keyboard, with a visible focus", async ({ pa
       const el = document.activeElement as HTMLElement | null;
       if (!el || el === document.body) return null;
       const style = getComputedStyle(el);
-      const label = el.getAttribute("aria-label") ?? (el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null) ?? el.textContent ?? "";
-      return { name: `${el.tagName.toLowerCase()}:${label.trim().slice(0, 40)}`, outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2 };
+      const label =
+        el.getAttribute("aria-label") ??
+        (el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null) ??
+        el.textContent ??
+        "";
+      return {
+        name: `${el.tagName.toLowerCase()}:${label.trim().slice(0, 40)}`,
+        outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2,
+      };
     });
     if (!focused) continue;
     expect(focused.outline, `${focused.name} shows its focus`).toBe(true);
     seen.add(focused.name);
   }
-  for (const control of ["input:Hugging Face repo", "input:Context", "button:Copy link", "input:Context tokens", "select:KV cache dtype"]) {
-    expect([...seen].some((s) => s.startsWith(control)), `${control} is reached by Tab`).toBe(true);
+  for (const control of [
+    "input:Hugging Face repo",
+    "input:Context",
+    "button:Copy link",
+    "input:Context tokens",
+    "select:KV cache dtype",
+  ]) {
+    expect(
+      [...seen].some((s) => s.startsWith(control)),
+      `${control} is reached by Tab`,
+    ).toBe(true);
   }
 });
 
@@ -141,7 +181,11 @@ test("a pasted Hub address is read from the Hub, and the plan is pinned to the c
   // A branch, not the catalog's commit: the page must ask the Hub (recorded answers) rather than its catalog.
   await page.getByLabel("Hugging Face repo").fill("https://huggingface.co/Qwen/Qwen2.5-Coder-32B-Instruct/tree/main");
   await page.getByRole("button", { name: "Plan" }).click();
-  const sha = (JSON.parse(readFileSync(new URL("../test/fixtures/hub/Qwen__Qwen2.5-Coder-32B-Instruct.json", import.meta.url), "utf8")) as { info: { sha: string } }).info.sha;
+  const sha = (
+    JSON.parse(
+      readFileSync(new URL("../test/fixtures/hub/Qwen__Qwen2.5-Coder-32B-Instruct.json", import.meta.url), "utf8"),
+    ) as { info: { sha: string } }
+  ).info.sha;
   await expect(page.getByText("32.8B params · 64 layers · 8 KV heads · 32,768 ctx · bf16")).toBeVisible();
   await expect(page.getByText("1 artifact found")).toBeVisible();
   await expect(page.getByRole("article").first()).toBeVisible();
@@ -151,7 +195,9 @@ test("a pasted Hub address is read from the Hub, and the plan is pinned to the c
     `https://huggingface.co/Qwen/Qwen2.5-Coder-32B-Instruct/resolve/${sha}/config.json`,
   ]);
   // The link names the commit read, not the branch: it reproduces this plan after "main" moves.
-  await expect.poll(async () => decodeLink(await page.evaluate(() => window.location.hash), defaultChoices()).choices.revision).toBe(sha);
+  await expect
+    .poll(async () => decodeLink(await page.evaluate(() => window.location.hash), defaultChoices()).choices.revision)
+    .toBe(sha);
 });
 
 test("a typo in the repo is said inline, and the plan stays", async ({ page }) => {
@@ -175,7 +221,9 @@ test("a cluster imported from nvidia-smi replaces the cluster, and the plan foll
   await expect(page.getByRole("article").first().getByRole("heading", { level: 3 })).toContainText("rtx4090-24g");
 });
 
-test("moving the slider until an option stops holding the workload: at rest the plan is made again, and the wider layout comes first", async ({ page }, testInfo) => {
+test("moving the slider until an option stops holding the workload: at rest the plan is made again, and the wider layout comes first", async ({
+  page,
+}, testInfo) => {
   await page.goto("/");
   const vllm = page.getByRole("article").filter({ hasText: "vLLM" }).first();
   await expect(vllm.getByRole("heading", { level: 3 })).toHaveText("1 × h100-80g");
@@ -200,7 +248,11 @@ test("moving the slider until an option stops holding the workload: at rest the 
   await page.keyboard.up("End");
   await expect.poll(() => page.evaluate(() => window.location.hash)).not.toBe("");
   await page.getByRole("button", { name: /Show every layout/ }).click();
-  const one = page.getByRole("article").filter({ hasText: "vLLM" }).filter({ has: page.getByRole("heading", { name: "1 × h100-80g", level: 3 }) }).first();
+  const one = page
+    .getByRole("article")
+    .filter({ hasText: "vLLM" })
+    .filter({ has: page.getByRole("heading", { name: "1 × h100-80g", level: 3 }) })
+    .first();
   await expect(one).toContainText(/starts, but holds \d\.\d of your 2 sequences at once/);
 });
 
@@ -216,7 +268,9 @@ test("a copied link opens the same plan in a new page", async ({ page, context }
   await page.getByRole("button", { name: "Commands" }).first().click();
   // The plan as it stands once the command form is open and nothing is still settling.
   await expect(page.getByRole("region", { name: "Commands" })).toBeVisible();
-  await expect.poll(async () => JSON.stringify(await planText(page)) === JSON.stringify(await planText(page))).toBe(true);
+  await expect
+    .poll(async () => JSON.stringify(await planText(page)) === JSON.stringify(await planText(page)))
+    .toBe(true);
   const before = await planText(page);
   expect(before.length).toBeGreaterThan(0);
   await page.getByRole("button", { name: "Copy link" }).click();
@@ -254,7 +308,9 @@ test("a gated repo asks for a token, and plans once an approved one is given", a
   // "@main": the Hub, not the bundled catalog's copy of the same model.
   await page.getByLabel("Hugging Face repo").fill("meta-llama/Llama-3.1-8B-Instruct@main");
   await page.getByRole("button", { name: "Plan" }).click();
-  await expect(page.getByRole("alert")).toContainText("this repo is gated: accept its terms on its Hub page, then paste a read token");
+  await expect(page.getByRole("alert")).toContainText(
+    "this repo is gated: accept its terms on its Hub page, then paste a read token",
+  );
   const token = page.getByLabel("Read token for gated or private repos");
   await expect(token).toBeVisible();
   await token.fill(APPROVED_TOKEN);
@@ -268,7 +324,12 @@ test("a gated repo asks for a token, and plans once an approved one is given", a
 
 test("the built site works from a subpath of a plain static server", async ({ page, context }) => {
   // dist/ served as plain files under /tools/modelplan/, with no rewriting and no server logic: what a static host does.
-  const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml" };
+  const types: Record<string, string> = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+  };
   await context.route(`${ORIGIN}/tools/modelplan/**`, async (route) => {
     const path = new URL(route.request().url()).pathname.replace("/tools/modelplan/", "") || "index.html";
     try {
@@ -290,9 +351,14 @@ async function hubUnreachable(page: Page): Promise<void> {
   await page.route("https://huggingface.co/**", (route) => route.abort("internetdisconnected"));
 }
 
-test("with the Hub unreachable, a pasted config.json and the weights' size plan the model, and the link carries it", async ({ page, context }) => {
+test("with the Hub unreachable, a pasted config.json and the weights' size plan the model, and the link carries it", async ({
+  page,
+  context,
+}) => {
   // The verbatim config.json and the safetensors index's total_size (bytes) from shared/fixtures (copied in test/fixtures/models/).
-  const model = JSON.parse(readFileSync(new URL("../test/fixtures/models/Qwen__Qwen2.5-7B-Instruct.json", import.meta.url), "utf8")) as { config: object; index_total_size: number };
+  const model = JSON.parse(
+    readFileSync(new URL("../test/fixtures/models/Qwen__Qwen2.5-7B-Instruct.json", import.meta.url), "utf8"),
+  ) as { config: object; index_total_size: number };
   await hubUnreachable(page);
   await page.goto("/");
   await page.getByLabel("Hugging Face repo").fill("Qwen/Qwen2.5-7B-Instruct");
@@ -347,7 +413,9 @@ test("with the Hub unreachable, a pasted config.json and the weights' size plan 
   await expect(page.getByText(/safetensors · bf16 · 15\.2 GiB/)).toBeVisible();
 });
 
-test("with the Hub unreachable, the bundled catalog is offered under the message and plans with no network", async ({ page }) => {
+test("with the Hub unreachable, the bundled catalog is offered under the message and plans with no network", async ({
+  page,
+}) => {
   await hubUnreachable(page);
   await page.goto("/");
   await page.getByLabel("Hugging Face repo").fill("Qwen/Qwen2.5-7B-Instruct");
@@ -364,7 +432,9 @@ test("other quantizations of the model are listed on request, and one click plan
   await page.goto("/");
   await page.getByRole("button", { name: "Other quantizations" }).click();
   // The example model's list: real repo ids (test/fixtures/hub/lists/, illustrative of the Hub's shape).
-  await expect(page.getByRole("list", { name: "Quantizations of Qwen/Qwen2.5-Coder-32B-Instruct" }).getByRole("button")).toHaveText([
+  await expect(
+    page.getByRole("list", { name: "Quantizations of Qwen/Qwen2.5-Coder-32B-Instruct" }).getByRole("button"),
+  ).toHaveText([
     "Qwen/Qwen2.5-Coder-32B-Instruct-GGUF",
     "bartowski/Qwen2.5-Coder-32B-Instruct-GGUF",
     "Qwen/Qwen2.5-Coder-32B-Instruct-AWQ",
@@ -390,7 +460,9 @@ test("other quantizations of the model are listed on request, and one click plan
   expect(network.hubRequests).toHaveLength(2);
 });
 
-test("a GGUF-only repo gets its shape from the headers read by range, and plans llama.cpp on GPUs and on the CPU", async ({ page }) => {
+test("a GGUF-only repo gets its shape from the headers read by range, and plans llama.cpp on GPUs and on the CPU", async ({
+  page,
+}) => {
   // Ten multi-MB headers served and parsed on a 2-core machine: measured 34 s here, so twice the default.
   test.setTimeout(120_000);
   const repo = "bartowski/Qwen2.5-14B-Instruct-GGUF";
@@ -422,7 +494,9 @@ test("a GGUF-only repo gets its shape from the headers read by range, and plans 
     const headerBytes = ggufHeaderBytes(recording, path).length;
     ranges.sort((a, b) => a[0] - b[0]);
     expect(ranges[0]?.[0], path).toBe(0);
-    ranges.slice(1).forEach((r, i) => expect(r[0], `${path}: ranges follow each other`).toBe((ranges[i]?.[1] ?? 0) + 1));
+    ranges
+      .slice(1)
+      .forEach((r, i) => expect(r[0], `${path}: ranges follow each other`).toBe((ranges[i]?.[1] ?? 0) + 1));
     const last = ranges.at(-1) ?? [0, 0];
     expect(last[0], `${path}: no range starts past the header`).toBeLessThan(headerBytes);
     expect(last[1] + 1, `${path}: the ranges cover the header`).toBeGreaterThanOrEqual(headerBytes);
@@ -438,7 +512,9 @@ test("a GGUF-only repo gets its shape from the headers read by range, and plans 
   await expect(cpu).toHaveCount(1);
   await expect(gpu).toContainText("llama.cpp · Qwen2.5-14B-Instruct-Q4_K_M.gguf (Q4_K_M)");
   await gpu.getByRole("button", { name: "Commands" }).click();
-  await expect(gpu.getByRole("region", { name: "Commands" })).toContainText(`llama-server -hf ${repo}:Q4_K_M --ctx-size 8192 --parallel 1 --n-gpu-layers 999`);
+  await expect(gpu.getByRole("region", { name: "Commands" })).toContainText(
+    `llama-server -hf ${repo}:Q4_K_M --ctx-size 8192 --parallel 1 --n-gpu-layers 999`,
+  );
   await cpu.getByRole("button", { name: "Commands" }).click();
   const cpuCommands = cpu.getByRole("region", { name: "Commands" });
   await expect(cpuCommands).toContainText(`llama-server -hf ${repo}:Q4_K_M --ctx-size 8192`);
@@ -446,7 +522,10 @@ test("a GGUF-only repo gets its shape from the headers read by range, and plans 
   await expect(cpuCommands).not.toContainText("gpu-layers");
 });
 
-test("the command chosen among a multi-node option's lines is highlighted, kept in the link, and chosen again when the link opens", async ({ page, context }) => {
+test("the command chosen among a multi-node option's lines is highlighted, kept in the link, and chosen again when the link opens", async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: ORIGIN });
   await page.goto("/");
   // DeepSeek-R1 (fp8, 642 GB of weights: bundled catalog) needs both DGX nodes: one command per node.
@@ -486,9 +565,13 @@ test("the command chosen among a multi-node option's lines is highlighted, kept 
   await expect(reopened.locator("li.chosen pre")).toHaveText(chosenCommand);
 });
 
-test("the cluster panel shows a compact row per card kind under headers shown once, with unique names, down to 375 px", async ({ page }, testInfo) => {
+test("the cluster panel shows a compact row per card kind under headers shown once, with unique names, down to 375 px", async ({
+  page,
+}, testInfo) => {
   await page.goto("/");
-  await page.getByLabel("Start from a preset").selectOption({ label: "A100 80GB split 3g.40gb + 2 × 2g.20gb, beside a whole A100" });
+  await page
+    .getByLabel("Start from a preset")
+    .selectOption({ label: "A100 80GB split 3g.40gb + 2 × 2g.20gb, beside a whole A100" });
   const panel = page.getByRole("region", { name: "Cluster" });
   const table = panel.getByRole("table", { name: "Node 1 Cards" });
   await expect(table.getByRole("row")).toHaveCount(4);
@@ -502,11 +585,21 @@ test("the cluster panel shows a compact row per card kind under headers shown on
   const names = await panel.locator("input, select, button").evaluateAll((els) =>
     els.map((el) => {
       const labelled = el as HTMLInputElement;
-      const fromLabels = [...(labelled.labels ?? [])].map((l) => [...l.childNodes].filter((c) => !(c instanceof HTMLElement && c.getAttribute("aria-hidden") === "true")).map((c) => c.textContent).join("")).join(" ");
+      const fromLabels = [...(labelled.labels ?? [])]
+        .map((l) =>
+          [...l.childNodes]
+            .filter((c) => !(c instanceof HTMLElement && c.getAttribute("aria-hidden") === "true"))
+            .map((c) => c.textContent)
+            .join(""),
+        )
+        .join(" ");
       return el.getAttribute("aria-label") ?? (fromLabels || (el.textContent ?? ""));
     }),
   );
-  expect(names.filter((n, i) => names.indexOf(n) !== i), "accessible names in the cluster panel are unique").toEqual([]);
+  expect(
+    names.filter((n, i) => names.indexOf(n) !== i),
+    "accessible names in the cluster panel are unique",
+  ).toEqual([]);
 
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
@@ -514,7 +607,14 @@ test("the cluster panel shows a compact row per card kind under headers shown on
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     // Usable at this width: each row's four controls side by side, inside the screen, the numbers wide enough for 4 digits.
     for (const row of await table.locator("tbody tr").all()) {
-      const boxes = await Promise.all([row.locator("select").first(), row.getByRole("spinbutton").first(), row.getByRole("spinbutton").nth(1), row.getByRole("button")].map((l) => l.boundingBox()));
+      const boxes = await Promise.all(
+        [
+          row.locator("select").first(),
+          row.getByRole("spinbutton").first(),
+          row.getByRole("spinbutton").nth(1),
+          row.getByRole("button"),
+        ].map((l) => l.boundingBox()),
+      );
       for (const box of boxes) {
         expect(box).not.toBeNull();
         expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
@@ -534,7 +634,9 @@ test("the cluster panel shows a compact row per card kind under headers shown on
   }
 });
 
-test("the Accuracy view opens offline, its tables scroll in their own box at 375 px, and axe finds nothing serious", async ({ page }, testInfo) => {
+test("the Accuracy view opens offline, its tables scroll in their own box at 375 px, and axe finds nothing serious", async ({
+  page,
+}, testInfo) => {
   await page.setViewportSize({ width: 375, height: 900 });
   await page.goto("/");
   await page.getByText("Accuracy: what Modelplan predicts against what engines printed").click();

@@ -25,13 +25,17 @@ test("rank by throughput reorders the plan and is kept in the link", async ({ pa
   await page.getByRole("button", { name: /Show every layout/ }).click();
   const before = await page.getByRole("article").evaluateAll((a) => a.map((e) => e.getAttribute("data-option-id")));
   await page.getByLabel("Rank by").selectOption("throughput");
-  await expect.poll(() => page.getByRole("article").evaluateAll((a) => a.map((e) => e.getAttribute("data-option-id")))).not.toEqual(before);
+  await expect
+    .poll(() => page.getByRole("article").evaluateAll((a) => a.map((e) => e.getAttribute("data-option-id"))))
+    .not.toEqual(before);
   await expect.poll(async () => (await linkWorkload(page)).rankBy).toBe("throughput");
   await page.reload();
   await expect(page.getByLabel("Rank by")).toHaveValue("throughput");
 });
 
-test("a price per card-hour: the default's source is shown, a negative price is refused at the field and the plan stays, a good one is used", async ({ page }) => {
+test("a price per card-hour: the default's source is shown, a negative price is refused at the field and the plan stays, a good one is used", async ({
+  page,
+}) => {
   await page.goto("/");
   const first = page.getByRole("article").first();
   await expect(first.getByText("Cost per million output tokens")).toBeVisible();
@@ -46,7 +50,11 @@ test("a price per card-hour: the default's source is shown, a negative price is 
   expect((await linkWorkload(page)).pricesPerCardHour?.["h100-80g"]).toBeUndefined();
   await h100.fill("6");
   // Twice the default ($3.00) an hour: the engine's cost per million tokens doubles.
-  await expect.poll(async () => Number((await first.locator("dt:text('Cost per million output tokens') + dd").innerText()).slice(1))).toBeCloseTo(2 * Number(costBefore.slice(1)), 1);
+  await expect
+    .poll(async () =>
+      Number((await first.locator("dt:text('Cost per million output tokens') + dd").innerText()).slice(1)),
+    )
+    .toBeCloseTo(2 * Number(costBefore.slice(1)), 1);
   await expect.poll(async () => (await linkWorkload(page)).pricesPerCardHour?.["h100-80g"]).toBe(6);
 });
 
@@ -76,12 +84,17 @@ test("the option list downloads as JSON in the terminal's shape", async ({ page 
   expect(rows[0]?.fits_workload).toBe(true);
 });
 
-test("the trade-off chart draws throughput against cards per artifact, with the front, only when opened", async ({ page }) => {
+test("the trade-off chart draws throughput against cards per artifact, with the front, only when opened", async ({
+  page,
+}) => {
   await page.goto("/");
   await expect(page.getByRole("article").first()).toBeVisible();
   await expect(page.locator(".pareto-chart")).toHaveCount(0);
   await page.getByText("Throughput against cards, per artifact").click();
   const chart = page.locator(".trade-off-chart").first();
   await expect(chart.locator(".pareto-front .recharts-symbols").first()).toBeVisible();
-  await expect(chart.locator("div[role=img]")).toHaveAttribute("aria-label", /layouts; the front: (vLLM|SGLang) · 1 × h100-80g/);
+  await expect(chart.locator("div[role=img]")).toHaveAttribute(
+    "aria-label",
+    /layouts; the front: (vLLM|SGLang) · 1 × h100-80g/,
+  );
 });

@@ -45,90 +45,127 @@ const STEP_PX = 1.6;
 /** Three card classes: 52 options of DeepSeek-R1's 13 GGUF artifacts (issue 5's case). */
 const THREE_CLASSES = ["h100-80g", "a100-80g", "l40s-48g"];
 /** Seventeen: about 200 options (issue 13's case, every layout listed). */
-const MANY_CLASSES = [...THREE_CLASSES, "h200-141g", "b200-180g", "a100-40g", "l40-48g", "a40-48g", "mi300x-192g", "gh200-96g", "a10g-24g", "l4-24g", "h100-nvl-94g", "mi325x-256g", "a30-24g", "gb200-186g", "rtxpro6000-96g"];
+const MANY_CLASSES = [
+  ...THREE_CLASSES,
+  "h200-141g",
+  "b200-180g",
+  "a100-40g",
+  "l40-48g",
+  "a40-48g",
+  "mi300x-192g",
+  "gh200-96g",
+  "a10g-24g",
+  "l4-24g",
+  "h100-nvl-94g",
+  "mi325x-256g",
+  "a30-24g",
+  "gb200-186g",
+  "rtxpro6000-96g",
+];
 
 /** Each class on two nodes of 8 (one half busy). */
 function cluster(classes: readonly string[]): Cluster {
   return {
     nodes: classes.flatMap((cls) =>
-      [0, 1].map((k) => ({ id: `${cls}-${k}`, fabric: "ib0", hostMemGib: 2048, hostFreeGib: 1800, devices: [{ class: cls, count: 8, free: k === 0 ? 8 : 4 }] })),
+      [0, 1].map((k) => ({
+        id: `${cls}-${k}`,
+        fabric: "ib0",
+        hostMemGib: 2048,
+        hostFreeGib: 1800,
+        devices: [{ class: cls, count: 8, free: k === 0 ? 8 : 4 }],
+      })),
     ),
   };
 }
 
-for (const [classes, atLeast] of [[THREE_CLASSES, 50], [MANY_CLASSES, 200]] as const) {
-test(`a slider move's repaint is timed with ${atLeast} options drawn (target p95 ≤ 16 ms, printed; guard 2 frames)`, async ({ page, context }) => {
-  const network = await routeNetwork(context, ORIGIN);
-  const link = encodeLink({
-    repo: REPO,
-    revision: catalogSnapshot(REPO)?.sha ?? "",
-    cluster: cluster(classes),
-    workload: { contextTokens: 4096, sequences: 1, kvDtype: "auto", settings: {} },
-    filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
-    selectedOptionId: "",
-    commandIndex: 0,
-  });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(`/#${link}`);
-  const options = page.getByRole("article");
-  // Every layout, not the best of each artifact × engine: the most the list can draw.
-  await page.getByRole("button", { name: /Show every layout/ }).click({ timeout: 30_000 });
-  await expect.poll(() => options.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(atLeast);
-  const drawn = await options.count();
-  // The charts of the options on screen (and just below it) are drawn; the rest draw as they scroll in.
-  await expect.poll(() => page.locator(".bars .recharts-surface").count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
-  const charts = await page.locator(".bars .recharts-surface").count();
+for (const [classes, atLeast] of [
+  [THREE_CLASSES, 50],
+  [MANY_CLASSES, 200],
+] as const) {
+  test(`a slider move's repaint is timed with ${atLeast} options drawn (target p95 ≤ 16 ms, printed; guard 2 frames)`, async ({
+    page,
+    context,
+  }) => {
+    const network = await routeNetwork(context, ORIGIN);
+    const link = encodeLink({
+      repo: REPO,
+      revision: catalogSnapshot(REPO)?.sha ?? "",
+      cluster: cluster(classes),
+      workload: { contextTokens: 4096, sequences: 1, kvDtype: "auto", settings: {} },
+      filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
+      selectedOptionId: "",
+      commandIndex: 0,
+    });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/#${link}`);
+    const options = page.getByRole("article");
+    // Every layout, not the best of each artifact × engine: the most the list can draw.
+    await page.getByRole("button", { name: /Show every layout/ }).click({ timeout: 30_000 });
+    await expect.poll(() => options.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(atLeast);
+    const drawn = await options.count();
+    // The charts of the options on screen (and just below it) are drawn; the rest draw as they scroll in.
+    await expect
+      .poll(() => page.locator(".bars .recharts-surface").count(), { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(3);
+    const charts = await page.locator(".bars .recharts-surface").count();
 
-  // Each input event's delay to the frame after it, collected in the page.
-  await page.evaluate(() => {
-    const slider = document.querySelector<HTMLInputElement>('input[type="range"]');
-    const w = window as unknown as { repaintMs: number[] };
-    w.repaintMs = [];
-    slider?.addEventListener("input", (e) => {
-      const start = e.timeStamp;
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => w.repaintMs.push(performance.now() - start);
-        channel.port2.postMessage(null);
+    // Each input event's delay to the frame after it, collected in the page.
+    await page.evaluate(() => {
+      const slider = document.querySelector<HTMLInputElement>('input[type="range"]');
+      const w = window as unknown as { repaintMs: number[] };
+      w.repaintMs = [];
+      slider?.addEventListener("input", (e) => {
+        const start = e.timeStamp;
+        requestAnimationFrame(() => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => w.repaintMs.push(performance.now() - start);
+          channel.port2.postMessage(null);
+        });
       });
     });
+
+    const slider = page.getByRole("slider", { name: "Context" });
+    const box = await slider.boundingBox();
+    if (!box) throw new Error("the slider is not on screen");
+    const startValue = Number(await slider.inputValue());
+    const y = box.y + box.height / 2;
+    // The figures of the first option, on screen: they must follow the drag itself, not only its end,
+    // or the figure below would time frames that show nothing new.
+    const firstFigures = page.getByRole("article").first().locator(".option-figures").first();
+    const figuresBefore = await firstFigures.innerText();
+    await page.mouse.move(box.x + (box.width * startValue) / 1000, y);
+    await page.mouse.down();
+    for (let i = 1; i <= MOVES; i++) {
+      // Rightwards in small steps, as a hand drags: each step is a new context for every option.
+      await page.mouse.move(box.x + (box.width * startValue) / 1000 + i * STEP_PX, y);
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
+    }
+    const figuresWhileDragging = await firstFigures.innerText();
+    await page.mouse.up();
+    expect(figuresWhileDragging).not.toEqual(figuresBefore);
+
+    const samples = await page.evaluate(() => (window as unknown as { repaintMs: number[] }).repaintMs);
+    const timed = samples.slice(WARMUP).sort((a, b) => a - b);
+    const p95 = timed[Math.ceil(timed.length * 0.95) - 1] ?? Number.NaN;
+    const median = timed[Math.floor(timed.length / 2)] ?? Number.NaN;
+    console.log(
+      `slider repaint with ${drawn} options drawn (${charts} charts near the viewport): median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms over ${timed.length} moves`,
+    );
+    test.info().annotations.push({
+      type: "slider repaint p95 (ms)",
+      description: `${p95.toFixed(1)} with ${drawn} options, ${timed.length} moves`,
+    });
+    expect(timed.length).toBeGreaterThanOrEqual(MOVES - WARMUP - 5);
+    // Wall-clock time: on a machine busy with other work the page gets a share of a core, and the same
+    // work takes longer, so the guard scales by the load per core (printed with the figure).
+    const loadPerCore = (loadavg()[0] ?? 0) / availableParallelism();
+    const budget = GUARD_P95_MS * Math.max(1, loadPerCore);
+    console.log(
+      `target p95 ≤ ${TARGET_P95_MS} ms: ${p95 <= TARGET_P95_MS ? "met" : "NOT met"} this run; guard ${budget.toFixed(0)} ms (load per core ${loadPerCore.toFixed(1)})`,
+    );
+    expect(p95).toBeLessThanOrEqual(budget);
+    expect(network.blocked).toEqual([]);
   });
-
-  const slider = page.getByRole("slider", { name: "Context" });
-  const box = await slider.boundingBox();
-  if (!box) throw new Error("the slider is not on screen");
-  const startValue = Number(await slider.inputValue());
-  const y = box.y + box.height / 2;
-  // The figures of the first option, on screen: they must follow the drag itself, not only its end,
-  // or the figure below would time frames that show nothing new.
-  const firstFigures = page.getByRole("article").first().locator(".option-figures").first();
-  const figuresBefore = await firstFigures.innerText();
-  await page.mouse.move(box.x + (box.width * startValue) / 1000, y);
-  await page.mouse.down();
-  for (let i = 1; i <= MOVES; i++) {
-    // Rightwards in small steps, as a hand drags: each step is a new context for every option.
-    await page.mouse.move(box.x + (box.width * startValue) / 1000 + i * STEP_PX, y);
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
-  }
-  const figuresWhileDragging = await firstFigures.innerText();
-  await page.mouse.up();
-  expect(figuresWhileDragging).not.toEqual(figuresBefore);
-
-  const samples = await page.evaluate(() => (window as unknown as { repaintMs: number[] }).repaintMs);
-  const timed = samples.slice(WARMUP).sort((a, b) => a - b);
-  const p95 = timed[Math.ceil(timed.length * 0.95) - 1] ?? Number.NaN;
-  const median = timed[Math.floor(timed.length / 2)] ?? Number.NaN;
-  console.log(`slider repaint with ${drawn} options drawn (${charts} charts near the viewport): median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms over ${timed.length} moves`);
-  test.info().annotations.push({ type: "slider repaint p95 (ms)", description: `${p95.toFixed(1)} with ${drawn} options, ${timed.length} moves` });
-  expect(timed.length).toBeGreaterThanOrEqual(MOVES - WARMUP - 5);
-  // Wall-clock time: on a machine busy with other work the page gets a share of a core, and the same
-  // work takes longer, so the guard scales by the load per core (printed with the figure).
-  const loadPerCore = (loadavg()[0] ?? 0) / availableParallelism();
-  const budget = GUARD_P95_MS * Math.max(1, loadPerCore);
-  console.log(`target p95 ≤ ${TARGET_P95_MS} ms: ${p95 <= TARGET_P95_MS ? "met" : "NOT met"} this run; guard ${budget.toFixed(0)} ms (load per core ${loadPerCore.toFixed(1)})`);
-  expect(p95).toBeLessThanOrEqual(budget);
-  expect(network.blocked).toEqual([]);
-});
 }
 
 /**
@@ -145,10 +182,17 @@ const INITIAL_JS_GZIP_LIMIT_BYTES = 230 * 1024;
 test("the initial JS is at most 230 KB gzipped (recharts, the importers, yaml and the heavy views load later)", () => {
   // The built site (npm run test:e2e builds it first): the scripts index.html loads, and the chunks they preload.
   const html = readFileSync(new URL("../dist/index.html", import.meta.url), "utf8");
-  const initial = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\.\/([^"]+\.js)"/g)].map((m) => m[1] ?? "");
+  const initial = [
+    ...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\.\/([^"]+\.js)"/g),
+  ].map((m) => m[1] ?? "");
   expect(initial.length).toBeGreaterThan(0);
-  const gzipBytes = initial.reduce((sum, file) => sum + gzipSync(readFileSync(new URL(`../dist/${file}`, import.meta.url))).length, 0);
-  console.log(`initial JS: ${initial.join(", ")}: ${(gzipBytes / 1024).toFixed(1)} KB gzipped (limit ${INITIAL_JS_GZIP_LIMIT_BYTES / 1024} KB; target ${INITIAL_JS_GZIP_TARGET_BYTES / 1024} KB ${gzipBytes <= INITIAL_JS_GZIP_TARGET_BYTES ? "met" : "NOT met"})`);
+  const gzipBytes = initial.reduce(
+    (sum, file) => sum + gzipSync(readFileSync(new URL(`../dist/${file}`, import.meta.url))).length,
+    0,
+  );
+  console.log(
+    `initial JS: ${initial.join(", ")}: ${(gzipBytes / 1024).toFixed(1)} KB gzipped (limit ${INITIAL_JS_GZIP_LIMIT_BYTES / 1024} KB; target ${INITIAL_JS_GZIP_TARGET_BYTES / 1024} KB ${gzipBytes <= INITIAL_JS_GZIP_TARGET_BYTES ? "met" : "NOT met"})`,
+  );
   expect(gzipBytes).toBeLessThanOrEqual(INITIAL_JS_GZIP_LIMIT_BYTES);
 });
 
@@ -156,7 +200,10 @@ test("the initial JS is at most 230 KB gzipped (recharts, the importers, yaml an
 const GGUF_LONG_TASK_LIMIT_MS = 200;
 const GGUF_REPO = "bartowski/Qwen2.5-14B-Instruct-GGUF";
 
-test("a 10-quant GGUF repo of a 152k vocabulary plans after ≤ 2 header reads and ≤ 8 MB, with no long task over 200 ms", async ({ page, context }) => {
+test("a 10-quant GGUF repo of a 152k vocabulary plans after ≤ 2 header reads and ≤ 8 MB, with no long task over 200 ms", async ({
+  page,
+  context,
+}) => {
   const network = await routeNetwork(context, ORIGIN);
   await page.addInitScript(() => {
     const w = window as unknown as { longTasksMs: number[] };
@@ -181,7 +228,9 @@ test("a 10-quant GGUF repo of a 152k vocabulary plans after ≤ 2 header reads a
   await expect(page.locator(".model-summary")).toContainText("48 layers");
   // The first header is the first by path (src/hub/read.ts): its range requests are what the first plan cost.
   const firstFile = "Qwen2.5-14B-Instruct-IQ3_XS.gguf";
-  const atFirstPlan = network.hubRanges.slice(before).filter((r, i) => r !== null && (network.hubRequests[before + i] ?? "").endsWith(firstFile));
+  const atFirstPlan = network.hubRanges
+    .slice(before)
+    .filter((r, i) => r !== null && (network.hubRequests[before + i] ?? "").endsWith(firstFile));
   const firstPlanBytes = atFirstPlan.reduce((sum, r) => {
     const m = /bytes=(\d+)-(\d+)/.exec(r ?? "");
     return sum + (m ? Number(m[2]) - Number(m[1]) + 1 : 0);
@@ -194,11 +243,16 @@ test("a 10-quant GGUF repo of a 152k vocabulary plans after ≤ 2 header reads a
   console.log(
     `GGUF repo ${GGUF_REPO}: first plan after ${atFirstPlan.length} range requests (${(firstPlanBytes / 1e6).toFixed(1)} MB asked); all 10 headers: ${allRanges} range requests; ${longTasks.length} long tasks, longest ${longest.toFixed(0)} ms`,
   );
-  test.info().annotations.push({ type: "GGUF repo", description: `${atFirstPlan.length} ranges / ${(firstPlanBytes / 1e6).toFixed(1)} MB to first plan; longest task ${longest.toFixed(0)} ms` });
+  test.info().annotations.push({
+    type: "GGUF repo",
+    description: `${atFirstPlan.length} ranges / ${(firstPlanBytes / 1e6).toFixed(1)} MB to first plan; longest task ${longest.toFixed(0)} ms`,
+  });
   expect(atFirstPlan.length).toBeLessThanOrEqual(2 * 2);
   expect(firstPlanBytes).toBeLessThanOrEqual(8 * 2 ** 20);
   // Wall-clock, as the slider's guard: scaled by the machine's load per core (a share of a core makes every task longer).
-  expect(longest).toBeLessThanOrEqual(GGUF_LONG_TASK_LIMIT_MS * Math.max(1, (loadavg()[0] ?? 0) / availableParallelism()));
+  expect(longest).toBeLessThanOrEqual(
+    GGUF_LONG_TASK_LIMIT_MS * Math.max(1, (loadavg()[0] ?? 0) / availableParallelism()),
+  );
   expect(network.blocked).toEqual([]);
 });
 
@@ -214,7 +268,10 @@ const IMPORT_LONG_TASK_LIMIT_MS = 200;
  */
 function kubectlNodes(n: number): string {
   const images = Array.from({ length: 30 }, (_, i) => ({
-    names: [`nvcr.io/nvidia/image-${i}@sha256:${"0123456789abcdef".repeat(4)}`, `nvcr.io/nvidia/image-${i}:24.0${i % 10}`],
+    names: [
+      `nvcr.io/nvidia/image-${i}@sha256:${"0123456789abcdef".repeat(4)}`,
+      `nvcr.io/nvidia/image-${i}:24.0${i % 10}`,
+    ],
     sizeBytes: 1_000_000_000 + i,
   }));
   const items = Array.from({ length: n }, (_, i) => ({
@@ -241,7 +298,10 @@ function kubectlNodes(n: number): string {
 }
 
 for (const nodes of [1000, 2000]) {
-  test(`a ${nodes.toLocaleString("en-US")}-node kubectl JSON imports and replaces the cluster (≤ 2 s, no long task over 200 ms)`, async ({ page, context }) => {
+  test(`a ${nodes.toLocaleString("en-US")}-node kubectl JSON imports and replaces the cluster (≤ 2 s, no long task over 200 ms)`, async ({
+    page,
+    context,
+  }) => {
     test.setTimeout(180_000);
     const network = await routeNetwork(context, ORIGIN);
     await page.addInitScript(() => {
@@ -256,7 +316,9 @@ for (const nodes of [1000, 2000]) {
     await page.getByRole("button", { name: /Import/ }).click();
     const json = kubectlNodes(nodes);
     const readStart = Date.now();
-    await page.getByLabel("Or upload a file").setInputFiles({ name: "nodes.json", mimeType: "application/json", buffer: Buffer.from(json) });
+    await page
+      .getByLabel("Or upload a file")
+      .setInputFiles({ name: "nodes.json", mimeType: "application/json", buffer: Buffer.from(json) });
     await expect(page.getByText(/Read as kubectl get nodes/)).toBeVisible({ timeout: 60_000 });
     const readMs = Date.now() - readStart;
     await page.evaluate(() => {
@@ -264,7 +326,9 @@ for (const nodes of [1000, 2000]) {
     });
     const replaceStart = Date.now();
     await page.getByRole("button", { name: "Replace the cluster" }).click();
-    await expect(page.locator(".cluster-summary")).toContainText(`${nodes.toLocaleString("en-US")} nodes`, { timeout: 120_000 });
+    await expect(page.locator(".cluster-summary")).toContainText(`${nodes.toLocaleString("en-US")} nodes`, {
+      timeout: 120_000,
+    });
     await page.getByRole("article").first().waitFor({ timeout: 60_000 });
     const replaceMs = Date.now() - replaceStart;
     const longTasks = await page.evaluate(() => (window as unknown as { longTasksMs: number[] }).longTasksMs);
@@ -273,8 +337,13 @@ for (const nodes of [1000, 2000]) {
     console.log(
       `${nodes} nodes (${(json.length / 2 ** 20).toFixed(1)} MiB of kubectl JSON): read ${readMs} ms; replace and plan ${replaceMs} ms, ${longTasks.length} long tasks, longest ${longest.toFixed(0)} ms, ${domNodes} DOM elements`,
     );
-    test.info().annotations.push({ type: `${nodes}-node import`, description: `replace ${replaceMs} ms, longest task ${longest.toFixed(0)} ms` });
-    expect(replaceMs).toBeLessThanOrEqual(IMPORT_REPLACE_LIMIT_MS * Math.max(1, (loadavg()[0] ?? 0) / availableParallelism()));
+    test.info().annotations.push({
+      type: `${nodes}-node import`,
+      description: `replace ${replaceMs} ms, longest task ${longest.toFixed(0)} ms`,
+    });
+    expect(replaceMs).toBeLessThanOrEqual(
+      IMPORT_REPLACE_LIMIT_MS * Math.max(1, (loadavg()[0] ?? 0) / availableParallelism()),
+    );
     expect(longest).toBeLessThanOrEqual(IMPORT_LONG_TASK_LIMIT_MS);
     expect(network.blocked).toEqual([]);
   });
@@ -294,13 +363,17 @@ const STATIC_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <body><h1>Will this model fit my cluster?</h1><form><label>Hugging Face repo <input value="Qwen/Qwen2.5-Coder-32B-Instruct"></label><button>Plan</button></form>
 <p>A static page served by the same server, to time this machine's paint beside the app's.</p></body></html>`;
 
-test("first contentful paint beside a static page in the same run (target ≤ 500 ms, printed; the ratio held)", async ({ browser }) => {
+test("first contentful paint beside a static page in the same run (target ≤ 500 ms, printed; the ratio held)", async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
   const fcp = async (path: string): Promise<number> => {
     // A new context is a cold load: no HTTP cache, no service worker, no storage.
     const context = await browser.newContext();
     await routeNetwork(context, ORIGIN);
-    await context.route(`${ORIGIN}/static-peer.html`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: STATIC_PAGE }));
+    await context.route(`${ORIGIN}/static-peer.html`, (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: STATIC_PAGE }),
+    );
     const page = await context.newPage();
     await page.goto(path);
     const ms = await page.evaluate(
@@ -326,7 +399,12 @@ test("first contentful paint beside a static page in the same run (target ≤ 50
   const appMs = median(app);
   const peerMs = median(peer);
   const ratio = appMs / peerMs;
-  console.log(`first contentful paint, median of ${COLD_LOADS} cold loads: app ${appMs.toFixed(0)} ms, static page ${peerMs.toFixed(0)} ms, ratio ${ratio.toFixed(2)}; target ≤ ${FCP_TARGET_MS} ms ${appMs <= FCP_TARGET_MS ? "met" : "NOT met"} (load per core ${((loadavg()[0] ?? 0) / availableParallelism()).toFixed(1)})`);
-  test.info().annotations.push({ type: "FCP (ms)", description: `app ${appMs.toFixed(0)}, static ${peerMs.toFixed(0)}, ratio ${ratio.toFixed(2)}` });
+  console.log(
+    `first contentful paint, median of ${COLD_LOADS} cold loads: app ${appMs.toFixed(0)} ms, static page ${peerMs.toFixed(0)} ms, ratio ${ratio.toFixed(2)}; target ≤ ${FCP_TARGET_MS} ms ${appMs <= FCP_TARGET_MS ? "met" : "NOT met"} (load per core ${((loadavg()[0] ?? 0) / availableParallelism()).toFixed(1)})`,
+  );
+  test.info().annotations.push({
+    type: "FCP (ms)",
+    description: `app ${appMs.toFixed(0)}, static ${peerMs.toFixed(0)}, ratio ${ratio.toFixed(2)}`,
+  });
   expect(ratio).toBeLessThanOrEqual(FCP_RATIO_LIMIT);
 });

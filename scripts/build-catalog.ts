@@ -86,7 +86,9 @@ function buildCatalog(): void {
   mkdirSync(dir, { recursive: true });
   for (const { repo, label } of CATALOG) {
     const f = load(repo);
-    const dropped = [...(f.files ?? []), ...(f.other_files ?? [])].filter((x) => !(x.size_exact && typeof x.size === "number")).map((x) => x.path);
+    const dropped = [...(f.files ?? []), ...(f.other_files ?? [])]
+      .filter((x) => !(x.size_exact && typeof x.size === "number"))
+      .map((x) => x.path);
     writeJson(join(dir, `${repo.replace("/", "__")}.json`), {
       label,
       source: [
@@ -94,7 +96,11 @@ function buildCatalog(): void {
         ...f.sources,
         ...(f.params_source ? [`paramsTotal: ${f.params_source}`] : []),
         ...(dropped.length > 0 ? [`left out, size not seen: ${dropped.join(", ")}`] : []),
-        ...(f.gguf && Object.keys(f.gguf).length > 0 ? ["GGUF header facts in the fixture are partial (no head_count_kv, no tensor data offset): not copied; the engine reads config.json and quant names"] : []),
+        ...(f.gguf && Object.keys(f.gguf).length > 0
+          ? [
+              "GGUF header facts in the fixture are partial (no head_count_kv, no tensor data offset): not copied; the engine reads config.json and quant names",
+            ]
+          : []),
       ],
       snapshot: snapshotOf(f),
     });
@@ -112,7 +118,9 @@ function lfsPointer(sha256: string, size: number): string {
 
 function gitBlobId(text: string): string {
   const body = Buffer.from(text, "utf8");
-  return createHash("sha1").update(Buffer.concat([Buffer.from(`blob ${body.length}\0`), body])).digest("hex");
+  return createHash("sha1")
+    .update(Buffer.concat([Buffer.from(`blob ${body.length}\0`), body]))
+    .digest("hex");
 }
 
 /**
@@ -124,7 +132,12 @@ function gitBlobId(text: string): string {
 function sibling(path: string, size: number, lfsSha256: string | undefined): Record<string, unknown> {
   if (lfsSha256) {
     const pointer = lfsPointer(lfsSha256, size);
-    return { rfilename: path, blobId: gitBlobId(pointer), size, lfs: { sha256: lfsSha256, size, pointerSize: pointer.length } };
+    return {
+      rfilename: path,
+      blobId: gitBlobId(pointer),
+      size,
+      lfs: { sha256: lfsSha256, size, pointerSize: pointer.length },
+    };
   }
   return { rfilename: path, size };
 }
@@ -144,7 +157,13 @@ function configText(config: Record<string, unknown>): string {
   return `${JSON.stringify(config, null, 2)}\n`;
 }
 
-function info(f: Fixture, sha: string, gated: false | "manual", texts: Record<string, string>, files: FixtureFile[]): Record<string, unknown> {
+function info(
+  f: Fixture,
+  sha: string,
+  gated: false | "manual",
+  texts: Record<string, string>,
+  files: FixtureFile[],
+): Record<string, unknown> {
   const [author] = f.id.split("/");
   // The size the fixture saw; for a file served from a copy whose size was not seen, the copy's own.
   const siblings = files.map((x) => sibling(x.path, x.size ?? Buffer.byteLength(texts[x.path] ?? ""), x.lfs_sha256));
@@ -177,13 +196,19 @@ function ggufFacts(raw: Record<string, unknown>): Record<string, unknown> {
 function buildRecordings(): void {
   const dir = join(root, "test", "fixtures", "hub");
   mkdirSync(dir, { recursive: true });
-  const note = (repo: string) => `built by scripts/build-catalog.ts from test/fixtures/models/${repo.replace("/", "__")}.json`;
+  const note = (repo: string) =>
+    `built by scripts/build-catalog.ts from test/fixtures/models/${repo.replace("/", "__")}.json`;
 
   // 1. Safetensors, complete: config verbatim at b472059, 14 shards exact.
   {
     const f = load("Qwen/Qwen2.5-Coder-32B-Instruct");
     const texts = { "config.json": configText(f.config ?? {}) };
-    const rec: Recording = { source: [note(f.id), ...f.sources], info: info(f, f.revision ?? "", false, texts, exactFiles(f)), texts, ggufFacts: {} };
+    const rec: Recording = {
+      source: [note(f.id), ...f.sources],
+      info: info(f, f.revision ?? "", false, texts, exactFiles(f)),
+      texts,
+      ggufFacts: {},
+    };
     writeJson(join(dir, "Qwen__Qwen2.5-Coder-32B-Instruct.json"), rec);
   }
   // 2. Gated: meta-llama answers 401 to anonymous file reads (the fixture's own probe log says so).
@@ -205,7 +230,12 @@ function buildRecordings(): void {
     const texts = { "config.json": configText(f.config ?? {}) };
     const facts: Record<string, Record<string, unknown>> = {};
     for (const [k, v] of Object.entries(f.gguf ?? {})) facts[k.replace(/ \(.*\)$/, "")] = ggufFacts(v);
-    const rec: Recording = { source: [note(f.id), ...f.sources], info: info(f, f.revision ?? "", false, texts, exactFiles(f)), texts, ggufFacts: facts };
+    const rec: Recording = {
+      source: [note(f.id), ...f.sources],
+      info: info(f, f.revision ?? "", false, texts, exactFiles(f)),
+      texts,
+      ggufFacts: facts,
+    };
     writeJson(join(dir, "unsloth__DeepSeek-R1-GGUF.json"), rec);
   }
   // 4. GGUF, single files with exact sizes (no config, no header facts seen).
@@ -251,7 +281,18 @@ function buildRecordings(): void {
     const base = load("Qwen/Qwen2.5-14B-Instruct");
     const c = base.config ?? {};
     /** llama.cpp's llama_ftype of each file's quant; bartowski's _L/_XL files are their base type (Q8_0 embeddings aside). */
-    const FTYPE: Record<string, number> = { Q8_0: 7, Q6_K_L: 18, Q5_K_L: 17, Q5_K_M: 17, Q4_K_L: 15, Q4_K_M: 15, Q3_K_XL: 13, Q4_0_4_4: 33, Q4_0_4_8: 34, IQ3_XS: 22 };
+    const FTYPE: Record<string, number> = {
+      Q8_0: 7,
+      Q6_K_L: 18,
+      Q5_K_L: 17,
+      Q5_K_M: 17,
+      Q4_K_L: 15,
+      Q4_K_M: 15,
+      Q3_K_XL: 13,
+      Q4_0_4_4: 33,
+      Q4_0_4_8: 34,
+      IQ3_XS: 22,
+    };
     const facts: Record<string, Record<string, unknown>> = {};
     for (const file of exactFiles(f)) {
       const quant = /-([A-Z0-9_]+)\.gguf$/.exec(file.path)?.[1] ?? "";

@@ -11,5 +11,8 @@ import { speedCases } from "../test/plan/speedCases.ts";
 
 const { cases } = speedCases();
 const out = join(import.meta.dirname, "..", "src", "calibration", "speedCases.json");
-writeFileSync(out, `${JSON.stringify({ "//": "Built by scripts/build-speed-cases.ts from test/fixtures/speed/measured.jsonl (each case's source URL kept); do not edit", cases })}\n`);
+writeFileSync(
+  out,
+  `${JSON.stringify({ "//": "Built by scripts/build-speed-cases.ts from test/fixtures/speed/measured.jsonl (each case's source URL kept); do not edit", cases })}\n`,
+);
 console.log(`${cases.length} cases → ${out}`);

@@ -59,7 +59,6 @@ function parseArgs(argv: string[]): Args | "help" | string {
   return { file, json };
 }
 
-
 function report(result: ImportResult, json: boolean): string {
   if (json) {
     const cluster = result.cluster ? (JSON.parse(clusterToJson(result.cluster)) as unknown) : null;
@@ -67,7 +66,15 @@ function report(result: ImportResult, json: boolean): string {
   }
   const lines = [`${result.format}: ${result.summary}`];
   for (const node of result.cluster?.nodes ?? []) {
-    const cards = node.devices.length === 0 ? "CPU only" : node.devices.map((d) => `${d.count} × ${printable(d.class)}${d.memGib !== undefined ? ` (${d.memGib} GiB)` : ""}, ${d.free} free`).join("; ");
+    const cards =
+      node.devices.length === 0
+        ? "CPU only"
+        : node.devices
+            .map(
+              (d) =>
+                `${d.count} × ${printable(d.class)}${d.memGib !== undefined ? ` (${d.memGib} GiB)` : ""}, ${d.free} free`,
+            )
+            .join("; ");
     const ram = node.hostMemGib > 0 ? `, ${node.hostMemGib} GiB RAM (${node.hostFreeGib} free)` : "";
     lines.push(`  ${printable(node.id)}${node.fabric ? ` on ${printable(node.fabric)}` : ""}: ${cards}${ram}`);
   }
@@ -100,7 +107,10 @@ async function main(argv: string[]): Promise<number> {
     const head = `cluster: ${file}: nothing imported (${result.format})`;
     const [only] = result.errors;
     // One problem is one line; several are listed under the first line, at most MAX_MESSAGES_SHOWN of them.
-    const shown = result.errors.length === 1 && only ? [`${head}: ${formatMessage(only)}`] : [head, ...firstLines(result.errors.map(formatMessage), "  ")];
+    const shown =
+      result.errors.length === 1 && only
+        ? [`${head}: ${formatMessage(only)}`]
+        : [head, ...firstLines(result.errors.map(formatMessage), "  ")];
     process.stderr.write(`${printableLines(shown.join("\n"))}\n`);
     return EXIT_INPUT;
   }
@@ -110,6 +120,8 @@ async function main(argv: string[]): Promise<number> {
 
 process.exitCode = await main(process.argv.slice(2)).catch((err: unknown) => {
   // A bug of ours still ends in one line, not a stack trace the user has to read.
-  process.stderr.write(`cluster: internal error, please report it: ${printableLines(err instanceof Error ? err.message : String(err))}\n`);
+  process.stderr.write(
+    `cluster: internal error, please report it: ${printableLines(err instanceof Error ? err.message : String(err))}\n`,
+  );
   return 1;
 });

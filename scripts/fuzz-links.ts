@@ -10,13 +10,20 @@ import { join } from "node:path";
 import type { CaseResult } from "./lib/linkFuzz.ts";
 
 // The page's components import their stylesheets (vite bundles them); under node they are empty modules.
-register(`data:text/javascript,${encodeURIComponent('export async function load(url, context, next) { return url.endsWith(".css") ? { format: "module", source: "", shortCircuit: true } : next(url, context); }')}`);
+register(
+  `data:text/javascript,${encodeURIComponent('export async function load(url, context, next) { return url.endsWith(".css") ? { format: "module", source: "", shortCircuit: true } : next(url, context); }')}`,
+);
 const { defaultChoices } = await import("../src/app/defaults.ts");
 const { attack, rng, runCase, SHAPES } = await import("./lib/linkFuzz.ts");
 
 const cases = Number(process.argv[2] ?? 10_000);
 const seed = Number(process.argv[3] ?? 20);
-const manualConfig = JSON.parse(readFileSync(join(import.meta.dirname, "..", "test", "fixtures", "configs", "Qwen__Qwen3-32B-FP8.config.json"), "utf8")) as Record<string, unknown>;
+const manualConfig = JSON.parse(
+  readFileSync(
+    join(import.meta.dirname, "..", "test", "fixtures", "configs", "Qwen__Qwen3-32B-FP8.config.json"),
+    "utf8",
+  ),
+) as Record<string, unknown>;
 const defaults = defaultChoices();
 const random = rng(seed);
 
@@ -45,13 +52,23 @@ const rows = SHAPES.map((shape) => {
     unsound: mine.filter((r) => r.unsound).length,
     over1s: mine.filter((r) => r.decodeMs + r.renderMs > 1000).length,
     maxDecodeMs: Math.round(Math.max(...mine.map((r) => r.decodeMs))),
-    p99RenderMs: Math.round(quantile(mine.map((r) => r.renderMs), 0.99)),
+    p99RenderMs: Math.round(
+      quantile(
+        mine.map((r) => r.renderMs),
+        0.99,
+      ),
+    ),
     maxRenderMs: Math.round(Math.max(...mine.map((r) => r.renderMs))),
     maxChars: Math.max(...mine.map((r) => r.chars)),
   };
 });
 console.table(rows);
-const failed = results.filter((r) => r.decodeError || r.renderError || r.blank || r.unsound || r.decodeMs + r.renderMs > 1000);
+const failed = results.filter(
+  (r) => r.decodeError || r.renderError || r.blank || r.unsound || r.decodeMs + r.renderMs > 1000,
+);
 console.log(`${cases} links (seed ${seed}) in ${totalS.toFixed(1)} s: ${failed.length} failed`);
-for (const f of failed.slice(0, 10)) console.log(`  ${f.shape} (${f.chars} chars): ${f.decodeError ?? f.renderError ?? f.unsound ?? (f.blank ? "blank page" : `${Math.round(f.decodeMs + f.renderMs)} ms`)}`);
+for (const f of failed.slice(0, 10))
+  console.log(
+    `  ${f.shape} (${f.chars} chars): ${f.decodeError ?? f.renderError ?? f.unsound ?? (f.blank ? "blank page" : `${Math.round(f.decodeMs + f.renderMs)} ms`)}`,
+  );
 process.exitCode = failed.length === 0 ? 0 : 1;

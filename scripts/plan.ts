@@ -51,7 +51,8 @@ async function readSnapshot(args: PlanArgs, env: NodeJS.ProcessEnv, notes: strin
     return local;
   }
   const parsed = parseRepoInput(args.model);
-  if ("error" in parsed) throw new CliError(`${args.model}: not a directory here, and not a Hub repo: ${parsed.error}`, EXIT_INPUT);
+  if ("error" in parsed)
+    throw new CliError(`${args.model}: not a directory here, and not a Hub repo: ${parsed.error}`, EXIT_INPUT);
   const hubUrl = hubUrlFromEnv(env);
   if (hubUrl instanceof HubError) throw new CliError(`HF_ENDPOINT: ${hubUrl.message}`, EXIT_INPUT);
   // HF_TOKEN (or its older name HUGGING_FACE_HUB_TOKEN), as huggingface_hub reads it; never printed.
@@ -71,11 +72,22 @@ async function readSnapshot(args: PlanArgs, env: NodeJS.ProcessEnv, notes: strin
   } catch (err) {
     // Offline, the bundled catalog still answers for the models it holds, as in the page.
     const bundled = catalogSnapshot(parsed.repo);
-    if (err instanceof HubError && err.kind === "network" && bundled && (revision === null || revision === bundled.sha)) {
-      notes.push(`the Hub at ${hubUrl} is unreachable: planned from the bundled catalog's snapshot of ${bundled.repo}${bundled.sha ? ` at ${bundled.sha}` : ""}`);
+    if (
+      err instanceof HubError &&
+      err.kind === "network" &&
+      bundled &&
+      (revision === null || revision === bundled.sha)
+    ) {
+      notes.push(
+        `the Hub at ${hubUrl} is unreachable: planned from the bundled catalog's snapshot of ${bundled.repo}${bundled.sha ? ` at ${bundled.sha}` : ""}`,
+      );
       return bundled;
     }
-    if (err instanceof HubError) throw new CliError(terminalHubMessage(err, hubUrl, parsed.repo), HUB_INPUT_KINDS.has(err.kind) ? EXIT_INPUT : EXIT_HUB);
+    if (err instanceof HubError)
+      throw new CliError(
+        terminalHubMessage(err, hubUrl, parsed.repo),
+        HUB_INPUT_KINDS.has(err.kind) ? EXIT_INPUT : EXIT_HUB,
+      );
     throw err;
   }
 }
@@ -92,7 +104,10 @@ async function readClusterFile(path: string): Promise<{ cluster: Cluster; warnin
   if (!result.cluster) {
     const [first, ...rest] = result.errors;
     const more = rest.length > 0 ? ` (and ${rest.length} more)` : "";
-    throw new CliError(`--cluster ${printable(path)}: ${first ? formatMessage(first) : "no nodes read"}${more}`, EXIT_INPUT);
+    throw new CliError(
+      `--cluster ${printable(path)}: ${first ? formatMessage(first) : "no nodes read"}${more}`,
+      EXIT_INPUT,
+    );
   }
   return { cluster: result.cluster, warnings: result.warnings.map(formatMessage) };
 }
@@ -101,12 +116,22 @@ async function readClusterFile(path: string): Promise<{ cluster: Cluster; warnin
  * The command, as printed: what a person reads loses its control characters and
  * over-long lines (printable.ts); --json output is JSON.stringify's, already escaped.
  */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function main(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await run(argv, env);
-  return { code: out.code, stdout: argv.includes("--json") ? out.stdout : printableLines(out.stdout), stderr: printableLines(out.stderr) };
+  return {
+    code: out.code,
+    stdout: argv.includes("--json") ? out.stdout : printableLines(out.stdout),
+    stderr: printableLines(out.stderr),
+  };
 }
 
-async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const args = parsePlanArgs(argv);
     if (args.help) return { code: 0, stdout: helpText(), stderr: "" };
@@ -117,35 +142,58 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ c
     const absurd = snapshotCeilingError(snapshot);
     if (absurd) throw new CliError(absurd, EXIT_INPUT);
     const { shape, artifacts } = readModel(snapshot);
-    const contextTokens = args.contextTokens ?? Math.min(DEFAULT_WORKLOAD.contextTokens, shape.maxContextTokens || DEFAULT_WORKLOAD.contextTokens);
+    const contextTokens =
+      args.contextTokens ??
+      Math.min(DEFAULT_WORKLOAD.contextTokens, shape.maxContextTokens || DEFAULT_WORKLOAD.contextTokens);
     if (shape.maxContextTokens > 0 && contextTokens > shape.maxContextTokens) {
       // vLLM refuses a --max-model-len past the config's without VLLM_ALLOW_LONG_MAX_MODEL_LEN or rope scaling; say so rather than plan silently.
-      notes.push(`--context ${contextTokens} is past the model's own ${shape.maxContextTokens} tokens: engines refuse it unless rope scaling is set; planned as asked`);
+      notes.push(
+        `--context ${contextTokens} is past the model's own ${shape.maxContextTokens} tokens: engines refuse it unless rope scaling is set; planned as asked`,
+      );
     }
     const workload: Workload = { ...args.workload, contextTokens };
     // A model read from disk is served from there: its commands name the directory, not a Hub repo.
     const modelPath = existsSync(args.model) ? localModelDir(args.model) : undefined;
-    const result = plan({ repo: snapshot.repo, revision: snapshot.sha, ...(modelPath !== undefined ? { modelPath } : {}), shape, artifacts }, cluster, workload);
-    if (!args.json && result.options.some((o) => o.engine === "vllm")) notes.push(assumedVllmRelease(workload.settings.vllmVersion).words);
+    const result = plan(
+      {
+        repo: snapshot.repo,
+        revision: snapshot.sha,
+        ...(modelPath !== undefined ? { modelPath } : {}),
+        shape,
+        artifacts,
+      },
+      cluster,
+      workload,
+    );
+    if (!args.json && result.options.some((o) => o.engine === "vllm"))
+      notes.push(assumedVllmRelease(workload.settings.vllmVersion).words);
     const stderr = [...notes, ...firstLines(warnings, "cluster: ")].join("\n");
     if (args.deploy !== null) return { code: 0, stdout: deployText(result, args.deploy, args.option), stderr };
     if (args.json) {
       const options = result.options.map((o) => ({ ...optionJson(o), deploy_targets: deployTargetsJson(o, result) }));
       // Which vLLM the plan assumed: the newest release profile unless --vllm-version named one (additive field).
       const vllm = assumedVllmRelease(workload.settings.vllmVersion);
-      const out = { model: { repo: snapshot.repo, sha: snapshot.sha, ...shape, artifacts }, options, refused: result.refused.map(refusalJson), vllm_release: vllm.words };
+      const out = {
+        model: { repo: snapshot.repo, sha: snapshot.sha, ...shape, artifacts },
+        options,
+        refused: result.refused.map(refusalJson),
+        vllm_release: vllm.words,
+      };
       return { code: 0, stdout: JSON.stringify(out, null, 2), stderr };
     }
     return { code: 0, stdout: textReport(snapshot, result, contextTokens), stderr };
   } catch (err) {
     if (err instanceof CliError) return { code: err.code, stdout: "", stderr: err.message };
-    if (err instanceof UsageError || err instanceof LocalModelError || err instanceof ModelError) return { code: EXIT_INPUT, stdout: "", stderr: err.message };
-    if (err instanceof HubError) return { code: HUB_INPUT_KINDS.has(err.kind) ? EXIT_INPUT : EXIT_HUB, stdout: "", stderr: err.message };
+    if (err instanceof UsageError || err instanceof LocalModelError || err instanceof ModelError)
+      return { code: EXIT_INPUT, stdout: "", stderr: err.message };
+    if (err instanceof HubError)
+      return { code: HUB_INPUT_KINDS.has(err.kind) ? EXIT_INPUT : EXIT_HUB, stdout: "", stderr: err.message };
     throw err;
   }
 }
 
-const isEntry = process.argv[1] !== undefined && import.meta.filename === (await import("node:fs")).realpathSync(process.argv[1]);
+const isEntry =
+  process.argv[1] !== undefined && import.meta.filename === (await import("node:fs")).realpathSync(process.argv[1]);
 if (isEntry) {
   const { code, stdout, stderr } = await main(process.argv.slice(2), process.env).catch((err: unknown) => ({
     // A bug of ours still ends in one line, not a stack trace the user has to read.
@@ -154,6 +202,12 @@ if (isEntry) {
     stderr: `internal error, please report it: ${err instanceof Error ? err.message : String(err)}`,
   }));
   if (stdout) process.stdout.write(`${stdout}\n`);
-  if (stderr) process.stderr.write(`${printableLines(stderr).split("\n").map((l) => `plan: ${l}`).join("\n")}\n`);
+  if (stderr)
+    process.stderr.write(
+      `${printableLines(stderr)
+        .split("\n")
+        .map((l) => `plan: ${l}`)
+        .join("\n")}\n`,
+    );
   process.exitCode = code;
 }

@@ -28,7 +28,9 @@ console.log(`${pad("case", 70)} ${pad("group", 22)} ${pad("half", 8)} tier      
 for (const c of cases) {
   const p = predictCase(c);
   const err = p === null ? "" : `${errorPct(p, c.measured) >= 0 ? "+" : ""}${errorPct(p, c.measured).toFixed(1)}%`;
-  console.log(`${pad(c.id, 70)} ${pad(c.group, 22)} ${pad(c.half, 8)} ${pad(c.tier, 9)} ${pad(fmt(p), 10)} ${pad(fmt(c.measured), 9)} ${err}`);
+  console.log(
+    `${pad(c.id, 70)} ${pad(c.group, 22)} ${pad(c.half, 8)} ${pad(c.tier, 9)} ${pad(fmt(p), 10)} ${pad(fmt(c.measured), 9)} ${err}`,
+  );
 }
 
 console.log(`\nrows left out: ${skipped.length}`);
@@ -44,8 +46,13 @@ for (const g of groups) {
     for (const half of ["fitted", "checking"] as const) {
       const sel = cases.filter((c) => c.group === g && c.tier === tier && c.half === half);
       if (sel.length === 0) continue;
-      const errs = sel.map((c) => ({ c, p: predictCase(c) })).filter((x) => x.p !== null).map((x) => errorPct(x.p as number, x.c.measured));
-      line.push(`${half} ${absQuantile(errs, 0.5).toFixed(1)}% / ${absQuantile(errs, 0.9).toFixed(1)}% (n ${sel.length}, null ${sel.length - errs.length})`);
+      const errs = sel
+        .map((c) => ({ c, p: predictCase(c) }))
+        .filter((x) => x.p !== null)
+        .map((x) => errorPct(x.p as number, x.c.measured));
+      line.push(
+        `${half} ${absQuantile(errs, 0.5).toFixed(1)}% / ${absQuantile(errs, 0.9).toFixed(1)}% (n ${sel.length}, null ${sel.length - errs.length})`,
+      );
     }
     if (line.length > 0) console.log(`  ${pad(g, 24)} ${pad(tier, 9)} ${line.join("   ")}`);
   }
@@ -54,18 +61,29 @@ for (const g of groups) {
 console.log("\nissue 12 targets (primary rows; pp512 only for prefill):");
 for (const half of ["fitted", "checking"] as const) {
   const sel = (group: SpeedCase["group"], more: (c: SpeedCase) => boolean = () => true): number[] =>
-    cases.filter((c) => c.group === group && c.tier === "primary" && c.half === half && more(c)).flatMap((c) => {
-      const p = predictCase(c);
-      return p === null ? [] : [errorPct(p, c.measured)];
-    });
+    cases
+      .filter((c) => c.group === group && c.tier === "primary" && c.half === half && more(c))
+      .flatMap((c) => {
+        const p = predictCase(c);
+        return p === null ? [] : [errorPct(p, c.measured)];
+      });
   const line = (name: string, errs: number[], q: number, limit: number): string => {
     const v = absQuantile(errs, q);
     return `${name} ${v.toFixed(1)}% (target ≤ ${limit}%, n ${errs.length}) ${v <= limit ? "meets" : "MISSES"}`;
   };
   const decode = sel("llamacpp-decode");
   console.log(`  ${pad(half, 9)} ${line("llama.cpp decode median", decode, 0.5, 10)}; ${line("p90", decode, 0.9, 25)}`);
-  console.log(`  ${pad("", 9)} ${line("llama.cpp pp512 median", sel("llamacpp-prefill", (c) => c.input.workload.inputTokens === 512), 0.5, 20)}`);
-  console.log(`  ${pad("", 9)} ${line("vLLM/SGLang TPOT median", sel("serving-tpot"), 0.5, 20)}; ${line("per-GPU throughput median", sel("serving-throughput"), 0.5, 20)}`);
+  console.log(
+    `  ${pad("", 9)} ${line(
+      "llama.cpp pp512 median",
+      sel("llamacpp-prefill", (c) => c.input.workload.inputTokens === 512),
+      0.5,
+      20,
+    )}`,
+  );
+  console.log(
+    `  ${pad("", 9)} ${line("vLLM/SGLang TPOT median", sel("serving-tpot"), 0.5, 20)}; ${line("per-GPU throughput median", sel("serving-throughput"), 0.5, 20)}`,
+  );
 }
 
 /** Median |log error| of a set of cases under some terms: the fit's loss (symmetric in over and under). */
@@ -108,21 +126,39 @@ function range(from: number, to: number, step: number): number[] {
 function describe(sel: SpeedCase[]): string {
   const rows = [...new Set(sel.map((c) => c.id.split(" ")[0] ?? c.id))];
   const cards = [...new Set(sel.map((c) => c.cardLabel))].sort();
-  const sources = [...new Set(sel.map((c) => c.source.replace(/^https:\/\/github\.com\//, "").split("/").slice(0, 2).join("/")))].sort();
+  const sources = [
+    ...new Set(
+      sel.map((c) =>
+        c.source
+          .replace(/^https:\/\/github\.com\//, "")
+          .split("/")
+          .slice(0, 2)
+          .join("/"),
+      ),
+    ),
+  ].sort();
   return `${rows.length} rows (${sel.length} figures) on ${cards.join(", ")}; sources: ${sources.join(", ")}`;
 }
 
 /** One pass of coordinate descent over the terms the selection can tell apart. */
 function fitOnce(base: SpeedTerms, sel: SpeedCase[], engine: SpeedEngine): SpeedTerms {
   const split = sel.filter((c) => c.group === "llamacpp-split-decode");
-  const decode = sel.filter((c) => c.pick !== "prefillTps" && c.group !== "llamacpp-split-decode" && c.group !== "llamacpp-split-prefill");
+  const decode = sel.filter(
+    (c) => c.pick !== "prefillTps" && c.group !== "llamacpp-split-decode" && c.group !== "llamacpp-split-prefill",
+  );
   const prefill = sel.filter((c) => c.pick === "prefillTps" && c.group !== "llamacpp-split-prefill");
   let t = grid(base, decode, {
     bandwidthEfficiency: range(0.3, 1, 0.01),
     stepFixedMs: range(0, 8, 0.1),
     ...(engine === "llamacpp"
       ? { kvBandwidthEfficiency: range(0.05, 1, 0.01) }
-      : { allReduceLatencyUs: range(0, 60, 2), prefillInterference: range(0, 2, 0.05), prefillComputeEfficiency: range(0.05, 1, 0.01), requestOverheadMs: range(0, 200, 1), decodeComputeEfficiency: range(0.05, 1, 0.05) }),
+      : {
+          allReduceLatencyUs: range(0, 60, 2),
+          prefillInterference: range(0, 2, 0.05),
+          prefillComputeEfficiency: range(0.05, 1, 0.01),
+          requestOverheadMs: range(0, 200, 1),
+          decodeComputeEfficiency: range(0.05, 1, 0.05),
+        }),
   });
   // The matmuls' share from short prompts, where attention is a few percent of the FLOPs; then
   // attention's share from how prefill slows as the prompt grows (the same rows at 1,024–8,192).
@@ -152,7 +188,13 @@ function fitOnce(base: SpeedTerms, sel: SpeedCase[], engine: SpeedEngine): Speed
 /** Refit every fitted entry on the fitted half's primary rows; with --write, replace src/plan/speed/fitted.json. */
 function fit(): void {
   const fitted = cases.filter((c) => c.half === "fitted" && c.tier === "primary");
-  const LLAMA: SpeedCase["group"][] = ["llamacpp-decode", "llamacpp-prefill", "llamacpp-long-decode", "llamacpp-long-prefill", "llamacpp-split-decode"];
+  const LLAMA: SpeedCase["group"][] = [
+    "llamacpp-decode",
+    "llamacpp-prefill",
+    "llamacpp-long-decode",
+    "llamacpp-long-prefill",
+    "llamacpp-split-decode",
+  ];
   const SERVING: SpeedCase["group"][] = ["serving-tpot", "serving-throughput", "serving-ttft"];
   const targets: [FittedKey, SpeedEngine, CardKind, CardVendor | null, SpeedCase["group"][]][] = [
     ["llamacpp/gddr", "llamacpp", "gddr", null, LLAMA],
@@ -164,17 +206,28 @@ function fit(): void {
   ];
   const out: Record<string, unknown> = {};
   for (const [key, engine, kind, vendor, groups] of targets) {
-    const sel = fitted.filter((c) => c.engine === engine && c.input.card.kind === kind && (vendor === null || c.input.card.vendor === vendor) && groups.includes(c.group));
+    const sel = fitted.filter(
+      (c) =>
+        c.engine === engine &&
+        c.input.card.kind === kind &&
+        (vendor === null || c.input.card.vendor === vendor) &&
+        groups.includes(c.group),
+    );
     if (sel.length === 0) continue;
     let t = speedTerms(engine, kind, vendor ?? "nvidia");
     for (let pass = 0; pass < 3; pass++) t = fitOnce(t, sel, engine);
     const { fittedOn: _on, fitted: _f, ...numbers } = t;
-    out[key] = { ...numbers, fittedOn: describe(sel), rows: [...new Set(sel.map((c) => c.id.split(" ")[0] ?? c.id))].sort() };
+    out[key] = {
+      ...numbers,
+      fittedOn: describe(sel),
+      rows: [...new Set(sel.map((c) => c.id.split(" ")[0] ?? c.id))].sort(),
+    };
     console.log(`fit ${key} on ${sel.length} figures:`, JSON.stringify(numbers));
   }
   if (process.argv.includes("--write")) {
     const file = {
-      _source: "written by `npx tsx scripts/speed-accuracy.ts --fit --write` from test/fixtures/speed/measured.jsonl, the primary rows of its fitted half (rule in test/plan/speedCases.ts); each entry's rows are the ids fitted on",
+      _source:
+        "written by `npx tsx scripts/speed-accuracy.ts --fit --write` from test/fixtures/speed/measured.jsonl, the primary rows of its fitted half (rule in test/plan/speedCases.ts); each entry's rows are the ids fitted on",
       terms: out,
     };
     writeFileSync(new URL("../src/plan/speed/fitted.json", import.meta.url), `${JSON.stringify(file, null, 2)}\n`);

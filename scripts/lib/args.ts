@@ -39,42 +39,139 @@ function mtpTokensOf(text: string): number {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new UsageError(`--speculative-config takes vLLM's JSON, e.g. '{"method":"mtp","num_speculative_tokens":3}', not ${JSON.stringify(text.slice(0, 40))}`);
+    throw new UsageError(
+      `--speculative-config takes vLLM's JSON, e.g. '{"method":"mtp","num_speculative_tokens":3}', not ${JSON.stringify(text.slice(0, 40))}`,
+    );
   }
   const c = (parsed ?? {}) as { method?: unknown; num_speculative_tokens?: unknown };
   const n = c.num_speculative_tokens;
-  if (typeof c.method !== "string" || !/mtp/i.test(c.method) || typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 16) {
-    throw new UsageError(`--speculative-config: Modelplan plans the model's own MTP drafter only: '{"method":"mtp","num_speculative_tokens":N}' with N from 1 to 16`);
+  if (
+    typeof c.method !== "string" ||
+    !/mtp/i.test(c.method) ||
+    typeof n !== "number" ||
+    !Number.isInteger(n) ||
+    n < 1 ||
+    n > 16
+  ) {
+    throw new UsageError(
+      `--speculative-config: Modelplan plans the model's own MTP drafter only: '{"method":"mtp","num_speculative_tokens":N}' with N from 1 to 16`,
+    );
   }
   return n;
 }
 
 export const FLAGS: Record<string, FlagSpec> = {
-  cluster: { names: ["--cluster"], kind: "text", help: "the cluster: Modelplan's JSON or YAML, or anything the cluster importer reads (nvidia-smi, kubectl, Slurm, CSV, …)" },
-  context: { names: ["--context", "--max-model-len", "--ctx-size", "-c"], kind: "int", help: "tokens of one sequence (default 8192, or the model's maximum when shorter)" },
-  sequences: { names: ["--sequences"], kind: "int", help: "sequences served at once: the KV pool holds context × sequences (default 1)" },
-  inputTokens: { names: ["--input-tokens"], kind: "int", help: "prompt tokens of one request, for prefill and time to first token (default 1024)" },
-  rankBy: { names: ["--rank-by"], kind: "choice", choices: RANK_BYS, help: "what ranks the options: fewest-cards (default), throughput (output tok/s per card), latency (time per output token, then to the first), context, quality (bits per weight up to 16), cost ($ per million output tokens)" },
-  price: { names: ["--price"], kind: "text", help: "dollars per card-hour by class, for cost: class=dollars, several separated by commas (e.g. h100-80g=2.5,l40s-48g=0.9); h100-80g, a100-80g and h200-141g have defaults" },
-  outputTokens: { names: ["--output-tokens"], kind: "int", help: "tokens each request generates, for time per output token and throughput (default 256)" },
-  revision: { names: ["--revision"], kind: "text", help: "a branch, tag or commit of the Hub repo (or write owner/name@rev)" },
-  kvDtype: { names: ["--kv-cache-dtype", "-ctk", "--cache-type-k", "-ctv", "--cache-type-v"], kind: "choice", choices: KV_DTYPES, help: "KV cache element type: auto, fp8 (vLLM, SGLang); f16, q8_0, q4_0 (llama.cpp -ctk/-ctv)" },
-  gpuMemoryUtilization: { names: ["--gpu-memory-utilization"], kind: "fraction", help: "vLLM: the fraction of each card's TOTAL memory it may use" },
+  cluster: {
+    names: ["--cluster"],
+    kind: "text",
+    help: "the cluster: Modelplan's JSON or YAML, or anything the cluster importer reads (nvidia-smi, kubectl, Slurm, CSV, …)",
+  },
+  context: {
+    names: ["--context", "--max-model-len", "--ctx-size", "-c"],
+    kind: "int",
+    help: "tokens of one sequence (default 8192, or the model's maximum when shorter)",
+  },
+  sequences: {
+    names: ["--sequences"],
+    kind: "int",
+    help: "sequences served at once: the KV pool holds context × sequences (default 1)",
+  },
+  inputTokens: {
+    names: ["--input-tokens"],
+    kind: "int",
+    help: "prompt tokens of one request, for prefill and time to first token (default 1024)",
+  },
+  rankBy: {
+    names: ["--rank-by"],
+    kind: "choice",
+    choices: RANK_BYS,
+    help: "what ranks the options: fewest-cards (default), throughput (output tok/s per card), latency (time per output token, then to the first), context, quality (bits per weight up to 16), cost ($ per million output tokens)",
+  },
+  price: {
+    names: ["--price"],
+    kind: "text",
+    help: "dollars per card-hour by class, for cost: class=dollars, several separated by commas (e.g. h100-80g=2.5,l40s-48g=0.9); h100-80g, a100-80g and h200-141g have defaults",
+  },
+  outputTokens: {
+    names: ["--output-tokens"],
+    kind: "int",
+    help: "tokens each request generates, for time per output token and throughput (default 256)",
+  },
+  revision: {
+    names: ["--revision"],
+    kind: "text",
+    help: "a branch, tag or commit of the Hub repo (or write owner/name@rev)",
+  },
+  kvDtype: {
+    names: ["--kv-cache-dtype", "-ctk", "--cache-type-k", "-ctv", "--cache-type-v"],
+    kind: "choice",
+    choices: KV_DTYPES,
+    help: "KV cache element type: auto, fp8 (vLLM, SGLang); f16, q8_0, q4_0 (llama.cpp -ctk/-ctv)",
+  },
+  gpuMemoryUtilization: {
+    names: ["--gpu-memory-utilization"],
+    kind: "fraction",
+    help: "vLLM: the fraction of each card's TOTAL memory it may use",
+  },
   maxNumSeqs: { names: ["--max-num-seqs"], kind: "int", help: "vLLM: the most sequences in one batch" },
-  maxNumBatchedTokens: { names: ["--max-num-batched-tokens"], kind: "int", help: "vLLM: tokens per step (drives the activation peak)" },
-  dtype: { names: ["--dtype"], kind: "choice", choices: ["auto", "bfloat16", "float16", "float32", "half", "float", "bf16"], help: "vLLM: weights' dtype override (auto, bfloat16, float16/half, float32/float)" },
-  quantization: { names: ["--quantization", "-q"], kind: "choice", choices: ["fp8"], help: "vLLM: quantize the weights at load (fp8)" },
+  maxNumBatchedTokens: {
+    names: ["--max-num-batched-tokens"],
+    kind: "int",
+    help: "vLLM: tokens per step (drives the activation peak)",
+  },
+  dtype: {
+    names: ["--dtype"],
+    kind: "choice",
+    choices: ["auto", "bfloat16", "float16", "float32", "half", "float", "bf16"],
+    help: "vLLM: weights' dtype override (auto, bfloat16, float16/half, float32/float)",
+  },
+  quantization: {
+    names: ["--quantization", "-q"],
+    kind: "choice",
+    choices: ["fp8"],
+    help: "vLLM: quantize the weights at load (fp8)",
+  },
   enforceEager: { names: ["--enforce-eager"], kind: "flag", help: "vLLM: no CUDA graphs" },
-  vllmVersion: { names: ["--vllm-version"], kind: "text", help: "vLLM: the release to plan for, as vllm --version prints it (e.g. 0.15, 0.10.1); releases differ in what their profile run holds (default: none named, which plans the newest, 0.29 and later)" },
-  speculativeConfig: { names: ["--speculative-config"], kind: "text", help: `vLLM/SGLang: speculative decoding with the model's own MTP block, as vLLM takes it: '{"method":"mtp","num_speculative_tokens":3}' (loads the checkpoint's mtp.* weights)` },
-  memFractionStatic: { names: ["--mem-fraction-static"], kind: "fraction", help: "SGLang: the fraction of each card for weights and KV" },
-  ubatch: { names: ["--ubatch-size", "-ub"], kind: "int", help: "llama.cpp: physical batch (compute buffers grow with it)" },
+  vllmVersion: {
+    names: ["--vllm-version"],
+    kind: "text",
+    help: "vLLM: the release to plan for, as vllm --version prints it (e.g. 0.15, 0.10.1); releases differ in what their profile run holds (default: none named, which plans the newest, 0.29 and later)",
+  },
+  speculativeConfig: {
+    names: ["--speculative-config"],
+    kind: "text",
+    help: `vLLM/SGLang: speculative decoding with the model's own MTP block, as vLLM takes it: '{"method":"mtp","num_speculative_tokens":3}' (loads the checkpoint's mtp.* weights)`,
+  },
+  memFractionStatic: {
+    names: ["--mem-fraction-static"],
+    kind: "fraction",
+    help: "SGLang: the fraction of each card for weights and KV",
+  },
+  ubatch: {
+    names: ["--ubatch-size", "-ub"],
+    kind: "int",
+    help: "llama.cpp: physical batch (compute buffers grow with it)",
+  },
   batch: { names: ["--batch-size", "-b"], kind: "int", help: "llama.cpp: logical batch" },
   parallel: { names: ["--parallel", "-np"], kind: "int", help: "llama.cpp: slots" },
-  flashAttn: { names: ["--flash-attn", "-fa"], kind: "choice", choices: ["on", "off", "auto"], help: "llama.cpp: flash attention on, off or auto (llama.cpp's default, on where the backend has it); off makes the compute buffer grow with the context" },
+  flashAttn: {
+    names: ["--flash-attn", "-fa"],
+    kind: "choice",
+    choices: ["on", "off", "auto"],
+    help: "llama.cpp: flash attention on, off or auto (llama.cpp's default, on where the backend has it); off makes the compute buffer grow with the context",
+  },
   json: { names: ["--json"], kind: "flag", help: "print { model, options, refused } as JSON" },
-  deploy: { names: ["--deploy"], kind: "choice", choices: DEPLOY_KINDS, help: "print the chosen option's deployment as YAML (kubernetes, compose) or an sbatch script (slurm), nothing else on stdout" },
-  option: { names: ["--option"], kind: "text", help: "with --deploy: the option, by its id or its place in the ranking (1 is the first, the default)" },
+  deploy: {
+    names: ["--deploy"],
+    kind: "choice",
+    choices: DEPLOY_KINDS,
+    help: "print the chosen option's deployment as YAML (kubernetes, compose) or an sbatch script (slurm), nothing else on stdout",
+  },
+  option: {
+    names: ["--option"],
+    kind: "text",
+    help: "with --deploy: the option, by its id or its place in the ranking (1 is the first, the default)",
+  },
   help: { names: ["--help", "-h"], kind: "flag", help: "this text" },
 };
 
@@ -90,16 +187,19 @@ function readValue(flag: string, spec: FlagSpec, raw: string | undefined): strin
   switch (spec.kind) {
     case "int": {
       const n = Number(raw.replace(/_/g, ""));
-      if (!Number.isInteger(n) || n < 1 || n > MAX_INT) throw new UsageError(`${flag} takes a whole number from 1 up, not "${raw}"`);
+      if (!Number.isInteger(n) || n < 1 || n > MAX_INT)
+        throw new UsageError(`${flag} takes a whole number from 1 up, not "${raw}"`);
       return n;
     }
     case "fraction": {
       const n = Number(raw);
-      if (!Number.isFinite(n) || n <= 0 || n > 1) throw new UsageError(`${flag} takes a fraction above 0 and at most 1 (e.g. 0.9), not "${raw}"`);
+      if (!Number.isFinite(n) || n <= 0 || n > 1)
+        throw new UsageError(`${flag} takes a fraction above 0 and at most 1 (e.g. 0.9), not "${raw}"`);
       return n;
     }
     case "choice":
-      if (!spec.choices?.includes(raw)) throw new UsageError(`${flag} takes one of ${spec.choices?.join(", ")}, not "${raw}"`);
+      if (!spec.choices?.includes(raw))
+        throw new UsageError(`${flag} takes one of ${spec.choices?.join(", ")}, not "${raw}"`);
       return raw;
     default:
       return raw;
@@ -131,17 +231,34 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
     const value = readValue(flag, spec, raw);
     const before = values.get(key);
     // -ctk and -ctv are one choice here: the engine sizes K and V with one dtype.
-    if (key === "kvDtype" && before !== undefined && before !== value) throw new UsageError(`K and V cache types differ (${before}, ${value}): Modelplan plans one KV cache dtype; give one`);
+    if (key === "kvDtype" && before !== undefined && before !== value)
+      throw new UsageError(
+        `K and V cache types differ (${before}, ${value}): Modelplan plans one KV cache dtype; give one`,
+      );
     values.set(key, value);
   }
   const help = values.get("help") === true;
-  if (help) return { model: "", clusterFile: "", contextTokens: null, json: false, help, revision: null, workload: { sequences: 1, kvDtype: "auto", settings: {} }, deploy: null, option: null };
-  if (positional.length === 0) throw new UsageError("give a model: a Hub repo (owner/name) or a local directory; see --help");
-  if (positional.length > 1) throw new UsageError(`one model at a time: got ${positional.map((p) => `"${p}"`).join(", ")}`);
+  if (help)
+    return {
+      model: "",
+      clusterFile: "",
+      contextTokens: null,
+      json: false,
+      help,
+      revision: null,
+      workload: { sequences: 1, kvDtype: "auto", settings: {} },
+      deploy: null,
+      option: null,
+    };
+  if (positional.length === 0)
+    throw new UsageError("give a model: a Hub repo (owner/name) or a local directory; see --help");
+  if (positional.length > 1)
+    throw new UsageError(`one model at a time: got ${positional.map((p) => `"${p}"`).join(", ")}`);
   const clusterFile = values.get("cluster");
   if (typeof clusterFile !== "string") throw new UsageError("give the cluster: --cluster <file>; see --help");
 
-  if (values.has("option") && !values.has("deploy")) throw new UsageError("--option chooses the option --deploy writes: give --deploy kubernetes, compose or slurm too");
+  if (values.has("option") && !values.has("deploy"))
+    throw new UsageError("--option chooses the option --deploy writes: give --deploy kubernetes, compose or slurm too");
   const settings: EngineSettings = {};
   const num = (key: string) => {
     const v = values.get(key);
@@ -185,7 +302,9 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
       settings,
       ...optionalTokens("inputTokens", num("inputTokens")),
       ...(values.get("rankBy") !== undefined ? { rankBy: values.get("rankBy") as RankBy } : {}),
-      ...(typeof values.get("price") === "string" ? { pricesPerCardHour: parsePrices(values.get("price") as string) } : {}),
+      ...(typeof values.get("price") === "string"
+        ? { pricesPerCardHour: parsePrices(values.get("price") as string) }
+        : {}),
       ...optionalTokens("outputTokens", num("outputTokens")),
     },
     deploy: (values.get("deploy") as DeployKind | undefined) ?? null,
@@ -196,11 +315,23 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
 /** `--price h100-80g=2.5,l40s-48g=0.9`: dollars per card-hour by class; anything else is refused naming the pair. */
 function parsePrices(text: string): Record<string, number> {
   const prices: Record<string, number> = {};
-  for (const pair of text.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+  for (const pair of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")) {
     const [cls, raw, extra] = pair.split("=");
     const dollars = Number(raw);
-    if (!cls || raw === undefined || extra !== undefined || raw.trim() === "" || !Number.isFinite(dollars) || dollars < 0) {
-      throw new UsageError(`--price takes class=dollars per card-hour (a number 0 or more), e.g. h100-80g=2.5; not "${pair.slice(0, 60)}"`);
+    if (
+      !cls ||
+      raw === undefined ||
+      extra !== undefined ||
+      raw.trim() === "" ||
+      !Number.isFinite(dollars) ||
+      dollars < 0
+    ) {
+      throw new UsageError(
+        `--price takes class=dollars per card-hour (a number 0 or more), e.g. h100-80g=2.5; not "${pair.slice(0, 60)}"`,
+      );
     }
     prices[cls.trim()] = dollars;
   }
@@ -208,12 +339,17 @@ function parsePrices(text: string): Record<string, number> {
 }
 
 /** A request length given on the command line, or nothing (the engine's default then). */
-function optionalTokens<K extends "inputTokens" | "outputTokens">(key: K, n: number | undefined): Partial<Record<K, number>> {
+function optionalTokens<K extends "inputTokens" | "outputTokens">(
+  key: K,
+  n: number | undefined,
+): Partial<Record<K, number>> {
   return n === undefined ? {} : ({ [key]: n } as Partial<Record<K, number>>);
 }
 
 export function helpText(): string {
-  const rows = Object.values(FLAGS).map((s) => `  ${s.names.join(", ")}${s.kind === "flag" ? "" : " <value>"}\n      ${s.help}`);
+  const rows = Object.values(FLAGS).map(
+    (s) => `  ${s.names.join(", ")}${s.kind === "flag" ? "" : " <value>"}\n      ${s.help}`,
+  );
   return [
     "Usage: npm run plan -- <model> --cluster <file> [--context N] [--json] [engine settings]",
     "",
@@ -232,14 +368,14 @@ export function helpText(): string {
     "",
     "An engine setting left out is that engine's own default at the version src/plan/engines/<engine>/ cites.",
     "",
-    "Output: a ranked summary; with --json, { \"model\": {repo, sha, shape…, artifacts}, \"options\": [...], \"refused\": [...] },",
+    'Output: a ranked summary; with --json, { "model": {repo, sha, shape…, artifacts}, "options": [...], "refused": [...] },',
     "  each option with the seed's names (artifact, format, engine, cpu, gpu_class, fabric, gpus_per_node, nodes,",
     "  need_gb, have_gb, hosts, free_now, bits_per_weight, weights_gb, context_gb, engine_gb, expert_parallel)",
     "  plus fits, max_context, kv_pool_gb, kv_pool_tokens, max_concurrency and command, and its speed at the",
     "  workload (decode_tps, prefill_tps, ttft_ms, tpot_ms, throughput_tps: null when not estimated, speed_basis",
     "  says why and what was assumed); each refusal with",
     "  artifact, engine, where and reason, and deploy_targets: [{kind, ok, reason}] for kubernetes, compose and slurm.",
-  "  GB here are GiB (2^30 bytes). Warnings go to stderr.",
+    "  GB here are GiB (2^30 bytes). Warnings go to stderr.",
     "",
     "Exit codes: 0 planned; 2 a bad argument, path, file or repo (one line on stderr says which); 1 the Hub could not be read.",
   ].join("\n");

@@ -24,17 +24,25 @@ function kindOf(info: Awaited<ReturnType<typeof stat>>): string | null {
 export async function readInventoryFile(path: string): Promise<string> {
   // stat before open: opening a FIFO for reading blocks until something writes to it.
   const info = await stat(path).catch((err: NodeJS.ErrnoException) => {
-    throw new InputError(err.code === "ENOENT" ? "no such file" : err.code === "EACCES" ? "permission denied" : `cannot read it (${err.code ?? String(err)})`);
+    throw new InputError(
+      err.code === "ENOENT"
+        ? "no such file"
+        : err.code === "EACCES"
+          ? "permission denied"
+          : `cannot read it (${err.code ?? String(err)})`,
+    );
   });
   const kind = kindOf(info);
   if (kind) throw new InputError(kind);
-  if (info.size > MAX_IMPORT_CHARS) throw new InputError(`it is ${info.size.toLocaleString("en-US")} bytes, ${TOO_BIG}`);
+  if (info.size > MAX_IMPORT_CHARS)
+    throw new InputError(`it is ${info.size.toLocaleString("en-US")} bytes, ${TOO_BIG}`);
   const file = await open(path, "r");
   try {
     // Read one byte past the bound: a file that grew after stat is still refused, never read whole.
     const buffer = Buffer.alloc(MAX_IMPORT_CHARS + 1);
     let filled = 0;
-    for (let got = -1; got !== 0 && filled < buffer.length; filled += got) got = (await file.read(buffer, filled, buffer.length - filled, filled)).bytesRead;
+    for (let got = -1; got !== 0 && filled < buffer.length; filled += got)
+      got = (await file.read(buffer, filled, buffer.length - filled, filled)).bytesRead;
     if (filled > MAX_IMPORT_CHARS) throw new InputError(`it is ${TOO_BIG}`);
     return buffer.subarray(0, filled).toString("utf8");
   } finally {

@@ -16,7 +16,17 @@ import { createAppStore } from "../../src/state/appStore.ts";
 import type { Choices } from "../../src/state/choices.ts";
 import { checksum, decodeLink, encodeLink } from "../../src/state/link.ts";
 
-export const SHAPES = ["bit-flip", "truncate", "huge-number", "nan", "deep-nesting", "long-string", "proto", "wrong-version", "megabyte"] as const;
+export const SHAPES = [
+  "bit-flip",
+  "truncate",
+  "huge-number",
+  "nan",
+  "deep-nesting",
+  "long-string",
+  "proto",
+  "wrong-version",
+  "megabyte",
+] as const;
 export type Shape = (typeof SHAPES)[number];
 
 /** xorshift32: the same cases for the same seed, on every machine. */
@@ -48,8 +58,28 @@ export function linkOfText(json: string): string {
 
 const HUGE = [1e9, 2 ** 32, 2 ** 53, 1e12, 1e308, -1e308, -1, 0.5, 1e6];
 /** Where a number sits in the wire JSON (see link.ts WireV1). */
-const NUMBER_PATHS: (string | number)[][] = [["w", 0], ["w", 1], ["m"], ["c", 0, 2], ["c", 0, 3], ["c", 0, 4, 0, 1], ["c", 0, 4, 0, 2], ["e", "maxNumSeqs"], ["e", "ubatch"], ["x", 2]];
-const CONFIG_FIELDS = ["num_hidden_layers", "num_attention_heads", "num_key_value_heads", "hidden_size", "vocab_size", "num_local_experts", "intermediate_size", "max_position_embeddings"];
+const NUMBER_PATHS: (string | number)[][] = [
+  ["w", 0],
+  ["w", 1],
+  ["m"],
+  ["c", 0, 2],
+  ["c", 0, 3],
+  ["c", 0, 4, 0, 1],
+  ["c", 0, 4, 0, 2],
+  ["e", "maxNumSeqs"],
+  ["e", "ubatch"],
+  ["x", 2],
+];
+const CONFIG_FIELDS = [
+  "num_hidden_layers",
+  "num_attention_heads",
+  "num_key_value_heads",
+  "hidden_size",
+  "vocab_size",
+  "num_local_experts",
+  "intermediate_size",
+  "max_position_embeddings",
+];
 
 function setPath(root: Record<string, unknown>, path: (string | number)[], value: unknown): void {
   let node: unknown = root;
@@ -58,17 +88,29 @@ function setPath(root: Record<string, unknown>, path: (string | number)[], value
     node = (node as Record<string | number, unknown>)[key];
   }
   const last = path[path.length - 1];
-  if (typeof node === "object" && node !== null && last !== undefined) (node as Record<string | number, unknown>)[last] = value;
+  if (typeof node === "object" && node !== null && last !== undefined)
+    (node as Record<string | number, unknown>)[last] = value;
 }
 
 /** The wire JSON of a link made by this page (v2): decoded by hand, as an attacker would. */
 function wireOf(choices: Choices, manualConfig: Record<string, unknown>): Record<string, unknown> {
-  const withManual: Choices = { ...choices, manual: { name: "m", configJson: JSON.stringify(manualConfig), weightsBytes: 16e9 } };
+  const withManual: Choices = {
+    ...choices,
+    manual: { name: "m", configJson: JSON.stringify(manualConfig), weightsBytes: 16e9 },
+  };
   const { workload, filters } = withManual;
   return {
     r: withManual.repo,
     v: withManual.revision,
-    c: withManual.cluster.nodes.map((n) => [n.id, n.fabric, n.hostMemGib, n.hostFreeGib, n.devices.map((d) => (d.memGib === undefined ? [d.class, d.count, d.free] : [d.class, d.count, d.free, d.memGib]))]),
+    c: withManual.cluster.nodes.map((n) => [
+      n.id,
+      n.fabric,
+      n.hostMemGib,
+      n.hostFreeGib,
+      n.devices.map((d) =>
+        d.memGib === undefined ? [d.class, d.count, d.free] : [d.class, d.count, d.free, d.memGib],
+      ),
+    ]),
     w: [workload.contextTokens, workload.sequences, workload.kvDtype],
     e: { ...workload.settings },
     f: [filters.artifact, filters.engine, filters.fit, filters.groupBy],
@@ -79,7 +121,12 @@ function wireOf(choices: Choices, manualConfig: Record<string, unknown>): Record
 }
 
 /** One attacked link of the given shape (a fragment without "#"). */
-export function attack(shape: Shape, random: () => number, base: Choices, manualConfig: Record<string, unknown>): string {
+export function attack(
+  shape: Shape,
+  random: () => number,
+  base: Choices,
+  manualConfig: Record<string, unknown>,
+): string {
   const valid = encodeLink(base);
   switch (shape) {
     case "bit-flip": {
@@ -96,14 +143,19 @@ export function attack(shape: Shape, random: () => number, base: Choices, manual
     case "huge-number": {
       const wire = wireOf(base, manualConfig);
       if (random() < 0.5) setPath(wire, pick(random, NUMBER_PATHS), pick(random, HUGE));
-      else setPath(wire, ["x", 1], JSON.stringify({ ...manualConfig, [pick(random, CONFIG_FIELDS)]: pick(random, HUGE) }));
+      else
+        setPath(wire, ["x", 1], JSON.stringify({ ...manualConfig, [pick(random, CONFIG_FIELDS)]: pick(random, HUGE) }));
       return linkOfText(JSON.stringify(wire));
     }
     case "nan": {
       const text = JSON.stringify(wireOf(base, manualConfig));
       // NaN and Infinity as a Python json.dumps writes them: in the wire, or inside the manual config's text.
       const token = pick(random, ["NaN", "Infinity", "-Infinity"]);
-      return linkOfText(random() < 0.5 ? text.replace(/"w":\[\d+/, `"w":[${token}`) : text.replace(/\\"num_hidden_layers\\":\d+/, `\\"num_hidden_layers\\":${token}`));
+      return linkOfText(
+        random() < 0.5
+          ? text.replace(/"w":\[\d+/, `"w":[${token}`)
+          : text.replace(/\\"num_hidden_layers\\":\d+/, `\\"num_hidden_layers\\":${token}`),
+      );
     }
     case "deep-nesting": {
       const depth = pick(random, [100, 1000, 10_000, 100_000]);
@@ -114,7 +166,11 @@ export function attack(shape: Shape, random: () => number, base: Choices, manual
     case "long-string": {
       const long = "x".repeat(pick(random, [301, 10_000, 100_000, 400_000]));
       const wire = wireOf(base, manualConfig);
-      setPath(wire, pick(random, [["r"], ["v"], ["o"], ["c", 0, 0], ["c", 0, 4, 0, 0], ["x", 0], ["x", 1], ["e", "vllmVersion"]]), long);
+      setPath(
+        wire,
+        pick(random, [["r"], ["v"], ["o"], ["c", 0, 0], ["c", 0, 4, 0, 0], ["x", 0], ["x", 1], ["e", "vllmVersion"]]),
+        long,
+      );
       return linkOfText(JSON.stringify(wire));
     }
     case "proto": {
@@ -124,17 +180,34 @@ export function attack(shape: Shape, random: () => number, base: Choices, manual
       let text = JSON.stringify(wire);
       if (where === "top") text = text.replace(/^\{/, `{"${key}":{"polluted":1},`);
       else if (where === "settings") text = text.replace(/"e":\{/, `"e":{"${key}":{"polluted":1},`);
-      else if (where === "config") text = text.replace(/\["m","\{/, `["m","{\\"${key}\\":{\\"num_hidden_layers\\":4294967296},`);
+      else if (where === "config")
+        text = text.replace(/\["m","\{/, `["m","{\\"${key}\\":{\\"num_hidden_layers\\":4294967296},`);
       else text = text.replace(/"f":\[/, `"f":{"${key}":1},"ff":[`);
       return linkOfText(text);
     }
     case "wrong-version": {
       const body = valid.replace(/^v2\.[0-9a-f]{8}\./, "");
-      return pick(random, [`v0.${body}`, `v3.${body}`, `v99999999.${body}`, `V2.${body}`, `v2.${body}`, `v1.${valid}`, `v2.00000000.${body}`, `v-1.${body}`, `v2..${body}`, `v${"9".repeat(400)}.${body}`]);
+      return pick(random, [
+        `v0.${body}`,
+        `v3.${body}`,
+        `v99999999.${body}`,
+        `V2.${body}`,
+        `v2.${body}`,
+        `v1.${valid}`,
+        `v2.00000000.${body}`,
+        `v-1.${body}`,
+        `v2..${body}`,
+        `v${"9".repeat(400)}.${body}`,
+      ]);
     }
     case "megabyte": {
       const n = 2 ** 20;
-      return pick(random, [`v2.${"A".repeat(n)}`, `v2.00000000.${"A".repeat(n)}`, "x".repeat(n), `${valid}${"B".repeat(n)}`]);
+      return pick(random, [
+        `v2.${"A".repeat(n)}`,
+        `v2.00000000.${"A".repeat(n)}`,
+        "x".repeat(n),
+        `${valid}${"B".repeat(n)}`,
+      ]);
     }
   }
 }
@@ -169,14 +242,30 @@ function soundness(choices: Choices, notices: string[]): string | null {
     } catch {
       return null;
     }
-    if (typeof config === "object" && config !== null && !Array.isArray(config) && configCeilingError(config as Record<string, unknown>)) return "manual model past the ceilings";
+    if (
+      typeof config === "object" &&
+      config !== null &&
+      !Array.isArray(config) &&
+      configCeilingError(config as Record<string, unknown>)
+    )
+      return "manual model past the ceilings";
   }
   return null;
 }
 
 /** Decodes (and, when asked, draws) one link, timing each. */
 export function runCase(shape: Shape, fragment: string, defaults: Choices, render: boolean): CaseResult {
-  const result: CaseResult = { shape, chars: fragment.length, decodeError: null, unsound: null, decodeMs: 0, renderError: null, renderMs: 0, blank: false, notices: 0 };
+  const result: CaseResult = {
+    shape,
+    chars: fragment.length,
+    decodeError: null,
+    unsound: null,
+    decodeMs: 0,
+    renderError: null,
+    renderMs: 0,
+    blank: false,
+    notices: 0,
+  };
   let t = performance.now();
   let decoded;
   try {
@@ -192,9 +281,15 @@ export function runCase(shape: Shape, fragment: string, defaults: Choices, rende
   if (!render) return result;
   t = performance.now();
   try {
-    const store = createAppStore({ choices: decoded.choices, linkNotices: decoded.ignored, hubUrl: "https://huggingface.co" });
+    const store = createAppStore({
+      choices: decoded.choices,
+      linkNotices: decoded.ignored,
+      hubUrl: "https://huggingface.co",
+    });
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const html = renderToStaticMarkup(createElement(QueryClientProvider, { client }, createElement(PlanPage, { store, tokens: tokenStore(null) })));
+    const html = renderToStaticMarkup(
+      createElement(QueryClientProvider, { client }, createElement(PlanPage, { store, tokens: tokenStore(null) })),
+    );
     result.blank = !html.includes("Modelplan") || !html.includes("Ways to run it");
   } catch (err) {
     result.renderError = err instanceof Error ? `${err.name}: ${err.message.slice(0, 200)}` : String(err);

@@ -25,7 +25,8 @@ async function listFiles(root: string): Promise<RepoFile[]> {
   const files: RepoFile[] = [];
   async function walk(dir: string): Promise<void> {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
-      if (files.length > MAX_FILES) throw new LocalModelError(`${root} holds over ${MAX_FILES} files: give the model's own directory`);
+      if (files.length > MAX_FILES)
+        throw new LocalModelError(`${root} holds over ${MAX_FILES} files: give the model's own directory`);
       const full = join(dir, entry.name);
       // stat follows symlinks: a cache snapshot's files are links into blobs/.
       const info = await stat(full).catch(() => null);
@@ -46,7 +47,10 @@ const MAX_JSON_BYTES = 64 * 2 ** 20;
 
 async function readJson(root: string, path: string): Promise<Record<string, unknown>> {
   const info = await stat(join(root, path));
-  if (info.size > MAX_JSON_BYTES) throw new LocalModelError(`${join(root, path)} is ${info.size.toLocaleString("en-US")} bytes, more than any ${basename(path)} (${MAX_JSON_BYTES / 2 ** 20} MiB): is it the right file?`);
+  if (info.size > MAX_JSON_BYTES)
+    throw new LocalModelError(
+      `${join(root, path)} is ${info.size.toLocaleString("en-US")} bytes, more than any ${basename(path)} (${MAX_JSON_BYTES / 2 ** 20} MiB): is it the right file?`,
+    );
   const text = await readFile(join(root, path), "utf8");
   let value: unknown;
   try {
@@ -63,7 +67,10 @@ async function readHeader(root: string, path: string, sizeBytes: number): Promis
   const full = join(root, path);
   try {
     const parse = await gguf(full, { allowLocalFile: true });
-    if (Number(parse.tensorDataOffset) > sizeBytes) throw new LocalModelError(`${full}: the GGUF header runs past the file's ${sizeBytes} bytes: the download is incomplete`);
+    if (Number(parse.tensorDataOffset) > sizeBytes)
+      throw new LocalModelError(
+        `${full}: the GGUF header runs past the file's ${sizeBytes} bytes: the download is incomplete`,
+      );
     return headerFromParse(parse);
   } catch (err) {
     if (err instanceof LocalModelError) throw err;
@@ -116,7 +123,10 @@ export async function readLocalModel(given: string): Promise<RepoSnapshot> {
   if (!info) throw new LocalModelError(`no such directory: ${given}`);
   let fileName: string | null = null;
   if (!info.isDirectory()) {
-    if (!root.toLowerCase().endsWith(".gguf")) throw new LocalModelError(`${given} is a file: give the model's directory (config.json with *.safetensors or pytorch_model*.bin, or *.gguf files), or one .gguf file`);
+    if (!root.toLowerCase().endsWith(".gguf"))
+      throw new LocalModelError(
+        `${given} is a file: give the model's directory (config.json with *.safetensors or pytorch_model*.bin, or *.gguf files), or one .gguf file`,
+      );
     fileName = basename(root);
     root = dirname(root);
   }
@@ -126,11 +136,15 @@ export async function readLocalModel(given: string): Promise<RepoSnapshot> {
   const paths = new Set(files.map((f) => f.path));
   const ggufPaths = ggufHeaderPaths([...paths]);
   // The same weights the Hub reader takes: safetensors, else a complete pytorch_model*.bin set, or GGUF.
-  const hasWeights = ggufPaths.length > 0 || files.some((f) => f.path.endsWith(".safetensors")) || pytorchWeightFiles(files).length > 0;
+  const hasWeights =
+    ggufPaths.length > 0 || files.some((f) => f.path.endsWith(".safetensors")) || pytorchWeightFiles(files).length > 0;
   if (!paths.has("config.json") && ggufPaths.length === 0) {
     throw new LocalModelError(`${dir} has no config.json and no .gguf file: give the directory a download made`);
   }
-  if (!hasWeights) throw new LocalModelError(`${dir} has a config.json but no *.safetensors, complete pytorch_model*.bin set or *.gguf weights: is the download complete?`);
+  if (!hasWeights)
+    throw new LocalModelError(
+      `${dir} has a config.json but no *.safetensors, complete pytorch_model*.bin set or *.gguf weights: is the download complete?`,
+    );
   const extraJson: Record<string, unknown> = {};
   for (const name of EXTRA_JSON_FILES) if (paths.has(name)) extraJson[name] = await readJson(root, name);
   // .bin shards weigh what their index's total_size says (artifacts.ts pytorchBytes), as from the Hub.

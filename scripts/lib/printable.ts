@@ -38,6 +38,7 @@ export const MAX_MESSAGES_SHOWN = 10;
 /** The first MAX_MESSAGES_SHOWN lines, and a count of the rest. */
 export function firstLines(lines: readonly string[], prefix = ""): string[] {
   const shown = lines.slice(0, MAX_MESSAGES_SHOWN).map((l) => `${prefix}${l}`);
-  if (lines.length > MAX_MESSAGES_SHOWN) shown.push(`${prefix}… and ${(lines.length - MAX_MESSAGES_SHOWN).toLocaleString("en-US")} more`);
+  if (lines.length > MAX_MESSAGES_SHOWN)
+    shown.push(`${prefix}… and ${(lines.length - MAX_MESSAGES_SHOWN).toLocaleString("en-US")} more`);
   return shown;
 }

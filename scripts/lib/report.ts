@@ -46,8 +46,11 @@ export function commandLines(commands: readonly string[], indent = "      "): st
 
 /** "vllm · original · 3 × h100-80g: tensor parallel 3: 40 attention heads do not divide by 3". */
 export function reasonLines(refused: readonly Refusal[]): string[] {
-  const shown = refused.slice(0, REASONS_SHOWN).map((r) => `  ${r.engine} · ${printable(r.artifact)} · ${printable(r.where)}: ${r.reason}`);
-  if (refused.length > REASONS_SHOWN) shown.push(`  … ${(refused.length - REASONS_SHOWN).toLocaleString("en-US")} more (--json lists all)`);
+  const shown = refused
+    .slice(0, REASONS_SHOWN)
+    .map((r) => `  ${r.engine} · ${printable(r.artifact)} · ${printable(r.where)}: ${r.reason}`);
+  if (refused.length > REASONS_SHOWN)
+    shown.push(`  … ${(refused.length - REASONS_SHOWN).toLocaleString("en-US")} more (--json lists all)`);
   return shown;
 }
 
@@ -67,7 +70,8 @@ export function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof pla
     );
     if (i === 0) lines.push(...commandLines(o.commands));
   });
-  if (result.options.length > OPTIONS_SHOWN) lines.push(`… ${result.options.length - OPTIONS_SHOWN} more (--json lists all)`);
+  if (result.options.length > OPTIONS_SHOWN)
+    lines.push(`… ${result.options.length - OPTIONS_SHOWN} more (--json lists all)`);
   if (!fits && result.refused.length > 0) {
     if (result.options.length > 0) lines.push("");
     lines.push(`Why not? (${turnedDown})`, ...reasonLines(result.refused));

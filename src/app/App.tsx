@@ -51,7 +51,9 @@ import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.Accuracy })));
 /** The Deploy panel and its manifest writers load when an option is opened, not with the page (e2e/speed.spec.ts budget). */
 // The log parser and calibration (~10 KB gzipped) are not on the first screen: they load after it, under a closed disclosure.
-const CalibrateFromLog = lazy(() => import("../ui/CalibrateFromLog.tsx").then((m) => ({ default: m.CalibrateFromLog })));
+const CalibrateFromLog = lazy(() =>
+  import("../ui/CalibrateFromLog.tsx").then((m) => ({ default: m.CalibrateFromLog })),
+);
 const DeployPanel = lazy(() => import("../ui/DeployPanel.tsx").then((m) => ({ default: m.DeployPanel })));
 
 /** How long the thumb rests before the plan is made again at its context: a pause, not a frame of a drag. */
@@ -83,21 +85,36 @@ export function App({ store, tokens }: AppProps) {
   const [sliding, setSliding] = useState<number | null>(null);
 
   const { repo, revision, cluster, workload } = choices;
-  const access = useMemo<HubAccessSettings>(() => (token === undefined ? { hubUrl } : { hubUrl, accessToken: token }), [hubUrl, token]);
+  const access = useMemo<HubAccessSettings>(
+    () => (token === undefined ? { hubUrl } : { hubUrl, accessToken: token }),
+    [hubUrl, token],
+  );
   const manual = choices.manual;
   // A model given by hand replaces the repo's: nothing is asked of the Hub for it.
-  const manualSnapshot = useMemo(() => (manual ? snapshotFromManual(manual.configJson, manual.weightsBytes, manual.name) : null), [manual]);
-  const query = useQuery({ ...repoQueryOptions(repo, revision === "" ? null : revision, access), enabled: manual === undefined });
+  const manualSnapshot = useMemo(
+    () => (manual ? snapshotFromManual(manual.configJson, manual.weightsBytes, manual.name) : null),
+    [manual],
+  );
+  const query = useQuery({
+    ...repoQueryOptions(repo, revision === "" ? null : revision, access),
+    enabled: manual === undefined,
+  });
   /** A repo asked for and not yet read: the plan and the link stay on the last good one meanwhile, and after a failure. */
   const [attempt, setAttempt] = useState<Attempt | null>(null);
   const attemptQuery = useQuery({
     // With no attempt, the plan's own read (the same key and options): a stand-in key would be seeded with the catalog's answer.
-    ...(attempt ? repoQueryOptions(attempt.repo, attempt.revision, access) : repoQueryOptions(repo, revision === "" ? null : revision, access)),
+    ...(attempt
+      ? repoQueryOptions(attempt.repo, attempt.revision, access)
+      : repoQueryOptions(repo, revision === "" ? null : revision, access)),
     enabled: attempt !== null,
     // The read that failed is retried by the way on the user picks (countdown, token), not by remounting.
     retryOnMount: false,
   });
-  const snapshot: RepoSnapshot | undefined = manualSnapshot ? ("error" in manualSnapshot ? undefined : manualSnapshot) : query.data;
+  const snapshot: RepoSnapshot | undefined = manualSnapshot
+    ? "error" in manualSnapshot
+      ? undefined
+      : manualSnapshot
+    : query.data;
 
   // The snapshot is parsed once per repo read; placements are enumerated when the model, the cluster or
   // the committed workload moves. While the slider is dragged, withWorkload re-evaluates those placements.
@@ -125,7 +142,10 @@ export function App({ store, tokens }: AppProps) {
   const planAtRest = useMemo(() => {
     if (restingAt === null || !snapshot || !read?.ok) return null;
     try {
-      return plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, { ...workload, contextTokens: restingAt });
+      return plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, {
+        ...workload,
+        contextTokens: restingAt,
+      });
     } catch {
       return null;
     }
@@ -137,7 +157,10 @@ export function App({ store, tokens }: AppProps) {
     try {
       // Between rests, the last plan's layouts re-evaluated at the thumb: their figures are right, but the
       // set of layouts may not be the one this context gets, and the page says so.
-      return { plan: withWorkload(planAtRest ?? enumerated, { ...workload, contextTokens: sliding }), catchingUp: true };
+      return {
+        plan: withWorkload(planAtRest ?? enumerated, { ...workload, contextTokens: sliding }),
+        catchingUp: true,
+      };
     } catch {
       // The committed plan stays on screen while a slider position cannot be planned.
       return { plan: enumerated, catchingUp: true };
@@ -159,8 +182,19 @@ export function App({ store, tokens }: AppProps) {
   const attemptError = attempt ? attemptQuery.error : null;
   const status = useMemo((): RepoStatus => {
     if (attempt) return attemptError ? errorStatus(attemptError) : { kind: "loading" };
-    if (manualSnapshot && "error" in manualSnapshot) return { kind: "error", message: `the manual model in this link cannot be planned: ${manualSnapshot.error}`, errorKind: "model" };
-    return repoStatus(manual === undefined && query.isPending, manual === undefined ? query.error : null, snapshot, read, manual !== undefined);
+    if (manualSnapshot && "error" in manualSnapshot)
+      return {
+        kind: "error",
+        message: `the manual model in this link cannot be planned: ${manualSnapshot.error}`,
+        errorKind: "model",
+      };
+    return repoStatus(
+      manual === undefined && query.isPending,
+      manual === undefined ? query.error : null,
+      snapshot,
+      read,
+      manual !== undefined,
+    );
   }, [attempt, attemptError, manual, manualSnapshot, query.isPending, query.error, snapshot, read]);
   const failure = attempt ? attemptError : manual === undefined ? query.error : null;
   const gated = failure instanceof HubError && (failure.kind === "gated" || failure.kind === "token");
@@ -172,22 +206,52 @@ export function App({ store, tokens }: AppProps) {
   }, [failure, failedAt]);
   // The input panels below redraw only when their own inputs change, not on every frame of a slider drag.
   const onClusterChange = useCallback((c: Cluster) => setCluster(store, c), [store]);
-  const clusterPanel = useMemo(() => <ClusterPanel cluster={cluster} onChange={onClusterChange} />, [cluster, onClusterChange]);
+  const clusterPanel = useMemo(
+    () => <ClusterPanel cluster={cluster} onChange={onClusterChange} />,
+    [cluster, onClusterChange],
+  );
   const onSetting = useCallback<OnSetting>((key, value) => setEngineSetting(store, key, value), [store]);
   const onResetSettings = useCallback(() => resetEngineSettings(store), [store]);
   const cardBytes = useMemo(() => largestCardBytes(cluster), [cluster]);
   const engineSettings = useMemo(
-    () => <EngineSettings settings={workload.settings} cardMemoryBytes={cardBytes} onSet={onSetting} onReset={onResetSettings} />,
+    () => (
+      <EngineSettings
+        settings={workload.settings}
+        cardMemoryBytes={cardBytes}
+        onSet={onSetting}
+        onReset={onResetSettings}
+      />
+    ),
     [workload.settings, cardBytes, onSetting, onResetSettings],
   );
   // No GPU and no GGUF: the engine has nothing to turn down, so the page says why and lists the GGUFs.
-  const needsGguf = shownPlan !== null && shownPlan.options.length === 0 && cluster.nodes.every((n) => n.devices.length === 0) && shownPlan.artifacts.every((a) => a.format !== "gguf");
-  const ggufs = useQuery({ ...quantizedChildrenQueryOptions(repo, access), enabled: needsGguf && manual === undefined });
+  const needsGguf =
+    shownPlan !== null &&
+    shownPlan.options.length === 0 &&
+    cluster.nodes.every((n) => n.devices.length === 0) &&
+    shownPlan.artifacts.every((a) => a.format !== "gguf");
+  const ggufs = useQuery({
+    ...quantizedChildrenQueryOptions(repo, access),
+    enabled: needsGguf && manual === undefined,
+  });
   const [readRequest, setReadRequest] = useState<string | null>(null);
-  const gpuClasses = useMemo(() => [...new Set(cluster.nodes.flatMap((n) => n.devices.map((d) => d.class)))], [cluster]);
-  const onRank = useCallback((patch: Pick<Workload, "rankBy" | "pricesPerCardHour">) => setWorkload(store, patch), [store]);
+  const gpuClasses = useMemo(
+    () => [...new Set(cluster.nodes.flatMap((n) => n.devices.map((d) => d.class)))],
+    [cluster],
+  );
+  const onRank = useCallback(
+    (patch: Pick<Workload, "rankBy" | "pricesPerCardHour">) => setWorkload(store, patch),
+    [store],
+  );
   const rankControls = useMemo(
-    () => <RankControls rankBy={workload.rankBy ?? "fewest-cards"} prices={workload.pricesPerCardHour ?? NO_PRICES} gpuClasses={gpuClasses} onChange={onRank} />,
+    () => (
+      <RankControls
+        rankBy={workload.rankBy ?? "fewest-cards"}
+        prices={workload.pricesPerCardHour ?? NO_PRICES}
+        gpuClasses={gpuClasses}
+        onChange={onRank}
+      />
+    ),
     [workload.rankBy, workload.pricesPerCardHour, gpuClasses, onRank],
   );
   const maxContext = shownPlan?.shape.maxContextTokens ?? workload.contextTokens;
@@ -207,132 +271,149 @@ export function App({ store, tokens }: AppProps) {
       </header>
       <LinkNotices notices={linkNotices} onDismiss={() => dismissLinkNotices(store)} />
       <main>
-      {shownPlan ? <p className="top-verdict">{topVerdict(shownPlan.options)}</p> : null}
-      <div className="layout">
-        <ModelPanel
-          store={store}
-          attempt={attempt}
-          onAttempt={setAttempt}
-          retry={retry}
-          tokens={tokens}
-          repo={attempt ? attempt.repo : manual ? manual.name : repo}
-          revision={attempt ? (attempt.revision ?? "") : manual ? "" : revision}
-          hubUrl={hubUrl}
-          token={token}
-          onToken={setToken}
-          status={status}
-          gated={gated}
-          readRequest={readRequest}
-          onReadRequestTaken={() => setReadRequest(null)}
-        />
-        <section className="panel panel-context" aria-labelledby="context-heading">
-          <h2 id="context-heading">Context</h2>
-          <ContextControls
-            workload={workload}
-            slidingContextTokens={sliding}
-            maxContextTokens={maxContext}
-            onSlide={setSliding}
-            onSlideEnd={(tokens) => {
-              setSliding(null);
-              setWorkload(store, { contextTokens: tokens });
-            }}
-            onChange={(patch) => setWorkload(store, patch)}
-          >
-            {engineSettings}
-          </ContextControls>
-        </section>
-        <section className="panel options-panel" aria-labelledby="options-heading">
-          <h2 id="options-heading">Ways to run it</h2>
-          <a className="skip-link" href="#cluster">
-            Skip the options, to the cluster
-          </a>
-          {rankControls}
-          {attempt && attemptError && shownPlan ? (
-            <p className="notice" role="status">
-              {`Still showing the last plan, for ${manual ? manual.name : repo}: ${attempt.repo} could not be read (see the message under the repo field). The link stays on this plan.`}
-            </p>
-          ) : null}
-          <PlanBoundary part="the plan" leave={leave} resetKey={shownPlan}>
-            {planned && "error" in planned ? (
-              <div className="notice" role="alert">
-                <p>
-                  <strong>This model could not be planned:</strong> {planned.error.slice(0, 300)}
-                </p>
-                <button type="button" onClick={leave.run}>
-                  {leave.label}
-                </button>
-              </div>
-            ) : shownPlan ? (
-              <OptionsView
-                options={shownPlan.options}
-                refused={shownPlan.refused}
-                artifacts={shownPlan.artifacts}
-                modelMaxContextTokens={shownPlan.shape.maxContextTokens}
-                sequences={workload.sequences}
-                catchingUpToTokens={shown?.catchingUp === true ? sliding : null}
-                filters={choices.filters}
-                whyNone={
-                  needsGguf ? (
-                    <NeedsGguf
-                      repo={manual ? manual.name : repo}
-                      state={ggufs.error ? { kind: "error", message: ggufs.error.message } : ggufs.data ? { kind: "ready", children: ggufs.data } : manual ? { kind: "closed" } : { kind: "loading" }}
-                      onPlan={setReadRequest}
-                    />
-                  ) : undefined
-                }
-                selectedOptionId={choices.selectedOptionId}
-                onFilters={onFilters}
-                onSelect={onSelect}
-                renderCommands={(option) => (
-                  <>
-                    <CommandForm
-                      plan={shownPlan}
-                      option={option}
-                      workload={workload}
-                      onWorkloadChange={(w) => replaceWorkload(store, w)}
-                      chosenIndex={option.id === choices.selectedOptionId ? choices.commandIndex : 0}
-                      onChoose={(i) => {
-                        selectOption(store, option.id);
-                        chooseCommand(store, i);
-                      }}
-                    />
-                    <details className="deploy">
-                      <summary>Deploy: Kubernetes, Compose, Slurm</summary>
-                      <Suspense fallback={<p className="muted">Loading…</p>}>
-                        <DeployPanel plan={shownPlan} option={option} />
-                      </Suspense>
-                    </details>
-                    <details className="calibrate">
-                      <summary>Calibrate from a startup log</summary>
-                      <Suspense fallback={<p className="muted">Loading…</p>}>
-                        <CalibrateFromLog option={option} workload={workload} onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)} />
-                      </Suspense>
-                    </details>
-                  </>
-                )}
-              />
-            ) : (
-              <>
-                <p className="muted">{status.kind === "error" ? "No plan: the model could not be read (see above)." : "Reading the model…"}</p>
-                {status.kind === "error" && manual ? (
+        {shownPlan ? <p className="top-verdict">{topVerdict(shownPlan.options)}</p> : null}
+        <div className="layout">
+          <ModelPanel
+            store={store}
+            attempt={attempt}
+            onAttempt={setAttempt}
+            retry={retry}
+            tokens={tokens}
+            repo={attempt ? attempt.repo : manual ? manual.name : repo}
+            revision={attempt ? (attempt.revision ?? "") : manual ? "" : revision}
+            hubUrl={hubUrl}
+            token={token}
+            onToken={setToken}
+            status={status}
+            gated={gated}
+            readRequest={readRequest}
+            onReadRequestTaken={() => setReadRequest(null)}
+          />
+          <section className="panel panel-context" aria-labelledby="context-heading">
+            <h2 id="context-heading">Context</h2>
+            <ContextControls
+              workload={workload}
+              slidingContextTokens={sliding}
+              maxContextTokens={maxContext}
+              onSlide={setSliding}
+              onSlideEnd={(tokens) => {
+                setSliding(null);
+                setWorkload(store, { contextTokens: tokens });
+              }}
+              onChange={(patch) => setWorkload(store, patch)}
+            >
+              {engineSettings}
+            </ContextControls>
+          </section>
+          <section className="panel options-panel" aria-labelledby="options-heading">
+            <h2 id="options-heading">Ways to run it</h2>
+            <a className="skip-link" href="#cluster">
+              Skip the options, to the cluster
+            </a>
+            {rankControls}
+            {attempt && attemptError && shownPlan ? (
+              <p className="notice" role="status">
+                {`Still showing the last plan, for ${manual ? manual.name : repo}: ${attempt.repo} could not be read (see the message under the repo field). The link stays on this plan.`}
+              </p>
+            ) : null}
+            <PlanBoundary part="the plan" leave={leave} resetKey={shownPlan}>
+              {planned && "error" in planned ? (
+                <div className="notice" role="alert">
+                  <p>
+                    <strong>This model could not be planned:</strong> {planned.error.slice(0, 300)}
+                  </p>
                   <button type="button" onClick={leave.run}>
                     {leave.label}
                   </button>
-                ) : null}
-              </>
-            )}
-          </PlanBoundary>
-        </section>
-        <section className="panel panel-cluster" id="cluster" tabIndex={-1} aria-labelledby="cluster-heading">
-          <h2 id="cluster-heading">Cluster</h2>
-          {clusterPanel}
-        </section>
-      </div>
-      <AccuracyDisclosure />
+                </div>
+              ) : shownPlan ? (
+                <OptionsView
+                  options={shownPlan.options}
+                  refused={shownPlan.refused}
+                  artifacts={shownPlan.artifacts}
+                  modelMaxContextTokens={shownPlan.shape.maxContextTokens}
+                  sequences={workload.sequences}
+                  catchingUpToTokens={shown?.catchingUp === true ? sliding : null}
+                  filters={choices.filters}
+                  whyNone={
+                    needsGguf ? (
+                      <NeedsGguf
+                        repo={manual ? manual.name : repo}
+                        state={
+                          ggufs.error
+                            ? { kind: "error", message: ggufs.error.message }
+                            : ggufs.data
+                              ? { kind: "ready", children: ggufs.data }
+                              : manual
+                                ? { kind: "closed" }
+                                : { kind: "loading" }
+                        }
+                        onPlan={setReadRequest}
+                      />
+                    ) : undefined
+                  }
+                  selectedOptionId={choices.selectedOptionId}
+                  onFilters={onFilters}
+                  onSelect={onSelect}
+                  renderCommands={(option) => (
+                    <>
+                      <CommandForm
+                        plan={shownPlan}
+                        option={option}
+                        workload={workload}
+                        onWorkloadChange={(w) => replaceWorkload(store, w)}
+                        chosenIndex={option.id === choices.selectedOptionId ? choices.commandIndex : 0}
+                        onChoose={(i) => {
+                          selectOption(store, option.id);
+                          chooseCommand(store, i);
+                        }}
+                      />
+                      <details className="deploy">
+                        <summary>Deploy: Kubernetes, Compose, Slurm</summary>
+                        <Suspense fallback={<p className="muted">Loading…</p>}>
+                          <DeployPanel plan={shownPlan} option={option} />
+                        </Suspense>
+                      </details>
+                      <details className="calibrate">
+                        <summary>Calibrate from a startup log</summary>
+                        <Suspense fallback={<p className="muted">Loading…</p>}>
+                          <CalibrateFromLog
+                            option={option}
+                            workload={workload}
+                            onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)}
+                          />
+                        </Suspense>
+                      </details>
+                    </>
+                  )}
+                />
+              ) : (
+                <>
+                  <p className="muted">
+                    {status.kind === "error"
+                      ? "No plan: the model could not be read (see above)."
+                      : "Reading the model…"}
+                  </p>
+                  {status.kind === "error" && manual ? (
+                    <button type="button" onClick={leave.run}>
+                      {leave.label}
+                    </button>
+                  ) : null}
+                </>
+              )}
+            </PlanBoundary>
+          </section>
+          <section className="panel panel-cluster" id="cluster" tabIndex={-1} aria-labelledby="cluster-heading">
+            <h2 id="cluster-heading">Cluster</h2>
+            {clusterPanel}
+          </section>
+        </div>
+        <AccuracyDisclosure />
       </main>
       <footer className="page-foot">
         <p>
-          Only reads of the Hugging Face Hub leave this page; the cluster and the plan stay in your browser and in the link you share.
+          Only reads of the Hugging Face Hub leave this page; the cluster and the plan stay in your browser and in the
+          link you share.
         </p>
       </footer>
     </div>
@@ -345,7 +426,10 @@ export function App({ store, tokens }: AppProps) {
  */
 export function PlanPage({ store, tokens }: AppProps) {
   const choices = useStore(store, (s) => s.choices);
-  const leave = useMemo(() => ({ label: "Open the example plan", run: () => openLink(store, defaultChoices(), []) }), [store]);
+  const leave = useMemo(
+    () => ({ label: "Open the example plan", run: () => openLink(store, defaultChoices(), []) }),
+    [store],
+  );
   return (
     <PlanBoundary part="the page" leave={leave} resetKey={choices}>
       <App store={store} tokens={tokens} />
@@ -356,7 +440,10 @@ export function PlanPage({ store, tokens }: AppProps) {
 /** The answer in one line, near the top at any width (issue 17: at 375 px the first option was 1,264 px down). */
 function topVerdict(options: readonly PlanOption[]): string {
   const best = options.find((o) => o.fits);
-  if (!best) return options.length === 0 ? "Nothing runs on this cluster as it is: see Ways to run it." : "Nothing fits at this context: see what to add under each option.";
+  if (!best)
+    return options.length === 0
+      ? "Nothing runs on this cluster as it is: see Ways to run it."
+      : "Nothing fits at this context: see what to add under each option.";
   const speed = best.speed?.decodeTps ?? null;
   return `Fits on ${placementLabel(best.placement)} with ${engineName(best.engine)}${speed === null ? "" : `, ${formatTps(speed)} for one user`}.`;
 }
@@ -365,12 +452,24 @@ function errorStatus(error: Error): RepoStatus {
   return { kind: "error", message: error.message, errorKind: error instanceof HubError ? error.kind : "unknown" };
 }
 
-function repoStatus(pending: boolean, error: Error | null, snapshot: RepoSnapshot | undefined, read: ModelRead | null, manual: boolean): RepoStatus {
+function repoStatus(
+  pending: boolean,
+  error: Error | null,
+  snapshot: RepoSnapshot | undefined,
+  read: ModelRead | null,
+  manual: boolean,
+): RepoStatus {
   if (error) return errorStatus(error);
   if (pending || !snapshot || !read) return { kind: "loading" };
   if (!read.ok) return { kind: "error", message: read.message, errorKind: "model" };
   const source = manual ? "manual" : catalogSnapshot(snapshot.repo)?.sha === snapshot.sha ? "catalog" : "hub";
-  return { kind: "ready", summary: modelSummary(read.model.shape), artifacts: read.model.artifacts, sha: snapshot.sha, source };
+  return {
+    kind: "ready",
+    summary: modelSummary(read.model.shape),
+    artifacts: read.model.artifacts,
+    sha: snapshot.sha,
+    source,
+  };
 }
 
 /** Issue 7's accuracy view, fetched and drawn only once a user opens it. */

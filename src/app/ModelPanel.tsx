@@ -52,9 +52,27 @@ interface ModelPanelProps {
   onReadRequestTaken?: () => void;
 }
 
-export const ModelPanel = memo(function ModelPanel({ store, attempt, onAttempt, retry, tokens, repo, revision, hubUrl, token, onToken, status, gated, readRequest = null, onReadRequestTaken }: ModelPanelProps) {
+export const ModelPanel = memo(function ModelPanel({
+  store,
+  attempt,
+  onAttempt,
+  retry,
+  tokens,
+  repo,
+  revision,
+  hubUrl,
+  token,
+  onToken,
+  status,
+  gated,
+  readRequest = null,
+  onReadRequestTaken,
+}: ModelPanelProps) {
   const queryClient = useQueryClient();
-  const access = useMemo<HubAccessSettings>(() => (token === undefined ? { hubUrl } : { hubUrl, accessToken: token }), [hubUrl, token]);
+  const access = useMemo<HubAccessSettings>(
+    () => (token === undefined ? { hubUrl } : { hubUrl, accessToken: token }),
+    [hubUrl, token],
+  );
   const catalog = useMemo(() => catalogEntries(), []);
   const [manualOpen, setManualOpen] = useState(false);
   // The list belongs to the repo it was opened for: reading another repo closes it.
@@ -78,7 +96,11 @@ export const ModelPanel = memo(function ModelPanel({ store, attempt, onAttempt, 
     reads.current++;
     onAttempt(null);
     // Minified: the link carries the config, and whitespace is most of a pretty-printed one.
-    setManualModel(store, { name: snapshot.repo, configJson: JSON.stringify(snapshot.config), weightsBytes: input.weightsBytes });
+    setManualModel(store, {
+      name: snapshot.repo,
+      configJson: JSON.stringify(snapshot.config),
+      weightsBytes: input.weightsBytes,
+    });
     return null;
   }
 
@@ -149,7 +171,12 @@ export const ModelPanel = memo(function ModelPanel({ store, attempt, onAttempt, 
         onRead={readRepoText}
         extra={
           status.kind === "ready" && status.source !== "manual" ? (
-            <QuantizedChildren baseRepo={repo} state={childrenState} onOpen={(open) => setChildrenFor(open ? repo : null)} onPlan={(child) => void readRepoText(child)} />
+            <QuantizedChildren
+              baseRepo={repo}
+              state={childrenState}
+              onOpen={(open) => setChildrenFor(open ? repo : null)}
+              onPlan={(child) => void readRepoText(child)}
+            />
           ) : null
         }
         offline={

@@ -31,7 +31,10 @@ export class PlanBoundary extends Component<PlanBoundaryProps, PlanBoundaryState
     return { error: error instanceof Error ? error : new Error(String(error)), keyAtError: JUST_FAILED };
   }
 
-  static getDerivedStateFromProps(props: PlanBoundaryProps, state: PlanBoundaryState): Partial<PlanBoundaryState> | null {
+  static getDerivedStateFromProps(
+    props: PlanBoundaryProps,
+    state: PlanBoundaryState,
+  ): Partial<PlanBoundaryState> | null {
     if (!state.error) return null;
     if (state.keyAtError === JUST_FAILED) return { keyAtError: props.resetKey };
     // A failure belongs to the inputs that caused it: new inputs get a fresh try.
@@ -50,7 +53,11 @@ export class PlanBoundary extends Component<PlanBoundaryProps, PlanBoundaryState
           <button type="button" onClick={this.props.leave.run}>
             {this.props.leave.label}
           </button>{" "}
-          <button type="button" className="secondary" onClick={() => this.setState({ error: null, keyAtError: undefined })}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => this.setState({ error: null, keyAtError: undefined })}
+          >
             Try again
           </button>
         </p>

@@ -53,7 +53,13 @@ export function repoQueryOptions(repo: string, revision: string | null, access: 
       // snapshot answers the sha's key at once, and the full read replaces it.
       const snapshot = await readRepo(repo, revision, { ...access, signal }, (p) => {
         if (p.snapshot) client.setQueryData(repoKey(repo, p.snapshot.sha), p.snapshot);
-        publishReadProgress({ repo, headersRead: p.headersRead, headersTotal: p.headersTotal, bytesRead: p.bytesRead, snapshot: p.snapshot ?? readProgressOf(repo)?.snapshot ?? null });
+        publishReadProgress({
+          repo,
+          headersRead: p.headersRead,
+          headersTotal: p.headersTotal,
+          bytesRead: p.bytesRead,
+          snapshot: p.snapshot ?? readProgressOf(repo)?.snapshot ?? null,
+        });
       }).finally(() => endReadProgress(repo));
       // The page pins its plan to the sha read next: that key then has its answer, with no second read.
       if (!pinned) client.setQueryData(repoKey(repo, snapshot.sha), snapshot);

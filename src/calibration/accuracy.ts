@@ -12,16 +12,35 @@ import type { Engine, KvDtype, ModelShape, Workload } from "../plan/index.ts";
 import calibration from "./calibration.json" with { type: "json" };
 import { shapeFromConfig } from "../plan/index.ts";
 import { evaluate, layerSplitParts, servingParts, type Layout } from "../plan/index.ts";
-import { kvElementBytes, kvGeometry, llamacppCacheBytes, vllmCachedGeometry, vllmCapacity, geometryBytesPerToken } from "../plan/index.ts";
+import {
+  kvElementBytes,
+  kvGeometry,
+  llamacppCacheBytes,
+  vllmCachedGeometry,
+  vllmCapacity,
+  geometryBytesPerToken,
+} from "../plan/index.ts";
 import { GIB, VLLM_PROFILES, cudaTotalBytes, vllmOutsideBudgetBytes } from "../plan/index.ts";
 import { resolveSettings, vllmProfileFor } from "../plan/index.ts";
-import { artifactOf, basisOf, checkpointBytes, failed, gpuClassOf, metric, MIB, num, physicalBytesOf, placementOf, type AccuracyRow, type CalibrationModel, type CalibrationRecord } from "./cases.ts";
+import {
+  artifactOf,
+  basisOf,
+  checkpointBytes,
+  failed,
+  gpuClassOf,
+  metric,
+  MIB,
+  num,
+  physicalBytesOf,
+  placementOf,
+  type AccuracyRow,
+  type CalibrationModel,
+  type CalibrationRecord,
+} from "./cases.ts";
 
 import { is2026, model2026, newerCases, predict2026 } from "./accuracy2026.ts";
 
 export type { AccuracyMetric, AccuracyRow, CalibrationModel, CalibrationRecord } from "./cases.ts";
-
-
 
 /** The nodes a run spread over, as its notes say ("2 pods on 2 different nodes (Ray); TP across nodes"). */
 function nodesOf(r: CalibrationRecord): number {
@@ -72,8 +91,19 @@ function vllmV1(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   const pp = r.pp ?? 1;
   const art = artifactOf(m, shape, "safetensors", checkpointBytes(m, shape));
   const layout: Layout = {
-    id: r.id, artifact: art, engine: "vllm", placement: placementOf(cls, tp, pp, nodesOf(r)), bitsPerWeight: art.bitsPerWeight,
-    parts: servingParts(shape, art, cls, physical, tp, pp, false), host: null, hosts: 1, freeNow: true, cardsShort: 0, replicas: 1, replicasFreeNow: 1, dataParallel: 1,
+    id: r.id,
+    artifact: art,
+    engine: "vllm",
+    placement: placementOf(cls, tp, pp, nodesOf(r)),
+    bitsPerWeight: art.bitsPerWeight,
+    parts: servingParts(shape, art, cls, physical, tp, pp, false),
+    host: null,
+    hosts: 1,
+    freeNow: true,
+    cardsShort: 0,
+    replicas: 1,
+    replicasFreeNow: 1,
+    dataParallel: 1,
   };
   const w = workloadOf(r, "vllm");
   const option = evaluate(layout, { repo: r.model, revision: "", shape }, w);
@@ -94,8 +124,17 @@ function vllmV1(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   if (tokens !== null && kv !== null && kv > 0) {
     // The engine's own KV accounting, fed the pool it measured: tokens to within the log's 0.005 GiB rounding.
     const geometry = pp > 1 ? (layout.parts[layout.parts.length - 1]?.kv ?? part.kv) : part.kv;
-    const fromMeasured = vllmCapacity(vllmCachedGeometry(pp > 1 ? geometry : part.kv, s.chunkedLocalHybridKv), elem, kv * GIB, w.contextTokens, s.maxNumBatchedTokens).tokens;
-    if (pp === 1) row.metrics.push(metric("KV tokens from the measured pool", "tokens", fromMeasured, tokens, (0.006 / kv) * 100 + 0.1));
+    const fromMeasured = vllmCapacity(
+      vllmCachedGeometry(pp > 1 ? geometry : part.kv, s.chunkedLocalHybridKv),
+      elem,
+      kv * GIB,
+      w.contextTokens,
+      s.maxNumBatchedTokens,
+    ).tokens;
+    if (pp === 1)
+      row.metrics.push(
+        metric("KV tokens from the measured pool", "tokens", fromMeasured, tokens, (0.006 / kv) * 100 + 0.1),
+      );
     row.metrics.push(metric("KV tokens (GPU KV cache size)", "tokens", option.kvPoolTokens, tokens, 5));
   }
   const conc = num(ms["max_concurrency_x"]);
@@ -103,21 +142,42 @@ function vllmV1(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   const perToken = num(r.derived["kv_bytes_per_token_per_card_from_log"]);
   // With pipeline stages the log's bytes per token mix stage 0's pool with the fewest tokens of any stage: not a per-card figure.
   if (perToken !== null && part.kv.sliding.length === 0 && pp === 1) {
-    row.metrics.push(metric("KV bytes per token per card", "B/token", geometryBytesPerToken(part.kv, elem), perToken, 0.3));
+    row.metrics.push(
+      metric("KV bytes per token per card", "B/token", geometryBytesPerToken(part.kv, elem), perToken, 0.3),
+    );
   }
   const act = num(ms["torch_peak_activation_gib"]);
   const nonTorch = num(ms["non_torch_increase_gib"]) ?? num(ms["non_torch_gib"]);
   if (weights !== null && act !== null && nonTorch !== null) {
     const context = num(ms["init_non_torch_memory_gib"]);
     const graphs = num(ms["cuda_graph_pool_actual_gib"]);
-    const layersOnCard = part.kv.fullLayers + part.kv.mlaLayers + part.kv.linearLayers + part.kv.sliding.reduce((n, g) => n + g.layers, 0);
+    const layersOnCard =
+      part.kv.fullLayers + part.kv.mlaLayers + part.kv.linearLayers + part.kv.sliding.reduce((n, g) => n + g.layers, 0);
     const experts = part.routedExperts;
     const expertPicks = experts ? experts.moeLayers * experts.experts * (shape.moe?.expertsPerToken ?? 0) : 0;
-    const outside = vllmOutsideBudgetBytes(tp, pp, s.enforceEager, (shape.moe?.routedExperts ?? 0) > 1, layersOnCard, expertPicks) / GIB;
+    const outside =
+      vllmOutsideBudgetBytes(tp, pp, s.enforceEager, (shape.moe?.routedExperts ?? 0) > 1, layersOnCard, expertPicks) /
+      GIB;
     if (context !== null && graphs !== null) {
-      row.metrics.push(metric("whole footprint but KV", "GiB", (first.weightsBytes + first.engineBytes) / GIB + outside, weights + act + nonTorch + context + graphs, 5));
+      row.metrics.push(
+        metric(
+          "whole footprint but KV",
+          "GiB",
+          (first.weightsBytes + first.engineBytes) / GIB + outside,
+          weights + act + nonTorch + context + graphs,
+          5,
+        ),
+      );
     } else {
-      row.metrics.push(metric("weights + engine inside the budget", "GiB", (first.weightsBytes + first.engineBytes) / GIB, weights + act + nonTorch, 5));
+      row.metrics.push(
+        metric(
+          "weights + engine inside the budget",
+          "GiB",
+          (first.weightsBytes + first.engineBytes) / GIB,
+          weights + act + nonTorch,
+          5,
+        ),
+      );
     }
   }
   row.note = `vLLM ${r.engine_version ?? "(version not printed)"}, planned with the ${s.vllmProfile.releases} profile: util ${s.gpuMemoryUtilization} of ${(cudaTotalBytes(physical, cls) / GIB).toFixed(2)} GiB`;
@@ -125,11 +185,15 @@ function vllmV1(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
 
 /** vLLM V0 (0.4–0.7): its accounting differs; compared are the KV bytes per token and the verdict. */
 function vllmV0(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, row: AccuracyRow): void {
-  const perToken = num(r.derived["kv_bytes_per_token_from_cpu_swap_4GiB"]) ?? num(r.derived["kv_bytes_per_token_per_card_theory"]);
+  const perToken =
+    num(r.derived["kv_bytes_per_token_from_cpu_swap_4GiB"]) ?? num(r.derived["kv_bytes_per_token_per_card_theory"]);
   const tp = r.tp;
   const elem = 2;
   const geometry = kvGeometry(shape.layerCaches, tp);
-  if (perToken !== null) row.metrics.push(metric("KV bytes per token per card", "B/token", geometryBytesPerToken(geometry, elem), perToken, 0.3));
+  if (perToken !== null)
+    row.metrics.push(
+      metric("KV bytes per token per card", "B/token", geometryBytesPerToken(geometry, elem), perToken, 0.3),
+    );
   const cls = gpuClassOf(r.gpu);
   const physical = physicalBytesOf(r);
   if (physical === null) return;
@@ -140,8 +204,19 @@ function vllmV0(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   const bytes = loadedOnly ? weightsGib * GIB * tp : checkpointBytes(m, shape);
   const art = artifactOf(m, shape, "safetensors", bytes);
   const layout: Layout = {
-    id: r.id, artifact: art, engine: "vllm", placement: placementOf(cls ?? "", tp, 1), bitsPerWeight: art.bitsPerWeight,
-    parts: servingParts(shape, art, cls ?? "", physical, tp, 1, false), host: null, hosts: 1, freeNow: true, cardsShort: 0, replicas: 1, replicasFreeNow: 1, dataParallel: 1,
+    id: r.id,
+    artifact: art,
+    engine: "vllm",
+    placement: placementOf(cls ?? "", tp, 1),
+    bitsPerWeight: art.bitsPerWeight,
+    parts: servingParts(shape, art, cls ?? "", physical, tp, 1, false),
+    host: null,
+    hosts: 1,
+    freeNow: true,
+    cardsShort: 0,
+    replicas: 1,
+    replicasFreeNow: 1,
+    dataParallel: 1,
   };
   // V0 profiles one batch of max_model_len tokens when chunked prefill is off (below 32k,
   // its default), and 256 sequences: calibration Llama-3.1-8B on a 3090, 2.07 GiB at 20k and
@@ -152,7 +227,8 @@ function vllmV0(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   const option = evaluate(layout, { repo: r.model, revision: "", shape }, w);
   row.predictedFits = option.fits;
   const first = option.cards[0];
-  if (first && weightsGib !== null && !loadedOnly) row.metrics.push(metric("weights per card", "GiB", first.weightsBytes / GIB, weightsGib, 2));
+  if (first && weightsGib !== null && !loadedOnly)
+    row.metrics.push(metric("weights per card", "GiB", first.weightsBytes / GIB, weightsGib, 2));
   row.note = "vLLM V0: the profile batch is max_model_len tokens (no chunked prefill below 32k); the rest as V1";
 }
 
@@ -162,17 +238,31 @@ function llamacpp(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, 
   const ctx = r.context ?? 0;
   // ik_llama.cpp (mid-2025) allocates sliding layers at the full n_ctx (the record's note; --swa-full in mainline terms).
   const ik = /^ik_llama/.test(r.engine);
-  const layers = ik ? shape.layerCaches.map((l) => (l.kind === "sliding" ? { kind: "full" as const, kvHeads: l.kvHeads, headDimK: l.headDimK, headDimV: l.headDimV } : l)) : shape.layerCaches;
+  const layers = ik
+    ? shape.layerCaches.map((l) =>
+        l.kind === "sliding"
+          ? { kind: "full" as const, kvHeads: l.kvHeads, headDimK: l.headDimK, headDimV: l.headDimV }
+          : l,
+      )
+    : shape.layerCaches;
   const g = kvGeometry(layers, 1);
   const mixed = /K iq4_nl, V f16/.test(r.kv_dtype);
   // iq4_nl is 18 bytes per 32 values, like q4_0 (ggml block sizes); f16 V stays 2 bytes.
   const elem = mixed ? (18 / 32 + 2) / 2 : kvElementBytes("llamacpp", kvDtypeOf(r, "llamacpp"), 2);
   const kvMib = num(ms["CUDA0_KV_buffer_MiB"]);
-  if (kvMib !== null) row.metrics.push(metric("KV buffer", "MiB", llamacppCacheBytes(g, elem, ctx, 1, 512) / MIB, kvMib, 0.1));
+  if (kvMib !== null)
+    row.metrics.push(metric("KV buffer", "MiB", llamacppCacheBytes(g, elem, ctx, 1, 512) / MIB, kvMib, 0.1));
   const saved = num(ms["vram_saved_by_swa_cache_MiB"]) ?? num(r.derived["vram_saved_by_swa_cache_MiB"]);
   if (saved !== null) {
     // The iSWA cache of May 2025 (PR #13194) padded n_swa + n_batch (2048), not n_ubatch, cells.
-    const full = kvGeometry(shape.layerCaches.map((l) => (l.kind === "sliding" ? { kind: "full" as const, kvHeads: l.kvHeads, headDimK: l.headDimK, headDimV: l.headDimV } : l)), 1);
+    const full = kvGeometry(
+      shape.layerCaches.map((l) =>
+        l.kind === "sliding"
+          ? { kind: "full" as const, kvHeads: l.kvHeads, headDimK: l.headDimK, headDimV: l.headDimV }
+          : l,
+      ),
+      1,
+    );
     const predicted = (llamacppCacheBytes(full, 2, ctx, 1, 2048) - llamacppCacheBytes(g, 2, ctx, 1, 2048)) / MIB;
     row.metrics.push(metric("VRAM the sliding-window cache saves", "MiB", predicted, saved, 5));
   }
@@ -191,11 +281,26 @@ function llamacpp(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, 
     if (p) row.metrics.push(metric("model buffer on the card", "MiB", p.bodyBytes / MIB, modelMib, 2));
     // The verdict for the whole model on that one card, at the case's context and cache type.
     const layout: Layout = {
-      id: r.id, artifact: art, engine: "llamacpp", placement: { ...placementOf(cls, 1, 1), tensorParallel: 1 }, bitsPerWeight: art.bitsPerWeight,
-      parts, host: null, hosts: 1, freeNow: true, cardsShort: 0, replicas: 1, replicasFreeNow: 1, dataParallel: 1,
+      id: r.id,
+      artifact: art,
+      engine: "llamacpp",
+      placement: { ...placementOf(cls, 1, 1), tensorParallel: 1 },
+      bitsPerWeight: art.bitsPerWeight,
+      parts,
+      host: null,
+      hosts: 1,
+      freeNow: true,
+      cardsShort: 0,
+      replicas: 1,
+      replicasFreeNow: 1,
+      dataParallel: 1,
     };
     const kvDtype = mixed ? "q4_0" : kvDtypeOf(r, "llamacpp");
-    row.predictedFits = evaluate(layout, { repo: r.model, revision: "", shape }, { contextTokens: ctx, sequences: 1, kvDtype, settings: {} }).fits;
+    row.predictedFits = evaluate(
+      layout,
+      { repo: r.model, revision: "", shape },
+      { contextTokens: ctx, sequences: 1, kvDtype, settings: {} },
+    ).fits;
   }
   row.note = ik ? "ik_llama.cpp: sliding layers at full n_ctx, as that fork allocates them" : "llama.cpp mainline";
 }
@@ -211,14 +316,24 @@ function sglang(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   const latent = g.mlaLayers > 0 ? g.mlaElemsPerToken / g.mlaLayers - rope : 0;
   const perLayer = latent + (latent / 128) * 4 + rope * 2;
   const indexer = /PR #11309/.test(r.engine_version ?? "") ? g.indexerBytesPerToken : 0;
-  if (perToken !== null) row.metrics.push(metric("KV bytes per token per rank", "B/token", perLayer * g.mlaLayers + indexer, perToken, 0.3));
+  if (perToken !== null)
+    row.metrics.push(metric("KV bytes per token per rank", "B/token", perLayer * g.mlaLayers + indexer, perToken, 0.3));
   row.note = "SGLang with DP attention: every rank keeps the whole MLA cache for its requests";
 }
 
 /** TensorRT-LLM: only the KV bytes per token (its pool rule is not one Modelplan plans). */
 function trtllm(r: CalibrationRecord, shape: ModelShape, row: AccuracyRow): void {
   const perToken = num(r.derived["kv_bytes_per_token"]);
-  if (perToken !== null) row.metrics.push(metric("KV bytes per token", "B/token", geometryBytesPerToken(kvGeometry(shape.layerCaches, 1), 2), perToken, 0.3));
+  if (perToken !== null)
+    row.metrics.push(
+      metric(
+        "KV bytes per token",
+        "B/token",
+        geometryBytesPerToken(kvGeometry(shape.layerCaches, 1), 2),
+        perToken,
+        0.3,
+      ),
+    );
   row.note = "TensorRT-LLM is not an engine Modelplan plans for; only the cache geometry is compared";
 }
 
@@ -233,8 +348,20 @@ function modelFor(r: CalibrationRecord, models: Record<string, CalibrationModel>
 /** One case predicted: the planner's figures beside the engine's. */
 export function predictCase(r: CalibrationRecord, models: Record<string, CalibrationModel>): AccuracyRow {
   const row: AccuracyRow = {
-    id: r.id, sourceUrl: r.source_url, engine: r.engine, engineVersion: r.engine_version ?? "", model: r.model, gpu: r.gpu,
-    tensorParallel: r.tp, pipelineParallel: r.pp ?? 1, contextTokens: r.context ?? 0, ran: !failed(r), predictedFits: null, metrics: [], note: "", basis: basisOf(r),
+    id: r.id,
+    sourceUrl: r.source_url,
+    engine: r.engine,
+    engineVersion: r.engine_version ?? "",
+    model: r.model,
+    gpu: r.gpu,
+    tensorParallel: r.tp,
+    pipelineParallel: r.pp ?? 1,
+    contextTokens: r.context ?? 0,
+    ran: !failed(r),
+    predictedFits: null,
+    metrics: [],
+    note: "",
+    basis: basisOf(r),
   };
   const m = modelFor(r, models);
   if (!m) {
@@ -245,7 +372,8 @@ export function predictCase(r: CalibrationRecord, models: Record<string, Calibra
   const version = `${r.engine} ${r.engine_version ?? ""}`;
   // V0 is every vLLM before 0.8, and the logs that name their V0 worker.
   if (is2026(r)) predict2026(r, m, shape, row);
-  else if (r.engine.startsWith("vllm") && (/\bV0\b/.test(version) || /\b0\.[4-7]\b/.test(version))) vllmV0(r, m, shape, row);
+  else if (r.engine.startsWith("vllm") && (/\bV0\b/.test(version) || /\b0\.[4-7]\b/.test(version)))
+    vllmV0(r, m, shape, row);
   else if (r.engine.startsWith("vllm")) vllmV1(r, m, shape, row);
   else if (/llama/.test(r.engine)) llamacpp(r, m, shape, row);
   else if (r.engine === "sglang") sglang(r, m, shape, row);
@@ -266,8 +394,15 @@ export function accuracyRows2026(): AccuracyRow[] {
 }
 
 /** Mean and worst absolute error (percent) of one named figure over rows. */
-export function errorSummary(rows: readonly AccuracyRow[], name: string): { cases: number; meanAbsPct: number; maxAbsPct: number } {
+export function errorSummary(
+  rows: readonly AccuracyRow[],
+  name: string,
+): { cases: number; meanAbsPct: number; maxAbsPct: number } {
   const errors = rows.flatMap((r) => r.metrics.filter((x) => x.name === name).map((x) => Math.abs(x.errorPct)));
   if (errors.length === 0) return { cases: 0, meanAbsPct: 0, maxAbsPct: 0 };
-  return { cases: errors.length, meanAbsPct: errors.reduce((s, e) => s + e, 0) / errors.length, maxAbsPct: Math.max(...errors) };
+  return {
+    cases: errors.length,
+    meanAbsPct: errors.reduce((s, e) => s + e, 0) / errors.length,
+    maxAbsPct: Math.max(...errors),
+  };
 }

@@ -6,21 +6,60 @@
  * a calibration model's params, or a bf16 model's own parameter count); elsewhere the log's loaded weights
  * are the input, and only the accounting around them (KV pool, verdict) is compared, as the note says.
  */
-import { DRIVER_RESERVED_BYTES, GIB, LLAMACPP_CUDA_UNACCOUNTED_BYTES, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT, llamacppCacheBytes, mtpWeightBytes, vllmMxfp4MarlinGrowthBytes, cardMemoryBytes, evaluate, kvGeometry, servingParts, vllmCachedGeometry, vllmCapacity, vllmReleaseFor, type Engine, type Layout, type ModelShape, type Workload } from "../plan/index.ts";
+import {
+  DRIVER_RESERVED_BYTES,
+  GIB,
+  LLAMACPP_CUDA_UNACCOUNTED_BYTES,
+  VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT,
+  llamacppCacheBytes,
+  mtpWeightBytes,
+  vllmMxfp4MarlinGrowthBytes,
+  cardMemoryBytes,
+  evaluate,
+  kvGeometry,
+  servingParts,
+  vllmCachedGeometry,
+  vllmCapacity,
+  vllmReleaseFor,
+  type Engine,
+  type Layout,
+  type ModelShape,
+  type Workload,
+} from "../plan/index.ts";
 import newer from "./newer.json" with { type: "json" };
-import { artifactOf, checkpointBytes, denseParamsOf, gpuClassOf, metric, MIB, num, placementOf, type AccuracyRow, type CalibrationModel, type CalibrationRecord } from "./cases.ts";
+import {
+  artifactOf,
+  checkpointBytes,
+  denseParamsOf,
+  gpuClassOf,
+  metric,
+  MIB,
+  num,
+  placementOf,
+  type AccuracyRow,
+  type CalibrationModel,
+  type CalibrationRecord,
+} from "./cases.ts";
 
 /** The model entry of a 2026 record: its repository, whatever the record adds after it (a revision, a quantizer's name). */
 const MODEL_KEYS: [RegExp, string][] = [
-  [/^meta-llama\/Llama-3\.1-8B/, "meta-llama/Llama-3.1-8B-Instruct"], [/^Qwen\/Qwen3-235B-A22B.*FP8/, "Qwen/Qwen3-235B-A22B-FP8"],
-  [/^Qwen\/Qwen3-32B/, "Qwen/Qwen3-32B"], [/^Qwen\/Qwen3-8B/, "Qwen/Qwen3-8B"], [/^openai\/gpt-oss-120b/, "openai/gpt-oss-120b"],
-  [/^nvidia\/Qwen3\.5-122B-A10B-NVFP4/, "nvidia/Qwen3.5-122B-A10B-NVFP4"], [/^deepseek-ai\/DeepSeek-V4-Flash/, "deepseek-ai/DeepSeek-V4-Flash"],
-  [/^zai-org\/GLM-5\.2/, "zai-org/GLM-5.2"], [/MiniMax-M2\.7/, "MiniMaxAI/MiniMax-M2.7"],
+  [/^meta-llama\/Llama-3\.1-8B/, "meta-llama/Llama-3.1-8B-Instruct"],
+  [/^Qwen\/Qwen3-235B-A22B.*FP8/, "Qwen/Qwen3-235B-A22B-FP8"],
+  [/^Qwen\/Qwen3-32B/, "Qwen/Qwen3-32B"],
+  [/^Qwen\/Qwen3-8B/, "Qwen/Qwen3-8B"],
+  [/^openai\/gpt-oss-120b/, "openai/gpt-oss-120b"],
+  [/^nvidia\/Qwen3\.5-122B-A10B-NVFP4/, "nvidia/Qwen3.5-122B-A10B-NVFP4"],
+  [/^deepseek-ai\/DeepSeek-V4-Flash/, "deepseek-ai/DeepSeek-V4-Flash"],
+  [/^zai-org\/GLM-5\.2/, "zai-org/GLM-5.2"],
+  [/MiniMax-M2\.7/, "MiniMaxAI/MiniMax-M2.7"],
   // Quantized builds of Qwen3.6-27B: the geometry of NVIDIA's NVFP4 build's config (the same base model).
   [/Qwen3\.6-27B/, "nvidia/Qwen3.6-27B-NVFP4"],
 ];
 
-export function model2026(r: CalibrationRecord, models: Record<string, CalibrationModel>): CalibrationModel | undefined {
+export function model2026(
+  r: CalibrationRecord,
+  models: Record<string, CalibrationModel>,
+): CalibrationModel | undefined {
   const key = MODEL_KEYS.find(([re]) => re.test(r.model))?.[1];
   return key === undefined ? undefined : models[key];
 }
@@ -49,7 +88,9 @@ export function is2026(r: CalibrationRecord): boolean {
  * (15.4 B an entry) and the 4 × RTX PRO 6000 0.27.1 log consumed 1.70 GiB of non-torch at TP4 over PCIe.
  * Modelplan plans 16.6 GiB there (−13%); held to 15% until a printed 0.28 TP8 line settles which is right.
  */
-const FROM_A_SUMMARY_TABLE = new Map<string, { tolerancePct: number }>([["vllm0280-8xrtxpro4500-gpt-oss-120b-tp8-u0.95-failed-after-kv", { tolerancePct: 15 }]]);
+const FROM_A_SUMMARY_TABLE = new Map<string, { tolerancePct: number }>([
+  ["vllm0280-8xrtxpro4500-gpt-oss-120b-tp8-u0.95-failed-after-kv", { tolerancePct: 15 }],
+]);
 
 /** The checkpoint's bytes, and whether they are independent of the log's loaded figure. */
 /**
@@ -60,22 +101,39 @@ function marlinGrowthPerCard(r: CalibrationRecord, shape: ModelShape): number {
   const cls = gpuClassOf(r.gpu);
   const moe = shape.moe;
   if (cls === null || !moe || shape.quantMethod !== "mxfp4" || r.engine !== "vllm") return 0;
-  const parts = servingParts(shape, artifactOf({ source: "", config: {} }, shape, "safetensors", 0), cls, 100 * GIB, r.tp, 1, false);
+  const parts = servingParts(
+    shape,
+    artifactOf({ source: "", config: {} }, shape, "safetensors", 0),
+    cls,
+    100 * GIB,
+    r.tp,
+    1,
+    false,
+  );
   const part = parts[0];
   return part ? vllmMxfp4MarlinGrowthBytes(part, shape) : 0;
 }
 
-function weightsInput(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape): { bytes: number; independent: boolean } | null {
+function weightsInput(
+  r: CalibrationRecord,
+  m: CalibrationModel,
+  shape: ModelShape,
+): { bytes: number; independent: boolean } | null {
   const checkpoint = num(r.measured["checkpoint_size_gib"]);
   if (checkpoint !== null) return { bytes: checkpoint * GIB, independent: true };
   if (m.params !== undefined || m.bytes !== undefined) return { bytes: checkpointBytes(m, shape), independent: true };
   // A bf16 checkpoint weighs its parameters × 2 (no quantization to repack).
   const params = shape.quantMethod === "" && shape.dtype === "bfloat16" ? denseParamsOf(m.config) : null;
   if (params !== null) return { bytes: params * 2, independent: true };
-  const loaded = num(r.measured["weights_gib_per_card"]) ?? num(r.measured["weights_mem_usage_GB_label_is_GiB"]) ?? num(r.derived["expected_weights_per_card_gib"]);
+  const loaded =
+    num(r.measured["weights_gib_per_card"]) ??
+    num(r.measured["weights_mem_usage_GB_label_is_GiB"]) ??
+    num(r.derived["expected_weights_per_card_gib"]);
   // The checkpoint holds the MTP block the run did not load (speculative decoding off): added back, since the plan takes it out.
   const mtp = mtpTokensOf(r) > 0 ? 0 : mtpWeightBytes(shape);
-  return loaded === null ? null : { bytes: (loaded * GIB - marlinGrowthPerCard(r, shape)) * r.tp + mtp, independent: false };
+  return loaded === null
+    ? null
+    : { bytes: (loaded * GIB - marlinGrowthPerCard(r, shape)) * r.tp + mtp, independent: false };
 }
 
 /** The speculative MTP tokens a run used ("MTP, 3 tokens"; "MTP" alone: 1), 0 without. */
@@ -112,7 +170,8 @@ function workload2026(r: CalibrationRecord, engine: Engine): Workload {
  */
 function llamacpp2026(r: CalibrationRecord, shape: ModelShape, row: AccuracyRow): void {
   const ms = r.measured as Record<string, unknown>;
-  const sum = (k: string): number | null => (Array.isArray(ms[k]) ? (ms[k] as number[]).reduce((a, b) => a + b, 0) : null);
+  const sum = (k: string): number | null =>
+    Array.isArray(ms[k]) ? (ms[k] as number[]).reduce((a, b) => a + b, 0) : null;
   const main = sum("main_KV_MiB_per_device");
   const context = num(r.context);
   row.note = "llama.cpp 2026: the caches over every card, and what the memory breakdown leaves unaccounted";
@@ -122,13 +181,41 @@ function llamacpp2026(r: CalibrationRecord, shape: ModelShape, row: AccuracyRow)
   }
   const g = kvGeometry(shape.layerCaches, 1);
   const indexer = sum("indexer_KV_MiB_per_device") ?? 0;
-  row.metrics.push(metric("KV cache, all cards (latent + DSA indexer)", "MiB", llamacppCacheBytes(g, 2, context, 1, 512) / MIB, main + indexer, 0.1));
-  if (indexer > 0) row.metrics.push(metric("DSA indexer cache, all cards", "MiB", (llamacppCacheBytes(g, 2, context, 1, 512) - llamacppCacheBytes({ ...g, indexerBytesPerToken: 0 }, 2, context, 1, 512)) / MIB, indexer, 0.1));
+  row.metrics.push(
+    metric(
+      "KV cache, all cards (latent + DSA indexer)",
+      "MiB",
+      llamacppCacheBytes(g, 2, context, 1, 512) / MIB,
+      main + indexer,
+      0.1,
+    ),
+  );
+  if (indexer > 0)
+    row.metrics.push(
+      metric(
+        "DSA indexer cache, all cards",
+        "MiB",
+        (llamacppCacheBytes(g, 2, context, 1, 512) -
+          llamacppCacheBytes({ ...g, indexerBytesPerToken: 0 }, 2, context, 1, 512)) /
+          MIB,
+        indexer,
+        0.1,
+      ),
+    );
   const breakdown = ms["memory_breakdown_MiB_self_model_context_compute_unaccounted"];
   if (breakdown !== null && typeof breakdown === "object") {
     for (const [device, parts] of Object.entries(breakdown as Record<string, number[]>)) {
       const unaccounted = parts[4];
-      if (unaccounted !== undefined) row.metrics.push(metric(`${device} memory the breakdown leaves unaccounted`, "MiB", LLAMACPP_CUDA_UNACCOUNTED_BYTES / MIB, unaccounted, 1));
+      if (unaccounted !== undefined)
+        row.metrics.push(
+          metric(
+            `${device} memory the breakdown leaves unaccounted`,
+            "MiB",
+            LLAMACPP_CUDA_UNACCOUNTED_BYTES / MIB,
+            unaccounted,
+            1,
+          ),
+        );
     }
   }
 }
@@ -157,8 +244,19 @@ export function predict2026(r: CalibrationRecord, m: CalibrationModel, shape: Mo
   const art = artifactOf(m, shape, "safetensors", input.bytes);
   const free = num(r.measured["init_free_memory_gib"]);
   const layout: Layout = {
-    id: r.id, artifact: art, engine, placement: placementOf(cls, r.tp, 1), bitsPerWeight: art.bitsPerWeight,
-    parts: servingParts(shape, art, cls, physical, r.tp, 1, false), host: null, hosts: 1, freeNow: true, cardsShort: 0, replicas: 1, replicasFreeNow: 1, dataParallel: 1,
+    id: r.id,
+    artifact: art,
+    engine,
+    placement: placementOf(cls, r.tp, 1),
+    bitsPerWeight: art.bitsPerWeight,
+    parts: servingParts(shape, art, cls, physical, r.tp, 1, false),
+    host: null,
+    hosts: 1,
+    freeNow: true,
+    cardsShort: 0,
+    replicas: 1,
+    replicasFreeNow: 1,
+    dataParallel: 1,
     ...(free !== null ? { freeMemBytes: free * GIB } : {}),
   };
   const option = evaluate(layout, { repo: r.model, revision: "", shape }, workload2026(r, engine));
@@ -167,11 +265,16 @@ export function predict2026(r: CalibrationRecord, m: CalibrationModel, shape: Mo
   if (!card) return;
   const ms = r.measured;
   const weights = engine === "sglang" ? num(ms["weights_mem_usage_GB_label_is_GiB"]) : num(ms["weights_gib_per_card"]);
-  if (weights !== null && input.independent) row.metrics.push(metric("weights per card", "GiB", card.weightsBytes / GIB, weights, 2));
-  const kv = engine === "sglang" ? (num(ms["K_size_GB_label_is_GiB"]) ?? 0) + (num(ms["V_size_GB_label_is_GiB"]) ?? 0) : (num(ms["kv_available_gib_per_card"]) ?? 0);
+  if (weights !== null && input.independent)
+    row.metrics.push(metric("weights per card", "GiB", card.weightsBytes / GIB, weights, 2));
+  const kv =
+    engine === "sglang"
+      ? (num(ms["K_size_GB_label_is_GiB"]) ?? 0) + (num(ms["V_size_GB_label_is_GiB"]) ?? 0)
+      : (num(ms["kv_available_gib_per_card"]) ?? 0);
   const pool = card.usableBytes - card.weightsBytes - card.engineBytes;
   const table = FROM_A_SUMMARY_TABLE.get(r.id);
-  if (kv > 0 && table !== undefined) row.metrics.push(metric("KV budget in the reporter's table", "GiB", pool / GIB, kv, table.tolerancePct));
+  if (kv > 0 && table !== undefined)
+    row.metrics.push(metric("KV budget in the reporter's table", "GiB", pool / GIB, kv, table.tolerancePct));
   else if (kv > 0) row.metrics.push(metric("KV pool per card", "GiB", pool / GIB, kv, 5));
   const release = engine === "vllm" ? (release2026(r) ?? "the newest") : (r.engine_version ?? "");
   row.note = `${engine === "vllm" ? `vLLM ${release}` : `SGLang ${release}`}; weights ${input.independent ? "predicted from the checkpoint" : "INPUT (the log's loaded figure: no checkpoint size)"}; budget ${(card.usableBytes / GIB).toFixed(2)} GiB`;
@@ -194,7 +297,15 @@ function geometry2026(r: CalibrationRecord, shape: ModelShape, row: AccuracyRow)
   const context = num(r.context) ?? 8192;
   const batched = num(r.measured["max_num_batched_tokens"]) ?? 8192;
   if (kv !== null && kv > 0 && tokens !== null && g.sliding.length === 0) {
-    row.metrics.push(metric("KV tokens from the measured pool", "tokens", vllmCapacity(g, elem, kv * GIB, context, batched).tokens, tokens, (0.006 / kv) * 100 + 1));
+    row.metrics.push(
+      metric(
+        "KV tokens from the measured pool",
+        "tokens",
+        vllmCapacity(g, elem, kv * GIB, context, batched).tokens,
+        tokens,
+        (0.006 / kv) * 100 + 1,
+      ),
+    );
   }
 }
 

@@ -57,7 +57,9 @@ export function accuracyOverview(rows: readonly AccuracyRow[]): AccuracyOverview
 }
 
 /** The 2026 cases by the release they ran ("vLLM 0.27", "SGLang 2026"), newest vLLM first, each with its overview. */
-export function accuracyByRelease(rows: readonly AccuracyRow[]): { release: string; rows: AccuracyRow[]; overview: AccuracyOverview }[] {
+export function accuracyByRelease(
+  rows: readonly AccuracyRow[],
+): { release: string; rows: AccuracyRow[]; overview: AccuracyOverview }[] {
   const groups = new Map<string, AccuracyRow[]>();
   for (const r of rows) groups.set(releaseGroup(r), [...(groups.get(releaseGroup(r)) ?? []), r]);
   return [...groups]

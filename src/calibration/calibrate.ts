@@ -9,7 +9,6 @@ import { assumedVllmRelease, vllmProfileFor } from "../plan/index.ts";
 import type { LogEngine, StartupLogReading } from "./logparse.ts";
 import type { Engine, PlanOption, Workload } from "../plan/index.ts";
 
-
 export interface CalibrationRow {
   /** What is compared, in words: "Weights per card". */
   figure: string;
@@ -30,7 +29,12 @@ function errorPct(predicted: number | null, measured: number | null): number | n
   return Math.round(((predicted - measured) / Math.abs(measured)) * 1000) / 10;
 }
 
-function row(figure: string, unit: CalibrationRow["unit"], predicted: number | null, measured: number | null): CalibrationRow {
+function row(
+  figure: string,
+  unit: CalibrationRow["unit"],
+  predicted: number | null,
+  measured: number | null,
+): CalibrationRow {
   return { figure, unit, predicted, measured, errorPct: errorPct(predicted, measured) };
 }
 
@@ -49,7 +53,12 @@ export function predictedVsMeasured(option: PlanOption, reading: StartupLogReadi
     row("KV cache per card", "GiB", kvPredicted, reading.kvGib),
     row("Engine overhead per card", "GiB", card ? gib(card.engineBytes) : null, planOverheadGib(reading)),
     row("KV tokens", "tokens", option.engine === "llamacpp" ? null : option.kvPoolTokens, reading.kvTokens),
-    row("Concurrency at this context", "×", option.engine === "llamacpp" ? null : option.maxConcurrency, reading.maxConcurrency),
+    row(
+      "Concurrency at this context",
+      "×",
+      option.engine === "llamacpp" ? null : option.maxConcurrency,
+      reading.maxConcurrency,
+    ),
   ];
 }
 
@@ -78,15 +87,21 @@ export function planOverheadGib(reading: StartupLogReading): number | null {
 export function calibrationNotes(option: PlanOption, workload: Workload, reading: StartupLogReading): string[] {
   const notes: string[] = [];
   if (reading.engine === null) {
-    notes.push("No line of this text looks like a vLLM, llama.cpp or SGLang startup log: paste the lines the engine printed while it loaded.");
+    notes.push(
+      "No line of this text looks like a vLLM, llama.cpp or SGLang startup log: paste the lines the engine printed while it loaded.",
+    );
     return notes;
   }
   const engine = plannedEngineOf(reading.engine);
   if (engine !== option.engine) {
-    notes.push(`This log is ${reading.engine}'s; the selected option runs on ${option.engine}, so the comparison is across engines.`);
+    notes.push(
+      `This log is ${reading.engine}'s; the selected option runs on ${option.engine}, so the comparison is across engines.`,
+    );
   }
   if (reading.contextTokens !== null && reading.contextTokens !== workload.contextTokens) {
-    notes.push(`The log was for a context of ${reading.contextTokens.toLocaleString("en-US")} tokens; the plan is for ${workload.contextTokens.toLocaleString("en-US")}.`);
+    notes.push(
+      `The log was for a context of ${reading.contextTokens.toLocaleString("en-US")} tokens; the plan is for ${workload.contextTokens.toLocaleString("en-US")}.`,
+    );
   }
   const release = vllmReleaseNote(option, workload, reading);
   if (release !== null) notes.push(release);
@@ -107,6 +122,9 @@ function vllmReleaseNote(option: PlanOption, workload: Workload, reading: Startu
   const named = workload.settings.vllmVersion;
   const planned = named === undefined ? null : vllmProfileFor(named);
   if (planned !== null && !("error" in planned) && planned.id === logged.id) return null;
-  const plannedFor = planned === null || "error" in planned ? `no release named, so the newest (${assumedVllmRelease(undefined).profile.releases})` : `vLLM ${named ?? ""} (${planned.releases})`;
+  const plannedFor =
+    planned === null || "error" in planned
+      ? `no release named, so the newest (${assumedVllmRelease(undefined).profile.releases})`
+      : `vLLM ${named ?? ""} (${planned.releases})`;
   return `This log is vLLM ${reading.engineVersion} (${logged.releases}); the plan is for ${plannedFor}, so the overhead and pool differ by design: set "vLLM release" to ${reading.engineVersion} in Engine settings to compare like with like.`;
 }

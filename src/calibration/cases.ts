@@ -82,10 +82,13 @@ export interface AccuracyRow {
  */
 const FITTED_SOURCES = /llm-d-planner|dennislee22\/vLLM-benchmarking|llm-d\/llm-d-benchmark/;
 const FITTED_CASES = new Set([
-  "ikllama-a6000-gemma-3-27b-qat-q4km-c32768", "ikllama-3090-llama-3.1-8b-q5ks-c1024-kiq4nl",
+  "ikllama-a6000-gemma-3-27b-qat-q4km-c32768",
+  "ikllama-3090-llama-3.1-8b-q5ks-c1024-kiq4nl",
   // 2026 (releases.ts): the 0.26 V2 sampler share, the PCIe TP2 and TP4 non-torch figures, the TP1 hybrid one.
-  "vllm0260-a40-llama-3.1-8b-instruct-tp1-4096", "vllm0271-rtxpro6000-qwen3-32b-tp2-32768-u0.426",
-  "vllm0271-rtxpro6000-qwen3-235b-a22b-fp8-tp4-32768", "vllm0221-rtxpro6000maxq-qwen3.5-122b-a10b-nvfp4-tp1-262144-u0.94",
+  "vllm0260-a40-llama-3.1-8b-instruct-tp1-4096",
+  "vllm0271-rtxpro6000-qwen3-32b-tp2-32768-u0.426",
+  "vllm0271-rtxpro6000-qwen3-235b-a22b-fp8-tp4-32768",
+  "vllm0221-rtxpro6000maxq-qwen3.5-122b-a10b-nvfp4-tp1-262144-u0.94",
   // llama.cpp 2026: its four cards' unaccounted memory is LLAMACPP_CUDA_UNACCOUNTED_BYTES' source.
   "llamacpp-b10505-4xrtxpro6000maxq-glm-5.2-ud-q5kxl-c131072-ncpumoe54",
 ]);
@@ -103,9 +106,20 @@ export const MIB = 2 ** 20;
  */
 export function gpuClassOf(gpu: string): string | null {
   const table: [RegExp, string][] = [
-    [/GH200/i, "gh200-96g"], [/H100/i, "h100-80g"], [/A100.*40/i, "a100-40g"], [/A100/i, "a100-80g"], [/RTX 3090/i, "rtx3090-24g"],
-    [/4090/i, "rtx4090-24g"], [/5090 Laptop/i, ""], [/5090/i, "rtx5090-32g"], [/RTX A6000/i, "rtxa6000-48g"], [/6000 Ada/i, "rtx6000ada-48g"],
-    [/B200/i, "b200-180g"], [/\bA40\b/, "a40-48g"], [/RTX PRO 6000/i, "rtxpro6000-96g"], [/RTX PRO 4500/i, "rtxpro4500-32g"],
+    [/GH200/i, "gh200-96g"],
+    [/H100/i, "h100-80g"],
+    [/A100.*40/i, "a100-40g"],
+    [/A100/i, "a100-80g"],
+    [/RTX 3090/i, "rtx3090-24g"],
+    [/4090/i, "rtx4090-24g"],
+    [/5090 Laptop/i, ""],
+    [/5090/i, "rtx5090-32g"],
+    [/RTX A6000/i, "rtxa6000-48g"],
+    [/6000 Ada/i, "rtx6000ada-48g"],
+    [/B200/i, "b200-180g"],
+    [/\bA40\b/, "a40-48g"],
+    [/RTX PRO 6000/i, "rtxpro6000-96g"],
+    [/RTX PRO 4500/i, "rtxpro4500-32g"],
   ];
   for (const [re, cls] of table) if (re.test(gpu)) return cls === "" ? null : cls;
   return null;
@@ -119,7 +133,13 @@ export function physicalBytesOf(r: CalibrationRecord): number | null {
   return gb?.[1] ? Number(gb[1]) * 1024 * MIB : null;
 }
 
-export function metric(name: string, unit: AccuracyMetric["unit"], predicted: number, measured: number, tolerancePct: number): AccuracyMetric {
+export function metric(
+  name: string,
+  unit: AccuracyMetric["unit"],
+  predicted: number,
+  measured: number,
+  tolerancePct: number,
+): AccuracyMetric {
   return { name, unit, predicted, measured, errorPct: ((predicted - measured) / measured) * 100, tolerancePct };
 }
 
@@ -132,18 +152,40 @@ export function failed(r: CalibrationRecord): boolean {
 }
 
 export function placementOf(cls: string, tp: number, pp: number, nodes = 1): Placement {
-  return { cpu: false, gpuClass: cls, fabric: "", gpusPerNode: Math.max(1, Math.ceil((tp * pp) / nodes)), nodes, tensorParallel: tp, pipelineParallel: pp, expertParallel: false, cpuMoeLayers: 0, gpuLayers: -1 };
+  return {
+    cpu: false,
+    gpuClass: cls,
+    fabric: "",
+    gpusPerNode: Math.max(1, Math.ceil((tp * pp) / nodes)),
+    nodes,
+    tensorParallel: tp,
+    pipelineParallel: pp,
+    expertParallel: false,
+    cpuMoeLayers: 0,
+    gpuLayers: -1,
+  };
 }
 
 export function checkpointBytes(m: CalibrationModel, shape: ModelShape): number {
   return m.bytes ?? (m.params ?? 0) * computeDtypeBytes(shape.dtype);
 }
 
-export function artifactOf(m: CalibrationModel, shape: ModelShape, format: Artifact["format"], bytes: number): Artifact {
+export function artifactOf(
+  m: CalibrationModel,
+  shape: ModelShape,
+  format: Artifact["format"],
+  bytes: number,
+): Artifact {
   const params = shape.paramsTotal ?? m.params ?? 0;
   return {
-    name: "original", format, files: [], bytes, projectorBytes: 0, quant: shape.quantMethod || shape.dtype,
-    bitsPerWeight: params > 0 ? (bytes * 8) / params : 0, expertBytes: 0,
+    name: "original",
+    format,
+    files: [],
+    bytes,
+    projectorBytes: 0,
+    quant: shape.quantMethod || shape.dtype,
+    bitsPerWeight: params > 0 ? (bytes * 8) / params : 0,
+    expertBytes: 0,
   };
 }
 
@@ -155,12 +197,27 @@ export function artifactOf(m: CalibrationModel, shape: ModelShape, format: Artif
  */
 export function denseParamsOf(config: Record<string, unknown>): number | null {
   const n = (k: string): number | null => (typeof config[k] === "number" ? (config[k] as number) : null);
-  const hidden = n("hidden_size"), layers = n("num_hidden_layers"), heads = n("num_attention_heads"), inter = n("intermediate_size"), vocab = n("vocab_size");
-  if (hidden === null || layers === null || heads === null || inter === null || vocab === null || config["num_experts"] !== undefined || config["kv_lora_rank"] !== undefined) return null;
+  const hidden = n("hidden_size"),
+    layers = n("num_hidden_layers"),
+    heads = n("num_attention_heads"),
+    inter = n("intermediate_size"),
+    vocab = n("vocab_size");
+  if (
+    hidden === null ||
+    layers === null ||
+    heads === null ||
+    inter === null ||
+    vocab === null ||
+    config["num_experts"] !== undefined ||
+    config["kv_lora_rank"] !== undefined
+  )
+    return null;
   const kvHeads = n("num_key_value_heads") ?? heads;
   const headDim = n("head_dim") ?? hidden / heads;
   const qkNorm = /Qwen3/.test(JSON.stringify(config["architectures"] ?? "")) ? 2 * headDim : 0;
-  const attention = hidden * headDim * (2 * heads + 2 * kvHeads) + (config["attention_bias"] === true ? headDim * (heads + 2 * kvHeads) : 0);
+  const attention =
+    hidden * headDim * (2 * heads + 2 * kvHeads) +
+    (config["attention_bias"] === true ? headDim * (heads + 2 * kvHeads) : 0);
   const perLayer = attention + 3 * hidden * inter + 2 * hidden + qkNorm;
   const embeddings = vocab * hidden * (config["tie_word_embeddings"] === true ? 1 : 2);
   return layers * perLayer + embeddings + hidden;

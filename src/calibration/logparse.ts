@@ -185,7 +185,11 @@ export interface StartupLogReading extends LogSummary {
 }
 
 /** The lines vLLM names its release on: the API server's first line, and the engine's "Initializing a V1 LLM engine (v…)". */
-const VLLM_VERSION = [/vLLM API server version v?(\d+\.\d+[\w.+-]*)/i, /LLM engine \(v(\d+\.\d+[\w.+-]*)\)/i, /(?:^|\]\s|\s)version v?(\d+\.\d+\.\d+[\w.+-]*)\s*$/i];
+const VLLM_VERSION = [
+  /vLLM API server version v?(\d+\.\d+[\w.+-]*)/i,
+  /LLM engine \(v(\d+\.\d+[\w.+-]*)\)/i,
+  /(?:^|\]\s|\s)version v?(\d+\.\d+\.\d+[\w.+-]*)\s*$/i,
+];
 
 function vllmVersionOf(lines: string[]): string | null {
   for (const line of lines) {
@@ -227,7 +231,11 @@ const VLLM_RULES: Rule[] = [
   rule(String.raw`Loading model weights took[^\w-]*NUM\s*GB`, "weightsGib"),
   rule(String.raw`Available KV cache memory[^\w-]*NUM\s*GiB`, "kvAvailableGib"),
   rule(String.raw`GPU KV cache size[^\w-]*NUM\s*tokens`, "kvTokens"),
-  rule(String.raw`Maximum concurrency for NUM tokens per request[^\w-]*NUM\s*x`, "concurrencyContextTokens", "maxConcurrency"),
+  rule(
+    String.raw`Maximum concurrency for NUM tokens per request[^\w-]*NUM\s*x`,
+    "concurrencyContextTokens",
+    "maxConcurrency",
+  ),
   rule(String.raw`Total non KV cache memory[^\w-]*NUM\s*GiB`, "totalNonKvGib"),
   rule(String.raw`torch peak memory increase[^\w-]*NUM\s*GiB`, "torchPeakIncreaseGib"),
   rule(String.raw`non-torch forward increase memory[^\w-]*NUM\s*GiB`, "nonTorchIncreaseGib"),
@@ -236,15 +244,38 @@ const VLLM_RULES: Rule[] = [
   rule(String.raw`memory snapshot:.*?[^_]non_torch_memory=NUM\s*GiB`, "initNonTorchGib"),
   rule(String.raw`Free memory on device(?: [\w:]+)?[^\w-]*NUM\s*/\s*NUM\s*GiB`, "initFreeGib", "gpuTotalGib"),
   rule(String.raw`Desired GPU memory utilization is \(NUM,\s*NUM\s*GiB\)`, "gpuMemoryUtilization", "requestedGib"),
-  rule(String.raw`less than desired GPU memory utilization \(NUM,\s*NUM\s*GiB\)`, "gpuMemoryUtilization", "requestedGib"),
-  rule(String.raw`Actual usage is NUM\s*GiB for weight, NUM\s*GiB for peak activation, NUM\s*GiB for non-torch memory, and NUM\s*GiB for CUDAGraph memory`, "usageWeightsGib", "peakActivationGib", "usageNonTorchGib", "usageCudaGraphGib"),
-  rule(String.raw`Actual usage is NUM\s*GiB for consumed memory \(weights \+ non-torch\), NUM\s*GiB for peak activation, and NUM\s*GiB for CUDAGraph memory`, "consumedGib", "peakActivationGib", "usageCudaGraphGib"),
+  rule(
+    String.raw`less than desired GPU memory utilization \(NUM,\s*NUM\s*GiB\)`,
+    "gpuMemoryUtilization",
+    "requestedGib",
+  ),
+  rule(
+    String.raw`Actual usage is NUM\s*GiB for weight, NUM\s*GiB for peak activation, NUM\s*GiB for non-torch memory, and NUM\s*GiB for CUDAGraph memory`,
+    "usageWeightsGib",
+    "peakActivationGib",
+    "usageNonTorchGib",
+    "usageCudaGraphGib",
+  ),
+  rule(
+    String.raw`Actual usage is NUM\s*GiB for consumed memory \(weights \+ non-torch\), NUM\s*GiB for peak activation, and NUM\s*GiB for CUDAGraph memory`,
+    "consumedGib",
+    "peakActivationGib",
+    "usageCudaGraphGib",
+  ),
   rule(String.raw`Current kv cache memory in use is NUM\s*GiB`, "kvInUseGib"),
-  rule(String.raw`CUDA graph pool memory: NUM\s*GiB \(actual\), NUM\s*GiB \(estimated\)`, "cudaGraphActualGib", "cudaGraphEstimateGib"),
+  rule(
+    String.raw`CUDA graph pool memory: NUM\s*GiB \(actual\), NUM\s*GiB \(estimated\)`,
+    "cudaGraphActualGib",
+    "cudaGraphEstimateGib",
+  ),
   rule(String.raw`Checkpoint size: NUM\s*GiB`, "checkpointGib"),
   rule(String.raw`Graph capturing finished in .*?took\s*NUM\s*GiB`, "cudaGraphGib"),
   rule(String.raw`Estimated CUDA graph memory[^\w-]*NUM\s*GiB`, "cudaGraphEstimateGib"),
-  rule(String.raw`The current --gpu-memory-utilization=NUM is equivalent to --gpu-memory-utilization=NUM without CUDA graph memory profiling`, "gpuMemoryUtilization", "utilizationWithoutGraphEstimate"),
+  rule(
+    String.raw`The current --gpu-memory-utilization=NUM is equivalent to --gpu-memory-utilization=NUM without CUDA graph memory profiling`,
+    "gpuMemoryUtilization",
+    "utilizationWithoutGraphEstimate",
+  ),
   rule(String.raw`total_gpu_memory\s*[=(]\s*NUM\s*GiB`, "gpuTotalGib"),
   rule(String.raw`initial_memory_usage=NUM\s*GiB`, "initialMemoryUsageGib"),
   rule(String.raw`peak_torch_memory=NUM\s*GiB`, "peakTorchGib"),
@@ -258,7 +289,11 @@ const VLLM_RULES: Rule[] = [
   rule(String.raw`activation peak memory takes\s*NUM\s*GiB`, "activationPeakGib"),
   rule(String.raw`reserved for KV Cache is\s*NUM\s*GiB`, "kvReservedGib"),
   rule(String.raw`#?\s*(?:GPU|cuda) blocks:\s*NUM,\s*#?\s*CPU blocks:\s*NUM`, "numGpuBlocks", "numCpuBlocks"),
-  rule(String.raw`max seq len \(NUM\) is larger than the maximum number of tokens that can be stored in KV cache \(NUM\)`, "maxSeqLenInError", "kvTokensInError"),
+  rule(
+    String.raw`max seq len \(NUM\) is larger than the maximum number of tokens that can be stored in KV cache \(NUM\)`,
+    "maxSeqLenInError",
+    "kvTokensInError",
+  ),
   rule(String.raw`max seq len \(NUM\), \(NUM\s*GiB KV cache is needed`, "maxSeqLenInError", "kvNeededGibInError"),
   rule(String.raw`larger than the available KV cache memory \(NUM\s*GiB\)`, "kvAvailableGib"),
   rule(String.raw`estimated maximum model length is NUM`, "maxModelLenEstimate"),
@@ -272,7 +307,11 @@ const SGLANG_RULES: Rule[] = [
   rule(String.raw`KV Cache is allocated\..*?(?<!K)V size:\s*NUM\s*GB`, "vSizeGib"),
   rule(String.raw`Memory pool end\.\s*avail mem=NUM\s*GB`, "availAfterPoolGib"),
   rule(String.raw`Capture cuda graph end\..*?mem usage=NUM\s*GB`, "graphGib"),
-  rule(String.raw`Capture piecewise CUDA graph end\..*?mem usage=NUM\s*GB\.\s*avail mem=NUM\s*GB`, "piecewiseGraphGib", "availAfterGraphsGib"),
+  rule(
+    String.raw`Capture piecewise CUDA graph end\..*?mem usage=NUM\s*GB\.\s*avail mem=NUM\s*GB`,
+    "piecewiseGraphGib",
+    "availAfterGraphsGib",
+  ),
 ];
 
 const LLAMACPP_RULES: Rule[] = [
@@ -319,23 +358,34 @@ const LLAMACPP_BUFFER = new RegExp(
   String.raw`(?:^|[\s:])((?!(?:model|KV|compute|RS|output)\s)[A-Za-z]\w*(?:\[[^\]]*\])?)\s+(?:(model|KV|compute|RS|output)\s+)?buffer size\s*=\s*${NUM}\s*MiB`,
 );
 
-const BUFFER_KIND: Record<string, keyof DeviceBuffersMib> = { model: "model", KV: "kv", compute: "compute", RS: "recurrentState", output: "output" };
+const BUFFER_KIND: Record<string, keyof DeviceBuffersMib> = {
+  model: "model",
+  KV: "kv",
+  compute: "compute",
+  RS: "recurrentState",
+  output: "output",
+};
 
 /** Lines that only one engine prints: enough to tell who wrote the log. */
 const ENGINE_MARKS: [LogEngine, RegExp][] = [
   ["tensorrt-llm", /\[TensorRT-LLM\]/],
   ["sglang", /KV Cache is allocated|Load weight end|Memory pool end|sglang/i],
   ["llamacpp", /llama_|load_tensors|ggml_|llm_load|KV self size|buffer size\s*=.*MiB/],
-  ["vllm", /Model loading took|Loading model weights took|GPU KV cache size|Available KV cache memory|Maximum concurrency for|Memory profiling results|GPU blocks:|vllm|max seq len \(/i],
+  [
+    "vllm",
+    /Model loading took|Loading model weights took|GPU KV cache size|Available KV cache memory|Maximum concurrency for|Memory profiling results|GPU blocks:|vllm|max seq len \(/i,
+  ],
 ];
 
 /** Failures as the engines word them; the first line matching is kept verbatim. */
-const FAILURE = /on startup is less than desired GPU memory utilization|is larger than the maximum number of tokens that can be stored in KV cache|No available memory for the cache blocks|KV cache is needed, which is larger than|out of memory|OutOfMemoryError|Not enough memory|failed to allocate|cudaMalloc failed/i;
+const FAILURE =
+  /on startup is less than desired GPU memory utilization|is larger than the maximum number of tokens that can be stored in KV cache|No available memory for the cache blocks|KV cache is needed, which is larger than|out of memory|OutOfMemoryError|Not enough memory|failed to allocate|cudaMalloc failed/i;
 
 /** Strip what terminals and chat tools add: ANSI colours, markdown emphasis. */
 function cleanLine(raw: string): string {
   // eslint-disable-next-line no-control-regex
-  return raw.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "").replaceAll("**", "").replace(/\r$/, "");
+  const noColours = raw.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
+  return noColours.replaceAll("**", "").replace(/\r$/, "");
 }
 
 function detectEngine(lines: string[]): LogEngine | null {
@@ -403,15 +453,21 @@ function vllmOverhead(f: LogFigures): number | null {
   // requested − non_kv_cache_memory − cudagraph_memory_estimate_applied), so it is the engine's too.
   const graphs = f.utilizationWithoutGraphEstimate !== undefined ? (f.cudaGraphEstimateGib ?? 0) : 0;
   // 0.27+: KV = requested − consumed − peak activation, the peak holding the graph estimate (docs/vllm-releases.md §1).
-  if (f.consumedGib !== undefined && f.weightsGib !== undefined && f.peakActivationGib !== undefined) return round(f.consumedGib - f.weightsGib + f.peakActivationGib);
+  if (f.consumedGib !== undefined && f.weightsGib !== undefined && f.peakActivationGib !== undefined)
+    return round(f.consumedGib - f.weightsGib + f.peakActivationGib);
   // ≤ 0.26: weights, peak and non-torch by name; the estimate beside them where the V1 runner applied it.
-  if (f.usageNonTorchGib !== undefined && f.peakActivationGib !== undefined) return round(f.peakActivationGib + f.usageNonTorchGib + graphs);
-  if (f.totalNonKvGib !== undefined && f.weightsGib !== undefined) return round(f.totalNonKvGib - f.weightsGib + graphs);
-  if (f.torchPeakIncreaseGib !== undefined && f.nonTorchIncreaseGib !== undefined) return round(f.torchPeakIncreaseGib + f.nonTorchIncreaseGib + graphs);
+  if (f.usageNonTorchGib !== undefined && f.peakActivationGib !== undefined)
+    return round(f.peakActivationGib + f.usageNonTorchGib + graphs);
+  if (f.totalNonKvGib !== undefined && f.weightsGib !== undefined)
+    return round(f.totalNonKvGib - f.weightsGib + graphs);
+  if (f.torchPeakIncreaseGib !== undefined && f.nonTorchIncreaseGib !== undefined)
+    return round(f.torchPeakIncreaseGib + f.nonTorchIncreaseGib + graphs);
   // V0 0.7: the two parts are printed by name.
-  if (f.activationPeakGib !== undefined && f.nonTorchGib !== undefined) return round(f.activationPeakGib + f.nonTorchGib);
+  if (f.activationPeakGib !== undefined && f.nonTorchGib !== undefined)
+    return round(f.activationPeakGib + f.nonTorchGib);
   // V0 0.6: the torch peak includes the weights.
-  if (f.peakTorchGib !== undefined && f.weightsGib !== undefined && f.nonTorchGib !== undefined) return round(f.peakTorchGib - f.weightsGib + f.nonTorchGib);
+  if (f.peakTorchGib !== undefined && f.weightsGib !== undefined && f.nonTorchGib !== undefined)
+    return round(f.peakTorchGib - f.weightsGib + f.nonTorchGib);
   return null;
 }
 
@@ -440,7 +496,8 @@ function sglangSummary(f: LogFigures): Summary {
 
 function llamacppSummary(f: LogFigures, devices: Record<string, DeviceBuffersMib>): Summary {
   const card = worstCard(devices) ?? devices["CPU"] ?? null;
-  const gib = (mib: number | undefined): number | null => (mib === undefined || mib === 0 ? null : round(mib / MIB_PER_GIB));
+  const gib = (mib: number | undefined): number | null =>
+    mib === undefined || mib === 0 ? null : round(mib / MIB_PER_GIB);
   const kvMib = card && card.kv > 0 ? card.kv : f.kvSelfMib;
   return {
     weightsGib: gib(card?.model),
@@ -463,7 +520,14 @@ function trtllmSummary(f: LogFigures): Summary {
   };
 }
 
-const EMPTY_SUMMARY: Summary = { weightsGib: null, kvGib: null, overheadGib: null, kvTokens: null, maxConcurrency: null, contextTokens: null };
+const EMPTY_SUMMARY: Summary = {
+  weightsGib: null,
+  kvGib: null,
+  overheadGib: null,
+  kvTokens: null,
+  maxConcurrency: null,
+  contextTokens: null,
+};
 
 const SUMMARY_WORDS: [keyof Summary, string][] = [
   ["weightsGib", "weights"],
@@ -485,11 +549,15 @@ function vllmFormat(lines: string[], f: LogFigures): string | null {
   if (v2) {
     const kvAt = lines.findIndex((l) => /Available KV cache memory/.test(l));
     const capturedBefore = kvAt > 0 && lines.slice(0, kvAt).some((l) => /Graph capturing finished/.test(l));
-    if (capturedBefore) return `vLLM 0.29 or later (V2 model runner, graphs captured and reserved in profiling)${consumed}`;
-    return consumed ? `vLLM 0.27 or later (V2 model runner${consumed})` : "vLLM 0.26 (V2 model runner: no CUDA-graph estimate inside the budget)";
+    if (capturedBefore)
+      return `vLLM 0.29 or later (V2 model runner, graphs captured and reserved in profiling)${consumed}`;
+    return consumed
+      ? `vLLM 0.27 or later (V2 model runner${consumed})`
+      : "vLLM 0.26 (V2 model runner: no CUDA-graph estimate inside the budget)";
   }
   if (consumed) return "vLLM 0.27 or later (consumed/peak/CUDAGraph line; main since 0.23.1rc1.dev1327)";
-  if (f.cudaGraphEstimateGib !== undefined && f.utilizationWithoutGraphEstimate !== undefined) return "vLLM 0.21 to 0.26 (CUDA-graph estimate inside the budget)";
+  if (f.cudaGraphEstimateGib !== undefined && f.utilizationWithoutGraphEstimate !== undefined)
+    return "vLLM 0.21 to 0.26 (CUDA-graph estimate inside the budget)";
   if (f.usageWeightsGib !== undefined) return "vLLM 0.21 to 0.26 (weight/peak/non-torch/CUDAGraph line)";
   if (f.totalNonKvGib !== undefined) return "vLLM 0.19 to 0.20 (Total non KV cache memory line)";
   return null;
@@ -531,6 +599,11 @@ export function parseStartupLog(text: string): StartupLogReading {
   const failure = lines.find((l) => FAILURE.test(l))?.trim() ?? null;
   const unread = SUMMARY_WORDS.filter(([key]) => summary[key] === null).map(([, words]) => words);
   const engineVersion = engine === "vllm" ? vllmVersionOf(lines) : null;
-  const formatRead = engine === "vllm" ? vllmFormat(lines, figures) : engine === "sglang" && figures.piecewiseGraphGib !== undefined ? "SGLang 2026 (piecewise prefill CUDA graph)" : null;
+  const formatRead =
+    engine === "vllm"
+      ? vllmFormat(lines, figures)
+      : engine === "sglang" && figures.piecewiseGraphGib !== undefined
+        ? "SGLang 2026 (piecewise prefill CUDA graph)"
+        : null;
   return { engine, ...summary, failure, unread, figures, devices, engineVersion, formatRead };
 }

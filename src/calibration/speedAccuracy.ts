@@ -45,17 +45,35 @@ export function speedCaseRecords(): SpeedCaseRecord[] {
 export function speedAccuracyRows(cases: readonly SpeedCaseRecord[] = speedCaseRecords()): SpeedAccuracyRow[] {
   return cases.map((c) => {
     const e = estimateSpeed(c.input);
-    const predicted = c.pick === "throughputPerGpu" ? (e.throughputTps === null ? null : e.throughputTps / c.gpusPerReplica) : e[c.pick];
+    const predicted =
+      c.pick === "throughputPerGpu"
+        ? e.throughputTps === null
+          ? null
+          : e.throughputTps / c.gpusPerReplica
+        : e[c.pick];
     return {
-      id: c.id, group: c.group, engine: c.engine, card: c.cardLabel, half: c.half, tier: c.tier, source: c.source, unit: c.unit, measured: c.measured,
-      predicted, errorPct: predicted === null ? null : ((predicted - c.measured) / c.measured) * 100,
+      id: c.id,
+      group: c.group,
+      engine: c.engine,
+      card: c.cardLabel,
+      half: c.half,
+      tier: c.tier,
+      source: c.source,
+      unit: c.unit,
+      measured: c.measured,
+      predicted,
+      errorPct: predicted === null ? null : ((predicted - c.measured) / c.measured) * 100,
     };
   });
 }
 
 /** Median absolute error (percent) of rows, and how many. */
 export function medianAbsErrorPct(rows: readonly SpeedAccuracyRow[]): { n: number; medianPct: number | null } {
-  const errors = rows.map((r) => r.errorPct).filter((e): e is number => e !== null).map(Math.abs).sort((a, b) => a - b);
+  const errors = rows
+    .map((r) => r.errorPct)
+    .filter((e): e is number => e !== null)
+    .map(Math.abs)
+    .sort((a, b) => a - b);
   if (errors.length === 0) return { n: 0, medianPct: null };
   const mid = (errors.length - 1) / 2;
   return { n: errors.length, medianPct: ((errors[Math.floor(mid)] ?? 0) + (errors[Math.ceil(mid)] ?? 0)) / 2 };

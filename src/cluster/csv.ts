@@ -66,7 +66,11 @@ function lineAt(starts: number[], offset: number): number {
 }
 
 /** The data rows after the header, each with the line it starts on; comment (#) and blank lines skipped. */
-function rowsOf(text: string, headerEnd: number, sep: string): { rows: { cells: string[]; line: number }[]; errors: ImportMessage[] } {
+function rowsOf(
+  text: string,
+  headerEnd: number,
+  sep: string,
+): { rows: { cells: string[]; line: number }[]; errors: ImportMessage[] } {
   const starts = lineStarts(text);
   const body = text.slice(headerEnd);
   const rows: { cells: string[]; line: number }[] = [];
@@ -83,9 +87,15 @@ function rowsOf(text: string, headerEnd: number, sep: string): { rows: { cells: 
       const cells = result.data.map((c) => c.trim());
       if (cells.every((c) => c === "") || (cells[0] ?? "").startsWith("#")) return;
       // An opening quote never closed swallows every row after it: say where it opened rather than read on.
-      if (result.errors.some((e) => e.code === "MissingQuotes")) errors.push(note("a quoted cell is never closed: remove the stray \" or close it", { line }));
+      if (result.errors.some((e) => e.code === "MissingQuotes"))
+        errors.push(note('a quoted cell is never closed: remove the stray " or close it', { line }));
       if (rows.length >= MAX_ROWS) {
-        errors.push(note(`more than ${MAX_ROWS.toLocaleString("en-US")} rows: a cluster has at most ${MAX_NODES.toLocaleString("en-US")} nodes, each a row per card class; is this the right file?`, { line }));
+        errors.push(
+          note(
+            `more than ${MAX_ROWS.toLocaleString("en-US")} rows: a cluster has at most ${MAX_NODES.toLocaleString("en-US")} nodes, each a row per card class; is this the right file?`,
+            { line },
+          ),
+        );
         parser.abort();
         return;
       }
@@ -107,7 +117,13 @@ export function detectCsv(text: string): boolean {
 }
 
 /** A number cell: "" is absent, anything not a plain number is said with its line. */
-function numberCell(value: string | undefined, field: string, line: number, errors: ImportMessage[], node: string): number | undefined {
+function numberCell(
+  value: string | undefined,
+  field: string,
+  line: number,
+  errors: ImportMessage[],
+  node: string,
+): number | undefined {
   if (value === undefined || value === "") return undefined;
   const n = Number(value);
   if (!/^-?\d+(\.\d+)?$/.test(value) || !Number.isFinite(n)) {
@@ -121,10 +137,24 @@ export function readCsv(text: string): Reading {
   const lines = text.split("\n");
   const headerAt = lines.findIndex((l) => l.trim() !== "" && !l.trim().startsWith("#"));
   const header = headerOf(lines[headerAt] ?? "");
-  if (!header) return { nodes: [], warnings: [], errors: [note("a CSV needs a header row naming at least id and class columns")], format: "csv" };
+  if (!header)
+    return {
+      nodes: [],
+      warnings: [],
+      errors: [note("a CSV needs a header row naming at least id and class columns")],
+      format: "csv",
+    };
   const headerEnd = lines.slice(0, headerAt + 1).reduce((sum, l) => sum + l.length + 1, 0);
   const { rows, errors } = rowsOf(text, headerEnd, header.sep);
-  interface RawNode { id: string; fabric?: string; host_mem_gib?: number; host_free_gib?: number; devices: Record<string, unknown>[]; line: number; deviceLines: number[] }
+  interface RawNode {
+    id: string;
+    fabric?: string;
+    host_mem_gib?: number;
+    host_free_gib?: number;
+    devices: Record<string, unknown>[];
+    line: number;
+    deviceLines: number[];
+  }
   const nodes = new Map<string, RawNode>();
   for (const { cells, line } of rows) {
     const cell = (f: string) => {
@@ -146,7 +176,10 @@ export function readCsv(text: string): Reading {
     if (free !== undefined) node.host_free_gib = free;
     const cls = cell("class");
     if (cls) {
-      const device: Record<string, unknown> = { class: cls, count: numberCell(cell("count"), "count", line, errors, id) };
+      const device: Record<string, unknown> = {
+        class: cls,
+        count: numberCell(cell("count"), "count", line, errors, id),
+      };
       const devFree = numberCell(cell("free"), "free", line, errors, id);
       if (devFree !== undefined) device.free = devFree;
       const memGib = numberCell(cell("mem_gib"), "mem_gib", line, errors, id);
@@ -159,7 +192,9 @@ export function readCsv(text: string): Reading {
   }
   if (errors.length > 0) return { nodes: [], warnings: [], errors, format: "csv" };
   const rawNodes = [...nodes.values()];
-  const checked = validateCluster({ nodes: rawNodes.map(({ line: _l, deviceLines: _d, ...n }) => ({ host_mem_gib: 0, ...n })) });
+  const checked = validateCluster({
+    nodes: rawNodes.map(({ line: _l, deviceLines: _d, ...n }) => ({ host_mem_gib: 0, ...n })),
+  });
   const lineOf = (m: ImportMessage): ImportMessage => {
     const n = rawNodes.find((r) => r.id === m.node);
     if (!n) return m;

@@ -16,8 +16,8 @@ export function jsonProblem(value: unknown): string | null {
     const [v, depth] = stack.pop() as [unknown, number];
     if (typeof v !== "object" || v === null) continue;
     if (depth > MAX_DEPTH) return TOO_DEEP;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
   }
   return null;
 }
-

@@ -48,19 +48,55 @@ export function draftNode(id: string): DraftNode {
  * what any node holds is a damaged paste, not a machine: it is refused with
  * words (and never allocated, which a count of 10^20 would try to do).
  */
-export function pushDevices(node: DraftNode, cls: string, count: number, free: number, memGib?: number, names: DeviceNames = {}): string | null {
+export function pushDevices(
+  node: DraftNode,
+  cls: string,
+  count: number,
+  free: number,
+  memGib?: number,
+  names: DeviceNames = {},
+): string | null {
   if (!Number.isSafeInteger(count) || count < 0 || count > MAX_DEVICES_PER_GROUP) {
     return `${count} ${cls} on one node is not a real count (at most ${MAX_DEVICES_PER_GROUP}): check the paste`;
   }
-  for (let i = 0; i < count; i++) node.devices.push({ class: cls, free: i < free, memGib, name: names.names?.[i], gpuProduct: names.gpuProduct, gresType: names.gresType });
+  for (let i = 0; i < count; i++)
+    node.devices.push({
+      class: cls,
+      free: i < free,
+      memGib,
+      name: names.names?.[i],
+      gpuProduct: names.gpuProduct,
+      gresType: names.gresType,
+    });
   return null;
 }
 
 /** Folds a node's devices into one group per class, in the order each class first appeared. */
 export function finishNode(d: DraftNode): ClusterNode {
-  const groups = new Map<string, { count: number; free: number; memGib: number | undefined; freeMemGib: number | undefined; freeNames: string[]; named: boolean; gpuProduct: string | undefined; gresType: string | undefined }>();
+  const groups = new Map<
+    string,
+    {
+      count: number;
+      free: number;
+      memGib: number | undefined;
+      freeMemGib: number | undefined;
+      freeNames: string[];
+      named: boolean;
+      gpuProduct: string | undefined;
+      gresType: string | undefined;
+    }
+  >();
   for (const dev of d.devices) {
-    const g = groups.get(dev.class) ?? { count: 0, free: 0, memGib: undefined, freeMemGib: undefined, freeNames: [], named: true, gpuProduct: undefined, gresType: undefined };
+    const g = groups.get(dev.class) ?? {
+      count: 0,
+      free: 0,
+      memGib: undefined,
+      freeMemGib: undefined,
+      freeNames: [],
+      named: true,
+      gpuProduct: undefined,
+      gresType: undefined,
+    };
     g.count += 1;
     if (dev.free) g.free += 1;
     // Free cards are named only when every card of the class is: a partial list would pin the wrong ones.
@@ -69,7 +105,8 @@ export function finishNode(d: DraftNode): ClusterNode {
     g.gpuProduct ??= dev.gpuProduct;
     g.gresType ??= dev.gresType;
     // The least free memory among the free devices: a replica may land on that one.
-    if (dev.free && dev.freeMemGib !== undefined) g.freeMemGib = Math.min(g.freeMemGib ?? Number.POSITIVE_INFINITY, dev.freeMemGib);
+    if (dev.free && dev.freeMemGib !== undefined)
+      g.freeMemGib = Math.min(g.freeMemGib ?? Number.POSITIVE_INFINITY, dev.freeMemGib);
     const catalogGib = (cardMemoryBytes(dev.class) ?? Number.POSITIVE_INFINITY) / 2 ** 30;
     const mem = dev.memGib ?? catalogGib;
     const smallest = Math.min(g.memGib ?? Number.POSITIVE_INFINITY, mem);

@@ -46,7 +46,11 @@ export function groupLabel(group: NodeGroup): string {
 }
 
 /** Every node of the group changed the same way (its id kept). */
-export function editGroup(cluster: Cluster, group: NodeGroup, edit: (node: ClusterNode) => Omit<ClusterNode, "id">): Cluster {
+export function editGroup(
+  cluster: Cluster,
+  group: NodeGroup,
+  edit: (node: ClusterNode) => Omit<ClusterNode, "id">,
+): Cluster {
   const members = new Set(group.indices);
   return { nodes: cluster.nodes.map((n, i) => (members.has(i) ? { ...edit(n), id: n.id } : n)) };
 }

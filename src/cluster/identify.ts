@@ -158,7 +158,9 @@ export function matchMigProfile(card: Card, slices: number, memoryBytes?: number
  * share of it, so the guess never promises more than such a slice has.
  */
 export const MIG_NAME_TO_GIB = Math.min(
-  ...CARDS.flatMap((c) => c.migProfiles.map((p) => p.memoryBytes / 2 ** 30 / Number(/\.(\d+)gb$/.exec(p.profile)?.[1] ?? "1"))),
+  ...CARDS.flatMap((c) =>
+    c.migProfiles.map((p) => p.memoryBytes / 2 ** 30 / Number(/\.(\d+)gb$/.exec(p.profile)?.[1] ?? "1")),
+  ),
 );
 
 export interface MigIdentified {
@@ -181,7 +183,11 @@ export function identifyMig(parentClass: string, rawProfile: string, memoryBytes
   if (match) return { class: `${parentClass}-mig-${match.profile}` };
   const cls = `${parentClass}-mig-${parsed.profile}`;
   if (memoryBytes !== undefined) {
-    return { class: cls, memGib: memoryBytes / 2 ** 30, warning: `MIG profile ${parsed.profile} of ${parentClass} is not in the catalog: its reported memory is used` };
+    return {
+      class: cls,
+      memGib: memoryBytes / 2 ** 30,
+      warning: `MIG profile ${parsed.profile} of ${parentClass} is not in the catalog: its reported memory is used`,
+    };
   }
   return {
     class: cls,
@@ -206,7 +212,9 @@ export function catalogClasses(): string[] {
  * several, the one with the least memory, so the plan never counts on more;
  * the review names the others.
  */
-export function parentFromProfiles(slices: { name: string; memoryBytes?: number | undefined }[]): { card: Card; others: string[] } | null {
+export function parentFromProfiles(
+  slices: { name: string; memoryBytes?: number | undefined }[],
+): { card: Card; others: string[] } | null {
   // Each distinct slice is matched once, weighed by how often it appears: a paste of 61,555 lgi rows took 2 s otherwise.
   const distinct = new Map<string, { name: string; memoryBytes?: number | undefined; times: number }>();
   for (const sl of slices) {
@@ -224,7 +232,11 @@ export function parentFromProfiles(slices: { name: string; memoryBytes?: number 
   const held = new Map<Card, number>();
   for (const card of CARDS) {
     const matched = matchOn(card);
-    if (matched.every((m) => m !== null)) held.set(card, matched.reduce((sum, m) => sum + (m ? m.profile.memoryBytes * m.times : 0), 0));
+    if (matched.every((m) => m !== null))
+      held.set(
+        card,
+        matched.reduce((sum, m) => sum + (m ? m.profile.memoryBytes * m.times : 0), 0),
+      );
   }
   const sorted = [...held.keys()].sort((a, b) => (held.get(a) ?? 0) - (held.get(b) ?? 0));
   const card = sorted[0];

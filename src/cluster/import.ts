@@ -72,7 +72,8 @@ function importText(raw: string, fileName?: string): ImportResult {
 
 function fromReading(format: string, reading: Reading): ImportResult {
   if (reading.errors.length > 0 || reading.nodes.length === 0) {
-    const errors = reading.errors.length > 0 ? reading.errors : [note(`read it as ${format}, but found no nodes or cards in it`)];
+    const errors =
+      reading.errors.length > 0 ? reading.errors : [note(`read it as ${format}, but found no nodes or cards in it`)];
     return failed(format, errors, reading.warnings);
   }
   const checked = validateCluster({ nodes: reading.nodes });
@@ -81,7 +82,12 @@ function fromReading(format: string, reading: Reading): ImportResult {
   return finish(format, checked.cluster, checked.errors, [...reading.warnings, ...fresh]);
 }
 
-function finish(format: string, cluster: Cluster | null, errors: ImportMessage[], warnings: ImportMessage[]): ImportResult {
+function finish(
+  format: string,
+  cluster: Cluster | null,
+  errors: ImportMessage[],
+  warnings: ImportMessage[],
+): ImportResult {
   if (!cluster || errors.length > 0) return failed(format, errors, warnings);
   const summary = [summarize(cluster), ...gaps(cluster)].join("; ");
   return { cluster, format, summary, warnings, errors: [] };
@@ -92,7 +98,9 @@ function failed(format: string, errors: ImportMessage[], warnings: ImportMessage
   return {
     cluster: null,
     format,
-    summary: first ? `nothing imported: ${formatMessage(first)}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ""}` : "nothing imported",
+    summary: first
+      ? `nothing imported: ${formatMessage(first)}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ""}`
+      : "nothing imported",
     warnings,
     errors,
   };
@@ -107,7 +115,11 @@ function failed(format: string, errors: ImportMessage[], warnings: ImportMessage
  */
 function looksStructured(text: string, fileName?: string): boolean {
   if (fileName && /\.(json|ya?ml)$/i.test(fileName)) return true;
-  const first = text.split("\n").find((l) => l.trim() !== "" && !l.trim().startsWith("#"))?.trim() ?? "";
+  const first =
+    text
+      .split("\n")
+      .find((l) => l.trim() !== "" && !l.trim().startsWith("#"))
+      ?.trim() ?? "";
   if (/^[[{]/.test(first) || first === "---") return true;
   if (/^(nodes|kind|apiVersion|items|metadata)\s*:/m.test(text)) return true;
   return /^"?[\w.-]+\/[\w./-]+"?\s*:\s/.test(first);

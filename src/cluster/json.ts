@@ -7,7 +7,15 @@
 import { LineCounter } from "yaml";
 import type { Cluster } from "../plan/index.ts";
 import { note, type ImportMessage } from "./messages.ts";
-import { composeYaml, jsonProblem, MAX_ALIAS_COUNT, MAX_YAML_ERRORS, parserProblem, yamlProblem, yamlSizeProblem } from "./structure.ts";
+import {
+  composeYaml,
+  jsonProblem,
+  MAX_ALIAS_COUNT,
+  MAX_YAML_ERRORS,
+  parserProblem,
+  yamlProblem,
+  yamlSizeProblem,
+} from "./structure.ts";
 import { validateCluster } from "./validate.ts";
 
 /** Modelplan JSON, pretty, with `mem_gib` only where a class needs it. */
@@ -70,12 +78,20 @@ export function parseStructured(text: string): ParsedText {
     if (!doc) return undefined;
     for (let cut = path.length; cut > 0; cut--) {
       const node: unknown = doc.getIn(path.slice(0, cut), true);
-      const range = typeof node === "object" && node !== null && "range" in node ? (node as { range?: [number, number, number] | null }).range : null;
+      const range =
+        typeof node === "object" && node !== null && "range" in node
+          ? (node as { range?: [number, number, number] | null }).range
+          : null;
       if (range) return counter.linePos(range[0]).line;
     }
     return undefined;
   };
-  const refuse = (problem: string): ParsedText => ({ value: undefined, errors: [note(`not read: ${problem}`)], lineOf: () => undefined, refused: true });
+  const refuse = (problem: string): ParsedText => ({
+    value: undefined,
+    errors: [note(`not read: ${problem}`)],
+    lineOf: () => undefined,
+    refused: true,
+  });
   if (/^\s*[[{]/.test(text)) {
     let value: unknown;
     let parsed = false;
@@ -85,7 +101,16 @@ export function parseStructured(text: string): ParsedText {
     } catch (e) {
       // Not strict JSON (comments, trailing commas, or broken): the YAML parser says where, if the text is not too long for it.
       if (text.length > MAX_YAML_CHARS) {
-        return { value: undefined, errors: [note(`not valid JSON (${e instanceof Error ? e.message : String(e)}); a text over ${MAX_YAML_CHARS / 2 ** 20} MiB must be strict JSON`)], lineOf: () => undefined, refused: false };
+        return {
+          value: undefined,
+          errors: [
+            note(
+              `not valid JSON (${e instanceof Error ? e.message : String(e)}); a text over ${MAX_YAML_CHARS / 2 ** 20} MiB must be strict JSON`,
+            ),
+          ],
+          lineOf: () => undefined,
+          refused: false,
+        };
       }
     }
     if (parsed) {
@@ -93,7 +118,13 @@ export function parseStructured(text: string): ParsedText {
       return problem ? refuse(problem) : { value, errors: [], lineOf, refused: false };
     }
   }
-  if (text.length > MAX_YAML_CHARS) return { value: undefined, errors: [note(`a YAML text over ${MAX_YAML_CHARS / 2 ** 20} MiB: paste only the tool's output`)], lineOf: () => undefined, refused: false };
+  if (text.length > MAX_YAML_CHARS)
+    return {
+      value: undefined,
+      errors: [note(`a YAML text over ${MAX_YAML_CHARS / 2 ** 20} MiB: paste only the tool's output`)],
+      lineOf: () => undefined,
+      refused: false,
+    };
   const big = yamlTooBig();
   if (big) return refuse(big);
   try {
@@ -105,8 +136,11 @@ export function parseStructured(text: string): ParsedText {
       const first = message.split("\n")[0] ?? "";
       return first.length > 160 ? `${first.slice(0, 159)}…` : first;
     };
-    const errors = problems.map((e) => note(`not valid JSON/YAML: ${said(e.message)}`, { line: counter.linePos(e.offset).line }));
-    if (stopped) errors.push(note(`not valid JSON/YAML: more problems follow; the reader stopped after ${MAX_YAML_ERRORS}`));
+    const errors = problems.map((e) =>
+      note(`not valid JSON/YAML: ${said(e.message)}`, { line: counter.linePos(e.offset).line }),
+    );
+    if (stopped)
+      errors.push(note(`not valid JSON/YAML: more problems follow; the reader stopped after ${MAX_YAML_ERRORS}`));
     if (errors.length > 0 || !doc) return { value: undefined, errors, lineOf, refused: false };
     const problem = yamlProblem(doc);
     if (problem) return refuse(problem);
@@ -114,10 +148,18 @@ export function parseStructured(text: string): ParsedText {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     // yaml's alias limit counts nested aliases too (an anchor inside an anchor): said about the file, not the parser.
-    if (/alias count/i.test(message)) return refuse(`its aliases repeat values more than ${MAX_ALIAS_COUNT} times over; YAML readers stop there against alias bombs: write the values out`);
+    if (/alias count/i.test(message))
+      return refuse(
+        `its aliases repeat values more than ${MAX_ALIAS_COUNT} times over; YAML readers stop there against alias bombs: write the values out`,
+      );
     const deep = parserProblem(message);
     if (deep) return refuse(deep);
-    return { value: undefined, errors: [note(`not valid JSON/YAML: ${message}`)], lineOf: () => undefined, refused: false };
+    return {
+      value: undefined,
+      errors: [note(`not valid JSON/YAML: ${message}`)],
+      lineOf: () => undefined,
+      refused: false,
+    };
   }
 }
 
@@ -130,28 +172,74 @@ export function isModelplanCluster(value: unknown): boolean {
  * Validates a parsed Modelplan cluster and puts each message at its line:
  * the node is found by its id (or "#n"), the field by its path.
  */
-export function importModelplan(parsed: ParsedText): { cluster: Cluster | null; errors: ImportMessage[]; warnings: ImportMessage[] } {
+export function importModelplan(parsed: ParsedText): {
+  cluster: Cluster | null;
+  errors: ImportMessage[];
+  warnings: ImportMessage[];
+} {
   const result = validateCluster(parsed.value);
-  const nodes: unknown[] = isModelplanCluster(parsed.value) && Array.isArray((parsed.value as { nodes: unknown }).nodes) ? (parsed.value as { nodes: unknown[] }).nodes : [];
+  const nodes: unknown[] =
+    isModelplanCluster(parsed.value) && Array.isArray((parsed.value as { nodes: unknown }).nodes)
+      ? (parsed.value as { nodes: unknown[] }).nodes
+      : [];
   const place = (m: ImportMessage): ImportMessage => {
     if (m.line !== undefined || m.node === undefined) return m;
-    const index = m.nodeIndex ?? nodes.findIndex((n, i) => (typeof n === "object" && n !== null && (n as { id?: unknown }).id === m.node) || `#${i + 1}` === m.node);
+    const index =
+      m.nodeIndex ??
+      nodes.findIndex(
+        (n, i) =>
+          (typeof n === "object" && n !== null && (n as { id?: unknown }).id === m.node) || `#${i + 1}` === m.node,
+      );
     if (index < 0) return m;
     const path: (string | number)[] = ["nodes", index];
     for (const part of (m.field ?? "").split(/[.[\]]+/).filter(Boolean)) {
       if (part.startsWith("nodes")) continue;
       path.push(/^\d+$/.test(part) ? Number(part) : part.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
     }
-    const line = parsed.lineOf(path) ?? parsed.lineOf(path.map((p) => (typeof p === "string" ? p.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : p)));
+    const line =
+      parsed.lineOf(path) ??
+      parsed.lineOf(
+        path.map((p) => (typeof p === "string" ? p.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : p)),
+      );
     return line === undefined ? m : { ...m, line };
   };
   const unknown = result.cluster ? unknownFields(nodes, parsed.lineOf) : [];
-  return { cluster: result.cluster, errors: result.errors.map(place), warnings: [...unknown, ...result.warnings.map(place)] };
+  return {
+    cluster: result.cluster,
+    errors: result.errors.map(place),
+    warnings: [...unknown, ...result.warnings.map(place)],
+  };
 }
 
 /** The fields a hand-written cluster file may give, in both spellings the reader takes. */
-const NODE_FIELDS = ["id", "fabric", "host_mem_gib", "host_free_gib", "fabric_gbps", "host_mem_gbps", "devices", "hostMemGib", "hostFreeGib", "fabricGbps", "hostMemGBps"];
-const DEVICE_FIELDS = ["class", "count", "free", "mem_gib", "free_mem_gib", "free_indices", "gpu_product", "gres_type", "memGib", "freeMemGib", "freeIndices", "gpuProduct", "gresType"];
+const NODE_FIELDS = [
+  "id",
+  "fabric",
+  "host_mem_gib",
+  "host_free_gib",
+  "fabric_gbps",
+  "host_mem_gbps",
+  "devices",
+  "hostMemGib",
+  "hostFreeGib",
+  "fabricGbps",
+  "hostMemGBps",
+];
+const DEVICE_FIELDS = [
+  "class",
+  "count",
+  "free",
+  "mem_gib",
+  "free_mem_gib",
+  "free_indices",
+  "gpu_product",
+  "gres_type",
+  "memGib",
+  "freeMemGib",
+  "freeIndices",
+  "gpuProduct",
+  "gresType",
+];
 
 /**
  * Fields the file gives that Modelplan does not read: a typo (`host_mem_gb`, `fre`) would otherwise be
@@ -160,22 +248,40 @@ const DEVICE_FIELDS = ["class", "count", "free", "mem_gib", "free_mem_gib", "fre
  */
 function unknownFields(nodes: unknown[], lineOf: ParsedText["lineOf"]): ImportMessage[] {
   const out: ImportMessage[] = [];
-  const check = (value: unknown, allowed: readonly string[], path: (string | number)[], nodeId: string, nodeIndex: number, place: string) => {
+  const check = (
+    value: unknown,
+    allowed: readonly string[],
+    path: (string | number)[],
+    nodeId: string,
+    nodeIndex: number,
+    place: string,
+  ) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) return;
     for (const key of Object.keys(value)) {
       if (allowed.includes(key)) continue;
       const guess = closest(key, allowed);
-      out.push(note(`${place}: ${JSON.stringify(key)} is not a field Modelplan reads, so it was ignored${guess ? ` (did you mean ${guess}?)` : ""}`, { node: nodeId, nodeIndex, field: key, line: lineOf([...path, key]) }));
+      out.push(
+        note(
+          `${place}: ${JSON.stringify(key)} is not a field Modelplan reads, so it was ignored${guess ? ` (did you mean ${guess}?)` : ""}`,
+          { node: nodeId, nodeIndex, field: key, line: lineOf([...path, key]) },
+        ),
+      );
     }
   };
   nodes.forEach((n, i) => {
-    const id = typeof n === "object" && n !== null && typeof (n as { id?: unknown }).id === "string" ? String((n as { id: string }).id) : `#${i + 1}`;
+    const id =
+      typeof n === "object" && n !== null && typeof (n as { id?: unknown }).id === "string"
+        ? String((n as { id: string }).id)
+        : `#${i + 1}`;
     const node = `Node ${i + 1}${id.startsWith("#") ? "" : ` (${id})`}`;
     check(n, NODE_FIELDS, ["nodes", i], id, i, node);
     const devices = typeof n === "object" && n !== null ? (n as { devices?: unknown }).devices : undefined;
     if (Array.isArray(devices)) {
       devices.forEach((d, k) => {
-        const cls = typeof d === "object" && d !== null && typeof (d as { class?: unknown }).class === "string" ? (d as { class: string }).class : `card group ${k + 1}`;
+        const cls =
+          typeof d === "object" && d !== null && typeof (d as { class?: unknown }).class === "string"
+            ? (d as { class: string }).class
+            : `card group ${k + 1}`;
         check(d, DEVICE_FIELDS, ["nodes", i, "devices", k], id, i, `${node}, ${cls}`);
       });
     }
@@ -200,7 +306,11 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     previous = current;
   }

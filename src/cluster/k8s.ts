@@ -36,14 +36,19 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-const LABEL_HINT = /^[^\S\n]*"?(nvidia\.com\/|feature\.node\.kubernetes\.io\/|akash\.network\/capabilities\.gpu|node\.kubernetes\.io\/instance-type)/m;
+const LABEL_HINT =
+  /^[^\S\n]*"?(nvidia\.com\/|feature\.node\.kubernetes\.io\/|akash\.network\/capabilities\.gpu|node\.kubernetes\.io\/instance-type)/m;
 
 export function detectK8s(text: string, structured: unknown): boolean {
   if (isRecord(structured)) {
     if (structured.kind === "List" || structured.kind === "NodeList" || structured.kind === "Node") return true;
     if (Object.keys(structured).some((k) => k.includes("/"))) return true;
   }
-  return LABEL_HINT.test(text) || /^[^\S\n]*(Capacity|Allocatable):\s*$/m.test(text) || /kubectl\s+(get|describe)\s+nodes?/.test(text);
+  return (
+    LABEL_HINT.test(text) ||
+    /^[^\S\n]*(Capacity|Allocatable):\s*$/m.test(text) ||
+    /kubectl\s+(get|describe)\s+nodes?/.test(text)
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -52,13 +57,19 @@ export function detectK8s(text: string, structured: unknown): boolean {
 
 function stringMap(v: unknown): Map<string, string> {
   const out = new Map<string, string>();
-  if (isRecord(v)) for (const [k, val] of Object.entries(v)) if (typeof val === "string" || typeof val === "number") out.set(k, String(val));
+  if (isRecord(v))
+    for (const [k, val] of Object.entries(v))
+      if (typeof val === "string" || typeof val === "number") out.set(k, String(val));
   return out;
 }
 
 function recordsFromStructured(value: unknown): NodeRecord[] {
   if (!isRecord(value)) return [];
-  const items = Array.isArray(value.items) ? value.items : value.kind === "Node" || isRecord(value.metadata) ? [value] : null;
+  const items = Array.isArray(value.items)
+    ? value.items
+    : value.kind === "Node" || isRecord(value.metadata)
+      ? [value]
+      : null;
   if (items === null) {
     const r = record(1);
     r.labels = stringMap(value);
@@ -79,8 +90,10 @@ function recordsFromStructured(value: unknown): NodeRecord[] {
 // Text: describe output, grepped fragments, label lines, --show-labels.
 // ---------------------------------------------------------------------------
 
-const SECTION = /^\s*(Labels|Annotations|Capacity|Allocatable|Allocated resources|System Info|Conditions|Addresses|Taints|Events|Non-terminated Pods|Lease|PodCIDRs?|ProviderID|CreationTimestamp|Unschedulable)\s*:/;
-const RESOURCE_KEY = /^(cpu|memory|pods|ephemeral-storage|hugepages-\w+|nvidia\.com\/(gpu(\.shared)?|mig-\d+g\.\d+gb(\.shared)?)|amd\.com\/gpu)$/;
+const SECTION =
+  /^\s*(Labels|Annotations|Capacity|Allocatable|Allocated resources|System Info|Conditions|Addresses|Taints|Events|Non-terminated Pods|Lease|PodCIDRs?|ProviderID|CreationTimestamp|Unschedulable)\s*:/;
+const RESOURCE_KEY =
+  /^(cpu|memory|pods|ephemeral-storage|hugepages-\w+|nvidia\.com\/(gpu(\.shared)?|mig-\d+g\.\d+gb(\.shared)?)|amd\.com\/gpu)$/;
 
 function stripComment(s: string): string {
   return s.replace(/\s+#.*$/, "").trim();
@@ -145,7 +158,14 @@ function recordsFromText(text: string): NodeRecord[] {
       const [, key, value] = colon as unknown as [string, string, string];
       if (RESOURCE_KEY.test(key) && /^\d/.test(value)) {
         const n = node(lineNo);
-        const target = section === "Capacity" ? n.capacity : section === "Allocatable" ? n.allocatable : (seenResource.get(key) ?? 0) === 0 ? n.capacity : n.allocatable;
+        const target =
+          section === "Capacity"
+            ? n.capacity
+            : section === "Allocatable"
+              ? n.allocatable
+              : (seenResource.get(key) ?? 0) === 0
+                ? n.capacity
+                : n.allocatable;
         target.set(key, value);
         seenResource.set(key, (seenResource.get(key) ?? 0) + 1);
         return;
@@ -176,7 +196,17 @@ export function quantityGib(q: string | undefined): number | undefined {
   if (q === undefined) return undefined;
   const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|K|M|G|T)?$/.exec(q.trim());
   if (!m) return undefined;
-  const scale: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+  const scale: Record<string, number> = {
+    Ki: 2 ** 10,
+    Mi: 2 ** 20,
+    Gi: 2 ** 30,
+    Ti: 2 ** 40,
+    k: 1e3,
+    K: 1e3,
+    M: 1e6,
+    G: 1e9,
+    T: 1e12,
+  };
   return (Number(m[1]) * (m[2] ? (scale[m[2]] ?? 1) : 1)) / 2 ** 30;
 }
 
@@ -196,7 +226,11 @@ function schedulable(r: NodeRecord, resource: string): { count: number; free: nu
 /** A fabric from the labels that show one: RDMA NICs (Mellanox, pci-15b3) or AWS EFA (pci-1d0f). */
 function fabricOf(labels: Map<string, string>): string {
   if (labels.get("feature.node.kubernetes.io/pci-1d0f.present") === "true") return "efa";
-  if (labels.get("feature.node.kubernetes.io/rdma.available") === "true" || labels.get("feature.node.kubernetes.io/pci-15b3.present") === "true") return "rdma";
+  if (
+    labels.get("feature.node.kubernetes.io/rdma.available") === "true" ||
+    labels.get("feature.node.kubernetes.io/pci-15b3.present") === "true"
+  )
+    return "rdma";
   return "";
 }
 
@@ -222,7 +256,8 @@ function interpret(r: NodeRecord, index: number, warnings: ImportMessage[], prob
   const node = draftNode(id);
   const say = (message: string) => warnings.push(note(message, { node: id, line: r.line }));
   const fail = (message: string) => problems.push(note(message, { node: id, line: r.line }));
-  if (!r.name && !r.labels.has("kubernetes.io/hostname")) say(`the paste does not name the node: it is called "${id}"; rename it`);
+  if (!r.name && !r.labels.has("kubernetes.io/hostname"))
+    say(`the paste does not name the node: it is called "${id}"; rename it`);
   const L = r.labels;
 
   const memGib = quantityGib(r.capacity.get("memory"));
@@ -233,7 +268,10 @@ function interpret(r: NodeRecord, index: number, warnings: ImportMessage[], prob
     node.hostFreeGib = Math.max(0, Math.round((allocatableGib - requestedGib) * 100) / 100);
   }
   node.fabric = fabricOf(L);
-  if (node.fabric) say(`fabric "${node.fabric}" read from the node's NIC labels; nodes on one fabric must reach each other, so check it`);
+  if (node.fabric)
+    say(
+      `fabric "${node.fabric}" read from the node's NIC labels; nodes on one fabric must reach each other, so check it`,
+    );
 
   let product = L.get("nvidia.com/gpu.product");
   const reportedMib = int(L.get("nvidia.com/gpu.memory"));
@@ -246,7 +284,9 @@ function interpret(r: NodeRecord, index: number, warnings: ImportMessage[], prob
       product = product.slice(0, single.index);
     }
     if (/-MIG-INVALID$/i.test(product)) {
-      fail(`nvidia.com/gpu.product is "${product}": GFD could not read the MIG layout; fix the node's MIG config, then paste again`);
+      fail(
+        `nvidia.com/gpu.product is "${product}": GFD could not read the MIG layout; fix the node's MIG config, then paste again`,
+      );
       return node;
     }
   }
@@ -260,7 +300,10 @@ function interpret(r: NodeRecord, index: number, warnings: ImportMessage[], prob
     if (m?.[1]) migProfiles.add(m[1]);
   }
   let parent = product ? identifyCard(product, singleMigProfile ? undefined : reportedMib) : null;
-  if (product && !parent) fail(`nvidia.com/gpu.product "${product}" is not a card Modelplan knows, and no memory label says its size: add it by hand`);
+  if (product && !parent)
+    fail(
+      `nvidia.com/gpu.product "${product}" is not a card Modelplan knows, and no memory label says its size: add it by hand`,
+    );
   if (!product && migProfiles.size > 0) {
     const guess = parentFromProfiles(
       [...migProfiles].map((name) => {
@@ -270,7 +313,9 @@ function interpret(r: NodeRecord, index: number, warnings: ImportMessage[], prob
     );
     if (guess) {
       parent = { card: guess.card, class: guess.card.class };
-      say(`no nvidia.com/gpu.product label: the MIG profiles say ${guess.card.class}${guess.others.length > 0 ? ` (also possible: ${guess.others.join(", ")}; the smallest is kept)` : ""}`);
+      say(
+        `no nvidia.com/gpu.product label: the MIG profiles say ${guess.card.class}${guess.others.length > 0 ? ` (also possible: ${guess.others.join(", ")}; the smallest is kept)` : ""}`,
+      );
     }
   }
   const instanceType = L.get("node.kubernetes.io/instance-type") ?? L.get("beta.kubernetes.io/instance-type");
@@ -292,7 +337,11 @@ function interpret(r: NodeRecord, index: number, warnings: ImportMessage[], prob
 
   if (parent && singleMigProfile) {
     const count = schedulable(r, "nvidia.com/gpu") ?? { count: physical ?? 0, free: physical ?? 0 };
-    const mig = identifyMig(parent.class, singleMigProfile, reportedMib !== undefined ? reportedMib * 2 ** 20 : undefined);
+    const mig = identifyMig(
+      parent.class,
+      singleMigProfile,
+      reportedMib !== undefined ? reportedMib * 2 ** 20 : undefined,
+    );
     if (mig) {
       if (mig.warning) say(mig.warning);
       push(node, mig.class, count.count, count.free, mig.memGib);
@@ -303,12 +352,16 @@ function interpret(r: NodeRecord, index: number, warnings: ImportMessage[], prob
     let count = gpus?.count ?? (migProfiles.size > 0 ? 0 : (physical ?? 0));
     let free = gpus?.free ?? count;
     if (replicas > 1 && count > 0) {
-      say(`time-slicing: each card is advertised ${replicas} times; ${count} slots counted as ${Math.ceil(count / replicas)} card(s) of memory`);
+      say(
+        `time-slicing: each card is advertised ${replicas} times; ${count} slots counted as ${Math.ceil(count / replicas)} card(s) of memory`,
+      );
       count = Math.ceil(count / replicas);
       free = Math.floor(free / replicas);
     }
     if (count === 0 && shared && migProfiles.size === 0) {
-      say(`nvidia.com/gpu.shared: ${shared.count} time-sliced slots; counted as the ${physical ?? "?"} physical card(s) of gpu.count`);
+      say(
+        `nvidia.com/gpu.shared: ${shared.count} time-sliced slots; counted as the ${physical ?? "?"} physical card(s) of gpu.count`,
+      );
       count = physical ?? 0;
       free = count;
     }
@@ -323,8 +376,14 @@ function interpret(r: NodeRecord, index: number, warnings: ImportMessage[], prob
   if (damaged) fail(damaged);
   if (node.devices.length === 0) {
     const shared = schedulable(r, "nvidia.com/gpu.shared");
-    if (shared) fail(`${shared.count} shared GPU slots (MIG and time-slicing) and no GPU labels: which cards they are cannot be told; paste the node's labels (kubectl get node -o json)`);
-    else if (schedulable(r, "nvidia.com/gpu")?.count) fail("nvidia.com/gpu is counted but no label says which card: paste the node's labels (nvidia.com/gpu.product, gpu.memory) too");
+    if (shared)
+      fail(
+        `${shared.count} shared GPU slots (MIG and time-slicing) and no GPU labels: which cards they are cannot be told; paste the node's labels (kubectl get node -o json)`,
+      );
+    else if (schedulable(r, "nvidia.com/gpu")?.count)
+      fail(
+        "nvidia.com/gpu is counted but no label says which card: paste the node's labels (nvidia.com/gpu.product, gpu.memory) too",
+      );
   }
   return node;
 }
@@ -342,7 +401,13 @@ function push(node: DraftNode, cls: string, count: number, free: number, memGib?
  * (GFD once labelled A100 3g.20gb "mig-3g.21gb"), so they are paired by
  * slices, and matched to the catalog by slices and the label's memory.
  */
-function addMixedMig(node: DraftNode, r: NodeRecord, parentClass: string, profiles: string[], say: (m: string) => void): void {
+function addMixedMig(
+  node: DraftNode,
+  r: NodeRecord,
+  parentClass: string,
+  profiles: string[],
+  say: (m: string) => void,
+): void {
   const bySlices = new Map<number, { label?: string; resource?: string }>();
   for (const p of profiles) {
     const parsed = parseMigProfile(p);
@@ -355,7 +420,10 @@ function addMixedMig(node: DraftNode, r: NodeRecord, parentClass: string, profil
   for (const { label, resource } of bySlices.values()) {
     const name = resource ?? label;
     if (!name) continue;
-    if (label && resource && label !== resource) say(`MIG label mig-${label} and resource mig-${resource} differ in name (a GFD bug): matched by slices and memory`);
+    if (label && resource && label !== resource)
+      say(
+        `MIG label mig-${label} and resource mig-${resource} differ in name (a GFD bug): matched by slices and memory`,
+      );
     const memMib = label ? int(r.labels.get(`nvidia.com/mig-${label}.memory`)) : undefined;
     const res = resource ? schedulable(r, `nvidia.com/mig-${resource}`) : undefined;
     const labelCount = label ? int(r.labels.get(`nvidia.com/mig-${label}.count`)) : undefined;
@@ -369,7 +437,13 @@ function addMixedMig(node: DraftNode, r: NodeRecord, parentClass: string, profil
 }
 
 /** Providers that label cards their own way, e.g. Akash: …gpu.vendor.nvidia.model.h100.interface.PCIe=8, ….ram.80Gi=8. */
-function addVendorLabels(node: DraftNode, L: Map<string, string>, r: NodeRecord, say: (m: string) => void, fail: (m: string) => void): void {
+function addVendorLabels(
+  node: DraftNode,
+  L: Map<string, string>,
+  r: NodeRecord,
+  say: (m: string) => void,
+  fail: (m: string) => void,
+): void {
   const models = new Map<string, { count: number; iface?: string; ramGi?: number }>();
   for (const [k, v] of L) {
     const m = /gpu\.vendor\.(nvidia|amd)\.model\.([\w-]+)(?:\.(interface|ram)\.([\w.]+))?$/.exec(k);
@@ -381,7 +455,9 @@ function addVendorLabels(node: DraftNode, L: Map<string, string>, r: NodeRecord,
     models.set(m[2], entry);
   }
   for (const [model, e] of models) {
-    const id = identifyCard(`${model} ${e.iface === "PCIe" && /h100/.test(model) ? "pcie" : ""} ${e.ramGi ? `${e.ramGi}gb` : ""}`);
+    const id = identifyCard(
+      `${model} ${e.iface === "PCIe" && /h100/.test(model) ? "pcie" : ""} ${e.ramGi ? `${e.ramGi}gb` : ""}`,
+    );
     if (!id?.card) {
       fail(`GPU model "${model}" from the provider's labels is not in the catalog: add it by hand`);
       continue;
@@ -389,11 +465,19 @@ function addVendorLabels(node: DraftNode, L: Map<string, string>, r: NodeRecord,
     const gpus = schedulable(r, "nvidia.com/gpu");
     push(node, id.class, e.count, Math.min(gpus?.free ?? e.count, e.count));
   }
-  if (models.size > 0) say("cards read from the provider's own labels, which give the marketed size; the catalog's reported memory is used");
+  if (models.size > 0)
+    say(
+      "cards read from the provider's own labels, which give the marketed size; the catalog's reported memory is used",
+    );
 }
 
 export function readK8s(text: string, structured: unknown): Reading {
-  const k8sShaped = isRecord(structured) && (structured.kind !== undefined || Array.isArray(structured.items) || isRecord(structured.metadata) || Object.keys(structured).some((k) => k.includes("/")));
+  const k8sShaped =
+    isRecord(structured) &&
+    (structured.kind !== undefined ||
+      Array.isArray(structured.items) ||
+      isRecord(structured.metadata) ||
+      Object.keys(structured).some((k) => k.includes("/")));
   const fromStructure = k8sShaped ? recordsFromStructured(structured) : [];
   const records = fromStructure.length > 0 ? fromStructure : recordsFromText(text);
   const warnings: ImportMessage[] = [];
@@ -403,9 +487,24 @@ export function readK8s(text: string, structured: unknown): Reading {
   const unread = new Set(problems.map((p) => p.node));
   const nodes = drafts.filter((d) => !unread.has(d.id) && (d.devices.length > 0 || d.hostMemGib > 0)).map(finishNode);
   warnings.push(...problems);
-  const format = fromStructure.length > 0 ? (isRecord(structured) && (structured.kind || structured.items) ? "kubectl get nodes" : "kubernetes labels") : /^[^\S\n]*(Capacity|Allocatable):/m.test(text) || /describe/.test(text) ? "kubectl describe node" : "kubernetes labels";
+  const format =
+    fromStructure.length > 0
+      ? isRecord(structured) && (structured.kind || structured.items)
+        ? "kubectl get nodes"
+        : "kubernetes labels"
+      : /^[^\S\n]*(Capacity|Allocatable):/m.test(text) || /describe/.test(text)
+        ? "kubectl describe node"
+        : "kubernetes labels";
   if (nodes.length === 0) {
-    return { nodes: [], warnings: [], errors: problems.length > 0 ? problems : [note("read as Kubernetes node output, but no GPU labels or resources were found")], format };
+    return {
+      nodes: [],
+      warnings: [],
+      errors:
+        problems.length > 0
+          ? problems
+          : [note("read as Kubernetes node output, but no GPU labels or resources were found")],
+      format,
+    };
   }
   return { nodes, warnings, errors: [], format };
 }

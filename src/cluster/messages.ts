@@ -28,7 +28,15 @@ export interface ImportResult {
 }
 
 /** A message with only the keys that have values (exactOptionalPropertyTypes forbids `line: undefined`). */
-export function note(message: string, where: { line?: number | undefined; node?: string | undefined; nodeIndex?: number | undefined; field?: string | undefined } = {}): ImportMessage {
+export function note(
+  message: string,
+  where: {
+    line?: number | undefined;
+    node?: string | undefined;
+    nodeIndex?: number | undefined;
+    field?: string | undefined;
+  } = {},
+): ImportMessage {
   const out: ImportMessage = { message };
   if (where.line !== undefined) out.line = where.line;
   if (where.node !== undefined) out.node = where.node;

@@ -38,7 +38,11 @@ export function duplicateNode(cluster: Cluster, index: number, times = 1): Clust
   const copies: ClusterNode[] = [];
   let working = cluster;
   for (let i = 0; i < n; i++) {
-    const copy: ClusterNode = { ...source, id: freshId(working, source.id), devices: source.devices.map((d) => ({ ...d })) };
+    const copy: ClusterNode = {
+      ...source,
+      id: freshId(working, source.id),
+      devices: source.devices.map((d) => ({ ...d })),
+    };
     copies.push(copy);
     working = { nodes: [...working.nodes, copy] };
   }
@@ -60,12 +64,18 @@ export function addDevice(cluster: Cluster, index: number, device: DeviceGroup):
 /** Replaces one device group: a whole object, so a custom memory can be dropped by leaving memGib out. */
 export function setDevice(cluster: Cluster, index: number, deviceIndex: number, device: DeviceGroup): Cluster {
   return {
-    nodes: cluster.nodes.map((n, i) => (i === index ? { ...n, devices: n.devices.map((d, j) => (j === deviceIndex ? device : d)) } : n)),
+    nodes: cluster.nodes.map((n, i) =>
+      i === index ? { ...n, devices: n.devices.map((d, j) => (j === deviceIndex ? device : d)) } : n,
+    ),
   };
 }
 
 export function removeDevice(cluster: Cluster, index: number, deviceIndex: number): Cluster {
-  return { nodes: cluster.nodes.map((n, i) => (i === index ? { ...n, devices: n.devices.filter((_, j) => j !== deviceIndex) } : n)) };
+  return {
+    nodes: cluster.nodes.map((n, i) =>
+      i === index ? { ...n, devices: n.devices.filter((_, j) => j !== deviceIndex) } : n,
+    ),
+  };
 }
 
 export interface ClassOption {
@@ -92,7 +102,10 @@ export function classGroups(): ClassGroup[] {
     label: card.name,
     options: [
       { value: card.class, label: `${card.class} · ${gibText(card.memoryBytes)}` },
-      ...card.migProfiles.map((p) => ({ value: `${card.class}-mig-${p.profile}`, label: `${card.class}-mig-${p.profile} · ${gibText(p.memoryBytes)}` })),
+      ...card.migProfiles.map((p) => ({
+        value: `${card.class}-mig-${p.profile}`,
+        label: `${card.class}-mig-${p.profile} · ${gibText(p.memoryBytes)}`,
+      })),
     ],
   }));
 }

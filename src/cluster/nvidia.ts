@@ -63,7 +63,16 @@ interface Segment {
 }
 
 function segment(host: string | null): Segment {
-  return { host, gpus: new Map(), listSlices: [], lgiSlices: [], tableSlices: [], lgip: new Map(), kinds: new Set(), noMigDevices: false };
+  return {
+    host,
+    gpus: new Map(),
+    listSlices: [],
+    lgiSlices: [],
+    tableSlices: [],
+    lgip: new Map(),
+    kinds: new Set(),
+    noMigDevices: false,
+  };
 }
 
 const BANNER = /NVIDIA-SMI\s+[\d.]+\s+(Driver|KMD) Version/;
@@ -124,7 +133,8 @@ function parse(text: string): { segments: Segment[]; warnings: ImportMessage[] }
     if (/GPU instances:/.test(line)) return void (section = "lgi");
     if (/MIG devices:/.test(line)) return void (section = "mig-devices");
     if (/Processes:/.test(line)) return void (section = "processes");
-    if (/GPU\s+Name\s+.*(Persistence-M|Bus-Id)/.test(line) || /^\|\s*GPU\s+Name\s*\|/.test(line)) return void (section = "gpus");
+    if (/GPU\s+Name\s+.*(Persistence-M|Bus-Id)/.test(line) || /^\|\s*GPU\s+Name\s*\|/.test(line))
+      return void (section = "gpus");
     if (BANNER.test(line)) return void (seg.kinds.add("table"), (section = "gpus"));
 
     const list = LIST_GPU.exec(line);
@@ -182,7 +192,13 @@ function parse(text: string): { segments: Segment[]; warnings: ImportMessage[] }
         return;
       }
       default:
-        readTableLine(seg, line, lineNo, (g) => (current = g), () => current);
+        readTableLine(
+          seg,
+          line,
+          lineNo,
+          (g) => (current = g),
+          () => current,
+        );
     }
   });
   segments.push(seg);
@@ -192,7 +208,11 @@ function parse(text: string): { segments: Segment[]; warnings: ImportMessage[] }
 /** A --query-gpu header: every cell a field name ("memory.total [MiB]"), one of them the name or memory. */
 function isCsvHeader(line: string): boolean {
   const cells = line.split(",").map((c) => c.trim());
-  return cells.length > 1 && cells.every((c) => /^[a-z_.]+(\s*\[[^\]]*\])?$/i.test(c)) && cells.some((c) => /^(name|memory\.total)\b/i.test(c));
+  return (
+    cells.length > 1 &&
+    cells.every((c) => /^[a-z_.]+(\s*\[[^\]]*\])?$/i.test(c)) &&
+    cells.some((c) => /^(name|memory\.total)\b/i.test(c))
+  );
 }
 
 function gpuAt(seg: Segment, index: number, line: number): Gpu {
@@ -205,7 +225,13 @@ function gpuAt(seg: Segment, index: number, line: number): Gpu {
 }
 
 /** One line of the default table's GPU section: a block's first, second or third row. */
-function readTableLine(seg: Segment, line: string, lineNo: number, setCurrent: (g: Gpu) => void, current: () => Gpu | undefined): void {
+function readTableLine(
+  seg: Segment,
+  line: string,
+  lineNo: number,
+  setCurrent: (g: Gpu) => void,
+  current: () => Gpu | undefined,
+): void {
   if (!line.trimStart().startsWith("|")) return;
   const first = TABLE_GPU.exec(line);
   if (first && !/^\s*\|\s*\d+\s+(N\/A|\d+)\s+(N\/A|\d+)\s+\d+\s/.test(line)) {
@@ -254,7 +280,11 @@ function readCsvRow(seg: Segment, columns: string[], line: string, lineNo: numbe
   const total = mib(col("memory.total"));
   if (total !== undefined) g.totalMib = total;
   else if (col("memory.total") !== undefined) {
-    warnings.push(note(`GPU ${index} (${name}): memory.total is "${col("memory.total")}"; the catalog's figure is used`, { line: lineNo }));
+    warnings.push(
+      note(`GPU ${index} (${name}): memory.total is "${col("memory.total")}"; the catalog's figure is used`, {
+        line: lineNo,
+      }),
+    );
   }
   const used = mib(col("memory.used"));
   if (used !== undefined) g.usedMib = used;
@@ -285,10 +315,17 @@ function buildNode(seg: Segment, nodeIndex: number, warnings: ImportMessage[]): 
     if (g?.name) {
       const id = identifyCard(g.name, g.totalMib);
       if (!id) {
-        say(`${label}: the name does not say which card it is${/\.\.\.$/.test(g.name) ? " (cut short)" : ""} and no memory total was printed: add it by hand`, line);
+        say(
+          `${label}: the name does not say which card it is${/\.\.\.$/.test(g.name) ? " (cut short)" : ""} and no memory total was printed: add it by hand`,
+          line,
+        );
         continue;
       }
-      if (!id.card) say(`${label} is not in the card catalog: added as "${id.class}" with the ${(id.memGib ?? 0).toFixed(1)} GiB it reports`, line);
+      if (!id.card)
+        say(
+          `${label} is not in the card catalog: added as "${id.class}" with the ${(id.memGib ?? 0).toFixed(1)} GiB it reports`,
+          line,
+        );
       parentClass = id.class;
       if (slices.length === 0) {
         if (g.migEnabled) {
@@ -302,12 +339,16 @@ function buildNode(seg: Segment, nodeIndex: number, warnings: ImportMessage[]): 
         }
         const busy = g.err || g.computeProcesses > 0 || (g.usedMib ?? 0) >= BUSY_USED_MIB;
         if (g.err) say(`${label} shows ERR!: counted, but not as free`, line);
-        const freeMemGib = g.totalMib !== undefined && g.usedMib !== undefined ? Math.max(0, g.totalMib - g.usedMib) / 1024 : undefined;
+        const freeMemGib =
+          g.totalMib !== undefined && g.usedMib !== undefined ? Math.max(0, g.totalMib - g.usedMib) / 1024 : undefined;
         node.devices.push({ class: id.class, free: !busy, memGib: id.memGib, freeMemGib, name: String(index) });
         continue;
       }
     } else if (g?.err) {
-      say(`GPU ${index} shows ERR! where its name should be${g.totalMib ? ` (${g.totalMib} MiB)` : ""}: add it by hand if it works`, line);
+      say(
+        `GPU ${index} shows ERR! where its name should be${g.totalMib ? ` (${g.totalMib} MiB)` : ""}: add it by hand if it works`,
+        line,
+      );
       continue;
     }
     if (slices.length === 0) continue;
@@ -321,7 +362,10 @@ function buildNode(seg: Segment, nodeIndex: number, warnings: ImportMessage[]): 
         }),
       );
       if (!parent) {
-        say(`${label}: MIG instances ${names.join(", ")} match no card in the catalog; paste \`nvidia-smi -L\` with them`, line);
+        say(
+          `${label}: MIG instances ${names.join(", ")} match no card in the catalog; paste \`nvidia-smi -L\` with them`,
+          line,
+        );
         continue;
       }
       parentClass = parent.card.class;
@@ -330,14 +374,24 @@ function buildNode(seg: Segment, nodeIndex: number, warnings: ImportMessage[]): 
         line,
       );
     }
-    if (!named) say(`${label}: the table prints no MIG profile names; slices matched by their memory`, slices[0]?.line ?? line);
+    if (!named)
+      say(`${label}: the table prints no MIG profile names; slices matched by their memory`, slices[0]?.line ?? line);
     for (const s of slices) addSlice(node, parentClass, s, label, say);
   }
-  if (!seg.host && node.devices.length > 0) warnings.push(note(`nvidia-smi does not print the host name: the node is called "${node.id}"; rename it`, { node: node.id }));
+  if (!seg.host && node.devices.length > 0)
+    warnings.push(
+      note(`nvidia-smi does not print the host name: the node is called "${node.id}"; rename it`, { node: node.id }),
+    );
   return node;
 }
 
-function addSlice(node: DraftNode, parentClass: string, s: Slice, label: string, say: (m: string, line: number) => void): void {
+function addSlice(
+  node: DraftNode,
+  parentClass: string,
+  s: Slice,
+  label: string,
+  say: (m: string, line: number) => void,
+): void {
   const memoryBytes = s.memMib !== undefined ? s.memMib * MIB : undefined;
   const busy = (s.usedMib ?? 0) >= BUSY_USED_MIB;
   if (s.profile !== undefined) {
@@ -353,11 +407,19 @@ function addSlice(node: DraftNode, parentClass: string, s: Slice, label: string,
     .filter((p) => memoryBytes !== undefined && Math.abs(p.memoryBytes - memoryBytes) / p.memoryBytes < 0.05)
     .sort((a, b) => a.slices - b.slices)[0];
   if (!byMemory) {
-    node.devices.push({ class: `${parentClass}-mig-${Math.round((s.memMib ?? 0) / 1024)}gb`, free: !busy, memGib: (s.memMib ?? 0) / 1024 });
-    return say(`${label}: a ${s.memMib} MiB MIG slice matches no catalog profile: added with the memory it reports`, s.line);
+    node.devices.push({
+      class: `${parentClass}-mig-${Math.round((s.memMib ?? 0) / 1024)}gb`,
+      free: !busy,
+      memGib: (s.memMib ?? 0) / 1024,
+    });
+    return say(
+      `${label}: a ${s.memMib} MiB MIG slice matches no catalog profile: added with the memory it reports`,
+      s.line,
+    );
   }
   const reported = memoryBytes !== undefined && memoryBytes < byMemory.memoryBytes ? memoryBytes / 2 ** 30 : undefined;
-  const freeMemGib = s.memMib !== undefined && s.usedMib !== undefined ? Math.max(0, s.memMib - s.usedMib) / 1024 : undefined;
+  const freeMemGib =
+    s.memMib !== undefined && s.usedMib !== undefined ? Math.max(0, s.memMib - s.usedMib) / 1024 : undefined;
   node.devices.push({ class: `${parentClass}-mig-${byMemory.profile}`, free: !busy, memGib: reported, freeMemGib });
 }
 
@@ -366,23 +428,41 @@ export function readNvidia(text: string): Reading {
     return {
       nodes: [],
       warnings: [],
-      errors: [note("this is `nvidia-smi --query-gpu=… --format=csv,noheader`: without the header the columns cannot be told apart; run it again without `noheader` (nounits is fine)")],
+      errors: [
+        note(
+          "this is `nvidia-smi --query-gpu=… --format=csv,noheader`: without the header the columns cannot be told apart; run it again without `noheader` (nounits is fine)",
+        ),
+      ],
       format: "nvidia-smi --query-gpu csv",
     };
   }
   const { segments, warnings } = parse(text);
   const inventories = segments.filter((seg) => seg.gpus.size > 0 || seg.lgiSlices.length > 0);
   if (inventories.length === 0) {
-    const what = LGIPP.test(text) && !LGIP_ANYWHERE.test(text) ? "`nvidia-smi mig -lgipp`: where profiles could be placed" : "`nvidia-smi mig -lgip`: the profiles a card could still make";
-    return { nodes: [], warnings: [], errors: [note(`this is ${what}, not what the card has; paste \`nvidia-smi -L\` or \`nvidia-smi mig -lgi\``)], format: "nvidia-smi mig -lgip" };
+    const what =
+      LGIPP.test(text) && !LGIP_ANYWHERE.test(text)
+        ? "`nvidia-smi mig -lgipp`: where profiles could be placed"
+        : "`nvidia-smi mig -lgip`: the profiles a card could still make";
+    return {
+      nodes: [],
+      warnings: [],
+      errors: [note(`this is ${what}, not what the card has; paste \`nvidia-smi -L\` or \`nvidia-smi mig -lgi\``)],
+      format: "nvidia-smi mig -lgip",
+    };
   }
   const nodes = inventories.map((seg, i) => buildNode(seg, i, warnings));
   const found = nodes.filter((n) => n.devices.length > 0);
   const kinds = new Set(segments.flatMap((s) => [...s.kinds]));
   if (found.length > 0 && !kinds.has("table") && !kinds.has("csv")) {
-    warnings.push(note("nvidia-smi -L and mig -lgi do not say which cards are busy: all are taken as free; set the free counts"));
+    warnings.push(
+      note("nvidia-smi -L and mig -lgi do not say which cards are busy: all are taken as free; set the free counts"),
+    );
   } else if (found.length > 0) {
-    warnings.push(note(`nvidia-smi does not know the scheduler: a card is taken as busy when a compute process runs on it or it holds ${BUSY_USED_MIB} MiB or more; check the free counts`));
+    warnings.push(
+      note(
+        `nvidia-smi does not know the scheduler: a card is taken as busy when a compute process runs on it or it holds ${BUSY_USED_MIB} MiB or more; check the free counts`,
+      ),
+    );
   }
   if (found.length === 0) {
     const errors = warnings.length > 0 ? warnings : [note("read as nvidia-smi output, but no cards were found in it")];

@@ -29,21 +29,56 @@ export function readRay(text: string): Reading {
   const accel = /^[^\S\n]*[\d.]+\/([\d.]+)\s+accelerator_type:(\S+)/m.exec(text);
   const memory = /^[^\S\n]*([\d.]+\s*[KMGT]?i?B?)\s*\/\s*([\d.]+\s*[KMGT]?i?B?)\s+memory\b/m.exec(text);
   const healthy = [...text.matchAll(/^[^\S\n]*\d+\s+(node_[0-9a-f]+)/gm)].map((m) => m[1]!);
-  if (!gpu) return { nodes: [], warnings: [], errors: [note("read as ray status, but no GPU line was found")], format: "ray status" };
+  if (!gpu)
+    return {
+      nodes: [],
+      warnings: [],
+      errors: [note("read as ray status, but no GPU line was found")],
+      format: "ray status",
+    };
   const total = Number(gpu[2]);
   const used = Number(gpu[1]);
   const nodeCount = healthy.length || (accel ? Math.round(Number(accel[1])) : 1);
-  if (!accel) return { nodes: [], warnings: [], errors: [note("ray status does not say which card: no accelerator_type line; add the nodes by hand")], format: "ray status" };
+  if (!accel)
+    return {
+      nodes: [],
+      warnings: [],
+      errors: [note("ray status does not say which card: no accelerator_type line; add the nodes by hand")],
+      format: "ray status",
+    };
   const id = identifyCard(accel[2]!);
   if (!id?.card) {
-    return { nodes: [], warnings: [], errors: [note(`accelerator_type:${accel[2]} is not a card Modelplan knows (Ray does not print its memory): add the nodes by hand`)], format: "ray status" };
+    return {
+      nodes: [],
+      warnings: [],
+      errors: [
+        note(
+          `accelerator_type:${accel[2]} is not a card Modelplan knows (Ray does not print its memory): add the nodes by hand`,
+        ),
+      ],
+      format: "ray status",
+    };
   }
   if (!(nodeCount >= 1 && nodeCount <= MAX_NODES) || !(total >= 0 && total <= MAX_NODES * MAX_DEVICES_PER_GROUP)) {
-    return { nodes: [], warnings: [], errors: [note(`${nodeCount} nodes with ${total} GPUs is not a real cluster: check the paste`)], format: "ray status" };
+    return {
+      nodes: [],
+      warnings: [],
+      errors: [note(`${nodeCount} nodes with ${total} GPUs is not a real cluster: check the paste`)],
+      format: "ray status",
+    };
   }
   const perNode = total / nodeCount;
   if (!Number.isInteger(perNode) || perNode > MAX_DEVICES_PER_GROUP) {
-    return { nodes: [], warnings: [], errors: [note(`${total} GPUs over ${nodeCount} nodes does not share out evenly: ray status does not say which node has which; add them by hand`)], format: "ray status" };
+    return {
+      nodes: [],
+      warnings: [],
+      errors: [
+        note(
+          `${total} GPUs over ${nodeCount} nodes does not share out evenly: ray status does not say which node has which; add them by hand`,
+        ),
+      ],
+      format: "ray status",
+    };
   }
   let freeLeft = Math.floor(total - used);
   const memGib = memory ? bytesGib(memory[2]!.replace(/\s+/g, "")) : undefined;
@@ -60,8 +95,13 @@ export function readRay(text: string): Reading {
     }
     return finishNode(node);
   });
-  warnings.push(note(`ray status counts the whole cluster: ${total} ${accel[2]} GPUs shared out as ${perNode} on each of ${nodeCount} node(s), and Ray's logical memory pool as their RAM; check both`));
-  if (/A100|V100/i.test(accel[2]!)) warnings.push(note(`accelerator_type:${accel[2]} does not say its memory: taken as ${id.class}`));
+  warnings.push(
+    note(
+      `ray status counts the whole cluster: ${total} ${accel[2]} GPUs shared out as ${perNode} on each of ${nodeCount} node(s), and Ray's logical memory pool as their RAM; check both`,
+    ),
+  );
+  if (/A100|V100/i.test(accel[2]!))
+    warnings.push(note(`accelerator_type:${accel[2]} does not say its memory: taken as ${id.class}`));
   return { nodes, warnings, errors: [], format: "ray status" };
 }
 

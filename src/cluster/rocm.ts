@@ -77,37 +77,74 @@ export function readRocm(text: string): Reading {
   if (shown) for (const d of devices.values()) d.mode ??= shown;
 
   const node = draftNode(host ?? "node-1");
-  if (!host) warnings.push(note(`rocm-smi does not print the host name: the node is called "${node.id}"; rename it`, { node: node.id }));
+  if (!host)
+    warnings.push(
+      note(`rocm-smi does not print the host name: the node is called "${node.id}"; rename it`, { node: node.id }),
+    );
   const errors: ImportMessage[] = [];
   for (const d of [...devices.values()].sort((a, b) => a.index - b.index)) {
     // Memory-only lines (--showmeminfo) name no card: the exact byte total a catalog card reports does.
-    const byMemory = d.totalBytes !== undefined ? CARDS.find((c) => c.vendor === "amd" && c.memoryBytes === d.totalBytes)?.class : undefined;
+    const byMemory =
+      d.totalBytes !== undefined
+        ? CARDS.find((c) => c.vendor === "amd" && c.memoryBytes === d.totalBytes)?.class
+        : undefined;
     const byId = (d.deviceId ? DEVICE_IDS[d.deviceId] : undefined) ?? byMemory;
     const id = d.name ? identifyCard(d.name, d.totalBytes !== undefined ? d.totalBytes / 2 ** 20 : undefined) : null;
     const cls = id?.card ? id.class : byId;
     if (!cls) {
-      errors.push(note(`GPU ${d.index}${d.name ? ` (${d.name})` : ""}: not a card Modelplan knows; add it by hand`, { line: d.line, node: node.id }));
+      errors.push(
+        note(`GPU ${d.index}${d.name ? ` (${d.name})` : ""}: not a card Modelplan knows; add it by hand`, {
+          line: d.line,
+          node: node.id,
+        }),
+      );
       continue;
     }
     const card = cardOf(cls)!;
     const parts = PARTITIONS[d.mode ?? "SPX"] ?? 1;
     const busy = (d.vramPercent ?? 0) >= BUSY_VRAM_PERCENT || (d.usedBytes ?? 0) >= 2 ** 30;
     if (parts > 1) {
-      node.devices.push({ class: `${cls}-${d.mode!.toLowerCase()}`, free: !busy, memGib: card.memoryBytes / parts / 2 ** 30 });
+      node.devices.push({
+        class: `${cls}-${d.mode!.toLowerCase()}`,
+        free: !busy,
+        memGib: card.memoryBytes / parts / 2 ** 30,
+      });
     } else {
-      const reported = d.totalBytes !== undefined && d.totalBytes < card.memoryBytes ? d.totalBytes / 2 ** 30 : undefined;
-      const freeMemGib = d.totalBytes !== undefined && d.usedBytes !== undefined ? Math.max(0, d.totalBytes - d.usedBytes) / 2 ** 30 : undefined;
+      const reported =
+        d.totalBytes !== undefined && d.totalBytes < card.memoryBytes ? d.totalBytes / 2 ** 30 : undefined;
+      const freeMemGib =
+        d.totalBytes !== undefined && d.usedBytes !== undefined
+          ? Math.max(0, d.totalBytes - d.usedBytes) / 2 ** 30
+          : undefined;
       node.devices.push({ class: cls, free: !busy, memGib: reported, freeMemGib });
     }
   }
   const modes = new Set([...devices.values()].map((d) => d.mode).filter((m) => m && m !== "SPX"));
   if (modes.size > 0) {
-    warnings.push(note(`compute partitions (${[...modes].join(", ")}): each partition reports the whole card's memory; each is counted as its share of the card`));
+    warnings.push(
+      note(
+        `compute partitions (${[...modes].join(", ")}): each partition reports the whole card's memory; each is counted as its share of the card`,
+      ),
+    );
   } else if ([...devices.values()].every((d) => d.mode === undefined) && devices.size > 1) {
-    warnings.push(note("`rocm-smi --showmeminfo vram` does not show partitions: if the cards are split (CPX/QPX/DPX), paste `rocm-smi` too, or each partition is counted as a whole card"));
+    warnings.push(
+      note(
+        "`rocm-smi --showmeminfo vram` does not show partitions: if the cards are split (CPX/QPX/DPX), paste `rocm-smi` too, or each partition is counted as a whole card",
+      ),
+    );
   }
-  warnings.push(note("rocm-smi knows no scheduler: a device is taken as busy when it holds 1% of its memory or more; check the free counts"));
-  if (node.devices.length === 0) return { nodes: [], warnings: [], errors: errors.length > 0 ? errors : [note("read as rocm-smi output, but no devices were found")], format: "rocm-smi" };
+  warnings.push(
+    note(
+      "rocm-smi knows no scheduler: a device is taken as busy when it holds 1% of its memory or more; check the free counts",
+    ),
+  );
+  if (node.devices.length === 0)
+    return {
+      nodes: [],
+      warnings: [],
+      errors: errors.length > 0 ? errors : [note("read as rocm-smi output, but no devices were found")],
+      format: "rocm-smi",
+    };
   return { nodes: [finishNode(node)], warnings: [...warnings, ...errors], errors: [], format: "rocm-smi" };
 }
 

@@ -76,14 +76,18 @@ export const clusterText = (what: string, expected: string) =>
     .string({ error: typed(what, expected) })
     .trim()
     .max(MAX_TEXT_CHARS, { message: `${what} is longer than ${MAX_TEXT_CHARS} characters` })
-    .refine((s) => !CONTROL.test(s), { message: `${what} holds a control character (a tab, newline or escape): give plain text` });
+    .refine((s) => !CONTROL.test(s), {
+      message: `${what} holds a control character (a tab, newline or escape): give plain text`,
+    });
 
 export const cardClass = clusterText("the class", 'text such as "h100-80g"').min(1, {
   message: "the class is empty: pick a card from the catalog, or type a class with its memory",
 });
 export const nodeId = clusterText("the id", "text").min(1, { message: "the id is empty: give the node a name" });
 export const fabricName = clusterText("the fabric", 'text such as "ib0", or ""');
-export const deviceMemGib = gibAmount("the memory a card", MAX_DEVICE_MEM_GIB).refine((n) => n > 0, { message: "the memory a card must be more than 0 GiB" });
+export const deviceMemGib = gibAmount("the memory a card", MAX_DEVICE_MEM_GIB).refine((n) => n > 0, {
+  message: "the memory a card must be more than 0 GiB",
+});
 export const hostMemGib = (what: string) => gibAmount(what, MAX_HOST_MEM_GIB);
 
 /** A device group in Modelplan's JSON (snake_case). */
@@ -96,7 +100,12 @@ export const deviceSchema = z.object(
     /** Memory free now on each free device (nvidia-smi's total − used), for vLLM's start-up check. */
     free_mem_gib: gibAmount("the free memory a card", MAX_DEVICE_MEM_GIB).optional(),
     /** The free cards by the inventory's names (nvidia-smi indices, MIG UUIDs, GRES indices), for deployments that pin them. */
-    free_indices: z.array(clusterText("a free card's name", "text").min(1), { error: typed("the free card names (free_indices)", 'a list of card names such as ["0", "3"]') }).max(MAX_DEVICES_PER_GROUP).optional(),
+    free_indices: z
+      .array(clusterText("a free card's name", "text").min(1), {
+        error: typed("the free card names (free_indices)", 'a list of card names such as ["0", "3"]'),
+      })
+      .max(MAX_DEVICES_PER_GROUP)
+      .optional(),
     gpu_product: clusterText("the GPU product label", "text").min(1).optional(),
     gres_type: clusterText("the GRES type", "text").optional(),
   },

@@ -34,7 +34,8 @@ export function expandHostList(list: string): string[] {
         out.push(`${prefix}${range}${suffix}`);
         continue;
       }
-      for (let i = from; i <= to && out.length < MAX_NODES; i++) out.push(`${prefix}${String(i).padStart(a.length, "0")}${suffix}`);
+      for (let i = from; i <= to && out.length < MAX_NODES; i++)
+        out.push(`${prefix}${String(i).padStart(a.length, "0")}${suffix}`);
     }
   }
   return out;
@@ -47,7 +48,12 @@ interface SlurmNode {
 }
 
 export function detectSlurm(text: string): boolean {
-  return /(^|\s)NodeName=\S+/m.test(text) || /^[^\S\n]*PARTITION\s+AVAIL\s+TIMELIMIT/m.test(text) || /^[^\S\n]*NODELIST\s+\S/m.test(text) || /^[^\S\n]*Name=gpu\s+/m.test(text);
+  return (
+    /(^|\s)NodeName=\S+/m.test(text) ||
+    /^[^\S\n]*PARTITION\s+AVAIL\s+TIMELIMIT/m.test(text) ||
+    /^[^\S\n]*NODELIST\s+\S/m.test(text) ||
+    /^[^\S\n]*Name=gpu\s+/m.test(text)
+  );
 }
 
 /** Every `Key=Value` of a node, from its NodeName line to the next. */
@@ -73,7 +79,14 @@ function readNodes(text: string): { nodes: SlurmNode[]; gresConf: Map<string, nu
         for (const host of expandHostList(list)) sinfo.set(host, at("STATE") ?? "");
         const gres = at("GRES");
         if (gres && gres !== "(null)") {
-          current = { names: expandHostList(list), line: i + 1, fields: new Map([["Gres", gres], ["State", at("STATE") ?? ""]]) };
+          current = {
+            names: expandHostList(list),
+            line: i + 1,
+            fields: new Map([
+              ["Gres", gres],
+              ["State", at("STATE") ?? ""],
+            ]),
+          };
           nodes.push(current);
         }
         return;
@@ -168,11 +181,18 @@ function stateOf(raw: string | undefined): { usable: boolean; allocated: boolean
   const state = (raw ?? "").toUpperCase();
   // sinfo suffixes: * not responding, ~ powered off, # powering up, % powering down, ! pending power down, @ reboot pending.
   const notResponding = /[*~%!@]$/.test(state.trim());
-  return { usable: !NOT_SCHEDULABLE.test(state) && !notResponding && !/^(DRAIN|DRNG|DRNG@|FAIL|MAINT|DOWN)/i.test(state), allocated: /^ALLOC/.test(state) };
+  return {
+    usable: !NOT_SCHEDULABLE.test(state) && !notResponding && !/^(DRAIN|DRNG|DRNG@|FAIL|MAINT|DOWN)/i.test(state),
+    allocated: /^ALLOC/.test(state),
+  };
 }
 
 /** The card a Slurm GPU type names, with the Features as a second hint; A100/V100 without a size are the smaller. */
-function cardOfType(type: string, features: string, say: (m: string) => void): { class: string; memGib?: number } | null {
+function cardOfType(
+  type: string,
+  features: string,
+  say: (m: string) => void,
+): { class: string; memGib?: number } | null {
   const hints = [type, ...features.split(",")].filter((h) => h && h !== "(null)");
   for (const hint of hints) {
     const id = identifyCard(hint);
@@ -181,19 +201,30 @@ function cardOfType(type: string, features: string, say: (m: string) => void): {
   const family = hints.map((h) => h.toLowerCase()).find((h) => /a100|v100/.test(h));
   if (family) {
     const cls = /a100/.test(family) ? "a100-40g" : "v100-16g";
-    say(`Slurm's GPU type "${type || family}" does not say its memory: taken as ${cls}, the smaller; change the class if the cards are larger`);
+    say(
+      `Slurm's GPU type "${type || family}" does not say its memory: taken as ${cls}, the smaller; change the class if the cards are larger`,
+    );
     return { class: cls };
   }
   const mig = parseMigProfile(type);
   if (mig) {
     const memGib = Math.floor(mig.nameGb * MIG_NAME_TO_GIB * 100) / 100;
-    say(`Slurm's GPU type "${type}" is a MIG profile with no card named: added as "gpu-mig-${mig.profile}" at ${memGib} GiB (${Math.round(MIG_NAME_TO_GIB * 100)}% of its name, the least any listed slice holds); set the card`);
+    say(
+      `Slurm's GPU type "${type}" is a MIG profile with no card named: added as "gpu-mig-${mig.profile}" at ${memGib} GiB (${Math.round(MIG_NAME_TO_GIB * 100)}% of its name, the least any listed slice holds); set the card`,
+    );
     return { class: `gpu-mig-${mig.profile}`, memGib };
   }
   return null;
 }
 
-function buildNode(id: string, n: SlurmNode, sinfoState: string | undefined, gresConf: Map<string, number>, warnings: ImportMessage[], problems: ImportMessage[]): DraftNode {
+function buildNode(
+  id: string,
+  n: SlurmNode,
+  sinfoState: string | undefined,
+  gresConf: Map<string, number>,
+  warnings: ImportMessage[],
+  problems: ImportMessage[],
+): DraftNode {
   const node = draftNode(id);
   const say = (message: string) => warnings.push(note(message, { node: id, line: n.line }));
   const fail = (message: string) => problems.push(note(message, { node: id, line: n.line }));
@@ -207,7 +238,9 @@ function buildNode(id: string, n: SlurmNode, sinfoState: string | undefined, gre
     const allocGib = Number(f.get("AllocMem") ?? "0") / 1024;
     node.hostFreeGib = Math.max(0, Math.round((ramGib - allocGib) * 100) / 100);
   } else if (realGib !== undefined) {
-    say(`RealMemory=${f.get("RealMemory")} MB is not a real machine's RAM (a misconfigured slurm.conf): host RAM left unknown; set it`);
+    say(
+      `RealMemory=${f.get("RealMemory")} MB is not a real machine's RAM (a misconfigured slurm.conf): host RAM left unknown; set it`,
+    );
   }
   const features = f.get("ActiveFeatures") ?? f.get("AvailableFeatures") ?? f.get("Features") ?? "";
   const fabric = features.split(",").find((x) => /^(ib|infiniband|roce|efa)$/i.test(x));
@@ -218,7 +251,8 @@ function buildNode(id: string, n: SlurmNode, sinfoState: string | undefined, gre
   if (gres.length === 0 && gresConf.size > 0) gres = [...gresConf].map(([type, count]) => ({ type, count }));
   if (gres.length === 0) {
     const tres = /(?:^|,)gres\/gpu=(\d+)/.exec(f.get("CfgTRES") ?? "");
-    if (tres && Number(tres[1]) > 0) fail(`CfgTRES counts ${tres[1]} GPU(s) but no Gres line says which: add the node's Gres`);
+    if (tres && Number(tres[1]) > 0)
+      fail(`CfgTRES counts ${tres[1]} GPU(s) but no Gres line says which: add the node's Gres`);
     return node;
   }
   const used = usedGpus(f);
@@ -232,7 +266,9 @@ function buildNode(id: string, n: SlurmNode, sinfoState: string | undefined, gre
     firstIndex += entry.count;
     const card = cardOfType(entry.type, features, say);
     if (!card) {
-      fail(`GPU type "${entry.type || "(none)"}" names no card Modelplan knows${entry.type ? "" : " (Gres=gpu:N gives only a count)"}: add the node by hand, or give its card in Features`);
+      fail(
+        `GPU type "${entry.type || "(none)"}" names no card Modelplan knows${entry.type ? "" : " (Gres=gpu:N gives only a count)"}: add the node by hand, or give its card in Features`,
+      );
       continue;
     }
     const usedHere = typeof used === "number" ? Math.min(untypedUsed, entry.count) : (used.get(entry.type) ?? 0);
@@ -241,8 +277,14 @@ function buildNode(id: string, n: SlurmNode, sinfoState: string | undefined, gre
     const busyIdx = usedIdx?.get(entry.type);
     const freeIdx = indices.filter((i) => !busyIdx?.has(i));
     // Named only when IDX accounts for every free card: the free ones first, as pushDevices takes them.
-    const names = busyIdx !== undefined && freeIdx.length === free ? [...freeIdx, ...indices.filter((i) => busyIdx.has(i))].map(String) : undefined;
-    const problem = pushDevices(node, card.class, entry.count, free, card.memGib, { gresType: entry.type, ...(names ? { names } : {}) });
+    const names =
+      busyIdx !== undefined && freeIdx.length === free
+        ? [...freeIdx, ...indices.filter((i) => busyIdx.has(i))].map(String)
+        : undefined;
+    const problem = pushDevices(node, card.class, entry.count, free, card.memGib, {
+      gresType: entry.type,
+      ...(names ? { names } : {}),
+    });
     if (problem) fail(problem);
   }
   return node;
@@ -258,17 +300,40 @@ export function readSlurm(text: string): Reading {
   if (byHost.size === 0 && gresConf.size > 0) byHost.set("node-1", { names: ["node-1"], line: 1, fields: new Map() });
   const drafts = [...byHost].map(([host, n]) => buildNode(host, n, sinfo.get(host), gresConf, warnings, problems));
   for (const host of sinfo.keys()) {
-    if (!byHost.has(host)) warnings.push(note(`sinfo lists ${host}, but no scontrol output describes it: add \`scontrol show node ${host}\` to import its cards`));
+    if (!byHost.has(host))
+      warnings.push(
+        note(
+          `sinfo lists ${host}, but no scontrol output describes it: add \`scontrol show node ${host}\` to import its cards`,
+        ),
+      );
   }
   const unread = new Set(problems.map((p) => p.node));
   const found = drafts.filter((d) => !unread.has(d.id) && (d.devices.length > 0 || d.hostMemGib > 0)).map(finishNode);
-  const format = /NodeName=\S+.*\n\s+(CPUAlloc|Arch)=/.test(text) ? "slurm scontrol show node" : sinfo.size > 0 && nodes.length === 0 ? "slurm sinfo" : "slurm";
+  const format = /NodeName=\S+.*\n\s+(CPUAlloc|Arch)=/.test(text)
+    ? "slurm scontrol show node"
+    : sinfo.size > 0 && nodes.length === 0
+      ? "slurm sinfo"
+      : "slurm";
   if (found.length === 0) {
-    const errors = problems.length > 0 ? problems : [note(sinfo.size > 0 ? "sinfo names nodes but not their cards: paste `scontrol show node` (or `sinfo -o \"%N %G %T\"`)" : "read as Slurm output, but no node with GPUs or RAM was found")];
+    const errors =
+      problems.length > 0
+        ? problems
+        : [
+            note(
+              sinfo.size > 0
+                ? 'sinfo names nodes but not their cards: paste `scontrol show node` (or `sinfo -o "%N %G %T"`)'
+                : "read as Slurm output, but no node with GPUs or RAM was found",
+            ),
+          ];
     return { nodes: [], warnings, errors, format };
   }
   warnings.push(...problems);
-  if (found.every((n) => n.fabric === "") && found.length > 1) warnings.push(note("Slurm does not say how nodes are connected: set a fabric on the nodes that share one (Features such as \"ib\" are read when present)"));
+  if (found.every((n) => n.fabric === "") && found.length > 1)
+    warnings.push(
+      note(
+        'Slurm does not say how nodes are connected: set a fabric on the nodes that share one (Features such as "ib" are read when present)',
+      ),
+    );
   return { nodes: found, warnings, errors: [], format };
 }
 

@@ -10,7 +10,19 @@
 import { MAX_DEPTH, TOO_DEEP } from "./depth.ts";
 
 export { jsonProblem, MAX_DEPTH } from "./depth.ts";
-import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Lexer, Parser, YAMLParseError, type Document, type LineCounter } from "yaml";
+import {
+  Composer,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  Lexer,
+  Parser,
+  YAMLParseError,
+  type Document,
+  type LineCounter,
+} from "yaml";
 
 /**
  * Values YAML aliases may add to a document. A 10,000-node file (the cluster
@@ -70,7 +82,8 @@ class StopComposing extends Error {}
 function offsetOf(source: unknown): number {
   if (typeof source === "number") return source;
   if (Array.isArray(source) && typeof source[0] === "number") return source[0];
-  if (typeof source === "object" && source !== null && "offset" in source && typeof source.offset === "number") return source.offset;
+  if (typeof source === "object" && source !== null && "offset" in source && typeof source.offset === "number")
+    return source.offset;
   return 0;
 }
 
@@ -82,13 +95,18 @@ function offsetOf(source: unknown): number {
  * release renames it the parse simply runs unbounded, as parseDocument does.
  * A second document is a problem, as parseDocument makes it.
  */
-export function composeYaml(text: string, counter: LineCounter): { doc: Document.Parsed | null; problems: YamlProblem[]; stopped: boolean } {
+export function composeYaml(
+  text: string,
+  counter: LineCounter,
+): { doc: Document.Parsed | null; problems: YamlProblem[]; stopped: boolean } {
   const parser = new Parser(counter.addNewLine);
   // logLevel "error": a key that is itself a list or map ("? [a]: 1") is stringified and then named as a
   // field Modelplan does not read (json.ts unknownFields), rather than printing yaml's process warning on the console.
   const composer = new Composer({ uniqueKeys: false, logLevel: "error" });
   const seen: YamlProblem[] = [];
-  const internals = composer as unknown as { onError?: (source: unknown, code: string, message: string, warning?: boolean) => void };
+  const internals = composer as unknown as {
+    onError?: (source: unknown, code: string, message: string, warning?: boolean) => void;
+  };
   const onError = internals.onError;
   if (typeof onError === "function") {
     internals.onError = (source, code, message, warning) => {
@@ -115,7 +133,13 @@ export function composeYaml(text: string, counter: LineCounter): { doc: Document
     for (const next of composer.compose(tokens(), true, text.length)) {
       if (!doc) doc = next;
       else {
-        doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+        doc.errors.push(
+          new YAMLParseError(
+            [next.range[0], next.range[1]],
+            "MULTIPLE_DOCS",
+            "Source contains multiple documents; please use YAML.parseAllDocuments()",
+          ),
+        );
         break;
       }
     }
@@ -144,7 +168,8 @@ interface Frame {
 }
 
 function childrenOf(node: unknown): unknown[] {
-  if (isMap(node) || isSeq(node)) return (node.items as unknown[]).flatMap((item) => (isPair(item) ? [item.key, item.value] : [item]));
+  if (isMap(node) || isSeq(node))
+    return (node.items as unknown[]).flatMap((item) => (isPair(item) ? [item.key, item.value] : [item]));
   if (isPair(node)) return [node.key, node.value];
   return [];
 }
@@ -188,8 +213,10 @@ export function yamlProblem(doc: Document): string | null {
         if (source === undefined) continue;
         const count = (uses.get(child.source) ?? 0) + 1;
         uses.set(child.source, count);
-        if (count > MAX_ALIAS_COUNT) return `the anchor &${shortName(child.source)} is used more than ${MAX_ALIAS_COUNT} times; YAML readers stop there against alias bombs: write the values out, or use fewer aliases`;
-        if (onPath.has(source)) return `the alias *${shortName(child.source)} is used inside the value it names (&${shortName(child.source)}), so that value never ends: point the alias at another value`;
+        if (count > MAX_ALIAS_COUNT)
+          return `the anchor &${shortName(child.source)} is used more than ${MAX_ALIAS_COUNT} times; YAML readers stop there against alias bombs: write the values out, or use fewer aliases`;
+        if (onPath.has(source))
+          return `the alias *${shortName(child.source)} is used inside the value it names (&${shortName(child.source)}), so that value never ends: point the alias at another value`;
         target = source;
         const known = measured.get(source);
         if (known) {

@@ -26,7 +26,9 @@ export function summarize(cluster: Cluster): string {
   }
   const nodes = plural(cluster.nodes.length, "node");
   if (classes.size === 0) return `${nodes}, CPU only`;
-  const devices = [gpus > 0 ? plural(gpus, "GPU") : "", migInstances > 0 ? plural(migInstances, "MIG instance") : ""].filter(Boolean).join(" and ");
+  const devices = [gpus > 0 ? plural(gpus, "GPU") : "", migInstances > 0 ? plural(migInstances, "MIG instance") : ""]
+    .filter(Boolean)
+    .join(" and ");
   return `${nodes}, ${devices} of ${plural(classes.size, "class", "classes")}`;
 }
 

@@ -60,7 +60,12 @@ export function validateCluster(value: unknown): Validation {
   const nodes = parsed.data.nodes.map((n, i) => {
     const before = seen.get(n.id);
     if (before !== undefined) {
-      errors.push(note(`${nodeWords(i, n.id)}: node ${before + 1} has this id too; ids must be unique: rename one (e.g. "${n.id}-2")`, { node: n.id, nodeIndex: i, field: `nodes[${i}].id` }));
+      errors.push(
+        note(
+          `${nodeWords(i, n.id)}: node ${before + 1} has this id too; ids must be unique: rename one (e.g. "${n.id}-2")`,
+          { node: n.id, nodeIndex: i, field: `nodes[${i}].id` },
+        ),
+      );
     } else seen.set(n.id, i);
     return checkNode(n, i, camel, errors, warnings);
   });
@@ -76,14 +81,25 @@ export function validateCluster(value: unknown): Validation {
 function oversized(value: unknown): ImportMessage | null {
   if (!isRecord(value) || !Array.isArray(value.nodes)) return null;
   const count = (n: number) => n.toLocaleString("en-US");
-  if (value.nodes.length > MAX_NODES) return note(`the cluster lists ${count(value.nodes.length)} nodes; Modelplan plans at most ${count(MAX_NODES)}: is this the right file?`, { field: "nodes" });
-  const long = value.nodes.flatMap((n, i) => (isRecord(n) && Array.isArray(n.devices) && n.devices.length > MAX_GROUPS_PER_NODE ? [{ i, n, length: n.devices.length }] : []));
+  if (value.nodes.length > MAX_NODES)
+    return note(
+      `the cluster lists ${count(value.nodes.length)} nodes; Modelplan plans at most ${count(MAX_NODES)}: is this the right file?`,
+      { field: "nodes" },
+    );
+  const long = value.nodes.flatMap((n, i) =>
+    isRecord(n) && Array.isArray(n.devices) && n.devices.length > MAX_GROUPS_PER_NODE
+      ? [{ i, n, length: n.devices.length }]
+      : [],
+  );
   const first = long[0];
   if (!first) return null;
   const id = typeof first.n.id === "string" && first.n.id.trim() !== "" ? first.n.id : `#${first.i + 1}`;
   const rest = long.length > 1 ? ` (and ${count(long.length - 1)} more nodes like it)` : "";
   const node = nodeWords(first.i, typeof first.n.id === "string" ? first.n.id : undefined);
-  return note(`${node}: ${count(first.length)} card groups; a node has at most ${MAX_GROUPS_PER_NODE} (one per class): give each class once with its count${rest}`, { node: id, nodeIndex: first.i, field: "devices" });
+  return note(
+    `${node}: ${count(first.length)} card groups; a node has at most ${MAX_GROUPS_PER_NODE} (one per class): give each class once with its count${rest}`,
+    { node: id, nodeIndex: first.i, field: "devices" },
+  );
 }
 
 /** "Node 2 (gpu-1)": the panel's name for the node, and its id as written (cut to 40 characters). */
@@ -97,16 +113,29 @@ function gibWords(gib: number): string {
   return `${Math.round(gib * 100) / 100} GiB`;
 }
 
-function checkNode(n: SnakeNode, index: number, camel: boolean, errors: ImportMessage[], warnings: ImportMessage[]): ClusterNode {
+function checkNode(
+  n: SnakeNode,
+  index: number,
+  camel: boolean,
+  errors: ImportMessage[],
+  warnings: ImportMessage[],
+): ClusterNode {
   const name = (f: string) => (camel ? f.replace(/[a-z_]+/g, (k) => SNAKE_TO_CAMEL[k] ?? k) : f);
   const where = (field: string) => ({ node: n.id, nodeIndex: index, field: name(field) });
   const node = nodeWords(index, n.id);
   const hostFree = n.host_free_gib ?? n.host_mem_gib;
   if (n.host_free_gib === undefined && n.host_mem_gib > 0) {
-    warnings.push(note(`${node}: free RAM not given; taken as all ${gibWords(n.host_mem_gib)} free`, where("host_free_gib")));
+    warnings.push(
+      note(`${node}: free RAM not given; taken as all ${gibWords(n.host_mem_gib)} free`, where("host_free_gib")),
+    );
   }
   if (hostFree > n.host_mem_gib) {
-    errors.push(note(`${node}: ${gibWords(hostFree)} free RAM of ${gibWords(n.host_mem_gib)}: give at most ${gibWords(n.host_mem_gib)}`, where("host_free_gib")));
+    errors.push(
+      note(
+        `${node}: ${gibWords(hostFree)} free RAM of ${gibWords(n.host_mem_gib)}: give at most ${gibWords(n.host_mem_gib)}`,
+        where("host_free_gib"),
+      ),
+    );
   }
   const classes = new Set<string>();
   const devices: DeviceGroup[] = (n.devices ?? []).map((d, j) => {
@@ -124,23 +153,48 @@ function checkNode(n: SnakeNode, index: number, camel: boolean, errors: ImportMe
       warnings.push(note(`${group}: free count not given; taken as all ${d.count} free`, at("free")));
     }
     if (free > d.count) {
-      errors.push(note(`${group}: ${free} free of ${d.count} ${d.count === 1 ? "card" : "cards"}: give at most ${d.count}`, at("free")));
+      errors.push(
+        note(
+          `${group}: ${free} free of ${d.count} ${d.count === 1 ? "card" : "cards"}: give at most ${d.count}`,
+          at("free"),
+        ),
+      );
     }
     if (d.mem_gib === undefined && cardMemoryBytes(d.class) === null) {
-      errors.push(note(`${group}: not a card the catalog knows, and no memory given: pick a catalog class (e.g. "h100-80g"), or give its memory in GiB (${name("mem_gib")})`, at("class")));
+      errors.push(
+        note(
+          `${group}: not a card the catalog knows, and no memory given: pick a catalog class (e.g. "h100-80g"), or give its memory in GiB (${name("mem_gib")})`,
+          at("class"),
+        ),
+      );
     }
     const deviceBytes = d.mem_gib !== undefined ? d.mem_gib * 2 ** 30 : cardMemoryBytes(d.class);
-    if (d.free_mem_gib !== undefined && deviceBytes !== null && d.free_mem_gib * 2 ** 30 > deviceBytes * (1 + FREE_MEMORY_SLACK)) {
-      errors.push(note(`${group}: ${gibWords(d.free_mem_gib)} free a card, more than the ${gibWords(deviceBytes / 2 ** 30)} a card holds`, at("free_mem_gib")));
+    if (
+      d.free_mem_gib !== undefined &&
+      deviceBytes !== null &&
+      d.free_mem_gib * 2 ** 30 > deviceBytes * (1 + FREE_MEMORY_SLACK)
+    ) {
+      errors.push(
+        note(
+          `${group}: ${gibWords(d.free_mem_gib)} free a card, more than the ${gibWords(deviceBytes / 2 ** 30)} a card holds`,
+          at("free_mem_gib"),
+        ),
+      );
     }
     const out: DeviceGroup = { class: d.class, count: d.count, free };
     if (d.mem_gib !== undefined) out.memGib = d.mem_gib;
     if (d.free_mem_gib !== undefined) out.freeMemGib = d.free_mem_gib;
     // Names that do not give each free card once (a free count edited since the import) would pin the wrong
     // cards: dropped, and said, rather than refusing a cluster whose counts are sound.
-    const namesFit = d.free_indices === undefined || (d.free_indices.length === free && new Set(d.free_indices).size === free);
+    const namesFit =
+      d.free_indices === undefined || (d.free_indices.length === free && new Set(d.free_indices).size === free);
     if (!namesFit && d.free_indices !== undefined) {
-      warnings.push(note(`${group}: ${d.free_indices.length} card name(s) (${new Set(d.free_indices).size} distinct) for ${free} free, so they were dropped: give one name per free card`, at("free_indices")));
+      warnings.push(
+        note(
+          `${group}: ${d.free_indices.length} card name(s) (${new Set(d.free_indices).size} distinct) for ${free} free, so they were dropped: give one name per free card`,
+          at("free_indices"),
+        ),
+      );
     }
     if (d.free_indices !== undefined && namesFit) out.freeIndices = d.free_indices;
     if (d.gpu_product !== undefined) out.gpuProduct = d.gpu_product;
@@ -150,7 +204,13 @@ function checkNode(n: SnakeNode, index: number, camel: boolean, errors: ImportMe
   if (devices.length === 0 && n.host_mem_gib === 0) {
     warnings.push(note(`${node}: no cards and no RAM: nothing can run on it`, { node: n.id, nodeIndex: index }));
   }
-  const out: ClusterNode = { id: n.id, fabric: n.fabric ?? "", hostMemGib: n.host_mem_gib, hostFreeGib: hostFree, devices };
+  const out: ClusterNode = {
+    id: n.id,
+    fabric: n.fabric ?? "",
+    hostMemGib: n.host_mem_gib,
+    hostFreeGib: hostFree,
+    devices,
+  };
   if (n.fabric_gbps !== undefined) out.fabricGbps = n.fabric_gbps;
   if (n.host_mem_gbps !== undefined) out.hostMemGBps = n.host_mem_gbps;
   return out;
@@ -171,7 +231,8 @@ function toSnake(value: unknown): unknown {
   const rename = (o: unknown): unknown => {
     if (!isRecord(o)) return o;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) out[CAMEL_TO_SNAKE[k] ?? k] = k === "devices" && Array.isArray(v) ? v.map(rename) : v;
+    for (const [k, v] of Object.entries(o))
+      out[CAMEL_TO_SNAKE[k] ?? k] = k === "devices" && Array.isArray(v) ? v.map(rename) : v;
     return out;
   };
   return { ...value, nodes: value.nodes.map(rename) };
@@ -180,7 +241,8 @@ function toSnake(value: unknown): unknown {
 /** "Node 2 (gpu-2), h100-80g: the card count is negative: give 0 or more", with the field as written for marking it. */
 function issueMessage(path: PropertyKey[], message: string, value: unknown, camel: boolean): ImportMessage {
   const [, nodeIndex, ...rest] = path;
-  if (path[0] !== "nodes" || typeof nodeIndex !== "number") return note(message, { field: path.map(String).join(".") || "nodes" });
+  if (path[0] !== "nodes" || typeof nodeIndex !== "number")
+    return note(message, { field: path.map(String).join(".") || "nodes" });
   const nodes = isRecord(value) && Array.isArray(value.nodes) ? value.nodes : [];
   const raw: unknown = nodes[nodeIndex];
   const id = isRecord(raw) && typeof raw.id === "string" && raw.id.trim() !== "" ? raw.id : `#${nodeIndex + 1}`;
@@ -192,7 +254,8 @@ function issueMessage(path: PropertyKey[], message: string, value: unknown, came
   const [part, deviceIndex] = rest;
   if (part === "devices" && typeof deviceIndex === "number") {
     const device: unknown = isRecord(raw) && Array.isArray(raw.devices) ? raw.devices[deviceIndex] : undefined;
-    const cls = isRecord(device) && typeof device.class === "string" && device.class.trim() !== "" ? device.class.trim() : "";
+    const cls =
+      isRecord(device) && typeof device.class === "string" && device.class.trim() !== "" ? device.class.trim() : "";
     place += cls !== "" && cls.length <= 40 ? `, ${cls}` : `, card group ${deviceIndex + 1}`;
   }
   return note(`${place}: ${message}`, { node: id, nodeIndex, ...(field ? { field } : {}) });
@@ -213,5 +276,7 @@ function oneEach(messages: ImportMessage[]): ImportMessage[] {
     if (group) group.more++;
     else groups.set(key, { first: m, more: 0 });
   }
-  return [...groups.values()].map(({ first, more }) => (more === 0 ? first : { ...first, message: `${first.message} (and ${more.toLocaleString("en-US")} more like it)` }));
+  return [...groups.values()].map(({ first, more }) =>
+    more === 0 ? first : { ...first, message: `${first.message} (and ${more.toLocaleString("en-US")} more like it)` },
+  );
 }

@@ -24,7 +24,8 @@ export function composeProblem(input: DeployInput): string | null {
   }
   const request = cardRequest(option, input.plan.cluster);
   if (typeof request === "string") return request;
-  if (request.accelerator === "rocm") return "Compose reserves GPUs by device id through NVIDIA's container toolkit only; AMD cards are passed as /dev/kfd and /dev/dri by hand (llama.cpp docs/docker.md): use kubernetes (amd.com/gpu) or slurm";
+  if (request.accelerator === "rocm")
+    return "Compose reserves GPUs by device id through NVIDIA's container toolkit only; AMD cards are passed as /dev/kfd and /dev/dri by hand (llama.cpp docs/docker.md): use kubernetes (amd.com/gpu) or slurm";
   if (p.gpuClass.includes("-mig-") && pinnedCards(option, input.plan.cluster, 0) === undefined) {
     return "Compose can only reserve a MIG instance by its UUID, and the inventory did not name it: import `nvidia-smi -L`, or use kubernetes (nvidia.com/mig-…) or slurm";
   }
@@ -37,7 +38,11 @@ export function composeManifest(input: DeployInput): Manifest {
   if (problem !== null) throw new DeployError(`compose: ${problem}`);
   const { option } = input;
   const request = cardRequest(option, input.plan.cluster);
-  const image = engineImage(option.engine, typeof request === "string" ? "cuda" : request.accelerator, input.plan.workload.settings.vllmVersion);
+  const image = engineImage(
+    option.engine,
+    typeof request === "string" ? "cuda" : request.accelerator,
+    input.plan.workload.settings.vllmVersion,
+  );
   if (typeof request === "string" || typeof image === "string") throw new DeployError("compose: unreachable");
   const layout = layoutOf(option);
   if (layout.kind !== "single") throw new DeployError("compose: a multi-process option does not fit one service");
@@ -65,8 +70,16 @@ export function composeManifest(input: DeployInput): Manifest {
   };
   const notes = [
     `the Hub token is read from ${TOKEN_ENV_FILE} (one line: HF_TOKEN=hf_…), never written here`,
-    ...(request.resource !== "" && !pinned ? [`the inventory did not name the free cards: Docker takes the first ${request.perNode}; set device_ids to the free ones`] : []),
+    ...(request.resource !== "" && !pinned
+      ? [
+          `the inventory did not name the free cards: Docker takes the first ${request.perNode}; set device_ids to the free ones`,
+        ]
+      : []),
   ];
   const doc = { name: objectName(input.plan.repo), services: { [option.engine]: service }, volumes: { cache: {} } };
-  return { kind: "compose", fileName: "compose.yaml", text: [...header(input, image, notes), stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false })].join("\n") };
+  return {
+    kind: "compose",
+    fileName: "compose.yaml",
+    text: [...header(input, image, notes), stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false })].join("\n"),
+  };
 }

@@ -29,11 +29,18 @@ export function cardRequest(option: PlanOption, cluster: Cluster): CardRequest |
     // Under the single strategy every card is one profile and the plugin advertises the instances as
     // nvidia.com/gpu; GFD then writes the profile into the product label (…-MIG-3g.20gb).
     const single = /-MIG-\d+g\.\d+gb$/i.test(groupOn(option, cluster, 0)?.gpuProduct ?? "");
-    return { accelerator: "cuda", resource: single ? "nvidia.com/gpu" : `nvidia.com/mig-${cls.split("-mig-")[1] ?? ""}`, perNode: p.gpusPerNode };
+    return {
+      accelerator: "cuda",
+      resource: single ? "nvidia.com/gpu" : `nvidia.com/mig-${cls.split("-mig-")[1] ?? ""}`,
+      perNode: p.gpusPerNode,
+    };
   }
   const vendor = cardOf(cls)?.vendor;
-  if (vendor === undefined) return `"${cls}" is not in Modelplan's card catalog, so which vendor's device plugin serves it is unknown: give the node a catalog class`;
-  return vendor === "amd" ? { accelerator: "rocm", resource: "amd.com/gpu", perNode: p.gpusPerNode } : { accelerator: "cuda", resource: "nvidia.com/gpu", perNode: p.gpusPerNode };
+  if (vendor === undefined)
+    return `"${cls}" is not in Modelplan's card catalog, so which vendor's device plugin serves it is unknown: give the node a catalog class`;
+  return vendor === "amd"
+    ? { accelerator: "rocm", resource: "amd.com/gpu", perNode: p.gpusPerNode }
+    : { accelerator: "cuda", resource: "nvidia.com/gpu", perNode: p.gpusPerNode };
 }
 
 /** The device group the option runs on, on the i-th of its nodes. */

@@ -50,14 +50,16 @@ export const SGLANG_RELEASE = "v0.5.18";
 export function engineImage(engine: Engine, accelerator: Accelerator, vllmRelease?: string): EngineImage | string {
   switch (engine) {
     case "vllm": {
-      if (accelerator !== "cuda") return `vLLM on ${accelerator === "rocm" ? "AMD cards" : "a CPU"}: no pinned vLLM image for it is in Modelplan's table (vllm/vllm-openai is built for CUDA)`;
+      if (accelerator !== "cuda")
+        return `vLLM on ${accelerator === "rocm" ? "AMD cards" : "a CPU"}: no pinned vLLM image for it is in Modelplan's table (vllm/vllm-openai is built for CUDA)`;
       const release = vllmRelease === undefined ? VLLM_DEFAULT_RELEASE : fullRelease(vllmRelease);
       return {
         image: "vllm/vllm-openai",
         tag: `v${release}`,
-        source: vllmRelease === undefined
-          ? `vLLM ${VLLM_DEFAULT_RELEASE}: the calibration sweep's release, whose flags the commands use (Docker Hub vllm/vllm-openai, one tag per release)`
-          : `vLLM ${release}: the release the plan was made for (--vllm-version / Engine settings)`,
+        source:
+          vllmRelease === undefined
+            ? `vLLM ${VLLM_DEFAULT_RELEASE}: the calibration sweep's release, whose flags the commands use (Docker Hub vllm/vllm-openai, one tag per release)`
+            : `vLLM ${release}: the release the plan was made for (--vllm-version / Engine settings)`,
         program: ["vllm", "serve"],
       };
     }

@@ -9,9 +9,23 @@ import { slurmScript } from "./slurm.ts";
 import { optionProblem } from "./targets.ts";
 import { DEPLOY_KINDS, DeployError, type DeployInput, type DeployKind, type Manifest } from "./types.ts";
 
-export { DEPLOY_KINDS, DeployError, type DeployInput, type DeployKind, type DeployTarget, type Manifest } from "./types.ts";
+export {
+  DEPLOY_KINDS,
+  DeployError,
+  type DeployInput,
+  type DeployKind,
+  type DeployTarget,
+  type Manifest,
+} from "./types.ts";
 export { deployTargets } from "./targets.ts";
-export { engineImage, imageRef, LLAMACPP_BUILD, SGLANG_RELEASE, VLLM_DEFAULT_RELEASE, type EngineImage } from "./images.ts";
+export {
+  engineImage,
+  imageRef,
+  LLAMACPP_BUILD,
+  SGLANG_RELEASE,
+  VLLM_DEFAULT_RELEASE,
+  type EngineImage,
+} from "./images.ts";
 export { pinnedCommands } from "./pin.ts";
 export { layoutOf, processOf, listenOf, type Layout, type Process } from "./serve.ts";
 

@@ -41,7 +41,10 @@ function probes(port: number): Obj {
   };
 }
 
-const TOKEN_ENV = { name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: TOKEN_SECRET.name, key: TOKEN_SECRET.key, optional: true } } };
+const TOKEN_ENV = {
+  name: "HF_TOKEN",
+  valueFrom: { secretKeyRef: { name: TOKEN_SECRET.name, key: TOKEN_SECRET.key, optional: true } },
+};
 
 interface Pod {
   input: DeployInput;
@@ -72,7 +75,15 @@ function mounts(pod: Pod): { volumeMounts: Obj[]; volumes: Obj[] } {
 }
 
 /** A container running `program args`; env from the command's own VAR=value words, the token from the Secret. */
-function container(name: string, image: EngineImage, proc: Process, command: readonly string[], args: readonly string[], extra: Obj, token = true): Obj {
+function container(
+  name: string,
+  image: EngineImage,
+  proc: Process,
+  command: readonly string[],
+  args: readonly string[],
+  extra: Obj,
+  token = true,
+): Obj {
   assertWired([...command, ...args]);
   const env: Obj[] = proc.env.map(([n, value]) => ({ name: n, value }));
   if (token) env.push(TOKEN_ENV);
@@ -107,7 +118,10 @@ export function kubernetesManifest(input: DeployInput): Manifest {
     "the Hub token comes from the Secret hf-token (key token): kubectl create secret generic hf-token --from-literal=token=hf_…",
     ...(layout.kind === "single" ? [] : ["needs the LeaderWorkerSet controller (kubernetes-sigs/lws) installed"]),
   ];
-  const text = [...header(input, image, notes), docs.map((d) => stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })).join("---\n")].join("\n");
+  const text = [
+    ...header(input, image, notes),
+    docs.map((d) => stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })).join("---\n"),
+  ].join("\n");
   return { kind: "kubernetes", fileName: `${name}.yaml`, text };
 }
 
@@ -118,7 +132,11 @@ function engineImageOrThrow(input: DeployInput, request: CardRequest): EngineIma
 }
 
 function service(pod: Pod, port: number, selector: Record<string, string>): Obj {
-  return object("v1", "Service", pod.name, pod.name, { type: "ClusterIP", selector, ports: [{ name: "http", port, targetPort: port, protocol: "TCP" }] });
+  return object("v1", "Service", pod.name, pod.name, {
+    type: "ClusterIP",
+    selector,
+    ports: [{ name: "http", port, targetPort: port, protocol: "TCP" }],
+  });
 }
 
 function cacheClaim(pod: Pod): Obj {
@@ -143,7 +161,11 @@ function singleNode(pod: Pod, serve: Process): Obj[] {
     selector: { matchLabels: labels(pod.name) },
     template: {
       metadata: { labels: labels(pod.name) },
-      spec: { ...nodeSelector(pod), containers: [c], volumes: [...volumes, { name: "cache", persistentVolumeClaim: { claimName: `${pod.name}-cache` } }] },
+      spec: {
+        ...nodeSelector(pod),
+        containers: [c],
+        volumes: [...volumes, { name: "cache", persistentVolumeClaim: { claimName: `${pod.name}-cache` } }],
+      },
     },
   });
   const claim = object("v1", "PersistentVolumeClaim", `${pod.name}-cache`, pod.name, cacheClaim(pod));
@@ -158,7 +180,11 @@ const LWS_ENV = { address: "$(LWS_LEADER_ADDRESS)", size: "$(LWS_GROUP_SIZE)", r
 
 /** The rank flags of vLLM's own launcher and of SGLang, read from LWS's environment. */
 function rankArgs(engine: string, args: readonly string[]): string[] {
-  let out = withFlag(withFlag(args, "--nnodes", () => LWS_ENV.size), "--node-rank", () => LWS_ENV.rank);
+  let out = withFlag(
+    withFlag(args, "--nnodes", () => LWS_ENV.size),
+    "--node-rank",
+    () => LWS_ENV.rank,
+  );
   if (engine === "vllm") out = withFlag(out, "--master-addr", () => LWS_ENV.address);
   else out = withFlag(out, "--dist-init-addr", (v) => v.replace("<head-node-ip>", LWS_ENV.address));
   return out;
@@ -186,9 +212,16 @@ function leaderWorkerSet(pod: Pod): Obj[] {
       const first = rest[0];
       if (!lead || !first) throw new DeployError("kubernetes: a multi-node option needs a command per node");
       // Every worker must run the same command: LWS has one worker template.
-      if (rest.some((p) => p.args.join("\0") !== first.args.join("\0"))) throw new DeployError("kubernetes: the workers' commands differ beyond their rank, which one worker template cannot express");
+      if (rest.some((p) => p.args.join("\0") !== first.args.join("\0")))
+        throw new DeployError(
+          "kubernetes: the workers' commands differ beyond their rank, which one worker template cannot express",
+        );
       roles = {
-        leader: container(`${option.engine}-leader`, image, lead, image.program, [...lead.args, ...listen.args], { ports: [{ name: "http", containerPort: listen.port }], ...gpu, ...probes(listen.port) }),
+        leader: container(`${option.engine}-leader`, image, lead, image.program, [...lead.args, ...listen.args], {
+          ports: [{ name: "http", containerPort: listen.port }],
+          ...gpu,
+          ...probes(listen.port),
+        }),
         worker: container(`${option.engine}-worker`, image, first, image.program, first.args, gpu),
         port: listen.port,
       };
@@ -200,8 +233,22 @@ function leaderWorkerSet(pod: Pod): Obj[] {
       const script = "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh";
       const serve = [...image.program, ...layout.serve.args].map(shellWord).join(" ");
       roles = {
-        leader: container("vllm-leader", image, layout.serve, ["sh", "-c"], [`${script} leader --ray_cluster_size=${LWS_ENV.size}; exec ${serve}`], { ports: [{ name: "http", containerPort: listen.port }], ...gpu, ...probes(listen.port) }),
-        worker: container("vllm-worker", image, layout.head, ["sh", "-c"], [`${script} worker --ray_address=${LWS_ENV.address}`], gpu),
+        leader: container(
+          "vllm-leader",
+          image,
+          layout.serve,
+          ["sh", "-c"],
+          [`${script} leader --ray_cluster_size=${LWS_ENV.size}; exec ${serve}`],
+          { ports: [{ name: "http", containerPort: listen.port }], ...gpu, ...probes(listen.port) },
+        ),
+        worker: container(
+          "vllm-worker",
+          image,
+          layout.head,
+          ["sh", "-c"],
+          [`${script} worker --ray_address=${LWS_ENV.address}`],
+          gpu,
+        ),
         port: listen.port,
       };
       break;
@@ -212,17 +259,36 @@ function leaderWorkerSet(pod: Pod): Obj[] {
       if (!worker) throw new DeployError("kubernetes: an RPC option needs an rpc-server per worker node");
       // Each worker pod answers at <lws>-<group>-<index>.<lws>.<namespace> (LWS's headless service; its
       // leader address is <lws>-<group>.<lws>.<namespace>, pkg/utils/pod AddLWSVariables).
-      const endpoint = (v: string) => v.replace(/<node-(\d+)-ip>/g, (_, k: string) => `${pod.name}-$(LWS_GROUP_INDEX)-${Number(k) - 1}.${pod.name}.$(LWS_NAMESPACE)`);
+      const endpoint = (v: string) =>
+        v.replace(
+          /<node-(\d+)-ip>/g,
+          (_, k: string) => `${pod.name}-$(LWS_GROUP_INDEX)-${Number(k) - 1}.${pod.name}.$(LWS_NAMESPACE)`,
+        );
       const args = [...withFlag(layout.head.args, "--rpc", endpoint), ...listen.args];
       const fieldEnv = [
-        { name: "LWS_GROUP_INDEX", valueFrom: { fieldRef: { fieldPath: "metadata.labels['leaderworkerset.sigs.k8s.io/group-index']" } } },
+        {
+          name: "LWS_GROUP_INDEX",
+          valueFrom: { fieldRef: { fieldPath: "metadata.labels['leaderworkerset.sigs.k8s.io/group-index']" } },
+        },
         { name: "LWS_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
       ];
-      const leader = container("llamacpp-leader", image, layout.head, image.program, args, { ports: [{ name: "http", containerPort: listen.port }], ...gpu, ...probes(listen.port) });
+      const leader = container("llamacpp-leader", image, layout.head, image.program, args, {
+        ports: [{ name: "http", containerPort: listen.port }],
+        ...gpu,
+        ...probes(listen.port),
+      });
       leader.env = [...fieldEnv, ...(leader.env as Obj[])];
       roles = {
         leader,
-        worker: container("llamacpp-rpc", image, worker, worker.program, worker.args, { ports: [{ name: "rpc", containerPort: Number(worker.args[worker.args.indexOf("-p") + 1]) }], ...gpu }, false),
+        worker: container(
+          "llamacpp-rpc",
+          image,
+          worker,
+          worker.program,
+          worker.args,
+          { ports: [{ name: "rpc", containerPort: Number(worker.args[worker.args.indexOf("-p") + 1]) }], ...gpu },
+          false,
+        ),
         port: listen.port,
       };
       break;

@@ -10,9 +10,13 @@ import { DeployError } from "./types.ts";
 /** A DNS-1123 label (Kubernetes object names, at most 63): "Qwen/Qwen2.5-Coder-32B" → "qwen2-5-coder-32b". */
 export function objectName(repo: string): string {
   const base = repo.split("/").pop() ?? repo;
-  const name = base.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/-+/g, "-").replace(/^-+|-+$/g, "");
+  const name = base
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/-+/g, "-")
+    .replace(/^-+|-+$/g, "");
   // Leave room for the suffixes LWS adds to pod names (-<group>-<index>) and ours (-cache).
-  return (name.slice(0, 40).replace(/-+$/, "") || "model");
+  return name.slice(0, 40).replace(/-+$/, "") || "model";
 }
 
 /**
@@ -37,5 +41,7 @@ const WHAT: Record<keyof typeof SAFE, string> = {
 /** The name as it is, or a DeployError saying which name and why. */
 export function inventoryName(kind: keyof typeof SAFE, name: string): string {
   if (SAFE[kind].test(name)) return name;
-  throw new DeployError(`${WHAT[kind]} ${JSON.stringify(name)} holds characters a manifest or script cannot carry safely: rename it in the cluster (letters, digits, '.', '_' and '-')`);
+  throw new DeployError(
+    `${WHAT[kind]} ${JSON.stringify(name)} holds characters a manifest or script cannot carry safely: rename it in the cluster (letters, digits, '.', '_' and '-')`,
+  );
 }

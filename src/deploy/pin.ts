@@ -21,7 +21,12 @@ function nodeOfEntry(option: PlanOption, entry: number): number {
 export function pinnedCommands(option: PlanOption, cluster: Cluster): string[] {
   // CUDA's variable; AMD's cards are not named by any importer yet. FreeToken picks its card with --gpu,
   // which its gpu_select.py resolves as an nvidia-smi index or UUID: that flag, not this variable, must name it.
-  if (option.placement.cpu || option.engine === "freetoken" || (cardOf(option.placement.gpuClass)?.vendor ?? "nvidia") !== "nvidia") return option.commands;
+  if (
+    option.placement.cpu ||
+    option.engine === "freetoken" ||
+    (cardOf(option.placement.gpuClass)?.vendor ?? "nvidia") !== "nvidia"
+  )
+    return option.commands;
   return option.commands.map((command, i) => {
     const cards = pinnedCards(option, cluster, nodeOfEntry(option, i));
     if (cards === undefined) return command;

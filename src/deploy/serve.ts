@@ -39,8 +39,14 @@ export function processOf(entry: string): Process {
     env.push([word.slice(0, at), word.slice(at + 1)]);
   }
   const first = words[0];
-  const length = first === "vllm" || first === "ray" || first === "ft" ? 2 : (first === "python" || first === "python3") && words[1] === "-m" ? 3 : 1;
-  if (words.length < length) throw new DeployError(`cannot read the command ${JSON.stringify(entry)}: it names no program`);
+  const length =
+    first === "vllm" || first === "ray" || first === "ft"
+      ? 2
+      : (first === "python" || first === "python3") && words[1] === "-m"
+        ? 3
+        : 1;
+  if (words.length < length)
+    throw new DeployError(`cannot read the command ${JSON.stringify(entry)}: it names no program`);
   return { env, program: words.slice(0, length), args: words.slice(length) };
 }
 
@@ -109,5 +115,6 @@ export const PLACEHOLDER = /<[a-z0-9-]+>/;
 /** Throws when a word still holds a placeholder: a deployment must not start with one. */
 export function assertWired(words: readonly string[]): void {
   const left = words.find((w) => PLACEHOLDER.test(w));
-  if (left !== undefined) throw new DeployError(`"${left}" is still a placeholder: Modelplan does not know what to put there`);
+  if (left !== undefined)
+    throw new DeployError(`"${left}" is still a placeholder: Modelplan does not know what to put there`);
 }

@@ -22,7 +22,8 @@ export function slurmProblem(input: DeployInput): string | null {
   if (!fromSlurm) {
     return "the cluster was not imported from Slurm (no GRES type on the option's nodes), so its node ids are not known to be Slurm's: import `scontrol show node`, or use kubernetes or compose";
   }
-  if (option.commands[0]?.includes("ray start")) return "vLLM over Ray: the script is written for vLLM's own multi-node launcher (the plan's default); start Ray by hand, or use kubernetes";
+  if (option.commands[0]?.includes("ray start"))
+    return "vLLM over Ray: the script is written for vLLM's own multi-node launcher (the plan's default); start Ray by hand, or use kubernetes";
   return null;
 }
 
@@ -73,7 +74,10 @@ export function slurmScript(input: DeployInput): Manifest {
     case "ranks":
       layout.ranks.forEach((proc, rank) => {
         let args = proc.args;
-        args = option.engine === "vllm" ? withFlag(args, "--master-addr", () => "${HEAD}") : withFlag(args, "--dist-init-addr", (v) => v.replace("<head-node-ip>", "${HEAD}"));
+        args =
+          option.engine === "vllm"
+            ? withFlag(args, "--master-addr", () => "${HEAD}")
+            : withFlag(args, "--dist-init-addr", (v) => v.replace("<head-node-ip>", "${HEAD}"));
         if (rank === 0) args = [...args, ...listen.args];
         body.push(on(rank, [...env(proc), ...proc.program, ...args], true));
       });
@@ -82,7 +86,9 @@ export function slurmScript(input: DeployInput): Manifest {
     case "rpc":
       layout.workers.forEach((proc, i) => body.push(on(i + 1, [...env(proc), ...proc.program, ...proc.args], true)));
       {
-        const args = withFlag(layout.head.args, "--rpc", (v) => v.replace(/<node-(\d+)-ip>/g, (_, k: string) => `\${NODES[${Number(k) - 1}]}`));
+        const args = withFlag(layout.head.args, "--rpc", (v) =>
+          v.replace(/<node-(\d+)-ip>/g, (_, k: string) => `\${NODES[${Number(k) - 1}]}`),
+        );
         // llama-server connects to every worker as it loads: wait until each rpc-server accepts.
         layout.workers.forEach((proc, i) => {
           const port = proc.args[proc.args.indexOf("-p") + 1] ?? "50052";
@@ -96,7 +102,14 @@ export function slurmScript(input: DeployInput): Manifest {
   }
   const left = body.find((l) => /<[a-z0-9-]+>/.test(l));
   if (left !== undefined) throw new DeployError(`slurm: a placeholder is left in ${left}`);
-  const notes = ["the Hub token comes from HF_TOKEN in the submitting shell (sbatch exports it) or ~/.cache/huggingface/token; never written here"];
-  const text = ["#!/bin/bash", ...directives.map((d) => `#SBATCH ${d}`), ...header(input, undefined, notes), ...body].join("\n");
+  const notes = [
+    "the Hub token comes from HF_TOKEN in the submitting shell (sbatch exports it) or ~/.cache/huggingface/token; never written here",
+  ];
+  const text = [
+    "#!/bin/bash",
+    ...directives.map((d) => `#SBATCH ${d}`),
+    ...header(input, undefined, notes),
+    ...body,
+  ].join("\n");
   return { kind: "slurm", fileName: `${objectName(input.plan.repo)}.sbatch`, text: `${text}\n` };
 }

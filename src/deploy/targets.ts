@@ -23,8 +23,10 @@ function kubernetesProblem(input: DeployInput): string | null {
  * fit its cards (the engine refuses at start-up), or the cluster lacks cards for it.
  */
 export function optionProblem(option: PlanOption): string | null {
-  if (option.moreCardsNeeded > 0) return `the cluster lacks ${option.moreCardsNeeded} card(s) for this option: add them, or choose an option that fits the cluster`;
-  if (!option.fits) return "this option does not fit its cards at the chosen context, so the engine would not start: choose one that fits, or shorten the context";
+  if (option.moreCardsNeeded > 0)
+    return `the cluster lacks ${option.moreCardsNeeded} card(s) for this option: add them, or choose an option that fits the cluster`;
+  if (!option.fits)
+    return "this option does not fit its cards at the chosen context, so the engine would not start: choose one that fits, or shorten the context";
   return null;
 }
 
@@ -38,7 +40,18 @@ const PROBLEM: Record<DeployKind, (input: DeployInput) => string | null> = {
 export function deployTargets(option: PlanOption, cluster: Cluster, vllmVersion?: string): DeployTarget[] {
   const input: DeployInput = {
     option,
-    plan: { repo: "", revision: "", artifacts: [], cluster, workload: { contextTokens: 0, sequences: 1, kvDtype: "auto", settings: vllmVersion !== undefined ? { vllmVersion } : {} } },
+    plan: {
+      repo: "",
+      revision: "",
+      artifacts: [],
+      cluster,
+      workload: {
+        contextTokens: 0,
+        sequences: 1,
+        kvDtype: "auto",
+        settings: vllmVersion !== undefined ? { vllmVersion } : {},
+      },
+    },
   };
   return DEPLOY_KINDS.map((kind) => {
     const reason = optionProblem(option) ?? PROBLEM[kind](input);

@@ -22,7 +22,15 @@ interface CatalogEntry {
 }
 
 // JSON imports are typed by their literal shape; each is a RepoSnapshot by construction (build-catalog.ts).
-const ENTRIES: CatalogEntry[] = [coder32b, llama31_8b, phi4, qwen25vl7b, mixtral, deepseekR1, deepseekR1Gguf] as CatalogEntry[];
+const ENTRIES: CatalogEntry[] = [
+  coder32b,
+  llama31_8b,
+  phi4,
+  qwen25vl7b,
+  mixtral,
+  deepseekR1,
+  deepseekR1Gguf,
+] as CatalogEntry[];
 
 /**
  * The example plan's model: complete in the fixtures (verbatim config at

@@ -20,7 +20,9 @@ export function readConfigJson(text: string): unknown {
     try {
       value = JSON5.parse(text, (_key, v: unknown) => (typeof v === "number" && Number.isNaN(v) ? null : v));
     } catch (err) {
-      throw new ConfigJsonError(`not JSON: ${err instanceof Error ? err.message.replace(/^JSON5: /, "") : String(err)}`);
+      throw new ConfigJsonError(
+        `not JSON: ${err instanceof Error ? err.message.replace(/^JSON5: /, "") : String(err)}`,
+      );
     }
   }
   // A config nested past any real one would overflow the engine's recursive readers: said about the file.

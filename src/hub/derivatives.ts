@@ -36,15 +36,26 @@ async function listOnce(baseRepo: string, access: HubAccess): Promise<QuantizedC
       fetch: resolvedFetch(access),
       ...(access.accessToken ? { accessToken: access.accessToken } : {}),
     })) {
-      children.push({ repo: m.name, downloads: m.downloads, likes: m.likes, gguf: (m.tags ?? []).includes("gguf"), gated: m.gated !== false });
+      children.push({
+        repo: m.name,
+        downloads: m.downloads,
+        likes: m.likes,
+        gguf: (m.tags ?? []).includes("gguf"),
+        gated: m.gated !== false,
+      });
     }
   } catch (err) {
     if (err instanceof HubError) throw err;
     if (err instanceof HubApiError) {
       if (err.statusCode === 429) throw rateLimitError(429);
-      throw badResponseError(access.hubUrl, `status ${err.statusCode} to the list of ${baseRepo}'s quantizations`, err.statusCode);
+      throw badResponseError(
+        access.hubUrl,
+        `status ${err.statusCode} to the list of ${baseRepo}'s quantizations`,
+        err.statusCode,
+      );
     }
-    if (err instanceof SyntaxError) throw badResponseError(access.hubUrl, `a list of ${baseRepo}'s quantizations that is not JSON`);
+    if (err instanceof SyntaxError)
+      throw badResponseError(access.hubUrl, `a list of ${baseRepo}'s quantizations that is not JSON`);
     throw networkError(access.hubUrl, err instanceof Error ? err.message : String(err));
   }
   return children;

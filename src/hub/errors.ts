@@ -72,7 +72,11 @@ export function gatedError(hubUrl: string, repo: string, status: number, withTok
   const more = withToken
     ? ` (your token's account has not been granted access yet: accept the terms at ${repoPage(hubUrl, repo)} with that account)`
     : ` (${repoPage(hubUrl, repo)})`;
-  return new HubError("gated", `${repo}: this repo is gated: accept its terms on its Hub page, then paste a read token${more}`, status);
+  return new HubError(
+    "gated",
+    `${repo}: this repo is gated: accept its terms on its Hub page, then paste a read token${more}`,
+    status,
+  );
 }
 
 export function notFoundError(hubUrl: string, repo: string, status: number, withToken: boolean): HubError {
@@ -93,7 +97,10 @@ export function revisionError(repo: string, revision: string, status: number): H
 }
 
 export function rateLimitError(status: number, retryAfterS?: number): HubError {
-  const wait = retryAfterS === undefined ? "wait a few minutes and retry" : `it asks to wait ${retryAfterS.toLocaleString("en-US")} s before retrying`;
+  const wait =
+    retryAfterS === undefined
+      ? "wait a few minutes and retry"
+      : `it asks to wait ${retryAfterS.toLocaleString("en-US")} s before retrying`;
   const err = new HubError("rate-limit", `the Hub is limiting requests from this address (429): ${wait}`, status);
   if (retryAfterS !== undefined) err.retryAfterS = retryAfterS;
   return err;
@@ -108,11 +115,18 @@ export function networkError(hubUrl: string, cause: string): HubError {
 }
 
 export function badResponseError(hubUrl: string, what: string, status?: number): HubError {
-  return new HubError("bad-response", `the Hub at ${hubUrl} answered ${what}: check the Hub address in settings, or retry later`, status);
+  return new HubError(
+    "bad-response",
+    `the Hub at ${hubUrl} answered ${what}: check the Hub address in settings, or retry later`,
+    status,
+  );
 }
 
 export function tokenError(): HubError {
-  return new HubError("token", 'a Hub read token starts with "hf_": copy one from your Hub account\'s settings (Access Tokens), with the "read" role');
+  return new HubError(
+    "token",
+    'a Hub read token starts with "hf_": copy one from your Hub account\'s settings (Access Tokens), with the "read" role',
+  );
 }
 
 /** A model file whose shape is past any real model's (hub/limits.ts): the repo's own file is wrong, not the Hub. */

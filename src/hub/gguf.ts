@@ -60,12 +60,14 @@ function htmlError(ctx: GgufReadContext, status: number): HubError {
 }
 
 function checkStatus(res: Response, ctx: GgufReadContext, range: [number, number] | null): void {
-  if (res.status === 401 || res.status === 403) throw gatedError(ctx.hubUrl, ctx.repo, res.status, ctx.accessToken !== undefined);
+  if (res.status === 401 || res.status === 403)
+    throw gatedError(ctx.hubUrl, ctx.repo, res.status, ctx.accessToken !== undefined);
   if (res.status === 429) throw rateLimitError(res.status);
   if (res.status === 416) {
     throw truncatedError(ctx, `the header runs past the end of the file, at byte ${range?.[0] ?? "?"}`);
   }
-  if (res.status === 404) throw badResponseError(ctx.hubUrl, `404 for ${ctx.path}, which the file list names`, res.status);
+  if (res.status === 404)
+    throw badResponseError(ctx.hubUrl, `404 for ${ctx.path}, which the file list names`, res.status);
   if ((res.headers.get("content-type") ?? "").includes("text/html")) throw htmlError(ctx, res.status);
   if (res.status === 200) {
     throw new HubError(
@@ -88,10 +90,18 @@ export function guardedGgufFetch(ctx: GgufReadContext, seen: GgufFileSeen = { to
   return (input, init) => onceMoreIfTimedOut(() => guardedOnce(ctx, seen, input, init), ctx.signal);
 }
 
-async function guardedOnce(ctx: GgufReadContext, seen: GgufFileSeen, input: RequestInfo | URL, init: RequestInit | undefined): Promise<Response> {
+async function guardedOnce(
+  ctx: GgufReadContext,
+  seen: GgufFileSeen,
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+): Promise<Response> {
   const range = requestedRange(init);
   if (range && range[0] >= MAX_GGUF_HEADER_BYTES) {
-    throw shapeError(ctx.repo, `${ctx.path}: its GGUF header runs past ${MAX_GGUF_HEADER_BYTES / 2 ** 20} MiB, more than any real model's (a few MB): its key or tensor counts are not a real model's`);
+    throw shapeError(
+      ctx.repo,
+      `${ctx.path}: its GGUF header runs past ${MAX_GGUF_HEADER_BYTES / 2 ** 20} MiB, more than any real model's (a few MB): its key or tensor counts are not a real model's`,
+    );
   }
   let res: Response;
   try {
@@ -110,7 +120,11 @@ async function guardedOnce(ctx: GgufReadContext, seen: GgufFileSeen, input: Requ
   const cr = contentRange(res);
   if (!cr) {
     await res.body?.cancel().catch(() => undefined);
-    throw new HubError("gguf-range", `${ctx.repo}/${ctx.path}: the 206 answer has no Content-Range, so the file's size is unknown: check the Hub address in settings`, 206);
+    throw new HubError(
+      "gguf-range",
+      `${ctx.repo}/${ctx.path}: the 206 answer has no Content-Range, so the file's size is unknown: check the Hub address in settings`,
+      206,
+    );
   }
   seen.totalBytes = cr.total;
   const bytes = new Uint8Array(await res.arrayBuffer());
@@ -138,7 +152,8 @@ function jsonSafe(value: unknown): GgufValue | undefined {
   if (typeof value === "string" || typeof value === "boolean") return value;
   if (Array.isArray(value)) {
     if (value.length > MAX_KEPT_ARRAY) return undefined;
-    if (value.every((v) => (typeof v === "number" && Number.isFinite(v)) || typeof v === "bigint")) return value.map(Number);
+    if (value.every((v) => (typeof v === "number" && Number.isFinite(v)) || typeof v === "bigint"))
+      return value.map(Number);
     if (value.every((v) => typeof v === "boolean")) return value as boolean[];
   }
   return undefined;
@@ -149,7 +164,9 @@ function jsonSafe(value: unknown): GgufValue | undefined {
  * per-token arrays are megabytes and the engine needs only their length,
  * kept as `<key>.count`.
  */
-export function headerFromParse(parse: Pick<GGUFParseOutput, "metadata" | "tensorInfos" | "tensorDataOffset">): GgufHeader {
+export function headerFromParse(
+  parse: Pick<GGUFParseOutput, "metadata" | "tensorInfos" | "tensorDataOffset">,
+): GgufHeader {
   const metadata: Record<string, GgufValue> = {};
   for (const [key, value] of Object.entries(parse.metadata)) {
     const safe = jsonSafe(value);
@@ -169,7 +186,11 @@ export function headerFromParse(parse: Pick<GGUFParseOutput, "metadata" | "tenso
  */
 export const GGUF_CHUNK_BYTES = 2_000_000;
 
-export async function readGgufHeader(url: string, ctx: GgufReadContext, onBytes?: (bytes: number) => void): Promise<GgufHeader> {
+export async function readGgufHeader(
+  url: string,
+  ctx: GgufReadContext,
+  onBytes?: (bytes: number) => void,
+): Promise<GgufHeader> {
   const seen: GgufFileSeen = { totalBytes: null };
   const fetchRange = guardedGgufFetch(ctx, seen);
   const headers: Record<string, string> = ctx.accessToken ? { Authorization: `Bearer ${ctx.accessToken}` } : {};
@@ -196,7 +217,10 @@ export async function readGgufHeader(url: string, ctx: GgufReadContext, onBytes?
       }
       const header = result.header;
       if (seen.totalBytes !== null && header.tensorDataOffsetBytes > seen.totalBytes) {
-        throw truncatedError(ctx, `the header needs ${header.tensorDataOffsetBytes} bytes, the file has ${seen.totalBytes}`);
+        throw truncatedError(
+          ctx,
+          `the header needs ${header.tensorDataOffsetBytes} bytes, the file has ${seen.totalBytes}`,
+        );
       }
       const tooLarge = ggufCeilingError(header.metadata, ctx.path);
       if (tooLarge) throw shapeError(ctx.repo, tooLarge);
@@ -206,7 +230,10 @@ export async function readGgufHeader(url: string, ctx: GgufReadContext, onBytes?
     if (err instanceof HubError) throw err;
     const detail = err instanceof Error ? err.message : String(err);
     if (detail.includes("magic number")) {
-      throw new HubError("bad-response", `${ctx.repo}/${ctx.path} does not start with "GGUF": it is not a GGUF file, or the server sent something else`);
+      throw new HubError(
+        "bad-response",
+        `${ctx.repo}/${ctx.path} does not start with "GGUF": it is not a GGUF file, or the server sent something else`,
+      );
     }
     throw badResponseError(ctx.hubUrl, `a GGUF header the reader could not parse for ${ctx.path} (${detail})`);
   }

@@ -11,5 +11,7 @@ export { isProjector } from "../plan/index.ts";
 
 export function ggufHeaderPaths(paths: readonly string[]): string[] {
   // Sizes do not change the grouping; only paths are known before the read.
-  return ggufSets(paths.map((path) => ({ path, sizeBytes: 0 }))).flatMap((set) => (set.parts[0] ? [set.parts[0].path] : []));
+  return ggufSets(paths.map((path) => ({ path, sizeBytes: 0 }))).flatMap((set) =>
+    set.parts[0] ? [set.parts[0].path] : [],
+  );
 }

@@ -88,18 +88,41 @@ class Cursor {
     const l = this.little;
     let value: GgufValue | bigint;
     switch (type) {
-      case 0: value = v.getUint8(at); break;
-      case 1: value = v.getInt8(at); break;
-      case 2: value = v.getUint16(at, l); break;
-      case 3: value = v.getInt16(at, l); break;
-      case 4: value = v.getUint32(at, l); break;
-      case 5: value = v.getInt32(at, l); break;
-      case 6: value = v.getFloat32(at, l); break;
-      case 7: value = v.getUint8(at) !== 0; break;
-      case 10: value = v.getBigUint64(at, l); break;
-      case 11: value = v.getBigInt64(at, l); break;
-      case 12: value = v.getFloat64(at, l); break;
-      default: throw new GgufFormatError(`an unknown value type ${type}`);
+      case 0:
+        value = v.getUint8(at);
+        break;
+      case 1:
+        value = v.getInt8(at);
+        break;
+      case 2:
+        value = v.getUint16(at, l);
+        break;
+      case 3:
+        value = v.getInt16(at, l);
+        break;
+      case 4:
+        value = v.getUint32(at, l);
+        break;
+      case 5:
+        value = v.getInt32(at, l);
+        break;
+      case 6:
+        value = v.getFloat32(at, l);
+        break;
+      case 7:
+        value = v.getUint8(at) !== 0;
+        break;
+      case 10:
+        value = v.getBigUint64(at, l);
+        break;
+      case 11:
+        value = v.getBigInt64(at, l);
+        break;
+      case 12:
+        value = v.getFloat64(at, l);
+        break;
+      default:
+        throw new GgufFormatError(`an unknown value type ${type}`);
     }
     this.offset += FIXED_BYTES[type] ?? 0;
     return value;
@@ -160,7 +183,8 @@ function parse(bytes: Uint8Array): GgufHeader {
   const c = new Cursor(bytes, little, version);
   c.offset = 8;
   const tensorCount = c.size();
-  if (tensorCount > MAX_TENSOR_COUNT) throw new GgufFormatError(`a tensor count of ${tensorCount}, past any real model's`);
+  if (tensorCount > MAX_TENSOR_COUNT)
+    throw new GgufFormatError(`a tensor count of ${tensorCount}, past any real model's`);
   const kvCount = c.size();
   if (kvCount > MAX_KV_COUNT) throw new GgufFormatError(`a key count of ${kvCount}, past any real model's`);
   // The library's parse carries these three as metadata too; headerFromParse keeps them, so this does.

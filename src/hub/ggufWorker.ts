@@ -6,7 +6,10 @@
 import { GgufFormatError, parseGgufHeader } from "./ggufParse.ts";
 import type { GgufParseReply, GgufParseRequest } from "./ggufWorkerProtocol.ts";
 
-const scope = self as unknown as { onmessage: ((e: MessageEvent<GgufParseRequest>) => void) | null; postMessage(reply: GgufParseReply): void };
+const scope = self as unknown as {
+  onmessage: ((e: MessageEvent<GgufParseRequest>) => void) | null;
+  postMessage(reply: GgufParseReply): void;
+};
 
 scope.onmessage = (e) => {
   const { id, bytes } = e.data;

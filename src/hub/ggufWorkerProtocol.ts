@@ -6,4 +6,5 @@ export interface GgufParseRequest {
   bytes: Uint8Array;
 }
 
-export type GgufParseReply = { id: number; ok: true; result: GgufParseResult } | { id: number; ok: false; format: boolean; message: string };
+export type GgufParseReply =
+  { id: number; ok: true; result: GgufParseResult } | { id: number; ok: false; format: boolean; message: string };

@@ -27,7 +27,10 @@ export const CEILINGS = {
   // Llama-3.1-405B: hidden_size 16384; ×4.
   hidden: { max: 65_536, source: "Llama-3.1-405B's hidden_size 16,384, ×4" },
   // Llama-3.1-405B: intermediate_size 53248; ×~5.
-  intermediate: { max: 262_144, source: "Llama-3.1-405B's intermediate_size 53,248 (fixtures' most: Kimi-K3's 33,792), ×~5" },
+  intermediate: {
+    max: 262_144,
+    source: "Llama-3.1-405B's intermediate_size 53,248 (fixtures' most: Kimi-K3's 33,792), ×~5",
+  },
   // Gemma: vocab_size 262144 (fixtures: gemma-4-26B-A4B); ×16.
   vocab: { max: 4_194_304, source: "Gemma's 262,144-token vocabulary (fixtures), ×16" },
   // Kimi-K3: num_experts 896 (fixtures); ×~9.
@@ -109,7 +112,8 @@ function tooLarge(where: string, value: number, kind: CeilingKind): string {
 function valueError(where: string, value: unknown, kind: CeilingKind): string | null {
   if (typeof value === "number") return value >= 0 && value <= CEILINGS[kind].max ? null : tooLarge(where, value, kind);
   if (Array.isArray(value)) {
-    if (value.length > CEILINGS.layers.max) return `${where} lists ${value.length.toLocaleString("en-US")} entries: no real model has more than ${CEILINGS.layers.max.toLocaleString("en-US")} layers; check the file`;
+    if (value.length > CEILINGS.layers.max)
+      return `${where} lists ${value.length.toLocaleString("en-US")} entries: no real model has more than ${CEILINGS.layers.max.toLocaleString("en-US")} layers; check the file`;
     for (const [i, v] of value.entries()) {
       if (typeof v === "number" && !(v >= 0 && v <= CEILINGS[kind].max)) return tooLarge(`${where}[${i}]`, v, kind);
     }
@@ -146,7 +150,8 @@ export function configCeilingError(config: Record<string, unknown>, file = "conf
 export function ggufCeilingError(metadata: Record<string, unknown>, file: string): string | null {
   const arch = metadata["general.architecture"];
   const tokens = metadata["tokenizer.ggml.tokens.count"];
-  if (typeof tokens === "number" && !(tokens >= 0 && tokens <= CEILINGS.vocab.max)) return tooLarge(`${file}: tokenizer.ggml.tokens (its count)`, tokens, "vocab");
+  if (typeof tokens === "number" && !(tokens >= 0 && tokens <= CEILINGS.vocab.max))
+    return tooLarge(`${file}: tokenizer.ggml.tokens (its count)`, tokens, "vocab");
   if (typeof arch !== "string") return null;
   for (const [suffix, kind] of Object.entries(GGUF_SUFFIXES)) {
     const key = `${arch}.${suffix}`;
@@ -170,7 +175,10 @@ export const MAX_GGUF_HEADER_BYTES = 64 * 2 ** 20;
  * then each GGUF header), or null: for snapshots read from somewhere other
  * than the Hub reader, which checks as it reads (a local directory, a cache).
  */
-export function snapshotCeilingError(snapshot: { config: Record<string, unknown> | null; ggufHeaders: Record<string, { metadata: Record<string, unknown> }> }): string | null {
+export function snapshotCeilingError(snapshot: {
+  config: Record<string, unknown> | null;
+  ggufHeaders: Record<string, { metadata: Record<string, unknown> }>;
+}): string | null {
   if (snapshot.config) {
     const err = configCeilingError(snapshot.config);
     if (err) return err;

@@ -11,8 +11,13 @@ import { configCeilingError } from "./limits.ts";
 /** config.json files are a few kB; anything this large was pasted by mistake. */
 const MAX_CONFIG_CHARS = 1_000_000;
 
-export function snapshotFromManual(configJsonText: string, weightsBytes: number, name?: string): RepoSnapshot | { error: string } {
-  if (configJsonText.length > MAX_CONFIG_CHARS) return { error: "that text is over 1 MB: paste the model's config.json, which is a few kB" };
+export function snapshotFromManual(
+  configJsonText: string,
+  weightsBytes: number,
+  name?: string,
+): RepoSnapshot | { error: string } {
+  if (configJsonText.length > MAX_CONFIG_CHARS)
+    return { error: "that text is over 1 MB: paste the model's config.json, which is a few kB" };
   let config: unknown;
   try {
     config = readConfigJson(configJsonText);
@@ -36,7 +41,9 @@ export function snapshotFromManual(configJsonText: string, weightsBytes: number,
   } catch (err) {
     if (err instanceof ModelError) return { error: err.message };
     // Anything else the engine throws on it is still this config's fault, and said as such.
-    return { error: `this config.json could not be sized (${err instanceof Error ? err.message.slice(0, 200) : String(err)}): check it is a model's config.json` };
+    return {
+      error: `this config.json could not be sized (${err instanceof Error ? err.message.slice(0, 200) : String(err)}): check it is a model's config.json`,
+    };
   }
   const label = name?.trim() || (typeof record._name_or_path === "string" && record._name_or_path) || "manual model";
   return {

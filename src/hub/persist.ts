@@ -42,7 +42,8 @@ export function repoKey(repo: string, revision: string | null) {
 /** Kept across visits: a finished read at a sha that the bundled catalog does not already hold. */
 export function isKeptRead(query: Pick<Query, "queryKey" | "state">): boolean {
   const [kind, repo, revision] = query.queryKey;
-  if (kind !== "repo" || typeof repo !== "string" || typeof revision !== "string" || !isCommitSha(revision)) return false;
+  if (kind !== "repo" || typeof repo !== "string" || typeof revision !== "string" || !isCommitSha(revision))
+    return false;
   if (query.state.status !== "success") return false;
   return catalogSnapshot(repo)?.sha !== revision;
 }
@@ -62,9 +63,17 @@ export function restoreClient(text: string): PersistedClient {
   } catch {
     return empty;
   }
-  const outer = z.looseObject({ timestamp: z.number(), buster: z.string(), clientState: z.looseObject({ queries: z.array(z.unknown()) }) }).safeParse(value);
+  const outer = z
+    .looseObject({
+      timestamp: z.number(),
+      buster: z.string(),
+      clientState: z.looseObject({ queries: z.array(z.unknown()) }),
+    })
+    .safeParse(value);
   if (!outer.success) return empty;
-  const queries = outer.data.clientState.queries.filter((q) => persistedQuery.safeParse(q).success) as PersistedClient["clientState"]["queries"];
+  const queries = outer.data.clientState.queries.filter(
+    (q) => persistedQuery.safeParse(q).success,
+  ) as PersistedClient["clientState"]["queries"];
   return { timestamp: outer.data.timestamp, buster: outer.data.buster, clientState: { queries, mutations: [] } };
 }
 
@@ -73,7 +82,8 @@ export function restoreClient(text: string): PersistedClient {
  * out first, and one read larger than the whole cap is never kept.
  */
 export function keepUnder(client: PersistedClient, lastUse: ReadonlyMap<string, number>, maxChars: number): string {
-  const recency = (q: PersistedClient["clientState"]["queries"][number]) => lastUse.get(q.queryHash) ?? q.state.dataUpdatedAt;
+  const recency = (q: PersistedClient["clientState"]["queries"][number]) =>
+    lastUse.get(q.queryHash) ?? q.state.dataUpdatedAt;
   const sized = client.clientState.queries.map((q) => ({ q, chars: JSON.stringify(q).length }));
   // Newest first: each is kept while the total stays under the cap.
   sized.sort((a, b) => recency(b.q) - recency(a.q));
@@ -101,7 +111,8 @@ export function snapshotPersistence(
   client.setQueryDefaults(["repo"], { gcTime: Infinity });
   const lastUse = new Map<string, number>();
   client.getQueryCache().subscribe((event) => {
-    if (event.type === "observerAdded" || (event.type === "updated" && event.action.type === "success")) lastUse.set(event.query.queryHash, Date.now());
+    if (event.type === "observerAdded" || (event.type === "updated" && event.action.type === "success"))
+      lastUse.set(event.query.queryHash, Date.now());
   });
   try {
     storage?.removeItem(OLD_INDEX_KEY);
@@ -121,7 +132,10 @@ export function snapshotPersistence(
     retry: ({ persistedClient, errorCount }) => {
       const queries = persistedClient.clientState.queries;
       if (errorCount > 4 || queries.length === 0) return undefined;
-      return { ...persistedClient, clientState: { ...persistedClient.clientState, queries: queries.slice(0, Math.floor(queries.length / 2)) } };
+      return {
+        ...persistedClient,
+        clientState: { ...persistedClient.clientState, queries: queries.slice(0, Math.floor(queries.length / 2)) },
+      };
     },
   });
   return {

@@ -90,7 +90,9 @@ export function resolvedFetch(access: HubAccess): typeof fetch {
   // Looked up at call time, like the libraries do, so a stubbed global works.
   const base = access.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const { signal } = access;
-  const withSignal: typeof fetch = signal ? (input, init) => base(input, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal }) : base;
+  const withSignal: typeof fetch = signal
+    ? (input, init) => base(input, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal })
+    : base;
   return timedFetch(withSignal, access.timeoutMs ?? DEFAULT_HUB_TIMEOUT_MS);
 }
 
@@ -103,9 +105,14 @@ function infoError(res: Response, repo: string, revision: string | null, access:
   if (code === "GatedRepo") return gatedError(access.hubUrl, repo, res.status, withToken);
   if (code === "RevisionNotFound") return revisionError(repo, revision ?? "main", res.status);
   if (res.status === 401 && withToken && code !== "RepoNotFound") {
-    return new HubError("token", `the Hub at ${access.hubUrl} refused the read token (401): it may be mistyped or revoked; paste a new one, or clear it to read public repos`, 401);
+    return new HubError(
+      "token",
+      `the Hub at ${access.hubUrl} refused the read token (401): it may be mistyped or revoked; paste a new one, or clear it to read public repos`,
+      401,
+    );
   }
-  if (res.status === 401 || res.status === 403 || res.status === 404) return notFoundError(access.hubUrl, repo, res.status, withToken);
+  if (res.status === 401 || res.status === 403 || res.status === 404)
+    return notFoundError(access.hubUrl, repo, res.status, withToken);
   const err = badResponseError(access.hubUrl, `status ${res.status} to the model info of ${repo}`, res.status);
   if (wait !== undefined) err.retryAfterS = wait;
   return err;
@@ -168,7 +175,11 @@ async function fetchModelInfo(repo: string, revision: string | null, access: Hub
     throw networkError(access.hubUrl, err instanceof Error ? err.message : String(err));
   }
   if (text === null) {
-    throw badResponseError(access.hubUrl, `a model info for ${repo} this page cannot read (it is of more than ${MAX_INFO_BYTES / 2 ** 20} MiB, far past any real repo's listing: siblings: more than ${MAX_REPO_FILES.toLocaleString("en-US")} files?)`, res.status);
+    throw badResponseError(
+      access.hubUrl,
+      `a model info for ${repo} this page cannot read (it is of more than ${MAX_INFO_BYTES / 2 ** 20} MiB, far past any real repo's listing: siblings: more than ${MAX_REPO_FILES.toLocaleString("en-US")} files?)`,
+      res.status,
+    );
   }
   let body: unknown;
   try {
@@ -179,10 +190,19 @@ async function fetchModelInfo(repo: string, revision: string | null, access: Hub
   // Counted before zod walks each entry: a listing of millions is refused at once.
   const siblings = (body as { siblings?: unknown } | null)?.siblings;
   if (Array.isArray(siblings) && siblings.length > MAX_REPO_FILES) {
-    throw badResponseError(access.hubUrl, `a model info for ${repo} this page cannot read (siblings: more than ${MAX_REPO_FILES.toLocaleString("en-US")} files)`, res.status);
+    throw badResponseError(
+      access.hubUrl,
+      `a model info for ${repo} this page cannot read (siblings: more than ${MAX_REPO_FILES.toLocaleString("en-US")} files)`,
+      res.status,
+    );
   }
   const info = modelInfoSchema.safeParse(body);
-  if (!info.success) throw badResponseError(access.hubUrl, `a model info for ${repo} this page cannot read (${firstIssue(info.error)})`, res.status);
+  if (!info.success)
+    throw badResponseError(
+      access.hubUrl,
+      `a model info for ${repo} this page cannot read (${firstIssue(info.error)})`,
+      res.status,
+    );
   return info.data;
 }
 
@@ -192,7 +212,8 @@ function filesOf(info: ModelInfo, access: HubAccess): { files: RepoFile[]; blobI
   for (const s of info.siblings) {
     // LFS files: `size` is the real size too, and lfs.size says the same (§4).
     const size = s.lfs?.size ?? s.size;
-    if (typeof size !== "number") throw badResponseError(access.hubUrl, `no size for ${s.rfilename} (was blobs=true dropped by a proxy?)`);
+    if (typeof size !== "number")
+      throw badResponseError(access.hubUrl, `no size for ${s.rfilename} (was blobs=true dropped by a proxy?)`);
     files.push({ path: s.rfilename, sizeBytes: size });
     if (s.blobId) blobIds.set(s.rfilename, s.blobId);
   }
@@ -208,7 +229,13 @@ export function resolveUrl(hubUrl: string, repo: string, sha: string, path: stri
 }
 
 /** A small JSON file at the pinned sha: one GET through @huggingface/hub (size and etag are known already). */
-async function fetchJsonFile(repo: string, sha: string, file: RepoFile, etag: string, access: HubAccess): Promise<Record<string, unknown>> {
+async function fetchJsonFile(
+  repo: string,
+  sha: string,
+  file: RepoFile,
+  etag: string,
+  access: HubAccess,
+): Promise<Record<string, unknown>> {
   const url = resolveUrl(access.hubUrl, repo, sha, file.path);
   let text: string;
   try {
@@ -235,7 +262,8 @@ async function fetchJsonFile(repo: string, sha: string, file: RepoFile, etag: st
     throw badResponseError(access.hubUrl, `${file.path} of ${repo} that is not JSON`);
   }
   const object = jsonObjectSchema.safeParse(parsed);
-  if (!object.success || Array.isArray(parsed)) throw badResponseError(access.hubUrl, `${file.path} of ${repo} that is not a JSON object`);
+  if (!object.success || Array.isArray(parsed))
+    throw badResponseError(access.hubUrl, `${file.path} of ${repo} that is not a JSON object`);
   return object.data;
 }
 
@@ -243,7 +271,8 @@ function fileError(err: unknown, repo: string, path: string, access: HubAccess):
   if (err instanceof HubError) return err;
   if (err instanceof HubApiError) {
     // Issue 3: 401 or 403 on a file means gated (metadata of gated repos is public).
-    if (err.statusCode === 401 || err.statusCode === 403) return gatedError(access.hubUrl, repo, err.statusCode, access.accessToken !== undefined);
+    if (err.statusCode === 401 || err.statusCode === 403)
+      return gatedError(access.hubUrl, repo, err.statusCode, access.accessToken !== undefined);
     if (err.statusCode === 429) return rateLimitError(429);
     return badResponseError(access.hubUrl, `status ${err.statusCode} for ${path}`, err.statusCode);
   }
@@ -276,7 +305,12 @@ export interface ReadProgress {
   snapshot: RepoSnapshot | null;
 }
 
-export async function readRepo(asked: string, revision: string | null, given: HubAccess, onProgress?: (p: ReadProgress) => void): Promise<RepoSnapshot> {
+export async function readRepo(
+  asked: string,
+  revision: string | null,
+  given: HubAccess,
+  onProgress?: (p: ReadProgress) => void,
+): Promise<RepoSnapshot> {
   const access: HubAccess = { ...given, hubUrl: given.hubUrl.replace(/\/+$/, "") };
   if (access.accessToken !== undefined) {
     const token = checkToken(access.accessToken);
@@ -290,15 +324,20 @@ export async function readRepo(asked: string, revision: string | null, given: Hu
   const plan = requestBudget(files.map((f) => f.path));
   const byPath = new Map(files.map((f) => [f.path, f]));
 
-  const jsonReads = plan.jsonFiles.map((path) => async (): Promise<readonly [string, Record<string, unknown> | null]> => {
-    const file = byPath.get(path);
-    if (!file) throw badResponseError(access.hubUrl, `no ${path}`);
-    const read = onceMoreIfTimedOut(() => fetchJsonFile(repo, sha, file, blobIds.get(path) ?? sha, access), access.signal);
-    // The index only refines the .bin bytes (the files' sizes are already known and
-    // within 1 %): a broken or missing one is no reason to refuse the repo.
-    if (path === PYTORCH_INDEX) return [path, await read.then(indexMetadataOnly, () => null)] as const;
-    return [path, await read] as const;
-  });
+  const jsonReads = plan.jsonFiles.map(
+    (path) => async (): Promise<readonly [string, Record<string, unknown> | null]> => {
+      const file = byPath.get(path);
+      if (!file) throw badResponseError(access.hubUrl, `no ${path}`);
+      const read = onceMoreIfTimedOut(
+        () => fetchJsonFile(repo, sha, file, blobIds.get(path) ?? sha, access),
+        access.signal,
+      );
+      // The index only refines the .bin bytes (the files' sizes are already known and
+      // within 1 %): a broken or missing one is no reason to refuse the repo.
+      if (path === PYTORCH_INDEX) return [path, await read.then(indexMetadataOnly, () => null)] as const;
+      return [path, await read] as const;
+    },
+  );
   const headersTotal = plan.ggufHeaders.length;
   const progress = { headersRead: 0, bytesRead: 0 };
   const readHeader = async (path: string) => {

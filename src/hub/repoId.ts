@@ -19,7 +19,8 @@ const MAX_NAME_CHARS = 96;
 export type RepoInput = { repo: string; revision: string | null } | { error: string };
 
 function partError(part: string, what: string): string | null {
-  if (part.length > MAX_NAME_CHARS) return `the ${what} "${part.slice(0, 20)}…" is longer than the Hub's ${MAX_NAME_CHARS} characters`;
+  if (part.length > MAX_NAME_CHARS)
+    return `the ${what} "${part.slice(0, 20)}…" is longer than the Hub's ${MAX_NAME_CHARS} characters`;
   if (!NAME_PART.test(part) || part.includes("--") || part.includes("..") || /[-.]$/.test(part)) {
     return `"${part}" is not a valid ${what}: use letters, digits, "-", "_" and "."`;
   }
@@ -44,7 +45,10 @@ function decode(segment: string): string {
 }
 
 function fromUrlPath(path: string): RepoInput {
-  const parts = path.split("/").filter((p) => p !== "").map(decode);
+  const parts = path
+    .split("/")
+    .filter((p) => p !== "")
+    .map(decode);
   const [first] = parts;
   if (first === "datasets" || first === "spaces") {
     return { error: `that is a ${first === "datasets" ? "dataset" : "Space"}, not a model: paste a model's address` };
@@ -56,7 +60,8 @@ function fromUrlPath(path: string): RepoInput {
   let revision: string | null = at >= 0 ? rawName.slice(at + 1) : null;
   if (verb !== undefined) {
     if (verb === "tree" || verb === "blob" || verb === "resolve" || verb === "commit") {
-      if (rev === undefined) return { error: `the address ends at "/${verb}": add the revision after it, or remove "/${verb}"` };
+      if (rev === undefined)
+        return { error: `the address ends at "/${verb}": add the revision after it, or remove "/${verb}"` };
       revision = rev;
     } else if (!["discussions", "commits", "settings", "files"].includes(verb)) {
       return { error: `cannot read "/${verb}" in the address: paste the model's page, e.g. huggingface.co/owner/name` };
@@ -73,7 +78,9 @@ export function parseRepoInput(text: string): RepoInput {
   const host = slash >= 0 ? withoutScheme.slice(0, slash).toLowerCase() : "";
   if (host.includes(".")) {
     if (!HUB_HOSTS.has(host)) {
-      return { error: `"${host}" is not a Hugging Face address: paste owner/name (set a mirror's address in settings)` };
+      return {
+        error: `"${host}" is not a Hugging Face address: paste owner/name (set a mirror's address in settings)`,
+      };
     }
     const path = withoutScheme.slice(slash).split(/[?#]/)[0] ?? "";
     return fromUrlPath(path);

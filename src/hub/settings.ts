@@ -19,7 +19,10 @@ export function normalizeHubUrl(text: string): string | HubError {
     return new HubError("bad-response", `"${text}" is not an address: give the Hub's address, e.g. ${DEFAULT_HUB_URL}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    return new HubError("bad-response", `"${text}" is not an http(s) address: give the Hub's address, e.g. ${DEFAULT_HUB_URL}`);
+    return new HubError(
+      "bad-response",
+      `"${text}" is not an http(s) address: give the Hub's address, e.g. ${DEFAULT_HUB_URL}`,
+    );
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }

@@ -26,12 +26,23 @@ function requestName(input: RequestInfo | URL): string {
 
 export function timeoutError(what: string, stage: "headers" | "body", timeoutMs: number): HubError {
   const waited = `${(timeoutMs / 1000).toLocaleString("en-US")} s`;
-  const how = stage === "headers" ? `did not answer within ${waited}` : `stopped sending for ${waited} in the middle of its answer`;
-  return new HubError("timeout", `the Hub timed out: ${what} ${how}, twice: check the network or the Hub's status and retry (HF_HUB_TIMEOUT sets the wait, in seconds)`);
+  const how =
+    stage === "headers"
+      ? `did not answer within ${waited}`
+      : `stopped sending for ${waited} in the middle of its answer`;
+  return new HubError(
+    "timeout",
+    `the Hub timed out: ${what} ${how}, twice: check the network or the Hub's status and retry (HF_HUB_TIMEOUT sets the wait, in seconds)`,
+  );
 }
 
 /** A body whose every read must come within `timeoutMs`; a stall ends the request. */
-function idleBody(body: ReadableStream<Uint8Array>, timeoutMs: number, stalled: () => Error, abort: () => void): ReadableStream<Uint8Array> {
+function idleBody(
+  body: ReadableStream<Uint8Array>,
+  timeoutMs: number,
+  stalled: () => Error,
+  abort: () => void,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -73,7 +84,12 @@ export function timedFetch(base: typeof fetch, timeoutMs: number): typeof fetch 
       clearTimeout(timer);
     }
     if (!res.body) return res;
-    const body = idleBody(res.body, timeoutMs, () => timeoutError(what, "body", timeoutMs), () => own.abort());
+    const body = idleBody(
+      res.body,
+      timeoutMs,
+      () => timeoutError(what, "body", timeoutMs),
+      () => own.abort(),
+    );
     const timed = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
     Object.defineProperty(timed, "url", { value: res.url });
     return timed;
@@ -100,7 +116,10 @@ export function hubTimeoutFromEnv(env: Record<string, string | undefined>): numb
   if (raw === undefined || raw === "") return DEFAULT_HUB_TIMEOUT_MS;
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_HUB_TIMEOUT_S) {
-    return new HubError("bad-response", `HF_HUB_TIMEOUT is "${raw.slice(0, 20)}": give the seconds to wait for the Hub, more than 0 and at most ${MAX_HUB_TIMEOUT_S} (default ${DEFAULT_HUB_TIMEOUT_MS / 1000})`);
+    return new HubError(
+      "bad-response",
+      `HF_HUB_TIMEOUT is "${raw.slice(0, 20)}": give the seconds to wait for the Hub, more than 0 and at most ${MAX_HUB_TIMEOUT_S} (default ${DEFAULT_HUB_TIMEOUT_MS / 1000})`,
+    );
   }
   return seconds * 1000;
 }

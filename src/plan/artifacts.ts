@@ -88,7 +88,8 @@ export function ggufSets(files: RepoFile[]): GgufSet[] {
   const sets = [...singles];
   for (const [key, set] of splits) {
     const ordered = Array.from({ length: set.total }, (_, i) => set.parts.get(i + 1));
-    if (ordered.every((p): p is RepoFile => p !== undefined)) sets.push({ name: key.split("\u0000")[0] ?? "", parts: ordered });
+    if (ordered.every((p): p is RepoFile => p !== undefined))
+      sets.push({ name: key.split("\u0000")[0] ?? "", parts: ordered });
   }
   return sets;
 }
@@ -196,8 +197,12 @@ function modeloptQuant(q: Json | null, hf: unknown): CheckpointQuant {
   const hfQ = isRecord(hf) && isRecord(hf["quantization"]) ? hf["quantization"] : null;
   const algo = String(q?.["quant_algo"] ?? hfQ?.["quant_algo"] ?? "").toUpperCase();
   const layers = hfQ?.["quantized_layers"];
-  const layerAlgos = isRecord(layers) ? Object.values(layers).map((l) => (isRecord(l) ? String(l["quant_algo"] ?? "") : "")) : [];
-  const nvfp4 = algo.includes("NVFP4") || (algo === "MIXED_PRECISION" && (layerAlgos.length === 0 || layerAlgos.some((a) => a.includes("NVFP4"))));
+  const layerAlgos = isRecord(layers)
+    ? Object.values(layers).map((l) => (isRecord(l) ? String(l["quant_algo"] ?? "") : ""))
+    : [];
+  const nvfp4 =
+    algo.includes("NVFP4") ||
+    (algo === "MIXED_PRECISION" && (layerAlgos.length === 0 || layerAlgos.some((a) => a.includes("NVFP4"))));
   // NVFP4: e2m1 nibbles plus one fp8 scale per 16 (NVIDIA ModelOpt docs); FP8: one byte.
   if (nvfp4) return { quant: "nvfp4", expertBytesPerParam: 0.5 + 1 / 16 };
   if (algo.includes("FP8")) return { quant: "fp8", expertBytesPerParam: 1 };
@@ -273,7 +278,11 @@ function shortDtype(dtype: string): string {
 }
 
 /** An original checkpoint (safetensors or PyTorch .bin) as an artifact: its quant, bits and experts from the config. */
-function checkpointArtifact(snapshot: RepoSnapshot, shape: ModelShape, made: Pick<Artifact, "name" | "format" | "files" | "bytes">): Artifact {
+function checkpointArtifact(
+  snapshot: RepoSnapshot,
+  shape: ModelShape,
+  made: Pick<Artifact, "name" | "format" | "files" | "bytes">,
+): Artifact {
   const bytes = made.bytes;
   const { quant, expertBytesPerParam } = checkpointQuantOf(snapshot, shape);
   const params = shape.moe?.routedExpertParams;
@@ -282,13 +291,26 @@ function checkpointArtifact(snapshot: RepoSnapshot, shape: ModelShape, made: Pic
     const perParam = expertBytesPerParam ?? (shape.paramsTotal ? bytes / shape.paramsTotal : 0);
     expertBytes = Math.min(bytes, Math.round(params * perParam));
   }
-  return { ...made, projectorBytes: 0, quant, bitsPerWeight: bitsPerWeightOf(bytes, shape.paramsTotal, quant), expertBytes };
+  return {
+    ...made,
+    projectorBytes: 0,
+    quant,
+    bitsPerWeight: bitsPerWeightOf(bytes, shape.paramsTotal, quant),
+    expertBytes,
+  };
 }
 
 function safetensorsArtifact(snapshot: RepoSnapshot, shape: ModelShape): Artifact[] {
   const files = weightFiles(snapshot.files);
   if (files.length === 0) return [];
-  return [checkpointArtifact(snapshot, shape, { name: "original", format: "safetensors", files: files.map((f) => f.path), bytes: sumBytes(files) })];
+  return [
+    checkpointArtifact(snapshot, shape, {
+      name: "original",
+      format: "safetensors",
+      files: files.map((f) => f.path),
+      bytes: sumBytes(files),
+    }),
+  ];
 }
 
 // ---------------------------------------------------------------------------
@@ -386,10 +408,21 @@ function pytorchBytes(files: RepoFile[], snapshot: RepoSnapshot): number {
 function pytorchArtifact(snapshot: RepoSnapshot, shape: ModelShape): Artifact[] {
   const files = pytorchWeightFiles(snapshot.files);
   if (files.length === 0) return [];
-  return [checkpointArtifact(snapshot, shape, { name: "original .bin", format: "pytorch", files: files.map((f) => f.path), bytes: pytorchBytes(files, snapshot) })];
+  return [
+    checkpointArtifact(snapshot, shape, {
+      name: "original .bin",
+      format: "pytorch",
+      files: files.map((f) => f.path),
+      bytes: pytorchBytes(files, snapshot),
+    }),
+  ];
 }
 
 /** Every artifact of a repository: its original safetensors (else its .bin) first, then each GGUF. */
 export function artifactsOf(snapshot: RepoSnapshot, shape: ModelShape): Artifact[] {
-  return [...safetensorsArtifact(snapshot, shape), ...pytorchArtifact(snapshot, shape), ...ggufArtifacts(snapshot, shape)];
+  return [
+    ...safetensorsArtifact(snapshot, shape),
+    ...pytorchArtifact(snapshot, shape),
+    ...ggufArtifacts(snapshot, shape),
+  ];
 }

@@ -32,16 +32,28 @@ export function withPurchases(options: readonly PlanOption[], w: Workload): void
     const buys: PurchaseChange[] = [];
     const p = o.placement;
     if (o.moreCardsNeeded > 0) {
-      buys.push({ change: `+${o.moreCardsNeeded} ${p.gpuClass}: ${placementLabel(p)}`, cardsAdded: o.moreCardsNeeded, gpuClass: p.gpuClass });
+      buys.push({
+        change: `+${o.moreCardsNeeded} ${p.gpuClass}: ${placementLabel(p)}`,
+        cardsAdded: o.moreCardsNeeded,
+        gpuClass: p.gpuClass,
+      });
     } else if (o.fits && o.fitsWorkload === false) {
       const other = meeting.get(groupOf(o));
       if (other && other !== o) {
-        buys.push({ change: `nothing: ${placementLabel(other.placement)} on the cards there are holds ${sequencesWord(other.maxConcurrency)} of the ${sequences} sequences`, cardsAdded: 0, gpuClass: "" });
+        buys.push({
+          change: `nothing: ${placementLabel(other.placement)} on the cards there are holds ${sequencesWord(other.maxConcurrency)} of the ${sequences} sequences`,
+          cardsAdded: 0,
+          gpuClass: "",
+        });
       }
       if (o.maxConcurrency > 0 && !p.cpu) {
         const copies = Math.ceil(sequences / o.maxConcurrency);
         const added = (copies - 1) * cardsOf(o);
-        buys.push({ change: `+${added} ${p.gpuClass} for ${copies} replicas of this layout, each holding ${sequencesWord(o.maxConcurrency)} sequences`, cardsAdded: added, gpuClass: p.gpuClass });
+        buys.push({
+          change: `+${added} ${p.gpuClass} for ${copies} replicas of this layout, each holding ${sequencesWord(o.maxConcurrency)} sequences`,
+          cardsAdded: added,
+          gpuClass: p.gpuClass,
+        });
       }
     }
     o.whatToBuy = buys;

@@ -42,7 +42,6 @@ export interface Card {
   migProfiles: MigProfile[];
 }
 
-
 /**
  * Compute capabilities are NVIDIA's own table (developer.nvidia.com/cuda-gpus):
  * 6.0 Pascal P100, 7.0 Volta, 7.5 Turing, 8.0 A100/A30, 8.6 GA10x, 8.9 Ada,
@@ -140,14 +139,11 @@ const RTX_PRO_6000_MIG = migSet(
   [["1g.24gb", 23.12]],
 );
 
-const GB200_MIG = migSet(
-  "nvidia-smi mig -lgip on an HGX GB200 (github.com/NVIDIA/gpu-operator/pull/1303)",
-  [
-    ["1g.24gb", 20.0],
-    ["1g.47gb", 45.5],
-    ["2g.47gb", 45.5],
-  ],
-);
+const GB200_MIG = migSet("nvidia-smi mig -lgip on an HGX GB200 (github.com/NVIDIA/gpu-operator/pull/1303)", [
+  ["1g.24gb", 20.0],
+  ["1g.47gb", 45.5],
+  ["2g.47gb", 45.5],
+]);
 
 const B200_MIG = migSet(
   "nvidia-smi mig -lgip on a B200, smaller of two drivers' figures (github.com/NVIDIA/mig-parted/pull/166 prints 1g.23gb 22.00, github.com/NVIDIA/gpu-operator/pull/1351 prints 20.50; both 1g.45gb/2g.45gb 44.25)",
@@ -179,42 +175,209 @@ function nvidia(
 
 export const CARDS: readonly Card[] = [
   // Hopper
-  nvidia("h100-80g", "NVIDIA H100 80GB HBM3", 81559, "nvidia-smi on 8× H100 SXM (test/fixtures/inventory/nvidia-smi-h100-sxm-80g-1.txt): 81559MiB", 9.0, H100_80G_MIG),
-  nvidia("h100-pcie-80g", "NVIDIA H100 PCIe", 81559, "GFD nvidia.com/gpu.memory=81559 on an H100 PCIe (test/fixtures/inventory/k8s-describe-node-labels-h100-pcie-1.txt); MIG profiles assumed to be the H100 SXM's (the same GH100 with 80 GB; no PCIe lgip listing was found)", 9.0, H100_80G_MIG),
-  nvidia("h100-nvl-94g", "NVIDIA H100 NVL", 95830, "nvidia-smi on 2× H100 NVL (test/fixtures/inventory/nvidia-smi-h100-nvl-94g-1.txt): 95830MiB", 9.0, H100_NVL_MIG),
-  nvidia("h200-141g", "NVIDIA H200", 143771, "nvidia-smi on H200 / H200 NVL: 143771MiB (test/fixtures/inventory/README.md, memory numbers seen)", 9.0, H200_MIG),
-  nvidia("gh200-96g", "NVIDIA GH200 480GB", 97871, "nvidia-smi on a GH200 96GB (test/fixtures/inventory/nvidia-smi-gh200-96g-1.txt): 97871MiB; its name's 480GB is the Grace LPDDR5X", 9.0),
+  nvidia(
+    "h100-80g",
+    "NVIDIA H100 80GB HBM3",
+    81559,
+    "nvidia-smi on 8× H100 SXM (test/fixtures/inventory/nvidia-smi-h100-sxm-80g-1.txt): 81559MiB",
+    9.0,
+    H100_80G_MIG,
+  ),
+  nvidia(
+    "h100-pcie-80g",
+    "NVIDIA H100 PCIe",
+    81559,
+    "GFD nvidia.com/gpu.memory=81559 on an H100 PCIe (test/fixtures/inventory/k8s-describe-node-labels-h100-pcie-1.txt); MIG profiles assumed to be the H100 SXM's (the same GH100 with 80 GB; no PCIe lgip listing was found)",
+    9.0,
+    H100_80G_MIG,
+  ),
+  nvidia(
+    "h100-nvl-94g",
+    "NVIDIA H100 NVL",
+    95830,
+    "nvidia-smi on 2× H100 NVL (test/fixtures/inventory/nvidia-smi-h100-nvl-94g-1.txt): 95830MiB",
+    9.0,
+    H100_NVL_MIG,
+  ),
+  nvidia(
+    "h200-141g",
+    "NVIDIA H200",
+    143771,
+    "nvidia-smi on H200 / H200 NVL: 143771MiB (test/fixtures/inventory/README.md, memory numbers seen)",
+    9.0,
+    H200_MIG,
+  ),
+  nvidia(
+    "gh200-96g",
+    "NVIDIA GH200 480GB",
+    97871,
+    "nvidia-smi on a GH200 96GB (test/fixtures/inventory/nvidia-smi-gh200-96g-1.txt): 97871MiB; its name's 480GB is the Grace LPDDR5X",
+    9.0,
+  ),
   // Blackwell
-  nvidia("b200-180g", "NVIDIA B200", 183359, "nvidia-smi on B200: 183359MiB (test/fixtures/inventory/README.md, memory numbers seen)", 10.0, B200_MIG),
-  nvidia("gb200-186g", "NVIDIA GB200", 189471, "nvidia-smi on GB200 trays: 189471MiB in five public nvidia-smi tables found by text search (weaker provenance: their repositories were not recorded)", 10.0, GB200_MIG),
-  nvidia("rtxpro6000-96g", "NVIDIA RTX PRO 6000 Blackwell Server Edition", 97887, "nvidia-smi on 4× RTX PRO 6000 Blackwell (test/fixtures/inventory/nvidia-smi-rtxpro6000-mixed-mig-1.txt): 97887MiB", 12.0, RTX_PRO_6000_MIG),
-  nvidia("rtx5090-32g", "NVIDIA GeForce RTX 5090", 32607, "nvidia-smi on RTX 5090: 32607MiB (github.com/noonghunna/club-3090/issues/617, driver 595.71.05)", 12.0),
+  nvidia(
+    "b200-180g",
+    "NVIDIA B200",
+    183359,
+    "nvidia-smi on B200: 183359MiB (test/fixtures/inventory/README.md, memory numbers seen)",
+    10.0,
+    B200_MIG,
+  ),
+  nvidia(
+    "gb200-186g",
+    "NVIDIA GB200",
+    189471,
+    "nvidia-smi on GB200 trays: 189471MiB in five public nvidia-smi tables found by text search (weaker provenance: their repositories were not recorded)",
+    10.0,
+    GB200_MIG,
+  ),
+  nvidia(
+    "rtxpro6000-96g",
+    "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+    97887,
+    "nvidia-smi on 4× RTX PRO 6000 Blackwell (test/fixtures/inventory/nvidia-smi-rtxpro6000-mixed-mig-1.txt): 97887MiB",
+    12.0,
+    RTX_PRO_6000_MIG,
+  ),
+  nvidia(
+    "rtx5090-32g",
+    "NVIDIA GeForce RTX 5090",
+    32607,
+    "nvidia-smi on RTX 5090: 32607MiB (github.com/noonghunna/club-3090/issues/617, driver 595.71.05)",
+    12.0,
+  ),
   // Ampere
-  nvidia("a100-80g", "NVIDIA A100-SXM4-80GB", 81920, "nvidia-smi on A100 80GB (SXM4 and PCIe): 81920MiB (github.com/modal-labs/modal-client/pull/2797; test/fixtures/inventory/README.md)", 8.0, A100_80G_MIG),
-  nvidia("a100-40g", "NVIDIA A100-SXM4-40GB", 40536, "A100 40GB reports 40536–40960MiB by driver (GFD gpu.memory=40536 in test/fixtures/inventory/k8s-node-yaml-labels-a100-40g-mig-mixed-partial-1.txt, 40537 on driver 450, 40960 on recent drivers per github.com/modal-labs/modal-client/pull/2797); the smallest is kept so no plan counts on memory an older driver withholds", 8.0, A100_40G_MIG),
-  nvidia("a30-24g", "NVIDIA A30", 24576, "GFD gpu.memory=24576 on A30 (test/fixtures/inventory/README.md, memory numbers seen)", 8.0, A30_MIG),
-  nvidia("a10g-24g", "NVIDIA A10G", 23028, "nvidia-smi on an AWS g5 A10G (test/fixtures/inventory/nvidia-smi-a10g-1.txt): 23028MiB", 8.6),
-  nvidia("a10-24g", "NVIDIA A10", 23028, "nvidia-smi on A10: 23028MiB (github.com/modal-labs/modal-client/pull/2797)", 8.6),
-  nvidia("a40-48g", "NVIDIA A40", 46068, "nvidia-smi on 10× A40 with ECC on: 46068MiB (thamada/nvidia-smi:nvsim/A40x10_smi.py)", 8.6),
-  nvidia("rtxa6000-48g", "NVIDIA RTX A6000", 46068, "nvidia-smi on RTX A6000 with ECC on: 46068MiB (thamada/gls:gls/RTX_A6000_x9_smi.py); 49140MiB with ECC off", 8.6),
-  nvidia("rtx3090-24g", "NVIDIA GeForce RTX 3090", 24576, "nvidia-smi on 4× RTX 3090: 24576MiB (github.com/noonghunna/club-3090/issues/1127, driver 595.84)", 8.6),
+  nvidia(
+    "a100-80g",
+    "NVIDIA A100-SXM4-80GB",
+    81920,
+    "nvidia-smi on A100 80GB (SXM4 and PCIe): 81920MiB (github.com/modal-labs/modal-client/pull/2797; test/fixtures/inventory/README.md)",
+    8.0,
+    A100_80G_MIG,
+  ),
+  nvidia(
+    "a100-40g",
+    "NVIDIA A100-SXM4-40GB",
+    40536,
+    "A100 40GB reports 40536–40960MiB by driver (GFD gpu.memory=40536 in test/fixtures/inventory/k8s-node-yaml-labels-a100-40g-mig-mixed-partial-1.txt, 40537 on driver 450, 40960 on recent drivers per github.com/modal-labs/modal-client/pull/2797); the smallest is kept so no plan counts on memory an older driver withholds",
+    8.0,
+    A100_40G_MIG,
+  ),
+  nvidia(
+    "a30-24g",
+    "NVIDIA A30",
+    24576,
+    "GFD gpu.memory=24576 on A30 (test/fixtures/inventory/README.md, memory numbers seen)",
+    8.0,
+    A30_MIG,
+  ),
+  nvidia(
+    "a10g-24g",
+    "NVIDIA A10G",
+    23028,
+    "nvidia-smi on an AWS g5 A10G (test/fixtures/inventory/nvidia-smi-a10g-1.txt): 23028MiB",
+    8.6,
+  ),
+  nvidia(
+    "a10-24g",
+    "NVIDIA A10",
+    23028,
+    "nvidia-smi on A10: 23028MiB (github.com/modal-labs/modal-client/pull/2797)",
+    8.6,
+  ),
+  nvidia(
+    "a40-48g",
+    "NVIDIA A40",
+    46068,
+    "nvidia-smi on 10× A40 with ECC on: 46068MiB (thamada/nvidia-smi:nvsim/A40x10_smi.py)",
+    8.6,
+  ),
+  nvidia(
+    "rtxa6000-48g",
+    "NVIDIA RTX A6000",
+    46068,
+    "nvidia-smi on RTX A6000 with ECC on: 46068MiB (thamada/gls:gls/RTX_A6000_x9_smi.py); 49140MiB with ECC off",
+    8.6,
+  ),
+  nvidia(
+    "rtx3090-24g",
+    "NVIDIA GeForce RTX 3090",
+    24576,
+    "nvidia-smi on 4× RTX 3090: 24576MiB (github.com/noonghunna/club-3090/issues/1127, driver 595.84)",
+    8.6,
+  ),
   // Ada
-  nvidia("l40s-48g", "NVIDIA L40S", 46068, "nvidia-smi on L40S (test/fixtures/inventory/nvidia-smi-l40s-1.txt): 46068MiB", 8.9),
-  nvidia("l40-48g", "NVIDIA L40", 46068, "nvidia-smi on L40 with ECC on, the datacenter default: 46068MiB in five public nvidia-smi tables, 49140MiB in one with ECC off (weaker provenance: found by text search, repositories not recorded)", 8.9),
-  nvidia("l4-24g", "NVIDIA L4", 23034, "nvidia-smi on L4: 23034MiB (github.com/modal-labs/modal-client/pull/2797)", 8.9),
-  nvidia("rtx4090-24g", "NVIDIA GeForce RTX 4090", 24564, "nvidia-smi on 8× RTX 4090 (test/fixtures/inventory/nvidia-smi-rtx4090-1.txt): 24564MiB", 8.9),
-  nvidia("rtx6000ada-48g", "NVIDIA RTX 6000 Ada Generation", 49140, "nvidia-smi on RTX 6000 Ada with ECC off, the workstation default: 49140MiB (one public nvidia-smi table, name truncated \"NVIDIA RTX 6000 Ada Gene...\"; weaker provenance: found by text search, repository not recorded)", 8.9),
+  nvidia(
+    "l40s-48g",
+    "NVIDIA L40S",
+    46068,
+    "nvidia-smi on L40S (test/fixtures/inventory/nvidia-smi-l40s-1.txt): 46068MiB",
+    8.9,
+  ),
+  nvidia(
+    "l40-48g",
+    "NVIDIA L40",
+    46068,
+    "nvidia-smi on L40 with ECC on, the datacenter default: 46068MiB in five public nvidia-smi tables, 49140MiB in one with ECC off (weaker provenance: found by text search, repositories not recorded)",
+    8.9,
+  ),
+  nvidia(
+    "l4-24g",
+    "NVIDIA L4",
+    23034,
+    "nvidia-smi on L4: 23034MiB (github.com/modal-labs/modal-client/pull/2797)",
+    8.9,
+  ),
+  nvidia(
+    "rtx4090-24g",
+    "NVIDIA GeForce RTX 4090",
+    24564,
+    "nvidia-smi on 8× RTX 4090 (test/fixtures/inventory/nvidia-smi-rtx4090-1.txt): 24564MiB",
+    8.9,
+  ),
+  nvidia(
+    "rtx6000ada-48g",
+    "NVIDIA RTX 6000 Ada Generation",
+    49140,
+    'nvidia-smi on RTX 6000 Ada with ECC off, the workstation default: 49140MiB (one public nvidia-smi table, name truncated "NVIDIA RTX 6000 Ada Gene..."; weaker provenance: found by text search, repository not recorded)',
+    8.9,
+  ),
   // Turing, Volta, Pascal
-  nvidia("t4-16g", "Tesla T4", 15360, "nvidia-smi on T4: 15360MiB (github.com/modal-labs/modal-client/pull/2797; test/fixtures/inventory/README.md)", 7.5),
-  nvidia("v100-32g", "Tesla V100-SXM2-32GB", 32764, "--query-gpu on 8× V100-SXM2-32GB (test/fixtures/inventory/nvidia-smi-query-csv-v100-1.txt): 32768MiB, and 32764 on a card with retired pages; the smaller is kept", 7.0),
-  nvidia("v100-16g", "Tesla V100-PCIE-16GB", 16160, "nvidia-smi on V100 16GB PCIe: 16160MiB (test/fixtures/inventory/README.md, memory numbers seen)", 7.0),
-  nvidia("p100-16g", "Tesla P100-SXM2-16GB", 16280, "nvidia-smi on 8× Tesla P100-SXM2: 16280MiB (neuropoly/intranet.neuro.polymtl.ca:computing-resources/neuropoly/gpus.md)", 6.0),
+  nvidia(
+    "t4-16g",
+    "Tesla T4",
+    15360,
+    "nvidia-smi on T4: 15360MiB (github.com/modal-labs/modal-client/pull/2797; test/fixtures/inventory/README.md)",
+    7.5,
+  ),
+  nvidia(
+    "v100-32g",
+    "Tesla V100-SXM2-32GB",
+    32764,
+    "--query-gpu on 8× V100-SXM2-32GB (test/fixtures/inventory/nvidia-smi-query-csv-v100-1.txt): 32768MiB, and 32764 on a card with retired pages; the smaller is kept",
+    7.0,
+  ),
+  nvidia(
+    "v100-16g",
+    "Tesla V100-PCIE-16GB",
+    16160,
+    "nvidia-smi on V100 16GB PCIe: 16160MiB (test/fixtures/inventory/README.md, memory numbers seen)",
+    7.0,
+  ),
+  nvidia(
+    "p100-16g",
+    "Tesla P100-SXM2-16GB",
+    16280,
+    "nvidia-smi on 8× Tesla P100-SXM2: 16280MiB (neuropoly/intranet.neuro.polymtl.ca:computing-resources/neuropoly/gpus.md)",
+    6.0,
+  ),
   // AMD
   {
     class: "mi300x-192g",
     name: "AMD Instinct MI300X",
     memoryBytes: 206141652992,
-    source: "rocm-smi --showmeminfo vram on MI300X: VRAM Total Memory (B): 206141652992 (github.com/ROCm/legacy-rocm-build/issues/4750), 16 MiB under 192 GiB",
+    source:
+      "rocm-smi --showmeminfo vram on MI300X: VRAM Total Memory (B): 206141652992 (github.com/ROCm/legacy-rocm-build/issues/4750), 16 MiB under 192 GiB",
     vendor: "amd",
     computeCapability: 0,
     migProfiles: [],
@@ -223,28 +386,42 @@ export const CARDS: readonly Card[] = [
     class: "mi325x-256g",
     name: "AMD Instinct MI325X",
     memoryBytes: 256 * GIB - 16 * MIB,
-    source: "ESTIMATE: no rocm-smi total for MI325X was found; AMD sells it as 256 GB HBM3E (8 stacks of 32 GiB) and the MI300X reports 16 MiB under its 192 GiB, so 256 GiB − 16 MiB",
+    source:
+      "ESTIMATE: no rocm-smi total for MI325X was found; AMD sells it as 256 GB HBM3E (8 stacks of 32 GiB) and the MI300X reports 16 MiB under its 192 GiB, so 256 GiB − 16 MiB",
     vendor: "amd",
     computeCapability: 0,
     migProfiles: [],
   },
   // Unified memory: the GPU's share of the machine's one pool (unifiedMemory.ts says which engines run there).
-  ...([
-    ["apple-m3-ultra-512g", "Apple M3 Ultra", 512],
-    ["apple-m3-ultra-256g", "Apple M3 Ultra", 256],
-    ["apple-m2-ultra-192g", "Apple M2 Ultra", 192],
-    ["apple-m4-max-40c-128g", "Apple M4 Max", 128],
-  ] as const).map(([cls, name, ramGib]): Card => ({
-    class: cls, name, memoryBytes: appleGpuWorkingSetBytes(ramGib * GIB),
+  ...(
+    [
+      ["apple-m3-ultra-512g", "Apple M3 Ultra", 512],
+      ["apple-m3-ultra-256g", "Apple M3 Ultra", 256],
+      ["apple-m2-ultra-192g", "Apple M2 Ultra", 192],
+      ["apple-m4-max-40c-128g", "Apple M4 Max", 128],
+    ] as const
+  ).map(([cls, name, ramGib]): Card => ({
+    class: cls,
+    name,
+    memoryBytes: appleGpuWorkingSetBytes(ramGib * GIB),
     source: `Metal's recommendedMaxWorkingSetSize under macOS's default iogpu.wired_limit_mb: 3/4 of ${ramGib} GiB (unifiedMemory.ts appleGpuWorkingSetBytes, with the figures llama.cpp printed)`,
-    vendor: "apple", computeCapability: 0, migProfiles: [],
+    vendor: "apple",
+    computeCapability: 0,
+    migProfiles: [],
   })),
-  nvidia("gb10-128g", "NVIDIA GB10", 121.69 * 1024, "NVIDIA DGX Spark (GB10, 128 GB LPDDR5X shared with the Grace CPU): CUDA reports 121.69 GiB total, as vLLM's start-up line prints it (\"Free memory on device (114.54/121.69 GiB)\", in several public DGX Spark notes; weaker provenance: found by text search, repositories not recorded)", 12.1),
+  nvidia(
+    "gb10-128g",
+    "NVIDIA GB10",
+    121.69 * 1024,
+    'NVIDIA DGX Spark (GB10, 128 GB LPDDR5X shared with the Grace CPU): CUDA reports 121.69 GiB total, as vLLM\'s start-up line prints it ("Free memory on device (114.54/121.69 GiB)", in several public DGX Spark notes; weaker provenance: found by text search, repositories not recorded)',
+    12.1,
+  ),
   {
     class: "strixhalo-128g",
     name: "AMD Radeon 8060S (Ryzen AI Max+ 395)",
     memoryBytes: 63968 * MIB,
-    source: "Strix Halo with 128 GB: a stock Linux kernel gives the GPU half the RAM as GTT, \"63968M of GTT memory ready\" (github.com/antirez/ds4/issues/475); the BIOS UMA carve-out (up to 96 GB) or ttm.pages_limit raises it (ttm.pages_limit=25165824: mem_info_gtt_total 96.00 GiB, llama.cpp HIP \"Total VRAM: 98304 MiB\", github.com/noamsto/nix-amd-ai/issues/42; 124 GiB with ttm.pages_limit=32505856, github.com/kyuz0/amd-strix-halo-toolboxes/issues/98): give the card mem_gib when raised",
+    source:
+      'Strix Halo with 128 GB: a stock Linux kernel gives the GPU half the RAM as GTT, "63968M of GTT memory ready" (github.com/antirez/ds4/issues/475); the BIOS UMA carve-out (up to 96 GB) or ttm.pages_limit raises it (ttm.pages_limit=25165824: mem_info_gtt_total 96.00 GiB, llama.cpp HIP "Total VRAM: 98304 MiB", github.com/noamsto/nix-amd-ai/issues/42; 124 GiB with ttm.pages_limit=32505856, github.com/kyuz0/amd-strix-halo-toolboxes/issues/98): give the card mem_gib when raised',
     vendor: "amd",
     computeCapability: 0,
     migProfiles: [],

@@ -144,11 +144,21 @@ export function nodeAddress(index: number): string {
  * plan itself used for this card (settings.ts), so the command asks for
  * exactly what the plan checked.
  */
-export function cardFraction(option: CommandOption, workload: Workload, which: "gpuMemoryUtilization" | "memFractionStatic"): number | undefined {
+export function cardFraction(
+  option: CommandOption,
+  workload: Workload,
+  which: "gpuMemoryUtilization" | "memFractionStatic",
+): number | undefined {
   const card = option.cards[option.worstCardIndex ?? 0];
   if (!card) return undefined;
   const p = option.placement;
-  const fraction = resolveSettings(option.engine, card.physicalBytes, workload.settings, p.tensorParallel, workload.sequences)[which];
+  const fraction = resolveSettings(
+    option.engine,
+    card.physicalBytes,
+    workload.settings,
+    p.tensorParallel,
+    workload.sequences,
+  )[which];
   if (!Number.isFinite(fraction) || fraction <= 0) return undefined;
   // Round down at the third decimal (past float noise): asking for a hair
   // less than planned is safe, a hair more could fail vLLM's own free-memory

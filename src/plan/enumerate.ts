@@ -24,24 +24,43 @@ export function problem(layout: Layout, c: EvalContext & { workload: Workload })
     if (!e.outsideOk) {
       return `vLLM's CUDA context, graphs and sampler warm-up need more than the ${gib1(e.load.physicalBytes - e.load.usableBytes)} GiB ${article(e.load.gpuClass)} keeps outside --gpu-memory-utilization`;
     }
-    if (!fitsEval(e)) return `needs ${gib1(needOf(e))} GiB a card; ${article(e.load.gpuClass)} offers ${gib1(e.load.usableBytes)}`;
+    if (!fitsEval(e))
+      return `needs ${gib1(needOf(e))} GiB a card; ${article(e.load.gpuClass)} offers ${gib1(e.load.usableBytes)}`;
   }
-  if (r.host && !fitsEval(r.host)) return `needs ${gib1(needOf(r.host))} GiB of host RAM; the node offers ${gib1(r.host.load.usableBytes)}`;
+  if (r.host && !fitsEval(r.host))
+    return `needs ${gib1(needOf(r.host))} GiB of host RAM; the node offers ${gib1(r.host.load.usableBytes)}`;
   return null;
 }
 
 /** Every placement of every artifact, and every configuration turned down with its reason. */
 export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload): Enumerated {
   const pools = classPools(cluster);
-  const hostUsable = cluster.nodes.filter((n) => n.hostMemGib > 0).map((n) => n.hostMemGib * GIB * HOST_SHARE).sort((x, y) => x - y);
-  const hostFree = cluster.nodes.filter((n) => n.hostMemGib > 0).map((n) => n.hostFreeGib * GIB).sort((x, y) => x - y);
+  const hostUsable = cluster.nodes
+    .filter((n) => n.hostMemGib > 0)
+    .map((n) => n.hostMemGib * GIB * HOST_SHARE)
+    .sort((x, y) => x - y);
+  const hostFree = cluster.nodes
+    .filter((n) => n.hostMemGib > 0)
+    .map((n) => n.hostFreeGib * GIB)
+    .sort((x, y) => x - y);
   const base = { repo: input.repo, revision: input.revision, shape: input.shape, workload };
-  const c: EnumContext = { ...base, pools, allHostUsable: hostUsable, allHostFree: hostFree, problem: (layout) => problem(layout, base) };
+  const c: EnumContext = {
+    ...base,
+    pools,
+    allHostUsable: hostUsable,
+    allHostFree: hostFree,
+    problem: (layout) => problem(layout, base),
+  };
   const out: Enumerated = { layouts: [], refused: [] };
   for (const pool of pools) {
     if (pool.memoryBytes === null) {
       for (const a of input.artifacts) {
-        out.refused.push({ artifact: a.name, engine: a.format === "gguf" ? "llamacpp" : "vllm", where: pool.gpuClass, reason: `the card class "${pool.gpuClass}" is not in the catalog: give its memory (mem_gib) in the cluster` });
+        out.refused.push({
+          artifact: a.name,
+          engine: a.format === "gguf" ? "llamacpp" : "vllm",
+          where: pool.gpuClass,
+          reason: `the card class "${pool.gpuClass}" is not in the catalog: give its memory (mem_gib) in the cluster`,
+        });
       }
     }
   }
@@ -58,7 +77,13 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
       // Each engine sees only the card classes it runs on (vLLM and SGLang not on Apple's Metal or Strix Halo's GTT).
       const runs = pools.filter((p) => engineRunsOn(p.gpuClass, engine.id));
       for (const p of pools) {
-        if (!runs.includes(p) && p.memoryBytes !== null) out.refused.push({ artifact: a.name, engine: engine.id, where: p.gpuClass, reason: `${engine.label} does not run on ${p.gpuClass}: ${unifiedMemoryEngines(p.gpuClass)}` });
+        if (!runs.includes(p) && p.memoryBytes !== null)
+          out.refused.push({
+            artifact: a.name,
+            engine: engine.id,
+            where: p.gpuClass,
+            reason: `${engine.label} does not run on ${p.gpuClass}: ${unifiedMemoryEngines(p.gpuClass)}`,
+          });
       }
       engine.placements(a, runs.length === pools.length ? c : { ...c, pools: runs }, out);
     }

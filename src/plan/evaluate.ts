@@ -4,7 +4,15 @@
  */
 import { type CommandContext } from "./commands.ts";
 import { commandsFor, engineModel, kvDtypeAllowed, pastModelContext } from "./engines/index.ts";
-import { type CardEval, type EvalContext, fitsEval, type HostShare, type Layout, type LayoutEval, needOf } from "./layout.ts";
+import {
+  type CardEval,
+  type EvalContext,
+  fitsEval,
+  type HostShare,
+  type Layout,
+  type LayoutEval,
+  needOf,
+} from "./layout.ts";
 import { costPerMillionTokens, pricePerCardHour } from "./prices.ts";
 import { DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS } from "./settings.ts";
 import type { ModelShape } from "./shapeTypes.ts";
@@ -36,7 +44,12 @@ export function evalLayout(layout: Layout, ctx: EvalContext, w: Workload, contex
 }
 
 /** The engine's pool on the worst card: its bytes, the tokens it holds and the sequences of the workload's context. */
-function poolOf(layout: Layout, evals: CardEval[], w: Workload, shape: ModelShape): { bytes: number; tokens: number; concurrency: number } {
+function poolOf(
+  layout: Layout,
+  evals: CardEval[],
+  w: Workload,
+  shape: ModelShape,
+): { bytes: number; tokens: number; concurrency: number } {
   const engine = engineModel(layout.engine);
   let best: { bytes: number; tokens: number; concurrency: number } | null = null;
   for (let i = 0; i < evals.length; i++) {
@@ -74,13 +87,20 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
   for (const e of all) maxContextTokens = Math.min(maxContextTokens, e.outsideOk ? longestContext(e, modelMax) : 0);
   const pool = layout.placement.cpu ? { bytes: 0, tokens: 0, concurrency: 0 } : poolOf(layout, r.evals, w, ctx.shape);
   const hostedFits = layout.cardsShort === 0;
-  const placement: Placement = r.cpuLayers > 0
-    ? layout.host?.mode === "moe"
-      ? { ...layout.placement, cpuMoeLayers: r.cpuLayers }
-      : { ...layout.placement, gpuLayers: ctx.shape.layers - r.cpuLayers }
-    : layout.placement;
+  const placement: Placement =
+    r.cpuLayers > 0
+      ? layout.host?.mode === "moe"
+        ? { ...layout.placement, cpuMoeLayers: r.cpuLayers }
+        : { ...layout.placement, gpuLayers: ctx.shape.layers - r.cpuLayers }
+      : layout.placement;
   const past = pastModelContext(layout.engine, ctx.shape, w.contextTokens);
-  const cc: CommandContext = { repo: ctx.repo, revision: ctx.revision, artifact: layout.artifact, shape: ctx.shape, workload: w };
+  const cc: CommandContext = {
+    repo: ctx.repo,
+    revision: ctx.revision,
+    artifact: layout.artifact,
+    shape: ctx.shape,
+    workload: w,
+  };
   if (ctx.modelPath !== undefined) cc.modelPath = ctx.modelPath;
   if (placement.nodeIds !== undefined) cc.nodeIds = placement.nodeIds;
   const option: PlanOption = {
@@ -95,7 +115,10 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
     haveBytes: worst ? worst.load.usableBytes : 0,
     worstCardIndex: worstIndex,
     hosts: layout.host?.mode === "cpu" && r.host ? hostsFor(layout.host, r.host) : layout.hosts,
-    freeNow: layout.host?.mode === "cpu" && r.host ? cpuFreeNow(layout.host, r.host) : layout.freeNow && engineModel(layout.engine).startsOnFreeMemory(layout, r.evals),
+    freeNow:
+      layout.host?.mode === "cpu" && r.host
+        ? cpuFreeNow(layout.host, r.host)
+        : layout.freeNow && engineModel(layout.engine).startsOnFreeMemory(layout, r.evals),
     // A KV dtype the engine does not take (the slider moved to q8_0 with a vLLM option on screen) does not run at all.
     fits: memoryFits && hostedFits && kvTaken && (past === null || past.runs),
     maxContextTokens,
@@ -105,20 +128,28 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
     moreCardsNeeded: layout.cardsShort,
     commands: [],
   };
-  const notes = [...(past !== null ? [past.words] : []), ...(engineModel(layout.engine).layoutNotes?.(layout, ctx.shape) ?? [])];
+  const notes = [
+    ...(past !== null ? [past.words] : []),
+    ...(engineModel(layout.engine).layoutNotes?.(layout, ctx.shape) ?? []),
+  ];
   if (notes.length > 0) option.notes = notes;
   option.commands = commandsFor(option, cc);
   option.speed = speedOf(layout, option, ctx, w, worst?.elementBytes ?? 2);
   // The workload is a requirement: every sequence asked for, at once. llama.cpp sized a slot for each
   // (fits already says so); a pool holds some number of sequences, which must reach the workload's.
   const sequences = Math.max(1, w.sequences);
-  option.fitsWorkload = option.fits && (layout.engine === "llamacpp" || layout.placement.cpu || option.maxConcurrency + 1e-9 >= sequences);
+  option.fitsWorkload =
+    option.fits && (layout.engine === "llamacpp" || layout.placement.cpu || option.maxConcurrency + 1e-9 >= sequences);
   const cpuHosts = layout.host?.mode === "cpu" && r.host ? r.host : null;
   option.replicas = cpuHosts ? option.hosts : layout.replicas;
   option.replicasFreeNow = cpuHosts && layout.host ? hostsFreeFor(layout.host, cpuHosts) : layout.replicasFreeNow;
   option.dataParallel = layout.dataParallel;
   const cards = layout.placement.cpu ? 0 : layout.placement.gpusPerNode * Math.max(1, layout.placement.nodes);
-  option.costPerMtok = costPerMillionTokens(pricePerCardHour(layout.placement.gpuClass, w.pricesPerCardHour), cards, option.speed.throughputTps);
+  option.costPerMtok = costPerMillionTokens(
+    pricePerCardHour(layout.placement.gpuClass, w.pricesPerCardHour),
+    cards,
+    option.speed.throughputTps,
+  );
   return option;
 }
 
@@ -132,7 +163,13 @@ function hostsFreeFor(host: HostShare, e: CardEval): number {
 const speedModels = new WeakMap<Artifact, Map<number, SpeedModel | null>>();
 
 /** What an option delivers at the workload: the request's lengths, its sequences, and the wires the cluster says it has. */
-function speedOf(layout: Layout, option: PlanOption, ctx: EvalContext, w: Workload, elementBytes: number): SpeedEstimate {
+function speedOf(
+  layout: Layout,
+  option: PlanOption,
+  ctx: EvalContext,
+  w: Workload,
+  elementBytes: number,
+): SpeedEstimate {
   const a = layout.artifact;
   let byElement = speedModels.get(a);
   if (!byElement) {
@@ -145,14 +182,20 @@ function speedOf(layout: Layout, option: PlanOption, ctx: EvalContext, w: Worklo
     byElement.set(elementBytes, model);
   }
   const p = option.placement;
-  return optionSpeed(option, ctx.shape, a, {
-    inputTokens: w.inputTokens ?? DEFAULT_INPUT_TOKENS,
-    outputTokens: w.outputTokens ?? DEFAULT_OUTPUT_TOKENS,
-    sequences: Math.max(1, w.sequences),
-    kvElementBytes: elementBytes,
-    fabricGBps: p.nodes > 1 ? (ctx.links?.fabricGBps(p.fabric) ?? null) : null,
-    hostBandwidthGBps: ctx.links?.hostGBps(p.nodeIds?.[0]) ?? null,
-  }, model);
+  return optionSpeed(
+    option,
+    ctx.shape,
+    a,
+    {
+      inputTokens: w.inputTokens ?? DEFAULT_INPUT_TOKENS,
+      outputTokens: w.outputTokens ?? DEFAULT_OUTPUT_TOKENS,
+      sequences: Math.max(1, w.sequences),
+      kvElementBytes: elementBytes,
+      fabricGBps: p.nodes > 1 ? (ctx.links?.fabricGBps(p.fabric) ?? null) : null,
+      hostBandwidthGBps: ctx.links?.hostGBps(p.nodeIds?.[0]) ?? null,
+    },
+    model,
+  );
 }
 
 /**

@@ -10,7 +10,12 @@ const firstLayers = new WeakMap<ModelShape, Map<number, KvGeometry>>();
 
 const lastLayers = new WeakMap<ModelShape, Map<number, KvGeometry>>();
 
-function cachedGeometry(cache: WeakMap<ModelShape, Map<number, KvGeometry>>, shape: ModelShape, n: number, fromEnd: boolean): KvGeometry {
+function cachedGeometry(
+  cache: WeakMap<ModelShape, Map<number, KvGeometry>>,
+  shape: ModelShape,
+  n: number,
+  fromEnd: boolean,
+): KvGeometry {
   let byCount = cache.get(shape);
   if (!byCount) {
     byCount = new Map();

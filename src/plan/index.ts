@@ -19,20 +19,68 @@ export { shortfallOf, type Shortfall } from "./shortfall.ts";
 export type { Layout, Part } from "./layout.ts";
 
 // The engines, and their settings.
-export { ENGINE_MODELS, ENGINE_ORDER, engineModel, engineDefaults, kvDtypeAllowed, kvElementBytes, commandsFor, pastModelContext, type EngineModel, type SettingDefault } from "./engines/index.ts";
-export { DEFAULT_WORKLOAD, DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS, resolveSettings, type ResolvedSettings } from "./settings.ts";
+export {
+  ENGINE_MODELS,
+  ENGINE_ORDER,
+  engineModel,
+  engineDefaults,
+  kvDtypeAllowed,
+  kvElementBytes,
+  commandsFor,
+  pastModelContext,
+  type EngineModel,
+  type SettingDefault,
+} from "./engines/index.ts";
+export {
+  DEFAULT_WORKLOAD,
+  DEFAULT_INPUT_TOKENS,
+  DEFAULT_OUTPUT_TOKENS,
+  resolveSettings,
+  type ResolvedSettings,
+} from "./settings.ts";
 export { clusterLinks, fabricGbpsOfLabel, type ClusterLinks } from "./links.ts";
 export { vllmUtilizationDefaults } from "./engines/vllm/settings.ts";
-export { VLLM_PROFILES, VLLM_VERSION_FORMS, assumedVllmRelease, vllmProfileFor, vllmReleaseFor, vllmReleaseChoices, vllmReleaseChoiceOf, type VllmMemoryProfile, type VllmRelease } from "./engines/vllm/releases.ts";
-export { vllmActivationBytes, vllmNonTorchBytes, vllmOutsideBudgetBytes, vllmOutsideFloorBytes, VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK } from "./engines/vllm/memory.ts";
-export { vllmMxfp4HopperExpertGrowthBytes, vllmMxfp4MarlinExpertGrowthBytes, vllmMxfp4MarlinGrowthBytes } from "./engines/vllm/mxfp4.ts";
-export { vllmBlockTokens, vllmCachedGeometry, vllmCapacity, vllmSequenceBytes, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./engines/vllm/kv.ts";
+export {
+  VLLM_PROFILES,
+  VLLM_VERSION_FORMS,
+  assumedVllmRelease,
+  vllmProfileFor,
+  vllmReleaseFor,
+  vllmReleaseChoices,
+  vllmReleaseChoiceOf,
+  type VllmMemoryProfile,
+  type VllmRelease,
+} from "./engines/vllm/releases.ts";
+export {
+  vllmActivationBytes,
+  vllmNonTorchBytes,
+  vllmOutsideBudgetBytes,
+  vllmOutsideFloorBytes,
+  VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK,
+} from "./engines/vllm/memory.ts";
+export {
+  vllmMxfp4HopperExpertGrowthBytes,
+  vllmMxfp4MarlinExpertGrowthBytes,
+  vllmMxfp4MarlinGrowthBytes,
+} from "./engines/vllm/mxfp4.ts";
+export {
+  vllmBlockTokens,
+  vllmCachedGeometry,
+  vllmCapacity,
+  vllmSequenceBytes,
+  VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT,
+} from "./engines/vllm/kv.ts";
 export { sglangCapacity } from "./engines/sglang/kv.ts";
 export { sglangMemFraction, sglangPiecewiseGraphSizes } from "./engines/sglang/settings.ts";
 export { llamacppCacheBytes } from "./engines/llamacpp/kv.ts";
 export { llamacppComputeBytes, LLAMACPP_CUDA_UNACCOUNTED_BYTES } from "./engines/llamacpp/memory.ts";
 export { layerSplitParts } from "./engines/llamacpp/parts.ts";
-export { freetokenDsv4Args, freetokenDsv4CachePerPage, freetokenDsv4KvUnitBytes, freetokenDsv4Reserve } from "./engines/freetoken/dsv4.ts";
+export {
+  freetokenDsv4Args,
+  freetokenDsv4CachePerPage,
+  freetokenDsv4KvUnitBytes,
+  freetokenDsv4Reserve,
+} from "./engines/freetoken/dsv4.ts";
 
 // The model: config.json or a GGUF header to a shape; a snapshot to artifacts.
 export { readModel } from "./model.ts";
@@ -40,7 +88,14 @@ export { shapeFromConfig, kvCacheLabel } from "./config/shape.ts";
 export { ModelError } from "./config/fields.ts";
 export { shapeFromGguf } from "./config/gguf.ts";
 export { ggmlTypeBytes } from "./config/ggml.ts";
-export { artifactsOf, ggufSets, isProjector, needsPytorchIndex, pytorchWeightFiles, PYTORCH_INDEX } from "./artifacts.ts";
+export {
+  artifactsOf,
+  ggufSets,
+  isProjector,
+  needsPytorchIndex,
+  pytorchWeightFiles,
+  PYTORCH_INDEX,
+} from "./artifacts.ts";
 export { ggufQuantOf, quantFromName, nominalBitsOf, bitsOf } from "./quant.ts";
 export { computeDtypeBytes } from "./dtype.ts";
 export { servingParts, weightParts } from "./weights.ts";
@@ -48,7 +103,18 @@ export { servingParts, weightParts } from "./weights.ts";
 // The cache and the cards.
 export { kvGeometry, kvHeadsPerCard, type KvGeometry } from "./kv.ts";
 export { kvBytesPerToken, geometryBytesPerToken } from "./kvPerToken.ts";
-export { CARDS, DRIVER_RESERVED_BYTES, cardOf, cardMemoryBytes, cudaTotalBytes, isMigClass, largestCardBytes, CUDA_CONTEXT_BYTES, type Card, type MigProfile } from "./cards.ts";
+export {
+  CARDS,
+  DRIVER_RESERVED_BYTES,
+  cardOf,
+  cardMemoryBytes,
+  cudaTotalBytes,
+  isMigClass,
+  largestCardBytes,
+  CUDA_CONTEXT_BYTES,
+  type Card,
+  type MigProfile,
+} from "./cards.ts";
 export { GIB, MIB } from "./units.ts";
 
 // Commands.
@@ -59,8 +125,22 @@ export { optionSpeed, speedModelOf, computeFormatOf, type SpeedContext } from ".
 export { estimateSpeed } from "./speed/estimate.ts";
 export { expectedDistinctExperts } from "./speed/experts.ts";
 export { speedTerms, type SpeedTerms, type FittedKey } from "./speed/terms.ts";
-export type { SpeedInput, SpeedEstimate, SpeedEngine, SpeedCard, SpeedModel, CardKind, CardVendor, ComputeFormat } from "./speed/types.ts";
+export type {
+  SpeedInput,
+  SpeedEstimate,
+  SpeedEngine,
+  SpeedCard,
+  SpeedModel,
+  CardKind,
+  CardVendor,
+  ComputeFormat,
+} from "./speed/types.ts";
 export { CARD_SPECS, BENCHMARK_GPU_KEYS, HOST_MEMORY, cardSpecOf, speedCardOf, type CardSpec } from "./cardSpecs.ts";
 export { appleGpuWorkingSetBytes, engineRunsOn, UNIFIED_MEMORY, type UnifiedMemory } from "./unifiedMemory.ts";
-export { checkTensorSplit, llamacppSlotDevices, type HandSplit, type HandSplitContext } from "./engines/llamacpp/handSplit.ts";
+export {
+  checkTensorSplit,
+  llamacppSlotDevices,
+  type HandSplit,
+  type HandSplitContext,
+} from "./engines/llamacpp/handSplit.ts";
 export { mtpParamsOf, mtpWeightBytes } from "./config/mtp.ts";

@@ -60,7 +60,17 @@ export function kvHeadsPerCard(kvHeads: number, tp: number): number {
 
 /** What the given layers cache on one card of a tensor-parallel group of `tp`. */
 export function kvGeometry(layers: readonly LayerCache[], tp: number): KvGeometry {
-  const g: KvGeometry = { fullLayers: 0, fullElemsPerToken: 0, sliding: [], mlaLayers: 0, mlaElemsPerToken: 0, indexerBytesPerToken: 0, linearLayers: 0, linearStateBytesPerSeq: 0, compressed: [] };
+  const g: KvGeometry = {
+    fullLayers: 0,
+    fullElemsPerToken: 0,
+    sliding: [],
+    mlaLayers: 0,
+    mlaElemsPerToken: 0,
+    indexerBytesPerToken: 0,
+    linearLayers: 0,
+    linearStateBytesPerSeq: 0,
+    compressed: [],
+  };
   for (const layer of layers) {
     switch (layer.kind) {
       case "full":
@@ -93,7 +103,13 @@ export function kvGeometry(layers: readonly LayerCache[], tp: number): KvGeometr
       case "compressed-mla": {
         // Replicated on every rank: one latent head, like MLA (vLLM's specs carry num_kv_heads=1 whatever the TP).
         const { compressRatio, windowTokens, headDim, indexerHeadDim } = layer;
-        const group = g.compressed.find((c) => c.compressRatio === compressRatio && c.windowTokens === windowTokens && c.headDim === headDim && c.indexerHeadDim === indexerHeadDim);
+        const group = g.compressed.find(
+          (c) =>
+            c.compressRatio === compressRatio &&
+            c.windowTokens === windowTokens &&
+            c.headDim === headDim &&
+            c.indexerHeadDim === indexerHeadDim,
+        );
         if (group) group.layers += 1;
         else g.compressed.push({ compressRatio, windowTokens, headDim, indexerHeadDim, layers: 1 });
         break;
@@ -105,7 +121,6 @@ export function kvGeometry(layers: readonly LayerCache[], tp: number): KvGeometr
   return g;
 }
 
-
 // ---------------------------------------------------------------------------
 // vLLM (V1, 0.19)
 
@@ -114,7 +129,6 @@ export interface PoolCapacity {
   tokens: number;
   concurrency: number;
 }
-
 
 /** Bytes a token of context adds on a card's full-attention and MLA layers (and the DSA indexer's keys): what grows past the windows. */
 export function growingBytesPerToken(g: KvGeometry, elementBytes: number): number {

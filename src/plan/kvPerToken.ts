@@ -16,5 +16,10 @@ export function geometryBytesPerToken(g: KvGeometry, elementBytes: number): numb
   const sliding = g.sliding.reduce((s, x) => s + x.elemsPerToken, 0);
   // DeepSeek-V4's entries are vLLM's fixed fp8_ds_mla layout, whatever the element size.
   const compressed = compressedBytesPerToken(g.compressed);
-  return (g.fullElemsPerToken + g.mlaElemsPerToken + sliding) * elementBytes + g.indexerBytesPerToken + compressed.entries + compressed.indexer;
+  return (
+    (g.fullElemsPerToken + g.mlaElemsPerToken + sliding) * elementBytes +
+    g.indexerBytesPerToken +
+    compressed.entries +
+    compressed.indexer
+  );
 }

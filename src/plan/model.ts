@@ -39,7 +39,8 @@ function shapeOf(snapshot: RepoSnapshot): ModelShape {
 /** Bytes a parameter takes in an unquantized artifact, 0 for a quantized one. */
 function fullPrecisionWidth(a: Artifact, shape: ModelShape): number {
   // A .bin's element size is config.json's torch_dtype too: the listing shows no pickle's dtypes.
-  if (a.format === "safetensors" || a.format === "pytorch") return shape.quantMethod === "" ? dtypeBytes(shape.dtype) : 0;
+  if (a.format === "safetensors" || a.format === "pytorch")
+    return shape.quantMethod === "" ? dtypeBytes(shape.dtype) : 0;
   const widths: Record<string, number> = { F32: 4, F16: 2, BF16: 2 };
   return widths[a.quant] ?? 0;
 }

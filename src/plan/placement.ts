@@ -32,12 +32,41 @@ export function where(gpuClass: string, perNode: number, nodes: number, fabric: 
 }
 
 /** One literal shape for every placement (the hot paths read them all): the nodes named last. */
-export function basePlacement(gpuClass: string, fabric: string, perNode: number, nodes: number, tp: number, pp: number, ep: boolean, nodeIds: string[]): Placement {
-  return { cpu: false, gpuClass, fabric, gpusPerNode: perNode, nodes, tensorParallel: tp, pipelineParallel: pp, expertParallel: ep, cpuMoeLayers: 0, gpuLayers: -1, nodeIds };
+export function basePlacement(
+  gpuClass: string,
+  fabric: string,
+  perNode: number,
+  nodes: number,
+  tp: number,
+  pp: number,
+  ep: boolean,
+  nodeIds: string[],
+): Placement {
+  return {
+    cpu: false,
+    gpuClass,
+    fabric,
+    gpusPerNode: perNode,
+    nodes,
+    tensorParallel: tp,
+    pipelineParallel: pp,
+    expertParallel: ep,
+    cpuMoeLayers: 0,
+    gpuLayers: -1,
+    nodeIds,
+  };
 }
 
 export function layoutId(a: Artifact, engine: Engine, p: Placement, mode: string): string {
-  return [a.name, engine, p.cpu ? "cpu" : p.gpuClass, p.fabric, `${p.gpusPerNode}x${p.nodes}`, p.expertParallel ? "ep" : "", mode].join("|");
+  return [
+    a.name,
+    engine,
+    p.cpu ? "cpu" : p.gpuClass,
+    p.fabric,
+    `${p.gpusPerNode}x${p.nodes}`,
+    p.expertParallel ? "ep" : "",
+    mode,
+  ].join("|");
 }
 
 /** Where an option runs, in the words every view uses: "CPU", "2 × h100-80g", "2 nodes × 8 h100-80g on ib0". */

@@ -42,9 +42,17 @@ export function withWorkload(p: Plan, workload: Workload): Plan {
   const layouts = layoutsOf(p);
   // A plan not made here (rebuilt from JSON) has no placements to recompute: plan it afresh.
   const at = p.modelPath !== undefined ? { modelPath: p.modelPath } : {};
-  if (!layouts) return plan({ repo: p.repo, revision: p.revision, ...at, shape: p.shape, artifacts: p.artifacts }, p.cluster, workload);
+  if (!layouts)
+    return plan(
+      { repo: p.repo, revision: p.revision, ...at, shape: p.shape, artifacts: p.artifacts },
+      p.cluster,
+      workload,
+    );
   const ctx: EvalContext = { repo: p.repo, revision: p.revision, ...at, shape: p.shape, links: linksOf(p) };
-  const options = rank(layouts.map((l) => evaluate(l, ctx, workload)), workload.rankBy);
+  const options = rank(
+    layouts.map((l) => evaluate(l, ctx, workload)),
+    workload.rankBy,
+  );
   withPurchases(options, workload);
   const next: Plan = { ...p, workload, options };
   rememberLayouts(next, layouts, ctx.links ?? clusterLinks(p.cluster));
@@ -59,10 +67,29 @@ export function withWorkload(p: Plan, workload: Workload): Plan {
 export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Plan {
   const { layouts, refused } = enumerate(input, cluster, workload);
   const links = clusterLinks(cluster);
-  const ctx: EvalContext = { repo: input.repo, revision: input.revision, shape: input.shape, ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}), links };
-  const options = rank(layouts.map((l) => evaluate(l, ctx, workload)), workload.rankBy);
+  const ctx: EvalContext = {
+    repo: input.repo,
+    revision: input.revision,
+    shape: input.shape,
+    ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}),
+    links,
+  };
+  const options = rank(
+    layouts.map((l) => evaluate(l, ctx, workload)),
+    workload.rankBy,
+  );
   withPurchases(options, workload);
-  const p: Plan = { repo: input.repo, revision: input.revision, ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}), shape: input.shape, artifacts: input.artifacts, cluster, workload, options, refused };
+  const p: Plan = {
+    repo: input.repo,
+    revision: input.revision,
+    ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}),
+    shape: input.shape,
+    artifacts: input.artifacts,
+    cluster,
+    workload,
+    options,
+    refused,
+  };
   rememberLayouts(p, layouts, links);
   return p;
 }

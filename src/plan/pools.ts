@@ -35,8 +35,15 @@ export function classPools(cluster: Cluster): ClassPool[] {
       pool.maxPerNode = Math.max(pool.maxPerNode, count);
       const list = pool.fabrics.get(node.fabric) ?? [];
       list.push({
-        id: node.id, fabric: node.fabric, count, free, instances: d.count, instancesFree: d.free, freeMemBytes: d.freeMemGib === undefined ? null : d.freeMemGib * GIB,
-        hostMemBytes: node.hostMemGib * GIB, hostFreeBytes: node.hostFreeGib * GIB,
+        id: node.id,
+        fabric: node.fabric,
+        count,
+        free,
+        instances: d.count,
+        instancesFree: d.free,
+        freeMemBytes: d.freeMemGib === undefined ? null : d.freeMemGib * GIB,
+        hostMemBytes: node.hostMemGib * GIB,
+        hostFreeBytes: node.hostFreeGib * GIB,
       });
       pool.fabrics.set(node.fabric, list);
     }
@@ -47,12 +54,17 @@ export function classPools(cluster: Cluster): ClassPool[] {
 // ---------------------------------------------------------------------------
 // Enumeration
 
-export function hostShare(mode: HostShare["mode"], c: EnumContext, node: PoolNode | null, fixedBytes: number): HostShare {
+export function hostShare(
+  mode: HostShare["mode"],
+  c: EnumContext,
+  node: PoolNode | null,
+  fixedBytes: number,
+): HostShare {
   const physical = node ? node.hostMemBytes : (c.allHostUsable[c.allHostUsable.length - 1] ?? 0) / HOST_SHARE;
   return {
     usableBytes: physical * HOST_SHARE,
     physicalBytes: physical,
-    freeBytes: node ? node.hostFreeBytes : c.allHostFree[c.allHostFree.length - 1] ?? 0,
+    freeBytes: node ? node.hostFreeBytes : (c.allHostFree[c.allHostFree.length - 1] ?? 0),
     fixedBytes,
     mode,
     nodeUsableBytes: c.allHostUsable,
@@ -89,7 +101,8 @@ function countSingleNodeHosts(pool: ClassPool, width: number): SingleNodeHosts {
       replicas += n.count === 1 && n.instances > 1 ? n.instances : Math.floor(n.count / width);
       replicasFreeNow += n.count === 1 && n.instances > 1 ? n.instancesFree : Math.floor(n.free / width);
       if (n.free >= width) {
-        if (!chosen || chosen.free < width || (n.freeMemBytes ?? Infinity) > (chosen.freeMemBytes ?? Infinity)) chosen = n;
+        if (!chosen || chosen.free < width || (n.freeMemBytes ?? Infinity) > (chosen.freeMemBytes ?? Infinity))
+          chosen = n;
         freeNow = true;
         if (n.freeMemBytes === null) unknown = true;
         else freeMemBytes = Math.max(freeMemBytes ?? 0, n.freeMemBytes);
@@ -98,7 +111,14 @@ function countSingleNodeHosts(pool: ClassPool, width: number): SingleNodeHosts {
       }
     }
   }
-  return { hosts, replicas, replicasFreeNow, freeNow, freeMemBytes: unknown ? null : freeMemBytes, nodeIds: chosen ? [chosen.id] : [] };
+  return {
+    hosts,
+    replicas,
+    replicasFreeNow,
+    freeNow,
+    freeMemBytes: unknown ? null : freeMemBytes,
+    nodeIds: chosen ? [chosen.id] : [],
+  };
 }
 
 export function fabricOrder(able: PoolNode[], width: number): FabricOrder {

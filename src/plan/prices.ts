@@ -13,14 +13,23 @@ export const DEFAULT_PRICES_PER_CARD_HOUR: Readonly<Record<string, { dollars: nu
 };
 
 /** Dollars per card-hour of a class: the user's price, else the default, else null. */
-export function pricePerCardHour(gpuClass: string, prices: Readonly<Record<string, number>> | undefined): number | null {
+export function pricePerCardHour(
+  gpuClass: string,
+  prices: Readonly<Record<string, number>> | undefined,
+): number | null {
   const given = prices !== undefined && Object.hasOwn(prices, gpuClass) ? prices[gpuClass] : undefined;
   if (given !== undefined) return given;
-  return Object.hasOwn(DEFAULT_PRICES_PER_CARD_HOUR, gpuClass) ? (DEFAULT_PRICES_PER_CARD_HOUR[gpuClass]?.dollars ?? null) : null;
+  return Object.hasOwn(DEFAULT_PRICES_PER_CARD_HOUR, gpuClass)
+    ? (DEFAULT_PRICES_PER_CARD_HOUR[gpuClass]?.dollars ?? null)
+    : null;
 }
 
 /** Dollars per million output tokens: the replica's cards for an hour over what it writes in that hour. */
-export function costPerMillionTokens(dollarsPerCardHour: number | null, cards: number, throughputTps: number | null): number | null {
+export function costPerMillionTokens(
+  dollarsPerCardHour: number | null,
+  cards: number,
+  throughputTps: number | null,
+): number | null {
   if (dollarsPerCardHour === null || throughputTps === null || throughputTps <= 0 || cards <= 0) return null;
   return (dollarsPerCardHour * cards * 1e6) / (throughputTps * 3600);
 }

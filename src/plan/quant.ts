@@ -67,7 +67,10 @@ const NAME_QUANT =
 
 export function quantFromName(fileName: string): string {
   const base = fileName.split("/").pop() ?? fileName;
-  const stem = base.toUpperCase().replace(/\.GGUF$/, "").replace(/-\d{5}-OF-\d{5}$/, "");
+  const stem = base
+    .toUpperCase()
+    .replace(/\.GGUF$/, "")
+    .replace(/-\d{5}-OF-\d{5}$/, "");
   const labels = [...stem.replace(/[._]/g, (c) => (c === "." ? "-" : c)).matchAll(NAME_QUANT)].map((m) => m[1] ?? "");
   const last = labels.at(-1) ?? "";
   return last === "FP16" ? "F16" : last;

@@ -75,7 +75,17 @@ function rankKeys(o: PlanOption, by: RankBy = "fewest-cards", demoteLowBits = fa
 }
 
 function compareKeys(a: RankKeys, b: RankKeys): number {
-  return a.fits - b.fits || a.first - b.first || a.lowBits - b.lowBits || a.cpu - b.cpu || a.cards - b.cards || a.nodes - b.nodes || a.quality - b.quality || a.free - b.free || a.room - b.room;
+  return (
+    a.fits - b.fits ||
+    a.first - b.first ||
+    a.lowBits - b.lowBits ||
+    a.cpu - b.cpu ||
+    a.cards - b.cards ||
+    a.nodes - b.nodes ||
+    a.quality - b.quality ||
+    a.free - b.free ||
+    a.room - b.room
+  );
 }
 
 /**

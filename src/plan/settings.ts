@@ -8,7 +8,12 @@ import { FREETOKEN_MEMORY_RATIO } from "./engines/freetoken/settings.ts";
 import { LLAMACPP_BATCH, LLAMACPP_UBATCH } from "./engines/llamacpp/settings.ts";
 import { sglangMemFraction } from "./engines/sglang/settings.ts";
 import { VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./engines/vllm/kv.ts";
-import { VLLM_LARGE_CARD_GIB, VLLM_NEWEST_PROFILE, type VllmMemoryProfile, vllmProfilesOf } from "./engines/vllm/releases.ts";
+import {
+  VLLM_LARGE_CARD_GIB,
+  VLLM_NEWEST_PROFILE,
+  type VllmMemoryProfile,
+  vllmProfilesOf,
+} from "./engines/vllm/releases.ts";
 import type { Engine, EngineSettings, Workload } from "./types.ts";
 import { GIB } from "./units.ts";
 
@@ -40,13 +45,22 @@ export interface ResolvedSettings {
  * user's where given, else the engine's default. `tensorParallel` only moves
  * SGLang's reserve.
  */
-export function resolveSettings(engine: Engine, cardMemoryBytes: number, settings: EngineSettings, tensorParallel = 1, sequences = 1, gpuClass = ""): ResolvedSettings {
+export function resolveSettings(
+  engine: Engine,
+  cardMemoryBytes: number,
+  settings: EngineSettings,
+  tensorParallel = 1,
+  sequences = 1,
+  gpuClass = "",
+): ResolvedSettings {
   // vLLM keeps the smaller defaults on A100s whatever their memory (PR #17885: larger batches cost them throughput).
   const large = cardMemoryBytes >= VLLM_LARGE_CARD_GIB * GIB && !/^a100/i.test(gpuClass);
   const vllmProfiles = vllmProfilesOf(settings.vllmVersion);
   const vllmProfile = vllmProfiles[0] ?? VLLM_NEWEST_PROFILE;
   return {
-    gpuMemoryUtilization: settings.gpuMemoryUtilization ?? (engine === "freetoken" ? FREETOKEN_MEMORY_RATIO : vllmProfile.defaultUtilization),
+    gpuMemoryUtilization:
+      settings.gpuMemoryUtilization ??
+      (engine === "freetoken" ? FREETOKEN_MEMORY_RATIO : vllmProfile.defaultUtilization),
     maxNumSeqs: settings.maxNumSeqs ?? (large ? 1024 : 256),
     maxNumBatchedTokens: settings.maxNumBatchedTokens ?? (large ? 8192 : 2048),
     dtype: settings.dtype ?? "auto",

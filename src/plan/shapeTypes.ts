@@ -45,7 +45,14 @@ export type LayerCache =
    * This is the config's geometry; each engine's bytes (vLLM's 584-B
    * fp8_ds_mla slot, its 576-B page alignment) are laid out in kv.ts.
    */
-  | { kind: "compressed-mla"; compressRatio: number; windowTokens: number; headDim: number; indexerHeadDim: number; /** qk_rope_head_dim: the RoPE part of the head, what vLLM's rotary cache is built for. */ ropeDim: number }
+  | {
+      kind: "compressed-mla";
+      compressRatio: number;
+      windowTokens: number;
+      headDim: number;
+      indexerHeadDim: number;
+      /** qk_rope_head_dim: the RoPE part of the head, what vLLM's rotary cache is built for. */ ropeDim: number;
+    }
   /** Linear attention, Mamba or gated-delta: a constant state per sequence, in bytes (vLLM's layout). */
   | { kind: "linear"; stateBytesPerSeq: number }
   /** No cache at all (an MLP-only or MoE-only block of a hybrid model). */

@@ -26,13 +26,18 @@ function upToTenth(gib: number): number {
 }
 
 /** What an option lacks, from the planner's own need and have for its worst card. */
-export function shortfallOf(option: Pick<PlanOption, "fits" | "needBytes" | "haveBytes" | "moreCardsNeeded" | "placement" | "engine">): Shortfall {
+export function shortfallOf(
+  option: Pick<PlanOption, "fits" | "needBytes" | "haveBytes" | "moreCardsNeeded" | "placement" | "engine">,
+): Shortfall {
   const missingBytes = option.needBytes - option.haveBytes;
   const moreGib = missingBytes > 0 ? Math.max(0.1, upToTenth(missingBytes / GIB)) : 0;
   const moreCards = Math.max(0, option.moreCardsNeeded);
   if (option.fits) return { fits: true, moreGib: 0, moreCards: 0, words: "fits" };
   const parts: string[] = [];
-  if (moreGib > 0) parts.push(option.placement.cpu ? `needs ${moreGib.toFixed(1)} GiB more RAM` : `needs ${moreGib.toFixed(1)} GiB more a card`);
+  if (moreGib > 0)
+    parts.push(
+      option.placement.cpu ? `needs ${moreGib.toFixed(1)} GiB more RAM` : `needs ${moreGib.toFixed(1)} GiB more a card`,
+    );
   if (moreCards > 0) parts.push(`needs ${moreCards} more ${moreCards === 1 ? "card" : "cards"} than the cluster has`);
   if (parts.length === 0) {
     // The budget holds it but the card does not: vLLM keeps its CUDA context

@@ -39,7 +39,7 @@ const LLAMACPP_ONLY_APPLE =
   "llama.cpp runs on Metal; vLLM and SGLang have no Metal backend (they run on CUDA and ROCm; vLLM on macOS runs on the CPU only), and FreeToken is CUDA-only";
 
 const GB10_ENGINES =
-  "llama.cpp (CUDA, sm_121) and vLLM (aarch64 CUDA 13 builds; vLLM's own startup line on a DGX Spark reads \"Free memory on device (114.54/121.69 GiB)\") run on GB10; SGLang and FreeToken are not planned there (not checked on sm_121)";
+  'llama.cpp (CUDA, sm_121) and vLLM (aarch64 CUDA 13 builds; vLLM\'s own startup line on a DGX Spark reads "Free memory on device (114.54/121.69 GiB)") run on GB10; SGLang and FreeToken are not planned there (not checked on sm_121)';
 
 const STRIX_ENGINES =
   "llama.cpp runs on the Radeon 8060S (Vulkan or ROCm/HIP, gfx1151); vLLM's and SGLang's ROCm builds target Instinct cards, so they are not planned there";
@@ -63,5 +63,7 @@ export function engineRunsOn(gpuClass: string, engine: Engine): boolean {
 /** Which engines run on a unified-memory machine, and on what authority: the reason another engine is not planned there. */
 export function unifiedMemoryEngines(gpuClass: string): string {
   const u = Object.hasOwn(UNIFIED_MEMORY, gpuClass) ? UNIFIED_MEMORY[gpuClass] : undefined;
-  return u === undefined ? "" : `only ${u.engines.join(" and ")} run${u.engines.length === 1 ? "s" : ""} there (${u.enginesSource})`;
+  return u === undefined
+    ? ""
+    : `only ${u.engines.join(" and ")} run${u.engines.length === 1 ? "s" : ""} there (${u.enginesSource})`;
 }

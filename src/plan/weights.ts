@@ -122,7 +122,15 @@ export function stageLayers(layers: number, stages: number, i: number): [number,
  * ceil(E ÷ ep) on the worst), the first the embedding (and a picture model's
  * projector), the last the lm_head; every rank its layers' KV.
  */
-export function servingParts(shape: ModelShape, a: Artifact, gpuClass: string, physicalBytes: number, tp: number, pp: number, ep: boolean): Part[] {
+export function servingParts(
+  shape: ModelShape,
+  a: Artifact,
+  gpuClass: string,
+  physicalBytes: number,
+  tp: number,
+  pp: number,
+  ep: boolean,
+): Part[] {
   const wp = weightParts(shape, a);
   const experts = shape.moe?.routedExperts ?? 0;
   const expertShare = ep && experts > 0 ? Math.ceil(experts / tp) / experts : 1 / tp;
@@ -132,11 +140,24 @@ export function servingParts(shape: ModelShape, a: Artifact, gpuClass: string, p
     const moeInStage = moeLayersIn(shape, start, end);
     const first = i === 0;
     const last = i === pp - 1;
-    const body = ((end - start) * wp.layerBytes) / tp + moeInStage * wp.expertLayerBytes * expertShare + (first ? wp.projectorBytes / tp : 0);
-    const embed = ((first ? wp.embedBytes : 0) + (last ? (shape.tiedEmbeddings === true && !first ? wp.embedBytes : wp.headBytes) : 0)) / tp;
+    const body =
+      ((end - start) * wp.layerBytes) / tp +
+      moeInStage * wp.expertLayerBytes * expertShare +
+      (first ? wp.projectorBytes / tp : 0);
+    const embed =
+      ((first ? wp.embedBytes : 0) +
+        (last ? (shape.tiedEmbeddings === true && !first ? wp.embedBytes : wp.headBytes) : 0)) /
+      tp;
     stages.push({
-      gpuClass, cards: tp, role: pp > 1 ? `stage ${i + 1}` : "", physicalBytes,
-      bodyBytes: body, embedBytes: embed, tensorParallel: tp, pipelineParallel: pp, holdsOutput: last,
+      gpuClass,
+      cards: tp,
+      role: pp > 1 ? `stage ${i + 1}` : "",
+      physicalBytes,
+      bodyBytes: body,
+      embedBytes: embed,
+      tensorParallel: tp,
+      pipelineParallel: pp,
+      holdsOutput: last,
       kv: geometryOfRange(shape, start, end, tp),
       ...expertsOnCard(shape, moeInStage, tp, ep),
     });
@@ -145,7 +166,12 @@ export function servingParts(shape: ModelShape, a: Artifact, gpuClass: string, p
 }
 
 /** A stage card's routed experts, as Part fields: none for a dense model or an unknown expert width. */
-function expertsOnCard(shape: ModelShape, moeLayers: number, tp: number, ep: boolean): { routedExperts?: RoutedExpertsOnCard } {
+function expertsOnCard(
+  shape: ModelShape,
+  moeLayers: number,
+  tp: number,
+  ep: boolean,
+): { routedExperts?: RoutedExpertsOnCard } {
   const moe = shape.moe;
   if (!moe || moeLayers === 0 || moe.expertIntermediateSize <= 0) return {};
   return {

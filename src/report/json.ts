@@ -6,7 +6,6 @@
 import type { CardLoad, PlanOption, Refusal } from "../plan/index.ts";
 import { GIB } from "../plan/index.ts";
 
-
 /** GiB to three decimals: enough for a 0.1% comparison, short enough to read. */
 function gib(bytes: number): number {
   return Math.round((bytes / GIB) * 1000) / 1000;

@@ -38,7 +38,11 @@ export function replaceWorkload(store: AppStore, workload: Workload): void {
 }
 
 /** Sets or clears (undefined) one engine setting; a cleared setting is the engine's default again. */
-export function setEngineSetting<K extends keyof EngineSettings>(store: AppStore, key: K, value: EngineSettings[K] | undefined): void {
+export function setEngineSetting<K extends keyof EngineSettings>(
+  store: AppStore,
+  key: K,
+  value: EngineSettings[K] | undefined,
+): void {
   setChoices(store, (c) => {
     const settings: EngineSettings = { ...c.workload.settings };
     if (value === undefined) delete settings[key];
@@ -61,7 +65,11 @@ export function setFilters(store: AppStore, patch: Partial<Filters>): void {
 
 /** Opening another option starts from its first command. */
 export function selectOption(store: AppStore, optionId: string): void {
-  setChoices(store, (c) => ({ ...c, selectedOptionId: optionId, commandIndex: optionId === c.selectedOptionId ? c.commandIndex : 0 }));
+  setChoices(store, (c) => ({
+    ...c,
+    selectedOptionId: optionId,
+    commandIndex: optionId === c.selectedOptionId ? c.commandIndex : 0,
+  }));
 }
 
 export function chooseCommand(store: AppStore, commandIndex: number): void {
@@ -78,13 +86,26 @@ export function setRepo(store: AppStore, repo: string, revision: string): void {
     const rest: Choices = { ...c };
     delete rest.manual;
     const sameModel = c.repo === repo && c.manual === undefined;
-    return { ...rest, repo, revision, filters: { ...c.filters, artifact: "" }, selectedOptionId: sameModel ? c.selectedOptionId : "", commandIndex: 0 };
+    return {
+      ...rest,
+      repo,
+      revision,
+      filters: { ...c.filters, artifact: "" },
+      selectedOptionId: sameModel ? c.selectedOptionId : "",
+      commandIndex: 0,
+    };
   });
 }
 
 /** A model given by hand replaces the repo's (manual mode); reading a repo again drops it. */
 export function setManualModel(store: AppStore, manual: ManualModel): void {
-  setChoices(store, (c) => ({ ...c, manual, filters: { ...c.filters, artifact: "" }, selectedOptionId: "", commandIndex: 0 }));
+  setChoices(store, (c) => ({
+    ...c,
+    manual,
+    filters: { ...c.filters, artifact: "" },
+    selectedOptionId: "",
+    commandIndex: 0,
+  }));
 }
 
 /** Pins the plan to the commit that was read, so the link reproduces it after the branch moves. */
@@ -111,7 +132,12 @@ export function openLink(store: AppStore, choices: Choices, ignored: string[]): 
  * (damaged, cut, another format), it leaves the last good plan on screen and
  * says why (issue 20), rather than throwing that plan away for the example.
  */
-export function openPastedLink(store: AppStore, fragment: string, defaults: Choices, options: DecodeOptions = {}): void {
+export function openPastedLink(
+  store: AppStore,
+  fragment: string,
+  defaults: Choices,
+  options: DecodeOptions = {},
+): void {
   const next = decodeLink(fragment, defaults, { ...options, keepsPlan: true });
   if (next.choices === defaults && next.ignored.length > 0) {
     store.setState((s) => ({ ...s, linkNotices: next.ignored }));

@@ -21,7 +21,18 @@ import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 import { z } from "zod";
 import type { Cluster, DeviceGroup, EngineSettings, Workload } from "../plan/index.ts";
 import { KV_DTYPES, RANK_BYS, RUN_DTYPES, vllmProfileFor } from "../plan/index.ts";
-import { cardClass, deviceCount, deviceMemGib, fabricName, hostMemGib, MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_GROUPS_PER_NODE, MAX_NODES, nodeId } from "../cluster/schema.ts";
+import {
+  cardClass,
+  deviceCount,
+  deviceMemGib,
+  fabricName,
+  hostMemGib,
+  MAX_DEVICE_MEM_GIB,
+  MAX_DEVICES_PER_GROUP,
+  MAX_GROUPS_PER_NODE,
+  MAX_NODES,
+  nodeId,
+} from "../cluster/schema.ts";
 import { configCeilingError } from "../hub/limits.ts";
 import { parseRepoInput } from "../hub/repoId.ts";
 import { ENGINES, FIT_FILTERS, GROUP_BYS, type Choices, type Filters } from "./choices.ts";
@@ -131,13 +142,27 @@ function toWire(choices: Choices): WireV1 {
     o: choices.selectedOptionId,
     m: choices.commandIndex,
     ...(choices.manual ? { x: [choices.manual.name, choices.manual.configJson, choices.manual.weightsBytes] } : {}),
-    ...(requestChanged(workload) ? { q: [workload.inputTokens ?? null, workload.outputTokens ?? null, workload.rankBy ?? "", workload.pricesPerCardHour ?? {}] } : {}),
+    ...(requestChanged(workload)
+      ? {
+          q: [
+            workload.inputTokens ?? null,
+            workload.outputTokens ?? null,
+            workload.rankBy ?? "",
+            workload.pricesPerCardHour ?? {},
+          ],
+        }
+      : {}),
   };
 }
 
 /** Whether the workload names a request length, an order or a price: only then does the link carry them. */
 function requestChanged(w: Workload): boolean {
-  return w.inputTokens !== undefined || w.outputTokens !== undefined || w.rankBy !== undefined || w.pricesPerCardHour !== undefined;
+  return (
+    w.inputTokens !== undefined ||
+    w.outputTokens !== undefined ||
+    w.rankBy !== undefined ||
+    w.pricesPerCardHour !== undefined
+  );
 }
 
 /** A request length, order and prices from a link: each checked apart, a bad one named and dropped. */
@@ -160,7 +185,10 @@ function readRequest(raw: unknown, ignored: string[]): Partial<Workload> {
   const byOk = z.enum(RANK_BYS).safeParse(by);
   if (byOk.success) out.rankBy = byOk.data;
   else if (by !== "") ignored.push(`the ranking: not one of ${RANK_BYS.join(", ")}; fewest-cards is used.`);
-  const pricesOk = z.record(z.string().min(1).max(64), z.number().min(0).max(MAX_PRICE)).refine((p) => Object.keys(p).length <= MAX_PRICES).safeParse(prices);
+  const pricesOk = z
+    .record(z.string().min(1).max(64), z.number().min(0).max(MAX_PRICE))
+    .refine((p) => Object.keys(p).length <= MAX_PRICES)
+    .safeParse(prices);
   if (pricesOk.success) {
     if (Object.keys(pricesOk.data).length > 0) out.pricesPerCardHour = pricesOk.data;
   } else ignored.push("the prices per card-hour: not class → dollars (0 or more); the defaults are used.");
@@ -225,20 +253,37 @@ function boundedArray<T extends z.ZodType>(item: T, max: number, what: string) {
     .unknown()
     .superRefine((v, ctx) => {
       if (!Array.isArray(v)) ctx.addIssue({ code: "custom", message: `${what} is not a list` });
-      else if (v.length > max) ctx.addIssue({ code: "custom", message: `${v.length.toLocaleString("en-US")} ${what}, more than the ${max.toLocaleString("en-US")} any real one has` });
+      else if (v.length > max)
+        ctx.addIssue({
+          code: "custom",
+          message: `${v.length.toLocaleString("en-US")} ${what}, more than the ${max.toLocaleString("en-US")} any real one has`,
+        });
     })
     .pipe(z.array(item));
 }
 
 // The cluster's fields and bounds are the cluster schema's (src/cluster/schema.ts), as validation holds them;
 // a group's inventory names (free memory, free cards, GFD product, GRES type) ride in an optional fifth field.
-const wireNames = z.object({ fm: gib.optional(), fi: z.array(text.min(1)).max(MAX_DEVICES_PER_GROUP).optional(), gp: text.min(1).optional(), gt: text.optional() }).strict();
+const wireNames = z
+  .object({
+    fm: gib.optional(),
+    fi: z.array(text.min(1)).max(MAX_DEVICES_PER_GROUP).optional(),
+    gp: text.min(1).optional(),
+    gt: text.optional(),
+  })
+  .strict();
 const wireDeviceSchema = z.union([
   z.tuple([cardClass, deviceCount("count"), deviceCount("free")]),
   z.tuple([cardClass, deviceCount("count"), deviceCount("free"), deviceMemGib]),
   z.tuple([cardClass, deviceCount("count"), deviceCount("free"), deviceMemGib.nullable(), wireNames]),
 ]);
-const wireNode = z.tuple([nodeId, fabricName, hostMemGib("host_mem_gib"), hostMemGib("host_free_gib"), boundedArray(wireDeviceSchema, MAX_GROUPS_PER_NODE, "device groups on a node")]);
+const wireNode = z.tuple([
+  nodeId,
+  fabricName,
+  hostMemGib("host_mem_gib"),
+  hostMemGib("host_free_gib"),
+  boundedArray(wireDeviceSchema, MAX_GROUPS_PER_NODE, "device groups on a node"),
+]);
 const wireCluster = boundedArray(wireNode, MAX_NODES, "nodes").refine((nodes) => nodes.length > 0, "no nodes");
 
 /**
@@ -249,7 +294,8 @@ const wireCluster = boundedArray(wireNode, MAX_NODES, "nodes").refine((nodes) =>
 const repoId = text.superRefine((v, ctx) => {
   const parsed = parseRepoInput(v);
   if ("error" in parsed) ctx.addIssue({ code: "custom", message: `not an owner/name repo id (${parsed.error})` });
-  else if (parsed.repo !== v || parsed.revision !== null) ctx.addIssue({ code: "custom", message: "not an owner/name repo id" });
+  else if (parsed.repo !== v || parsed.revision !== null)
+    ctx.addIssue({ code: "custom", message: "not an owner/name repo id" });
 });
 /** A branch, tag or commit: git's ref rules in short (no "..", no leading or trailing "/" or "."), or "" for main. */
 const revisionId = text.regex(/^$|^(?![./])(?!.*\.\.)(?!.*[./]$)[\w./-]+$/, "not a commit, branch or tag");
@@ -273,10 +319,13 @@ const settingSchemas: { [K in keyof Required<EngineSettings>]: z.ZodType<NonNull
   enforceEager: z.boolean(),
   vllmChunkedLocalHybridKv: z.boolean(),
   // A release the engine has a profile for ("0.15", "0.10.1.1", "0.29.1rc1.dev17+gd2d649e67.d20260913"); anything else is named and dropped.
-  vllmVersion: z.string().max(48).superRefine((v, ctx) => {
-    const profile = vllmProfileFor(v);
-    if ("error" in profile) ctx.addIssue({ code: "custom", message: profile.error });
-  }),
+  vllmVersion: z
+    .string()
+    .max(48)
+    .superRefine((v, ctx) => {
+      const profile = vllmProfileFor(v);
+      if ("error" in profile) ctx.addIssue({ code: "custom", message: profile.error });
+    }),
   memFractionStatic: z.number().gt(0).max(1),
   ubatch: z.number().int().min(1).max(MAX_CONTEXT_TOKENS),
   batch: z.number().int().min(1).max(MAX_CONTEXT_TOKENS),
@@ -297,7 +346,8 @@ export function decodeLink(fragment: string, defaults: Choices, options: DecodeO
 /** The JSON object inside a link, or why there is none. */
 function readWire(raw: string, keepsPlan: boolean): Record<string, unknown> | string {
   const whole = `The link could not be read, so ${keepsPlan ? "the plan on screen stays" : "the page opened on its example plan"}`;
-  if (raw.length > MAX_LINK_CHARS) return `${whole}: it is ${raw.length.toLocaleString("en-US")} characters long, far more than any plan needs.`;
+  if (raw.length > MAX_LINK_CHARS)
+    return `${whole}: it is ${raw.length.toLocaleString("en-US")} characters long, far more than any plan needs.`;
   const version = /^v(\d{1,6})\./.exec(raw);
   if (!version) return `${whole}: it is not a Modelplan plan link (it should start with #${PREFIX}).`;
   const v = version[1] ?? "";
@@ -309,7 +359,8 @@ function readWire(raw: string, keepsPlan: boolean): Record<string, unknown> | st
     const sum = /^([0-9a-f]{8})\./.exec(payload);
     if (!sum) return `${whole}: its checksum is missing (was it cut or edited?).`;
     payload = payload.slice(sum[0].length);
-    if (checksum(payload) !== sum[1]) return `${whole}: it is damaged: its checksum does not match, so some characters changed when it was copied; copy the whole link again.`;
+    if (checksum(payload) !== sum[1])
+      return `${whole}: it is damaged: its checksum does not match, so some characters changed when it was copied; copy the whole link again.`;
   }
   const bytes = fromBase64Url(payload);
   if (!bytes) return `${whole}: it has characters a plan link never has (was it cut or edited?).`;
@@ -348,26 +399,57 @@ function readChoices(wire: Record<string, unknown>, defaults: Choices, options: 
   const repo = take("r", "the repo", repoId, defaults.repo);
   const revision = take("v", "the revision", revisionId, defaults.revision);
   const cluster = readCluster(take("c", "the cluster", wireCluster, null), defaults.cluster, options, ignored);
-  const [context, seqs, kv] = take(
-    "w",
-    "the context",
-    z.tuple([z.unknown(), z.unknown(), z.unknown()]),
-    [defaults.workload.contextTokens, defaults.workload.sequences, defaults.workload.kvDtype],
-  );
+  const [context, seqs, kv] = take("w", "the context", z.tuple([z.unknown(), z.unknown(), z.unknown()]), [
+    defaults.workload.contextTokens,
+    defaults.workload.sequences,
+    defaults.workload.kvDtype,
+  ]);
   const workload: Workload = {
     contextTokens: field(contextTokens, context, "the context length", defaults.workload.contextTokens, ignored),
     sequences: field(sequences, seqs, "the concurrent sequences", defaults.workload.sequences, ignored),
     kvDtype: field(kvDtype, kv, "the KV cache dtype", defaults.workload.kvDtype, ignored),
-    settings: readSettings(take("e", "the engine settings", z.record(z.string(), z.unknown()), {}), defaults.workload.settings, ignored),
+    settings: readSettings(
+      take("e", "the engine settings", z.record(z.string(), z.unknown()), {}),
+      defaults.workload.settings,
+      ignored,
+    ),
   };
-  const filters = readFilters(take("f", "the filters", z.tuple([z.unknown(), z.unknown(), z.unknown(), z.unknown()]), null), defaults.filters, ignored);
+  const filters = readFilters(
+    take("f", "the filters", z.tuple([z.unknown(), z.unknown(), z.unknown(), z.unknown()]), null),
+    defaults.filters,
+    ignored,
+  );
   const selectedOptionId = take("o", "the selected option", text, defaults.selectedOptionId);
   const commandIndex = take("m", "the chosen command", z.number().int().min(0).max(64), defaults.commandIndex);
-  const manual = "x" in wire ? take("x", "the manual model", z.tuple([text.min(1), z.string().min(2).max(MAX_MANUAL_CONFIG_CHARS), z.number().positive().max(MAX_MEM_GIB * 2 ** 30)]), null) : null;
-  Object.assign(workload, readRequest("q" in wire ? take("q", "the request and ranking", z.unknown(), null) : null, ignored));
+  const manual =
+    "x" in wire
+      ? take(
+          "x",
+          "the manual model",
+          z.tuple([
+            text.min(1),
+            z.string().min(2).max(MAX_MANUAL_CONFIG_CHARS),
+            z
+              .number()
+              .positive()
+              .max(MAX_MEM_GIB * 2 ** 30),
+          ]),
+          null,
+        )
+      : null;
+  Object.assign(
+    workload,
+    readRequest("q" in wire ? take("q", "the request and ranking", z.unknown(), null) : null, ignored),
+  );
   const known = new Set(["r", "v", "c", "w", "e", "f", "o", "m", "x", "q"]);
   const extra = Object.keys(wire).filter((k) => !known.has(k));
-  if (extra.length > 0) ignored.push(`Fields this page does not know: ${extra.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 20))).join(", ")}.`);
+  if (extra.length > 0)
+    ignored.push(
+      `Fields this page does not know: ${extra
+        .slice(0, 5)
+        .map((k) => JSON.stringify(k.slice(0, 20)))
+        .join(", ")}.`,
+    );
   const choices: Choices = { repo, revision, cluster, workload, filters, selectedOptionId, commandIndex };
   const manualProblem = manual ? manualShapeError(manual[1]) : null;
   if (manual && manualProblem) ignored.push(`the manual model: ${manualProblem}; the page opened without it.`);
@@ -384,13 +466,17 @@ function manualShapeError(configJson: string): string | null {
   } catch {
     return "its config.json is not JSON";
   }
-  if (typeof config !== "object" || config === null || Array.isArray(config)) return "its config.json is not a JSON object";
+  if (typeof config !== "object" || config === null || Array.isArray(config))
+    return "its config.json is not a JSON object";
   return configCeilingError(config as Record<string, unknown>);
 }
 
 function boundedNotices(ignored: string[]): string[] {
   if (ignored.length <= MAX_NOTICES) return ignored;
-  return [...ignored.slice(0, MAX_NOTICES - 1), `… and ${(ignored.length - MAX_NOTICES + 1).toLocaleString("en-US")} more parts of the link that could not be used.`];
+  return [
+    ...ignored.slice(0, MAX_NOTICES - 1),
+    `… and ${(ignored.length - MAX_NOTICES + 1).toLocaleString("en-US")} more parts of the link that could not be used.`,
+  ];
 }
 
 function field<T>(schema: z.ZodType<T>, value: unknown, label: string, fallback: T, ignored: string[]): T {
@@ -400,7 +486,12 @@ function field<T>(schema: z.ZodType<T>, value: unknown, label: string, fallback:
   return fallback;
 }
 
-function readCluster(nodes: z.infer<typeof wireCluster> | null, fallback: Cluster, options: DecodeOptions, ignored: string[]): Cluster {
+function readCluster(
+  nodes: z.infer<typeof wireCluster> | null,
+  fallback: Cluster,
+  options: DecodeOptions,
+  ignored: string[],
+): Cluster {
   if (nodes === null) return fallback;
   const cluster: Cluster = {
     nodes: nodes.map(([id, fabric, hostMemGib, hostFreeGib, devices]) => ({
@@ -413,7 +504,8 @@ function readCluster(nodes: z.infer<typeof wireCluster> | null, fallback: Cluste
         if (memGib !== undefined && memGib !== null) d.memGib = memGib;
         if (names?.fm !== undefined) d.freeMemGib = names.fm;
         // Names that do not give each free card once would pin the wrong cards: dropped with the rest kept.
-        if (names?.fi !== undefined && names.fi.length === free && new Set(names.fi).size === free) d.freeIndices = names.fi;
+        if (names?.fi !== undefined && names.fi.length === free && new Set(names.fi).size === free)
+          d.freeIndices = names.fi;
         if (names?.gp !== undefined) d.gpuProduct = names.gp;
         if (names?.gt !== undefined) d.gresType = names.gt;
         return d;
@@ -423,7 +515,9 @@ function readCluster(nodes: z.infer<typeof wireCluster> | null, fallback: Cluste
   const problems = options.checkCluster?.(cluster) ?? [];
   if (problems.length === 0) return cluster;
   const shown = problems.slice(0, 3).join("; ");
-  ignored.push(`the cluster: ${shown}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ""}; using the example cluster.`);
+  ignored.push(
+    `the cluster: ${shown}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ""}; using the example cluster.`,
+  );
   return fallback;
 }
 
@@ -434,7 +528,9 @@ function readSettings(wire: Record<string, unknown>, fallback: EngineSettings, i
   const settings: Record<string, unknown> = {};
   const keys = Object.keys(wire);
   if (keys.length > MAX_SETTING_KEYS) {
-    ignored.push(`the engine settings: ${keys.length.toLocaleString("en-US")} of them, more than the ${Object.keys(settingSchemas).length} there are; using the engines' defaults.`);
+    ignored.push(
+      `the engine settings: ${keys.length.toLocaleString("en-US")} of them, more than the ${Object.keys(settingSchemas).length} there are; using the engines' defaults.`,
+    );
     return fallback;
   }
   for (const [key, value] of Object.entries(wire)) {

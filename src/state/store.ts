@@ -40,7 +40,10 @@ function hubUrlStorage(storage: TabStorage | null): PersistStorage<Persisted> {
   };
 }
 
-export type PlanStore<T> = Mutate<StoreApi<T>, [["zustand/subscribeWithSelector", never], ["zustand/persist", Persisted]]>;
+export type PlanStore<T> = Mutate<
+  StoreApi<T>,
+  [["zustand/subscribeWithSelector", never], ["zustand/persist", Persisted]]
+>;
 
 /** A store holding `initial`, whose hubUrl is read from and written to `storage` (localStorage in the page; null: not kept). */
 export function createPlanStore<T extends Persisted>(initial: T, storage: TabStorage | null): PlanStore<T> {

@@ -1,6 +1,11 @@
 import { lazy, Suspense, useMemo } from "react";
 import { accuracyRows, accuracyRows2026, type AccuracyMetric, type AccuracyRow } from "../calibration/accuracy.ts";
-import { accuracyByRelease, accuracyOverview, withinTolerance, type FigureSummary } from "../calibration/accuracyView.ts";
+import {
+  accuracyByRelease,
+  accuracyOverview,
+  withinTolerance,
+  type FigureSummary,
+} from "../calibration/accuracyView.ts";
 import { TableScroll } from "./TableScroll.tsx";
 
 /** The speed tab's benchmark cases are a chunk of their own, fetched when the tab is opened. */
@@ -26,9 +31,10 @@ export function Accuracy({ rows, newer }: AccuracyProps) {
     <section className="accuracy" aria-labelledby="accuracy-title">
       <h2 id="accuracy-title">Accuracy</h2>
       <p>
-        Predicted against measured for {overview.cases} startups that engines logged on known cards (vLLM, llama.cpp, SGLang, TensorRT-LLM), each
-        linked to its source. Each vLLM case is planned for the release it ran, as the &quot;vLLM release&quot; engine setting would plan it (0.10,
-        0.11.1–0.16, 0.17–0.20, 0.21–0.25, 0.26, 0.27–0.28 or 0.29+); its note names the release.
+        Predicted against measured for {overview.cases} startups that engines logged on known cards (vLLM, llama.cpp,
+        SGLang, TensorRT-LLM), each linked to its source. Each vLLM case is planned for the release it ran, as the
+        &quot;vLLM release&quot; engine setting would plan it (0.10, 0.11.1–0.16, 0.17–0.20, 0.21–0.25, 0.26, 0.27–0.28
+        or 0.29+); its note names the release.
       </p>
       <Verdicts falseFits={overview.falseFits} falseRefusals={overview.falseRefusals} />
       <TableScroll label="Mean and worst error of each figure">
@@ -157,7 +163,8 @@ function CaseTable({ rows }: { rows: AccuracyRow[] }) {
                 <ul className="metrics">
                   {r.metrics.map((m) => (
                     <li key={m.name} className={withinTolerance(m) ? undefined : "bad"}>
-                      {m.name}: {figure(m.predicted, m.unit)} / {figure(m.measured, m.unit)} {m.unit}, {m.errorPct >= 0 ? "+" : ""}
+                      {m.name}: {figure(m.predicted, m.unit)} / {figure(m.measured, m.unit)} {m.unit},{" "}
+                      {m.errorPct >= 0 ? "+" : ""}
                       {m.errorPct.toFixed(2)}% (≤ {m.tolerancePct.toFixed(1)}%)
                     </li>
                   ))}

@@ -58,7 +58,11 @@ function useServerReachable(onLine: boolean): boolean {
 }
 
 export function AppNotices() {
-  const onLine = useSyncExternalStore(subscribeOnline, () => navigator.onLine, () => true);
+  const onLine = useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
   const reachable = useServerReachable(onLine);
   const online = onLine && reachable;
   const updated = useUpdateInstalled();
@@ -66,7 +70,8 @@ export function AppNotices() {
     <>
       {!online ? (
         <p className="notice" role="status">
-          Offline: the page and the bundled catalog work from this browser's copy, and models read before are kept; reading a new repo from the Hub needs the network.
+          Offline: the page and the bundled catalog work from this browser's copy, and models read before are kept;
+          reading a new repo from the Hub needs the network.
         </p>
       ) : null}
       {updated ? (

@@ -1,5 +1,11 @@
 import { useDeferredValue, useId, useMemo, useState } from "react";
-import { calibrationNotes, planOverheadGib, plannedEngineOf, predictedVsMeasured, type CalibrationRow } from "../calibration/calibrate.ts";
+import {
+  calibrationNotes,
+  planOverheadGib,
+  plannedEngineOf,
+  predictedVsMeasured,
+  type CalibrationRow,
+} from "../calibration/calibrate.ts";
 import { parseStartupLog, type StartupLogReading } from "../calibration/logparse.ts";
 import type { Engine, PlanOption, Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
@@ -30,12 +36,17 @@ export function CalibrateFromLog({ option, workload, onUse }: CalibrateFromLogPr
   const [text, setText] = useState("");
   // Parsed at low priority (a deferred value): typing stays responsive while a large paste is read.
   const deferred = useDeferredValue(text);
-  const reading = useMemo(() => (deferred.trim() === "" ? null : parseStartupLog(deferred.slice(0, MAX_LOG_CHARS))), [deferred]);
+  const reading = useMemo(
+    () => (deferred.trim() === "" ? null : parseStartupLog(deferred.slice(0, MAX_LOG_CHARS))),
+    [deferred],
+  );
 
   return (
     <section className="calibrate-from-log" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>Calibrate from a log</h3>
-      <p className="hint">Paste what vLLM, llama.cpp or SGLang printed while it loaded the model. Nothing leaves your browser.</p>
+      <p className="hint">
+        Paste what vLLM, llama.cpp or SGLang printed while it loaded the model. Nothing leaves your browser.
+      </p>
       <div className="field">
         <label htmlFor={`${id}-log`}>Startup log</label>
         <textarea id={`${id}-log`} rows={8} spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} />
@@ -48,7 +59,9 @@ export function CalibrateFromLog({ option, workload, onUse }: CalibrateFromLogPr
         onText={(log) => setText(log.slice(0, MAX_LOG_CHARS))}
       />
       {reading && !option ? <p role="status">Select an option to compare the log with its prediction.</p> : null}
-      {reading && option ? <CalibrationReport option={option} workload={workload} reading={reading} onUse={onUse} /> : null}
+      {reading && option ? (
+        <CalibrationReport option={option} workload={workload} reading={reading} onUse={onUse} />
+      ) : null}
     </section>
   );
 }
@@ -82,7 +95,9 @@ export function CalibrationReport({ option, workload, reading, onUse }: Calibrat
       ) : null}
       {engine !== null && overhead !== null ? (
         workload.settings.measuredOverheadGib?.[engine] === overhead ? (
-          <p role="status">The plan uses this measured overhead ({overhead.toFixed(2)} GiB a card) for {engine}.</p>
+          <p role="status">
+            The plan uses this measured overhead ({overhead.toFixed(2)} GiB a card) for {engine}.
+          </p>
         ) : (
           <button type="button" onClick={() => onUse(engine, overhead)}>
             Use the measured overhead ({overhead.toFixed(2)} GiB a card) for {engine} in the plan

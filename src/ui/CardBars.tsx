@@ -39,10 +39,25 @@ function CardBars({ rows }: { rows: CardBarRow[] }) {
       barSize={16}
       accessibilityLayer={false}
     >
-      <XAxis type="number" domain={[0, domainEnd]} tickFormatter={tickGib} unit=" GiB" allowDecimals={false} tickCount={5} className="axis" />
+      <XAxis
+        type="number"
+        domain={[0, domainEnd]}
+        tickFormatter={tickGib}
+        unit=" GiB"
+        allowDecimals={false}
+        tickCount={5}
+        className="axis"
+      />
       <YAxis type="category" dataKey="label" width={0} hide />
       {PARTS.map((p) => (
-        <Bar key={p.key} dataKey={p.key} name={p.name} stackId="card" className={p.className} isAnimationActive={false} />
+        <Bar
+          key={p.key}
+          dataKey={p.key}
+          name={p.name}
+          stackId="card"
+          className={p.className}
+          isAnimationActive={false}
+        />
       ))}
       {uniquePhysical.map((p) => (
         <ReferenceLine key={p} x={p} className="physical-mark" strokeDasharray="3 2" ifOverflow="extendDomain" />

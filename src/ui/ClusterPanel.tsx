@@ -6,12 +6,34 @@
  * of src/cluster/model.ts, and what the cards can hold is the engine's to say.
  */
 import { lazy, Suspense, useId, useMemo, useState } from "react";
-import { editGroup, groupLabel, groupNodes, nodeKey, removeGroup, resizeGroup, type NodeGroup } from "../cluster/groups.ts";
+import {
+  editGroup,
+  groupLabel,
+  groupNodes,
+  nodeKey,
+  removeGroup,
+  resizeGroup,
+  type NodeGroup,
+} from "../cluster/groups.ts";
 import { formatMessage } from "../cluster/messages.ts";
-import { addNode, classGroups, CUSTOM_DEVICE, duplicateNode, isCatalogClass, MAX_DUPLICATES, removeNode } from "../cluster/model.ts";
+import {
+  addNode,
+  classGroups,
+  CUSTOM_DEVICE,
+  duplicateNode,
+  isCatalogClass,
+  MAX_DUPLICATES,
+  removeNode,
+} from "../cluster/model.ts";
 import { PRESETS } from "../cluster/presets.ts";
 import { gaps, summarize } from "../cluster/summary.ts";
-import { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, MAX_NODES, validateCluster } from "../cluster/validate.ts";
+import {
+  MAX_DEVICE_MEM_GIB,
+  MAX_DEVICES_PER_GROUP,
+  MAX_HOST_MEM_GIB,
+  MAX_NODES,
+  validateCluster,
+} from "../cluster/validate.ts";
 import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
 import { FieldLabel, NumberField } from "./NumberField.tsx";
 import "./ClusterPanel.css";
@@ -105,15 +127,22 @@ export function ClusterPanel({ cluster, onChange }: ClusterPanelProps) {
   );
 }
 
-type Row = { kind: "group"; group: NodeGroup; key: string } | { kind: "node"; index: number; key: string } | { kind: "split"; group: NodeGroup; key: string };
+type Row =
+  | { kind: "group"; group: NodeGroup; key: string }
+  | { kind: "node"; index: number; key: string }
+  | { kind: "split"; group: NodeGroup; key: string };
 
 /** The rows drawn: a group of identical nodes as one, or, once split out, its nodes one by one under a header. */
 function rowsOf(groups: NodeGroup[], split: ReadonlySet<string>): Row[] {
   return groups.flatMap((group): Row[] => {
     const key = nodeKey(group.node);
-    if (group.indices.length === 1) return [{ kind: "node", index: group.indices[0] ?? 0, key: `n${group.indices[0]}` }];
+    if (group.indices.length === 1)
+      return [{ kind: "node", index: group.indices[0] ?? 0, key: `n${group.indices[0]}` }];
     if (!split.has(key)) return [{ kind: "group", group, key: `g${key}` }];
-    return [{ kind: "split", group, key: `s${key}` }, ...group.indices.map((index): Row => ({ kind: "node", index, key: `n${index}` }))];
+    return [
+      { kind: "split", group, key: `s${key}` },
+      ...group.indices.map((index): Row => ({ kind: "node", index, key: `n${index}` })),
+    ];
   });
 }
 
@@ -125,7 +154,15 @@ const ROW_ESTIMATE_PX = 230;
  * 2,000 nodes cost what a screenful costs (issue 20: 323,000 DOM nodes and an
  * 8.4 s task before).
  */
-function NodeRows({ cluster, fabricList, onChange }: { cluster: Cluster; fabricList: string; onChange: (next: Cluster) => void }) {
+function NodeRows({
+  cluster,
+  fabricList,
+  onChange,
+}: {
+  cluster: Cluster;
+  fabricList: string;
+  onChange: (next: Cluster) => void;
+}) {
   const [split, setSplit] = useState<ReadonlySet<string>>(new Set());
   const groups = useMemo(() => groupNodes(cluster), [cluster]);
   const rows = useMemo(() => rowsOf(groups, split), [groups, split]);
@@ -141,43 +178,62 @@ function NodeRows({ cluster, fabricList, onChange }: { cluster: Cluster; fabricL
     if (!row) return null;
     return (
       <>
-              {row.kind === "node" ? (
-                <NodeEditor
-                  node={cluster.nodes[row.index] ?? groups[0]!.node}
-                  title={`Node ${row.index + 1}`}
-                  fabricList={fabricList}
-                  edit={(f) => onChange({ nodes: cluster.nodes.map((n, i) => (i === row.index ? f(n) : n)) })}
-                  idField
-                  actions={<NodeActions n={row.index + 1} onDuplicate={(copies) => onChange(duplicateNode(cluster, row.index, copies))} onRemove={() => onChange(removeNode(cluster, row.index))} />}
+        {row.kind === "node" ? (
+          <NodeEditor
+            node={cluster.nodes[row.index] ?? groups[0]!.node}
+            title={`Node ${row.index + 1}`}
+            fabricList={fabricList}
+            edit={(f) => onChange({ nodes: cluster.nodes.map((n, i) => (i === row.index ? f(n) : n)) })}
+            idField
+            actions={
+              <NodeActions
+                n={row.index + 1}
+                onDuplicate={(copies) => onChange(duplicateNode(cluster, row.index, copies))}
+                onRemove={() => onChange(removeNode(cluster, row.index))}
+              />
+            }
+          />
+        ) : row.kind === "split" ? (
+          <div className="cluster-split">
+            <strong>{groupLabel(row.group)}</strong>: split out, edited one by one{" "}
+            <button type="button" className="secondary" onClick={() => toggle(nodeKey(row.group.node), false)}>
+              Edit as one group
+            </button>
+          </div>
+        ) : (
+          <NodeEditor
+            node={row.group.node}
+            title={groupLabel(row.group)}
+            subtitle={`${row.group.node.id} … ${cluster.nodes[row.group.indices.at(-1) ?? 0]?.id ?? ""}`}
+            fabricList={fabricList}
+            edit={(f) => onChange(editGroup(cluster, row.group, f))}
+            idField={false}
+            actions={
+              <>
+                <NumberField
+                  label={`Nodes in ${groupLabel(row.group)}`}
+                  visibleLabel="Nodes"
+                  value={row.group.indices.length}
+                  min={1}
+                  max={MAX_NODES}
+                  integer
+                  onCommit={(v) => v !== undefined && onChange(resizeGroup(cluster, row.group, v))}
                 />
-              ) : row.kind === "split" ? (
-                <div className="cluster-split">
-                  <strong>{groupLabel(row.group)}</strong>: split out, edited one by one{" "}
-                  <button type="button" className="secondary" onClick={() => toggle(nodeKey(row.group.node), false)}>
-                    Edit as one group
-                  </button>
-                </div>
-              ) : (
-                <NodeEditor
-                  node={row.group.node}
-                  title={groupLabel(row.group)}
-                  subtitle={`${row.group.node.id} … ${cluster.nodes[row.group.indices.at(-1) ?? 0]?.id ?? ""}`}
-                  fabricList={fabricList}
-                  edit={(f) => onChange(editGroup(cluster, row.group, f))}
-                  idField={false}
-                  actions={
-                    <>
-                      <NumberField label={`Nodes in ${groupLabel(row.group)}`} visibleLabel="Nodes" value={row.group.indices.length} min={1} max={MAX_NODES} integer onCommit={(v) => v !== undefined && onChange(resizeGroup(cluster, row.group, v))} />
-                      <button type="button" className="secondary" onClick={() => toggle(nodeKey(row.group.node), true)}>
-                        Split out
-                      </button>
-                      <button type="button" className="secondary" aria-label={`Remove ${groupLabel(row.group)}`} onClick={() => onChange(removeGroup(cluster, row.group))}>
-                        Remove group
-                      </button>
-                    </>
-                  }
-                />
-              )}
+                <button type="button" className="secondary" onClick={() => toggle(nodeKey(row.group.node), true)}>
+                  Split out
+                </button>
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Remove ${groupLabel(row.group)}`}
+                  onClick={() => onChange(removeGroup(cluster, row.group))}
+                >
+                  Remove group
+                </button>
+              </>
+            }
+          />
+        )}
       </>
     );
   };
@@ -192,17 +248,43 @@ function NodeRows({ cluster, fabricList, onChange }: { cluster: Cluster; fabricL
   }
   return (
     <Suspense fallback={<p className="muted">Loading the node list…</p>}>
-      <VirtualList count={rows.length} keyOf={(i) => rows[i]?.key ?? String(i)} estimatePx={ROW_ESTIMATE_PX} row={draw} />
+      <VirtualList
+        count={rows.length}
+        keyOf={(i) => rows[i]?.key ?? String(i)}
+        estimatePx={ROW_ESTIMATE_PX}
+        row={draw}
+      />
     </Suspense>
   );
 }
 
-function NodeActions({ n, onDuplicate, onRemove }: { n: number; onDuplicate: (copies: number) => void; onRemove: () => void }) {
+function NodeActions({
+  n,
+  onDuplicate,
+  onRemove,
+}: {
+  n: number;
+  onDuplicate: (copies: number) => void;
+  onRemove: () => void;
+}) {
   const [copies, setCopies] = useState(1);
   return (
     <>
-      <NumberField label={`Copies of node ${n}`} visibleLabel="Copies" value={copies} min={1} max={MAX_DUPLICATES} integer onCommit={(v) => v !== undefined && setCopies(v)} />
-      <button type="button" className="secondary" aria-label={`Duplicate node ${n}`} onClick={() => onDuplicate(copies)}>
+      <NumberField
+        label={`Copies of node ${n}`}
+        visibleLabel="Copies"
+        value={copies}
+        min={1}
+        max={MAX_DUPLICATES}
+        integer
+        onCommit={(v) => v !== undefined && setCopies(v)}
+      />
+      <button
+        type="button"
+        className="secondary"
+        aria-label={`Duplicate node ${n}`}
+        onClick={() => onDuplicate(copies)}
+      >
         Duplicate
       </button>
       <button type="button" className="secondary" aria-label={`Remove node ${n}`} onClick={onRemove}>
@@ -242,10 +324,33 @@ function NodeEditor({ node, title, subtitle, fabricList, edit, idField, actions 
         ) : null}
         <div className="field">
           <FieldLabel htmlFor={`${id}-fabric`} label={`${title} fabric`} visibleLabel="Fabric" />
-          <input id={`${id}-fabric`} type="text" list={fabricList} value={node.fabric} placeholder="none" onChange={(e) => patch({ fabric: e.target.value.trim() })} />
+          <input
+            id={`${id}-fabric`}
+            type="text"
+            list={fabricList}
+            value={node.fabric}
+            placeholder="none"
+            onChange={(e) => patch({ fabric: e.target.value.trim() })}
+          />
         </div>
-        <NumberField label={`${title} RAM (GiB)`} visibleLabel="RAM (GiB)" value={node.hostMemGib} min={0} max={MAX_HOST_MEM_GIB} step={1} onCommit={(v) => v !== undefined && patch({ hostMemGib: v })} />
-        <NumberField label={`${title} free RAM (GiB)`} visibleLabel="Free RAM (GiB)" value={node.hostFreeGib} min={0} max={MAX_HOST_MEM_GIB} step={1} onCommit={(v) => v !== undefined && patch({ hostFreeGib: v })} />
+        <NumberField
+          label={`${title} RAM (GiB)`}
+          visibleLabel="RAM (GiB)"
+          value={node.hostMemGib}
+          min={0}
+          max={MAX_HOST_MEM_GIB}
+          step={1}
+          onCommit={(v) => v !== undefined && patch({ hostMemGib: v })}
+        />
+        <NumberField
+          label={`${title} free RAM (GiB)`}
+          visibleLabel="Free RAM (GiB)"
+          value={node.hostFreeGib}
+          min={0}
+          max={MAX_HOST_MEM_GIB}
+          step={1}
+          onCommit={(v) => v !== undefined && patch({ hostFreeGib: v })}
+        />
       </div>
 
       <table className="cluster-devices">
@@ -277,7 +382,12 @@ function NodeEditor({ node, title, subtitle, fabricList, edit, idField, actions 
       {node.devices.length === 0 ? <p className="hint">No cards: a CPU-only node, planned against its RAM.</p> : null}
 
       <div className="button-row">
-        <button type="button" className="secondary" aria-label={`Add card to ${title.toLowerCase()}`} onClick={() => setDevices((ds) => [...ds, { class: "h100-80g", count: 1, free: 1 }])}>
+        <button
+          type="button"
+          className="secondary"
+          aria-label={`Add card to ${title.toLowerCase()}`}
+          onClick={() => setDevices((ds) => [...ds, { class: "h100-80g", count: 1, free: 1 }])}
+        >
           Add card
         </button>
         {actions}
@@ -297,7 +407,11 @@ function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
   const id = useId();
   // A class the catalog knows, with no memory of its own, is picked from the list; anything else is custom.
   const custom = !isCatalogClass(device.class) || device.memGib !== undefined;
-  const withCounts = (next: Omit<DeviceGroup, "count" | "free">): DeviceGroup => ({ ...next, count: device.count, free: device.free });
+  const withCounts = (next: Omit<DeviceGroup, "count" | "free">): DeviceGroup => ({
+    ...next,
+    count: device.count,
+    free: device.free,
+  });
   return (
     <tr>
       <td>
@@ -311,7 +425,14 @@ function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
           value={custom ? CUSTOM : device.class}
           onChange={(e) => {
             const value = e.target.value;
-            onChange(value === CUSTOM ? withCounts({ class: custom ? device.class : CUSTOM_DEVICE.class, memGib: device.memGib ?? CUSTOM_DEVICE.memGib! }) : withCounts({ class: value }));
+            onChange(
+              value === CUSTOM
+                ? withCounts({
+                    class: custom ? device.class : CUSTOM_DEVICE.class,
+                    memGib: device.memGib ?? CUSTOM_DEVICE.memGib!,
+                  })
+                : withCounts({ class: value }),
+            );
           }}
         >
           {GROUPS.map((g) => (
@@ -329,7 +450,12 @@ function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
           <div className="field-row">
             <div className="field">
               <FieldLabel htmlFor={`${id}-custom`} label={`${label} custom class`} visibleLabel="Custom class" />
-              <input id={`${id}-custom`} type="text" value={device.class} onChange={(e) => onChange({ ...device, class: e.target.value.trim() })} />
+              <input
+                id={`${id}-custom`}
+                type="text"
+                value={device.class}
+                onChange={(e) => onChange({ ...device, class: e.target.value.trim() })}
+              />
             </div>
             <NumberField
               label={`${label} memory (GiB)`}
@@ -345,13 +471,35 @@ function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
         ) : null}
       </td>
       <td>
-        <NumberField label={`${label} count`} visibleLabel="" value={device.count} min={0} max={MAX_DEVICES_PER_GROUP} integer onCommit={(v) => v !== undefined && onChange({ ...device, count: v })} />
+        <NumberField
+          label={`${label} count`}
+          visibleLabel=""
+          value={device.count}
+          min={0}
+          max={MAX_DEVICES_PER_GROUP}
+          integer
+          onCommit={(v) => v !== undefined && onChange({ ...device, count: v })}
+        />
       </td>
       <td>
-        <NumberField label={`${label} free`} visibleLabel="" value={device.free} min={0} max={MAX_DEVICES_PER_GROUP} integer onCommit={(v) => v !== undefined && onChange({ ...device, free: v })} />
+        <NumberField
+          label={`${label} free`}
+          visibleLabel=""
+          value={device.free}
+          min={0}
+          max={MAX_DEVICES_PER_GROUP}
+          integer
+          onCommit={(v) => v !== undefined && onChange({ ...device, free: v })}
+        />
       </td>
       <td>
-        <button type="button" className="secondary remove-card" onClick={onRemove} aria-label={`Remove ${label.toLowerCase()}`} title={`Remove ${label.toLowerCase()}`}>
+        <button
+          type="button"
+          className="secondary remove-card"
+          onClick={onRemove}
+          aria-label={`Remove ${label.toLowerCase()}`}
+          title={`Remove ${label.toLowerCase()}`}
+        >
           ×
         </button>
       </td>

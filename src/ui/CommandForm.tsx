@@ -1,5 +1,12 @@
 import { useId, useMemo, useState } from "react";
-import { checkTensorSplit, kvDtypeAllowed, resolveSettings, vllmUtilizationDefaults, withWorkload, type Plan } from "../plan/index.ts";
+import {
+  checkTensorSplit,
+  kvDtypeAllowed,
+  resolveSettings,
+  vllmUtilizationDefaults,
+  withWorkload,
+  type Plan,
+} from "../plan/index.ts";
 import { KV_DTYPES, shortfallOf } from "../plan/index.ts";
 import type { KvDtype, PlanOption, Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
@@ -17,7 +24,6 @@ interface CommandFormProps {
   chosenIndex: number;
   onChoose(index: number): void;
 }
-
 
 const KV_LABELS: Record<KvDtype, string> = {
   auto: "auto (the model's dtype)",
@@ -62,7 +68,13 @@ export function CommandForm({ plan, option, workload, onWorkloadChange, chosenIn
             if (v !== undefined) set({ contextTokens: v });
           }}
         />
-        <NumberField label="Sequences at once" value={workload.sequences} min={1} max={MAX_SEQUENCES} integer onCommit={(v) => {
+        <NumberField
+          label="Sequences at once"
+          value={workload.sequences}
+          min={1}
+          max={MAX_SEQUENCES}
+          integer
+          onCommit={(v) => {
             if (v !== undefined) set({ sequences: v });
           }}
         />
@@ -72,7 +84,12 @@ export function CommandForm({ plan, option, workload, onWorkloadChange, chosenIn
       <FitStatus option={current} />
       {current?.placement.tensorSplit !== undefined ? <TensorSplitField plan={checked} option={current} /> : null}
       {/* A link whose index this option no longer has (the plan changed) points at the first command. */}
-      <CommandList commands={commands} chosen={chosenIndex < commands.length ? chosenIndex : 0} groupName={groupName} onChoose={onChoose} />
+      <CommandList
+        commands={commands}
+        chosen={chosenIndex < commands.length ? chosenIndex : 0}
+        groupName={groupName}
+        onChoose={onChoose}
+      />
     </section>
   );
 }
@@ -82,7 +99,17 @@ export function CommandForm({ plan, option, workload, onWorkloadChange, chosenIn
  * picks which is "the" command, e.g. the node they are sending the link to;
  * it is highlighted and kept in the plan link.
  */
-function CommandList({ commands, chosen, groupName, onChoose }: { commands: string[]; chosen: number; groupName: string; onChoose: (index: number) => void }) {
+function CommandList({
+  commands,
+  chosen,
+  groupName,
+  onChoose,
+}: {
+  commands: string[];
+  chosen: number;
+  groupName: string;
+  onChoose: (index: number) => void;
+}) {
   const many = commands.length > 1;
   return (
     <ol className="commands">
@@ -104,7 +131,15 @@ function CommandList({ commands, chosen, groupName, onChoose }: { commands: stri
 type ShareKey = "gpuMemoryUtilization" | "memFractionStatic";
 
 /** vLLM's utilization or SGLang's static fraction; llama.cpp takes no share of the card. */
-function ShareField({ option, workload, onSet }: { option: PlanOption; workload: Workload; onSet: (key: ShareKey, value: number | undefined) => void }) {
+function ShareField({
+  option,
+  workload,
+  onSet,
+}: {
+  option: PlanOption;
+  workload: Workload;
+  onSet: (key: ShareKey, value: number | undefined) => void;
+}) {
   const card = option.cards[option.worstCardIndex ?? 0];
   if (!card || option.engine === "llamacpp") return null;
   const p = option.placement;
@@ -133,19 +168,35 @@ function ShareField({ option, workload, onSet }: { option: PlanOption; workload:
       max={1}
       step={0.01}
       placeholder={String(option.engine === "vllm" ? vllmUtilizationDefaults(resolved) : resolved.gpuMemoryUtilization)}
-      hint={option.engine === "vllm" ? "--gpu-memory-utilization: a share of the card's total memory" : "--memory-ratio: a share of the card's free memory"}
+      hint={
+        option.engine === "vllm"
+          ? "--gpu-memory-utilization: a share of the card's total memory"
+          : "--memory-ratio: a share of the card's free memory"
+      }
       onCommit={(v) => onSet("gpuMemoryUtilization", v)}
     />
   );
 }
 
-function KvDtypeField({ option, value, onChange }: { option: PlanOption; value: KvDtype; onChange: (kv: KvDtype) => void }) {
+function KvDtypeField({
+  option,
+  value,
+  onChange,
+}: {
+  option: PlanOption;
+  value: KvDtype;
+  onChange: (kv: KvDtype) => void;
+}) {
   const id = useId();
   const allowed = KV_DTYPES.filter((kv) => kvDtypeAllowed(option.engine, kv));
   return (
     <div className="field">
       <label htmlFor={id}>KV cache dtype</label>
-      <select id={id} value={allowed.includes(value) ? value : "auto"} onChange={(e) => onChange(e.target.value as KvDtype)}>
+      <select
+        id={id}
+        value={allowed.includes(value) ? value : "auto"}
+        onChange={(e) => onChange(e.target.value as KvDtype)}
+      >
         {allowed.map((kv) => (
           <option key={kv} value={kv}>
             {KV_LABELS[kv]}
@@ -167,7 +218,9 @@ function FitStatus({ option }: { option: PlanOption | null }) {
   const s = shortfallOf(option);
   return (
     <p className={`fit-status ${s.fits ? "fit-yes" : "fit-no"}`} role="status">
-      {s.fits ? `Fits. The longest context that fits is ${formatTokens(option.maxContextTokens)} tokens.` : `Does not fit: ${s.words}.`}
+      {s.fits
+        ? `Fits. The longest context that fits is ${formatTokens(option.maxContextTokens)} tokens.`
+        : `Does not fit: ${s.words}.`}
     </p>
   );
 }
@@ -180,12 +233,26 @@ function TensorSplitField({ plan, option }: { plan: Plan; option: PlanOption }) 
   const id = useId();
   const planned = option.placement.tensorSplit?.join(",") ?? "";
   const [text, setText] = useState(planned);
-  const result = useMemo(() => (text === planned ? null : checkTensorSplit(plan, option, text)), [plan, option, text, planned]);
+  const result = useMemo(
+    () => (text === planned ? null : checkTensorSplit(plan, option, text)),
+    [plan, option, text, planned],
+  );
   return (
     <div className="field">
       <label htmlFor={id}>Tensor split (-ts)</label>
-      <input id={id} type="text" value={text} spellCheck={false} onChange={(e) => setText(e.target.value)} aria-describedby={`${id}-status`} />
-      <p id={`${id}-status`} className={`fit-status ${result === null || result.ok ? "fit-yes" : "fit-no"}`} role="status">
+      <input
+        id={id}
+        type="text"
+        value={text}
+        spellCheck={false}
+        onChange={(e) => setText(e.target.value)}
+        aria-describedby={`${id}-status`}
+      />
+      <p
+        id={`${id}-status`}
+        className={`fit-status ${result === null || result.ok ? "fit-yes" : "fit-no"}`}
+        role="status"
+      >
         {result === null
           ? `The plan's split: one share a device, ${option.cards.length} devices.`
           : result.ok

@@ -34,7 +34,15 @@ const MAX_SEQUENCES = 4096;
 /** Longest prompt or answer the page takes for the speed figures: past any model's context today. */
 const MAX_REQUEST_TOKENS = 10_000_000;
 
-export function ContextControls({ workload, slidingContextTokens, maxContextTokens, onSlide, onSlideEnd, onChange, children }: ContextControlsProps) {
+export function ContextControls({
+  workload,
+  slidingContextTokens,
+  maxContextTokens,
+  onSlide,
+  onSlideEnd,
+  onChange,
+  children,
+}: ContextControlsProps) {
   const sliderId = useId();
   const kvId = useId();
   const max = Math.max(maxContextTokens, MIN_CONTEXT_TOKENS);
@@ -118,7 +126,8 @@ export function ContextControls({ workload, slidingContextTokens, maxContextToke
         </div>
       </div>
       <p className="hint">
-        Token pool: {formatTokens(contextTokens)} × {workload.sequences} = {formatTokens(poolTokens)} tokens of KV cache per replica.
+        Token pool: {formatTokens(contextTokens)} × {workload.sequences} = {formatTokens(poolTokens)} tokens of KV cache
+        per replica.
       </p>
       {children}
     </div>

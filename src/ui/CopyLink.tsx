@@ -31,7 +31,8 @@ export function CopyLink({ choices, carriesManual }: { choices: Choices; carries
       </span>
       {carriesManual ? null : (
         <p className="muted small">
-          The link cannot carry this hand-entered config.json (it would pass 8 KB): whoever opens it must enter the same config.json and size.
+          The link cannot carry this hand-entered config.json (it would pass 8 KB): whoever opens it must enter the same
+          config.json and size.
         </p>
       )}
       {state.kind === "manual" ? (

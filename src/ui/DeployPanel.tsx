@@ -19,7 +19,10 @@ interface DeployPanelProps {
  * can, rather than being hidden: the user learns what to import or choose.
  */
 export function DeployPanel({ plan, option, initialKind }: DeployPanelProps) {
-  const targets = useMemo(() => deployTargets(option, plan.cluster, plan.workload.settings.vllmVersion), [option, plan.cluster, plan.workload.settings.vllmVersion]);
+  const targets = useMemo(
+    () => deployTargets(option, plan.cluster, plan.workload.settings.vllmVersion),
+    [option, plan.cluster, plan.workload.settings.vllmVersion],
+  );
   const [kind, setKind] = useState<DeployKind>(initialKind ?? targets.find((t) => t.ok)?.kind ?? "kubernetes");
   const result = useMemo(() => tryDeploy(kind, { option, plan }), [kind, option, plan]);
   const name = useId();
@@ -29,11 +32,18 @@ export function DeployPanel({ plan, option, initialKind }: DeployPanelProps) {
         <legend>Deploy with</legend>
         {DEPLOY_KINDS.map((k) => (
           <label key={k}>
-            <input type="radio" name={name} value={k} checked={k === kind} onChange={() => setKind(k)} /> {KIND_LABEL[k]}
+            <input type="radio" name={name} value={k} checked={k === kind} onChange={() => setKind(k)} />{" "}
+            {KIND_LABEL[k]}
           </label>
         ))}
       </fieldset>
-      {typeof result === "string" ? <p className="deploy-refused" role="note">{refusal(result, targets)}</p> : <ManifestView manifest={result} />}
+      {typeof result === "string" ? (
+        <p className="deploy-refused" role="note">
+          {refusal(result, targets)}
+        </p>
+      ) : (
+        <ManifestView manifest={result} />
+      )}
     </div>
   );
 }
@@ -47,7 +57,11 @@ function refusal(reason: string, targets: ReturnType<typeof deployTargets>): str
 function ManifestView({ manifest }: { manifest: Manifest }) {
   const { id, state, copy } = useCopy(manifest.text);
   function download() {
-    downloadText(manifest.text, manifest.fileName, manifest.kind === "slurm" ? "text/x-shellscript" : "application/yaml");
+    downloadText(
+      manifest.text,
+      manifest.fileName,
+      manifest.kind === "slurm" ? "text/x-shellscript" : "application/yaml",
+    );
   }
   return (
     <div className="command">

@@ -1,5 +1,11 @@
 import { useId } from "react";
-import { assumedVllmRelease, engineDefaults, vllmReleaseChoiceOf, vllmReleaseChoices, type SettingDefault } from "../plan/index.ts";
+import {
+  assumedVllmRelease,
+  engineDefaults,
+  vllmReleaseChoiceOf,
+  vllmReleaseChoices,
+  type SettingDefault,
+} from "../plan/index.ts";
 import type { EngineSettings as Settings } from "../plan/index.ts";
 import { NumberField } from "./NumberField.tsx";
 
@@ -31,16 +37,40 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
   const changed = Object.keys(settings).length;
   return (
     <details className="engine-settings">
-      <summary>
-        Engine settings{changed > 0 ? <span className="count"> ({changed} changed)</span> : null}
-      </summary>
-      <p className="hint">Empty fields use each engine&apos;s own default (shown greyed). These go into the plan link.</p>
+      <summary>Engine settings{changed > 0 ? <span className="count"> ({changed} changed)</span> : null}</summary>
+      <p className="hint">
+        Empty fields use each engine&apos;s own default (shown greyed). These go into the plan link.
+      </p>
       <fieldset>
         <legend>vLLM</legend>
         <div className="field-grid">
-          <SettingNumber label="GPU memory utilization" d={defaults.vllm["gpuMemoryUtilization"]} value={settings.gpuMemoryUtilization} min={0.05} max={1} step={0.01} onCommit={(v) => onSet("gpuMemoryUtilization", v)} />
-          <SettingNumber label="Max sequences" d={defaults.vllm["maxNumSeqs"]} value={settings.maxNumSeqs} min={1} max={65536} integer onCommit={(v) => onSet("maxNumSeqs", v)} />
-          <SettingNumber label="Max batched tokens" d={defaults.vllm["maxNumBatchedTokens"]} value={settings.maxNumBatchedTokens} min={16} max={MAX_TOKENS_FIELD} integer onCommit={(v) => onSet("maxNumBatchedTokens", v)} />
+          <SettingNumber
+            label="GPU memory utilization"
+            d={defaults.vllm["gpuMemoryUtilization"]}
+            value={settings.gpuMemoryUtilization}
+            min={0.05}
+            max={1}
+            step={0.01}
+            onCommit={(v) => onSet("gpuMemoryUtilization", v)}
+          />
+          <SettingNumber
+            label="Max sequences"
+            d={defaults.vllm["maxNumSeqs"]}
+            value={settings.maxNumSeqs}
+            min={1}
+            max={65536}
+            integer
+            onCommit={(v) => onSet("maxNumSeqs", v)}
+          />
+          <SettingNumber
+            label="Max batched tokens"
+            d={defaults.vllm["maxNumBatchedTokens"]}
+            value={settings.maxNumBatchedTokens}
+            min={16}
+            max={MAX_TOKENS_FIELD}
+            integer
+            onCommit={(v) => onSet("maxNumBatchedTokens", v)}
+          />
           <SettingSelect
             label="Weights dtype"
             d={defaults.vllm["dtype"]}
@@ -58,7 +88,9 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
           />
           <SettingSelect
             label="Hybrid KV cache for chunked attention (Llama-4)"
-            value={settings.vllmChunkedLocalHybridKv === undefined ? "" : settings.vllmChunkedLocalHybridKv ? "on" : "off"}
+            value={
+              settings.vllmChunkedLocalHybridKv === undefined ? "" : settings.vllmChunkedLocalHybridKv ? "on" : "off"
+            }
             options={["on", "off"]}
             emptyLabel="default (the vLLM modelled)"
             hint="VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: off makes every layer hold the whole context"
@@ -73,31 +105,75 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
             hint="What the start-up profile holds inside the budget differs by release: 0.21+ reserves the CUDA-graph estimate there and defaults to utilization 0.92; 0.11.1–0.16 sorted the vocabulary in the sampler (about 2.5 times the activation peak); 0.10 held less with tensor parallelism. 0.26 runs dense models on its V2 runner with no estimate inside; 0.27 prints consumed/peak accounting; 0.29's V2 runner captures its graphs in profiling. Not named: the newest release is planned"
             onChange={(v) => onSet("vllmVersion", v === "" ? undefined : v)}
           />
-          <SettingCheckbox label="Enforce eager (no CUDA graphs)" d={defaults.vllm["enforceEager"]} checked={settings.enforceEager === true} onChange={(on) => onSet("enforceEager", on ? true : undefined)} />
+          <SettingCheckbox
+            label="Enforce eager (no CUDA graphs)"
+            d={defaults.vllm["enforceEager"]}
+            checked={settings.enforceEager === true}
+            onChange={(on) => onSet("enforceEager", on ? true : undefined)}
+          />
         </div>
       </fieldset>
       <fieldset>
         <legend>SGLang</legend>
         <div className="field-grid">
-          <SettingNumber label="Static memory fraction" d={defaults.sglang["memFractionStatic"]} value={settings.memFractionStatic} min={0.05} max={1} step={0.01} onCommit={(v) => onSet("memFractionStatic", v)} />
+          <SettingNumber
+            label="Static memory fraction"
+            d={defaults.sglang["memFractionStatic"]}
+            value={settings.memFractionStatic}
+            min={0.05}
+            max={1}
+            step={0.01}
+            onCommit={(v) => onSet("memFractionStatic", v)}
+          />
         </div>
       </fieldset>
       <fieldset>
         <legend>llama.cpp</legend>
         <div className="field-grid">
-          <SettingNumber label="Micro-batch" d={defaults.llamacpp["ubatch"]} value={settings.ubatch} min={1} max={MAX_TOKENS_FIELD} integer onCommit={(v) => onSet("ubatch", v)} />
-          <SettingNumber label="Batch" d={defaults.llamacpp["batch"]} value={settings.batch} min={1} max={MAX_TOKENS_FIELD} integer onCommit={(v) => onSet("batch", v)} />
-          <SettingNumber label="Parallel slots" d={defaults.llamacpp["parallel"]} value={settings.parallel} min={1} max={4096} integer onCommit={(v) => onSet("parallel", v)} />
+          <SettingNumber
+            label="Micro-batch"
+            d={defaults.llamacpp["ubatch"]}
+            value={settings.ubatch}
+            min={1}
+            max={MAX_TOKENS_FIELD}
+            integer
+            onCommit={(v) => onSet("ubatch", v)}
+          />
+          <SettingNumber
+            label="Batch"
+            d={defaults.llamacpp["batch"]}
+            value={settings.batch}
+            min={1}
+            max={MAX_TOKENS_FIELD}
+            integer
+            onCommit={(v) => onSet("batch", v)}
+          />
+          <SettingNumber
+            label="Parallel slots"
+            d={defaults.llamacpp["parallel"]}
+            value={settings.parallel}
+            min={1}
+            max={4096}
+            integer
+            onCommit={(v) => onSet("parallel", v)}
+          />
           <SettingSelect
             label="Flash attention"
             d={defaults.llamacpp["flashAttn"]}
             value={settings.flashAttn ?? ""}
             options={FLASH_ATTN_MODES}
-            onChange={(v) => onSet("flashAttn", FLASH_ATTN_MODES.find((m) => m === v))}
+            onChange={(v) =>
+              onSet(
+                "flashAttn",
+                FLASH_ATTN_MODES.find((m) => m === v),
+              )
+            }
           />
         </div>
       </fieldset>
-      <p className="hint">The KV cache dtype above sets vLLM&apos;s and SGLang&apos;s --kv-cache-dtype and llama.cpp&apos;s -ctk/-ctv.</p>
+      <p className="hint">
+        The KV cache dtype above sets vLLM&apos;s and SGLang&apos;s --kv-cache-dtype and llama.cpp&apos;s -ctk/-ctv.
+      </p>
       <button type="button" className="secondary" onClick={onReset} disabled={changed === 0}>
         Reset to engine defaults
       </button>
@@ -135,18 +211,18 @@ function SettingNumber({ label, d, value, min, max, step, integer, onCommit }: S
   const hint = hintOf(d);
   return (
     <div className="setting">
-    <NumberField
-      label={label}
-      value={value}
-      min={min}
-      max={max}
-      {...(step !== undefined ? { step } : {})}
-      {...(integer !== undefined ? { integer } : {})}
-      {...(d ? { placeholder: String(d.value) } : {})}
-      {...(hint !== undefined ? { hint } : {})}
-      onCommit={onCommit}
-    />
-    <Source d={d} />
+      <NumberField
+        label={label}
+        value={value}
+        min={min}
+        max={max}
+        {...(step !== undefined ? { step } : {})}
+        {...(integer !== undefined ? { integer } : {})}
+        {...(d ? { placeholder: String(d.value) } : {})}
+        {...(hint !== undefined ? { hint } : {})}
+        onCommit={onCommit}
+      />
+      <Source d={d} />
     </div>
   );
 }
@@ -170,7 +246,12 @@ function SettingSelect({ label, d, value, options, emptyLabel, hint, wide = fals
   return (
     <div className={wide ? "field wide" : "field"}>
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={line ? `${id}-hint` : undefined}>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={line ? `${id}-hint` : undefined}
+      >
         <option value="">{emptyLabel ?? `default${d ? ` (${String(d.value)})` : ""}`}</option>
         {options.map((o) => {
           const { value: v, label: text } = typeof o === "string" ? { value: o, label: o } : o;
@@ -187,12 +268,28 @@ function SettingSelect({ label, d, value, options, emptyLabel, hint, wide = fals
   );
 }
 
-function SettingCheckbox({ label, d, checked, onChange }: { label: string; d: SettingDefault | undefined; checked: boolean; onChange: (on: boolean) => void }) {
+function SettingCheckbox({
+  label,
+  d,
+  checked,
+  onChange,
+}: {
+  label: string;
+  d: SettingDefault | undefined;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+}) {
   const id = useId();
   const line = hintOf(d);
   return (
     <div className="field checkbox">
-      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} aria-describedby={line ? `${id}-hint` : undefined} />
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        aria-describedby={line ? `${id}-hint` : undefined}
+      />
       <label htmlFor={id}>{label}</label>
       <Hint id={`${id}-hint`} line={line} />
       <Source d={d} />

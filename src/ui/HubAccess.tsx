@@ -19,7 +19,16 @@ interface HubAccessProps {
  * (memory, or this tab's sessionStorage when asked): never into the plan
  * link, localStorage or a log.
  */
-export function HubAccess({ hubUrl, defaultHubUrl, hasToken, tokenRemembered, open, onToken, onForgetToken, onHubUrl }: HubAccessProps) {
+export function HubAccess({
+  hubUrl,
+  defaultHubUrl,
+  hasToken,
+  tokenRemembered,
+  open,
+  onToken,
+  onForgetToken,
+  onHubUrl,
+}: HubAccessProps) {
   const tokenId = useId();
   const rememberId = useId();
   const urlId = useId();
@@ -30,7 +39,10 @@ export function HubAccess({ hubUrl, defaultHubUrl, hasToken, tokenRemembered, op
   const [urlProblem, setUrlProblem] = useState<string | null>(null);
   return (
     <details className="hub-access" open={open || undefined}>
-      <summary>Hub access{hasToken ? " · token set" : ""}{hubUrl !== defaultHubUrl ? ` · ${hubUrl}` : ""}</summary>
+      <summary>
+        Hub access{hasToken ? " · token set" : ""}
+        {hubUrl !== defaultHubUrl ? ` · ${hubUrl}` : ""}
+      </summary>
       <form
         className="token-form"
         onSubmit={(e) => {
@@ -96,7 +108,8 @@ export function HubAccess({ hubUrl, defaultHubUrl, hasToken, tokenRemembered, op
             onChange={(e) => setUrlText(e.target.value)}
           />
           <span id={`${urlId}-hint`} className={urlProblem ? "error" : "hint"}>
-            {urlProblem ?? `A mirror or an enterprise hub; ${defaultHubUrl} by default. The page's security policy must allow its address.`}
+            {urlProblem ??
+              `A mirror or an enterprise hub; ${defaultHubUrl} by default. The page's security policy must allow its address.`}
           </span>
         </div>
         <button type="submit" className="secondary">

@@ -73,11 +73,13 @@ export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
           onClose();
         }
       }}
-      onDragOver={(e) => e.preventDefault()} onDrop={(e) => void onDrop(e)}>
+      onDragOver={(e) => e.preventDefault()}
+      onDrop={(e) => void onDrop(e)}
+    >
       <h3 id={`${id}-title`}>Import a cluster</h3>
       <p className="hint">
-        Paste or drop the output of nvidia-smi, rocm-smi, kubectl get nodes / describe node, Slurm scontrol show node or sinfo, ray status, a CSV, or
-        Modelplan's own JSON or YAML. It stays in this page.
+        Paste or drop the output of nvidia-smi, rocm-smi, kubectl get nodes / describe node, Slurm scontrol show node or
+        sinfo, ray status, a CSV, or Modelplan's own JSON or YAML. It stays in this page.
       </p>
       <div className="field grow">
         <label htmlFor={`${id}-text`}>Paste inventory</label>
@@ -87,7 +89,11 @@ export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
           rows={10}
           spellCheck={false}
           value={text}
-          placeholder={bigFile !== null ? `${fileName ?? "the file"}: ${(bigFile.length / 1e6).toFixed(1)} MB, read from the file (too long to show here)` : undefined}
+          placeholder={
+            bigFile !== null
+              ? `${fileName ?? "the file"}: ${(bigFile.length / 1e6).toFixed(1)} MB, read from the file (too long to show here)`
+              : undefined
+          }
           onChange={(e) => {
             setText(e.target.value);
             setBigFile(null);
@@ -96,14 +102,24 @@ export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
           }}
         />
       </div>
-      <TextFileInput label="Or upload a file" accept=".txt,.json,.yaml,.yml,.csv,.log,text/plain" maxBytes={MAX_FILE_BYTES} whatItShouldBe={INVENTORY} onText={read} />
+      <TextFileInput
+        label="Or upload a file"
+        accept=".txt,.json,.yaml,.yml,.csv,.log,text/plain"
+        maxBytes={MAX_FILE_BYTES}
+        whatItShouldBe={INVENTORY}
+        onText={read}
+      />
       {dropError ? (
         <p className="error" role="alert">
           {dropError}
         </p>
       ) : null}
       <div className="button-row">
-        <button type="button" onClick={() => setResult(importCluster(bigFile ?? text, fileName))} disabled={bigFile === null && text.trim() === ""}>
+        <button
+          type="button"
+          onClick={() => setResult(importCluster(bigFile ?? text, fileName))}
+          disabled={bigFile === null && text.trim() === ""}
+        >
           Read inventory
         </button>
         <button type="button" className="secondary" onClick={onClose}>
@@ -153,7 +169,13 @@ function ImportReview({ result, onConfirm }: { result: ImportResult; onConfirm: 
                 <li key={g.indices[0]}>
                   {g.indices.length > 1 ? `${g.indices.length.toLocaleString("en-US")} × ` : ""}
                   <code>{n.id}</code>
-                  {g.indices.length > 1 ? <> … <code>{last}</code></> : null}: {cardsLabel(n)}
+                  {g.indices.length > 1 ? (
+                    <>
+                      {" "}
+                      … <code>{last}</code>
+                    </>
+                  ) : null}
+                  : {cardsLabel(n)}
                   {n.hostMemGib > 0 ? `, ${n.hostMemGib} GiB RAM` : ""}
                   {n.fabric ? ` on ${n.fabric}` : ""}
                 </li>

@@ -37,7 +37,9 @@ export function ManualModel({ open, onToggle, onUse }: ManualModelProps) {
   function submit(): void {
     const amount = Number(size.trim());
     if (size.trim() === "" || !Number.isFinite(amount) || amount <= 0) {
-      setProblem(`give the weights' size as a number of ${unit}: the sum of the *.safetensors files (the Hub lists it in GB)`);
+      setProblem(
+        `give the weights' size as a number of ${unit}: the sum of the *.safetensors files (the Hub lists it in GB)`,
+      );
       return;
     }
     setProblem(onUse({ configJsonText: configText, weightsBytes: amount * BYTES_PER_UNIT[unit], name }));
@@ -82,7 +84,13 @@ export function ManualModel({ open, onToggle, onUse }: ManualModelProps) {
         <div className="manual-size">
           <div className="field">
             <label htmlFor={`${id}-size`}>Weights' size</label>
-            <input id={`${id}-size`} type="text" inputMode="decimal" value={size} onChange={(e) => setSize(e.target.value)} />
+            <input
+              id={`${id}-size`}
+              type="text"
+              inputMode="decimal"
+              value={size}
+              onChange={(e) => setSize(e.target.value)}
+            />
           </div>
           <div className="field">
             <label htmlFor={`${id}-unit`}>Unit</label>
@@ -94,7 +102,14 @@ export function ManualModel({ open, onToggle, onUse }: ManualModelProps) {
         </div>
         <div className="field">
           <label htmlFor={`${id}-name`}>Name for the commands (optional)</label>
-          <input id={`${id}-name`} type="text" value={name} placeholder="owner/name" spellCheck={false} onChange={(e) => setName(e.target.value)} />
+          <input
+            id={`${id}-name`}
+            type="text"
+            value={name}
+            placeholder="owner/name"
+            spellCheck={false}
+            onChange={(e) => setName(e.target.value)}
+          />
         </div>
         <button type="submit">Plan this model</button>
         <div id={`${id}-problem`} aria-live="polite">

@@ -18,12 +18,21 @@ export function NeedsGguf({ repo, state, onPlan }: NeedsGgufProps) {
   return (
     <div className="notice needs-gguf" role="note">
       <p>
-        <strong>This cluster has no GPU, and on CPUs only llama.cpp runs here: it loads GGUF files, and {repo} has only safetensors.</strong> Plan a GGUF
-        quantization of it, or add GPU nodes to the cluster.
+        <strong>
+          This cluster has no GPU, and on CPUs only llama.cpp runs here: it loads GGUF files, and {repo} has only
+          safetensors.
+        </strong>{" "}
+        Plan a GGUF quantization of it, or add GPU nodes to the cluster.
       </p>
-      {state.kind === "loading" ? <p className="muted small">Asking the Hub for GGUF quantizations of {repo}…</p> : null}
-      {state.kind === "error" ? <p className="muted small">The Hub could not list its quantizations: {state.message}</p> : null}
-      {state.kind === "ready" ? <ChildList baseRepo={repo} items={ggufOnly(state.children)} onPlan={onPlan} what="GGUF quantizations" /> : null}
+      {state.kind === "loading" ? (
+        <p className="muted small">Asking the Hub for GGUF quantizations of {repo}…</p>
+      ) : null}
+      {state.kind === "error" ? (
+        <p className="muted small">The Hub could not list its quantizations: {state.message}</p>
+      ) : null}
+      {state.kind === "ready" ? (
+        <ChildList baseRepo={repo} items={ggufOnly(state.children)} onPlan={onPlan} what="GGUF quantizations" />
+      ) : null}
     </div>
   );
 }

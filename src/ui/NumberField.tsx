@@ -34,7 +34,18 @@ interface NumberFieldProps {
  * the text typed lives here until it is a valid number, and only valid
  * numbers reach the plan. A value out of range says what range it wants.
  */
-export function NumberField({ label, visibleLabel, value, min, max, step = 1, integer = false, placeholder, hint, onCommit }: NumberFieldProps) {
+export function NumberField({
+  label,
+  visibleLabel,
+  value,
+  min,
+  max,
+  step = 1,
+  integer = false,
+  placeholder,
+  hint,
+  onCommit,
+}: NumberFieldProps) {
   const id = useId();
   const [draft, setDraft] = useState<string | null>(null);
   const text = draft ?? (value === undefined ? "" : String(value));
@@ -77,7 +88,15 @@ export function NumberField({ label, visibleLabel, value, min, max, step = 1, in
 }
 
 /** A label whose accessible name is `label`, showing `visibleLabel` when given (see NumberFieldProps). */
-export function FieldLabel({ htmlFor, label, visibleLabel }: { htmlFor: string; label: string; visibleLabel?: string | undefined }) {
+export function FieldLabel({
+  htmlFor,
+  label,
+  visibleLabel,
+}: {
+  htmlFor: string;
+  label: string;
+  visibleLabel?: string | undefined;
+}) {
   if (visibleLabel === undefined) return <label htmlFor={htmlFor}>{label}</label>;
   if (visibleLabel === "") {
     return (

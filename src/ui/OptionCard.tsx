@@ -1,6 +1,15 @@
 import { lazy, memo, Suspense, useDeferredValue, useId, useMemo } from "react";
 import type { PlanOption } from "../plan/index.ts";
-import { artifactLabel, engineName, formatCount, formatMs, formatTokens, formatTps, parallelismLabel, placementLabel } from "./format.ts";
+import {
+  artifactLabel,
+  engineName,
+  formatCount,
+  formatMs,
+  formatTokens,
+  formatTps,
+  parallelismLabel,
+  placementLabel,
+} from "./format.ts";
 import { kvFigures } from "./kvFigures.ts";
 import type { WorkloadVerdict } from "./verdict.ts";
 import { cardBarRows, optionBadges, type CardBarRow } from "./rows.ts";
@@ -37,11 +46,38 @@ interface OptionCardProps {
  * off it follows once the slider rests: a user cannot see it change, and redrawing 50 of them every frame
  * is what made dragging stutter. Its chart and per-card rows follow the same rest, in a deferred render.
  */
-function OptionCardView({ option, settled, near, cardRef, quant, modelMaxContextTokens, selected, onSelect, verdict = null, children }: OptionCardProps) {
+function OptionCardView({
+  option,
+  settled,
+  near,
+  cardRef,
+  quant,
+  modelMaxContextTokens,
+  selected,
+  onSelect,
+  verdict = null,
+  children,
+}: OptionCardProps) {
   const titleId = useId();
   return (
-    <article ref={cardRef} className={`option${option.fits ? "" : " unfit"}${selected ? " selected" : ""}`} aria-labelledby={titleId} data-option-id={option.id}>
-      <OptionBody option={option} chartOption={settled} near={near} titleId={titleId} quant={quant} modelMaxContextTokens={modelMaxContextTokens} selected={selected} onSelect={onSelect} verdictTone={verdict?.tone ?? ""} verdictText={verdict?.text ?? ""} />
+    <article
+      ref={cardRef}
+      className={`option${option.fits ? "" : " unfit"}${selected ? " selected" : ""}`}
+      aria-labelledby={titleId}
+      data-option-id={option.id}
+    >
+      <OptionBody
+        option={option}
+        chartOption={settled}
+        near={near}
+        titleId={titleId}
+        quant={quant}
+        modelMaxContextTokens={modelMaxContextTokens}
+        selected={selected}
+        onSelect={onSelect}
+        verdictTone={verdict?.tone ?? ""}
+        verdictText={verdict?.text ?? ""}
+      />
       {selected ? <div className="option-commands">{children}</div> : null}
     </article>
   );
@@ -62,7 +98,18 @@ interface OptionBodyProps {
   verdictText: string;
 }
 
-const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId, quant, modelMaxContextTokens, selected, onSelect, verdictTone, verdictText }: OptionBodyProps) {
+const OptionBody = memo(function OptionBody({
+  option,
+  chartOption,
+  near,
+  titleId,
+  quant,
+  modelMaxContextTokens,
+  selected,
+  onSelect,
+  verdictTone,
+  verdictText,
+}: OptionBodyProps) {
   // The per-card figures are the chart's words: they follow the chart (the slider's rest), so a drag
   // re-lays out only the badge and the figures above, not every row of every card on screen.
   const rows = useMemo(() => cardBarRows(chartOption), [chartOption]);
@@ -85,13 +132,18 @@ const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId
       {verdictTone !== "" ? <p className={`verdict ${verdictTone}`}>{verdictText}</p> : null}
       <p className="option-what">
         <strong>{engineName(option.engine)}</strong> · {artifactLabel(option.artifact)}
-        {quant !== "" && quant !== option.artifact ? ` (${quant})` : ""} · {option.bitsPerWeight > 0 ? `${option.bitsPerWeight.toFixed(2)} bits/weight` : "bits/weight unknown"}
+        {quant !== "" && quant !== option.artifact ? ` (${quant})` : ""} ·{" "}
+        {option.bitsPerWeight > 0 ? `${option.bitsPerWeight.toFixed(2)} bits/weight` : "bits/weight unknown"}
         {split !== "" ? ` · ${split}` : ""}
       </p>
       <dl className="option-figures">
         <div>
           <dt>Longest context that fits</dt>
-          <dd>{option.maxContextTokens > 0 ? `${formatTokens(option.maxContextTokens)} tokens${capped ? " (the model's max)" : ""}` : "none"}</dd>
+          <dd>
+            {option.maxContextTokens > 0
+              ? `${formatTokens(option.maxContextTokens)} tokens${capped ? " (the model's max)" : ""}`
+              : "none"}
+          </dd>
         </div>
         {kvFigures(option).map((f) => (
           <div key={f.term}>
@@ -104,7 +156,9 @@ const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId
             <dt>Copies the cluster holds</dt>
             <dd>
               {formatCount(option.replicas)}, {formatCount(option.replicasFreeNow ?? 0)} on free cards now
-              {option.dataParallel !== undefined && option.dataParallel > 1 ? ` (${formatCount(option.dataParallel)} per node as one data-parallel server)` : ""}
+              {option.dataParallel !== undefined && option.dataParallel > 1
+                ? ` (${formatCount(option.dataParallel)} per node as one data-parallel server)`
+                : ""}
             </dd>
           </div>
         ) : (
@@ -125,14 +179,18 @@ const OptionBody = memo(function OptionBody({ option, chartOption, near, titleId
         ))}
       </ul>
       <div className="option-actions">
-        <button type="button" className={selected ? "secondary" : ""} aria-expanded={selected} onClick={() => onSelect(selected ? "" : option.id)}>
+        <button
+          type="button"
+          className={selected ? "secondary" : ""}
+          aria-expanded={selected}
+          onClick={() => onSelect(selected ? "" : option.id)}
+        >
           {selected ? "Hide commands" : "Commands"}
         </button>
       </div>
     </>
   );
 });
-
 
 /** Under a refused or short option: the engine's smallest changes to the cluster that would run it. */
 function WhatToBuy({ option, short }: { option: PlanOption; short: boolean }) {
@@ -171,7 +229,11 @@ function Speed({ option }: { option: PlanOption }) {
         </div>
         <div>
           <dt>Cost per million output tokens</dt>
-          <dd>{option.costPerMtok === undefined || option.costPerMtok === null ? "no price for these cards" : `$${option.costPerMtok.toFixed(2)}`}</dd>
+          <dd>
+            {option.costPerMtok === undefined || option.costPerMtok === null
+              ? "no price for these cards"
+              : `$${option.costPerMtok.toFixed(2)}`}
+          </dd>
         </div>
       </dl>
       <details className="speed-basis">
@@ -199,7 +261,11 @@ function RowFigures({ row }: { row: CardBarRow }) {
       <span className="key part-weights">weights {row.weightsGib.toFixed(1)}</span>
       <span className="key part-kv">KV {row.kvGib.toFixed(1)}</span>
       <span className="key part-engine">engine {row.engineGib.toFixed(1)}</span>
-      {row.overGib > 0 ? <span className="key part-over">over by {row.overGib.toFixed(1)}</span> : <span className="key part-free">free {row.freeGib.toFixed(1)}</span>}
+      {row.overGib > 0 ? (
+        <span className="key part-over">over by {row.overGib.toFixed(1)}</span>
+      ) : (
+        <span className="key part-free">free {row.freeGib.toFixed(1)}</span>
+      )}
       <span className="of">
         of {row.usableGib.toFixed(1)} usable / {row.physicalGib.toFixed(1)} GiB
       </span>

@@ -37,13 +37,28 @@ interface OptionsViewProps {
 const SETTLE_MS = 100;
 
 /** FreeToken is not a name a user knows: the filter says what it is (FlashML-org/FreeToken, docs/seed/gpus.go.txt). */
-const ENGINE_FILTER_LABELS: Partial<Record<Filters["engine"], string>> = { freetoken: "FreeToken (one card, a mixture of experts' experts in host RAM)" };
+const ENGINE_FILTER_LABELS: Partial<Record<Filters["engine"], string>> = {
+  freetoken: "FreeToken (one card, a mixture of experts' experts in host RAM)",
+};
 
 const FIT_LABELS: Record<FitFilter, string> = { all: "every option", fits: "those that fit", free: "those free now" };
 const GROUP_LABELS: Record<GroupBy, string> = { none: "rank only", artifact: "artifact", engine: "engine" };
 
 export function OptionsView(props: OptionsViewProps) {
-  const { options, refused, artifacts, modelMaxContextTokens, catchingUpToTokens = null, sequences = 1, whyNone, filters, selectedOptionId, onFilters, onSelect, renderCommands } = props;
+  const {
+    options,
+    refused,
+    artifacts,
+    modelMaxContextTokens,
+    catchingUpToTokens = null,
+    sequences = 1,
+    whyNone,
+    filters,
+    selectedOptionId,
+    onFilters,
+    onSelect,
+    renderCommands,
+  } = props;
   // Every layout, or the best of each artifact × engine (the default): a view choice, not the link's.
   const [everyLayout, setEveryLayout] = useState(false);
   const filtered = filterOptions(options, filters);
@@ -67,21 +82,37 @@ export function OptionsView(props: OptionsViewProps) {
           : `${formatCount(fitting)} of ${formatCount(options.length)} options fit at this context${held}${shown.length !== options.length ? `; showing ${formatCount(shown.length)}` : ""}.`}
       </p>
       <p className="layouts-toggle">
-        <button type="button" className="secondary" onClick={() => downloadText(planJsonText(options), "modelplan-options.json", "application/json")}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => downloadText(planJsonText(options), "modelplan-options.json", "application/json")}
+        >
           Download the options (JSON)
         </button>{" "}
-        <button type="button" className="secondary" onClick={() => downloadText(planCsvText(options), "modelplan-options.csv", "text/csv")}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => downloadText(planCsvText(options), "modelplan-options.csv", "text/csv")}
+        >
           Download the options (CSV)
         </button>{" "}
         {leaders.others > 0 || everyLayout ? (
-          <button type="button" className="secondary" aria-pressed={everyLayout} onClick={() => setEveryLayout(!everyLayout)}>
-            {everyLayout ? "Show the best layout of each artifact and engine" : `Show every layout (${formatCount(leaders.others)} more)`}
+          <button
+            type="button"
+            className="secondary"
+            aria-pressed={everyLayout}
+            onClick={() => setEveryLayout(!everyLayout)}
+          >
+            {everyLayout
+              ? "Show the best layout of each artifact and engine"
+              : `Show every layout (${formatCount(leaders.others)} more)`}
           </button>
         ) : null}
       </p>
       {selectedOptionId !== "" && !options.some((o) => o.id === selectedOptionId) ? (
         <p className="notice small" role="status">
-          The option you opened no longer runs this way at this workload: the plan found the ways below instead (see Why not? for the rest).{" "}
+          The option you opened no longer runs this way at this workload: the plan found the ways below instead (see Why
+          not? for the rest).{" "}
           <button type="button" className="secondary" onClick={() => onSelect("")}>
             Close it
           </button>
@@ -93,19 +124,37 @@ export function OptionsView(props: OptionsViewProps) {
           whyNone
         ) : (
           <p className="empty">
-            {options.length > 0 ? "No option passes these filters." : refused.length > 0 ? "No way to run this model on this cluster: see why below, or add cards." : "No way to run this model on this cluster: add cards."}
+            {options.length > 0
+              ? "No option passes these filters."
+              : refused.length > 0
+                ? "No way to run this model on this cluster: see why below, or add cards."
+                : "No way to run this model on this cluster: add cards."}
           </p>
         )
       ) : null}
       {groups.map((group) => (
-        <section key={group.key} className="option-group" aria-label={group.title === "" ? "Ranked options" : group.title}>
+        <section
+          key={group.key}
+          className="option-group"
+          aria-label={group.title === "" ? "Ranked options" : group.title}
+        >
           {group.title !== "" ? <h3 className="group-title">{group.title}</h3> : null}
           <ol className="option-list">
             {group.options.map((o) => {
               const settled = settledById.get(o.id) ?? o;
               return (
                 <li key={o.id}>
-                  <OptionCard option={isOnScreen(o.id) ? o : settled} settled={settled} near={isNear(o.id)} cardRef={refFor(o.id)} quant={quantOf.get(o.artifact) ?? ""} modelMaxContextTokens={modelMaxContextTokens} selected={o.id === selectedOptionId} onSelect={onSelect} verdict={workloadVerdict(o, sequences, options)}>
+                  <OptionCard
+                    option={isOnScreen(o.id) ? o : settled}
+                    settled={settled}
+                    near={isNear(o.id)}
+                    cardRef={refFor(o.id)}
+                    quant={quantOf.get(o.artifact) ?? ""}
+                    modelMaxContextTokens={modelMaxContextTokens}
+                    selected={o.id === selectedOptionId}
+                    onSelect={onSelect}
+                    verdict={workloadVerdict(o, sequences, options)}
+                  >
                     {o.id === selectedOptionId ? renderCommands(o) : null}
                   </OptionCard>
                 </li>
@@ -121,18 +170,61 @@ export function OptionsView(props: OptionsViewProps) {
 }
 
 /** The filters: redrawn when they or the artifacts change, not on each frame of a slider drag. */
-const Toolbar = memo(function Toolbar({ filters, artifacts, onFilters }: Pick<OptionsViewProps, "filters" | "artifacts" | "onFilters">) {
+const Toolbar = memo(function Toolbar({
+  filters,
+  artifacts,
+  onFilters,
+}: Pick<OptionsViewProps, "filters" | "artifacts" | "onFilters">) {
   return (
     <div className="toolbar" role="group" aria-label="Filter and group the options">
-      <Select label="Artifact" value={filters.artifact} onChange={(v) => onFilters({ artifact: v })} choices={[["", "all artifacts"], ...artifacts.map((a): [string, string] => [a.name, a.quant !== "" && a.quant !== a.name ? `${artifactLabel(a.name)} (${a.quant})` : artifactLabel(a.name)])]} />
-      <Select label="Engine" value={filters.engine} onChange={(v) => onFilters({ engine: v as Filters["engine"] })} choices={[["", "all engines"], ...ENGINES.map((e): [string, string] => [e, ENGINE_FILTER_LABELS[e] ?? engineName(e)])]} />
-      <Select label="Show" value={filters.fit} onChange={(v) => onFilters({ fit: v as FitFilter })} choices={Object.entries(FIT_LABELS)} />
-      <Select label="Group by" value={filters.groupBy} onChange={(v) => onFilters({ groupBy: v as GroupBy })} choices={Object.entries(GROUP_LABELS)} />
+      <Select
+        label="Artifact"
+        value={filters.artifact}
+        onChange={(v) => onFilters({ artifact: v })}
+        choices={[
+          ["", "all artifacts"],
+          ...artifacts.map((a): [string, string] => [
+            a.name,
+            a.quant !== "" && a.quant !== a.name ? `${artifactLabel(a.name)} (${a.quant})` : artifactLabel(a.name),
+          ]),
+        ]}
+      />
+      <Select
+        label="Engine"
+        value={filters.engine}
+        onChange={(v) => onFilters({ engine: v as Filters["engine"] })}
+        choices={[
+          ["", "all engines"],
+          ...ENGINES.map((e): [string, string] => [e, ENGINE_FILTER_LABELS[e] ?? engineName(e)]),
+        ]}
+      />
+      <Select
+        label="Show"
+        value={filters.fit}
+        onChange={(v) => onFilters({ fit: v as FitFilter })}
+        choices={Object.entries(FIT_LABELS)}
+      />
+      <Select
+        label="Group by"
+        value={filters.groupBy}
+        onChange={(v) => onFilters({ groupBy: v as GroupBy })}
+        choices={Object.entries(GROUP_LABELS)}
+      />
     </div>
   );
 });
 
-function Select({ label, value, choices, onChange }: { label: string; value: string; choices: [string, string][]; onChange: (value: string) => void }) {
+function Select({
+  label,
+  value,
+  choices,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  choices: [string, string][];
+  onChange: (value: string) => void;
+}) {
   const id = useId();
   return (
     <div className="field">

@@ -10,7 +10,13 @@ function ParetoChart({ points }: { points: ParetoPoint[] }) {
   const front = points.filter((p) => p.front).sort((a, b) => a.cards - b.cards);
   const rest = points.filter((p) => !p.front);
   return (
-    <ComposedChart className="pareto-chart" responsive style={{ width: "100%", height: 220 }} margin={{ top: 8, right: 12, bottom: 4, left: 4 }} accessibilityLayer={false}>
+    <ComposedChart
+      className="pareto-chart"
+      responsive
+      style={{ width: "100%", height: 220 }}
+      margin={{ top: 8, right: 12, bottom: 4, left: 4 }}
+      accessibilityLayer={false}
+    >
       <CartesianGrid strokeDasharray="3 3" className="grid" />
       <XAxis type="number" dataKey="cards" name="cards" unit=" cards" allowDecimals={false} className="axis" />
       <YAxis type="number" dataKey="throughputTps" name="throughput" unit=" tok/s" width={80} className="axis" />

@@ -35,8 +35,23 @@ export function QuantizedChildren({ baseRepo, state, onOpen, onPlan }: Quantized
   );
 }
 
-export function ChildList({ baseRepo, items, onPlan, what = "quantizations" }: { baseRepo: string; items: QuantizedChild[]; onPlan: (repo: string) => void; what?: string }) {
-  if (items.length === 0) return <p className="muted small">The Hub lists no {what} of {baseRepo}.</p>;
+export function ChildList({
+  baseRepo,
+  items,
+  onPlan,
+  what = "quantizations",
+}: {
+  baseRepo: string;
+  items: QuantizedChild[];
+  onPlan: (repo: string) => void;
+  what?: string;
+}) {
+  if (items.length === 0)
+    return (
+      <p className="muted small">
+        The Hub lists no {what} of {baseRepo}.
+      </p>
+    );
   return (
     <ul className="children-list" aria-label={`${what.charAt(0).toUpperCase()}${what.slice(1)} of ${baseRepo}`}>
       {items.map((c) => (

@@ -47,7 +47,9 @@ export const RankControls = memo(function RankControls({ rankBy, prices, gpuClas
         <summary>Prices per card-hour (for cost)</summary>
         <div className="price-table">
           {classes.map((cls) => {
-            const known = Object.hasOwn(DEFAULT_PRICES_PER_CARD_HOUR, cls) ? DEFAULT_PRICES_PER_CARD_HOUR[cls] : undefined;
+            const known = Object.hasOwn(DEFAULT_PRICES_PER_CARD_HOUR, cls)
+              ? DEFAULT_PRICES_PER_CARD_HOUR[cls]
+              : undefined;
             return (
               <NumberField
                 key={cls}

@@ -9,7 +9,11 @@ export type RepoStatus =
   | { kind: "error"; message: string; errorKind: string }
   | { kind: "ready"; summary: string; artifacts: Artifact[]; sha: string; source: "catalog" | "hub" | "manual" };
 
-const SOURCE_WORDS = { catalog: "From the bundled catalog (no network)", hub: "Read from the Hub", manual: "Entered by hand (manual mode)" } as const;
+const SOURCE_WORDS = {
+  catalog: "From the bundled catalog (no network)",
+  hub: "Read from the Hub",
+  manual: "Entered by hand (manual mode)",
+} as const;
 
 interface RepoFieldProps {
   repo: string;

@@ -13,8 +13,8 @@ export function SpeedAccuracy({ rows: given }: { rows?: SpeedAccuracyRow[] }) {
   return (
     <section aria-label="Speed against public benchmarks">
       <p>
-        {rows.length.toLocaleString("en-US")} figures from public benchmarks, each linked to its source. The speed terms were fitted on one half and
-        are checked on the other (src/plan/speed/README.md says which and why).
+        {rows.length.toLocaleString("en-US")} figures from public benchmarks, each linked to its source. The speed terms
+        were fitted on one half and are checked on the other (src/plan/speed/README.md says which and why).
       </p>
       <TableScroll label="Median error of each speed figure, fitted and checking halves">
         <table className="data">
@@ -54,12 +54,16 @@ export function SpeedAccuracy({ rows: given }: { rows?: SpeedAccuracyRow[] }) {
                   <a href={r.source} rel="noreferrer noopener" target="_blank">
                     {r.id}
                   </a>{" "}
-                  <span className="muted">({r.group}, {r.card})</span>
+                  <span className="muted">
+                    ({r.group}, {r.card})
+                  </span>
                 </th>
                 <td>{r.half}</td>
                 <td className="num">{r.predicted === null ? "—" : `${r.predicted.toFixed(1)} ${r.unit}`}</td>
                 <td className="num">{`${r.measured.toFixed(1)} ${r.unit}`}</td>
-                <td className="num">{r.errorPct === null ? "—" : `${r.errorPct >= 0 ? "+" : ""}${r.errorPct.toFixed(1)}%`}</td>
+                <td className="num">
+                  {r.errorPct === null ? "—" : `${r.errorPct >= 0 ? "+" : ""}${r.errorPct.toFixed(1)}%`}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -77,6 +81,10 @@ function summarize(rows: readonly SpeedAccuracyRow[]) {
   const names = [...new Set(rows.filter((r) => r.tier === "primary").map((r) => `${r.engine} ${r.group}`))];
   return names.map((group) => {
     const of = rows.filter((r) => r.tier === "primary" && `${r.engine} ${r.group}` === group);
-    return { group, fitted: medianAbsErrorPct(of.filter((r) => r.half === "fitted")), checking: medianAbsErrorPct(of.filter((r) => r.half === "checking")) };
+    return {
+      group,
+      fitted: medianAbsErrorPct(of.filter((r) => r.half === "fitted")),
+      checking: medianAbsErrorPct(of.filter((r) => r.half === "checking")),
+    };
   });
 }

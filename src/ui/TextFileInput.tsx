@@ -12,7 +12,9 @@ export type TextFileReading = { text: string; fileName: string } | { error: stri
 /** Reads a picked or dropped file as text, or says why not. */
 export async function readTextFile(file: File, maxBytes: number, whatItShouldBe: string): Promise<TextFileReading> {
   if (file.size > maxBytes) {
-    return { error: `${file.name} is ${(file.size / 1e6).toFixed(1)} MB: pick ${whatItShouldBe}, which is far smaller` };
+    return {
+      error: `${file.name} is ${(file.size / 1e6).toFixed(1)} MB: pick ${whatItShouldBe}, which is far smaller`,
+    };
   }
   try {
     return { text: await file.text(), fileName: file.name };

@@ -22,7 +22,10 @@ export function TradeOff({ options, artifacts }: { options: readonly PlanOption[
             return (
               <figure key={a.name} className="trade-off-chart">
                 <figcaption>{a.name}</figcaption>
-                <div role="img" aria-label={`${a.name}: ${formatCount(points.length)} layouts; the front: ${front.map((p) => `${p.label}, ${formatTps(p.throughputTps)}`).join("; ")}`}>
+                <div
+                  role="img"
+                  aria-label={`${a.name}: ${formatCount(points.length)} layouts; the front: ${front.map((p) => `${p.label}, ${formatTps(p.throughputTps)}`).join("; ")}`}
+                >
                   <Suspense fallback={<div className="bars-placeholder" style={{ height: 220 }} />}>
                     <ParetoChart points={points} />
                   </Suspense>

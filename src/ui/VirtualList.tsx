@@ -17,12 +17,23 @@ interface VirtualListProps {
 
 export function VirtualList({ count, keyOf, estimatePx, row }: VirtualListProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => estimatePx, overscan: 3, getItemKey: keyOf });
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => estimatePx,
+    overscan: 3,
+    getItemKey: keyOf,
+  });
   return (
     <div ref={scroller} className="cluster-nodes-scroll">
       <ol className="cluster-nodes" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => (
-          <li key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ transform: `translateY(${item.start}px)` }}>
+          <li
+            key={item.key}
+            data-index={item.index}
+            ref={virtualizer.measureElement}
+            style={{ transform: `translateY(${item.start}px)` }}
+          >
             {row(item.index)}
           </li>
         ))}

@@ -13,7 +13,10 @@ export function planJsonText(options: readonly PlanOption[]): string {
 export function planCsvText(options: readonly PlanOption[]): string {
   const rows = options.map(optionJson);
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const lines = [columns.map(csvField).join(","), ...rows.map((r) => columns.map((c) => csvField(cell(r[c]))).join(","))];
+  const lines = [
+    columns.map(csvField).join(","),
+    ...rows.map((r) => columns.map((c) => csvField(cell(r[c]))).join(",")),
+  ];
   return `${lines.join("\r\n")}\r\n`;
 }
 

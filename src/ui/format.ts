@@ -6,7 +6,6 @@ import type { Engine, ModelShape, Placement } from "../plan/index.ts";
 import { kvCacheLabel } from "../plan/index.ts";
 import { GIB } from "../plan/index.ts";
 
-
 /**
  * One formatter for the whole page: `toLocaleString` builds a new
  * Intl.NumberFormat on every call, and with 50 options redrawn per slider
@@ -55,7 +54,8 @@ export function modelSummary(shape: ModelShape): string {
   if (shape.paramsTotal !== null && shape.paramsTotal > 0) parts.push(`${formatParams(shape.paramsTotal)} params`);
   parts.push(`${shape.layers} layers`);
   if (shape.moe) parts.push(`${shape.moe.routedExperts} experts (${shape.moe.expertsPerToken} active)`);
-  if (shape.kvHeads > 0 || shape.layerCaches.some((c) => c.kind === "mla" || c.kind === "compressed-mla")) parts.push(kvCacheLabel(shape));
+  if (shape.kvHeads > 0 || shape.layerCaches.some((c) => c.kind === "mla" || c.kind === "compressed-mla"))
+    parts.push(kvCacheLabel(shape));
   parts.push(`${formatTokens(shape.maxContextTokens)} ctx`);
   parts.push(shortDtype(shape.dtype));
   if (shape.quantMethod !== "") parts.push(shape.quantMethod);
@@ -63,7 +63,12 @@ export function modelSummary(shape: ModelShape): string {
   return parts.join(" · ");
 }
 
-const ENGINE_NAMES: Record<Engine, string> = { vllm: "vLLM", sglang: "SGLang", llamacpp: "llama.cpp", freetoken: "FreeToken" };
+const ENGINE_NAMES: Record<Engine, string> = {
+  vllm: "vLLM",
+  sglang: "SGLang",
+  llamacpp: "llama.cpp",
+  freetoken: "FreeToken",
+};
 
 export function engineName(engine: Engine): string {
   return ENGINE_NAMES[engine];

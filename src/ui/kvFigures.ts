@@ -17,7 +17,10 @@ export interface KvFigure {
 export function kvFigures(option: PlanOption): KvFigure[] {
   if (option.engine !== "llamacpp") {
     return [
-      { term: "KV pool per card", value: `${formatGib(option.kvPoolBytes)} · ${formatTokens(option.kvPoolTokens)} tokens` },
+      {
+        term: "KV pool per card",
+        value: `${formatGib(option.kvPoolBytes)} · ${formatTokens(option.kvPoolTokens)} tokens`,
+      },
       { term: "Sequences at once", value: sequences(option.maxConcurrency) },
     ];
   }
@@ -26,8 +29,14 @@ export function kvFigures(option: PlanOption): KvFigure[] {
   const where = option.placement.cpu ? "in RAM" : "per card";
   const figures: KvFigure[] = [];
   // On the CPU the plan reports no token count for the cache (kvPoolTokens 0): the GiB alone is said.
-  const tokens = option.kvPoolTokens > 0 ? ` for ${formatTokens(option.kvPoolTokens)} tokens (context × ${sequences(option.maxConcurrency)} slots)` : " for the context × slots";
+  const tokens =
+    option.kvPoolTokens > 0
+      ? ` for ${formatTokens(option.kvPoolTokens)} tokens (context × ${sequences(option.maxConcurrency)} slots)`
+      : " for the context × slots";
   figures.push({ term: `KV cache ${where}`, value: `${formatGib(worst.kvBytes)}${tokens}` });
-  figures.push({ term: option.placement.cpu ? "RAM left" : "Left on the fullest card", value: `${cardBarRow(worst).freeGib.toFixed(1)} GiB` });
+  figures.push({
+    term: option.placement.cpu ? "RAM left" : "Left on the fullest card",
+    value: `${cardBarRow(worst).freeGib.toFixed(1)} GiB`,
+  });
   return figures;
 }

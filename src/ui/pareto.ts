@@ -26,9 +26,21 @@ function cardsOf(option: PlanOption): number {
 export function paretoPoints(options: readonly PlanOption[], artifact: string): ParetoPoint[] {
   const points = options
     .filter((o) => o.artifact === artifact && o.fits && !o.placement.cpu && typeof o.speed?.throughputTps === "number")
-    .map((o) => ({ id: o.id, label: `${engineName(o.engine)} · ${layoutName(o)}`, cards: cardsOf(o), throughputTps: o.speed?.throughputTps ?? 0, front: false }));
+    .map((o) => ({
+      id: o.id,
+      label: `${engineName(o.engine)} · ${layoutName(o)}`,
+      cards: cardsOf(o),
+      throughputTps: o.speed?.throughputTps ?? 0,
+      front: false,
+    }));
   for (const p of points) {
-    p.front = !points.some((q) => q !== p && q.cards <= p.cards && q.throughputTps >= p.throughputTps && (q.cards < p.cards || q.throughputTps > p.throughputTps));
+    p.front = !points.some(
+      (q) =>
+        q !== p &&
+        q.cards <= p.cards &&
+        q.throughputTps >= p.throughputTps &&
+        (q.cards < p.cards || q.throughputTps > p.throughputTps),
+    );
   }
   return points;
 }

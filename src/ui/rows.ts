@@ -66,7 +66,10 @@ export function optionBadges(option: PlanOption): Badge[] {
   if (!option.fits) badges.push({ tone: "bad", text: "does not fit" });
   else badges.push({ tone: "good", text: "fits" });
   if (option.moreCardsNeeded > 0) {
-    badges.push({ tone: "bad", text: `needs ${option.moreCardsNeeded} more card${option.moreCardsNeeded === 1 ? "" : "s"}` });
+    badges.push({
+      tone: "bad",
+      text: `needs ${option.moreCardsNeeded} more card${option.moreCardsNeeded === 1 ? "" : "s"}`,
+    });
   } else if (option.fits) {
     badges.push(option.freeNow ? { tone: "good", text: "free now" } : { tone: "warn", text: "busy now" });
   }

@@ -51,7 +51,10 @@ export function useNearSet(): NearSet {
         }
         return next ?? previous;
       });
-    const made = [new IntersectionObserver(follow(setOnScreen)), new IntersectionObserver(follow(setNear), { rootMargin: AHEAD })];
+    const made = [
+      new IntersectionObserver(follow(setOnScreen)),
+      new IntersectionObserver(follow(setNear), { rootMargin: AHEAD }),
+    ];
     observers.current = made;
     for (const element of elementOf.current.values()) for (const o of made) o.observe(element);
     return () => {

@@ -27,14 +27,25 @@ export function layoutName(option: PlanOption): string {
  */
 export function layoutThatHolds(option: PlanOption, options: readonly PlanOption[]): PlanOption | undefined {
   const holds = (o: PlanOption) => o.id !== option.id && o.fits && o.fitsWorkload === true;
-  return options.find((o) => holds(o) && o.artifact === option.artifact && o.engine === option.engine) ?? options.find(holds);
+  return (
+    options.find((o) => holds(o) && o.artifact === option.artifact && o.engine === option.engine) ?? options.find(holds)
+  );
 }
 
 /** Null when one sequence is asked for, or the option does not start (its badges say so). */
-export function workloadVerdict(option: PlanOption, sequences: number, options: readonly PlanOption[]): WorkloadVerdict | null {
+export function workloadVerdict(
+  option: PlanOption,
+  sequences: number,
+  options: readonly PlanOption[],
+): WorkloadVerdict | null {
   if (sequences <= 1 || !option.fits || option.fitsWorkload === undefined) return null;
   if (option.fitsWorkload) return { tone: "good", text: `holds your ${formatCount(sequences)} sequences at once` };
   const other = layoutThatHolds(option, options);
-  const tail = other ? `; ${layoutName(other)} holds ${sequencesHeld(other.maxConcurrency)}` : "; no layout on this cluster holds them all";
-  return { tone: "warn", text: `starts, but holds ${sequencesHeld(option.maxConcurrency)} of your ${formatCount(sequences)} sequences at once${tail}` };
+  const tail = other
+    ? `; ${layoutName(other)} holds ${sequencesHeld(other.maxConcurrency)}`
+    : "; no layout on this cluster holds them all";
+  return {
+    tone: "warn",
+    text: `starts, but holds ${sequencesHeld(option.maxConcurrency)} of your ${formatCount(sequences)} sequences at once${tail}`,
+  };
 }

@@ -60,25 +60,47 @@ describe("the plan's error boundary", () => {
 });
 
 describe("the page with a manual model past the ceilings (as manual mode or an old link would hand it)", () => {
-  test.each([2 ** 32, 1e12, 1e308, 1e6])("%d layers: the page draws, says why with the field named, and offers the way back", (layers) => {
-    const choices = { ...defaultChoices(), manual: { name: "huge", configJson: JSON.stringify({ architectures: ["LlamaForCausalLM"], model_type: "llama", num_hidden_layers: layers, hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, vocab_size: 128256, intermediate_size: 14336, max_position_embeddings: 8192 }), weightsBytes: 16e9 } };
-    const store = createAppStore({ choices, linkNotices: [], hubUrl: "https://huggingface.co" });
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const started = performance.now();
-    const el = mount(
-      <QueryClientProvider client={client}>
-        <PlanPage store={store} tokens={tokenStore(null)} />
-      </QueryClientProvider>,
-    );
-    expect(performance.now() - started).toBeLessThan(5000);
-    expect(el.textContent).toContain("Modelplan");
-    expect(el.textContent).toMatch(/num_hidden_layers is .*no real model has more than 1,024/);
-    expect(el.textContent).toContain("Ways to run it");
-    expect(store.getState().choices.manual).toBeDefined();
-    const back = [...el.querySelectorAll("button")].find((b) => /Open without the link's model|example/.test(b.textContent ?? ""));
-    expect(back?.textContent).toBe("Open without the link's model");
-    act(() => back?.click());
-    expect(store.getState().choices.manual).toBeUndefined();
-    expect(store.getState().choices.repo).toBe(defaultChoices().repo);
-  });
+  test.each([2 ** 32, 1e12, 1e308, 1e6])(
+    "%d layers: the page draws, says why with the field named, and offers the way back",
+    (layers) => {
+      const choices = {
+        ...defaultChoices(),
+        manual: {
+          name: "huge",
+          configJson: JSON.stringify({
+            architectures: ["LlamaForCausalLM"],
+            model_type: "llama",
+            num_hidden_layers: layers,
+            hidden_size: 4096,
+            num_attention_heads: 32,
+            num_key_value_heads: 8,
+            vocab_size: 128256,
+            intermediate_size: 14336,
+            max_position_embeddings: 8192,
+          }),
+          weightsBytes: 16e9,
+        },
+      };
+      const store = createAppStore({ choices, linkNotices: [], hubUrl: "https://huggingface.co" });
+      const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+      const started = performance.now();
+      const el = mount(
+        <QueryClientProvider client={client}>
+          <PlanPage store={store} tokens={tokenStore(null)} />
+        </QueryClientProvider>,
+      );
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(el.textContent).toContain("Modelplan");
+      expect(el.textContent).toMatch(/num_hidden_layers is .*no real model has more than 1,024/);
+      expect(el.textContent).toContain("Ways to run it");
+      expect(store.getState().choices.manual).toBeDefined();
+      const back = [...el.querySelectorAll("button")].find((b) =>
+        /Open without the link's model|example/.test(b.textContent ?? ""),
+      );
+      expect(back?.textContent).toBe("Open without the link's model");
+      act(() => back?.click());
+      expect(store.getState().choices.manual).toBeUndefined();
+      expect(store.getState().choices.repo).toBe(defaultChoices().repo);
+    },
+  );
 });

@@ -75,22 +75,26 @@ describe("a Hub failure after a good plan", () => {
     // "@main", not the catalog's own commit: the bundled catalog would answer it with no request.
     ["401 gated", "none", "meta-llama/Llama-3.1-8B-Instruct@main", /gated/, /token/i],
     ["404-like 401", "none", "nobody/nothing", /no model "nobody\/nothing"/, /paste a read token/],
-  ] as const)("%s: the message, the way on, and the last plan still shown with the link on it", async (_name, fault, repo, message, way) => {
-    const { el, store } = page(fault);
-    const before = store.getState().choices;
-    const cardsBefore = optionCards(el);
-    expect(cardsBefore).toBeGreaterThan(0);
-    await typeRepo(el, repo);
-    // Offline, the query tries once more after react-query's 1 s backoff.
-    await vi.waitFor(() => expect(el.querySelector(".repo-status")?.textContent).toMatch(message), { timeout: 5000 });
-    expect(el.textContent).toMatch(way);
-    // Gated: the access settings open by themselves on the token field.
-    if (/gated/.source === message.source) expect(el.querySelector("details.hub-access")?.hasAttribute("open")).toBe(true);
-    expect(el.textContent).toContain("Still showing the last plan");
-    expect(optionCards(el)).toBe(cardsBefore);
-    // The link is written from the choices: they have not moved.
-    expect(store.getState().choices).toBe(before);
-  });
+  ] as const)(
+    "%s: the message, the way on, and the last plan still shown with the link on it",
+    async (_name, fault, repo, message, way) => {
+      const { el, store } = page(fault);
+      const before = store.getState().choices;
+      const cardsBefore = optionCards(el);
+      expect(cardsBefore).toBeGreaterThan(0);
+      await typeRepo(el, repo);
+      // Offline, the query tries once more after react-query's 1 s backoff.
+      await vi.waitFor(() => expect(el.querySelector(".repo-status")?.textContent).toMatch(message), { timeout: 5000 });
+      expect(el.textContent).toMatch(way);
+      // Gated: the access settings open by themselves on the token field.
+      if (/gated/.source === message.source)
+        expect(el.querySelector("details.hub-access")?.hasAttribute("open")).toBe(true);
+      expect(el.textContent).toContain("Still showing the last plan");
+      expect(optionCards(el)).toBe(cardsBefore);
+      // The link is written from the choices: they have not moved.
+      expect(store.getState().choices).toBe(before);
+    },
+  );
 
   test("a repo that reads moves the plan, and the link, to it (pinned to the commit read)", async () => {
     const { el, store } = page("none");

@@ -11,7 +11,9 @@ describe("the Accuracy view's speed tab", () => {
   test("each row's prediction is the speed suite's, and the checking half's decode median is the README's", () => {
     const rows = speedAccuracyRows();
     rows.forEach((r, i) => expect(r.predicted).toBe(predictCase(fresh[i] as never)));
-    const decode = rows.filter((r) => r.group.includes("decode") && r.half === "checking" && r.tier === "primary" && r.engine === "llamacpp");
+    const decode = rows.filter(
+      (r) => r.group.includes("decode") && r.half === "checking" && r.tier === "primary" && r.engine === "llamacpp",
+    );
     const m = medianAbsErrorPct(decode);
     expect(m.n).toBeGreaterThan(5);
     expect(m.medianPct ?? 100).toBeLessThanOrEqual(10);

@@ -17,7 +17,12 @@ function groups(name: string) {
 describe("free cards by name", () => {
   test("nvidia-smi --query-gpu: GPU 6 is busy (13,928 MiB used, the sample's own note), the other seven indices are free", () => {
     const [v100] = groups("nvidia-smi-query-csv-v100-1.txt");
-    expect(v100).toMatchObject({ class: "v100-32g", count: 8, free: 7, freeIndices: ["0", "1", "2", "3", "4", "5", "7"] });
+    expect(v100).toMatchObject({
+      class: "v100-32g",
+      count: 8,
+      free: 7,
+      freeIndices: ["0", "1", "2", "3", "4", "5", "7"],
+    });
   });
 
   test("the nvidia-smi table: all eight idle H100s named 0-7", () => {
@@ -37,7 +42,10 @@ describe("free cards by name", () => {
     expect(slices?.freeIndices?.[0]).toBe("MIG-feb88891-0321-5fef-9c87-d4af3b54259e");
     expect(slices?.freeIndices?.[6]).toBe("MIG-1aae4990-b962-574e-8375-119d6d9b9687");
     const [legacy] = groups("nvidia-smi-L-a100-sxm-40g-mig-legacy-uuid-1.txt");
-    expect(legacy?.freeIndices).toEqual(["MIG-GPU-2fa5cf01-9520-1bc1-995b-cc0c6d9bca7c/1/0", "MIG-GPU-2fa5cf01-9520-1bc1-995b-cc0c6d9bca7c/2/0"]);
+    expect(legacy?.freeIndices).toEqual([
+      "MIG-GPU-2fa5cf01-9520-1bc1-995b-cc0c6d9bca7c/1/0",
+      "MIG-GPU-2fa5cf01-9520-1bc1-995b-cc0c6d9bca7c/2/0",
+    ]);
   });
 
   test("the table's MIG devices print no UUID: the slices are not named, rather than named by a guess", () => {
@@ -68,13 +76,34 @@ describe("free cards by name", () => {
 });
 
 describe("the names in a cluster file", () => {
-  const file = (device: Record<string, unknown>) => JSON.stringify({ nodes: [{ id: "gpu-1", fabric: "", host_mem_gib: 512, host_free_gib: 512, devices: [{ class: "h100-80g", count: 4, free: 2, ...device }] }] });
+  const file = (device: Record<string, unknown>) =>
+    JSON.stringify({
+      nodes: [
+        {
+          id: "gpu-1",
+          fabric: "",
+          host_mem_gib: 512,
+          host_free_gib: 512,
+          devices: [{ class: "h100-80g", count: 4, free: 2, ...device }],
+        },
+      ],
+    });
 
   test("free_indices, gpu_product and gres_type are read, and written back by clusterToJson unchanged", () => {
-    const r = importCluster(file({ free_indices: ["1", "3"], gpu_product: "NVIDIA-H100-80GB-HBM3", gres_type: "h100" }), "c.json");
+    const r = importCluster(
+      file({ free_indices: ["1", "3"], gpu_product: "NVIDIA-H100-80GB-HBM3", gres_type: "h100" }),
+      "c.json",
+    );
     expect(r.warnings.map((w) => w.message).join("\n")).not.toMatch(/not a field Modelplan reads/);
     const group = r.cluster?.nodes[0]?.devices[0];
-    expect(group).toEqual({ class: "h100-80g", count: 4, free: 2, freeIndices: ["1", "3"], gpuProduct: "NVIDIA-H100-80GB-HBM3", gresType: "h100" });
+    expect(group).toEqual({
+      class: "h100-80g",
+      count: 4,
+      free: 2,
+      freeIndices: ["1", "3"],
+      gpuProduct: "NVIDIA-H100-80GB-HBM3",
+      gresType: "h100",
+    });
     if (!r.cluster) throw new Error(r.summary);
     expect(importCluster(clusterToJson(r.cluster), "c.json").cluster).toEqual(r.cluster);
   });
@@ -82,11 +111,14 @@ describe("the names in a cluster file", () => {
   test.each([
     [["1"], /1 card name\(s\) \(1 distinct\) for 2 free, so they were dropped/],
     [["1", "1"], /2 card name\(s\) \(1 distinct\) for 2 free, so they were dropped/],
-  ])("free_indices %j that do not name each free card once are dropped and said; the counts stand", (names, message) => {
-    const r = importCluster(file({ free_indices: names }), "c.json");
-    expect(r.cluster?.nodes[0]?.devices[0]).toEqual({ class: "h100-80g", count: 4, free: 2 });
-    expect(r.warnings.map((w) => w.message).join("\n")).toMatch(message);
-  });
+  ])(
+    "free_indices %j that do not name each free card once are dropped and said; the counts stand",
+    (names, message) => {
+      const r = importCluster(file({ free_indices: names }), "c.json");
+      expect(r.cluster?.nodes[0]?.devices[0]).toEqual({ class: "h100-80g", count: 4, free: 2 });
+      expect(r.warnings.map((w) => w.message).join("\n")).toMatch(message);
+    },
+  );
 
   test("the panel's camelCase cluster with its free count lowered after the import is not refused", () => {
     const v100 = importCluster(sample("nvidia-smi-query-csv-v100-1.txt")).cluster;

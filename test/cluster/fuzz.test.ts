@@ -16,24 +16,28 @@ const BUDGET_MS = 40_000;
 const MAX_CASE_MS = 1000;
 
 describe("the importer under fuzzing", () => {
-  test(`${RUNS} hostile inventories: no internal message, none over ${MAX_CASE_MS} ms`, { timeout: BUDGET_MS + 20_000 }, () => {
-    let slowest = { ms: 0, chars: 0 };
-    let cases = 0;
-    fc.assert(
-      fc.property(hostile(allSamples()), (text) => {
-        const started = performance.now();
-        const result = importCluster(text);
-        const ms = performance.now() - started;
-        cases++;
-        if (ms > slowest.ms) slowest = { ms, chars: text.length };
-        for (const m of [...result.errors, ...result.warnings]) expect(isInternal(m.message), m.message).toBe(false);
-        expect(result.cluster === null).toBe(result.errors.length > 0);
-      }),
-      { numRuns: RUNS, interruptAfterTimeLimit: BUDGET_MS },
-    );
-    expect(cases).toBeGreaterThan(RUNS / 4);
-    expect(slowest.ms, `slowest: ${slowest.chars} characters`).toBeLessThan(MAX_CASE_MS);
-  });
+  test(
+    `${RUNS} hostile inventories: no internal message, none over ${MAX_CASE_MS} ms`,
+    { timeout: BUDGET_MS + 20_000 },
+    () => {
+      let slowest = { ms: 0, chars: 0 };
+      let cases = 0;
+      fc.assert(
+        fc.property(hostile(allSamples()), (text) => {
+          const started = performance.now();
+          const result = importCluster(text);
+          const ms = performance.now() - started;
+          cases++;
+          if (ms > slowest.ms) slowest = { ms, chars: text.length };
+          for (const m of [...result.errors, ...result.warnings]) expect(isInternal(m.message), m.message).toBe(false);
+          expect(result.cluster === null).toBe(result.errors.length > 0);
+        }),
+        { numRuns: RUNS, interruptAfterTimeLimit: BUDGET_MS },
+      );
+      expect(cases).toBeGreaterThan(RUNS / 4);
+      expect(slowest.ms, `slowest: ${slowest.chars} characters`).toBeLessThan(MAX_CASE_MS);
+    },
+  );
 });
 
 /** Found by the fuzz run, each with what it took before its fix on this machine. */
@@ -42,13 +46,33 @@ describe("shapes the fuzz run found slow", () => {
   const lgiRow = lgi.split("\n").find((l) => /^\|\s+\d+\s+MIG /.test(l)) ?? "";
   test.each([
     // Multiline patterns starting ^\s* rescanned every run of blank lines from each of its lines.
-    ["an nvidia-smi table padded with 14,000 lines of spaces (75 s)", `${sample("nvidia-smi-h100-nvl-94g-1.txt")}${`${" ".repeat(89)}\n`.repeat(14_000)}`, 250],
-    ["kubectl --show-labels followed by 160,000 blank lines (13 s)", `${sample("k8s-get-nodes-show-labels-akash-h100-a6000-1.txt")}${"\n".repeat(160_000)}`, 250],
+    [
+      "an nvidia-smi table padded with 14,000 lines of spaces (75 s)",
+      `${sample("nvidia-smi-h100-nvl-94g-1.txt")}${`${" ".repeat(89)}\n`.repeat(14_000)}`,
+      250,
+    ],
+    [
+      "kubectl --show-labels followed by 160,000 blank lines (13 s)",
+      `${sample("k8s-get-nodes-show-labels-akash-h100-a6000-1.txt")}${"\n".repeat(160_000)}`,
+      250,
+    ],
     // The CSV reader looked for each row's first character from the row's start, across every blank line after it.
-    ["a CSV followed by 42,000 blank lines (2.4 s)", `id,class,count,free,ram_gib\nws,l4-24g,1,1,64\n${"\n".repeat(42_000)}`, 250],
-    ["a CSV of one row repeated to 5 MB (1.3 s): refused at its 20,001st row", `id,class,count,free,ram_gib\n${"ws,l4-24g,1,1,64\n".repeat(300_000)}`, 1000],
+    [
+      "a CSV followed by 42,000 blank lines (2.4 s)",
+      `id,class,count,free,ram_gib\nws,l4-24g,1,1,64\n${"\n".repeat(42_000)}`,
+      250,
+    ],
+    [
+      "a CSV of one row repeated to 5 MB (1.3 s): refused at its 20,001st row",
+      `id,class,count,free,ram_gib\n${"ws,l4-24g,1,1,64\n".repeat(300_000)}`,
+      1000,
+    ],
     // yaml makes an Error with its stack for every problem; the reader now stops after 50.
-    ["a JSON whose closing line repeats 175,000 times (7 s, 900 MB)", `{\n  "nodes": [\n    {\n${"    }\n".repeat(175_000)}`, 1000],
+    [
+      "a JSON whose closing line repeats 175,000 times (7 s, 900 MB)",
+      `{\n  "nodes": [\n    {\n${"    }\n".repeat(175_000)}`,
+      1000,
+    ],
     // Each lgi row was matched against every card, twice per comparison of the sort.
     ["an lgi listing of 60,000 rows (2 s)", lgi.replace(lgiRow, `${lgiRow}\n`.repeat(60_000)), 1000],
   ])("%s: answered at once, in words", (_, text, maxMs) => {

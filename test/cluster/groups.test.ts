@@ -3,10 +3,19 @@ import { cardsLabel, editGroup, groupLabel, groupNodes, removeGroup, resizeGroup
 import { importCluster, MAX_IMPORT_CHARS, MAX_JSON_IMPORT_CHARS } from "../../src/cluster/import.ts";
 import type { Cluster, ClusterNode } from "../../src/plan/index.ts";
 
-const dgx = (id: string, free = 8): ClusterNode => ({ id, fabric: "ib0", hostMemGib: 2048, hostFreeGib: 1800, devices: [{ class: "h100-80g", count: 8, free }] });
+const dgx = (id: string, free = 8): ClusterNode => ({
+  id,
+  fabric: "ib0",
+  hostMemGib: 2048,
+  hostFreeGib: 1800,
+  devices: [{ class: "h100-80g", count: 8, free }],
+});
 /** 40 identical DGX H100, one with two cards in use, then a CPU node. */
 const cluster: Cluster = {
-  nodes: [...Array.from({ length: 40 }, (_, i) => dgx(`dgx-${i + 1}`, i === 7 ? 6 : 8)), { id: "cpu-1", fabric: "", hostMemGib: 512, hostFreeGib: 512, devices: [] }],
+  nodes: [
+    ...Array.from({ length: 40 }, (_, i) => dgx(`dgx-${i + 1}`, i === 7 ? 6 : 8)),
+    { id: "cpu-1", fabric: "", hostMemGib: 512, hostFreeGib: 512, devices: [] },
+  ],
 };
 
 describe("identical nodes as one group", () => {
@@ -40,7 +49,15 @@ describe("identical nodes as one group", () => {
   });
 
   test("a node's cards in a line", () => {
-    expect(cardsLabel({ ...dgx("x"), devices: [{ class: "a100-80g", count: 4, free: 4 }, { class: "a100-80g-mig-3g.40gb", count: 2, free: 1 }] })).toBe("4 × a100-80g + 2 × a100-80g-mig-3g.40gb (1 free)");
+    expect(
+      cardsLabel({
+        ...dgx("x"),
+        devices: [
+          { class: "a100-80g", count: 4, free: 4 },
+          { class: "a100-80g-mig-3g.40gb", count: 2, free: 1 },
+        ],
+      }),
+    ).toBe("4 × a100-80g + 2 × a100-80g-mig-3g.40gb (1 free)");
   });
 });
 
@@ -48,7 +65,9 @@ describe("the import size limit", () => {
   test("JSON may be 64 MiB; other text 5 MiB; the message says the node count kubectl JSON allows", () => {
     expect(MAX_JSON_IMPORT_CHARS).toBe(64 * 2 ** 20);
     const text = importCluster("x".repeat(MAX_IMPORT_CHARS + 1));
-    expect(text.errors[0]?.message).toMatch(/at most 5 MiB of text, or 64 MiB of JSON: about 5,000 nodes of kubectl get nodes -o json/);
+    expect(text.errors[0]?.message).toMatch(
+      /at most 5 MiB of text, or 64 MiB of JSON: about 5,000 nodes of kubectl get nodes -o json/,
+    );
     // Over 5 MiB and not strict JSON: refused before the YAML parser runs (it would take minutes).
     const broken = importCluster(`{"kind": "List", "items": [${'"x",'.repeat(MAX_IMPORT_CHARS / 4)}]`);
     expect(broken.errors[0]?.message).toMatch(/not valid JSON .*must be strict JSON/);

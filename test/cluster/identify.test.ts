@@ -1,5 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { identifyCard, identifyMig, matchMigProfile, MIG_NAME_TO_GIB, normalizeProduct, parseMigProfile } from "../../src/cluster/identify.ts";
+import {
+  identifyCard,
+  identifyMig,
+  matchMigProfile,
+  MIG_NAME_TO_GIB,
+  normalizeProduct,
+  parseMigProfile,
+} from "../../src/cluster/identify.ts";
 import { cardOf } from "../../src/plan/index.ts";
 
 describe("product strings to catalog classes", () => {
@@ -69,7 +76,10 @@ describe("MIG slices: parent, slices and memory, never the name alone", () => {
   });
 
   test("a profile the catalog lacks keeps its reported memory, or a cautious share of its name", () => {
-    expect(identifyMig("gh200-96g", "1g.12gb", 11 * 2 ** 30)).toMatchObject({ class: "gh200-96g-mig-1g.12gb", memGib: 11 });
+    expect(identifyMig("gh200-96g", "1g.12gb", 11 * 2 ** 30)).toMatchObject({
+      class: "gh200-96g-mig-1g.12gb",
+      memGib: 11,
+    });
     const guessed = identifyMig("gh200-96g", "3g.48gb");
     expect(guessed?.memGib).toBeLessThanOrEqual(48 * MIG_NAME_TO_GIB);
     expect(guessed?.warning).toMatch(/not in the catalog and no memory was given/);

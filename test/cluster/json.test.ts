@@ -46,13 +46,20 @@ describe("Modelplan JSON", () => {
     const yaml = `nodes:\n  - id: box\n    fabric: ib0\n    host_mem_gib: 512\n    host_free_gb: 100\n    devices:\n      - class: h100-80g\n        count: 8\n        fre: 2\n        rack: r7\n`;
     const result = importCluster(yaml);
     expect(result.cluster).not.toBeNull();
-    expect(result.warnings.map((w) => [w.line, w.message])).toEqual(expect.arrayContaining([
-      [5, 'Node 1 (box): "host_free_gb" is not a field Modelplan reads, so it was ignored (did you mean host_free_gib?)'],
-      [9, 'Node 1 (box), h100-80g: "fre" is not a field Modelplan reads, so it was ignored (did you mean free?)'],
-      [10, 'Node 1 (box), h100-80g: "rack" is not a field Modelplan reads, so it was ignored'],
-    ]));
+    expect(result.warnings.map((w) => [w.line, w.message])).toEqual(
+      expect.arrayContaining([
+        [
+          5,
+          'Node 1 (box): "host_free_gb" is not a field Modelplan reads, so it was ignored (did you mean host_free_gib?)',
+        ],
+        [9, 'Node 1 (box), h100-80g: "fre" is not a field Modelplan reads, so it was ignored (did you mean free?)'],
+        [10, 'Node 1 (box), h100-80g: "rack" is not a field Modelplan reads, so it was ignored'],
+      ]),
+    );
     // What the page exports has no field it would not read back.
-    expect(importCluster(clusterToJson(result.cluster!)).warnings.filter((w) => /not a field/.test(w.message))).toEqual([]);
+    expect(importCluster(clusterToJson(result.cluster!)).warnings.filter((w) => /not a field/.test(w.message))).toEqual(
+      [],
+    );
   });
 
   test("broken JSON says where", () => {
@@ -64,13 +71,21 @@ describe("Modelplan JSON", () => {
 
   test("empty and unknown text", () => {
     expect(importCluster("").errors[0]?.message).toMatch(/empty/);
-    expect(importCluster("hello world\nthis is not an inventory").errors[0]?.message).toMatch(/could not tell what this is/);
+    expect(importCluster("hello world\nthis is not an inventory").errors[0]?.message).toMatch(
+      /could not tell what this is/,
+    );
   });
 });
 
 describe("presets", () => {
   test("the presets (issue 4's four, issue 14's Mac Studio) pass validation and round-trip through JSON", () => {
-    expect(PRESETS.map((p) => p.id)).toEqual(["dgx-h100-x2", "workstation-2x4090", "a100-mig-mixed", "mac-studio-m3-ultra-512g", "cpu-512g"]);
+    expect(PRESETS.map((p) => p.id)).toEqual([
+      "dgx-h100-x2",
+      "workstation-2x4090",
+      "a100-mig-mixed",
+      "mac-studio-m3-ultra-512g",
+      "cpu-512g",
+    ]);
     for (const p of PRESETS) {
       const checked = validateCluster(p.cluster);
       expect(checked.errors, p.id).toEqual([]);

@@ -23,7 +23,9 @@ describe("Kubernetes samples", () => {
   });
 
   test("quoted YAML labels of a mixed-MIG A100 PCIe 40GB", () => {
-    expect(importCluster(sample("k8s-node-yaml-labels-a100-40g-mig-mixed-partial-1.txt")).cluster?.nodes[0]?.devices).toEqual([
+    expect(
+      importCluster(sample("k8s-node-yaml-labels-a100-40g-mig-mixed-partial-1.txt")).cluster?.nodes[0]?.devices,
+    ).toEqual([
       { class: "a100-40g-mig-1g.5gb", count: 4, free: 4, gpuProduct: "A100-PCIE-40GB" },
       { class: "a100-40g-mig-2g.10gb", count: 2, free: 2, gpuProduct: "A100-PCIE-40GB" },
     ]);
@@ -31,22 +33,37 @@ describe("Kubernetes samples", () => {
 
   test("grepped describe of a mixed-MIG A100: label mig-3g.21gb and resource mig-3g.20gb are one profile, matched by slices and memory", () => {
     const result = importCluster(sample("k8s-describe-node-mig-mixed-a100-1.txt"));
-    expect(result.cluster?.nodes).toEqual([{ id: "a100-node6", fabric: "", hostMemGib: 0, hostFreeGib: 0, devices: [{ class: "a100-40g-mig-3g.20gb", count: 16, free: 16 }] }]);
+    expect(result.cluster?.nodes).toEqual([
+      {
+        id: "a100-node6",
+        fabric: "",
+        hostMemGib: 0,
+        hostFreeGib: 0,
+        devices: [{ class: "a100-40g-mig-3g.20gb", count: 16, free: 16 }],
+      },
+    ]);
     expect(result.warnings.map((w) => w.message).join("\n")).toMatch(/differ in name/);
   });
 
   test("key=value labels of an H100 PCIe", () => {
-    expect(importCluster(sample("k8s-describe-node-labels-h100-pcie-1.txt")).cluster?.nodes[0]?.devices).toEqual([{ class: "h100-pcie-80g", count: 1, free: 1, gpuProduct: "NVIDIA-H100-PCIe" }]);
+    expect(importCluster(sample("k8s-describe-node-labels-h100-pcie-1.txt")).cluster?.nodes[0]?.devices).toEqual([
+      { class: "h100-pcie-80g", count: 1, free: 1, gpuProduct: "NVIDIA-H100-PCIe" },
+    ]);
   });
 
   test("2020 GFD labels with a describe fragment: A100 40GB at the 40537 MiB its driver reported", () => {
     const result = importCluster(sample("k8s-node-labels-json-a100-40g-1.txt"));
-    expect(result.cluster?.nodes[0]?.devices).toEqual([{ class: "a100-40g", count: 1, free: 1, memGib: 39.587, gpuProduct: "A100-SXM4-40GB" }]);
+    expect(result.cluster?.nodes[0]?.devices).toEqual([
+      { class: "a100-40g", count: 1, free: 1, memGib: 39.587, gpuProduct: "A100-SXM4-40GB" },
+    ]);
   });
 
   test("an EKS p4d with no GPU labels: the instance type gives the card, the EFA label the fabric", () => {
     const result = importCluster(sample("k8s-describe-node-labels-p4d-efa-topology-1.txt"));
-    expect(result.cluster?.nodes[0]).toMatchObject({ fabric: "efa", devices: [{ class: "a100-40g", count: 8, free: 8 }] });
+    expect(result.cluster?.nodes[0]).toMatchObject({
+      fabric: "efa",
+      devices: [{ class: "a100-40g", count: 8, free: 8 }],
+    });
   });
 
   test("--show-labels with a provider's own labels (Akash)", () => {
@@ -81,7 +98,10 @@ const NODE_JSON = {
           "feature.node.kubernetes.io/pci-1d0f.present": "true",
         },
       },
-      status: { capacity: { memory: "32408460Ki", "nvidia.com/gpu": "2" }, allocatable: { memory: "31391628Ki", "nvidia.com/gpu": "2" } },
+      status: {
+        capacity: { memory: "32408460Ki", "nvidia.com/gpu": "2" },
+        allocatable: { memory: "31391628Ki", "nvidia.com/gpu": "2" },
+      },
     },
   ],
 };
@@ -103,7 +123,13 @@ describe("kubectl get nodes -o json|yaml", () => {
 
   test("the same node as YAML", () => {
     const yaml = `apiVersion: v1\nkind: Node\nmetadata:\n  name: g5-a\n  labels:\n    nvidia.com/gpu.product: NVIDIA-A10G\n    nvidia.com/gpu.memory: "23028"\nstatus:\n  capacity:\n    memory: 32Gi\n    nvidia.com/gpu: "1"\n`;
-    expect(importCluster(yaml).cluster?.nodes[0]).toEqual({ id: "g5-a", fabric: "", hostMemGib: 32, hostFreeGib: 32, devices: [{ class: "a10g-24g", count: 1, free: 1, gpuProduct: "NVIDIA-A10G" }] });
+    expect(importCluster(yaml).cluster?.nodes[0]).toEqual({
+      id: "g5-a",
+      fabric: "",
+      hostMemGib: 32,
+      hostFreeGib: 32,
+      devices: [{ class: "a10g-24g", count: 1, free: 1, gpuProduct: "NVIDIA-A10G" }],
+    });
   });
 
   test("allocated requests make cards busy", () => {

@@ -1,5 +1,17 @@
 import { describe, expect, test } from "vitest";
-import { addDevice, addNode, classGroups, duplicateNode, freshId, isCatalogClass, MAX_DUPLICATES, removeDevice, removeNode, setDevice, updateNode } from "../../src/cluster/model.ts";
+import {
+  addDevice,
+  addNode,
+  classGroups,
+  duplicateNode,
+  freshId,
+  isCatalogClass,
+  MAX_DUPLICATES,
+  removeDevice,
+  removeNode,
+  setDevice,
+  updateNode,
+} from "../../src/cluster/model.ts";
 import { PRESETS } from "../../src/cluster/presets.ts";
 import { validateCluster } from "../../src/cluster/validate.ts";
 import { CARDS } from "../../src/plan/index.ts";
@@ -39,7 +51,9 @@ describe("panel edits", () => {
   });
 
   test("freshId skips the ids in use", () => {
-    expect(freshId({ nodes: [{ id: "node-1", fabric: "", hostMemGib: 0, hostFreeGib: 0, devices: [] }] })).toBe("node-2");
+    expect(freshId({ nodes: [{ id: "node-1", fabric: "", hostMemGib: 0, hostFreeGib: 0, devices: [] }] })).toBe(
+      "node-2",
+    );
   });
 });
 
@@ -55,6 +69,8 @@ describe("the class picker", () => {
   test("labels show the memory the card reports", () => {
     const h100 = classGroups().find((g) => g.label === "NVIDIA H100 80GB HBM3");
     expect(h100?.options[0]?.label).toBe("h100-80g · 79.65 GiB");
-    expect(h100?.options.find((o) => o.value === "h100-80g-mig-3g.40gb")?.label).toBe("h100-80g-mig-3g.40gb · 39.5 GiB");
+    expect(h100?.options.find((o) => o.value === "h100-80g-mig-3g.40gb")?.label).toBe(
+      "h100-80g-mig-3g.40gb · 39.5 GiB",
+    );
   });
 });

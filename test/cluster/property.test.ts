@@ -36,16 +36,23 @@ describe.each(READERS.map((r) => r.format).concat("modelplan"))("%s importer", {
 
   test(`${RUNS} mutated samples: none throws, each gives a cluster or errors`, () => {
     expect(texts.length).toBeGreaterThan(0);
-    fc.assert(
-      fc.property(mutated(texts), checkResult),
-      { numRuns: RUNS },
-    );
+    fc.assert(fc.property(mutated(texts), checkResult), { numRuns: RUNS });
   });
 });
 
 describe("any text at all", { timeout: 300_000 }, () => {
   test(`${RUNS} random strings`, () => {
-    fc.assert(fc.property(fc.oneof(fc.string({ maxLength: 400 }), fc.string({ unit: "binary", maxLength: 200 }), fc.array(fc.constantFrom(...NOISE), { maxLength: 60 }).map((t) => t.join(" "))), checkResult), { numRuns: RUNS });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 400 }),
+          fc.string({ unit: "binary", maxLength: 200 }),
+          fc.array(fc.constantFrom(...NOISE), { maxLength: 60 }).map((t) => t.join(" ")),
+        ),
+        checkResult,
+      ),
+      { numRuns: RUNS },
+    );
   });
 
   test(`${RUNS} random values through validateCluster`, () => {
@@ -56,7 +63,17 @@ describe("any text at all", { timeout: 300_000 }, () => {
         host_mem_gib: fc.oneof(fc.double(), fc.integer(), fc.string()),
         host_free_gib: fc.oneof(fc.double(), fc.integer()),
         devices: fc.oneof(
-          fc.array(fc.record({ class: fc.oneof(fc.constantFrom("h100-80g", "a100-80g-mig-3g.40gb", "x"), fc.string()), count: fc.oneof(fc.integer(), fc.double()), free: fc.oneof(fc.integer(), fc.double()), mem_gib: fc.oneof(fc.double(), fc.constant(undefined)) }, { requiredKeys: [] })),
+          fc.array(
+            fc.record(
+              {
+                class: fc.oneof(fc.constantFrom("h100-80g", "a100-80g-mig-3g.40gb", "x"), fc.string()),
+                count: fc.oneof(fc.integer(), fc.double()),
+                free: fc.oneof(fc.integer(), fc.double()),
+                mem_gib: fc.oneof(fc.double(), fc.constant(undefined)),
+              },
+              { requiredKeys: [] },
+            ),
+          ),
           fc.anything(),
         ),
       },

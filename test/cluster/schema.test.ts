@@ -10,7 +10,17 @@ import type { Cluster } from "../../src/plan/index.ts";
 import type { Choices } from "../../src/state/choices.ts";
 import { decodeLink, encodeLink } from "../../src/state/link.ts";
 
-const EXAMPLE: Cluster = { nodes: [{ id: "node-1", fabric: "ib0", hostMemGib: 2048, hostFreeGib: 1900, devices: [{ class: "h100-80g", count: 8, free: 8 }] }] };
+const EXAMPLE: Cluster = {
+  nodes: [
+    {
+      id: "node-1",
+      fabric: "ib0",
+      hostMemGib: 2048,
+      hostFreeGib: 1900,
+      devices: [{ class: "h100-80g", count: 8, free: 8 }],
+    },
+  ],
+};
 const DEFAULTS: Choices = {
   repo: "Qwen/Qwen3-32B",
   revision: "",
@@ -21,13 +31,26 @@ const DEFAULTS: Choices = {
   commandIndex: 0,
 };
 
-const withCount = (count: number): Cluster => ({ nodes: [{ id: "big", fabric: "", hostMemGib: 64, hostFreeGib: 64, devices: [{ class: "h100-80g", count, free: count }] }] });
+const withCount = (count: number): Cluster => ({
+  nodes: [
+    { id: "big", fabric: "", hostMemGib: 64, hostFreeGib: 64, devices: [{ class: "h100-80g", count, free: count }] },
+  ],
+});
 const withGroups = (groups: number): Cluster => ({
-  nodes: [{ id: "big", fabric: "", hostMemGib: 64, hostFreeGib: 64, devices: Array.from({ length: groups }, (_, i) => ({ class: `card-${i}`, count: 1, free: 1, memGib: 8 })) }],
+  nodes: [
+    {
+      id: "big",
+      fabric: "",
+      hostMemGib: 64,
+      hostFreeGib: 64,
+      devices: Array.from({ length: groups }, (_, i) => ({ class: `card-${i}`, count: 1, free: 1, memGib: 8 })),
+    },
+  ],
 });
 
 /** The cluster a link opens on, with no checkCluster: only the link's own schema decides. */
-const throughLink = (cluster: Cluster): Cluster => decodeLink(encodeLink({ ...DEFAULTS, cluster }), DEFAULTS).choices.cluster;
+const throughLink = (cluster: Cluster): Cluster =>
+  decodeLink(encodeLink({ ...DEFAULTS, cluster }), DEFAULTS).choices.cluster;
 
 describe("one bound for the link and validation", () => {
   test.each([

@@ -33,7 +33,11 @@ describe("Compose on one host", () => {
     for (const option of pinned) {
       const s = service(deploy("compose", { option, plan: p }).text);
       const [device] = s.deploy.resources.reservations.devices;
-      expect(device).toEqual({ driver: "nvidia", capabilities: ["gpu"], device_ids: free.slice(0, option.placement.gpusPerNode) });
+      expect(device).toEqual({
+        driver: "nvidia",
+        capabilities: ["gpu"],
+        device_ids: free.slice(0, option.placement.gpusPerNode),
+      });
       expect(device.device_ids).not.toContain("6");
     }
   });
@@ -42,8 +46,17 @@ describe("Compose on one host", () => {
     const p = await planOf(CODER, inventory("k8s-describe-node-labels-h100-pcie-1.txt"));
     const option = optionOf(p, (o) => o.engine === "vllm", "vLLM option");
     const text = deploy("compose", { option, plan: p }).text;
-    expect(service(text).deploy.resources.reservations.devices[0]).toEqual({ driver: "nvidia", capabilities: ["gpu"], count: option.placement.gpusPerNode });
-    expect(text).toMatch(new RegExp(`^# the inventory did not name the free cards: Docker takes the first ${option.placement.gpusPerNode}; set device_ids to the free ones$`, "m"));
+    expect(service(text).deploy.resources.reservations.devices[0]).toEqual({
+      driver: "nvidia",
+      capabilities: ["gpu"],
+      count: option.placement.gpusPerNode,
+    });
+    expect(text).toMatch(
+      new RegExp(
+        `^# the inventory did not name the free cards: Docker takes the first ${option.placement.gpusPerNode}; set device_ids to the free ones$`,
+        "m",
+      ),
+    );
   });
 
   test("names that no longer match the free count (the panel set 1 free after the import) are not trusted: count, not device_ids", async () => {
@@ -76,20 +89,41 @@ describe("Compose on one host", () => {
   });
 
   test("a MIG instance named by nvidia-smi -L is reserved by its UUID", async () => {
-    const p = await planOf(REDPAJAMA, inventory("nvidia-smi-L-a100-sxm-40g-mig-legacy-uuid-1.txt"), { contextTokens: REDPAJAMA_CONTEXT });
-    const option = optionOf(p, (o) => o.placement.gpuClass === "a100-40g-mig-3g.20gb", "an option on the 3g.20gb instance");
+    const p = await planOf(REDPAJAMA, inventory("nvidia-smi-L-a100-sxm-40g-mig-legacy-uuid-1.txt"), {
+      contextTokens: REDPAJAMA_CONTEXT,
+    });
+    const option = optionOf(
+      p,
+      (o) => o.placement.gpuClass === "a100-40g-mig-3g.20gb",
+      "an option on the 3g.20gb instance",
+    );
     const s = service(deploy("compose", { option, plan: p }).text);
-    expect(s.deploy.resources.reservations.devices[0].device_ids).toEqual(["MIG-GPU-2fa5cf01-9520-1bc1-995b-cc0c6d9bca7c/1/0"]);
+    expect(s.deploy.resources.reservations.devices[0].device_ids).toEqual([
+      "MIG-GPU-2fa5cf01-9520-1bc1-995b-cc0c6d9bca7c/1/0",
+    ]);
   });
 
   test.each([
-    ["a MIG instance with no UUID known", "k8s-node-labels-json-h100-mig-mixed-1.txt", /compose: Compose can only reserve a MIG instance by its UUID, and the inventory did not name it: import `nvidia-smi -L`/],
-    ["AMD cards", "rocm-smi-mi300x-1.txt", /compose: Compose reserves GPUs by device id through NVIDIA's container toolkit only/],
+    [
+      "a MIG instance with no UUID known",
+      "k8s-node-labels-json-h100-mig-mixed-1.txt",
+      /compose: Compose can only reserve a MIG instance by its UUID, and the inventory did not name it: import `nvidia-smi -L`/,
+    ],
+    [
+      "AMD cards",
+      "rocm-smi-mi300x-1.txt",
+      /compose: Compose reserves GPUs by device id through NVIDIA's container toolkit only/,
+    ],
   ])("%s: refused, saying what can", async (_, sample, message) => {
     const p = await planOf(REDPAJAMA, inventory(sample), { contextTokens: REDPAJAMA_CONTEXT });
-    const option = p.options.find((o) => !o.placement.cpu && (sample.startsWith("k8s") ? o.placement.gpuClass.includes("-mig-") : true));
+    const option = p.options.find(
+      (o) => !o.placement.cpu && (sample.startsWith("k8s") ? o.placement.gpuClass.includes("-mig-") : true),
+    );
     if (!option) throw new Error("no GPU option");
     expect(() => deploy("compose", { option, plan: p })).toThrow(message);
-    expect(deployTargets(option, p.cluster).find((t) => t.kind === "compose")).toMatchObject({ ok: false, reason: expect.stringMatching(message.source.replace("compose: ", "")) as unknown });
+    expect(deployTargets(option, p.cluster).find((t) => t.kind === "compose")).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(message.source.replace("compose: ", "")) as unknown,
+    });
   });
 });

@@ -12,10 +12,18 @@ import { PersistentVolumeClaim, PodSpec, Service } from "kubernetes-models/v1";
 import { Deployment as AppsDeployment } from "kubernetes-models/apps/v1";
 import { importCluster } from "../../src/cluster/import.ts";
 import { readRepo } from "../../src/hub/read.ts";
-import { DEFAULT_WORKLOAD, commandsFor, plan, readModel, type Cluster, type Plan, type PlanOption, type Workload } from "../../src/plan/index.ts";
+import {
+  DEFAULT_WORKLOAD,
+  commandsFor,
+  plan,
+  readModel,
+  type Cluster,
+  type Plan,
+  type PlanOption,
+  type Workload,
+} from "../../src/plan/index.ts";
 import { fakeHub, loadRecording } from "../hub/fakeHub.ts";
 import { sample } from "../cluster/inventory.ts";
-
 
 /** A cluster from an inventory sample, as `npm run cluster` or the page's import reads it. */
 export function inventory(name: string, edit: (text: string) => string = (t) => t): Cluster {
@@ -29,7 +37,11 @@ export async function planOf(repo: string, cluster: Cluster, workload: Partial<W
   const hub = fakeHub({ recordings: [loadRecording(repo)] });
   const snapshot = await readRepo(repo, null, { hubUrl: "https://hub.test", fetch: hub.fetch });
   const { shape, artifacts } = readModel(snapshot);
-  return plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, { ...DEFAULT_WORKLOAD, contextTokens: 8192, ...workload });
+  return plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, {
+    ...DEFAULT_WORKLOAD,
+    contextTokens: 8192,
+    ...workload,
+  });
 }
 
 /** The plan's first option that matches, or a failure naming what was looked for. */
@@ -49,7 +61,15 @@ export function spread(p: Plan, option: PlanOption, nodeIds: string[], vllmLaunc
   const artifact = p.artifacts.find((a) => a.name === option.artifact);
   if (!artifact) throw new Error(`no artifact ${option.artifact}`);
   const spreadOption = { ...option, placement };
-  const commands = commandsFor(spreadOption, { repo: p.repo, revision: p.revision, artifact, shape: p.shape, workload: p.workload, nodeIds, ...(vllmLauncher ? { vllmLauncher } : {}) });
+  const commands = commandsFor(spreadOption, {
+    repo: p.repo,
+    revision: p.revision,
+    artifact,
+    shape: p.shape,
+    workload: p.workload,
+    nodeIds,
+    ...(vllmLauncher ? { vllmLauncher } : {}),
+  });
   return { ...spreadOption, commands };
 }
 
@@ -65,7 +85,9 @@ export function yamlOf(text: string): Record<string, unknown> {
   return parse(text) as Record<string, unknown>;
 }
 
-const crd = parse(readFileSync(new URL("../fixtures/deploy/leaderworkerset.x-k8s.io_leaderworkersets.yaml", import.meta.url), "utf8")) as {
+const crd = parse(
+  readFileSync(new URL("../fixtures/deploy/leaderworkerset.x-k8s.io_leaderworkersets.yaml", import.meta.url), "utf8"),
+) as {
   spec: { versions: { name: string; schema: { openAPIV3Schema: object } }[] };
 };
 const v1Schema = crd.spec.versions.find((v) => v.name === "v1")?.schema.openAPIV3Schema;

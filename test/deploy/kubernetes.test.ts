@@ -7,7 +7,16 @@ import { describe, expect, test } from "vitest";
 import { duplicateNode, updateNode } from "../../src/cluster/model.ts";
 import { deploy, DeployError } from "../../src/deploy/index.ts";
 import { splitArgv, type Cluster, type Plan, type PlanOption } from "../../src/plan/index.ts";
-import { documents, inventory, lwsErrors, optionOf, planOf, spread, validateCore, validatePodSpec } from "./fixtures.ts";
+import {
+  documents,
+  inventory,
+  lwsErrors,
+  optionOf,
+  planOf,
+  spread,
+  validateCore,
+  validatePodSpec,
+} from "./fixtures.ts";
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed YAML, checked field by field below
 
@@ -66,7 +75,8 @@ describe("one node: Deployment, Service and the cache claim", () => {
     // The container runs exactly the plan's command: program and every flag, in order.
     expect([...c.command, ...c.args]).toEqual(splitArgv(option.commands[0] ?? ""));
     expect(c.image).toBe("vllm/vllm-openai:v0.19.0");
-    for (const probe of ["startupProbe", "readinessProbe", "livenessProbe"]) expect(c[probe].httpGet).toEqual({ path: "/health", port: 8000 });
+    for (const probe of ["startupProbe", "readinessProbe", "livenessProbe"])
+      expect(c[probe].httpGet).toEqual({ path: "/health", port: 8000 });
     expect(pod.volumes).toContainEqual({ name: "dshm", emptyDir: { medium: "Memory", sizeLimit: "16Gi" } });
     expect(c.volumeMounts).toContainEqual({ name: "cache", mountPath: "/root/.cache/huggingface" });
     // 14 shards of 65,527,841,688 bytes (the recording) round up to 62 GiB, and 1 GiB for the rest.
@@ -102,7 +112,19 @@ describe("one node: Deployment, Service and the cache claim", () => {
   });
 
   test("under the single strategy the same instance is nvidia.com/gpu (GFD writes the profile into the product label)", async () => {
-    const cluster: Cluster = { nodes: [{ id: "a100-mig", fabric: "", hostMemGib: 512, hostFreeGib: 512, devices: [{ class: "a100-40g-mig-3g.20gb", count: 2, free: 2, gpuProduct: "NVIDIA-A100-SXM4-40GB-MIG-3g.20gb" }] }] };
+    const cluster: Cluster = {
+      nodes: [
+        {
+          id: "a100-mig",
+          fabric: "",
+          hostMemGib: 512,
+          hostFreeGib: 512,
+          devices: [
+            { class: "a100-40g-mig-3g.20gb", count: 2, free: 2, gpuProduct: "NVIDIA-A100-SXM4-40GB-MIG-3g.20gb" },
+          ],
+        },
+      ],
+    };
     const p = await planOf(REDPAJAMA, cluster, { contextTokens: REDPAJAMA_CONTEXT });
     const option = optionOf(p, (o) => o.engine === "vllm", "vLLM option on the MIG instance");
     const pod = byKind(manifest(p, option), "Deployment").spec.template.spec;
@@ -118,7 +140,9 @@ describe("one node: Deployment, Service and the cache claim", () => {
     expect(c.resources.limits).toEqual({ "amd.com/gpu": String(sglang.placement.gpusPerNode) });
     expect(c.image).toBe("lmsysorg/sglang:v0.5.18-rocm720-mi30x");
     const vllm = optionOf(p, (o) => o.engine === "vllm", "vLLM option");
-    expect(() => deploy("kubernetes", { option: vllm, plan: p })).toThrow(/kubernetes: vLLM on AMD cards: no pinned vLLM image/);
+    expect(() => deploy("kubernetes", { option: vllm, plan: p })).toThrow(
+      /kubernetes: vLLM on AMD cards: no pinned vLLM image/,
+    );
   });
 
   test("a cluster not read from kubectl has no nodeSelector: no label is known", async () => {
@@ -128,16 +152,34 @@ describe("one node: Deployment, Service and the cache claim", () => {
   });
 
   test("a product label that could inject YAML is refused, naming it", async () => {
-    const cluster: Cluster = { nodes: [{ id: "n", fabric: "", hostMemGib: 512, hostFreeGib: 512, devices: [{ class: "h100-80g", count: 1, free: 1, gpuProduct: "NVIDIA-H100\nkind: Secret" }] }] };
+    const cluster: Cluster = {
+      nodes: [
+        {
+          id: "n",
+          fabric: "",
+          hostMemGib: 512,
+          hostFreeGib: 512,
+          devices: [{ class: "h100-80g", count: 1, free: 1, gpuProduct: "NVIDIA-H100\nkind: Secret" }],
+        },
+      ],
+    };
     const p = await planOf(CODER, cluster);
     expect(() => deploy("kubernetes", { option: p.options[0]!, plan: p })).toThrow(DeployError);
-    expect(() => deploy("kubernetes", { option: p.options[0]!, plan: p })).toThrow(/nvidia.com\/gpu.product label "NVIDIA-H100\\nkind: Secret" holds characters/);
+    expect(() => deploy("kubernetes", { option: p.options[0]!, plan: p })).toThrow(
+      /nvidia.com\/gpu.product label "NVIDIA-H100\\nkind: Secret" holds characters/,
+    );
   });
 });
 
 describe("several nodes: one LeaderWorkerSet", () => {
   /** The leader's and workers' args against the plan's node 0 and node 1, flag for flag: only the rank flags read LWS's environment. */
-  function expectRanks(c: Doc, command: string, programWords: number, wired: Record<string, string>, listen: string[]): void {
+  function expectRanks(
+    c: Doc,
+    command: string,
+    programWords: number,
+    wired: Record<string, string>,
+    listen: string[],
+  ): void {
     const plan = planArgs(command, programWords);
     expect(c.args).toHaveLength(plan.length + listen.length);
     plan.forEach((word, i) => {
@@ -160,15 +202,24 @@ describe("several nodes: one LeaderWorkerSet", () => {
     expect(t.size).toBe(option.placement.nodes);
     for (const role of [t.leaderTemplate, t.workerTemplate]) {
       validatePodSpec(role.spec);
-      expect(role.spec.containers[0].resources.limits).toEqual({ "nvidia.com/gpu": String(option.placement.gpusPerNode) });
+      expect(role.spec.containers[0].resources.limits).toEqual({
+        "nvidia.com/gpu": String(option.placement.gpusPerNode),
+      });
       expect(role.spec.containers[0].command).toEqual(["vllm", "serve"]);
     }
-    const wired = { "--nnodes": "$(LWS_GROUP_SIZE)", "--node-rank": "$(LWS_WORKER_INDEX)", "--master-addr": "$(LWS_LEADER_ADDRESS)" };
+    const wired = {
+      "--nnodes": "$(LWS_GROUP_SIZE)",
+      "--node-rank": "$(LWS_WORKER_INDEX)",
+      "--master-addr": "$(LWS_LEADER_ADDRESS)",
+    };
     expectRanks(t.leaderTemplate.spec.containers[0], option.commands[0]!, 2, wired, []);
     expectRanks(t.workerTemplate.spec.containers[0], option.commands[1]!, 2, wired, []);
     expect(t.workerTemplate.spec.containers[0].args).toContain("--headless");
     expect(t.leaderTemplate.spec.containers[0].args).not.toContain("--headless");
-    expect(byKind(docs, "Service").spec.selector).toEqual({ "leaderworkerset.sigs.k8s.io/name": lws.metadata.name, role: "leader" });
+    expect(byKind(docs, "Service").spec.selector).toEqual({
+      "leaderworkerset.sigs.k8s.io/name": lws.metadata.name,
+      role: "leader",
+    });
     expect(t.leaderTemplate.metadata.labels.role).toBe("leader");
     expectNoInlineToken(text, docs);
   });
@@ -180,7 +231,11 @@ describe("several nodes: one LeaderWorkerSet", () => {
     const lws = byKind(manifest(p, option), "LeaderWorkerSet");
     expect(lwsErrors(lws)).toEqual([]);
     const t = lws.spec.leaderWorkerTemplate;
-    const wired = { "--nnodes": "$(LWS_GROUP_SIZE)", "--node-rank": "$(LWS_WORKER_INDEX)", "--dist-init-addr": "$(LWS_LEADER_ADDRESS):25000" };
+    const wired = {
+      "--nnodes": "$(LWS_GROUP_SIZE)",
+      "--node-rank": "$(LWS_WORKER_INDEX)",
+      "--dist-init-addr": "$(LWS_LEADER_ADDRESS):25000",
+    };
     expectRanks(t.leaderTemplate.spec.containers[0], option.commands[0]!, 3, wired, LISTEN.sglang!);
     expectRanks(t.workerTemplate.spec.containers[0], option.commands[1]!, 3, wired, []);
   });
@@ -196,16 +251,28 @@ describe("several nodes: one LeaderWorkerSet", () => {
     const leader = t.leaderTemplate.spec.containers[0];
     expect(leader.command).toEqual(["sh", "-c"]);
     const [start, serve] = String(leader.args[0]).split("; exec ");
-    expect(start).toBe("bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE)");
+    expect(start).toBe(
+      "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE)",
+    );
     expect(splitArgv(serve ?? "")).toEqual(splitArgv(option.commands[option.commands.length - 1] ?? ""));
-    expect(t.workerTemplate.spec.containers[0].args).toEqual(["bash /vllm-workspace/examples/online_serving/multi-node-serving.sh worker --ray_address=$(LWS_LEADER_ADDRESS)"]);
+    expect(t.workerTemplate.spec.containers[0].args).toEqual([
+      "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh worker --ray_address=$(LWS_LEADER_ADDRESS)",
+    ]);
   });
 
   test("llama.cpp RPC over three nodes: rpc-server workers, llama-server's --rpc naming each worker pod", async () => {
     const cluster = nodes(inventory("nvidia-smi-h100-sxm-80g-1.txt"), 3);
     const p = await planOf(R1_GGUF, cluster);
-    const one = optionOf(p, (o) => o.engine === "llamacpp" && !o.placement.cpu && o.placement.nodes === 1, "llama.cpp GPU option");
-    const option = spread(p, one, cluster.nodes.map((n) => n.id));
+    const one = optionOf(
+      p,
+      (o) => o.engine === "llamacpp" && !o.placement.cpu && o.placement.nodes === 1,
+      "llama.cpp GPU option",
+    );
+    const option = spread(
+      p,
+      one,
+      cluster.nodes.map((n) => n.id),
+    );
     const text = deploy("kubernetes", { option, plan: p }).text;
     const lws = byKind(documents(text) as Doc[], "LeaderWorkerSet");
     expect(lwsErrors(lws)).toEqual([]);
@@ -217,16 +284,44 @@ describe("several nodes: one LeaderWorkerSet", () => {
     const head = splitArgv(option.commands[option.commands.length - 1] ?? "");
     const name = lws.metadata.name as string;
     const rpc = [1, 2].map((i) => `${name}-$(LWS_GROUP_INDEX)-${i}.${name}.$(LWS_NAMESPACE):50052`).join(",");
-    expect([...leader.command, ...leader.args]).toEqual([...head.map((w, i) => (head[i - 1] === "--rpc" ? rpc : w)), ...LISTEN.llamacpp!]);
-    expect(leader.env).toContainEqual({ name: "LWS_GROUP_INDEX", valueFrom: { fieldRef: { fieldPath: "metadata.labels['leaderworkerset.sigs.k8s.io/group-index']" } } });
+    expect([...leader.command, ...leader.args]).toEqual([
+      ...head.map((w, i) => (head[i - 1] === "--rpc" ? rpc : w)),
+      ...LISTEN.llamacpp!,
+    ]);
+    expect(leader.env).toContainEqual({
+      name: "LWS_GROUP_INDEX",
+      valueFrom: { fieldRef: { fieldPath: "metadata.labels['leaderworkerset.sigs.k8s.io/group-index']" } },
+    });
     // No official image carries rpc-server (GGML_RPC is off in llama.cpp's Dockerfiles): the manifest says to build one.
     expect(text).toMatch(/# image <your-registry>\/llama\.cpp-rpc:b8234: build llama\.cpp b8234 with -DGGML_RPC=ON/);
   });
 
   test("the CRD schema catches what the generator could get wrong: a size that is not an integer, an unknown restart policy", () => {
-    const bad = { apiVersion: "leaderworkerset.x-k8s.io/v1", kind: "LeaderWorkerSet", metadata: { name: "x" }, spec: { leaderWorkerTemplate: { size: "2", restartPolicy: "Always", workerTemplate: { spec: { containers: [] } } } } };
-    const bad2 = { ...bad, spec: { leaderWorkerTemplate: { ...bad.spec.leaderWorkerTemplate, workerTemplate: { spec: { containers: [{ image: "x" }] } } } } };
-    expect(lwsErrors(bad)).toEqual(expect.arrayContaining(["/spec/leaderWorkerTemplate/size: must be integer", "/spec/leaderWorkerTemplate/restartPolicy: must be equal to one of the allowed values"]));
-    expect(lwsErrors(bad2)).toContain("/spec/leaderWorkerTemplate/workerTemplate/spec/containers/0: must have required property 'name'");
+    const bad = {
+      apiVersion: "leaderworkerset.x-k8s.io/v1",
+      kind: "LeaderWorkerSet",
+      metadata: { name: "x" },
+      spec: {
+        leaderWorkerTemplate: { size: "2", restartPolicy: "Always", workerTemplate: { spec: { containers: [] } } },
+      },
+    };
+    const bad2 = {
+      ...bad,
+      spec: {
+        leaderWorkerTemplate: {
+          ...bad.spec.leaderWorkerTemplate,
+          workerTemplate: { spec: { containers: [{ image: "x" }] } },
+        },
+      },
+    };
+    expect(lwsErrors(bad)).toEqual(
+      expect.arrayContaining([
+        "/spec/leaderWorkerTemplate/size: must be integer",
+        "/spec/leaderWorkerTemplate/restartPolicy: must be equal to one of the allowed values",
+      ]),
+    );
+    expect(lwsErrors(bad2)).toContain(
+      "/spec/leaderWorkerTemplate/workerTemplate/spec/containers/0: must have required property 'name'",
+    );
   });
 });

@@ -26,7 +26,10 @@ function bashParses(script: string): void {
 }
 
 function directives(script: string): string[] {
-  return script.split("\n").filter((l) => l.startsWith("#SBATCH ")).map((l) => l.slice("#SBATCH ".length));
+  return script
+    .split("\n")
+    .filter((l) => l.startsWith("#SBATCH "))
+    .map((l) => l.slice("#SBATCH ".length));
 }
 
 /** The srun lines, each as the words its command runs (srun's own flags and a trailing & cut). */
@@ -42,7 +45,11 @@ function sruns(script: string): string[][] {
 
 /** The Lambda node cut to one card, duplicated onto one fabric: two nodes a replica must span. */
 function twoOneCardNodes(): Cluster {
-  let c = duplicateNode(inventory(LAMBDA, (t) => t.replaceAll("gpu:a100:8", "gpu:a100:1")), 0, 1);
+  let c = duplicateNode(
+    inventory(LAMBDA, (t) => t.replaceAll("gpu:a100:8", "gpu:a100:1")),
+    0,
+    1,
+  );
   c.nodes.forEach((_, i) => (c = updateNode(c, i, { fabric: "ib0" })));
   return c;
 }
@@ -53,7 +60,13 @@ describe("Slurm", () => {
     for (const option of p.options) {
       const script = deploy("slurm", { option, plan: p }).text;
       bashParses(script);
-      expect(directives(script)).toEqual(["--job-name=qwen2-5-coder-32b-instruct", "--nodes=1", "--ntasks-per-node=1", `--gres=gpu:a100:${option.placement.gpusPerNode}`, "--nodelist=lambda-hyperplane01"]);
+      expect(directives(script)).toEqual([
+        "--job-name=qwen2-5-coder-32b-instruct",
+        "--nodes=1",
+        "--ntasks-per-node=1",
+        `--gres=gpu:a100:${option.placement.gpusPerNode}`,
+        "--nodelist=lambda-hyperplane01",
+      ]);
       const listen = option.engine === "vllm" ? [] : ["--host", "0.0.0.0"];
       expect(sruns(script)).toEqual([[...splitArgv(option.commands[0] ?? ""), ...listen]]);
       expect(script).not.toMatch(/hf_[A-Za-z0-9]{6}/);
@@ -84,8 +97,15 @@ describe("Slurm", () => {
     const cluster = twoOneCardNodes();
     const p = await planOf(R1_GGUF, cluster);
     const one = optionOf(p, (o) => o.engine === "llamacpp" && o.placement.cpu, "llama.cpp option");
-    const gpu = { ...one, placement: { ...one.placement, cpu: false, gpuClass: "a100-40g", gpusPerNode: 1, gpuLayers: -1 } };
-    const option = spread(p, gpu, cluster.nodes.map((n) => n.id));
+    const gpu = {
+      ...one,
+      placement: { ...one.placement, cpu: false, gpuClass: "a100-40g", gpusPerNode: 1, gpuLayers: -1 },
+    };
+    const option = spread(
+      p,
+      gpu,
+      cluster.nodes.map((n) => n.id),
+    );
     const script = deploy("slurm", { option, plan: p }).text;
     bashParses(script);
     const lines = sruns(script);
@@ -97,7 +117,9 @@ describe("Slurm", () => {
 
   test("a cluster not read from Slurm is refused, saying what to import or use instead", async () => {
     const p = await planOf(CODER, inventory("nvidia-smi-h100-sxm-80g-1.txt"));
-    expect(() => deploy("slurm", { option: p.options[0]!, plan: p })).toThrow(/^slurm: the cluster was not imported from Slurm .*import `scontrol show node`, or use kubernetes or compose$/);
+    expect(() => deploy("slurm", { option: p.options[0]!, plan: p })).toThrow(
+      /^slurm: the cluster was not imported from Slurm .*import `scontrol show node`, or use kubernetes or compose$/,
+    );
   });
 
   test("a node id that could inject shell is refused, not quoted into the script", async () => {
@@ -105,6 +127,8 @@ describe("Slurm", () => {
     const cluster = updateNode(lambda, 0, { id: "gpu1;reboot" });
     const p = await planOf(CODER, cluster);
     expect(() => deploy("slurm", { option: p.options[0]!, plan: p })).toThrow(DeployError);
-    expect(() => deploy("slurm", { option: p.options[0]!, plan: p })).toThrow(/node id "gpu1;reboot" holds characters a manifest or script cannot carry safely/);
+    expect(() => deploy("slurm", { option: p.options[0]!, plan: p })).toThrow(
+      /node id "gpu1;reboot" holds characters a manifest or script cannot carry safely/,
+    );
   });
 });

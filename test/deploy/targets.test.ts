@@ -21,21 +21,25 @@ describe("deployTargets", () => {
       expect(summary(deployTargets(o, p.cluster))).toEqual({
         kubernetes: "ok",
         compose: "ok",
-        slurm: "the cluster was not imported from Slurm (no GRES type on the option's nodes), so its node ids are not known to be Slurm's: import `scontrol show node`, or use kubernetes or compose",
+        slurm:
+          "the cluster was not imported from Slurm (no GRES type on the option's nodes), so its node ids are not known to be Slurm's: import `scontrol show node`, or use kubernetes or compose",
       });
     }
   });
 
   test("the Slurm node: all three", async () => {
     const p = await planOf(CODER, inventory("scontrol-show-node-a100-8gpu-idle-1.txt"));
-    for (const o of p.options) expect(summary(deployTargets(o, p.cluster))).toEqual({ kubernetes: "ok", compose: "ok", slurm: "ok" });
+    for (const o of p.options)
+      expect(summary(deployTargets(o, p.cluster))).toEqual({ kubernetes: "ok", compose: "ok", slurm: "ok" });
   });
 
   test("llama.cpp RPC across three hosts: not Compose, which runs on one", async () => {
     const p = await planOf(R1_GGUF, inventory("nvidia-smi-h100-sxm-80g-1.txt"));
     const one = optionOf(p, (o) => o.engine === "llamacpp" && !o.placement.cpu, "llama.cpp GPU option");
     const option = spread(p, one, ["a", "b", "c"]);
-    expect(summary(deployTargets(option, p.cluster)).compose).toBe("an RPC option spans 3 hosts and Compose runs on one: deploy it with kubernetes (a LeaderWorkerSet) or slurm");
+    expect(summary(deployTargets(option, p.cluster)).compose).toBe(
+      "an RPC option spans 3 hosts and Compose runs on one: deploy it with kubernetes (a LeaderWorkerSet) or slurm",
+    );
   });
 
   test("a llama.cpp CPU option: kubernetes and compose run it without a GPU resource, on llama.cpp's CPU image", async () => {
@@ -43,7 +47,10 @@ describe("deployTargets", () => {
     const p = await planOf(R1_GGUF, inventory("scontrol-show-node-a100-8gpu-idle-1.txt"));
     const cpu = optionOf(p, (o) => o.placement.cpu, "CPU option");
     expect(summary(deployTargets(cpu, p.cluster))).toEqual({ kubernetes: "ok", compose: "ok", slurm: "ok" });
-    const docs = documents(deploy("kubernetes", { option: cpu, plan: p }).text) as { kind: string; spec: { template?: { spec: { containers: { image: string; resources?: unknown }[] } } } }[];
+    const docs = documents(deploy("kubernetes", { option: cpu, plan: p }).text) as {
+      kind: string;
+      spec: { template?: { spec: { containers: { image: string; resources?: unknown }[] } } };
+    }[];
     const [c] = docs.find((d) => d.kind === "Deployment")?.spec.template?.spec.containers ?? [];
     expect(c?.image).toBe("ghcr.io/ggml-org/llama.cpp:server-b8234");
     expect(c?.resources).toBeUndefined();
@@ -51,18 +58,33 @@ describe("deployTargets", () => {
   });
 
   test("an option that does not fit (RedPajama at 8,192 tokens, past its own 2,048) is deployable nowhere: the engine would not start", async () => {
-    const p = await planOf("togethercomputer/RedPajama-INCITE-7B-Base", inventory("nvidia-smi-h100-sxm-80g-1.txt"), { contextTokens: 8192 });
+    const p = await planOf("togethercomputer/RedPajama-INCITE-7B-Base", inventory("nvidia-smi-h100-sxm-80g-1.txt"), {
+      contextTokens: 8192,
+    });
     const option = optionOf(p, (o) => !o.fits, "an option that does not fit");
-    const reason = "this option does not fit its cards at the chosen context, so the engine would not start: choose one that fits, or shorten the context";
+    const reason =
+      "this option does not fit its cards at the chosen context, so the engine would not start: choose one that fits, or shorten the context";
     expect(summary(deployTargets(option, p.cluster))).toEqual({ kubernetes: reason, compose: reason, slurm: reason });
     expect(() => deploy("compose", { option, plan: p })).toThrow(`compose: ${reason}`);
   });
 
   test("a class outside the catalog: no device plugin can be named for it", async () => {
-    const cluster = { nodes: [{ id: "n", fabric: "", hostMemGib: 256, hostFreeGib: 256, devices: [{ class: "mystery-96g", count: 2, free: 2, memGib: 96 }] }] };
+    const cluster = {
+      nodes: [
+        {
+          id: "n",
+          fabric: "",
+          hostMemGib: 256,
+          hostFreeGib: 256,
+          devices: [{ class: "mystery-96g", count: 2, free: 2, memGib: 96 }],
+        },
+      ],
+    };
     const p = await planOf(CODER, cluster);
     const option = optionOf(p, (o) => !o.placement.cpu, "GPU option");
-    expect(summary(deployTargets(option, cluster)).kubernetes).toBe('"mystery-96g" is not in Modelplan\'s card catalog, so which vendor\'s device plugin serves it is unknown: give the node a catalog class');
+    expect(summary(deployTargets(option, cluster)).kubernetes).toBe(
+      "\"mystery-96g\" is not in Modelplan's card catalog, so which vendor's device plugin serves it is unknown: give the node a catalog class",
+    );
   });
 });
 
@@ -100,14 +122,28 @@ describe("pinnedCommands", () => {
       const cards = free.slice(0, o.placement.gpusPerNode).join(",");
       expect(words).toEqual([`CUDA_VISIBLE_DEVICES=${cards}`, ...splitArgv(o.commands[0] ?? "")]);
     }
-    for (const o of p.options.filter((x) => x.placement.gpusPerNode > free.length)) expect(pinnedCommands(o, p.cluster)[0]).toBe(o.commands[0]);
+    for (const o of p.options.filter((x) => x.placement.gpusPerNode > free.length))
+      expect(pinnedCommands(o, p.cluster)[0]).toBe(o.commands[0]);
   });
 
   test("multi-node entries keep their node comment; each node gets its own free cards", async () => {
     const h100 = inventory("nvidia-smi-h100-sxm-80g-1.txt");
-    const cluster = { nodes: [h100.nodes[0]!, { ...h100.nodes[0]!, id: "node-2", devices: [{ ...h100.nodes[0]!.devices[0]!, free: 2, freeIndices: ["4", "6"] }] }] };
+    const cluster = {
+      nodes: [
+        h100.nodes[0]!,
+        {
+          ...h100.nodes[0]!,
+          id: "node-2",
+          devices: [{ ...h100.nodes[0]!.devices[0]!, free: 2, freeIndices: ["4", "6"] }],
+        },
+      ],
+    };
     const p = await planOf(R1_GGUF, cluster);
-    const one = optionOf(p, (o) => o.engine === "llamacpp" && !o.placement.cpu && o.placement.gpusPerNode === 2, "a two-card llama.cpp option");
+    const one = optionOf(
+      p,
+      (o) => o.engine === "llamacpp" && !o.placement.cpu && o.placement.gpusPerNode === 2,
+      "a two-card llama.cpp option",
+    );
     const option = spread(p, one, ["node-1", "node-2"]);
     const pinned = pinnedCommands(option, cluster);
     // commands.ts writes the rpc workers first, then the head.

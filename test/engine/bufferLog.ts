@@ -41,21 +41,31 @@ function one(text: string, re: RegExp, what: string): RegExpExecArray {
 
 export function readModelBuffers(modelLog: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const m of all(modelLog, /load_tensors:\s+(\S+) model buffer size =\s+([\d.]+) MiB/)) out[m[1] ?? ""] = Number(m[2]);
+  for (const m of all(modelLog, /load_tensors:\s+(\S+) model buffer size =\s+([\d.]+) MiB/))
+    out[m[1] ?? ""] = Number(m[2]);
   if (Object.keys(out).length === 0) throw new Error("llama.cpp's log has no model buffer line");
   return out;
 }
 
 export function readContext(log: string): Omit<BufferLog, "modelMib"> {
-  const kv = all(log, /llama_kv_cache: size =\s+([\d.]+) MiB \(\s*(\d+) cells,\s+(\d+) layers,[^)]*\), K \((\w+)\)/).map((m) => ({
-    mib: Number(m[1]), cells: Number(m[2]), layers: Number(m[3]), kType: m[4] ?? "",
+  const kv = all(
+    log,
+    /llama_kv_cache: size =\s+([\d.]+) MiB \(\s*(\d+) cells,\s+(\d+) layers,[^)]*\), K \((\w+)\)/,
+  ).map((m) => ({
+    mib: Number(m[1]),
+    cells: Number(m[2]),
+    layers: Number(m[3]),
+    kType: m[4] ?? "",
   }));
   const rs = all(log, /llama_memory_recurrent: size =\s+([\d.]+) MiB/).reduce((s, m) => s + Number(m[1]), 0);
   return {
     outputMib: Number(one(log, /output buffer size =\s+([\d.]+) MiB/, "output buffer")[1]),
     kv,
     recurrentMib: rs,
-    computeMib: all(log, /sched_reserve:\s+\S+ compute buffer size =\s+([\d.]+) MiB/).reduce((s, m) => s + Number(m[1]), 0),
+    computeMib: all(log, /sched_reserve:\s+\S+ compute buffer size =\s+([\d.]+) MiB/).reduce(
+      (s, m) => s + Number(m[1]),
+      0,
+    ),
     nCtx: Number(one(log, /llama_context: n_ctx\s+=\s+(\d+)/, "n_ctx")[1]),
     nUbatch: Number(one(log, /llama_context: n_ubatch\s+=\s+(\d+)/, "n_ubatch")[1]),
     flashAttn: one(log, /llama_context: flash_attn\s+=\s+(\w+)/, "flash_attn")[1] ?? "",

@@ -13,35 +13,77 @@ export interface ModelCase {
   contexts: (ContextParams & { name: string })[];
 }
 
-const F16 = 1 as const, Q8_0 = 8 as const, Q4_0 = 2 as const;
-const ctx = (name: string, nCtx: number, nSeqMax: number, nUbatch: number, flashAttn: boolean | "auto", cacheType: 1 | 8 | 2 = F16) => ({ name, nCtx, nSeqMax, nUbatch, flashAttn, cacheType });
+const F16 = 1 as const,
+  Q8_0 = 8 as const,
+  Q4_0 = 2 as const;
+const ctx = (
+  name: string,
+  nCtx: number,
+  nSeqMax: number,
+  nUbatch: number,
+  flashAttn: boolean | "auto",
+  cacheType: 1 | 8 | 2 = F16,
+) => ({ name, nCtx, nSeqMax, nUbatch, flashAttn, cacheType });
 
 export const MODEL_CASES: ModelCase[] = [
   {
     spec: () => M.llama31_8b(2),
     contexts: [
-      ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true), ctx("8k fa-auto", 8192, 1, 512, "auto"),
-      ctx("8k q8_0", 8192, 1, 512, true, Q8_0), ctx("8k q4_0", 8192, 1, 512, true, Q4_0),
-      ctx("4k ub256 fa-on", 4096, 1, 256, true), ctx("32k ub2048 fa-on", 32768, 1, 2048, true),
-      ctx("4x4k fa-off", 16384, 4, 512, false), ctx("4x4k fa-on", 16384, 4, 512, true),
+      ctx("8k fa-off", 8192, 1, 512, false),
+      ctx("8k fa-on", 8192, 1, 512, true),
+      ctx("8k fa-auto", 8192, 1, 512, "auto"),
+      ctx("8k q8_0", 8192, 1, 512, true, Q8_0),
+      ctx("8k q4_0", 8192, 1, 512, true, Q4_0),
+      ctx("4k ub256 fa-on", 4096, 1, 256, true),
+      ctx("32k ub2048 fa-on", 32768, 1, 2048, true),
+      ctx("4x4k fa-off", 16384, 4, 512, false),
+      ctx("4x4k fa-on", 16384, 4, 512, true),
     ],
   },
   { spec: () => M.llama31_8b(32), contexts: [ctx("8k fa-on", 8192, 1, 512, true)] },
   { spec: () => M.llama31_8b(2, GGML.Q4_0), contexts: [ctx("8k fa-on", 8192, 1, 512, true)] },
   {
     spec: () => M.gemma2_9b(2),
-    contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true), ctx("4x8k fa-on", 32768, 4, 512, true), ctx("8k q8_0", 8192, 1, 512, true, Q8_0)],
+    contexts: [
+      ctx("8k fa-off", 8192, 1, 512, false),
+      ctx("8k fa-on", 8192, 1, 512, true),
+      ctx("4x8k fa-on", 32768, 4, 512, true),
+      ctx("8k q8_0", 8192, 1, 512, true, Q8_0),
+    ],
   },
   {
     spec: () => M.gemma3_4b(6),
-    contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("32k fa-on", 32768, 1, 512, true), ctx("2x16k fa-on", 32768, 2, 1024, true)],
+    contexts: [
+      ctx("8k fa-off", 8192, 1, 512, false),
+      ctx("32k fa-on", 32768, 1, 512, true),
+      ctx("2x16k fa-on", 32768, 2, 1024, true),
+    ],
   },
   { spec: () => M.gemma3_4b(34), contexts: [ctx("8k fa-on", 8192, 1, 512, true)] },
-  { spec: () => M.gptOss20b(2), contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true), ctx("2x8k fa-on", 16384, 2, 512, true)] },
-  { spec: () => M.qwen3moe30b(2), contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true)] },
-  { spec: () => M.deepseekV2Lite(27), contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true)] },
-  { spec: () => M.qwen3next80b(4), contexts: [ctx("8k fa-on", 8192, 1, 512, true), ctx("2x8k fa-off", 16384, 2, 512, false)] },
-  { spec: () => M.lfm2_1b(6), contexts: [ctx("8k fa-on", 8192, 1, 512, true), ctx("2x8k fa-off", 16384, 2, 512, false)] },
+  {
+    spec: () => M.gptOss20b(2),
+    contexts: [
+      ctx("8k fa-off", 8192, 1, 512, false),
+      ctx("8k fa-on", 8192, 1, 512, true),
+      ctx("2x8k fa-on", 16384, 2, 512, true),
+    ],
+  },
+  {
+    spec: () => M.qwen3moe30b(2),
+    contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true)],
+  },
+  {
+    spec: () => M.deepseekV2Lite(27),
+    contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true)],
+  },
+  {
+    spec: () => M.qwen3next80b(4),
+    contexts: [ctx("8k fa-on", 8192, 1, 512, true), ctx("2x8k fa-off", 16384, 2, 512, false)],
+  },
+  {
+    spec: () => M.lfm2_1b(6),
+    contexts: [ctx("8k fa-on", 8192, 1, 512, true), ctx("2x8k fa-off", 16384, 2, 512, false)],
+  },
   { spec: () => M.lfm2_1b(16), contexts: [ctx("8k fa-on", 8192, 1, 512, true)] },
 ];
 
@@ -55,12 +97,27 @@ export interface UnifiedCase {
   contexts: (ContextParams & { name: string; unified: boolean; planSequences: number })[];
 }
 
-const unified = (name: string, nCtx: number, nSeqMax: number, nUbatch: number, flashAttn: boolean | "auto", planSequences = nSeqMax) =>
-  ({ name, nCtx, nSeqMax, nUbatch, flashAttn, cacheType: F16, unified: true, planSequences });
+const unified = (
+  name: string,
+  nCtx: number,
+  nSeqMax: number,
+  nUbatch: number,
+  flashAttn: boolean | "auto",
+  planSequences = nSeqMax,
+) => ({ name, nCtx, nSeqMax, nUbatch, flashAttn, cacheType: F16, unified: true, planSequences });
 
 export const UNIFIED_CASES: UnifiedCase[] = [
-  { spec: () => M.llama31_8b(2), contexts: [unified("4x4k unified fa-on", 16384, 4, 512, true), unified("auto slots 8k", 8192, 4, 512, "auto", 1)] },
-  { spec: () => M.gemma3_4b(6), contexts: [unified("2x16k unified fa-on", 32768, 2, 1024, true), unified("auto slots 8k", 8192, 4, 512, "auto", 1)] },
-  { spec: () => M.gptOss20b(2), contexts: [unified("2x8k unified fa-on", 16384, 2, 512, true), unified("auto slots 8k", 8192, 4, 512, "auto", 1)] },
+  {
+    spec: () => M.llama31_8b(2),
+    contexts: [unified("4x4k unified fa-on", 16384, 4, 512, true), unified("auto slots 8k", 8192, 4, 512, "auto", 1)],
+  },
+  {
+    spec: () => M.gemma3_4b(6),
+    contexts: [unified("2x16k unified fa-on", 32768, 2, 1024, true), unified("auto slots 8k", 8192, 4, 512, "auto", 1)],
+  },
+  {
+    spec: () => M.gptOss20b(2),
+    contexts: [unified("2x8k unified fa-on", 16384, 2, 512, true), unified("auto slots 8k", 8192, 4, 512, "auto", 1)],
+  },
   { spec: () => M.qwen3next80b(4), contexts: [unified("2x8k unified fa-on", 16384, 2, 512, true)] },
 ];

@@ -39,16 +39,28 @@ export interface GgufTensorSpec {
 
 /** ggml types this writer sizes: [block size, bytes a block] (ggml/src/ggml.c type_traits). */
 export const GGML = { F32: 0, F16: 1, Q4_0: 2, Q5_0: 6, Q8_0: 8, Q4_K: 12, Q6_K: 14, BF16: 30, MXFP4: 39 } as const;
-const TYPE_BLOCKS: Record<number, [number, number]> = { 0: [1, 4], 1: [1, 2], 2: [32, 18], 6: [32, 22], 8: [32, 34], 12: [256, 144], 14: [256, 210], 30: [1, 2], 39: [32, 17] };
+const TYPE_BLOCKS: Record<number, [number, number]> = {
+  0: [1, 4],
+  1: [1, 2],
+  2: [32, 18],
+  6: [32, 22],
+  8: [32, 34],
+  12: [256, 144],
+  14: [256, 210],
+  30: [1, 2],
+  39: [32, 17],
+};
 
 const ALIGNMENT = 32;
 
 export function tensorDataBytes(t: GgufTensorSpec): number {
   const blocks = TYPE_BLOCKS[t.type];
-  if (blocks === undefined) throw new Error(`the GGUF writer cannot size ggml type ${t.type} (${t.name}): add it to TYPE_BLOCKS`);
+  if (blocks === undefined)
+    throw new Error(`the GGUF writer cannot size ggml type ${t.type} (${t.name}): add it to TYPE_BLOCKS`);
   const [block, bytes] = blocks;
   const [row = 1, ...rest] = t.dims;
-  if (row % block !== 0) throw new Error(`${t.name}: a row of ${row} is not whole ${block}-element blocks of type ${t.type}`);
+  if (row % block !== 0)
+    throw new Error(`${t.name}: a row of ${row} is not whole ${block}-element blocks of type ${t.type}`);
   return (row / block) * bytes * rest.reduce((a, b) => a * b, 1);
 }
 
@@ -99,21 +111,65 @@ const T = { u32: 4, i32: 5, f32: 6, bool: 7, string: 8, array: 9 } as const;
 
 function writeValue(out: Bytes, v: GgufKvValue): void {
   switch (v.type) {
-    case "u32": out.u32(T.u32); out.u32(v.value); return;
-    case "i32": out.u32(T.i32); out.i32(v.value); return;
-    case "f32": out.u32(T.f32); out.f32(v.value); return;
-    case "bool": out.u32(T.bool); out.u8(v.value ? 1 : 0); return;
-    case "string": out.u32(T.string); out.string(v.value); return;
-    case "u32[]": out.u32(T.array); out.u32(T.u32); out.u64(v.value.length); v.value.forEach((x) => out.u32(x)); return;
-    case "i32[]": out.u32(T.array); out.u32(T.i32); out.u64(v.value.length); v.value.forEach((x) => out.i32(x)); return;
-    case "f32[]": out.u32(T.array); out.u32(T.f32); out.u64(v.value.length); v.value.forEach((x) => out.f32(x)); return;
-    case "bool[]": out.u32(T.array); out.u32(T.bool); out.u64(v.value.length); v.value.forEach((x) => out.u8(x ? 1 : 0)); return;
-    case "string[]": out.u32(T.array); out.u32(T.string); out.u64(v.value.length); v.value.forEach((x) => out.string(x)); return;
+    case "u32":
+      out.u32(T.u32);
+      out.u32(v.value);
+      return;
+    case "i32":
+      out.u32(T.i32);
+      out.i32(v.value);
+      return;
+    case "f32":
+      out.u32(T.f32);
+      out.f32(v.value);
+      return;
+    case "bool":
+      out.u32(T.bool);
+      out.u8(v.value ? 1 : 0);
+      return;
+    case "string":
+      out.u32(T.string);
+      out.string(v.value);
+      return;
+    case "u32[]":
+      out.u32(T.array);
+      out.u32(T.u32);
+      out.u64(v.value.length);
+      v.value.forEach((x) => out.u32(x));
+      return;
+    case "i32[]":
+      out.u32(T.array);
+      out.u32(T.i32);
+      out.u64(v.value.length);
+      v.value.forEach((x) => out.i32(x));
+      return;
+    case "f32[]":
+      out.u32(T.array);
+      out.u32(T.f32);
+      out.u64(v.value.length);
+      v.value.forEach((x) => out.f32(x));
+      return;
+    case "bool[]":
+      out.u32(T.array);
+      out.u32(T.bool);
+      out.u64(v.value.length);
+      v.value.forEach((x) => out.u8(x ? 1 : 0));
+      return;
+    case "string[]":
+      out.u32(T.array);
+      out.u32(T.string);
+      out.u64(v.value.length);
+      v.value.forEach((x) => out.string(x));
+      return;
   }
 }
 
 /** Writes the file and returns its size in bytes; only the header occupies disk. */
-export function writeSparseGguf(path: string, metadata: Readonly<Record<string, GgufKvValue>>, tensors: readonly GgufTensorSpec[]): number {
+export function writeSparseGguf(
+  path: string,
+  metadata: Readonly<Record<string, GgufKvValue>>,
+  tensors: readonly GgufTensorSpec[],
+): number {
   const out = new Bytes();
   out.u32(0x46554747); // "GGUF" little-endian
   out.u32(3);

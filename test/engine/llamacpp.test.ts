@@ -38,14 +38,19 @@ afterAll(() => {
 /** Checks one figure; returns what is wrong with it, or null. */
 function compare(key: string, figure: Figure, engineMib: number, planMib: number): string | null {
   const diff = planMib - engineMib;
-  rows.push(`${key} | ${figure} | ${engineMib.toFixed(2)} | ${planMib.toFixed(2)} | ${diff >= 0 ? "+" : ""}${diff.toFixed(2)} (${((100 * diff) / engineMib).toFixed(1)}%)`);
+  rows.push(
+    `${key} | ${figure} | ${engineMib.toFixed(2)} | ${planMib.toFixed(2)} | ${diff >= 0 ? "+" : ""}${diff.toFixed(2)} (${((100 * diff) / engineMib).toFixed(1)}%)`,
+  );
   const gap = KNOWN_GAPS[`${key} | ${figure}`];
   const tol = TOLERANCE[figure](engineMib);
   const figures = `plan ${planMib.toFixed(2)} MiB, llama.cpp ${engineMib.toFixed(2)} MiB`;
-  if (gap === undefined) return Math.abs(diff) <= tol ? null : `${key} | ${figure}: ${figures}, off by more than ${tol.toFixed(3)} MiB`;
+  if (gap === undefined)
+    return Math.abs(diff) <= tol ? null : `${key} | ${figure}: ${figures}, off by more than ${tol.toFixed(3)} MiB`;
   // A known gap holds both figures as recorded (to 0.05 MiB); when the plan is fixed this fails and the row goes.
-  if (Math.abs(engineMib - gap.engineMib) > 0.05) return `${key} | ${figure}: llama.cpp moved: ${figures}, recorded ${gap.engineMib}`;
-  if (Math.abs(planMib - gap.planMib) > 0.05) return `${key} | ${figure}: the plan moved (fixed? update KNOWN_GAPS): ${figures}, recorded ${gap.planMib}`;
+  if (Math.abs(engineMib - gap.engineMib) > 0.05)
+    return `${key} | ${figure}: llama.cpp moved: ${figures}, recorded ${gap.engineMib}`;
+  if (Math.abs(planMib - gap.planMib) > 0.05)
+    return `${key} | ${figure}: the plan moved (fixed? update KNOWN_GAPS): ${figures}, recorded ${gap.planMib}`;
   return Math.abs(diff) > tol ? null : `${key} | ${figure}: now within tolerance (${figures}): drop it from KNOWN_GAPS`;
 }
 
@@ -54,33 +59,67 @@ function compare(key: string, figure: Figure, engineMib: number, planMib: number
  * which KNOWN_GAPS records the repacked copies; the AMX build (sapphirerapids) repacks the same
  * Q4_0 bytes into its own buffer and leaves MXFP4 to CPU_REPACK.
  */
-const AVX2_BUILDS = ["haswell", "skylakex", "cannonlake", "cascadelake", "icelake", "cooperlake", "alderlake", "sapphirerapids", "zen4"];
+const AVX2_BUILDS = [
+  "haswell",
+  "skylakex",
+  "cannonlake",
+  "cascadelake",
+  "icelake",
+  "cooperlake",
+  "alderlake",
+  "sapphirerapids",
+  "zen4",
+];
 
 test("the host's llama.cpp CPU build is one the recorded figures hold for (x86 with AVX2)", async () => {
-  expect(AVX2_BUILDS, "KNOWN_GAPS' repacked copies were measured on AVX2 builds; on another CPU record them again").toContain(await cpuVariant());
+  expect(
+    AVX2_BUILDS,
+    "KNOWN_GAPS' repacked copies were measured on AVX2 builds; on another CPU record them again",
+  ).toContain(await cpuVariant());
 });
 
 type Context = ReturnType<typeof readContext>;
 
 /** Every figure of one context against the plan for the same file and settings; what is wrong, in words. */
-async function checkContext(key: string, path: string, modelMib: Record<string, number>, log: Context, c: ContextParams, planSequences = c.nSeqMax): Promise<string[]> {
+async function checkContext(
+  key: string,
+  path: string,
+  modelMib: Record<string, number>,
+  log: Context,
+  c: ContextParams,
+  planSequences = c.nSeqMax,
+): Promise<string[]> {
   // CPU_Mapped is the file mapped in place; any other model buffer (CPU_REPACK, AMX) is a second copy.
   const mappedMib = modelMib["CPU_Mapped"] ?? 0;
-  const repackedMib = Object.entries(modelMib).filter(([k]) => k !== "CPU_Mapped").reduce((s, [, v]) => s + v, 0);
-  rows.push(`${key} | cells | ${log.kv.map((k) => `${k.cells}×${k.layers}L ${k.mib}`).join(" + ")}${log.recurrentMib > 0 ? ` + RS ${log.recurrentMib}` : ""} | compute ${log.computeMib}, output ${log.outputMib}, fa ${log.flashAttn} |`);
-  if (repackedMib > 0) rows.push(`${key} | repacked copy (${Object.keys(modelMib).join(", ")}; CPU build ${await cpuVariant()}) | ${repackedMib.toFixed(2)} | 0 |`);
+  const repackedMib = Object.entries(modelMib)
+    .filter(([k]) => k !== "CPU_Mapped")
+    .reduce((s, [, v]) => s + v, 0);
+  rows.push(
+    `${key} | cells | ${log.kv.map((k) => `${k.cells}×${k.layers}L ${k.mib}`).join(" + ")}${log.recurrentMib > 0 ? ` + RS ${log.recurrentMib}` : ""} | compute ${log.computeMib}, output ${log.outputMib}, fa ${log.flashAttn} |`,
+  );
+  if (repackedMib > 0)
+    rows.push(
+      `${key} | repacked copy (${Object.keys(modelMib).join(", ")}; CPU build ${await cpuVariant()}) | ${repackedMib.toFixed(2)} | 0 |`,
+    );
   const kvDtype = c.cacheType === 8 ? "q8_0" : c.cacheType === 2 ? "q4_0" : "f16";
   const contextTokens = planSequences === c.nSeqMax ? c.nCtx / c.nSeqMax : c.nCtx;
   // The plan is told what the engine was: flash attention on, off or auto (llama.cpp's -fa), as the command would pass it.
   const flashAttn = c.flashAttn === true ? "on" : c.flashAttn === false ? "off" : "auto";
-  const planned = (await planCpu(path, { contextTokens, sequences: planSequences, kvDtype, ubatch: log.nUbatch, flashAttn })).load;
+  const planned = (
+    await planCpu(path, { contextTokens, sequences: planSequences, kvDtype, ubatch: log.nUbatch, flashAttn })
+  ).load;
   const engineKv = log.kv.reduce((s, k) => s + k.mib, 0) + log.recurrentMib;
   const engineOverhead = log.computeMib + log.outputMib;
   return [
     compare(key, "kv", engineKv, planned.kvBytes / MIB),
     compare(key, "overhead", engineOverhead, planned.engineBytes / MIB),
     compare(key, "nonWeight", engineKv + engineOverhead, (planned.kvBytes + planned.engineBytes) / MIB),
-    compare(key, "hostRam", mappedMib + repackedMib + engineKv + engineOverhead, (planned.weightsBytes + planned.kvBytes + planned.engineBytes) / MIB),
+    compare(
+      key,
+      "hostRam",
+      mappedMib + repackedMib + engineKv + engineOverhead,
+      (planned.weightsBytes + planned.kvBytes + planned.engineBytes) / MIB,
+    ),
   ].filter((x): x is string => x !== null);
 }
 
@@ -107,24 +146,27 @@ describe.each(MODEL_CASES)("llama.cpp v0.4.0 on the CPU", (mc) => {
   }, 120_000);
 });
 
-describe.each(UNIFIED_CASES)("llama.cpp v0.4.0 with a unified KV cache (its C API: node-llama-cpp cannot ask for one)", (uc) => {
-  const spec = uc.spec();
-  test(`${spec.id}: a unified cache, and llama-server's automatic slots, against the plan`, async () => {
-    const path = join(dir, `${spec.id}-unified.gguf`);
-    writeSparseGguf(path, spec.metadata, spec.tensors);
-    try {
-      const run = unifiedContexts(path, uc.contexts);
-      const modelMib = readModelBuffers(run.modelLog);
-      expect(run.contextLogs).toHaveLength(uc.contexts.length);
-      const wrong: string[] = [];
-      for (const [i, c] of uc.contexts.entries()) {
-        const log = readContext(run.contextLogs[i] ?? "");
-        expect(log.kvUnified).toBe(true);
-        wrong.push(...(await checkContext(`${spec.id} ${c.name}`, path, modelMib, log, c, c.planSequences)));
+describe.each(UNIFIED_CASES)(
+  "llama.cpp v0.4.0 with a unified KV cache (its C API: node-llama-cpp cannot ask for one)",
+  (uc) => {
+    const spec = uc.spec();
+    test(`${spec.id}: a unified cache, and llama-server's automatic slots, against the plan`, async () => {
+      const path = join(dir, `${spec.id}-unified.gguf`);
+      writeSparseGguf(path, spec.metadata, spec.tensors);
+      try {
+        const run = unifiedContexts(path, uc.contexts);
+        const modelMib = readModelBuffers(run.modelLog);
+        expect(run.contextLogs).toHaveLength(uc.contexts.length);
+        const wrong: string[] = [];
+        for (const [i, c] of uc.contexts.entries()) {
+          const log = readContext(run.contextLogs[i] ?? "");
+          expect(log.kvUnified).toBe(true);
+          wrong.push(...(await checkContext(`${spec.id} ${c.name}`, path, modelMib, log, c, c.planSequences)));
+        }
+        expect(wrong).toEqual([]);
+      } finally {
+        rmSync(path, { force: true });
       }
-      expect(wrong).toEqual([]);
-    } finally {
-      rmSync(path, { force: true });
-    }
-  }, 120_000);
-});
+    }, 120_000);
+  },
+);

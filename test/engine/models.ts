@@ -24,7 +24,9 @@ export interface ModelSpec {
  */
 function vocab(n: number): Record<string, GgufKvValue> {
   const byte = (i: number): string => `<0x${i.toString(16).toUpperCase().padStart(2, "0")}>`;
-  const tokens = Array.from({ length: n }, (_, i) => (i === 0 ? "<unk>" : i === 1 ? "<s>" : i === 2 ? "</s>" : i < 259 ? byte(i - 3) : `t${i}`));
+  const tokens = Array.from({ length: n }, (_, i) =>
+    i === 0 ? "<unk>" : i === 1 ? "<s>" : i === 2 ? "</s>" : i < 259 ? byte(i - 3) : `t${i}`,
+  );
   // llama_token_type: 2 unknown, 3 control, 6 byte, 1 normal.
   const types = Array.from({ length: n }, (_, i) => (i === 0 ? 2 : i < 3 ? 3 : i < 259 ? 6 : 1));
   return {
@@ -54,7 +56,10 @@ class Tensors {
   }
 }
 
-function common(arch: string, o: { layers: number; embd: number; heads: number; ctx: number; vocab: number }): Record<string, GgufKvValue> {
+function common(
+  arch: string,
+  o: { layers: number; embd: number; heads: number; ctx: number; vocab: number },
+): Record<string, GgufKvValue> {
   return {
     "general.architecture": str(arch),
     [`${arch}.block_count`]: u32(o.layers),
@@ -69,17 +74,30 @@ function common(arch: string, o: { layers: number; embd: number; heads: number; 
 
 /** Llama-3.1-8B (meta-llama/Llama-3.1-8B config.json): GQA, 32 heads over 8 KV heads of 128. */
 export function llama31_8b(layers = 32, weight: number = GGML.Q5_0): ModelSpec {
-  const E = 4096, H = 32, KV = 8, D = 128, FF = 14336, V = 128256;
+  const E = 4096,
+    H = 32,
+    KV = 8,
+    D = 128,
+    FF = 14336,
+    V = 128256;
   const t = new Tensors(weight).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
   for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E).w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D).w(`blk.${i}.attn_output.weight`, H * D, E)
-      .v(`blk.${i}.ffn_norm.weight`, E).w(`blk.${i}.ffn_gate.weight`, E, FF).w(`blk.${i}.ffn_up.weight`, E, FF).w(`blk.${i}.ffn_down.weight`, FF, E);
+    t.v(`blk.${i}.attn_norm.weight`, E)
+      .w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D)
+      .w(`blk.${i}.attn_output.weight`, H * D, E)
+      .v(`blk.${i}.ffn_norm.weight`, E)
+      .w(`blk.${i}.ffn_gate.weight`, E, FF)
+      .w(`blk.${i}.ffn_up.weight`, E, FF)
+      .w(`blk.${i}.ffn_down.weight`, FF, E);
   }
   return {
     id: `llama-3.1-8b-L${layers}-${weightName(weight)}`,
     metadata: {
       ...common("llama", { layers, embd: E, heads: H, ctx: 131072, vocab: V }),
-      "llama.attention.head_count_kv": u32(KV), "llama.feed_forward_length": u32(FF), "llama.rope.dimension_count": u32(D), "llama.rope.freq_base": f32(500000),
+      "llama.attention.head_count_kv": u32(KV),
+      "llama.feed_forward_length": u32(FF),
+      "llama.rope.dimension_count": u32(D),
+      "llama.rope.freq_base": f32(500000),
     },
     tensors: t.list,
   };
@@ -87,20 +105,35 @@ export function llama31_8b(layers = 32, weight: number = GGML.Q5_0): ModelSpec {
 
 /** Gemma-2-9B (google/gemma-2-9b config.json): sliding window 4096 on every other layer. */
 export function gemma2_9b(layers = 42): ModelSpec {
-  const E = 3584, H = 16, KV = 8, D = 256, FF = 14336, V = 256000;
+  const E = 3584,
+    H = 16,
+    KV = 8,
+    D = 256,
+    FF = 14336,
+    V = 256000;
   const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E);
   for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E).w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D).w(`blk.${i}.attn_output.weight`, H * D, E)
-      .v(`blk.${i}.post_attention_norm.weight`, E).v(`blk.${i}.ffn_norm.weight`, E)
-      .w(`blk.${i}.ffn_gate.weight`, E, FF).w(`blk.${i}.ffn_up.weight`, E, FF).w(`blk.${i}.ffn_down.weight`, FF, E).v(`blk.${i}.post_ffw_norm.weight`, E);
+    t.v(`blk.${i}.attn_norm.weight`, E)
+      .w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D)
+      .w(`blk.${i}.attn_output.weight`, H * D, E)
+      .v(`blk.${i}.post_attention_norm.weight`, E)
+      .v(`blk.${i}.ffn_norm.weight`, E)
+      .w(`blk.${i}.ffn_gate.weight`, E, FF)
+      .w(`blk.${i}.ffn_up.weight`, E, FF)
+      .w(`blk.${i}.ffn_down.weight`, FF, E)
+      .v(`blk.${i}.post_ffw_norm.weight`, E);
   }
   return {
     id: `gemma-2-9b-L${layers}`,
     metadata: {
       ...common("gemma2", { layers, embd: E, heads: H, ctx: 8192, vocab: V }),
-      "gemma2.attention.head_count_kv": u32(KV), "gemma2.attention.key_length": u32(D), "gemma2.attention.value_length": u32(D),
-      "gemma2.feed_forward_length": u32(FF), "gemma2.attention.sliding_window": u32(4096),
-      "gemma2.attn_logit_softcapping": f32(50), "gemma2.final_logit_softcapping": f32(30),
+      "gemma2.attention.head_count_kv": u32(KV),
+      "gemma2.attention.key_length": u32(D),
+      "gemma2.attention.value_length": u32(D),
+      "gemma2.feed_forward_length": u32(FF),
+      "gemma2.attention.sliding_window": u32(4096),
+      "gemma2.attn_logit_softcapping": f32(50),
+      "gemma2.final_logit_softcapping": f32(30),
     },
     tensors: t.list,
   };
@@ -108,19 +141,36 @@ export function gemma2_9b(layers = 42): ModelSpec {
 
 /** Gemma-3-4B (google/gemma-3-4b-it text_config): a 1024-token window on five layers of six. */
 export function gemma3_4b(layers = 34): ModelSpec {
-  const E = 2560, H = 8, KV = 4, D = 256, FF = 10240, V = 262208;
+  const E = 2560,
+    H = 8,
+    KV = 4,
+    D = 256,
+    FF = 10240,
+    V = 262208;
   const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E);
   for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E).w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D).w(`blk.${i}.attn_output.weight`, H * D, E)
-      .v(`blk.${i}.post_attention_norm.weight`, E).v(`blk.${i}.attn_k_norm.weight`, D).v(`blk.${i}.attn_q_norm.weight`, D).v(`blk.${i}.ffn_norm.weight`, E)
-      .w(`blk.${i}.ffn_gate.weight`, E, FF).w(`blk.${i}.ffn_up.weight`, E, FF).w(`blk.${i}.ffn_down.weight`, FF, E).v(`blk.${i}.post_ffw_norm.weight`, E);
+    t.v(`blk.${i}.attn_norm.weight`, E)
+      .w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D)
+      .w(`blk.${i}.attn_output.weight`, H * D, E)
+      .v(`blk.${i}.post_attention_norm.weight`, E)
+      .v(`blk.${i}.attn_k_norm.weight`, D)
+      .v(`blk.${i}.attn_q_norm.weight`, D)
+      .v(`blk.${i}.ffn_norm.weight`, E)
+      .w(`blk.${i}.ffn_gate.weight`, E, FF)
+      .w(`blk.${i}.ffn_up.weight`, E, FF)
+      .w(`blk.${i}.ffn_down.weight`, FF, E)
+      .v(`blk.${i}.post_ffw_norm.weight`, E);
   }
   return {
     id: `gemma-3-4b-L${layers}`,
     metadata: {
       ...common("gemma3", { layers, embd: E, heads: H, ctx: 131072, vocab: V }),
-      "gemma3.attention.head_count_kv": u32(KV), "gemma3.attention.key_length": u32(D), "gemma3.attention.value_length": u32(D),
-      "gemma3.feed_forward_length": u32(FF), "gemma3.attention.sliding_window": u32(1024), "gemma3.rope.freq_base": f32(1e6),
+      "gemma3.attention.head_count_kv": u32(KV),
+      "gemma3.attention.key_length": u32(D),
+      "gemma3.attention.value_length": u32(D),
+      "gemma3.feed_forward_length": u32(FF),
+      "gemma3.attention.sliding_window": u32(1024),
+      "gemma3.rope.freq_base": f32(1e6),
     },
     tensors: t.list,
   };
@@ -131,24 +181,49 @@ export function gemma3_4b(layers = 34): ModelSpec {
  * sinks, 32 experts (4 a token) in MXFP4, the rest F16 here (the published GGUF keeps them BF16/F32).
  */
 export function gptOss20b(layers = 24): ModelSpec {
-  const E = 2880, H = 64, KV = 8, D = 64, X = 32, FFX = 2880, V = 201088;
+  const E = 2880,
+    H = 64,
+    KV = 8,
+    D = 64,
+    X = 32,
+    FFX = 2880,
+    V = 201088;
   const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
   for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E).v(`blk.${i}.post_attention_norm.weight`, E)
-      .w(`blk.${i}.attn_q.weight`, E, H * D).w(`blk.${i}.attn_k.weight`, E, KV * D).w(`blk.${i}.attn_v.weight`, E, KV * D)
-      .v(`blk.${i}.attn_q.bias`, H * D).v(`blk.${i}.attn_k.bias`, KV * D).v(`blk.${i}.attn_v.bias`, KV * D)
-      .w(`blk.${i}.attn_output.weight`, H * D, E).v(`blk.${i}.attn_output.bias`, E).v(`blk.${i}.attn_sinks.weight`, H)
-      .v(`blk.${i}.ffn_gate_inp.weight`, E, X).v(`blk.${i}.ffn_gate_inp.bias`, X)
-      .typed(`blk.${i}.ffn_gate_exps.weight`, GGML.MXFP4, E, FFX, X).typed(`blk.${i}.ffn_up_exps.weight`, GGML.MXFP4, E, FFX, X).typed(`blk.${i}.ffn_down_exps.weight`, GGML.MXFP4, FFX, E, X)
-      .v(`blk.${i}.ffn_gate_exps.bias`, FFX, X).v(`blk.${i}.ffn_up_exps.bias`, FFX, X).v(`blk.${i}.ffn_down_exps.bias`, E, X);
+    t.v(`blk.${i}.attn_norm.weight`, E)
+      .v(`blk.${i}.post_attention_norm.weight`, E)
+      .w(`blk.${i}.attn_q.weight`, E, H * D)
+      .w(`blk.${i}.attn_k.weight`, E, KV * D)
+      .w(`blk.${i}.attn_v.weight`, E, KV * D)
+      .v(`blk.${i}.attn_q.bias`, H * D)
+      .v(`blk.${i}.attn_k.bias`, KV * D)
+      .v(`blk.${i}.attn_v.bias`, KV * D)
+      .w(`blk.${i}.attn_output.weight`, H * D, E)
+      .v(`blk.${i}.attn_output.bias`, E)
+      .v(`blk.${i}.attn_sinks.weight`, H)
+      .v(`blk.${i}.ffn_gate_inp.weight`, E, X)
+      .v(`blk.${i}.ffn_gate_inp.bias`, X)
+      .typed(`blk.${i}.ffn_gate_exps.weight`, GGML.MXFP4, E, FFX, X)
+      .typed(`blk.${i}.ffn_up_exps.weight`, GGML.MXFP4, E, FFX, X)
+      .typed(`blk.${i}.ffn_down_exps.weight`, GGML.MXFP4, FFX, E, X)
+      .v(`blk.${i}.ffn_gate_exps.bias`, FFX, X)
+      .v(`blk.${i}.ffn_up_exps.bias`, FFX, X)
+      .v(`blk.${i}.ffn_down_exps.bias`, E, X);
   }
   return {
     id: `gpt-oss-20b-L${layers}`,
     metadata: {
       ...common("gpt-oss", { layers, embd: E, heads: H, ctx: 131072, vocab: V }),
-      "gpt-oss.attention.head_count_kv": u32(KV), "gpt-oss.attention.key_length": u32(D), "gpt-oss.attention.value_length": u32(D),
-      "gpt-oss.rope.dimension_count": u32(D), "gpt-oss.feed_forward_length": u32(FFX), "gpt-oss.expert_feed_forward_length": u32(FFX),
-      "gpt-oss.expert_count": u32(X), "gpt-oss.expert_used_count": u32(4), "gpt-oss.attention.sliding_window": u32(128), "gpt-oss.rope.freq_base": f32(150000),
+      "gpt-oss.attention.head_count_kv": u32(KV),
+      "gpt-oss.attention.key_length": u32(D),
+      "gpt-oss.attention.value_length": u32(D),
+      "gpt-oss.rope.dimension_count": u32(D),
+      "gpt-oss.feed_forward_length": u32(FFX),
+      "gpt-oss.expert_feed_forward_length": u32(FFX),
+      "gpt-oss.expert_count": u32(X),
+      "gpt-oss.expert_used_count": u32(4),
+      "gpt-oss.attention.sliding_window": u32(128),
+      "gpt-oss.rope.freq_base": f32(150000),
     },
     tensors: t.list,
   };
@@ -156,20 +231,38 @@ export function gptOss20b(layers = 24): ModelSpec {
 
 /** Qwen3-30B-A3B (Qwen/Qwen3-30B-A3B config.json): 128 experts, 8 a token, 4 KV heads of 128. */
 export function qwen3moe30b(layers = 48): ModelSpec {
-  const E = 2048, H = 32, KV = 4, D = 128, X = 128, FFX = 768, V = 151936;
+  const E = 2048,
+    H = 32,
+    KV = 4,
+    D = 128,
+    X = 128,
+    FFX = 768,
+    V = 151936;
   const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
   for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E).w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D).w(`blk.${i}.attn_output.weight`, H * D, E)
-      .v(`blk.${i}.attn_k_norm.weight`, D).v(`blk.${i}.attn_q_norm.weight`, D).v(`blk.${i}.ffn_norm.weight`, E).v(`blk.${i}.ffn_gate_inp.weight`, E, X)
-      .w(`blk.${i}.ffn_gate_exps.weight`, E, FFX, X).w(`blk.${i}.ffn_up_exps.weight`, E, FFX, X).w(`blk.${i}.ffn_down_exps.weight`, FFX, E, X);
+    t.v(`blk.${i}.attn_norm.weight`, E)
+      .w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D)
+      .w(`blk.${i}.attn_output.weight`, H * D, E)
+      .v(`blk.${i}.attn_k_norm.weight`, D)
+      .v(`blk.${i}.attn_q_norm.weight`, D)
+      .v(`blk.${i}.ffn_norm.weight`, E)
+      .v(`blk.${i}.ffn_gate_inp.weight`, E, X)
+      .w(`blk.${i}.ffn_gate_exps.weight`, E, FFX, X)
+      .w(`blk.${i}.ffn_up_exps.weight`, E, FFX, X)
+      .w(`blk.${i}.ffn_down_exps.weight`, FFX, E, X);
   }
   return {
     id: `qwen3-30b-a3b-L${layers}`,
     metadata: {
       ...common("qwen3moe", { layers, embd: E, heads: H, ctx: 40960, vocab: V }),
-      "qwen3moe.attention.head_count_kv": u32(KV), "qwen3moe.attention.key_length": u32(D), "qwen3moe.attention.value_length": u32(D),
-      "qwen3moe.feed_forward_length": u32(6144), "qwen3moe.expert_feed_forward_length": u32(FFX),
-      "qwen3moe.expert_count": u32(X), "qwen3moe.expert_used_count": u32(8), "qwen3moe.rope.freq_base": f32(1e6),
+      "qwen3moe.attention.head_count_kv": u32(KV),
+      "qwen3moe.attention.key_length": u32(D),
+      "qwen3moe.attention.value_length": u32(D),
+      "qwen3moe.feed_forward_length": u32(6144),
+      "qwen3moe.expert_feed_forward_length": u32(FFX),
+      "qwen3moe.expert_count": u32(X),
+      "qwen3moe.expert_used_count": u32(8),
+      "qwen3moe.rope.freq_base": f32(1e6),
     },
     tensors: t.list,
   };
@@ -181,28 +274,56 @@ export function qwen3moe30b(layers = 48): ModelSpec {
  * current converter's (attn_k_b / attn_v_b split, key_length 576, value_length 512).
  */
 export function deepseekV2Lite(layers = 27): ModelSpec {
-  const E = 2048, H = 16, R = 512, ROPE = 64, NOPE = 128, VD = 128, X = 64, FFX = 1408, FF = 10944, V = 102400;
+  const E = 2048,
+    H = 16,
+    R = 512,
+    ROPE = 64,
+    NOPE = 128,
+    VD = 128,
+    X = 64,
+    FFX = 1408,
+    FF = 10944,
+    V = 102400;
   const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
   for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E).v(`blk.${i}.attn_kv_a_norm.weight`, R)
-      .w(`blk.${i}.attn_q.weight`, E, H * (NOPE + ROPE)).w(`blk.${i}.attn_kv_a_mqa.weight`, E, R + ROPE)
-      .w(`blk.${i}.attn_k_b.weight`, NOPE, R, H).w(`blk.${i}.attn_v_b.weight`, R, VD, H).w(`blk.${i}.attn_output.weight`, H * VD, E)
+    t.v(`blk.${i}.attn_norm.weight`, E)
+      .v(`blk.${i}.attn_kv_a_norm.weight`, R)
+      .w(`blk.${i}.attn_q.weight`, E, H * (NOPE + ROPE))
+      .w(`blk.${i}.attn_kv_a_mqa.weight`, E, R + ROPE)
+      .w(`blk.${i}.attn_k_b.weight`, NOPE, R, H)
+      .w(`blk.${i}.attn_v_b.weight`, R, VD, H)
+      .w(`blk.${i}.attn_output.weight`, H * VD, E)
       .v(`blk.${i}.ffn_norm.weight`, E);
-    if (i < 1) t.w(`blk.${i}.ffn_gate.weight`, E, FF).w(`blk.${i}.ffn_up.weight`, E, FF).w(`blk.${i}.ffn_down.weight`, FF, E);
+    if (i < 1)
+      t.w(`blk.${i}.ffn_gate.weight`, E, FF).w(`blk.${i}.ffn_up.weight`, E, FF).w(`blk.${i}.ffn_down.weight`, FF, E);
     else {
-      t.v(`blk.${i}.ffn_gate_inp.weight`, E, X).w(`blk.${i}.ffn_gate_exps.weight`, E, FFX, X).w(`blk.${i}.ffn_up_exps.weight`, E, FFX, X).w(`blk.${i}.ffn_down_exps.weight`, FFX, E, X)
-        .w(`blk.${i}.ffn_gate_shexp.weight`, E, 2 * FFX).w(`blk.${i}.ffn_up_shexp.weight`, E, 2 * FFX).w(`blk.${i}.ffn_down_shexp.weight`, 2 * FFX, E);
+      t.v(`blk.${i}.ffn_gate_inp.weight`, E, X)
+        .w(`blk.${i}.ffn_gate_exps.weight`, E, FFX, X)
+        .w(`blk.${i}.ffn_up_exps.weight`, E, FFX, X)
+        .w(`blk.${i}.ffn_down_exps.weight`, FFX, E, X)
+        .w(`blk.${i}.ffn_gate_shexp.weight`, E, 2 * FFX)
+        .w(`blk.${i}.ffn_up_shexp.weight`, E, 2 * FFX)
+        .w(`blk.${i}.ffn_down_shexp.weight`, 2 * FFX, E);
     }
   }
   return {
     id: `deepseek-v2-lite-L${layers}`,
     metadata: {
       ...common("deepseek2", { layers, embd: E, heads: H, ctx: 163840, vocab: V }),
-      "deepseek2.attention.head_count_kv": u32(1), "deepseek2.attention.key_length": u32(R + ROPE), "deepseek2.attention.value_length": u32(R),
-      "deepseek2.attention.key_length_mla": u32(NOPE + ROPE), "deepseek2.attention.value_length_mla": u32(VD),
-      "deepseek2.attention.kv_lora_rank": u32(R), "deepseek2.rope.dimension_count": u32(ROPE), "deepseek2.feed_forward_length": u32(FF),
-      "deepseek2.leading_dense_block_count": u32(1), "deepseek2.expert_feed_forward_length": u32(FFX), "deepseek2.expert_count": u32(X),
-      "deepseek2.expert_used_count": u32(6), "deepseek2.expert_shared_count": u32(2), "deepseek2.expert_weights_scale": f32(1),
+      "deepseek2.attention.head_count_kv": u32(1),
+      "deepseek2.attention.key_length": u32(R + ROPE),
+      "deepseek2.attention.value_length": u32(R),
+      "deepseek2.attention.key_length_mla": u32(NOPE + ROPE),
+      "deepseek2.attention.value_length_mla": u32(VD),
+      "deepseek2.attention.kv_lora_rank": u32(R),
+      "deepseek2.rope.dimension_count": u32(ROPE),
+      "deepseek2.feed_forward_length": u32(FF),
+      "deepseek2.leading_dense_block_count": u32(1),
+      "deepseek2.expert_feed_forward_length": u32(FFX),
+      "deepseek2.expert_count": u32(X),
+      "deepseek2.expert_used_count": u32(6),
+      "deepseek2.expert_shared_count": u32(2),
+      "deepseek2.expert_weights_scale": f32(1),
     },
     tensors: t.list,
   };
@@ -214,32 +335,68 @@ export function deepseekV2Lite(layers = 27): ModelSpec {
  * 512 experts (10 a token) and a shared expert.
  */
 export function qwen3next80b(layers = 48): ModelSpec {
-  const E = 2048, H = 16, KV = 2, D = 256, X = 512, FFX = 512, V = 151936;
-  const dState = 128, kHeads = 16, vHeads = 32, conv = 4;
-  const keyDim = dState * kHeads, valueDim = dState * vHeads;
+  const E = 2048,
+    H = 16,
+    KV = 2,
+    D = 256,
+    X = 512,
+    FFX = 512,
+    V = 151936;
+  const dState = 128,
+    kHeads = 16,
+    vHeads = 32,
+    conv = 4;
+  const keyDim = dState * kHeads,
+    valueDim = dState * vHeads;
   const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
   for (let i = 0; i < layers; i++) {
     t.v(`blk.${i}.attn_norm.weight`, E).v(`blk.${i}.post_attention_norm.weight`, E);
     if ((i + 1) % 4 === 0) {
       // The attention graph reads wq (query and gate, 2 × head dim) and wk, wv apart: a fused attn_qkv loads but leaves wq null.
-      t.w(`blk.${i}.attn_q.weight`, E, H * D * 2).w(`blk.${i}.attn_k.weight`, E, KV * D).w(`blk.${i}.attn_v.weight`, E, KV * D)
-        .w(`blk.${i}.attn_output.weight`, H * D, E).v(`blk.${i}.attn_q_norm.weight`, D).v(`blk.${i}.attn_k_norm.weight`, D);
+      t.w(`blk.${i}.attn_q.weight`, E, H * D * 2)
+        .w(`blk.${i}.attn_k.weight`, E, KV * D)
+        .w(`blk.${i}.attn_v.weight`, E, KV * D)
+        .w(`blk.${i}.attn_output.weight`, H * D, E)
+        .v(`blk.${i}.attn_q_norm.weight`, D)
+        .v(`blk.${i}.attn_k_norm.weight`, D);
     } else {
-      t.w(`blk.${i}.attn_qkv.weight`, E, keyDim * 2 + valueDim).w(`blk.${i}.attn_gate.weight`, E, valueDim).v(`blk.${i}.ssm_conv1d.weight`, conv, keyDim * 2 + valueDim)
-        .v(`blk.${i}.ssm_dt.bias`, vHeads).v(`blk.${i}.ssm_a`, vHeads).w(`blk.${i}.ssm_ba.weight`, E, vHeads * 2).v(`blk.${i}.ssm_norm.weight`, dState).w(`blk.${i}.ssm_out.weight`, valueDim, E);
+      t.w(`blk.${i}.attn_qkv.weight`, E, keyDim * 2 + valueDim)
+        .w(`blk.${i}.attn_gate.weight`, E, valueDim)
+        .v(`blk.${i}.ssm_conv1d.weight`, conv, keyDim * 2 + valueDim)
+        .v(`blk.${i}.ssm_dt.bias`, vHeads)
+        .v(`blk.${i}.ssm_a`, vHeads)
+        .w(`blk.${i}.ssm_ba.weight`, E, vHeads * 2)
+        .v(`blk.${i}.ssm_norm.weight`, dState)
+        .w(`blk.${i}.ssm_out.weight`, valueDim, E);
     }
-    t.v(`blk.${i}.ffn_gate_inp.weight`, E, X).w(`blk.${i}.ffn_gate_exps.weight`, E, FFX, X).w(`blk.${i}.ffn_up_exps.weight`, E, FFX, X).w(`blk.${i}.ffn_down_exps.weight`, FFX, E, X)
-      .v(`blk.${i}.ffn_gate_inp_shexp.weight`, E).w(`blk.${i}.ffn_gate_shexp.weight`, E, FFX).w(`blk.${i}.ffn_up_shexp.weight`, E, FFX).w(`blk.${i}.ffn_down_shexp.weight`, FFX, E);
+    t.v(`blk.${i}.ffn_gate_inp.weight`, E, X)
+      .w(`blk.${i}.ffn_gate_exps.weight`, E, FFX, X)
+      .w(`blk.${i}.ffn_up_exps.weight`, E, FFX, X)
+      .w(`blk.${i}.ffn_down_exps.weight`, FFX, E, X)
+      .v(`blk.${i}.ffn_gate_inp_shexp.weight`, E)
+      .w(`blk.${i}.ffn_gate_shexp.weight`, E, FFX)
+      .w(`blk.${i}.ffn_up_shexp.weight`, E, FFX)
+      .w(`blk.${i}.ffn_down_shexp.weight`, FFX, E);
   }
   return {
     id: `qwen3-next-80b-a3b-L${layers}`,
     metadata: {
       ...common("qwen3next", { layers, embd: E, heads: H, ctx: 262144, vocab: V }),
-      "qwen3next.attention.head_count_kv": u32(KV), "qwen3next.attention.key_length": u32(D), "qwen3next.attention.value_length": u32(D),
-      "qwen3next.rope.dimension_count": u32(64), "qwen3next.feed_forward_length": u32(5120), "qwen3next.expert_feed_forward_length": u32(FFX),
-      "qwen3next.expert_shared_feed_forward_length": u32(FFX), "qwen3next.expert_count": u32(X), "qwen3next.expert_used_count": u32(10),
-      "qwen3next.ssm.conv_kernel": u32(conv), "qwen3next.ssm.inner_size": u32(valueDim), "qwen3next.ssm.state_size": u32(dState),
-      "qwen3next.ssm.time_step_rank": u32(vHeads), "qwen3next.ssm.group_count": u32(kHeads), "qwen3next.full_attention_interval": u32(4),
+      "qwen3next.attention.head_count_kv": u32(KV),
+      "qwen3next.attention.key_length": u32(D),
+      "qwen3next.attention.value_length": u32(D),
+      "qwen3next.rope.dimension_count": u32(64),
+      "qwen3next.feed_forward_length": u32(5120),
+      "qwen3next.expert_feed_forward_length": u32(FFX),
+      "qwen3next.expert_shared_feed_forward_length": u32(FFX),
+      "qwen3next.expert_count": u32(X),
+      "qwen3next.expert_used_count": u32(10),
+      "qwen3next.ssm.conv_kernel": u32(conv),
+      "qwen3next.ssm.inner_size": u32(valueDim),
+      "qwen3next.ssm.state_size": u32(dState),
+      "qwen3next.ssm.time_step_rank": u32(vHeads),
+      "qwen3next.ssm.group_count": u32(kHeads),
+      "qwen3next.full_attention_interval": u32(4),
     },
     tensors: t.list,
   };
@@ -250,15 +407,30 @@ export function qwen3next80b(layers = 48): ModelSpec {
  * attention at layers 2, 5, 8, 10, 12, 14; `layers` below 16 keeps the first ones.
  */
 export function lfm2_1b(layers = 16): ModelSpec {
-  const E = 2048, H = 32, KV = 8, D = 64, FF = 8192, V = 65536, LCACHE = 3;
+  const E = 2048,
+    H = 32,
+    KV = 8,
+    D = 64,
+    FF = 8192,
+    V = 65536,
+    LCACHE = 3;
   const attention = new Set([2, 5, 8, 10, 12, 14]);
   const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("token_embd_norm.weight", E);
   for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.ffn_norm.weight`, E).w(`blk.${i}.ffn_gate.weight`, E, FF).w(`blk.${i}.ffn_up.weight`, E, FF).w(`blk.${i}.ffn_down.weight`, FF, E).v(`blk.${i}.attn_norm.weight`, E);
+    t.v(`blk.${i}.ffn_norm.weight`, E)
+      .w(`blk.${i}.ffn_gate.weight`, E, FF)
+      .w(`blk.${i}.ffn_up.weight`, E, FF)
+      .w(`blk.${i}.ffn_down.weight`, FF, E)
+      .v(`blk.${i}.attn_norm.weight`, E);
     if (attention.has(i)) {
-      t.v(`blk.${i}.attn_q_norm.weight`, D).v(`blk.${i}.attn_k_norm.weight`, D).w(`blk.${i}.attn_qkv.weight`, E, E + 2 * KV * D).w(`blk.${i}.attn_output.weight`, E, E);
+      t.v(`blk.${i}.attn_q_norm.weight`, D)
+        .v(`blk.${i}.attn_k_norm.weight`, D)
+        .w(`blk.${i}.attn_qkv.weight`, E, E + 2 * KV * D)
+        .w(`blk.${i}.attn_output.weight`, E, E);
     } else {
-      t.v(`blk.${i}.shortconv.conv.weight`, LCACHE, E).w(`blk.${i}.shortconv.in_proj.weight`, E, 3 * E).w(`blk.${i}.shortconv.out_proj.weight`, E, E);
+      t.v(`blk.${i}.shortconv.conv.weight`, LCACHE, E)
+        .w(`blk.${i}.shortconv.in_proj.weight`, E, 3 * E)
+        .w(`blk.${i}.shortconv.out_proj.weight`, E, E);
     }
   }
   return {
@@ -266,7 +438,9 @@ export function lfm2_1b(layers = 16): ModelSpec {
     metadata: {
       ...common("lfm2", { layers, embd: E, heads: H, ctx: 128000, vocab: V }),
       "lfm2.attention.head_count_kv": i32s(Array.from({ length: layers }, (_, i) => (attention.has(i) ? KV : 0))),
-      "lfm2.feed_forward_length": u32(FF), "lfm2.shortconv.l_cache": u32(LCACHE), "lfm2.rope.freq_base": f32(1e6),
+      "lfm2.feed_forward_length": u32(FF),
+      "lfm2.shortconv.l_cache": u32(LCACHE),
+      "lfm2.rope.freq_base": f32(1e6),
     },
     tensors: t.list,
   };

@@ -15,23 +15,32 @@ export interface PlannedCpu {
 }
 
 /** The llama.cpp CPU option's load for `sequences` slots of `contextTokens` each. */
-export async function planCpu(path: string, w: { contextTokens: number; sequences: number; kvDtype: KvDtype; ubatch: number; flashAttn: "on" | "off" | "auto" }): Promise<PlannedCpu> {
+export async function planCpu(
+  path: string,
+  w: { contextTokens: number; sequences: number; kvDtype: KvDtype; ubatch: number; flashAttn: "on" | "off" | "auto" },
+): Promise<PlannedCpu> {
   const parse = await gguf(path, { allowLocalFile: true });
   const name = basename(path);
   const snapshot: RepoSnapshot = {
-    repo: `engine-test/${name}`, sha: "", config: null, paramsTotal: null,
+    repo: `engine-test/${name}`,
+    sha: "",
+    config: null,
+    paramsTotal: null,
     files: [{ path: name, sizeBytes: statSync(path).size }],
     ggufHeaders: { [name]: headerFromParse(parse) },
   };
   const { shape, artifacts } = readModel(snapshot);
   const cluster = { nodes: [{ id: "cpu", fabric: "", hostMemGib: 4096, hostFreeGib: 4096, devices: [] }] };
   const workload = {
-    contextTokens: w.contextTokens, sequences: w.sequences, kvDtype: w.kvDtype,
+    contextTokens: w.contextTokens,
+    sequences: w.sequences,
+    kvDtype: w.kvDtype,
     settings: { ubatch: w.ubatch, batch: w.ubatch, parallel: w.sequences, flashAttn: w.flashAttn },
   };
   const p = plan({ repo: snapshot.repo, revision: "", shape, artifacts }, cluster, workload);
   const cpu = p.options.find((o) => o.engine === "llamacpp" && o.placement.cpu);
   const load = cpu?.cards[0];
-  if (!load) throw new Error(`the plan offers no llama.cpp CPU option for ${name}: ${JSON.stringify(p.refused.slice(0, 3))}`);
+  if (!load)
+    throw new Error(`the plan offers no llama.cpp CPU option for ${name}: ${JSON.stringify(p.refused.slice(0, 3))}`);
   return { load, vocabSize: shape.vocabSize };
 }

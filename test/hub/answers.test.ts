@@ -16,14 +16,22 @@ function hubAnswering(info: (real: Record<string, unknown>) => unknown, configTe
   return async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
     const res = await hub.fetch(input, init);
-    if (url.includes("/api/models/")) return new Response(JSON.stringify(info((await res.json()) as Record<string, unknown>)), { status: 200, headers: { "content-type": "application/json" } });
-    if (configText !== undefined && url.endsWith("/config.json")) return new Response(configText, { status: 200, headers: res.headers });
+    if (url.includes("/api/models/"))
+      return new Response(JSON.stringify(info((await res.json()) as Record<string, unknown>)), {
+        status: 200,
+        headers: { "content-type": "application/json" },
+      });
+    if (configText !== undefined && url.endsWith("/config.json"))
+      return new Response(configText, { status: 200, headers: res.headers });
     return res;
   };
 }
 
 async function refusal(fetchFn: typeof fetch): Promise<HubError> {
-  const err = await readRepo("Qwen/Qwen2.5-Coder-32B-Instruct", null, { hubUrl: HUB, fetch: fetchFn }).then(() => undefined, (e: unknown) => e);
+  const err = await readRepo("Qwen/Qwen2.5-Coder-32B-Instruct", null, { hubUrl: HUB, fetch: fetchFn }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(err instanceof HubError)) throw new Error(`expected a HubError, got ${String(err)}`);
   return err;
 }
@@ -34,9 +42,24 @@ describe("a model info that is not what the Hub sends", () => {
     ["a file list that is an object", (r: Record<string, unknown>) => ({ ...r, siblings: { a: 1 } }), /siblings/],
     ["a commit sha that is a number", (r: Record<string, unknown>) => ({ ...r, sha: 42 }), /sha/],
     ["no commit sha", (r: Record<string, unknown>) => ({ ...r, sha: "" }), /sha: no commit sha/],
-    ["a file whose size is text", (r: Record<string, unknown>) => ({ ...r, siblings: [{ rfilename: "model.safetensors", size: "big" }] }), /siblings\.0\.size/],
-    ["a file with no name", (r: Record<string, unknown>) => ({ ...r, siblings: [{ size: 5 }] }), /siblings\.0\.rfilename/],
-    ["1.5 million files", (r: Record<string, unknown>) => ({ ...r, siblings: Array.from({ length: 1_500_000 }, (_, i) => ({ rfilename: `f${i}`, size: 1 })) }), /more than 50,000 files/],
+    [
+      "a file whose size is text",
+      (r: Record<string, unknown>) => ({ ...r, siblings: [{ rfilename: "model.safetensors", size: "big" }] }),
+      /siblings\.0\.size/,
+    ],
+    [
+      "a file with no name",
+      (r: Record<string, unknown>) => ({ ...r, siblings: [{ size: 5 }] }),
+      /siblings\.0\.rfilename/,
+    ],
+    [
+      "1.5 million files",
+      (r: Record<string, unknown>) => ({
+        ...r,
+        siblings: Array.from({ length: 1_500_000 }, (_, i) => ({ rfilename: `f${i}`, size: 1 })),
+      }),
+      /more than 50,000 files/,
+    ],
     ["an array, not an object", () => [1, 2, 3], /model info/],
   ])("%s is refused in words", async (_name, change, named) => {
     const err = await refusal(hubAnswering(change));
@@ -79,7 +102,7 @@ describe("a config.json that is not an object", () => {
   });
 
   test("text that is not JSON is refused, naming the file", async () => {
-    const err = await refusal(hubAnswering((r) => r, "{\"num_hidden_layers\": 6"));
+    const err = await refusal(hubAnswering((r) => r, '{"num_hidden_layers": 6'));
     expect(err.message).toMatch(/config\.json of .* that is not JSON/);
   });
 });

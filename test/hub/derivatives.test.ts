@@ -10,7 +10,10 @@ describe("listQuantizedChildren", () => {
     // The recording's tags gain the base_model tag the Hub derives from a card's
     // `base_model` (unsloth's card names deepseek-ai/DeepSeek-R1); the list answer is the model-list shape.
     const rec = loadRecording("unsloth/DeepSeek-R1-GGUF");
-    const child = { ...rec, info: { ...rec.info, downloads: 1000, likes: 10, tags: ["gguf", "base_model:quantized:deepseek-ai/DeepSeek-R1"] } };
+    const child = {
+      ...rec,
+      info: { ...rec.info, downloads: 1000, likes: 10, tags: ["gguf", "base_model:quantized:deepseek-ai/DeepSeek-R1"] },
+    };
     const hub = fakeHub({ recordings: [child, loadRecording("Qwen/Qwen2.5-Coder-32B-Instruct")] });
     const children = await listQuantizedChildren("deepseek-ai/DeepSeek-R1", { hubUrl: HUB, fetch: hub.fetch });
     expect(children.map((c) => c.repo)).toEqual(["unsloth/DeepSeek-R1-GGUF"]);
@@ -36,8 +39,12 @@ describe("listQuantizedChildren", () => {
 
   test("429 and no network are HubErrors with words", async () => {
     const limited = fakeHub({ recordings: [], fault: "rate-limit" });
-    await expect(listQuantizedChildren("a/b", { hubUrl: HUB, fetch: limited.fetch })).rejects.toSatisfy((e) => e instanceof HubError && e.kind === "rate-limit");
+    await expect(listQuantizedChildren("a/b", { hubUrl: HUB, fetch: limited.fetch })).rejects.toSatisfy(
+      (e) => e instanceof HubError && e.kind === "rate-limit",
+    );
     const offline = fakeHub({ recordings: [], fault: "offline" });
-    await expect(listQuantizedChildren("a/b", { hubUrl: HUB, fetch: offline.fetch })).rejects.toSatisfy((e) => e instanceof HubError && e.kind === "network");
+    await expect(listQuantizedChildren("a/b", { hubUrl: HUB, fetch: offline.fetch })).rejects.toSatisfy(
+      (e) => e instanceof HubError && e.kind === "network",
+    );
   });
 });

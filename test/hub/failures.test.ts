@@ -14,7 +14,14 @@ const LLAMA = loadRecording("meta-llama/Llama-3.1-8B-Instruct");
 
 async function failure(repo: string, fault: Fault, token?: string): Promise<HubError> {
   const hub = fakeHub({ recordings: [CODER, LLAMA], approvedToken: "hf_approved", fault });
-  const err = await readRepo(repo, null, { hubUrl: HUB, fetch: hub.fetch, ...(token ? { accessToken: token } : {}) }).then(() => undefined, (e: unknown) => e);
+  const err = await readRepo(repo, null, {
+    hubUrl: HUB,
+    fetch: hub.fetch,
+    ...(token ? { accessToken: token } : {}),
+  }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(err instanceof HubError)) throw new Error(`expected a HubError, got ${String(err)}`);
   return err;
 }
@@ -25,9 +32,25 @@ describe("each Hub failure is a kind the page can offer a way on for", () => {
     ["401 with a bad token", "nobody/nothing", "none", "hf_wrong", "not-found", 404, false],
     ["403 gated, token not approved", "meta-llama/Llama-3.1-8B-Instruct", "none", "hf_wrong", "gated", 403, false],
     ["401 gated, no token", "meta-llama/Llama-3.1-8B-Instruct", "none", undefined, "gated", 401, false],
-    ["429 with the Hub's RateLimit header", "Qwen/Qwen2.5-Coder-32B-Instruct", "rate-limit", undefined, "rate-limit", 429, true],
+    [
+      "429 with the Hub's RateLimit header",
+      "Qwen/Qwen2.5-Coder-32B-Instruct",
+      "rate-limit",
+      undefined,
+      "rate-limit",
+      429,
+      true,
+    ],
     ["500", "Qwen/Qwen2.5-Coder-32B-Instruct", "server-error", undefined, "bad-response", 500, true],
-    ["502 HTML page from a proxy", "Qwen/Qwen2.5-Coder-32B-Instruct", "bad-gateway", undefined, "bad-response", 502, true],
+    [
+      "502 HTML page from a proxy",
+      "Qwen/Qwen2.5-Coder-32B-Instruct",
+      "bad-gateway",
+      undefined,
+      "bad-response",
+      502,
+      true,
+    ],
     ["offline", "Qwen/Qwen2.5-Coder-32B-Instruct", "offline", undefined, "network", undefined, false],
   ] as const)("%s", async (_name, repo, fault, token, kind, status, retryable) => {
     const err = await failure(repo, fault, token);

@@ -21,7 +21,12 @@ import type { TabStorage } from "../../src/hub/settings.ts";
 
 export interface Recording {
   source: string[];
-  info: { id: string; sha: string; gated: false | "manual" | "auto"; siblings: { rfilename: string; size: number }[] } & Record<string, unknown>;
+  info: {
+    id: string;
+    sha: string;
+    gated: false | "manual" | "auto";
+    siblings: { rfilename: string; size: number }[];
+  } & Record<string, unknown>;
   texts: Record<string, string>;
   ggufFacts: Record<string, Record<string, unknown>>;
 }
@@ -51,7 +56,16 @@ export function loadListRecordings(): ListRecording[] {
     .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as ListRecording);
 }
 
-export type Fault = "none" | "rate-limit" | "html" | "ignore-range" | "short-206" | "ends-in-header" | "offline" | "server-error" | "bad-gateway";
+export type Fault =
+  | "none"
+  | "rate-limit"
+  | "html"
+  | "ignore-range"
+  | "short-206"
+  | "ends-in-header"
+  | "offline"
+  | "server-error"
+  | "bad-gateway";
 
 export interface LoggedRequest {
   method: string;
@@ -77,7 +91,11 @@ function typedFacts(facts: Record<string, unknown>): GGUFTypedMetadata {
   for (const [key, value] of Object.entries(facts)) {
     if (key === "tokenizer.ggml.tokens.count" && typeof value === "number") {
       // Real token strings were not recorded, only their count; each stands in as a short string.
-      kv["tokenizer.ggml.tokens"] = { value: Array.from({ length: value }, (_, i) => `t${i}`), type: GGUFValueType.ARRAY, subType: GGUFValueType.STRING };
+      kv["tokenizer.ggml.tokens"] = {
+        value: Array.from({ length: value }, (_, i) => `t${i}`),
+        type: GGUFValueType.ARRAY,
+        subType: GGUFValueType.STRING,
+      };
     } else if (typeof value === "string") kv[key] = { value, type: GGUFValueType.STRING };
     else if (typeof value === "number") kv[key] = { value, type: GGUFValueType.UINT32 };
   }
@@ -105,14 +123,22 @@ export function ggufHeaderBytes(rec: Recording, path: string): Uint8Array {
   return bytes;
 }
 
-const EXPOSE = "Content-Range,ETag,X-Linked-Size,X-Linked-ETag,Link,X-Repo-Commit,X-Error-Code,X-Error-Message,X-Request-Id";
+const EXPOSE =
+  "Content-Range,ETag,X-Linked-Size,X-Linked-ETag,Link,X-Repo-Commit,X-Error-Code,X-Error-Message,X-Request-Id";
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", "access-control-expose-headers": EXPOSE, ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "access-control-expose-headers": EXPOSE, ...headers },
+  });
 }
 
 function error(status: number, code: string | null, message: string, extra: Record<string, string> = {}): Response {
-  return json(status, { error: message }, { ...(code ? { "x-error-code": code } : {}), "x-error-message": message, ...extra });
+  return json(
+    status,
+    { error: message },
+    { ...(code ? { "x-error-code": code } : {}), "x-error-message": message, ...extra },
+  );
 }
 
 const HTML = "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Please sign in</body></html>";
@@ -144,7 +170,10 @@ export function fakeHub(options: FakeHubOptions) {
     if (!rec) {
       return auth
         ? error(404, "RepoNotFound", "Repository not found")
-        : new Response("Invalid username or password.", { status: 401, headers: { "x-error-message": "Invalid username or password.", "access-control-expose-headers": EXPOSE } });
+        : new Response("Invalid username or password.", {
+            status: 401,
+            headers: { "x-error-message": "Invalid username or password.", "access-control-expose-headers": EXPOSE },
+          });
     }
     const rev = decodeURIComponent(parts[5] ?? "");
     if (rev !== "main" && rev !== rec.info.sha) return error(404, "RevisionNotFound", `Invalid rev id: ${rev}`);
@@ -156,19 +185,34 @@ export function fakeHub(options: FakeHubOptions) {
     const rec = repoFrom(parts);
     if (!rec) return error(401, "RepoNotFound", "Invalid username or password.");
     if (rec.info.gated !== false) {
-      if (!auth) return error(401, "GatedRepo", "Access to model is restricted. You must have access to it and be authenticated to access it. Please log in.");
-      if (auth !== `Bearer ${options.approvedToken}`) return error(403, "GatedRepo", "Access to model is restricted and you are not in the authorized list.");
+      if (!auth)
+        return error(
+          401,
+          "GatedRepo",
+          "Access to model is restricted. You must have access to it and be authenticated to access it. Please log in.",
+        );
+      if (auth !== `Bearer ${options.approvedToken}`)
+        return error(403, "GatedRepo", "Access to model is restricted and you are not in the authorized list.");
     }
     if (parts[3] !== rec.info.sha) return error(404, "RevisionNotFound", "Invalid rev id");
     const path = parts.slice(4).map(decodeURIComponent).join("/");
     const sibling = rec.info.siblings.find((s) => s.rfilename === path);
     if (!sibling) return error(404, "EntryNotFound", `${path} does not exist`, { "x-repo-commit": rec.info.sha });
-    const commit = { "x-repo-commit": rec.info.sha, etag: `"${rec.info.sha}-${path}"`, "access-control-expose-headers": EXPOSE };
+    const commit = {
+      "x-repo-commit": rec.info.sha,
+      etag: `"${rec.info.sha}-${path}"`,
+      "access-control-expose-headers": EXPOSE,
+    };
     const text = rec.texts[path];
-    if (text !== undefined) return new Response(text, { status: 200, headers: { "content-type": "text/plain; charset=utf-8", ...commit } });
-    if (fault === "html") return new Response(HTML, { status: 200, headers: { "content-type": "text/html; charset=utf-8" } });
+    if (text !== undefined)
+      return new Response(text, { status: 200, headers: { "content-type": "text/plain; charset=utf-8", ...commit } });
+    if (fault === "html")
+      return new Response(HTML, { status: 200, headers: { "content-type": "text/html; charset=utf-8" } });
     if (fault === "ignore-range") {
-      return new Response(endlessBody(pulled), { status: 200, headers: { "content-type": "application/octet-stream", "content-length": String(sibling.size), ...commit } });
+      return new Response(endlessBody(pulled), {
+        status: 200,
+        headers: { "content-type": "application/octet-stream", "content-length": String(sibling.size), ...commit },
+      });
     }
     const header = ggufHeaderBytes(rec, path);
     // A file that ends inside its own header: an interrupted upload.
@@ -177,11 +221,19 @@ export function fakeHub(options: FakeHubOptions) {
     if (!m) return new Response(endlessBody(pulled), { status: 200, headers: commit });
     const start = Number(m[1]);
     const end = Math.min(Number(m[2]), total - 1);
-    if (start >= total) return new Response(null, { status: 416, headers: { "content-range": `bytes */${total}`, ...commit } });
+    if (start >= total)
+      return new Response(null, { status: 416, headers: { "content-range": `bytes */${total}`, ...commit } });
     const body = new Uint8Array(end - start + 1);
     body.set(header.subarray(start, Math.min(end + 1, header.length)));
     const sent = fault === "short-206" ? body.subarray(0, 1000) : body;
-    return new Response(sent, { status: 206, headers: { "content-type": "application/octet-stream", "content-range": `bytes ${start}-${end}/${total}`, ...commit } });
+    return new Response(sent, {
+      status: 206,
+      headers: {
+        "content-type": "application/octet-stream",
+        "content-range": `bytes ${start}-${end}/${total}`,
+        ...commit,
+      },
+    });
   }
 
   async function handle(request: Request): Promise<Response> {
@@ -197,9 +249,14 @@ export function fakeHub(options: FakeHubOptions) {
       inFlight.now--;
     }
     if (fault === "rate-limit") return error(429, null, "Too Many Requests", { ratelimit: '"api";r=0;t=120' });
-    if (fault === "server-error") return error(500, null, "Internal Error - We're working hard to fix this as soon as possible!");
+    if (fault === "server-error")
+      return error(500, null, "Internal Error - We're working hard to fix this as soon as possible!");
     // A load balancer's own page in front of the Hub: HTML, no CORS or error headers.
-    if (fault === "bad-gateway") return new Response("<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>", { status: 502, headers: { "content-type": "text/html" } });
+    if (fault === "bad-gateway")
+      return new Response(
+        "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>",
+        { status: 502, headers: { "content-type": "text/html" } },
+      );
     const parts = url.pathname.split("/").filter((p) => p !== "");
     if (parts[0] === "api" && parts[1] === "models" && parts[4] === "revision") return modelInfo(parts, auth);
     if (parts[0] === "api" && parts[1] === "models" && parts.length === 2) return listModels(url);
@@ -211,13 +268,17 @@ export function fakeHub(options: FakeHubOptions) {
   function listModels(url: URL): Response {
     const filter = url.searchParams.getAll("filter");
     const wanted = filter.length === 1 ? filter[0] : undefined;
-    const recorded = wanted === undefined ? undefined : options.lists?.find((l) => Object.hasOwn(l.lists, wanted))?.lists[wanted];
+    const recorded =
+      wanted === undefined ? undefined : options.lists?.find((l) => Object.hasOwn(l.lists, wanted))?.lists[wanted];
     if (recorded) return json(200, recorded);
     const found = [...byRepo.values()].filter((r) => {
       const tags = Array.isArray(r.info.tags) ? (r.info.tags as string[]) : [];
       return filter.every((f) => tags.includes(f));
     });
-    return json(200, found.map((r) => ({ _id: r.info.sha.slice(0, 24), ...r.info })));
+    return json(
+      200,
+      found.map((r) => ({ _id: r.info.sha.slice(0, 24), ...r.info })),
+    );
   }
 
   const fetchFn: typeof fetch = async (input, init) => handle(new Request(input, init));
@@ -225,7 +286,9 @@ export function fakeHub(options: FakeHubOptions) {
 }
 
 /** The same fake Hub on a real socket (127.0.0.1, a free port): for HF_ENDPOINT tests of the terminal command. */
-export async function serveFakeHub(hub: { handle(request: Request): Promise<Response> }): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveFakeHub(hub: {
+  handle(request: Request): Promise<Response>;
+}): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const url = `http://${req.headers.host}${req.url}`;
     const headers = new Headers();
@@ -251,5 +314,10 @@ export async function serveFakeHub(hub: { handle(request: Request): Promise<Resp
 /** Web Storage in memory, as sessionStorage or localStorage behave within one page. */
 export function memoryStorage(): TabStorage & { data: Map<string, string> } {
   const data = new Map<string, string>();
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
+  return {
+    data,
+    getItem: (k) => data.get(k) ?? null,
+    setItem: (k, v) => void data.set(k, v),
+    removeItem: (k) => void data.delete(k),
+  };
 }

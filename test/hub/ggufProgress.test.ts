@@ -26,7 +26,9 @@ async function libraryHeader(bytes: Uint8Array) {
     const end = Math.min(Number(m?.[2] ?? 0), bytes.length - 1);
     const body = new Uint8Array(Number(m?.[2] ?? 0) - start + 1);
     body.set(bytes.subarray(start, end + 1));
-    return Promise.resolve(new Response(body, { status: 206, headers: { "content-range": `bytes ${start}-${end}/${bytes.length}` } }));
+    return Promise.resolve(
+      new Response(body, { status: 206, headers: { "content-range": `bytes ${start}-${end}/${bytes.length}` } }),
+    );
   };
   return headerFromParse(await gguf("https://hub.test/x.gguf", { fetch: fetch206 }));
 }
@@ -39,7 +41,11 @@ function headerWithTensors(): Uint8Array {
     kv_count: { value: 6n, type: GGUFValueType.UINT64 },
     "general.architecture": { value: "llama", type: GGUFValueType.STRING },
     "llama.block_count": { value: 32, type: GGUFValueType.UINT32 },
-    "tokenizer.ggml.scores": { value: Array.from({ length: 5000 }, (_, i) => i / 7), type: GGUFValueType.ARRAY, subType: GGUFValueType.FLOAT32 },
+    "tokenizer.ggml.scores": {
+      value: Array.from({ length: 5000 }, (_, i) => i / 7),
+      type: GGUFValueType.ARRAY,
+      subType: GGUFValueType.FLOAT32,
+    },
     "llama.attention.head_count_kv": { value: [8, 8, 4, 4], type: GGUFValueType.ARRAY, subType: GGUFValueType.INT32 },
     "general.size": { value: 123456789012n, type: GGUFValueType.UINT64 },
     "general.nan": { value: Number.NaN, type: GGUFValueType.FLOAT64 },
@@ -52,7 +58,10 @@ function headerWithTensors(): Uint8Array {
     u32(v % 2 ** 32);
     u32(Math.floor(v / 2 ** 32));
   };
-  for (const [name, shape, type] of [["token_embd.weight", [5120, 152064], 12], ["blk.0.attn_q.weight", [5120, 5120], 8]] as const) {
+  for (const [name, shape, type] of [
+    ["token_embd.weight", [5120, 152064], 12],
+    ["blk.0.attn_q.weight", [5120, 5120], 8],
+  ] as const) {
     const b = enc.encode(name);
     u64(b.length);
     parts.push(...b);
@@ -70,7 +79,10 @@ function headerWithTensors(): Uint8Array {
 describe("the header parse", () => {
   test.each([
     ["Qwen2.5-14B Q8_0 (152,064 tokens)", ggufHeaderBytes(QWEN, "Qwen2.5-14B-Instruct-Q8_0.gguf")],
-    ["DeepSeek-R1 IQ1_S (129,280 tokens)", ggufHeaderBytes(R1, "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S-00001-of-00003.gguf")],
+    [
+      "DeepSeek-R1 IQ1_S (129,280 tokens)",
+      ggufHeaderBytes(R1, "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S-00001-of-00003.gguf"),
+    ],
     ["long arrays, big numbers and tensor infos", headerWithTensors()],
   ])("of %s equals @huggingface/gguf's parse kept by headerFromParse", async (_name, bytes) => {
     const ours = parseGgufHeader(bytes);
@@ -98,7 +110,9 @@ describe("a 10-quant GGUF repo of a 152k vocabulary", () => {
   test("gives its first plan after one header read, ≤ 2 header requests and ≤ 8 MB, then refines it to all 10", async () => {
     const hub = fakeHub({ recordings: [QWEN], latencyMs: 5 });
     const seen: ReadProgress[] = [];
-    const at: { first: { requests: number; rangeRequests: number; bytes: number; artifacts: number; headers: number } | null } = { first: null };
+    const at: {
+      first: { requests: number; rangeRequests: number; bytes: number; artifacts: number; headers: number } | null;
+    } = { first: null };
     const snap = await readRepo("bartowski/Qwen2.5-14B-Instruct-GGUF", null, { hubUrl: HUB, fetch: hub.fetch }, (p) => {
       seen.push(p);
       if (p.snapshot && !at.first) {
@@ -113,7 +127,9 @@ describe("a 10-quant GGUF repo of a 152k vocabulary", () => {
       }
     });
     const headerBytes = ggufHeaderBytes(QWEN, "Qwen2.5-14B-Instruct-Q8_0.gguf").length;
-    console.log(`first plan: ${JSON.stringify(at.first)}; whole read: ${hub.requests.length} requests, ${seen.at(-1)?.bytesRead} bytes (header ${headerBytes} bytes)`);
+    console.log(
+      `first plan: ${JSON.stringify(at.first)}; whole read: ${hub.requests.length} requests, ${seen.at(-1)?.bytesRead} bytes (header ${headerBytes} bytes)`,
+    );
     const first = at.first;
     if (!first) throw new Error("no snapshot came before the read ended");
     expect(first.headers).toBe(1);

@@ -34,7 +34,12 @@ describe("manual mode", () => {
   });
 
   test("the recording is the fixture's verbatim config", () => {
-    const fixture = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "src", "hub", "catalog", "Qwen__Qwen2.5-Coder-32B-Instruct.json"), "utf8")) as { snapshot: { config: unknown } };
+    const fixture = JSON.parse(
+      readFileSync(
+        join(import.meta.dirname, "..", "..", "src", "hub", "catalog", "Qwen__Qwen2.5-Coder-32B-Instruct.json"),
+        "utf8",
+      ),
+    ) as { snapshot: { config: unknown } };
     expect(JSON.parse(coderConfig)).toEqual(fixture.snapshot.config);
   });
 });

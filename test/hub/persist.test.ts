@@ -55,9 +55,21 @@ describe("the snapshots kept across visits (TanStack Query's persister)", () => 
   });
 
   test("stays under its cap, leaving out the least recently used", () => {
-    const one = JSON.stringify({ queryKey: repoKey(R1, "a".repeat(40)), queryHash: "a", state: { status: "success", dataUpdatedAt: 1, data: at("a".repeat(40)) } }).length;
-    const query = (c: string, updatedAt: number) => ({ queryKey: repoKey(R1, c.repeat(40)), queryHash: c, state: { status: "success", dataUpdatedAt: updatedAt, data: at(c.repeat(40)) } });
-    const persisted = { timestamp: 1, buster: "x", clientState: { queries: [query("a", 1), query("b", 2), query("c", 3)], mutations: [] } } as never;
+    const one = JSON.stringify({
+      queryKey: repoKey(R1, "a".repeat(40)),
+      queryHash: "a",
+      state: { status: "success", dataUpdatedAt: 1, data: at("a".repeat(40)) },
+    }).length;
+    const query = (c: string, updatedAt: number) => ({
+      queryKey: repoKey(R1, c.repeat(40)),
+      queryHash: c,
+      state: { status: "success", dataUpdatedAt: updatedAt, data: at(c.repeat(40)) },
+    });
+    const persisted = {
+      timestamp: 1,
+      buster: "x",
+      clientState: { queries: [query("a", 1), query("b", 2), query("c", 3)], mutations: [] },
+    } as never;
     // a was read first but used last: b is the least recently used.
     const text = keepUnder(persisted, new Map([["a", 10]]), one * 2 + 200);
     expect(text.length).toBeLessThanOrEqual(one * 2 + 200);
@@ -69,7 +81,10 @@ describe("the snapshots kept across visits (TanStack Query's persister)", () => 
     const storage = memoryStorage();
     const first = client();
     first.setQueryData(repoKey(R1, "a".repeat(40)), at("a".repeat(40)));
-    first.setQueryData(repoKey(R1, "b".repeat(40)), { ...at("b".repeat(40)), files: Array.from({ length: 3000 }, (_, i) => ({ path: `shard-${i}.safetensors`, sizeBytes: i })) });
+    first.setQueryData(repoKey(R1, "b".repeat(40)), {
+      ...at("b".repeat(40)),
+      files: Array.from({ length: 3000 }, (_, i) => ({ path: `shard-${i}.safetensors`, sizeBytes: i })),
+    });
     await save(first, storage, 60_000);
     expect((storage.data.get(PERSIST_KEY) ?? "").length).toBeLessThanOrEqual(60_000);
     const again = await restore(storage);
@@ -93,7 +108,9 @@ describe("the snapshots kept across visits (TanStack Query's persister)", () => 
     first.setQueryData(repoKey(R1, "a".repeat(40)), at("a".repeat(40)));
     first.setQueryData(repoKey(R1, "b".repeat(40)), at("b".repeat(40)));
     await save(first, storage);
-    const stored = JSON.parse(storage.data.get(PERSIST_KEY) ?? "{}") as { clientState: { queries: { state: { data: { files: unknown } } }[] } };
+    const stored = JSON.parse(storage.data.get(PERSIST_KEY) ?? "{}") as {
+      clientState: { queries: { state: { data: { files: unknown } } }[] };
+    };
     const [firstQuery] = stored.clientState.queries;
     if (!firstQuery) throw new Error("nothing stored");
     firstQuery.state.data.files = "not a list";
@@ -104,7 +121,12 @@ describe("the snapshots kept across visits (TanStack Query's persister)", () => 
 
   test("a full browser quota is not an error: the page goes on without keeping", async () => {
     const storage = memoryStorage();
-    const full: TabStorage = { ...storage, setItem: () => { throw new DOMException("full", "QuotaExceededError"); } };
+    const full: TabStorage = {
+      ...storage,
+      setItem: () => {
+        throw new DOMException("full", "QuotaExceededError");
+      },
+    };
     const first = client();
     first.setQueryData(repoKey(R1, "a".repeat(40)), at("a".repeat(40)));
     await expect(save(first, full)).resolves.toBeUndefined();

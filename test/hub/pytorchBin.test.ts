@@ -28,7 +28,17 @@ function setup(recordings: Recording[], wrap?: (f: typeof fetch) => typeof fetch
 }
 
 /** One node of 8 H100s, as the seed's sample cluster has. */
-const H100_NODE: Cluster = { nodes: [{ id: "gpu-1", fabric: "ib0", hostMemGib: 1024, hostFreeGib: 1024, devices: [{ class: "h100-80g", count: 8, free: 8 }] }] };
+const H100_NODE: Cluster = {
+  nodes: [
+    {
+      id: "gpu-1",
+      fabric: "ib0",
+      hostMemGib: 1024,
+      hostFreeGib: 1024,
+      devices: [{ class: "h100-80g", count: 8, free: 8 }],
+    },
+  ],
+};
 
 /** Both models were trained for 2,048 positions (their config.json): plan within them. */
 const AT_2K = { ...DEFAULT_WORKLOAD, contextTokens: 2048 };
@@ -51,7 +61,9 @@ describe("a repo of .bin shards with their index", () => {
     // Only the metadata is kept: the weight_map of every tensor would bloat the persisted snapshot.
     expect(snap.extraJson).toEqual({ [INDEX]: { metadata: { total_size: 13_731_385_408 } } });
     const { shape, artifacts } = readModel(snap);
-    expect(artifacts.map((a) => [a.name, a.format, a.quant, a.bytes, a.files.length])).toEqual([["original .bin", "pytorch", "fp16", 13_731_385_408, 2]]);
+    expect(artifacts.map((a) => [a.name, a.format, a.quant, a.bytes, a.files.length])).toEqual([
+      ["original .bin", "pytorch", "fp16", 13_731_385_408, 2],
+    ]);
     // The Hub counts no parameters for a repo without safetensors: the index's bytes ÷ 2 (fp16) give the card's "6.9B".
     expect(Math.abs((shape.paramsTotal ?? 0) / 6.9e9 - 1)).toBeLessThan(0.01);
   });
@@ -121,8 +133,12 @@ describe("an fp32 checkpoint under --dtype auto", () => {
 
 describe("when the index cannot help", () => {
   test("a broken index is no reason to refuse the repo: the shards' LFS sizes stand", async () => {
-    const failIndex = (f: typeof fetch): typeof fetch => (input, init) =>
-      String(input).endsWith(INDEX) ? Promise.resolve(new Response("upstream error", { status: 500 })) : f(input, init);
+    const failIndex =
+      (f: typeof fetch): typeof fetch =>
+      (input, init) =>
+        String(input).endsWith(INDEX)
+          ? Promise.resolve(new Response("upstream error", { status: 500 }))
+          : f(input, init);
     const { access } = setup([REDPAJAMA], failIndex);
     const snap = await readRepo("togethercomputer/RedPajama-INCITE-7B-Base", null, access);
     expect(snap.extraJson).toBeUndefined();

@@ -25,7 +25,9 @@ describe("repoQueryOptions", () => {
 
   test("the catalog answers with no request at all", async () => {
     const hub = fakeHub({ recordings: [CODER] });
-    const snap = await freshClient().fetchQuery(repoQueryOptions(EXAMPLE_REPO, null, { hubUrl: HUB, fetch: hub.fetch }));
+    const snap = await freshClient().fetchQuery(
+      repoQueryOptions(EXAMPLE_REPO, null, { hubUrl: HUB, fetch: hub.fetch }),
+    );
     expect(snap.repo).toBe(EXAMPLE_REPO);
     expect(hub.requests).toHaveLength(0);
   });
@@ -46,14 +48,18 @@ describe("repoQueryOptions", () => {
     const first = fakeHub({ recordings: [R1_GGUF] });
     const page1 = freshClient();
     const persistence1 = snapshotPersistence(page1, storage);
-    const read = await page1.fetchQuery(repoQueryOptions("unsloth/DeepSeek-R1-GGUF", SHA, { hubUrl: HUB, fetch: first.fetch }));
+    const read = await page1.fetchQuery(
+      repoQueryOptions("unsloth/DeepSeek-R1-GGUF", SHA, { hubUrl: HUB, fetch: first.fetch }),
+    );
     expect(read.sha).toBe(SHA);
     await persistQueryClientSave({ queryClient: page1, ...persistence1 });
 
     const second = fakeHub({ recordings: [R1_GGUF] });
     const page2 = freshClient();
     await persistQueryClientRestore({ queryClient: page2, ...snapshotPersistence(page2, storage) });
-    const again = await page2.fetchQuery(repoQueryOptions("unsloth/DeepSeek-R1-GGUF", SHA, { hubUrl: HUB, fetch: second.fetch }));
+    const again = await page2.fetchQuery(
+      repoQueryOptions("unsloth/DeepSeek-R1-GGUF", SHA, { hubUrl: HUB, fetch: second.fetch }),
+    );
     expect(again).toEqual(read);
     expect(second.requests).toHaveLength(0);
   });
@@ -77,7 +83,9 @@ describe("repoQueryOptions", () => {
       return hub.fetch(input, init);
     };
     const client = freshClient();
-    const reading = client.fetchQuery(repoQueryOptions("nvidia/Qwen3-235B-A22B-NVFP4", null, { hubUrl: HUB, fetch: spy }));
+    const reading = client.fetchQuery(
+      repoQueryOptions("nvidia/Qwen3-235B-A22B-NVFP4", null, { hubUrl: HUB, fetch: spy }),
+    );
     await new Promise((ok) => setTimeout(ok, 10));
     await client.cancelQueries({ queryKey: ["repo"] });
     await expect(reading).rejects.toThrow();

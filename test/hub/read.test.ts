@@ -46,7 +46,11 @@ describe("a safetensors repo", () => {
     expect(snap.paramsTotal).toBe(32_763_876_352);
     expect(snap.ggufHeaders).toEqual({});
     expect(snap.extraJson).toBeUndefined();
-    expect(requestBudget(snap.files.map((f) => f.path))).toEqual({ info: 1, jsonFiles: ["config.json"], ggufHeaders: [] });
+    expect(requestBudget(snap.files.map((f) => f.path))).toEqual({
+      info: 1,
+      jsonFiles: ["config.json"],
+      ggufHeaders: [],
+    });
   });
 
   test("pinned to a sha, reads that sha", async () => {
@@ -60,7 +64,9 @@ describe("a safetensors repo", () => {
     const { hub, access } = setup();
     const snap = await readRepo("nvidia/Qwen3-235B-A22B-NVFP4", null, access);
     expect(hub.requests).toHaveLength(3);
-    const quant = snap.extraJson?.["hf_quant_config.json"] as { quantization: { quant_algo: string; group_size: number } };
+    const quant = snap.extraJson?.["hf_quant_config.json"] as {
+      quantization: { quant_algo: string; group_size: number };
+    };
     expect(quant.quantization.quant_algo).toBe("NVFP4");
     expect(quant.quantization.group_size).toBe(16);
   });
@@ -70,10 +76,16 @@ describe("a renamed repo", () => {
   test("answers under its new id after the Hub's redirect, and later reads use that id", async () => {
     const { hub } = setup();
     // The Hub answers an old id with 307 to the new one (bert-base-uncased → google-bert/…, hub-api.md §4); fetch follows it.
-    const redirecting: typeof fetch = (input, init) => hub.fetch(String(input).replace("/api/models/OldName/Coder-32B/", "/api/models/Qwen/Qwen2.5-Coder-32B-Instruct/"), init);
+    const redirecting: typeof fetch = (input, init) =>
+      hub.fetch(
+        String(input).replace("/api/models/OldName/Coder-32B/", "/api/models/Qwen/Qwen2.5-Coder-32B-Instruct/"),
+        init,
+      );
     const snap = await readRepo("OldName/Coder-32B", null, { hubUrl: `${HUB}/`, fetch: redirecting });
     expect(snap.repo).toBe("Qwen/Qwen2.5-Coder-32B-Instruct");
-    expect(hub.requests[1]?.url).toBe(`${HUB}/Qwen/Qwen2.5-Coder-32B-Instruct/resolve/b47205940b83b5b484577359f71ee7b88472df67/config.json`);
+    expect(hub.requests[1]?.url).toBe(
+      `${HUB}/Qwen/Qwen2.5-Coder-32B-Instruct/resolve/b47205940b83b5b484577359f71ee7b88472df67/config.json`,
+    );
   });
 });
 
@@ -152,8 +164,16 @@ describe("gated repos", () => {
   test("a revoked token: the Hub's 401 to an authenticated call says the token is refused", async () => {
     // The Hub answers a bad Bearer token with 401 "Invalid credentials in Authorization header" on every call.
     const refusing: typeof fetch = async () =>
-      new Response(JSON.stringify({ error: "Invalid credentials in Authorization header" }), { status: 401, headers: { "content-type": "application/json", "x-error-message": "Invalid credentials in Authorization header" } });
-    const err = await failure(readRepo("Qwen/Qwen2.5-Coder-32B-Instruct", null, { hubUrl: HUB, fetch: refusing, accessToken: "hf_revoked" }));
+      new Response(JSON.stringify({ error: "Invalid credentials in Authorization header" }), {
+        status: 401,
+        headers: {
+          "content-type": "application/json",
+          "x-error-message": "Invalid credentials in Authorization header",
+        },
+      });
+    const err = await failure(
+      readRepo("Qwen/Qwen2.5-Coder-32B-Instruct", null, { hubUrl: HUB, fetch: refusing, accessToken: "hf_revoked" }),
+    );
     expect(err.kind).toBe("token");
     expect(err.message).toContain("refused the read token");
     expect(err.message).not.toContain("hf_revoked");
@@ -207,7 +227,8 @@ describe("every other failure has words and a way on", () => {
   });
 
   test("a Hub address that answers a web page", async () => {
-    const page: typeof fetch = async () => new Response("<!DOCTYPE html><html></html>", { status: 200, headers: { "content-type": "text/html" } });
+    const page: typeof fetch = async () =>
+      new Response("<!DOCTYPE html><html></html>", { status: 200, headers: { "content-type": "text/html" } });
     const err = await failure(readRepo("Qwen/Qwen2.5-Coder-32B-Instruct", null, { hubUrl: HUB, fetch: page }));
     expect(err.kind).toBe("bad-response");
     expect(err.message).toContain("not JSON");

@@ -6,7 +6,11 @@ describe("parseRepoInput", () => {
     ["Qwen/Qwen3-8B", "Qwen/Qwen3-8B", null],
     ["  Qwen/Qwen3-8B  ", "Qwen/Qwen3-8B", null],
     ["Qwen/Qwen3-8B@main", "Qwen/Qwen3-8B", "main"],
-    ["Qwen/Qwen2.5-Coder-32B-Instruct@b47205940b83b5b484577359f71ee7b88472df67", "Qwen/Qwen2.5-Coder-32B-Instruct", "b47205940b83b5b484577359f71ee7b88472df67"],
+    [
+      "Qwen/Qwen2.5-Coder-32B-Instruct@b47205940b83b5b484577359f71ee7b88472df67",
+      "Qwen/Qwen2.5-Coder-32B-Instruct",
+      "b47205940b83b5b484577359f71ee7b88472df67",
+    ],
     ["https://huggingface.co/Qwen/Qwen3-8B", "Qwen/Qwen3-8B", null],
     ["https://huggingface.co/Qwen/Qwen3-8B/", "Qwen/Qwen3-8B", null],
     ["huggingface.co/Qwen/Qwen3-8B", "Qwen/Qwen3-8B", null],
@@ -14,7 +18,11 @@ describe("parseRepoInput", () => {
     ["https://huggingface.co/Qwen/Qwen3-8B/tree/v1.0", "Qwen/Qwen3-8B", "v1.0"],
     ["https://huggingface.co/Qwen/Qwen3-8B/tree/refs%2Fpr%2F12", "Qwen/Qwen3-8B", "refs/pr/12"],
     ["https://huggingface.co/Qwen/Qwen3-8B/blob/main/config.json", "Qwen/Qwen3-8B", "main"],
-    ["https://huggingface.co/unsloth/DeepSeek-R1-GGUF/resolve/c1cd3da7ff0130842ea01b16f714c13181dd429e/DeepSeek-R1-Q2_K/x.gguf", "unsloth/DeepSeek-R1-GGUF", "c1cd3da7ff0130842ea01b16f714c13181dd429e"],
+    [
+      "https://huggingface.co/unsloth/DeepSeek-R1-GGUF/resolve/c1cd3da7ff0130842ea01b16f714c13181dd429e/DeepSeek-R1-Q2_K/x.gguf",
+      "unsloth/DeepSeek-R1-GGUF",
+      "c1cd3da7ff0130842ea01b16f714c13181dd429e",
+    ],
     ["https://huggingface.co/Qwen/Qwen3-8B?library=transformers#model", "Qwen/Qwen3-8B", null],
     ["https://huggingface.co/Qwen/Qwen3-8B@dev", "Qwen/Qwen3-8B", "dev"],
   ])("%s", (text, repo, revision) => {

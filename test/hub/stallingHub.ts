@@ -19,7 +19,10 @@ export interface StallingHub {
 }
 
 /** `stallOn(path)` picks which requests stall (and how); the others go to `pass`. */
-export async function stallingHub(stallOn: (path: string) => Stall | null, pass?: { handle(request: Request): Promise<Response> }): Promise<StallingHub> {
+export async function stallingHub(
+  stallOn: (path: string) => Stall | null,
+  pass?: { handle(request: Request): Promise<Response> },
+): Promise<StallingHub> {
   const sockets = new Set<Socket>();
   const paths: string[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {

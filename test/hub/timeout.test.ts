@@ -22,7 +22,10 @@ afterEach(async () => {
 });
 
 async function failure(p: Promise<unknown>): Promise<HubError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(err instanceof HubError)) throw new Error(`expected a HubError, got ${String(err)}`);
   return err;
 }
@@ -36,10 +39,20 @@ async function timedRead(repo: string, stallOn: (path: string) => Stall | null) 
 
 describe("a Hub that stalls", () => {
   test.each([
-    ["accepts the info call and never answers", "silent", /\/api\/models\/Qwen\/Qwen2\.5-Coder-32B-Instruct\/revision\/main did not answer within 0\.25 s, twice/],
-    ["sends the info call's headers, then nothing", "headers-then-nothing", /\/api\/models\/Qwen\/Qwen2\.5-Coder-32B-Instruct\/revision\/main stopped sending for 0\.25 s/],
+    [
+      "accepts the info call and never answers",
+      "silent",
+      /\/api\/models\/Qwen\/Qwen2\.5-Coder-32B-Instruct\/revision\/main did not answer within 0\.25 s, twice/,
+    ],
+    [
+      "sends the info call's headers, then nothing",
+      "headers-then-nothing",
+      /\/api\/models\/Qwen\/Qwen2\.5-Coder-32B-Instruct\/revision\/main stopped sending for 0\.25 s/,
+    ],
   ] as const)("%s: a timeout naming the request, after one retry", async (_name, stall, named) => {
-    const { err, ms, paths } = await timedRead("Qwen/Qwen2.5-Coder-32B-Instruct", (p) => (p.startsWith("/api/models") ? stall : null));
+    const { err, ms, paths } = await timedRead("Qwen/Qwen2.5-Coder-32B-Instruct", (p) =>
+      p.startsWith("/api/models") ? stall : null,
+    );
     expect(err.kind).toBe("timeout");
     expect(err.message).toMatch(named);
     expect(err.message).not.toContain("?blobs");
@@ -49,28 +62,38 @@ describe("a Hub that stalls", () => {
     expect(ms).toBeLessThan(5000);
   });
 
-  test.each(["silent", "headers-then-nothing"] as const)("config.json stalling (%s) is named as config.json", async (stall) => {
-    const { err, paths } = await timedRead("Qwen/Qwen2.5-Coder-32B-Instruct", (p) => (p.endsWith("/config.json") ? stall : null));
-    expect(err.kind).toBe("timeout");
-    expect(err.message).toMatch(/\/resolve\/b47205940b83b5b484577359f71ee7b88472df67\/config\.json/);
-    expect(paths.filter((p) => p.endsWith("/config.json"))).toHaveLength(2);
-  });
+  test.each(["silent", "headers-then-nothing"] as const)(
+    "config.json stalling (%s) is named as config.json",
+    async (stall) => {
+      const { err, paths } = await timedRead("Qwen/Qwen2.5-Coder-32B-Instruct", (p) =>
+        p.endsWith("/config.json") ? stall : null,
+      );
+      expect(err.kind).toBe("timeout");
+      expect(err.message).toMatch(/\/resolve\/b47205940b83b5b484577359f71ee7b88472df67\/config\.json/);
+      expect(paths.filter((p) => p.endsWith("/config.json"))).toHaveLength(2);
+    },
+  );
 
   test("a GGUF header's range request stalling is named with its file", async () => {
-    const { err } = await timedRead("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF", (p) => (p.endsWith(".gguf") ? "silent" : null));
+    const { err } = await timedRead("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF", (p) =>
+      p.endsWith(".gguf") ? "silent" : null,
+    );
     expect(err.kind).toBe("timeout");
     expect(err.message).toMatch(/\.gguf did not answer/);
   });
 
   test("a stall that clears on the second try is no error: the read goes on", async () => {
     let first = true;
-    hub = await stallingHub((p) => {
-      if (p.startsWith("/api/models") && first) {
-        first = false;
-        return "silent";
-      }
-      return null;
-    }, fakeHub({ recordings: [CODER] }));
+    hub = await stallingHub(
+      (p) => {
+        if (p.startsWith("/api/models") && first) {
+          first = false;
+          return "silent";
+        }
+        return null;
+      },
+      fakeHub({ recordings: [CODER] }),
+    );
     const snap = await readRepo("Qwen/Qwen2.5-Coder-32B-Instruct", null, { hubUrl: hub.url, timeoutMs: TIMEOUT_MS });
     expect(snap.sha).toBe("b47205940b83b5b484577359f71ee7b88472df67");
   });
@@ -78,7 +101,11 @@ describe("a Hub that stalls", () => {
   test("a read the page cancels is not retried, and not called a timeout", async () => {
     hub = await stallingHub(() => "silent");
     const controller = new AbortController();
-    const reading = readRepo("Qwen/Qwen2.5-Coder-32B-Instruct", null, { hubUrl: hub.url, timeoutMs: 5000, signal: controller.signal });
+    const reading = readRepo("Qwen/Qwen2.5-Coder-32B-Instruct", null, {
+      hubUrl: hub.url,
+      timeoutMs: 5000,
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 50);
     const err = await failure(reading);
     expect(err.kind).toBe("network");
@@ -87,7 +114,9 @@ describe("a Hub that stalls", () => {
 
   test("the list of quantizations times out too", async () => {
     hub = await stallingHub(() => "silent");
-    const err = await failure(listQuantizedChildren("Qwen/Qwen2.5-Coder-32B-Instruct", { hubUrl: hub.url, timeoutMs: TIMEOUT_MS }));
+    const err = await failure(
+      listQuantizedChildren("Qwen/Qwen2.5-Coder-32B-Instruct", { hubUrl: hub.url, timeoutMs: TIMEOUT_MS }),
+    );
     expect(err.kind).toBe("timeout");
     expect(hub.paths).toHaveLength(2);
   });

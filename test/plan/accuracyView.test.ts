@@ -8,15 +8,36 @@ import { accuracyOverview } from "../../src/calibration/accuracyView.ts";
 
 function row(id: string, ran: boolean, predictedFits: boolean | null, errors: [string, number, number][]): AccuracyRow {
   return {
-    id, sourceUrl: "", engine: "vllm", engineVersion: "0.19.0", model: "m", gpu: "NVIDIA H100 80GB", tensorParallel: 1, pipelineParallel: 1,
-    contextTokens: 8192, ran, predictedFits, note: "", basis: "checking",
-    metrics: errors.map(([name, errorPct, tolerancePct]) => ({ name, unit: "GiB", predicted: 1 + errorPct / 100, measured: 1, errorPct, tolerancePct })),
+    id,
+    sourceUrl: "",
+    engine: "vllm",
+    engineVersion: "0.19.0",
+    model: "m",
+    gpu: "NVIDIA H100 80GB",
+    tensorParallel: 1,
+    pipelineParallel: 1,
+    contextTokens: 8192,
+    ran,
+    predictedFits,
+    note: "",
+    basis: "checking",
+    metrics: errors.map(([name, errorPct, tolerancePct]) => ({
+      name,
+      unit: "GiB",
+      predicted: 1 + errorPct / 100,
+      measured: 1,
+      errorPct,
+      tolerancePct,
+    })),
   };
 }
 
 describe("accuracyOverview", () => {
   const overview = accuracyOverview([
-    row("a", true, true, [["weights per card", 1, 2], ["KV pool per card", -4, 5]]),
+    row("a", true, true, [
+      ["weights per card", 1, 2],
+      ["KV pool per card", -4, 5],
+    ]),
     row("b", false, true, [["weights per card", -3, 2]]),
     row("c", true, false, [["KV pool per card", 6, 5]]),
     row("d", false, false, []),

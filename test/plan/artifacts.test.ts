@@ -35,7 +35,13 @@ describe("original safetensors weigh the sum of their shards", () => {
   test("DeepSeek-R1: 163 shards (6-digit totals), 688,586,727,753 B, fp8", () => {
     const [a, ...rest] = artifactsOfModel("deepseek-ai__DeepSeek-R1");
     expect(rest).toHaveLength(0);
-    expect(a).toMatchObject({ name: "original", format: "safetensors", bytes: 688_586_727_753, quant: "fp8", projectorBytes: 0 });
+    expect(a).toMatchObject({
+      name: "original",
+      format: "safetensors",
+      bytes: 688_586_727_753,
+      quant: "fp8",
+      projectorBytes: 0,
+    });
     expect(a?.files).toHaveLength(163);
   });
 
@@ -94,7 +100,14 @@ describe("quantized checkpoints get their quant from the config", () => {
     ["nvidia__DeepSeek-V3.1-NVFP4", "nvfp4"], // only hf_quant_config.json says so
     ["nvidia__NVIDIA-Nemotron-3-Super-120B-A12B-FP8", "fp8"], // hf_quant_config.json quant_algo FP8
   ])("%s: %s", (name, quant) => {
-    const snapshot: RepoSnapshot = { repo: name, sha: "", config: loadConfig(name), files: oneFile, paramsTotal: null, ggufHeaders: {} };
+    const snapshot: RepoSnapshot = {
+      repo: name,
+      sha: "",
+      config: loadConfig(name),
+      files: oneFile,
+      paramsTotal: null,
+      ggufHeaders: {},
+    };
     const extra = loadExtraJson(name);
     if (extra !== undefined) snapshot.extraJson = extra;
     expect(artifactsOf(snapshot, shapeOf(snapshot))[0]?.quant).toBe(quant);
@@ -102,14 +115,28 @@ describe("quantized checkpoints get their quant from the config", () => {
 
   test("AWQ (LDCC's Qwen2.5-72B): awq", () => {
     const config = loadModel("LDCC__Qwen2.5-72B-Instruct-ko-AWQ").config ?? {};
-    const snapshot: RepoSnapshot = { repo: "LDCC/Qwen2.5-72B-Instruct-ko-AWQ", sha: "", config, files: oneFile, paramsTotal: null, ggufHeaders: {} };
+    const snapshot: RepoSnapshot = {
+      repo: "LDCC/Qwen2.5-72B-Instruct-ko-AWQ",
+      sha: "",
+      config,
+      files: oneFile,
+      paramsTotal: null,
+      ggufHeaders: {},
+    };
     expect(artifactsOf(snapshot, shapeOf(snapshot))[0]?.quant).toBe("awq");
   });
 
   test("a parameter count of packed storage (AWQ int32s holding eight weights) falls back to the scheme's nominal bits", () => {
     const config = loadModel("LDCC__Qwen2.5-72B-Instruct-ko-AWQ").config ?? {};
     // 41 GB of AWQ files against a count of ~12 B "parameters" would read as 27 bits a weight.
-    const snapshot: RepoSnapshot = { repo: "x", sha: "", config, files: [{ path: "model.safetensors", sizeBytes: 41e9 }], paramsTotal: 12.1e9, ggufHeaders: {} };
+    const snapshot: RepoSnapshot = {
+      repo: "x",
+      sha: "",
+      config,
+      files: [{ path: "model.safetensors", sizeBytes: 41e9 }],
+      paramsTotal: 12.1e9,
+      ggufHeaders: {},
+    };
     expect(artifactsOf(snapshot, shapeOf(snapshot))[0]?.bitsPerWeight).toBe(4.16);
   });
 
@@ -193,7 +220,10 @@ describe("GGUF artifacts", () => {
   });
 
   test("with gguf-parser's 671.03 B parameters, UD-IQ1_S spends the 1.67 bits a weight it printed", () => {
-    const a = byName(artifactsOfModel("unsloth__DeepSeek-R1-GGUF", 671.03e9), "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S");
+    const a = byName(
+      artifactsOfModel("unsloth__DeepSeek-R1-GGUF", 671.03e9),
+      "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S",
+    );
     expect(Math.abs(a.bitsPerWeight - 1.67)).toBeLessThan(0.005);
   });
 
@@ -205,7 +235,11 @@ describe("GGUF artifacts", () => {
     ["Qwen2.5-14B-Instruct-Q4_0_4_4.gguf", "Q4_0_4_4", 8_517_726_336],
     ["Qwen2.5-14B-Instruct-IQ3_XS.gguf", "IQ3_XS", 6_383_362_176],
   ])("bartowski %s: %s, %i B", (name, quant, bytes) => {
-    expect(byName(artifactsOfModel("bartowski__Qwen2.5-14B-Instruct-GGUF"), name)).toMatchObject({ quant, bytes, files: [name] });
+    expect(byName(artifactsOfModel("bartowski__Qwen2.5-14B-Instruct-GGUF"), name)).toMatchObject({
+      quant,
+      bytes,
+      files: [name],
+    });
   });
 
   // shared/seeds/size_test.go.txt: llama-bench reported 14.62 GiB (Q8_0) and
@@ -221,12 +255,18 @@ describe("GGUF artifacts", () => {
   });
 
   test("with the seed's 14.77 B parameters, Q8_0 spends ~8.5 bits a weight (34 B per 32 weights, plus the header)", () => {
-    const a = byName(artifactsOfModel("bartowski__Qwen2.5-14B-Instruct-GGUF", 14_770_000_000), "Qwen2.5-14B-Instruct-Q8_0.gguf");
+    const a = byName(
+      artifactsOfModel("bartowski__Qwen2.5-14B-Instruct-GGUF", 14_770_000_000),
+      "Qwen2.5-14B-Instruct-Q8_0.gguf",
+    );
     expect(Math.abs(a.bitsPerWeight - 8.5)).toBeLessThan(0.05);
   });
 
   test("without a parameter count, bits per weight fall back to the quant's nominal bits (the seed's table)", () => {
-    expect(byName(artifactsOfModel("bartowski__Qwen2.5-14B-Instruct-GGUF"), "Qwen2.5-14B-Instruct-Q4_K_M.gguf").bitsPerWeight).toBe(4.8);
+    expect(
+      byName(artifactsOfModel("bartowski__Qwen2.5-14B-Instruct-GGUF"), "Qwen2.5-14B-Instruct-Q4_K_M.gguf")
+        .bitsPerWeight,
+    ).toBe(4.8);
   });
 
   test("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF: every recorded file is one artifact of its exact size", () => {
@@ -237,8 +277,18 @@ describe("GGUF artifacts", () => {
   });
 
   test("Qwen's lowercase split names group into one q8_0 artifact", () => {
-    const files = (loadModel("Qwen__Qwen2.5-7B-Instruct-GGUF").files ?? []).map((f, i) => ({ path: f.path, sizeBytes: i + 1 }));
-    const snapshot: RepoSnapshot = { repo: "Qwen/Qwen2.5-7B-Instruct-GGUF", sha: "", config: null, files, paramsTotal: null, ggufHeaders: {} };
+    const files = (loadModel("Qwen__Qwen2.5-7B-Instruct-GGUF").files ?? []).map((f, i) => ({
+      path: f.path,
+      sizeBytes: i + 1,
+    }));
+    const snapshot: RepoSnapshot = {
+      repo: "Qwen/Qwen2.5-7B-Instruct-GGUF",
+      sha: "",
+      config: null,
+      files,
+      paramsTotal: null,
+      ggufHeaders: {},
+    };
     const artifacts = artifactsOf(snapshot, ggufOnlyShape(null));
     expect(artifacts).toHaveLength(1);
     expect(artifacts[0]).toMatchObject({ name: "qwen2.5-7b-instruct-q8_0", quant: "Q8_0", bytes: 6 });
@@ -268,8 +318,10 @@ describe("GGUF artifacts", () => {
 
   // @huggingface/gguf 0.4.6 parseGGUFQuantLabel is the Hub's own reading of these names. It has no label for
   // bartowski's Q4_K_L / Q5_K_L (no Q4_K or Q5_K base in its list) and stops Q4_0_4_4 at Q4_0; elsewhere the two agree.
-  const ggufNames = modelNames().flatMap((n) => (loadModel(n).files ?? []).map((f) => f.path).filter((p) => p.endsWith(".gguf")));
-  const libraryLabel: Record<string, string> = { "Q4_0_4_4": "Q4_0", "Q4_0_4_8": "Q4_0" };
+  const ggufNames = modelNames().flatMap((n) =>
+    (loadModel(n).files ?? []).map((f) => f.path).filter((p) => p.endsWith(".gguf")),
+  );
+  const libraryLabel: Record<string, string> = { Q4_0_4_4: "Q4_0", Q4_0_4_8: "Q4_0" };
   test.each(ggufNames)("%s reads as the Hub library reads it", (path) => {
     const ours = quantFromName(path);
     const theirs = parseGGUFQuantLabel(path.split("/").pop() ?? path)?.replace(/^UD-/, "");
@@ -308,8 +360,16 @@ describe("PyTorch .bin: the weights of a repo without safetensors", () => {
     const snapshot = recorded(WIZARD, false);
     const artifacts = artifactsOf(snapshot, shapeOf(snapshot));
     expect(artifacts).toHaveLength(1);
-    expect(artifacts[0]).toMatchObject({ name: "original .bin", format: "pytorch", quant: "fp32", projectorBytes: 0, expertBytes: 0 });
-    expect(artifacts[0]?.files).toEqual(Array.from({ length: 14 }, (_, i) => `pytorch_model-${String(i + 1).padStart(5, "0")}-of-00014.bin`));
+    expect(artifacts[0]).toMatchObject({
+      name: "original .bin",
+      format: "pytorch",
+      quant: "fp32",
+      projectorBytes: 0,
+      expertBytes: 0,
+    });
+    expect(artifacts[0]?.files).toEqual(
+      Array.from({ length: 14 }, (_, i) => `pytorch_model-${String(i + 1).padStart(5, "0")}-of-00014.bin`),
+    );
     // Without the index: the LFS sizes of the 14 shards (recording's source), summed.
     expect(artifacts[0]?.bytes).toBe(130_115_996_043);
   });
@@ -354,9 +414,18 @@ describe("PyTorch .bin: the weights of a repo without safetensors", () => {
     ];
     // Its config.json was not recorded; a LLaMA config of the same family stands in (the rule reads the file list only).
     const config = recorded(WIZARD, false).config;
-    const snapshot: RepoSnapshot = { repo: "meta-llama/Llama-2-7b-hf", sha: "", config, files, paramsTotal: null, ggufHeaders: {} };
+    const snapshot: RepoSnapshot = {
+      repo: "meta-llama/Llama-2-7b-hf",
+      sha: "",
+      config,
+      files,
+      paramsTotal: null,
+      ggufHeaders: {},
+    };
     const artifacts = artifactsOf(snapshot, shapeOf(snapshot));
-    expect(artifacts.map((a) => [a.name, a.format, a.bytes])).toEqual([["original", "safetensors", 9_976_578_928 + 3_500_297_344]]);
+    expect(artifacts.map((a) => [a.name, a.format, a.bytes])).toEqual([
+      ["original", "safetensors", 9_976_578_928 + 3_500_297_344],
+    ]);
     expect(pytorchWeightFiles(files)).toEqual([]);
     expect(needsPytorchIndex(files.map((f) => f.path))).toBe(false);
   });
@@ -366,22 +435,45 @@ describe("PyTorch .bin: the weights of a repo without safetensors", () => {
     [["adapter_config.json", "adapter_model.bin", "README.md"], []],
     // Jiabin99/GraphGPT-7B-mix-all (its published file table): the projector and the Trainer's arguments are not the model.
     [
-      ["pytorch_model-00001-of-00003.bin", "pytorch_model-00002-of-00003.bin", "pytorch_model-00003-of-00003.bin", "pytorch_model.bin.index.json", "graph_projector.bin", "training_args.bin", "trainer_state.json"],
+      [
+        "pytorch_model-00001-of-00003.bin",
+        "pytorch_model-00002-of-00003.bin",
+        "pytorch_model-00003-of-00003.bin",
+        "pytorch_model.bin.index.json",
+        "graph_projector.bin",
+        "training_args.bin",
+        "trainer_state.json",
+      ],
       ["pytorch_model-00001-of-00003.bin", "pytorch_model-00002-of-00003.bin", "pytorch_model-00003-of-00003.bin"],
     ],
     // A training run's checkpoint folder and an optimizer state beside the model: only the top-level weights (vLLM's glob is not recursive).
-    [["pytorch_model.bin", "checkpoint-500/pytorch_model.bin", "optimizer.pt", "scheduler.pt", "rng_state.pth"], ["pytorch_model.bin"]],
+    [
+      ["pytorch_model.bin", "checkpoint-500/pytorch_model.bin", "optimizer.pt", "scheduler.pt", "rng_state.pth"],
+      ["pytorch_model.bin"],
+    ],
     // A shard set missing a part cannot load: nothing rather than too little.
     [["pytorch_model-00001-of-00003.bin", "pytorch_model-00003-of-00003.bin", "pytorch_model.bin.index.json"], []],
     // A lone pytorch_model.bin is what transformers looks for first; shards beside it are a second copy.
-    [["pytorch_model.bin", "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin"], ["pytorch_model.bin"]],
+    [
+      ["pytorch_model.bin", "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin"],
+      ["pytorch_model.bin"],
+    ],
   ])("%j loads %j", (paths, loaded) => {
     expect(pytorchWeightFiles(paths.map((path) => ({ path, sizeBytes: 1 }))).map((f) => f.path)).toEqual(loaded);
   });
 
   test("the index is fetched only for a shard set served from .bin", () => {
-    expect(needsPytorchIndex(["config.json", "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin", PYTORCH_INDEX])).toBe(true);
-    expect(needsPytorchIndex(["config.json", "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin"])).toBe(false);
+    expect(
+      needsPytorchIndex([
+        "config.json",
+        "pytorch_model-00001-of-00002.bin",
+        "pytorch_model-00002-of-00002.bin",
+        PYTORCH_INDEX,
+      ]),
+    ).toBe(true);
+    expect(
+      needsPytorchIndex(["config.json", "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin"]),
+    ).toBe(false);
     expect(needsPytorchIndex(["config.json", "pytorch_model.bin", PYTORCH_INDEX])).toBe(false);
   });
 });

@@ -12,7 +12,11 @@ import { plan } from "../../src/plan/index.ts";
 import { readModel } from "../../src/plan/index.ts";
 import { snapshotOf } from "./fixture.ts";
 
-const RECORDS = (JSON.parse(readFileSync(new URL("../fixtures/logs/calibration-quotes.json", import.meta.url), "utf8")) as { records: { id: string; quote: string[] }[] }).records;
+const RECORDS = (
+  JSON.parse(readFileSync(new URL("../fixtures/logs/calibration-quotes.json", import.meta.url), "utf8")) as {
+    records: { id: string; quote: string[] }[];
+  }
+).records;
 
 function log(id: string): string {
   const r = RECORDS.find((x) => x.id === id);
@@ -23,10 +27,27 @@ function log(id: string): string {
 function llama8bOnH100() {
   const snapshot = snapshotOf("meta-llama__Llama-3.1-8B-Instruct");
   const { shape, artifacts } = readModel(snapshot);
-  const cluster = { nodes: [{ id: "h1", fabric: "", hostMemGib: 1024, hostFreeGib: 1000, devices: [{ class: "h100-80g", count: 1, free: 1 }] }] };
-  const workload = { contextTokens: 8192, sequences: 1, kvDtype: "auto" as const, settings: { gpuMemoryUtilization: 0.95 } };
+  const cluster = {
+    nodes: [
+      {
+        id: "h1",
+        fabric: "",
+        hostMemGib: 1024,
+        hostFreeGib: 1000,
+        devices: [{ class: "h100-80g", count: 1, free: 1 }],
+      },
+    ],
+  };
+  const workload = {
+    contextTokens: 8192,
+    sequences: 1,
+    kvDtype: "auto" as const,
+    settings: { gpuMemoryUtilization: 0.95 },
+  };
   const p = plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, workload);
-  const option = p.options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 1 && o.artifact === "original");
+  const option = p.options.find(
+    (o) => o.engine === "vllm" && o.placement.tensorParallel === 1 && o.artifact === "original",
+  );
   if (!option) throw new Error("no vLLM TP1 option for Llama-3.1-8B on an H100");
   return { option, workload };
 }
@@ -55,11 +76,19 @@ describe("predicted beside measured", () => {
   });
 
   test("another context, another engine, a failure: each is said", () => {
-    const notes = calibrationNotes(option, { ...workload, contextTokens: 32768 }, parseStartupLog(log("vllm-v0-3090-llama-3.1-8b-29k-failed")));
+    const notes = calibrationNotes(
+      option,
+      { ...workload, contextTokens: 32768 },
+      parseStartupLog(log("vllm-v0-3090-llama-3.1-8b-29k-failed")),
+    );
     expect(notes.join("\n")).toMatch(/context of 29,000 tokens; the plan is for 32,768/);
     expect(notes.join("\n")).toMatch(/The engine failed: .*23648/);
-    expect(calibrationNotes(option, workload, parseStartupLog(log("ikllama-a6000-gemma-3-27b-qat-q4km-c32768")))[0]).toMatch(/llamacpp's; the selected option runs on vllm/);
-    expect(calibrationNotes(option, workload, parseStartupLog("hello"))[0]).toMatch(/paste the lines the engine printed/);
+    expect(
+      calibrationNotes(option, workload, parseStartupLog(log("ikllama-a6000-gemma-3-27b-qat-q4km-c32768")))[0],
+    ).toMatch(/llamacpp's; the selected option runs on vllm/);
+    expect(calibrationNotes(option, workload, parseStartupLog("hello"))[0]).toMatch(
+      /paste the lines the engine printed/,
+    );
   });
 });
 
@@ -69,25 +98,45 @@ describe("a log that names its vLLM release", () => {
   const VERSION_LINE = "(APIServer pid=1) INFO 12-25 04:48:38 [api_server.py:1351] vLLM API server version 0.13.0";
 
   test("the release is read from the API server's line and from the engine's", () => {
-    expect(parseStartupLog(`${VERSION_LINE}\n${log("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192")}`).engineVersion).toBe("0.13.0");
-    expect(parseStartupLog("INFO 12-14 15:35:48 [core.py:93] Initializing a V1 LLM engine (v0.19.0) with config: model='x'\nAvailable KV cache memory: 1.00 GiB").engineVersion).toBe("0.19.0");
+    expect(
+      parseStartupLog(`${VERSION_LINE}\n${log("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192")}`).engineVersion,
+    ).toBe("0.13.0");
+    expect(
+      parseStartupLog(
+        "INFO 12-14 15:35:48 [core.py:93] Initializing a V1 LLM engine (v0.19.0) with config: model='x'\nAvailable KV cache memory: 1.00 GiB",
+      ).engineVersion,
+    ).toBe("0.19.0");
     // The calibration quotes keep only the figure lines: no release is read, and no release note is made.
     expect(parseStartupLog(log("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192")).engineVersion).toBeNull();
   });
 
   test("a plan for another release's profile says the two differ by design, and how to compare like with like", () => {
-    const reading = { ...parseStartupLog(log("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192")), engineVersion: "0.19.0" };
+    const reading = {
+      ...parseStartupLog(log("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192")),
+      engineVersion: "0.19.0",
+    };
     // No release named: the plan is for the newest release (0.29 and later).
-    expect(calibrationNotes(option, workload, reading).join("\n")).toMatch(/This log is vLLM 0\.19\.0 \(0\.17 to 0\.20\); the plan is for no release named.*set "vLLM release" to 0\.19\.0/);
-    expect(calibrationNotes(option, { ...workload, settings: { ...workload.settings, vllmVersion: "0.15" } }, reading).join("\n")).toMatch(/the plan is for vLLM 0\.15 \(0\.11\.1 to 0\.16\)/);
+    expect(calibrationNotes(option, workload, reading).join("\n")).toMatch(
+      /This log is vLLM 0\.19\.0 \(0\.17 to 0\.20\); the plan is for no release named.*set "vLLM release" to 0\.19\.0/,
+    );
+    expect(
+      calibrationNotes(option, { ...workload, settings: { ...workload.settings, vllmVersion: "0.15" } }, reading).join(
+        "\n",
+      ),
+    ).toMatch(/the plan is for vLLM 0\.15 \(0\.11\.1 to 0\.16\)/);
     // The same profile: nothing to say.
-    expect(calibrationNotes(option, { ...workload, settings: { ...workload.settings, vllmVersion: "0.18" } }, reading)).toEqual([]);
+    expect(
+      calibrationNotes(option, { ...workload, settings: { ...workload.settings, vllmVersion: "0.18" } }, reading),
+    ).toEqual([]);
   });
 });
 
 describe("the overhead the plan takes from a log", () => {
   test("vLLM's is what it printed inside the budget", () => {
-    expect(planOverheadGib(parseStartupLog(log("vllm0190-h100-codellama-7b-hf-tp1pp1-8192")))).toBeCloseTo(13.57 - 12.56, 6);
+    expect(planOverheadGib(parseStartupLog(log("vllm0190-h100-codellama-7b-hf-tp1pp1-8192")))).toBeCloseTo(
+      13.57 - 12.56,
+      6,
+    );
   });
 
   test("llama.cpp's adds back the CUDA context its log does not print", () => {

@@ -16,18 +16,30 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { accuracyRows, errorSummary, predictCase, type AccuracyRow, type CalibrationModel, type CalibrationRecord } from "../../src/calibration/accuracy.ts";
+import {
+  accuracyRows,
+  errorSummary,
+  predictCase,
+  type AccuracyRow,
+  type CalibrationModel,
+  type CalibrationRecord,
+} from "../../src/calibration/accuracy.ts";
 
 const dir = new URL("../fixtures/calibration/", import.meta.url);
 const records: CalibrationRecord[] = readFileSync(new URL("measured.jsonl", dir), "utf8")
   .split("\n")
   .filter((line) => line.trim() !== "")
   .map((line) => JSON.parse(line) as CalibrationRecord);
-const models = (JSON.parse(readFileSync(new URL("models.json", dir), "utf8")) as { models: Record<string, CalibrationModel> }).models;
+const models = (
+  JSON.parse(readFileSync(new URL("models.json", dir), "utf8")) as { models: Record<string, CalibrationModel> }
+).models;
 
 describe("the bundled calibration data", () => {
   test("is the fixture's cases and models, so the Accuracy view shows what the tests hold", async () => {
-    const bundled = (await import("../../src/calibration/calibration.json")).default as unknown as { cases: CalibrationRecord[]; models: Record<string, CalibrationModel> };
+    const bundled = (await import("../../src/calibration/calibration.json")).default as unknown as {
+      cases: CalibrationRecord[];
+      models: Record<string, CalibrationModel>;
+    };
     expect(bundled.cases.map((c) => c.id)).toEqual(records.map((r) => r.id));
     expect(bundled.cases.map((c) => c.measured)).toEqual(records.map((r) => r.measured));
     expect(bundled.cases.map((c) => c.engine_version)).toEqual(records.map((r) => r.engine_version));
@@ -55,7 +67,10 @@ describe.each(records.map((r) => [r.id, r] as const))("calibration case %s", (_i
 
   test("each figure within its tolerance", () => {
     for (const m of row.metrics) {
-      expect(Math.abs(m.errorPct), `${m.name}: predicted ${m.predicted} against ${m.measured} ${m.unit}`).toBeLessThanOrEqual(m.tolerancePct);
+      expect(
+        Math.abs(m.errorPct),
+        `${m.name}: predicted ${m.predicted} against ${m.measured} ${m.unit}`,
+      ).toBeLessThanOrEqual(m.tolerancePct);
     }
   });
 });

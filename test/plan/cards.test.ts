@@ -46,7 +46,9 @@ describe("the catalog holds what cards really report", () => {
   });
 
   test("V100 32GB: the catalog keeps the smaller of 32768 and the retired-pages card's 32764", () => {
-    const totals = [...fixture("nvidia-smi-query-csv-v100-1.txt").matchAll(/, (\d+) MiB, \d+ MiB/g)].map((m) => Number(m[1]));
+    const totals = [...fixture("nvidia-smi-query-csv-v100-1.txt").matchAll(/, (\d+) MiB, \d+ MiB/g)].map((m) =>
+      Number(m[1]),
+    );
     expect(Math.min(...totals)).toBe(32764);
     expect(cardMemoryBytes("v100-32g")).toBe(32764 * MIB);
   });
@@ -91,7 +93,8 @@ describe("MIG profiles carry the memory nvidia-smi mig -lgip prints", () => {
   });
 
   test("a profile's slices come from its name", () => {
-    for (const card of CARDS) for (const p of card.migProfiles) expect(p.profile.startsWith(`${p.slices}g.`)).toBe(true);
+    for (const card of CARDS)
+      for (const p of card.migProfiles) expect(p.profile.startsWith(`${p.slices}g.`)).toBe(true);
   });
 });
 
@@ -122,7 +125,33 @@ describe("lookups", () => {
   });
 
   test("the issue's cards are all in the catalog", () => {
-    for (const cls of ["h100-80g", "h100-pcie-80g", "h100-nvl-94g", "h200-141g", "b200-180g", "gb200-186g", "gh200-96g", "a100-40g", "a100-80g", "a30-24g", "l40s-48g", "l40-48g", "l4-24g", "a10g-24g", "a10-24g", "t4-16g", "v100-16g", "v100-32g", "rtx3090-24g", "rtx4090-24g", "rtx5090-32g", "rtx6000ada-48g", "rtxpro6000-96g", "mi300x-192g", "mi325x-256g"]) {
+    for (const cls of [
+      "h100-80g",
+      "h100-pcie-80g",
+      "h100-nvl-94g",
+      "h200-141g",
+      "b200-180g",
+      "gb200-186g",
+      "gh200-96g",
+      "a100-40g",
+      "a100-80g",
+      "a30-24g",
+      "l40s-48g",
+      "l40-48g",
+      "l4-24g",
+      "a10g-24g",
+      "a10-24g",
+      "t4-16g",
+      "v100-16g",
+      "v100-32g",
+      "rtx3090-24g",
+      "rtx4090-24g",
+      "rtx5090-32g",
+      "rtx6000ada-48g",
+      "rtxpro6000-96g",
+      "mi300x-192g",
+      "mi325x-256g",
+    ]) {
       expect(cardOf(cls), cls).toBeDefined();
     }
   });
@@ -133,19 +162,43 @@ describe("the card the engine settings' defaults are shown for", () => {
   test("a 4090 workstation beside an H100 node: the H100's 81,559 MiB, as nvidia-smi prints it", () => {
     const cluster = {
       nodes: [
-        { id: "ws", fabric: "", hostMemGib: 128, hostFreeGib: 128, devices: [{ class: "rtx4090-24g", count: 2, free: 2 }] },
-        { id: "h", fabric: "ib0", hostMemGib: 2048, hostFreeGib: 2048, devices: [{ class: "h100-80g", count: 8, free: 8 }] },
+        {
+          id: "ws",
+          fabric: "",
+          hostMemGib: 128,
+          hostFreeGib: 128,
+          devices: [{ class: "rtx4090-24g", count: 2, free: 2 }],
+        },
+        {
+          id: "h",
+          fabric: "ib0",
+          hostMemGib: 2048,
+          hostFreeGib: 2048,
+          devices: [{ class: "h100-80g", count: 8, free: 8 }],
+        },
       ],
     };
     expect(largestCardBytes(cluster)).toBe(81559 * MIB);
   });
 
   test("a custom class counts by the memory the user gave it", () => {
-    const cluster = { nodes: [{ id: "x", fabric: "", hostMemGib: 64, hostFreeGib: 64, devices: [{ class: "mystery-96g", count: 1, free: 1, memGib: 96 }] }] };
+    const cluster = {
+      nodes: [
+        {
+          id: "x",
+          fabric: "",
+          hostMemGib: 64,
+          hostFreeGib: 64,
+          devices: [{ class: "mystery-96g", count: 1, free: 1, memGib: 96 }],
+        },
+      ],
+    };
     expect(largestCardBytes(cluster)).toBe(96 * 2 ** 30);
   });
 
   test("a CPU-only cluster shows an H100's defaults rather than a zero-byte card", () => {
-    expect(largestCardBytes({ nodes: [{ id: "cpu", fabric: "", hostMemGib: 512, hostFreeGib: 512, devices: [] }] })).toBe(81559 * MIB);
+    expect(
+      largestCardBytes({ nodes: [{ id: "cpu", fabric: "", hostMemGib: 512, hostFreeGib: 512, devices: [] }] }),
+    ).toBe(81559 * MIB);
   });
 });

@@ -21,7 +21,9 @@ interface EngineFlags {
   flags: Record<string, string>;
   values: Record<string, string[]>;
 }
-const FLAGS = JSON.parse(readFileSync(new URL("../fixtures/commands/engine-flags.json", import.meta.url), "utf8")) as Record<Engine, EngineFlags>;
+const FLAGS = JSON.parse(
+  readFileSync(new URL("../fixtures/commands/engine-flags.json", import.meta.url), "utf8"),
+) as Record<Engine, EngineFlags>;
 
 /**
  * unsloth/DeepSeek-R1-GGUF's UD-IQ1_S split set at unsloth's last commit,
@@ -76,7 +78,16 @@ const SHAPE: ModelShape = {
 const H100_BYTES = 81559 * 2 ** 20;
 
 function card(gpuClass: string, physicalBytes: number, usableFraction: number, cards: number): CardLoad {
-  return { gpuClass, cards, role: "", weightsBytes: 0, kvBytes: 0, engineBytes: 0, usableBytes: physicalBytes * usableFraction, physicalBytes };
+  return {
+    gpuClass,
+    cards,
+    role: "",
+    weightsBytes: 0,
+    kvBytes: 0,
+    engineBytes: 0,
+    usableBytes: physicalBytes * usableFraction,
+    physicalBytes,
+  };
 }
 
 function placement(p: Partial<Placement>): Placement {
@@ -199,7 +210,14 @@ describe("vLLM", () => {
     const c = ctx(SAFETENSORS, {
       sequences: 16,
       kvDtype: "fp8",
-      settings: { gpuMemoryUtilization: 0.95, maxNumSeqs: 64, maxNumBatchedTokens: 4096, dtype: "float32", quantization: "fp8", enforceEager: true },
+      settings: {
+        gpuMemoryUtilization: 0.95,
+        maxNumSeqs: 64,
+        maxNumBatchedTokens: 4096,
+        dtype: "float32",
+        quantization: "fp8",
+        enforceEager: true,
+      },
     });
     const entry = only(commandsFor(opt, c));
     const { flags } = parse(entry, "vllm");
@@ -220,7 +238,13 @@ describe("vLLM", () => {
   });
 
   test("across nodes: one named line per node, the head serving, the others headless", () => {
-    const opt = option("vllm", SAFETENSORS, { tensorParallel: 8, pipelineParallel: 2, gpusPerNode: 8, nodes: 2, fabric: "ib0" });
+    const opt = option("vllm", SAFETENSORS, {
+      tensorParallel: 8,
+      pipelineParallel: 2,
+      gpusPerNode: 8,
+      nodes: 2,
+      fabric: "ib0",
+    });
     const entries = commandsFor(opt, ctx(SAFETENSORS, {}, { nodeIds: ["dgx-a", "dgx-b"] }));
     expect(entries).toHaveLength(2);
     entries.forEach((entry, rank) => {
@@ -265,7 +289,17 @@ describe("vLLM", () => {
 describe("SGLang", () => {
   test("one node, fp8 KV spelled as SGLang spells it", () => {
     const opt = option("sglang", SAFETENSORS, { tensorParallel: 4, gpusPerNode: 4, expertParallel: true });
-    const entry = only(commandsFor(opt, ctx(SAFETENSORS, { contextTokens: 65536, kvDtype: "fp8", sequences: 8, settings: { memFractionStatic: 0.871 } })));
+    const entry = only(
+      commandsFor(
+        opt,
+        ctx(SAFETENSORS, {
+          contextTokens: 65536,
+          kvDtype: "fp8",
+          sequences: 8,
+          settings: { memFractionStatic: 0.871 },
+        }),
+      ),
+    );
     const { program, flags } = parse(entry, "sglang");
     expect(program).toEqual(["python", "-m", "sglang.launch_server"]);
     expect(flags.get("--model-path")).toBe("meta-llama/Llama-3.3-70B-Instruct");
@@ -331,17 +365,39 @@ describe("llama.cpp", () => {
     const local = { modelPath: "/srv/models/DeepSeek-R1-GGUF/" };
     const entry = only(commandsFor(option("llamacpp", R1_IQ1S, {}), ctx(R1_IQ1S, {}, local)));
     const { flags } = parse(entry, "llamacpp");
-    expect(flags.get("-m")).toBe("/srv/models/DeepSeek-R1-GGUF/DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S-00001-of-00003.gguf");
+    expect(flags.get("-m")).toBe(
+      "/srv/models/DeepSeek-R1-GGUF/DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S-00001-of-00003.gguf",
+    );
     expect(flags.has("-hf")).toBe(false);
-    const vllm = parse(only(commandsFor(option("vllm", SAFETENSORS, {}), ctx(SAFETENSORS, {}, { modelPath: "/srv/models/Llama-3.3-70B" }))), "vllm");
+    const vllm = parse(
+      only(
+        commandsFor(option("vllm", SAFETENSORS, {}), ctx(SAFETENSORS, {}, { modelPath: "/srv/models/Llama-3.3-70B" })),
+      ),
+      "vllm",
+    );
     expect(vllm.argv.slice(0, 3)).toEqual(["vllm", "serve", "/srv/models/Llama-3.3-70B"]);
-    const sglang = parse(only(commandsFor(option("sglang", SAFETENSORS, {}), ctx(SAFETENSORS, {}, { modelPath: "/srv/models/Llama-3.3-70B" }))), "sglang");
+    const sglang = parse(
+      only(
+        commandsFor(
+          option("sglang", SAFETENSORS, {}),
+          ctx(SAFETENSORS, {}, { modelPath: "/srv/models/Llama-3.3-70B" }),
+        ),
+      ),
+      "sglang",
+    );
     expect(sglang.flags.get("--model-path")).toBe("/srv/models/Llama-3.3-70B");
   });
 
   test("a picture model from disk names its projector file", () => {
-    const artifact: Artifact = { ...R1_IQ1S, files: ["mmproj-F16.gguf", "model-Q4_K_M.gguf"], projectorBytes: 876_000_000 };
-    const { flags } = parse(only(commandsFor(option("llamacpp", artifact, {}), ctx(artifact, {}, { revision: "" }))), "llamacpp");
+    const artifact: Artifact = {
+      ...R1_IQ1S,
+      files: ["mmproj-F16.gguf", "model-Q4_K_M.gguf"],
+      projectorBytes: 876_000_000,
+    };
+    const { flags } = parse(
+      only(commandsFor(option("llamacpp", artifact, {}), ctx(artifact, {}, { revision: "" }))),
+      "llamacpp",
+    );
     expect(flags.get("-m")).toBe("model-Q4_K_M.gguf");
     expect(flags.get("--mmproj")).toBe("mmproj-F16.gguf");
   });
@@ -397,23 +453,39 @@ describe("FreeToken", () => {
   });
 
   test("one sequence is said (--max-running-requests 1): FreeToken's default of 4 would admit four into the KV the plan sized for one", () => {
-    const { flags } = parse(only(commandsFor(option("freetoken", SAFETENSORS, {}), ctx(SAFETENSORS, { sequences: 1 }))), "freetoken");
+    const { flags } = parse(
+      only(commandsFor(option("freetoken", SAFETENSORS, {}), ctx(SAFETENSORS, { sequences: 1 }))),
+      "freetoken",
+    );
     expect(flags.get("--max-running-requests")).toBe("1");
     // 8,192 tokens are within its 8,192-token KV floor: no reserve to ask for.
     expect(flags.has("--kv-reserve-tokens")).toBe(false);
-    const four = parse(only(commandsFor(option("freetoken", SAFETENSORS, {}), ctx(SAFETENSORS, { sequences: 4 }))), "freetoken");
+    const four = parse(
+      only(commandsFor(option("freetoken", SAFETENSORS, {}), ctx(SAFETENSORS, { sequences: 4 }))),
+      "freetoken",
+    );
     expect(four.flags.has("--max-running-requests")).toBe(false);
   });
 
   test("past its 8,192-token floor the command reserves the sequences' KV, or the experts take it and max_seq_len is clamped to 8,192", () => {
-    const entry = only(commandsFor(option("freetoken", SAFETENSORS, {}), ctx(SAFETENSORS, { contextTokens: 32768, sequences: 2 })));
+    const entry = only(
+      commandsFor(option("freetoken", SAFETENSORS, {}), ctx(SAFETENSORS, { contextTokens: 32768, sequences: 2 })),
+    );
     const { flags } = parse(entry, "freetoken");
     expect(flags.get("--kv-reserve-tokens")).toBe("65536");
     expectRealFlags(entry, "freetoken");
   });
 
   test("tensor parallel names one card per rank", () => {
-    const { flags } = parse(only(commandsFor(option("freetoken", SAFETENSORS, { tensorParallel: 2, gpusPerNode: 2 }), ctx(SAFETENSORS, {}, { gpuIndex: 2 }))), "freetoken");
+    const { flags } = parse(
+      only(
+        commandsFor(
+          option("freetoken", SAFETENSORS, { tensorParallel: 2, gpusPerNode: 2 }),
+          ctx(SAFETENSORS, {}, { gpuIndex: 2 }),
+        ),
+      ),
+      "freetoken",
+    );
     expect(flags.get("--tp-size")).toBe("2");
     expect(flags.get("--gpu")).toBe("2,3");
   });
@@ -421,15 +493,9 @@ describe("FreeToken", () => {
 
 describe("splitArgv", () => {
   test("reads quotes, escapes, continuations and comments as a shell does", () => {
-    expect(splitArgv(`# node a\nllama-server -m '/models/my model.gguf' \\\n  --ctx-size "8192" a\\ b "x\\"y"`)).toEqual([
-      "llama-server",
-      "-m",
-      "/models/my model.gguf",
-      "--ctx-size",
-      "8192",
-      "a b",
-      'x"y',
-    ]);
+    expect(
+      splitArgv(`# node a\nllama-server -m '/models/my model.gguf' \\\n  --ctx-size "8192" a\\ b "x\\"y"`),
+    ).toEqual(["llama-server", "-m", "/models/my model.gguf", "--ctx-size", "8192", "a b", 'x"y']);
   });
 
   test("a path with spaces survives the round trip through the command", () => {
@@ -451,17 +517,42 @@ describe("splitArgv", () => {
 describe("the planner's own options, read back", () => {
   const cluster = {
     nodes: [
-      { id: "dgx-a", fabric: "ib0", hostMemGib: 2048, hostFreeGib: 1800, devices: [{ class: "h100-80g", count: 8, free: 8 }] },
-      { id: "dgx-b", fabric: "ib0", hostMemGib: 2048, hostFreeGib: 1800, devices: [{ class: "h100-80g", count: 8, free: 8 }] },
-      { id: "ws", fabric: "", hostMemGib: 128, hostFreeGib: 100, devices: [{ class: "rtx4090-24g", count: 2, free: 2 }] },
+      {
+        id: "dgx-a",
+        fabric: "ib0",
+        hostMemGib: 2048,
+        hostFreeGib: 1800,
+        devices: [{ class: "h100-80g", count: 8, free: 8 }],
+      },
+      {
+        id: "dgx-b",
+        fabric: "ib0",
+        hostMemGib: 2048,
+        hostFreeGib: 1800,
+        devices: [{ class: "h100-80g", count: 8, free: 8 }],
+      },
+      {
+        id: "ws",
+        fabric: "",
+        hostMemGib: 128,
+        hostFreeGib: 100,
+        devices: [{ class: "rtx4090-24g", count: 2, free: 2 }],
+      },
       { id: "cpu", fabric: "", hostMemGib: 512, hostFreeGib: 480, devices: [] },
     ],
   };
   const workload: Workload = { contextTokens: 16384, sequences: 2, kvDtype: "auto", settings: {} };
-  const cases = ["Qwen__Qwen3-30B-A3B", "meta-llama__Llama-3.1-8B-Instruct", "deepseek-ai__DeepSeek-R1", "unsloth__DeepSeek-R1-GGUF"].flatMap((name) => {
+  const cases = [
+    "Qwen__Qwen3-30B-A3B",
+    "meta-llama__Llama-3.1-8B-Instruct",
+    "deepseek-ai__DeepSeek-R1",
+    "unsloth__DeepSeek-R1-GGUF",
+  ].flatMap((name) => {
     const snapshot = snapshotOf(name);
     const { shape, artifacts } = readModel(snapshot);
-    return plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, workload).options.map((o) => [`${name} ${o.id}`, o] as const);
+    return plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, workload).options.map(
+      (o) => [`${name} ${o.id}`, o] as const,
+    );
   });
 
   test("the planner made options of vLLM, SGLang and llama.cpp, one node and several, to read", () => {
@@ -485,7 +576,9 @@ describe("the planner's own options, read back", () => {
         const pp = o.engine === "vllm" ? "--pipeline-parallel-size" : "--pp-size";
         expect(first.get(tp)).toBe(String(p.tensorParallel));
         expect(first.get(pp)).toBe(p.pipelineParallel > 1 ? String(p.pipelineParallel) : undefined);
-        expect(first.get(o.engine === "vllm" ? "--max-model-len" : "--context-length")).toBe(String(workload.contextTokens));
+        expect(first.get(o.engine === "vllm" ? "--max-model-len" : "--context-length")).toBe(
+          String(workload.contextTokens),
+        );
         expect(first.has(o.engine === "vllm" ? "--enable-expert-parallel" : "--ep-size")).toBe(p.expertParallel);
         expect(first.get("--nnodes")).toBe(p.nodes > 1 ? String(p.nodes) : undefined);
         break;
@@ -509,7 +602,9 @@ describe("vLLM and Llama-4's chunked local attention", () => {
   const opt = option("vllm", SAFETENSORS, { tensorParallel: 8, gpusPerNode: 8 });
 
   test("turning vLLM's hybrid manager off for the chunks (the plan then costs every layer whole) starts vLLM with VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0", () => {
-    const entry = only(commandsFor(opt, ctx(SAFETENSORS, { settings: { vllmChunkedLocalHybridKv: false } }, { shape: maverick })));
+    const entry = only(
+      commandsFor(opt, ctx(SAFETENSORS, { settings: { vllmChunkedLocalHybridKv: false } }, { shape: maverick })),
+    );
     const argv = splitArgv(entry);
     expect(argv[0]).toBe("VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0");
     expect(argv.slice(1, 3)).toEqual(["vllm", "serve"]);
@@ -518,6 +613,8 @@ describe("vLLM and Llama-4's chunked local attention", () => {
 
   test("at vLLM's own default, or for a model without chunks, the command carries no environment", () => {
     expect(splitArgv(only(commandsFor(opt, ctx(SAFETENSORS, {}, { shape: maverick }))))[0]).toBe("vllm");
-    expect(splitArgv(only(commandsFor(opt, ctx(SAFETENSORS, { settings: { vllmChunkedLocalHybridKv: false } }))))[0]).toBe("vllm");
+    expect(
+      splitArgv(only(commandsFor(opt, ctx(SAFETENSORS, { settings: { vllmChunkedLocalHybridKv: false } }))))[0],
+    ).toBe("vllm");
   });
 });

@@ -62,14 +62,22 @@ describe("withWorkload", () => {
 
   test("the longest context never passes the model's own", () => {
     const small = "meta-llama/Llama-3.1-8B-Instruct";
-    const p = plan({ repo: small, revision: "", shape: shapeOf(small), artifacts: [originalOf(small)] }, { nodes: [node("n", "", [cards("h100-80g", 1)])] }, DEFAULT_WORKLOAD);
+    const p = plan(
+      { repo: small, revision: "", shape: shapeOf(small), artifacts: [originalOf(small)] },
+      { nodes: [node("n", "", [cards("h100-80g", 1)])] },
+      DEFAULT_WORKLOAD,
+    );
     expect(p.options.find((o) => o.engine === "vllm")?.maxContextTokens).toBe(131072);
   });
 
   test("llama.cpp's context is per slot: more sequences, a shorter longest context", () => {
     const q = "Qwen/Qwen2.5-14B-Instruct";
     const art = ggufOf(q, "Qwen2.5-14B-Instruct-Q4_K_M.gguf", "Q4_K_M");
-    const p = plan({ repo: q, revision: "", shape: shapeOf(q), artifacts: [art] }, { nodes: [node("n", "", [cards("t4-16g", 1)])] }, DEFAULT_WORKLOAD);
+    const p = plan(
+      { repo: q, revision: "", shape: shapeOf(q), artifacts: [art] },
+      { nodes: [node("n", "", [cards("t4-16g", 1)])] },
+      DEFAULT_WORKLOAD,
+    );
     const one = p.options.find((o) => !o.placement.cpu && o.engine === "llamacpp");
     const four = withWorkload(p, { ...DEFAULT_WORKLOAD, sequences: 4 }).options.find((o) => o.id === one?.id);
     // A 16 GB card holds less than the model's 32,768 tokens in one slot, so the cap does not hide the split.
@@ -79,7 +87,9 @@ describe("withWorkload", () => {
     // It allocates every slot up front: it holds 4 sequences or none.
     expect(four?.fits).toBe(false);
     expect(four?.maxConcurrency).toBe(0);
-    const short = withWorkload(p, { ...DEFAULT_WORKLOAD, contextTokens: 4096, sequences: 4 }).options.find((o) => o.id === one?.id);
+    const short = withWorkload(p, { ...DEFAULT_WORKLOAD, contextTokens: 4096, sequences: 4 }).options.find(
+      (o) => o.id === one?.id,
+    );
     expect(short?.fits).toBe(true);
     expect(short?.maxConcurrency).toBe(4);
     expect(short?.kvPoolTokens).toBe(16384);
@@ -98,26 +108,45 @@ describe("withWorkload", () => {
 describe("the longest context agrees with fits, for any workload (property)", () => {
   const q = "Qwen/Qwen2.5-14B-Instruct";
   const mixed: Cluster = {
-    nodes: [node("a", "ib0", [cards("h100-80g", 2)]), node("b", "", [cards("rtx4090-24g", 2)]), node("c", "", [cards("t4-16g", 1)], 64), node("cpu", "", [], 256)],
+    nodes: [
+      node("a", "ib0", [cards("h100-80g", 2)]),
+      node("b", "", [cards("rtx4090-24g", 2)]),
+      node("c", "", [cards("t4-16g", 1)], 64),
+      node("cpu", "", [], 256),
+    ],
   };
   const p = plan(
-    { repo: q, revision: "", shape: shapeOf(q), artifacts: [originalOf("Qwen/Qwen2.5-Coder-32B-Instruct"), ggufOf(q, "Qwen2.5-14B-Instruct-Q8_0.gguf", "Q8_0"), ggufOf(q, "Qwen2.5-14B-Instruct-Q4_K_M.gguf", "Q4_K_M")] },
+    {
+      repo: q,
+      revision: "",
+      shape: shapeOf(q),
+      artifacts: [
+        originalOf("Qwen/Qwen2.5-Coder-32B-Instruct"),
+        ggufOf(q, "Qwen2.5-14B-Instruct-Q8_0.gguf", "Q8_0"),
+        ggufOf(q, "Qwen2.5-14B-Instruct-Q4_K_M.gguf", "Q4_K_M"),
+      ],
+    },
     mixed,
     DEFAULT_WORKLOAD,
   );
 
   test("an option fits exactly when its longest context reaches the asked one, and a longer context never fits better", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 512, max: 32768 }), fc.integer({ min: 1, max: 8 }), fc.constantFrom<"auto" | "fp8">("auto", "fp8"), (context, sequences, kvDtype) => {
-        const w: Workload = { ...DEFAULT_WORKLOAD, contextTokens: context, sequences, kvDtype };
-        const at = withWorkload(p, w);
-        const longer = withWorkload(p, { ...w, contextTokens: context * 2 });
-        for (const o of at.options) {
-          if (o.moreCardsNeeded === 0) expect(o.fits).toBe(o.maxContextTokens >= context);
-          const l = longer.options.find((x) => x.id === o.id);
-          if (!o.fits) expect(l?.fits).toBe(false);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 512, max: 32768 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.constantFrom<"auto" | "fp8">("auto", "fp8"),
+        (context, sequences, kvDtype) => {
+          const w: Workload = { ...DEFAULT_WORKLOAD, contextTokens: context, sequences, kvDtype };
+          const at = withWorkload(p, w);
+          const longer = withWorkload(p, { ...w, contextTokens: context * 2 });
+          for (const o of at.options) {
+            if (o.moreCardsNeeded === 0) expect(o.fits).toBe(o.maxContextTokens >= context);
+            const l = longer.options.find((x) => x.id === o.id);
+            if (!o.fits) expect(l?.fits).toBe(false);
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -96,7 +96,11 @@ export function snapshotOf(name: string, exactOnly = true): RepoSnapshot {
 }
 
 /** KV bytes one token costs over all layers that hold it at `bytesPerElement`, by kind (K and V; MLA one latent). */
-export function kvBytesPerToken(caches: LayerCache[], bytesPerElement: number, kinds: LayerCache["kind"][] = ["full", "mla"]): number {
+export function kvBytesPerToken(
+  caches: LayerCache[],
+  bytesPerElement: number,
+  kinds: LayerCache["kind"][] = ["full", "mla"],
+): number {
   let sum = 0;
   for (const c of caches) {
     if (!kinds.includes(c.kind)) continue;
@@ -126,7 +130,10 @@ export function thrown(f: () => unknown): ModelError {
 
 /** GGUF headers as llama.cpp printed them (test/fixtures/models/gguf-headers.json). */
 export function recordedHeader(name: string, extra: Record<string, GgufValue> = {}): GgufHeader {
-  const all = (readJson(join(MODEL_DIR, "gguf-headers.json"))["headers"] ?? {}) as Record<string, { metadata: Record<string, GgufValue> }>;
+  const all = (readJson(join(MODEL_DIR, "gguf-headers.json"))["headers"] ?? {}) as Record<
+    string,
+    { metadata: Record<string, GgufValue> }
+  >;
   const r = all[name];
   if (r === undefined) throw new Error(`no recorded header ${name}`);
   return { metadata: { ...r.metadata, ...extra }, tensorDataOffsetBytes: 0 };

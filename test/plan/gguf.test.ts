@@ -107,7 +107,13 @@ describe("shapes from recorded GGUF headers", () => {
     expect(s.layerCaches.every((c) => c.kind === "mla" && c.latentDim === 576)).toBe(true);
     expect((kvBytesPerToken(s.layerCaches, 1) * 34) / 32).toBe(37_332);
     expect(s.kvHeads).toBe(0);
-    expect(s.moe).toMatchObject({ routedExperts: 256, expertsPerToken: 8, sharedExperts: 1, denseFirstLayers: 3, expertIntermediateSize: 2048 });
+    expect(s.moe).toMatchObject({
+      routedExperts: 256,
+      expertsPerToken: 8,
+      sharedExperts: 1,
+      denseFirstLayers: 3,
+      expertIntermediateSize: 2048,
+    });
     expect(s).toMatchObject({ maxContextTokens: 163_840, vocabSize: 129_280 });
   });
 
@@ -120,7 +126,10 @@ describe("shapes from recorded GGUF headers", () => {
 
   test("an MLA file with recurrent layers (Kimi-Linear style) is refused by its key, not sized without their state", () => {
     const kv = Array.from({ length: 61 }, (_, i) => (i % 4 === 3 ? 128 : 0));
-    const h = header("DeepSeek-R1 (deepseek2)", { "deepseek2.attention.head_count_kv": kv, "deepseek2.ssm.conv_kernel": 4 });
+    const h = header("DeepSeek-R1 (deepseek2)", {
+      "deepseek2.attention.head_count_kv": kv,
+      "deepseek2.ssm.conv_kernel": 4,
+    });
     expect(thrown(() => shapeFromGguf(h)).field).toBe("deepseek2.ssm.conv_kernel");
   });
 
@@ -277,7 +286,10 @@ describe("tensor index", () => {
   });
 
   test("the first part of a split set holds only its own tensors: the caller's count stands", () => {
-    const s = shapeFromGguf({ metadata: { ...base, "split.count": 3 }, tensors, tensorDataOffsetBytes: 0 }, 20_914_757_184);
+    const s = shapeFromGguf(
+      { metadata: { ...base, "split.count": 3 }, tensors, tensorDataOffsetBytes: 0 },
+      20_914_757_184,
+    );
     expect(s.paramsTotal).toBe(20_914_757_184);
   });
 

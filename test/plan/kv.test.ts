@@ -5,9 +5,21 @@
  */
 import { describe, expect, test } from "vitest";
 import {
-  kvBytesPerToken, kvGeometry, kvHeadsPerCard, geometryBytesPerToken, llamacppCacheBytes, sglangCapacity, vllmBlockTokens, vllmCapacity, vllmSequenceBytes,
-  VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT, vllmCachedGeometry,
-  freetokenDsv4Args, freetokenDsv4CachePerPage, freetokenDsv4KvUnitBytes, freetokenDsv4Reserve,
+  kvBytesPerToken,
+  kvGeometry,
+  kvHeadsPerCard,
+  geometryBytesPerToken,
+  llamacppCacheBytes,
+  sglangCapacity,
+  vllmBlockTokens,
+  vllmCapacity,
+  vllmSequenceBytes,
+  VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT,
+  vllmCachedGeometry,
+  freetokenDsv4Args,
+  freetokenDsv4CachePerPage,
+  freetokenDsv4KvUnitBytes,
+  freetokenDsv4Reserve,
 } from "../../src/plan/index.ts";
 import { shapeFromConfig } from "../../src/plan/index.ts";
 import { loadConfig } from "./fixture.ts";
@@ -32,7 +44,9 @@ describe("tensor parallel and the KV heads", () => {
 
   test("past Qwen3-235B's 4 KV heads a card keeps one head: TP8 costs what TP4 does", () => {
     const layers = shapeOf("Qwen/Qwen3-235B-A22B").layerCaches;
-    expect([1, 2, 4, 8].map((tp) => geometryBytesPerToken(kvGeometry(layers, tp), 2))).toEqual([192512, 96256, 48128, 48128]);
+    expect([1, 2, 4, 8].map((tp) => geometryBytesPerToken(kvGeometry(layers, tp), 2))).toEqual([
+      192512, 96256, 48128, 48128,
+    ]);
     expect(kvHeadsPerCard(4, 8)).toBe(1);
   });
 
@@ -116,7 +130,10 @@ describe("vLLM's hybrid attention + state models (Qwen3.5-35B-A3B: 10 full layer
     const page = 1056 * 2 * 512 * 2;
     const pool = 40 * 2 ** 30;
     const blocks = Math.floor(pool / page / 10);
-    expect(vllmCapacity(g, 2, pool, 8192, 8192)).toEqual({ tokens: Math.floor(blocks / 4) * 1056, concurrency: blocks / (8 + 3) });
+    expect(vllmCapacity(g, 2, pool, 8192, 8192)).toEqual({
+      tokens: Math.floor(blocks / 4) * 1056,
+      concurrency: blocks / (8 + 3),
+    });
   });
 });
 
@@ -130,7 +147,9 @@ describe("Llama-4's chunked local attention on vLLM", () => {
     // notes §1 table: 49,152 B/token on the 12 global layers (8 KV heads × 128 × 2 × 2 B × 12);
     // ChunkedLocalAttentionSpec: cdiv(min(8,192 + 8,192, context), 16) blocks of 16 tokens on the others.
     const chunk = 36 * 8 * 128 * 2 * 2 * 16_384;
-    expect(vllmSequenceBytes(vllmCachedGeometry(g, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT), 2, context, batched)).toBe(49_152 * context + chunk);
+    expect(vllmSequenceBytes(vllmCachedGeometry(g, VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT), 2, context, batched)).toBe(
+      49_152 * context + chunk,
+    );
     expect(VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT).toBe(true);
   });
 
@@ -194,7 +213,9 @@ describe("DeepSeek-V4's compressed attention on vLLM", () => {
   });
 
   test("the whole cache is on every card: tensor parallel does not divide it", () => {
-    expect(vllmSequenceBytes(kvGeometry(flash, 1), 1, 32_768, 8_192)).toBe(vllmSequenceBytes(kvGeometry(flash, 8), 1, 32_768, 8_192));
+    expect(vllmSequenceBytes(kvGeometry(flash, 1), 1, 32_768, 8_192)).toBe(
+      vllmSequenceBytes(kvGeometry(flash, 8), 1, 32_768, 8_192),
+    );
   });
 
   test("a pool is cut into shared blocks, and concurrency is blocks over a request's blocks", () => {
@@ -209,7 +230,8 @@ describe("DeepSeek-V4's compressed attention on vLLM", () => {
     // vLLM reserves far more for it: window − 1 + batched tokens a layer, and the compressor states beside it.
     expect(43 * 128 * 584).toBe(3_214_336);
     expect(61 * 128 * 584).toBe(4_559_872);
-    const window = (layers: typeof flash) => kvGeometry(layers, 1).compressed.reduce((n, c) => n + c.layers * c.windowTokens * 584, 0);
+    const window = (layers: typeof flash) =>
+      kvGeometry(layers, 1).compressed.reduce((n, c) => n + c.layers * c.windowTokens * 584, 0);
     expect(window(flash)).toBe(3_214_336);
     expect(window(pro)).toBe(4_559_872);
   });
@@ -226,7 +248,9 @@ describe("DeepSeek-V4's compressed attention on vLLM", () => {
  * swa_full_tokens_ratio 0.2 is ~78% of the bill)".
  */
 describe("DeepSeek-V4-Flash priced by FreeToken's own cost model", () => {
-  const args = freetokenDsv4Args(kvGeometry(shapeFromConfig(loadConfig("deepseek-ai__DeepSeek-V4-Flash"), null).layerCaches, 1));
+  const args = freetokenDsv4Args(
+    kvGeometry(shapeFromConfig(loadConfig("deepseek-ai__DeepSeek-V4-Flash"), null).layerCaches, 1),
+  );
   if (typeof args === "string") throw new Error(args);
   const KIB = 1024;
 

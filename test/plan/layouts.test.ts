@@ -6,7 +6,16 @@
  */
 import { describe, expect, test } from "vitest";
 import { catalogSnapshot } from "../../src/hub/catalog.ts";
-import { DEFAULT_WORKLOAD, plan, readModel, withWorkload, type Cluster, type PlanOption, type RepoSnapshot, type Workload } from "../../src/plan/index.ts";
+import {
+  DEFAULT_WORKLOAD,
+  plan,
+  readModel,
+  withWorkload,
+  type Cluster,
+  type PlanOption,
+  type RepoSnapshot,
+  type Workload,
+} from "../../src/plan/index.ts";
 
 function snapshot(repo: string): RepoSnapshot {
   const s = catalogSnapshot(repo);
@@ -21,11 +30,20 @@ function planned(repo: string, cluster: Cluster, w: Partial<Workload> = {}) {
 }
 
 const dgx = (nodes: number): Cluster => ({
-  nodes: Array.from({ length: nodes }, (_, i) => ({ id: `dgx-${i + 1}`, fabric: "ib0", hostMemGib: 2048, hostFreeGib: 2048, devices: [{ class: "h100-80g", count: 8, free: 8 }] })),
+  nodes: Array.from({ length: nodes }, (_, i) => ({
+    id: `dgx-${i + 1}`,
+    fabric: "ib0",
+    hostMemGib: 2048,
+    hostFreeGib: 2048,
+    devices: [{ class: "h100-80g", count: 8, free: 8 }],
+  })),
 });
 
 const widths = (options: readonly PlanOption[], engine: string): number[] =>
-  options.filter((o) => o.engine === engine && o.placement.nodes === 1).map((o) => o.placement.tensorParallel).sort((a, b) => a - b);
+  options
+    .filter((o) => o.engine === engine && o.placement.nodes === 1)
+    .map((o) => o.placement.tensorParallel)
+    .sort((a, b) => a - b);
 
 describe("every layout", () => {
   test("Qwen2.5-Coder-32B on two DGX H100: TP1, TP2, TP4 and TP8 each (40 heads, 8 KV heads), with replicas counted", () => {
@@ -41,13 +59,17 @@ describe("every layout", () => {
     const cluster = dgx(2);
     const first = cluster.nodes[0]?.devices[0];
     if (first) first.free = 3;
-    const tp2 = planned("Qwen/Qwen2.5-Coder-32B-Instruct", cluster).options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 2);
+    const tp2 = planned("Qwen/Qwen2.5-Coder-32B-Instruct", cluster).options.find(
+      (o) => o.engine === "vllm" && o.placement.tensorParallel === 2,
+    );
     expect(tp2?.replicas).toBe(8);
     expect(tp2?.replicasFreeNow).toBe(5);
   });
 
   test("Mixtral at TP2 is offered with and without expert parallel", () => {
-    const tp2 = planned("mistralai/Mixtral-8x7B-Instruct-v0.1", dgx(1)).options.filter((o) => o.engine === "vllm" && o.placement.tensorParallel === 2);
+    const tp2 = planned("mistralai/Mixtral-8x7B-Instruct-v0.1", dgx(1)).options.filter(
+      (o) => o.engine === "vllm" && o.placement.tensorParallel === 2,
+    );
     expect(tp2.map((o) => o.placement.expertParallel).sort()).toEqual([false, true]);
   });
 });
@@ -73,7 +95,8 @@ describe("the workload is a requirement", () => {
 
 describe("a ranking the user chooses", () => {
   const p = planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(2), { sequences: 8 });
-  const by = (rankBy: NonNullable<Workload["rankBy"]>) => withWorkload(p, { ...p.workload, rankBy }).options.filter((o) => o.fitsWorkload);
+  const by = (rankBy: NonNullable<Workload["rankBy"]>) =>
+    withWorkload(p, { ...p.workload, rankBy }).options.filter((o) => o.fitsWorkload);
 
   test("fewest-cards puts the fewest cards that hold the workload first; latency the fastest; context the longest", () => {
     const fewest = by("fewest-cards");
@@ -90,7 +113,9 @@ describe("a ranking the user chooses", () => {
     expect(perCard(t[0] as PlanOption)).toBe(Math.max(...t.map(perCard)));
     const c = by("cost");
     expect(c[0]?.costPerMtok).toBe(Math.min(...c.map((o) => o.costPerMtok ?? Infinity)));
-    const priced = withWorkload(p, { ...p.workload, pricesPerCardHour: { "h100-80g": 6 } }).options.find((o) => o.id === c[0]?.id);
+    const priced = withWorkload(p, { ...p.workload, pricesPerCardHour: { "h100-80g": 6 } }).options.find(
+      (o) => o.id === c[0]?.id,
+    );
     expect(priced?.costPerMtok).toBeCloseTo(2 * (c[0]?.costPerMtok ?? 0), 6);
   });
 

@@ -34,12 +34,18 @@ describe("fabric labels", () => {
 });
 
 describe("a fabric's speed in a cluster file", () => {
-  const file = (extra: Record<string, unknown>) => JSON.stringify({ nodes: [{ id: "a", fabric: "ib0", host_mem_gib: 512, devices: [{ class: "h100-80g", count: 8 }], ...extra }] });
+  const file = (extra: Record<string, unknown>) =>
+    JSON.stringify({
+      nodes: [{ id: "a", fabric: "ib0", host_mem_gib: 512, devices: [{ class: "h100-80g", count: 8 }], ...extra }],
+    });
 
   test("fabric_gbps and host_mem_gbps are read, and written back", () => {
     const r = importCluster(file({ fabric_gbps: 400, host_mem_gbps: 460.8 }), "c.json");
     expect(r.cluster?.nodes[0]).toMatchObject({ fabricGbps: 400, hostMemGBps: 460.8 });
-    expect(JSON.parse(clusterToJson(r.cluster as Cluster)).nodes[0]).toMatchObject({ fabric_gbps: 400, host_mem_gbps: 460.8 });
+    expect(JSON.parse(clusterToJson(r.cluster as Cluster)).nodes[0]).toMatchObject({
+      fabric_gbps: 400,
+      host_mem_gbps: 460.8,
+    });
   });
 
   test.each([[0], [-25], ["fast"]])("fabric_gbps %j is refused in words at the field", (value) => {

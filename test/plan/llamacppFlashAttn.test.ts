@@ -18,17 +18,56 @@ const MIB = 2 ** 20;
  */
 const LLAMA2_7B = shapeFromConfig(
   {
-    model_type: "llama", architectures: ["LlamaForCausalLM"], hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 32,
-    intermediate_size: 11008, vocab_size: 32000, max_position_embeddings: 4096, torch_dtype: "float16", tie_word_embeddings: false,
+    model_type: "llama",
+    architectures: ["LlamaForCausalLM"],
+    hidden_size: 4096,
+    num_hidden_layers: 32,
+    num_attention_heads: 32,
+    num_key_value_heads: 32,
+    intermediate_size: 11008,
+    vocab_size: 32000,
+    max_position_embeddings: 4096,
+    torch_dtype: "float16",
+    tie_word_embeddings: false,
   },
   6.74e9,
 );
-const Q4KM: Artifact = { name: "llama-2-7b.Q4_K_M.gguf", format: "gguf", files: ["llama-2-7b.Q4_K_M.gguf"], bytes: 4081004224, projectorBytes: 0, quant: "Q4_K_M", bitsPerWeight: 0, expertBytes: 0 };
-const A770: Cluster = { nodes: [{ id: "a2s", fabric: "", hostMemGib: 32, hostFreeGib: 30, devices: [{ class: "arc-a770-16g", count: 1, free: 1, memGib: 15.85 }] }] };
+const Q4KM: Artifact = {
+  name: "llama-2-7b.Q4_K_M.gguf",
+  format: "gguf",
+  files: ["llama-2-7b.Q4_K_M.gguf"],
+  bytes: 4081004224,
+  projectorBytes: 0,
+  quant: "Q4_K_M",
+  bitsPerWeight: 0,
+  expertBytes: 0,
+};
+const A770: Cluster = {
+  nodes: [
+    {
+      id: "a2s",
+      fabric: "",
+      hostMemGib: 32,
+      hostFreeGib: 30,
+      devices: [{ class: "arc-a770-16g", count: 1, free: 1, memGib: 15.85 }],
+    },
+  ],
+};
 
-function gpuOption(settings: EngineSettings, kvDtype: KvDtype = "auto"): { option: PlanOption | undefined; refused: string[] } {
-  const p = plan({ repo: "TheBloke/Llama-2-7B-GGUF", revision: "", shape: LLAMA2_7B, artifacts: [Q4KM] }, A770, { contextTokens: 4096, sequences: 1, kvDtype, settings });
-  return { option: p.options.find((o) => o.engine === "llamacpp" && !o.placement.cpu), refused: p.refused.filter((r) => r.engine === "llamacpp").map((r) => r.reason) };
+function gpuOption(
+  settings: EngineSettings,
+  kvDtype: KvDtype = "auto",
+): { option: PlanOption | undefined; refused: string[] } {
+  const p = plan({ repo: "TheBloke/Llama-2-7B-GGUF", revision: "", shape: LLAMA2_7B, artifacts: [Q4KM] }, A770, {
+    contextTokens: 4096,
+    sequences: 1,
+    kvDtype,
+    settings,
+  });
+  return {
+    option: p.options.find((o) => o.engine === "llamacpp" && !o.placement.cpu),
+    refused: p.refused.filter((r) => r.engine === "llamacpp").map((r) => r.reason),
+  };
 }
 
 describe("flash attention off: the compute buffer holds each layer's KQ", () => {
@@ -71,7 +110,9 @@ describe("the -fa setting in the command", () => {
   test("a q8_0 cache needs flash attention: -fa off with it is refused in words, -fa auto is said as on", () => {
     const { option, refused } = gpuOption({ flashAttn: "off" }, "q8_0");
     expect(option).toBeUndefined();
-    expect(refused).toContain("llama.cpp quantizes the V cache (q8_0) only with flash attention: -fa off with -ctv q8_0 does not start; use -fa on or auto, or an f16 cache");
+    expect(refused).toContain(
+      "llama.cpp quantizes the V cache (q8_0) only with flash attention: -fa off with -ctv q8_0 does not start; use -fa on or auto, or an f16 cache",
+    );
     expect(fa(gpuOption({ flashAttn: "auto" }, "q8_0").option)).toBe("on");
   });
 });

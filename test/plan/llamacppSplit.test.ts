@@ -6,7 +6,14 @@
  * cumulative split fractions, and slot il to the first device whose fraction exceeds il ÷ (n_layer + 1).
  */
 import { describe, expect, test } from "vitest";
-import { artifactsOf, checkTensorSplit, DEFAULT_WORKLOAD, llamacppSlotDevices, plan, splitArgv } from "../../src/plan/index.ts";
+import {
+  artifactsOf,
+  checkTensorSplit,
+  DEFAULT_WORKLOAD,
+  llamacppSlotDevices,
+  plan,
+  splitArgv,
+} from "../../src/plan/index.ts";
 import type { Artifact, Cluster, PlanOption } from "../../src/plan/index.ts";
 import { snapshotOf } from "./fixture.ts";
 import { GIB, cards, node, shapeOf } from "./planning-fixtures.ts";
@@ -51,7 +58,16 @@ function tensorSplitOf(o: PlanOption): string | undefined {
  * "42.5 GB"), so ±0.05e9 bytes; nothing below depends on the last 0.1 GB.
  */
 const LLAMA70 = "meta-llama/Llama-3.3-70B-Instruct";
-const Q4KM: Artifact = { name: "Llama-3.3-70B-Instruct-Q4_K_M.gguf", format: "gguf", files: ["Llama-3.3-70B-Instruct-Q4_K_M.gguf"], bytes: 42.5e9, projectorBytes: 0, quant: "Q4_K_M", bitsPerWeight: 0, expertBytes: 0 };
+const Q4KM: Artifact = {
+  name: "Llama-3.3-70B-Instruct-Q4_K_M.gguf",
+  format: "gguf",
+  files: ["Llama-3.3-70B-Instruct-Q4_K_M.gguf"],
+  bytes: 42.5e9,
+  projectorBytes: 0,
+  quant: "Q4_K_M",
+  bitsPerWeight: 0,
+  expertBytes: 0,
+};
 
 function plan70(cluster: Cluster) {
   return plan({ repo: LLAMA70, revision: "", shape: shapeOf(LLAMA70), artifacts: [Q4KM] }, cluster, DEFAULT_WORKLOAD);
@@ -73,11 +89,15 @@ describe("a box with an RTX 4090 and an RTX 3090 runs Llama-3.3-70B Q4_K_M with 
   });
 
   test("each card is its own row: its layers, their cache, its compute buffer; the 3090 (last) holds the output and the logits", () => {
-    expect(o?.cards.map((c) => [c.gpuClass, c.cards])).toEqual([["rtx4090-24g", 1], ["rtx3090-24g", 1]]);
+    expect(o?.cards.map((c) => [c.gpuClass, c.cards])).toEqual([
+      ["rtx4090-24g", 1],
+      ["rtx3090-24g", 1],
+    ]);
     const [first, last] = o?.cards ?? [];
     // Logits of one ubatch: 512 × 128,256 × 4 B = 250.5 MiB more on the output layer's card.
     expect((last?.engineBytes ?? 0) - (first?.engineBytes ?? 0)).toBe(512 * 128256 * 4);
-    for (const c of o?.cards ?? []) expect(c.weightsBytes + c.kvBytes + c.engineBytes).toBeLessThanOrEqual(c.usableBytes);
+    for (const c of o?.cards ?? [])
+      expect(c.weightsBytes + c.kvBytes + c.engineBytes).toBeLessThanOrEqual(c.usableBytes);
     // 8 KV heads × 128 × 2 (K, V) × 2 B a layer-token, 8,192 tokens: 32 MiB a layer.
     const [s0, e0] = rangeOf(first?.role ?? "");
     expect(first?.kvBytes).toBe((e0 - s0 + 1) * 8 * 128 * 2 * 2 * 8192);
@@ -150,7 +170,9 @@ describe("one class, unevenly free", () => {
 
 describe("a split that cannot fit is refused, naming the card", () => {
   test("a 1.2 GiB card beside a 4090 cannot take one layer and its compute buffer", () => {
-    const p = plan70({ nodes: [node("box", "", [cards("rtx4090-24g", 1), { class: "tiny-1g", count: 1, free: 1, memGib: 1.2 }], 128)] });
+    const p = plan70({
+      nodes: [node("box", "", [cards("rtx4090-24g", 1), { class: "tiny-1g", count: 1, free: 1, memGib: 1.2 }], 128)],
+    });
     expect(splitOption(p.options)).toBeUndefined();
     const r = p.refused.find((x) => x.engine === "llamacpp" && x.where.startsWith("box:"));
     expect(r?.reason).toMatch(/^box\/0 tiny-1g is too small for even one layer beside its compute buffer/);
@@ -159,9 +181,15 @@ describe("a split that cannot fit is refused, naming the card", () => {
 
 describe("four boxes of 2 × RTX 4090 on one fabric run DeepSeek-R1 UD-IQ1_S over RPC", () => {
   const shape = shapeOf("deepseek-ai/DeepSeek-R1");
-  const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find((a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S") as Artifact;
+  const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find(
+    (a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S",
+  ) as Artifact;
   const boxes = ["b1", "b2", "b3", "b4"].map((id) => node(id, "eth0", [cards("rtx4090-24g", 2)], 128));
-  const p = plan({ repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] }, { nodes: [...boxes, node("lab", "wifi", [cards("rtx4090-24g", 2)], 128)] }, DEFAULT_WORKLOAD);
+  const p = plan(
+    { repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] },
+    { nodes: [...boxes, node("lab", "wifi", [cards("rtx4090-24g", 2)], 128)] },
+    DEFAULT_WORKLOAD,
+  );
   const o = p.options.find((x) => x.engine === "llamacpp" && x.placement.nodes > 1);
 
   test("131 GiB of weights, more than one box's 48 GB of cards", () => {
@@ -176,7 +204,8 @@ describe("four boxes of 2 × RTX 4090 on one fabric run DeepSeek-R1 UD-IQ1_S ove
     expect(o?.placement.tensorSplit?.reduce((a, b) => a + b, 0)).toBe(62);
     const head = o?.placement.nodeIds?.[0] ?? "";
     expect(o?.cards.slice(-2).every((c) => c.role.startsWith(`${head}/`))).toBe(true);
-    for (const c of o?.cards ?? []) expect(c.weightsBytes + c.kvBytes + c.engineBytes).toBeLessThanOrEqual(c.usableBytes);
+    for (const c of o?.cards ?? [])
+      expect(c.weightsBytes + c.kvBytes + c.engineBytes).toBeLessThanOrEqual(c.usableBytes);
     const slots = llamacppSlots(o?.placement.tensorSplit ?? [], 61);
     (o?.cards ?? []).forEach((c, d) => {
       const [s, e] = rangeOf(c.role);
@@ -187,37 +216,64 @@ describe("four boxes of 2 × RTX 4090 on one fabric run DeepSeek-R1 UD-IQ1_S ove
   test("one line a host: rpc-server with its port and --cache on each worker, --rpc and -ts on the head", () => {
     const n = o?.placement.nodes ?? 0;
     expect(o?.commands).toHaveLength(n);
-    for (const w of o?.commands.slice(0, -1) ?? []) expect(splitArgv(w)).toEqual(["rpc-server", "-H", "0.0.0.0", "-p", "50052", "-c"]);
+    for (const w of o?.commands.slice(0, -1) ?? [])
+      expect(splitArgv(w)).toEqual(["rpc-server", "-H", "0.0.0.0", "-p", "50052", "-c"]);
     const head = splitArgv(o?.commands[n - 1] ?? "");
     const endpoints = head[head.indexOf("--rpc") + 1]?.split(",");
     expect(endpoints).toEqual(Array.from({ length: n - 1 }, (_, i) => `<node-${i + 2}-ip>:50052`));
   });
 
   test("the option says what RPC costs: 4 crossings a token of 28 KiB (7,168 × 4 B), and the device order its -ts assumes", () => {
-    expect(o?.notes?.some((n) => n.startsWith("Over RPC every token crosses the network once per host boundary: 4 crossings a token") && n.includes("each 28 KiB"))).toBe(true);
-    expect(o?.notes?.some((n) => n.includes("the RPC servers' devices first, in --rpc order, then the head's own"))).toBe(true);
+    expect(
+      o?.notes?.some(
+        (n) =>
+          n.startsWith("Over RPC every token crosses the network once per host boundary: 4 crossings a token") &&
+          n.includes("each 28 KiB"),
+      ),
+    ).toBe(true);
+    expect(
+      o?.notes?.some((n) => n.includes("the RPC servers' devices first, in --rpc order, then the head's own")),
+    ).toBe(true);
   });
 
   test("the host on another fabric is refused in words", () => {
     const r = p.refused.find((x) => x.where === "lab over RPC");
-    expect(r?.reason).toBe('lab is on wifi, not on eth0 with the other hosts: llama.cpp\'s --rpc reaches each rpc-server over the head\'s network, so its cards are left out; give it fabric "eth0" if it is on that network');
+    expect(r?.reason).toBe(
+      "lab is on wifi, not on eth0 with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its cards are left out; give it fabric \"eth0\" if it is on that network",
+    );
   });
 });
 
 test("hosts with no shared fabric get no RPC option, and are told why", () => {
   const shape = shapeOf("deepseek-ai/DeepSeek-R1");
-  const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find((a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S") as Artifact;
+  const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find(
+    (a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S",
+  ) as Artifact;
   const loose = ["b1", "b2", "b3", "b4"].map((id) => node(id, "", [cards("rtx4090-24g", 2)], 128));
-  const p = plan({ repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] }, { nodes: loose }, DEFAULT_WORKLOAD);
+  const p = plan(
+    { repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] },
+    { nodes: loose },
+    DEFAULT_WORKLOAD,
+  );
   expect(p.options.some((o) => o.placement.nodes > 1)).toBe(false);
-  expect(p.refused.find((r) => r.where === "4 hosts over RPC")?.reason).toMatch(/^no two of the hosts are on one named fabric/);
+  expect(p.refused.find((r) => r.where === "4 hosts over RPC")?.reason).toMatch(
+    /^no two of the hosts are on one named fabric/,
+  );
 });
 
 test("a fabric whose cards cannot hold the weights is refused without trying each host count", () => {
   const shape = shapeOf("deepseek-ai/DeepSeek-R1");
-  const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find((a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S") as Artifact;
+  const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find(
+    (a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S",
+  ) as Artifact;
   const two = ["b1", "b2"].map((id) => node(id, "eth0", [cards("rtx4090-24g", 2)], 128));
-  const p = plan({ repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] }, { nodes: two }, DEFAULT_WORKLOAD);
+  const p = plan(
+    { repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] },
+    { nodes: two },
+    DEFAULT_WORKLOAD,
+  );
   // 4 × 24,564 MiB = 95.96 GiB against 130.6 GiB of weights.
-  expect(p.refused.find((r) => r.where === "2 hosts on eth0 over RPC")?.reason).toBe("the 2 hosts on eth0 offer 96.0 GiB in all; the weights alone are 130.6");
+  expect(p.refused.find((r) => r.where === "2 hosts on eth0 over RPC")?.reason).toBe(
+    "the 2 hosts on eth0 offer 96.0 GiB in all; the weights alone are 130.6",
+  );
 });

@@ -20,7 +20,11 @@ interface CalibrationQuote {
   not_engine_output?: string;
 }
 
-const RECORDS = (JSON.parse(readFileSync(new URL("../fixtures/logs/calibration-quotes.json", import.meta.url), "utf8")) as { records: CalibrationQuote[] }).records;
+const RECORDS = (
+  JSON.parse(readFileSync(new URL("../fixtures/logs/calibration-quotes.json", import.meta.url), "utf8")) as {
+    records: CalibrationQuote[];
+  }
+).records;
 
 /**
  * Where each figure of a calibration record is found in a reading. The
@@ -81,24 +85,30 @@ describe("every calibration record's quote lines", () => {
     expect(ENGINE_LOGS.every((r) => Object.keys(r.measured).length > 0)).toBe(true);
   });
 
-  test.each(ENGINE_LOGS.map((r) => [r.id, r] as const))("%s: each printed figure equals the measured one", (_id, record) => {
-    const reading = parseStartupLog(record.quote.join("\n"));
-    expect(reading.engine).toBe(engineOf(record));
-    for (const [key, value] of Object.entries(record.measured)) {
-      const read = FIGURE[key];
-      expect(read, `no reader for ${key}`).toBeDefined();
-      const got = read?.(reading);
-      expect(got, `${key} (${record.source_url})`).toBeDefined();
-      expect(got as number, key).toBeCloseTo(value, 6);
-    }
-  });
+  test.each(ENGINE_LOGS.map((r) => [r.id, r] as const))(
+    "%s: each printed figure equals the measured one",
+    (_id, record) => {
+      const reading = parseStartupLog(record.quote.join("\n"));
+      expect(reading.engine).toBe(engineOf(record));
+      for (const [key, value] of Object.entries(record.measured)) {
+        const read = FIGURE[key];
+        expect(read, `no reader for ${key}`).toBeDefined();
+        const got = read?.(reading);
+        expect(got, `${key} (${record.source_url})`).toBeDefined();
+        expect(got as number, key).toBeCloseTo(value, 6);
+      }
+    },
+  );
 
-  test.each(NOT_LOGS.map((r) => [r.id, r] as const))("%s is not a startup log, and the reading says what it could not read", (_id, record) => {
-    const reading = parseStartupLog(record.quote.join("\n"));
-    expect(reading.weightsGib).toBeNull();
-    expect(reading.kvGib).toBeNull();
-    expect(reading.unread).toEqual(expect.arrayContaining(["weights", "KV cache"]));
-  });
+  test.each(NOT_LOGS.map((r) => [r.id, r] as const))(
+    "%s is not a startup log, and the reading says what it could not read",
+    (_id, record) => {
+      const reading = parseStartupLog(record.quote.join("\n"));
+      expect(reading.weightsGib).toBeNull();
+      expect(reading.kvGib).toBeNull();
+      expect(reading.unread).toEqual(expect.arrayContaining(["weights", "KV cache"]));
+    },
+  );
 });
 
 function quoteOf(id: string): string {
@@ -136,7 +146,9 @@ describe("the measured weights, KV and overhead per card", () => {
   test("vLLM 0.21+ at INFO level: the graph estimate and the utilization are read; the overhead is not printed, and it says so", () => {
     const r = parseStartupLog(VLLM_021_INFO);
     expect(r.engine).toBe("vllm");
-    expect([r.weightsGib, r.kvGib, r.kvTokens, r.maxConcurrency, r.contextTokens]).toEqual([21.42, 71.15, 3131683, 15.66, 200000]);
+    expect([r.weightsGib, r.kvGib, r.kvTokens, r.maxConcurrency, r.contextTokens]).toEqual([
+      21.42, 71.15, 3131683, 15.66, 200000,
+    ]);
     expect(r.figures.cudaGraphEstimateGib).toBe(0.61);
     expect(r.figures.gpuMemoryUtilization).toBe(0.85);
     expect(r.figures.utilizationWithoutGraphEstimate).toBe(0.8449);
@@ -147,10 +159,14 @@ describe("the measured weights, KV and overhead per card", () => {
   test("vLLM 0.21+ with its DEBUG breakdown: the overhead inside the budget includes the graph estimate it reserved", () => {
     // 0.21 logs the same MemoryProfilingResult line at DEBUG as 0.19 did; this joins codellama's 0.19 lines (0.19 ran
     // with the estimate off) to the 0.21 lines above, to check the sum: 1.01 GiB of activation and non-torch + 0.61.
-    const r = parseStartupLog(`${quoteOf("vllm0190-h100-codellama-7b-hf-tp1pp1-8192")}\n${VLLM_021_INFO.split("\n").slice(2, 5).join("\n")}`);
+    const r = parseStartupLog(
+      `${quoteOf("vllm0190-h100-codellama-7b-hf-tp1pp1-8192")}\n${VLLM_021_INFO.split("\n").slice(2, 5).join("\n")}`,
+    );
     expect(r.overheadGib).toBeCloseTo(1.62, 6);
     // Without the line that says the estimate was applied (0.19, or 0.21 with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0), it is not added.
-    const off = parseStartupLog(`${quoteOf("vllm0190-h100-codellama-7b-hf-tp1pp1-8192")}\n${VLLM_021_INFO.split("\n")[2] ?? ""}`);
+    const off = parseStartupLog(
+      `${quoteOf("vllm0190-h100-codellama-7b-hf-tp1pp1-8192")}\n${VLLM_021_INFO.split("\n")[2] ?? ""}`,
+    );
     expect(off.overheadGib).toBeCloseTo(1.01, 6);
   });
 
@@ -189,7 +205,10 @@ describe("the measured weights, KV and overhead per card", () => {
 
 describe("failures, in the engine's words", () => {
   test.each([
-    ["vllm-v0-3090-llama-3.1-8b-29k-failed", /larger than the maximum number of tokens that can be stored in KV cache \(23648\)/],
+    [
+      "vllm-v0-3090-llama-3.1-8b-29k-failed",
+      /larger than the maximum number of tokens that can be stored in KV cache \(23648\)/,
+    ],
     ["vllm-v0-2x4090-r1-distill-qwen-14b-tp2-failed", /max seq len \(131072\)/],
     ["vllm-h100-llama-3.3-70b-fp8-tp1-16000-failed", /No available memory for the cache blocks/],
   ])("%s", (id, words) => {
@@ -216,19 +235,28 @@ describe("what people really paste", () => {
   });
 
   test("terminal colours and Windows line ends do not hide a figure", () => {
-    const r = parseStartupLog("\u001b[1;36m(VllmWorker TP0 pid=4242)\u001b[0m INFO Model loading took 7.51 GiB memory and 10.56 seconds\r\n");
+    const r = parseStartupLog(
+      "\u001b[1;36m(VllmWorker TP0 pid=4242)\u001b[0m INFO Model loading took 7.51 GiB memory and 10.56 seconds\r\n",
+    );
     expect(r.weightsGib).toBe(7.51);
   });
 
-  test.each([[""], ["hello"], ["{\"not\": \"a log\"}"], ["Model loading took NaN GiB"], ["\u0000\u0001"]])("%j: no engine, nothing read, no throw", (text) => {
-    const r = parseStartupLog(text);
-    expect(r.engine === null || r.weightsGib === null).toBe(true);
-    expect(r.unread).toContain("weights");
-  });
+  test.each([[""], ["hello"], ['{"not": "a log"}'], ["Model loading took NaN GiB"], ["\u0000\u0001"]])(
+    "%j: no engine, nothing read, no throw",
+    (text) => {
+      const r = parseStartupLog(text);
+      expect(r.engine === null || r.weightsGib === null).toBe(true);
+      expect(r.unread).toContain("weights");
+    },
+  );
 
   test("10,000 random texts and mutated real lines: never a throw, always a reading", () => {
     const pieces = RECORDS.flatMap((r) => r.quote);
-    const line = fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom(...pieces), fc.constantFrom(...pieces).chain((l) => fc.nat(l.length).map((cut) => l.slice(0, cut))));
+    const line = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.constantFrom(...pieces),
+      fc.constantFrom(...pieces).chain((l) => fc.nat(l.length).map((cut) => l.slice(0, cut))),
+    );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 12 }), (lines) => {
         const r = parseStartupLog(lines.join("\n"));
@@ -254,7 +282,11 @@ interface MainlineLog {
   source_url: string;
   lines: string[];
 }
-const MAINLINE = (JSON.parse(readFileSync(new URL("../fixtures/logs/llamacpp-mainline.json", import.meta.url), "utf8")) as { logs: MainlineLog[] }).logs;
+const MAINLINE = (
+  JSON.parse(readFileSync(new URL("../fixtures/logs/llamacpp-mainline.json", import.meta.url), "utf8")) as {
+    logs: MainlineLog[];
+  }
+).logs;
 
 function mainline(id: string): StartupLogReading {
   const log = MAINLINE.find((l) => l.id === id);
@@ -289,7 +321,11 @@ describe("mainline llama.cpp logs (ggml-org/llama.cpp threads)", () => {
 });
 
 describe("vLLM V1's own fit check, when it refuses to start", () => {
-  const failures = (JSON.parse(readFileSync(new URL("../fixtures/logs/vllm-failures.json", import.meta.url), "utf8")) as { logs: MainlineLog[] }).logs;
+  const failures = (
+    JSON.parse(readFileSync(new URL("../fixtures/logs/vllm-failures.json", import.meta.url), "utf8")) as {
+      logs: MainlineLog[];
+    }
+  ).logs;
   test("tpu-inference#223: the KV one sequence needs, what was there, and vLLM's own longest fitting context", () => {
     const log = failures.find((l) => l.id === "vllm-v1-kv-check-tpu-inference-pr223");
     expect(log).toBeDefined();
@@ -305,8 +341,13 @@ describe("vLLM V1's own fit check, when it refuses to start", () => {
 });
 
 describe("SGLang's K and V sized apart", () => {
-  const logs = (JSON.parse(readFileSync(new URL("../fixtures/logs/sglang-kv.json", import.meta.url), "utf8")) as { logs: MainlineLog[] }).logs;
-  const read = (id: string): StartupLogReading => parseStartupLog(logs.find((l) => l.id === id)?.lines.join("\n") ?? "");
+  const logs = (
+    JSON.parse(readFileSync(new URL("../fixtures/logs/sglang-kv.json", import.meta.url), "utf8")) as {
+      logs: MainlineLog[];
+    }
+  ).logs;
+  const read = (id: string): StartupLogReading =>
+    parseStartupLog(logs.find((l) => l.id === id)?.lines.join("\n") ?? "");
 
   test("vllm#21348: K + V is the pool, 16.46 GiB for 367,404 tokens (48,105 B a token, the calibration README's check)", () => {
     const r = read("sglang-qwen3-235b-fp8-tp4");

@@ -17,7 +17,11 @@ interface Rec {
 }
 
 const dir = new URL("../fixtures/calibration/", import.meta.url);
-const load = (name: string): Rec[] => readFileSync(new URL(name, dir), "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Rec);
+const load = (name: string): Rec[] =>
+  readFileSync(new URL(name, dir), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Rec);
 const records = [...load("newer.jsonl"), ...load("newer-found.jsonl")];
 
 /** Where each printed figure of a record is in a reading. */
@@ -49,8 +53,14 @@ const FIGURE: Record<string, (r: StartupLogReading) => number | undefined | null
 
 /** Records whose quotes are not the engine's own lines, and why. */
 const NOT_LOG_LINES = new Map([
-  ["vllm0280-8xrtxpro4500-gpt-oss-120b-tp8-u0.95-failed-after-kv", "a reporter's markdown summary table of the run, not vLLM's lines"],
-  ["vllm0291rc1-2xdgxspark-minimax-m2.7-awq-tp2-196608-u0.85", "a thread's sentence summing up the fix (\"28.74 GiB KV → 240,816 tokens\"), not vLLM's lines"],
+  [
+    "vllm0280-8xrtxpro4500-gpt-oss-120b-tp8-u0.95-failed-after-kv",
+    "a reporter's markdown summary table of the run, not vLLM's lines",
+  ],
+  [
+    "vllm0291rc1-2xdgxspark-minimax-m2.7-awq-tp2-196608-u0.85",
+    "a thread's sentence summing up the fix (\"28.74 GiB KV → 240,816 tokens\"), not vLLM's lines",
+  ],
 ]);
 
 const cases = records.filter((r) => (r.engine === "vllm" || r.engine === "sglang") && !NOT_LOG_LINES.has(r.id));
@@ -58,7 +68,12 @@ const cases = records.filter((r) => (r.engine === "vllm" || r.engine === "sglang
 /** The printed figures of a record that a reading carries. */
 function expectedOf(r: Rec): [string, number][] {
   const split = r.measured["memory_pool_end_avail_GB_label_is_GiB_TP0"] !== undefined;
-  return Object.entries(r.measured).filter((e): e is [string, number] => typeof e[1] === "number" && FIGURE[e[0]] !== undefined && !(split && e[0] === "memory_pool_end_avail_GB_label_is_GiB_TP1"));
+  return Object.entries(r.measured).filter(
+    (e): e is [string, number] =>
+      typeof e[1] === "number" &&
+      FIGURE[e[0]] !== undefined &&
+      !(split && e[0] === "memory_pool_end_avail_GB_label_is_GiB_TP1"),
+  );
 }
 
 // A failed load prints no figure a reading carries (the Qwen3-235B TP2 OOM): its failure is read below.
@@ -74,12 +89,36 @@ describe("the release each log's lines show", () => {
     return parseStartupLog(r.quote.join("\n"));
   };
   test.each([
-    ["vllm0231-rtxpro6000maxq-gpt-oss-120b-tp1-131072-kvfp8-u0.88", "vLLM 0.21 to 0.26 (CUDA-graph estimate inside the budget)", 1.38],
-    ["vllm0221-rtxpro6000maxq-qwen3.5-122b-a10b-nvfp4-tp1-262144-u0.94", "vLLM 0.21 to 0.26 (CUDA-graph estimate inside the budget)", null],
-    ["vllm0260-a40-llama-3.1-8b-instruct-tp1-4096", "vLLM 0.26 (V2 model runner: no CUDA-graph estimate inside the budget)", 1.09],
-    ["vllm0271-rtxpro6000-qwen3-235b-a22b-fp8-tp4-32768", "vLLM 0.27 or later (consumed/peak/CUDAGraph line; main since 0.23.1rc1.dev1327)", 2.46],
-    ["vllm0231dev1327-rtxpro6000maxq-agents-a1-fp8-tp1-131072-kvfp8-textonly", "vLLM 0.27 or later (consumed/peak/CUDAGraph line; main since 0.23.1rc1.dev1327)", 2.68],
-    ["vllm0290-rtx5090-thinkingcap-qwen3.8-27b-nvfp4a4-mtp3-tp1-32768-u0.87", "vLLM 0.29 or later (V2 model runner, graphs captured and reserved in profiling) with the consumed/peak/CUDAGraph line", 0.81],
+    [
+      "vllm0231-rtxpro6000maxq-gpt-oss-120b-tp1-131072-kvfp8-u0.88",
+      "vLLM 0.21 to 0.26 (CUDA-graph estimate inside the budget)",
+      1.38,
+    ],
+    [
+      "vllm0221-rtxpro6000maxq-qwen3.5-122b-a10b-nvfp4-tp1-262144-u0.94",
+      "vLLM 0.21 to 0.26 (CUDA-graph estimate inside the budget)",
+      null,
+    ],
+    [
+      "vllm0260-a40-llama-3.1-8b-instruct-tp1-4096",
+      "vLLM 0.26 (V2 model runner: no CUDA-graph estimate inside the budget)",
+      1.09,
+    ],
+    [
+      "vllm0271-rtxpro6000-qwen3-235b-a22b-fp8-tp4-32768",
+      "vLLM 0.27 or later (consumed/peak/CUDAGraph line; main since 0.23.1rc1.dev1327)",
+      2.46,
+    ],
+    [
+      "vllm0231dev1327-rtxpro6000maxq-agents-a1-fp8-tp1-131072-kvfp8-textonly",
+      "vLLM 0.27 or later (consumed/peak/CUDAGraph line; main since 0.23.1rc1.dev1327)",
+      2.68,
+    ],
+    [
+      "vllm0290-rtx5090-thinkingcap-qwen3.8-27b-nvfp4a4-mtp3-tp1-32768-u0.87",
+      "vLLM 0.29 or later (V2 model runner, graphs captured and reserved in profiling) with the consumed/peak/CUDAGraph line",
+      0.81,
+    ],
     ["sglang-2026-04-b200-qwen3-8b-tp1-default", "SGLang 2026 (piecewise prefill CUDA graph)", null],
   ])("%s: %s, the engine's own memory inside the budget %s GiB", (id, format, overhead) => {
     const r = read(id);
@@ -88,7 +127,12 @@ describe("the release each log's lines show", () => {
   });
 
   test("the overhead read closes each log's budget: requested − weights − overhead = the KV it printed", () => {
-    for (const id of ["vllm0231-rtxpro6000maxq-gpt-oss-120b-tp1-131072-kvfp8-u0.88", "vllm0260-a40-llama-3.1-8b-instruct-tp1-4096", "vllm0271-rtxpro6000-qwen3-235b-a22b-fp8-tp4-32768", "vllm0290-rtx5090-thinkingcap-qwen3.8-27b-nvfp4a4-mtp3-tp1-32768-u0.87"]) {
+    for (const id of [
+      "vllm0231-rtxpro6000maxq-gpt-oss-120b-tp1-131072-kvfp8-u0.88",
+      "vllm0260-a40-llama-3.1-8b-instruct-tp1-4096",
+      "vllm0271-rtxpro6000-qwen3-235b-a22b-fp8-tp4-32768",
+      "vllm0290-rtx5090-thinkingcap-qwen3.8-27b-nvfp4a4-mtp3-tp1-32768-u0.87",
+    ]) {
       const r = read(id);
       const closed = (r.figures.requestedGib ?? NaN) - (r.weightsGib ?? NaN) - (r.overheadGib ?? NaN);
       expect(Math.abs(closed - (r.kvGib ?? NaN)), id).toBeLessThanOrEqual(0.015);
@@ -96,10 +140,19 @@ describe("the release each log's lines show", () => {
   });
 
   test("the version as printed, and the free-memory refusal in vLLM's words", () => {
-    expect(read("vllm0231-rtxpro6000maxq-gpt-oss-120b-tp1-131072-kvfp8-u0.88").engineVersion).toBe("0.23.1rc1.dev1229+g1bf3b12d5");
+    expect(read("vllm0231-rtxpro6000maxq-gpt-oss-120b-tp1-131072-kvfp8-u0.88").engineVersion).toBe(
+      "0.23.1rc1.dev1229+g1bf3b12d5",
+    );
     const refused = read("vllm0290-rtx5090-thinkingcap-qwen3.8-27b-nvfp4a4-tp1-131072-u0.95-failed-free-memory");
-    expect(refused.failure).toMatch(/^ValueError: Free memory on device cuda:0 \(30\.2\/31\.82 GiB\) on startup is less than desired GPU memory utilization/);
-    expect(refused.figures).toMatchObject({ initFreeGib: 30.2, gpuTotalGib: 31.82, gpuMemoryUtilization: 0.95, requestedGib: 30.23 });
+    expect(refused.failure).toMatch(
+      /^ValueError: Free memory on device cuda:0 \(30\.2\/31\.82 GiB\) on startup is less than desired GPU memory utilization/,
+    );
+    expect(refused.figures).toMatchObject({
+      initFreeGib: 30.2,
+      gpuTotalGib: 31.82,
+      gpuMemoryUtilization: 0.95,
+      requestedGib: 30.23,
+    });
     expect(read("vllm0271-rtxpro6000-qwen3-235b-a22b-fp8-tp2-32768-failed-weights").failure).toMatch(/out of memory/i);
   });
 });

@@ -5,8 +5,16 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import {
-  GIB, VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK, VLLM_PROFILES, cudaTotalBytes, llamacppComputeBytes, vllmActivationBytes, vllmMxfp4HopperExpertGrowthBytes, vllmNonTorchBytes,
-  vllmOutsideBudgetBytes, vllmOutsideFloorBytes,
+  GIB,
+  VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK,
+  VLLM_PROFILES,
+  cudaTotalBytes,
+  llamacppComputeBytes,
+  vllmActivationBytes,
+  vllmMxfp4HopperExpertGrowthBytes,
+  vllmNonTorchBytes,
+  vllmOutsideBudgetBytes,
+  vllmOutsideFloorBytes,
 } from "../../src/plan/index.ts";
 import { cardMemoryBytes } from "../../src/plan/index.ts";
 import { resolveSettings, vllmProfileFor } from "../../src/plan/index.ts";
@@ -15,8 +23,13 @@ import type { CalibrationModel, CalibrationRecord } from "../../src/calibration/
 import { shapeOf } from "./planning-fixtures.ts";
 
 const dir = new URL("../fixtures/calibration/", import.meta.url);
-const records = readFileSync(new URL("measured.jsonl", dir), "utf8").trim().split("\n").map((l) => JSON.parse(l) as CalibrationRecord);
-const models = (JSON.parse(readFileSync(new URL("models.json", dir), "utf8")) as { models: Record<string, CalibrationModel> }).models;
+const records = readFileSync(new URL("measured.jsonl", dir), "utf8")
+  .trim()
+  .split("\n")
+  .map((l) => JSON.parse(l) as CalibrationRecord);
+const models = (
+  JSON.parse(readFileSync(new URL("models.json", dir), "utf8")) as { models: Record<string, CalibrationModel> }
+).models;
 const v019 = records.filter((r) => r.engine_version === "0.19.0");
 const h100 = cardMemoryBytes("h100-80g") ?? 0;
 
@@ -47,17 +60,23 @@ test("non-torch memory: 0.25 GiB at TP1, 2.1 at TP ≥ 2, 0.07 on a pipeline sta
 });
 
 test("outside the budget: the floor is under every run's context + graph pool, the typical figure near their mean", () => {
-  const outside = v019.map((r) => ({ r, sum: (r.measured["init_non_torch_memory_gib"] as number) + (r.measured["cuda_graph_pool_actual_gib"] as number) }));
+  const outside = v019.map((r) => ({
+    r,
+    sum: (r.measured["init_non_torch_memory_gib"] as number) + (r.measured["cuda_graph_pool_actual_gib"] as number),
+  }));
   for (const { r, sum } of outside) {
     const moe = /mixtral|kimi|gpt-oss|moe/i.test(r.model);
     expect(vllmOutsideFloorBytes(r.tp, r.pp ?? 1, false, moe) / GIB).toBeLessThanOrEqual(sum + 0.01);
   }
   const mean = outside.reduce((s, x) => s + x.sum, 0) / outside.length;
-  const typical = v019.reduce((s, r) => {
-    const m = models[r.model] as CalibrationModel;
-    const layers = shapeFromConfig(m.config, m.params ?? null).layers / (r.pp ?? 1);
-    return s + vllmOutsideBudgetBytes(r.tp, r.pp ?? 1, false, /mixtral|kimi|gpt-oss|moe/i.test(r.model), layers);
-  }, 0) / v019.length / GIB;
+  const typical =
+    v019.reduce((s, r) => {
+      const m = models[r.model] as CalibrationModel;
+      const layers = shapeFromConfig(m.config, m.params ?? null).layers / (r.pp ?? 1);
+      return s + vllmOutsideBudgetBytes(r.tp, r.pp ?? 1, false, /mixtral|kimi|gpt-oss|moe/i.test(r.model), layers);
+    }, 0) /
+    v019.length /
+    GIB;
   expect(Math.abs(typical - mean)).toBeLessThan(0.15);
 });
 
@@ -74,7 +93,11 @@ describe("the CUDA-graph pool of a mixture of experts (vLLM 0.19's cuda_graph_po
     const moeLayers = moe ? (moe.moeLayers ?? shape.layers - moe.denseFirstLayers) / pp : 0;
     const picks = withMoe && moe ? moeLayers * moe.routedExperts * moe.expertsPerToken : 0;
     // The pool alone: the budget's outside less its CUDA context (the same for both).
-    return (vllmOutsideBudgetBytes(r.tp, pp, false, moe !== null, layers, picks) - vllmOutsideBudgetBytes(r.tp, pp, true, moe !== null)) / GIB;
+    return (
+      (vllmOutsideBudgetBytes(r.tp, pp, false, moe !== null, layers, picks) -
+        vllmOutsideBudgetBytes(r.tp, pp, true, moe !== null)) /
+      GIB
+    );
   };
 
   test("the sweep logged six MoE pools (Mixtral TP2, Kimi-VL TP1/TP2, gpt-oss-20b TP1/TP2, Qwen1.5-MoE) and dense ones", () => {
@@ -83,20 +106,25 @@ describe("the CUDA-graph pool of a mixture of experts (vLLM 0.19's cuda_graph_po
     expect(runs.length - moe.length).toBeGreaterThan(20);
   });
 
-  test.each(runs.map((r) => [r.id, r] as const))("%s: the MoE term moves the pool toward the log, never away", (_id, r) => {
-    const measured = r.measured["cuda_graph_pool_actual_gib"] as number;
-    const before = Math.abs(pool(r, false) - measured);
-    const after = Math.abs(pool(r, true) - measured);
-    if (/mixtral|kimi|gpt-oss|moe/i.test(r.model)) expect(after).toBeLessThan(before);
-    else expect(after).toBe(before);
-  });
+  test.each(runs.map((r) => [r.id, r] as const))(
+    "%s: the MoE term moves the pool toward the log, never away",
+    (_id, r) => {
+      const measured = r.measured["cuda_graph_pool_actual_gib"] as number;
+      const before = Math.abs(pool(r, false) - measured);
+      const after = Math.abs(pool(r, true) - measured);
+      if (/mixtral|kimi|gpt-oss|moe/i.test(r.model)) expect(after).toBeLessThan(before);
+      else expect(after).toBe(before);
+    },
+  );
 
   test("the term lies among what each fused-MoE log holds above the dense line per unit (gpt-oss's MXFP4 path holds more)", () => {
     const perUnit = (r: CalibrationRecord): number => {
       const m = models[r.model] as CalibrationModel;
       const shape = shapeFromConfig(m.config, m.params ?? null);
       const moe = shape.moe;
-      const units = moe ? (moe.moeLayers ?? shape.layers - moe.denseFirstLayers) * moe.routedExperts * moe.expertsPerToken : 0;
+      const units = moe
+        ? (moe.moeLayers ?? shape.layers - moe.denseFirstLayers) * moe.routedExperts * moe.expertsPerToken
+        : 0;
       return ((r.measured["cuda_graph_pool_actual_gib"] as number) - pool(r, false)) / units;
     };
     const fused = runs.filter((r) => /mixtral|kimi|moe-a2/i.test(r.model)).map(perUnit);
@@ -112,25 +140,34 @@ describe("the CUDA-graph pool of a mixture of experts (vLLM 0.19's cuda_graph_po
 describe("older vLLM releases: each profile against the logs of its range", () => {
   // Runs that printed their activation peak and non-torch memory outside the 0.17+ range:
   // Qwen3-14B on 0.15.0, and llm-d-benchmark's three "pre-v0.17" runs (no version printed).
-  const older = records.filter((r) => r.engine === "vllm" && (r.engine_version === "0.15.0" || (r.engine_version === null && /pre-v0\.17/.test(r.notes ?? ""))));
+  const older = records.filter(
+    (r) =>
+      r.engine === "vllm" &&
+      (r.engine_version === "0.15.0" || (r.engine_version === null && /pre-v0\.17/.test(r.notes ?? ""))),
+  );
 
   test("the four runs are in the file", () => {
     expect(older).toHaveLength(4);
   });
 
-  test.each(older.map((r) => [r.id, r] as const))("%s: the sorting sampler's peak within 2%, non-torch within 0.02 GiB", (_id, r) => {
-    const m = models[r.model] as CalibrationModel;
-    const shape = shapeFromConfig(m.config, m.params ?? null);
-    const s = resolveSettings("vllm", h100, { vllmVersion: r.engine_version ?? "0.16" }, r.tp, 1, "h100-80g");
-    expect(s.vllmProfile.id).toBe("0.11.1");
-    const activation = vllmActivationBytes(shape, s, 2, true) / GIB;
-    expect(Math.abs(activation / (r.measured["torch_peak_activation_gib"] as number) - 1)).toBeLessThanOrEqual(0.02);
-    const nonTorch = (r.measured["non_torch_increase_gib"] ?? r.measured["non_torch_gib"]) as number;
-    expect(Math.abs(vllmNonTorchBytes(r.tp, 1, s.vllmProfile) / GIB - nonTorch)).toBeLessThanOrEqual(0.02);
-    // 0.17's Triton sampler would have said less than half of it.
-    const v019 = resolveSettings("vllm", h100, {}, r.tp, 1, "h100-80g");
-    expect(vllmActivationBytes(shape, v019, 2, true) / GIB).toBeLessThan(0.5 * (r.measured["torch_peak_activation_gib"] as number));
-  });
+  test.each(older.map((r) => [r.id, r] as const))(
+    "%s: the sorting sampler's peak within 2%, non-torch within 0.02 GiB",
+    (_id, r) => {
+      const m = models[r.model] as CalibrationModel;
+      const shape = shapeFromConfig(m.config, m.params ?? null);
+      const s = resolveSettings("vllm", h100, { vllmVersion: r.engine_version ?? "0.16" }, r.tp, 1, "h100-80g");
+      expect(s.vllmProfile.id).toBe("0.11.1");
+      const activation = vllmActivationBytes(shape, s, 2, true) / GIB;
+      expect(Math.abs(activation / (r.measured["torch_peak_activation_gib"] as number) - 1)).toBeLessThanOrEqual(0.02);
+      const nonTorch = (r.measured["non_torch_increase_gib"] ?? r.measured["non_torch_gib"]) as number;
+      expect(Math.abs(vllmNonTorchBytes(r.tp, 1, s.vllmProfile) / GIB - nonTorch)).toBeLessThanOrEqual(0.02);
+      // 0.17's Triton sampler would have said less than half of it.
+      const v019 = resolveSettings("vllm", h100, {}, r.tp, 1, "h100-80g");
+      expect(vllmActivationBytes(shape, v019, 2, true) / GIB).toBeLessThan(
+        0.5 * (r.measured["torch_peak_activation_gib"] as number),
+      );
+    },
+  );
 
   describe("vLLM 0.10.1.1 on A100 (Qwen2-7B, 256 sequences, util 0.25 and 0.5)", () => {
     const a100 = records.filter((r) => r.engine_version === "0.10.1.1");
@@ -139,20 +176,29 @@ describe("older vLLM releases: each profile against the logs of its range", () =
     test("the pool grows by a quarter of CUDA's A100 80GB total from util 0.25 to 0.5, at TP1 and TP2", () => {
       const total = cudaTotalBytes(cardMemoryBytes("a100-80g") ?? 0, "a100-80g") / GIB;
       // Each pool is printed to 0.01 GiB: the difference is good to 0.01, the total to 0.04.
-      expect(Math.abs((pool("vllm01011-a100-qwen2-7b-tp1-u0.5") - pool("vllm01011-a100-qwen2-7b-tp1-u0.25")) / 0.25 - total)).toBeLessThanOrEqual(0.04);
-      expect(Math.abs((pool("vllm01011-a100-qwen2-7b-tp2-u0.5") - pool("vllm01011-a100-qwen2-7b-tp2-u0.25")) / 0.25 - total)).toBeLessThanOrEqual(0.04);
+      expect(
+        Math.abs((pool("vllm01011-a100-qwen2-7b-tp1-u0.5") - pool("vllm01011-a100-qwen2-7b-tp1-u0.25")) / 0.25 - total),
+      ).toBeLessThanOrEqual(0.04);
+      expect(
+        Math.abs((pool("vllm01011-a100-qwen2-7b-tp2-u0.5") - pool("vllm01011-a100-qwen2-7b-tp2-u0.25")) / 0.25 - total),
+      ).toBeLessThanOrEqual(0.04);
     });
 
-    test.each(a100.map((r) => [r.id, r] as const))("%s: util × total − logged weights − the 0.10 profile's activation and non-torch is the logged pool within 0.03 GiB", (_id, r) => {
-      const cls = /40GB/.test(r.gpu) ? "a100-40g" : "a100-80g";
-      const m = models[r.model] as CalibrationModel;
-      const shape = shapeFromConfig(m.config, m.params ?? null);
-      const s = resolveSettings("vllm", cardMemoryBytes(cls) ?? 0, { vllmVersion: "0.10.1.1" }, r.tp, 1, cls);
-      const acrossNodes = /different nodes/.test(r.notes ?? "");
-      const inside = vllmActivationBytes(shape, s, 2, true) + vllmNonTorchBytes(r.tp, 1, s.vllmProfile, acrossNodes);
-      const predicted = ((r.gpu_mem_util as number) * cudaTotalBytes(cardMemoryBytes(cls) ?? 0, cls) - inside) / GIB - (r.measured["weights_gib_per_card"] as number);
-      expect(Math.abs(predicted - (r.measured["kv_available_gib_per_card"] as number))).toBeLessThanOrEqual(0.03);
-    });
+    test.each(a100.map((r) => [r.id, r] as const))(
+      "%s: util × total − logged weights − the 0.10 profile's activation and non-torch is the logged pool within 0.03 GiB",
+      (_id, r) => {
+        const cls = /40GB/.test(r.gpu) ? "a100-40g" : "a100-80g";
+        const m = models[r.model] as CalibrationModel;
+        const shape = shapeFromConfig(m.config, m.params ?? null);
+        const s = resolveSettings("vllm", cardMemoryBytes(cls) ?? 0, { vllmVersion: "0.10.1.1" }, r.tp, 1, cls);
+        const acrossNodes = /different nodes/.test(r.notes ?? "");
+        const inside = vllmActivationBytes(shape, s, 2, true) + vllmNonTorchBytes(r.tp, 1, s.vllmProfile, acrossNodes);
+        const predicted =
+          ((r.gpu_mem_util as number) * cudaTotalBytes(cardMemoryBytes(cls) ?? 0, cls) - inside) / GIB -
+          (r.measured["weights_gib_per_card"] as number);
+        expect(Math.abs(predicted - (r.measured["kv_available_gib_per_card"] as number))).toBeLessThanOrEqual(0.03);
+      },
+    );
   });
 
   test("every profile names its releases and sources", () => {
@@ -176,9 +222,15 @@ describe("llama.cpp's compute buffer on the card with the output layer", () => {
 describe("vLLM 0.19's MXFP4 experts on Hopper weigh more than the checkpoint (gpt-oss-20b: 13.64 GiB loaded from 12.82)", () => {
   // The three HF shards (test/fixtures/models/openai__gpt-oss-20b.json): 13,761,316,904 bytes.
   const checkpointBytes = 13_761_316_904;
-  const config = JSON.parse(readFileSync(new URL("../fixtures/configs/openai__gpt-oss-20b.config.json", import.meta.url), "utf8")) as {
-    hidden_size: number; intermediate_size: number; num_local_experts: number; num_hidden_layers: number;
-    max_position_embeddings: number; head_dim: number;
+  const config = JSON.parse(
+    readFileSync(new URL("../fixtures/configs/openai__gpt-oss-20b.config.json", import.meta.url), "utf8"),
+  ) as {
+    hidden_size: number;
+    intermediate_size: number;
+    num_local_experts: number;
+    num_hidden_layers: number;
+    max_position_embeddings: number;
+    head_dim: number;
   };
   const runs = v019.filter((r) => r.model === "openai/gpt-oss-20b");
 
@@ -186,16 +238,19 @@ describe("vLLM 0.19's MXFP4 experts on Hopper weigh more than the checkpoint (gp
     expect(new Set(runs.map((r) => r.tp))).toEqual(new Set([1, 2]));
   });
 
-  test.each(runs.map((r) => [r.id, r] as const))("%s: the growth is what the log shows above the checkpoint's share", (_id, r) => {
-    const growthPerExpert = vllmMxfp4HopperExpertGrowthBytes(config.hidden_size, config.intermediate_size / r.tp);
-    const growthGib = (config.num_hidden_layers * config.num_local_experts * growthPerExpert) / GIB;
-    // The log also holds every rank's rotary cos/sin cache: max positions × head dim in bf16.
-    const ropeBytes = config.max_position_embeddings * config.head_dim * 2;
-    const loggedGib = (r.measured.weights_gib_per_card ?? 0) - (checkpointBytes / r.tp + ropeBytes) / GIB;
-    // Without it the model said 12.83 and 6.42 GiB: 0.81 and 0.59 short. The log rounds to 0.01 GiB.
-    expect(loggedGib).toBeGreaterThan(0.5);
-    expect(Math.abs(growthGib - loggedGib)).toBeLessThan(0.05);
-  });
+  test.each(runs.map((r) => [r.id, r] as const))(
+    "%s: the growth is what the log shows above the checkpoint's share",
+    (_id, r) => {
+      const growthPerExpert = vllmMxfp4HopperExpertGrowthBytes(config.hidden_size, config.intermediate_size / r.tp);
+      const growthGib = (config.num_hidden_layers * config.num_local_experts * growthPerExpert) / GIB;
+      // The log also holds every rank's rotary cos/sin cache: max positions × head dim in bf16.
+      const ropeBytes = config.max_position_embeddings * config.head_dim * 2;
+      const loggedGib = (r.measured.weights_gib_per_card ?? 0) - (checkpointBytes / r.tp + ropeBytes) / GIB;
+      // Without it the model said 12.83 and 6.42 GiB: 0.81 and 0.59 short. The log rounds to 0.01 GiB.
+      expect(loggedGib).toBeGreaterThan(0.5);
+      expect(Math.abs(growthGib - loggedGib)).toBeLessThan(0.05);
+    },
+  );
 });
 
 describe("vLLM 0.19 loads Gemma-3 above its checkpoint by its rotary caches (4B: 8.58 GiB from 8.01)", () => {
@@ -206,14 +261,17 @@ describe("vLLM 0.19 loads Gemma-3 above its checkpoint by its rotary caches (4B:
     expect(runs).toHaveLength(3);
   });
 
-  test.each(runs.map((r) => [r.id, r] as const))("%s: checkpoint + the rope caches' rows is what the log shows", (_id, r) => {
-    const m = models[r.model];
-    if (!m?.params) throw new Error(`${r.model}: no parameter count in models.json`);
-    const shape = shapeFromConfig(m.config, m.params);
-    const ropeBytes = (shape.ropeCacheRows ?? shape.maxContextTokens) * shape.headDim * 2;
-    const predictedGib = (m.params * 2 + ropeBytes) / GIB;
-    const logged = r.measured.weights_gib_per_card ?? 0;
-    // One 131,072-row cache left the 4B 0.51 GiB short; the log rounds to 0.01 GiB.
-    expect(Math.abs(predictedGib / logged - 1)).toBeLessThan(0.003);
-  });
+  test.each(runs.map((r) => [r.id, r] as const))(
+    "%s: checkpoint + the rope caches' rows is what the log shows",
+    (_id, r) => {
+      const m = models[r.model];
+      if (!m?.params) throw new Error(`${r.model}: no parameter count in models.json`);
+      const shape = shapeFromConfig(m.config, m.params);
+      const ropeBytes = (shape.ropeCacheRows ?? shape.maxContextTokens) * shape.headDim * 2;
+      const predictedGib = (m.params * 2 + ropeBytes) / GIB;
+      const logged = r.measured.weights_gib_per_card ?? 0;
+      // One 131,072-row cache left the 4B 0.51 GiB short; the log rounds to 0.01 GiB.
+      expect(Math.abs(predictedGib / logged - 1)).toBeLessThan(0.003);
+    },
+  );
 });

@@ -45,7 +45,9 @@ describe("readModel", () => {
         { path: "mixtral-8x7b-instruct-v0.1.Q4_K_M.gguf", sizeBytes: 26_441_533_000 },
       ],
       paramsTotal: null,
-      ggufHeaders: { "mixtral-8x7b-instruct-v0.1.Q5_K_M.gguf": recordedHeader("mixtral-8x7b-instruct-v0.1.Q5_K_M.gguf") },
+      ggufHeaders: {
+        "mixtral-8x7b-instruct-v0.1.Q5_K_M.gguf": recordedHeader("mixtral-8x7b-instruct-v0.1.Q5_K_M.gguf"),
+      },
     };
     const { shape, artifacts } = readModel(snapshot);
     expect(shape).toMatchObject({ architecture: "llama", layers: 32, hasVision: false });
@@ -88,7 +90,14 @@ describe("readModel", () => {
     // A DeepSeek-V4 config whose compress_ratios list is cut short: which layer is compressed how is unknown.
     const config = loadConfig("deepseek-ai__DeepSeek-V4-Flash");
     config["compress_ratios"] = (config["compress_ratios"] as number[]).slice(0, 10);
-    const snapshot: RepoSnapshot = { repo: "deepseek-ai/DeepSeek-V4-Flash", sha: "", config, files: [], paramsTotal: null, ggufHeaders: {} };
+    const snapshot: RepoSnapshot = {
+      repo: "deepseek-ai/DeepSeek-V4-Flash",
+      sha: "",
+      config,
+      files: [],
+      paramsTotal: null,
+      ggufHeaders: {},
+    };
     expect(thrown(() => readModel(snapshot)).field).toBe("compress_ratios");
   });
 

@@ -5,7 +5,15 @@
  * 4.50 GiB, the 4.5 GiB the issue names; with its attention, shared expert and eh_proj 4.70 GiB.
  */
 import { describe, expect, test } from "vitest";
-import { GIB, mtpWeightBytes, plan, shapeFromConfig, type Artifact, type Cluster, type EngineSettings } from "../../src/plan/index.ts";
+import {
+  GIB,
+  mtpWeightBytes,
+  plan,
+  shapeFromConfig,
+  type Artifact,
+  type Cluster,
+  type EngineSettings,
+} from "../../src/plan/index.ts";
 import { loadConfig } from "./fixture.ts";
 
 const config = loadConfig("nvidia__Qwen3.5-122B-A10B-NVFP4");
@@ -22,15 +30,41 @@ describe("the MTP block of Qwen3.5-122B-A10B-NVFP4", () => {
   test("a config without one has none", () => {
     expect(shapeFromConfig(loadConfig("Qwen__Qwen3-32B"), null).mtpParams).toBeUndefined();
     // GLM-5.2's num_nextn_predict_layers: 1, an MLA layer with 256 experts (bf16: 2 B a parameter).
-    expect(mtpWeightBytes(shapeFromConfig(loadConfig("zai-org__GLM-5.2"), null)) / GIB).toBeGreaterThan(256 * 3 * 6144 * 2048 * 2 / GIB);
+    expect(mtpWeightBytes(shapeFromConfig(loadConfig("zai-org__GLM-5.2"), null)) / GIB).toBeGreaterThan(
+      (256 * 3 * 6144 * 2048 * 2) / GIB,
+    );
   });
 
   // The loaded 73.22 GiB of the 0.22.1 log (no speculative decoding) plus the block: what the checkpoint holds.
   const checkpointBytes = 73.22 * GIB + mtpWeightBytes(shape);
-  const artifact: Artifact = { name: "original", format: "safetensors", files: [], bytes: checkpointBytes, projectorBytes: 0, quant: "modelopt_fp4", bitsPerWeight: 0, expertBytes: 0 };
-  const cluster: Cluster = { nodes: [{ id: "n", fabric: "", hostMemGib: 512, hostFreeGib: 512, devices: [{ class: "rtxpro6000-96g", count: 1, free: 1 }] }] };
+  const artifact: Artifact = {
+    name: "original",
+    format: "safetensors",
+    files: [],
+    bytes: checkpointBytes,
+    projectorBytes: 0,
+    quant: "modelopt_fp4",
+    bitsPerWeight: 0,
+    expertBytes: 0,
+  };
+  const cluster: Cluster = {
+    nodes: [
+      {
+        id: "n",
+        fabric: "",
+        hostMemGib: 512,
+        hostFreeGib: 512,
+        devices: [{ class: "rtxpro6000-96g", count: 1, free: 1 }],
+      },
+    ],
+  };
   const one = (settings: EngineSettings) => {
-    const o = plan({ repo: "nvidia/Qwen3.5-122B-A10B-NVFP4", revision: "", shape, artifacts: [artifact] }, cluster, { contextTokens: 32768, sequences: 1, kvDtype: "auto", settings }).options.find((x) => x.engine === "vllm");
+    const o = plan({ repo: "nvidia/Qwen3.5-122B-A10B-NVFP4", revision: "", shape, artifacts: [artifact] }, cluster, {
+      contextTokens: 32768,
+      sequences: 1,
+      kvDtype: "auto",
+      settings,
+    }).options.find((x) => x.engine === "vllm");
     if (!o) throw new Error("no vLLM option on one RTX PRO 6000");
     return o;
   };

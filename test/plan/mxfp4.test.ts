@@ -8,20 +8,53 @@
  */
 import { describe, expect, test } from "vitest";
 import { placementOf } from "../../src/calibration/cases.ts";
-import { GIB, cardMemoryBytes, evaluate, servingParts, shapeFromConfig, vllmMxfp4MarlinExpertGrowthBytes, type Artifact, type Layout } from "../../src/plan/index.ts";
+import {
+  GIB,
+  cardMemoryBytes,
+  evaluate,
+  servingParts,
+  shapeFromConfig,
+  vllmMxfp4MarlinExpertGrowthBytes,
+  type Artifact,
+  type Layout,
+} from "../../src/plan/index.ts";
 import { loadConfig } from "./fixture.ts";
 
 const shape = shapeFromConfig(loadConfig("openai__gpt-oss-120b"), null);
-const checkpoint: Artifact = { name: "original", format: "safetensors", files: [], bytes: 60.77 * GIB, projectorBytes: 0, quant: "mxfp4", bitsPerWeight: 0, expertBytes: 0 };
+const checkpoint: Artifact = {
+  name: "original",
+  format: "safetensors",
+  files: [],
+  bytes: 60.77 * GIB,
+  projectorBytes: 0,
+  quant: "mxfp4",
+  bitsPerWeight: 0,
+  expertBytes: 0,
+};
 
 /** The run's own width (the plan would offer the narrowest that fits), evaluated as the page evaluates an option. */
 function weightsPerCard(gpuClass: string, tp: number): number {
   const physical = cardMemoryBytes(gpuClass) ?? 0;
   const layout: Layout = {
-    id: gpuClass, artifact: checkpoint, engine: "vllm", placement: placementOf(gpuClass, tp, 1), bitsPerWeight: 0,
-    parts: servingParts(shape, checkpoint, gpuClass, physical, tp, 1, false), host: null, hosts: 1, freeNow: true, cardsShort: 0, replicas: 1, replicasFreeNow: 1, dataParallel: 1,
+    id: gpuClass,
+    artifact: checkpoint,
+    engine: "vllm",
+    placement: placementOf(gpuClass, tp, 1),
+    bitsPerWeight: 0,
+    parts: servingParts(shape, checkpoint, gpuClass, physical, tp, 1, false),
+    host: null,
+    hosts: 1,
+    freeNow: true,
+    cardsShort: 0,
+    replicas: 1,
+    replicasFreeNow: 1,
+    dataParallel: 1,
   };
-  const o = evaluate(layout, { repo: "openai/gpt-oss-120b", revision: "", shape }, { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} });
+  const o = evaluate(
+    layout,
+    { repo: "openai/gpt-oss-120b", revision: "", shape },
+    { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} },
+  );
   return (o.cards[0]?.weightsBytes ?? 0) / GIB;
 }
 

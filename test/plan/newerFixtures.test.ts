@@ -18,7 +18,10 @@ interface Rec {
 
 const dir = new URL("../fixtures/calibration/", import.meta.url);
 const load = (name: string): Rec[] =>
-  readFileSync(new URL(name, dir), "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Rec);
+  readFileSync(new URL(name, dir), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Rec);
 const records = [...load("newer.jsonl"), ...load("newer-found.jsonl")];
 
 /** The figures a log line prints: KV, weights, budgets, estimates and token counts. */
@@ -26,14 +29,22 @@ const PRINTED = /(_gib|_gib_per_card|GB_label_is_GiB(_TP\d)?|^kv_tokens|^max_con
 
 function appears(value: number, quotes: string): boolean {
   const plain = quotes.replace(/(\d),(?=\d{3}\b)/g, "$1");
-  const forms = new Set([String(value), value.toFixed(2), value.toFixed(1), Number.isInteger(value) ? value.toFixed(0) : String(value)]);
+  const forms = new Set([
+    String(value),
+    value.toFixed(2),
+    value.toFixed(1),
+    Number.isInteger(value) ? value.toFixed(0) : String(value),
+  ]);
   return [...forms].some((f) => new RegExp(`(^|[^\\d.])${f.replace(".", "\\.")}(?![\\d])`).test(plain));
 }
 
 describe("the 2026 calibration fixtures", () => {
   test("hold the 13 shared records and the ones found since, each with a pinned source", () => {
     expect(records.length).toBeGreaterThanOrEqual(21);
-    for (const r of records) expect(r.source_url, r.id).toMatch(/^https:\/\/github\.com\/[^/]+\/[^/]+\/(blob\/[0-9a-f]{40}\/|pull\/\d+|issues\/\d+)/);
+    for (const r of records)
+      expect(r.source_url, r.id).toMatch(
+        /^https:\/\/github\.com\/[^/]+\/[^/]+\/(blob\/[0-9a-f]{40}\/|pull\/\d+|issues\/\d+)/,
+      );
     expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
   });
 

@@ -44,7 +44,10 @@ describe("Llama-3.3-70B in bf16 on 80 GB cards", () => {
   });
 
   test("no vLLM release named: the newest release's 0.92 budget and overheads are planned; 0.19 named plans its 0.9", () => {
-    const two = (settings: EngineSettings) => withWorkload(p, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 2)?.cards[0];
+    const two = (settings: EngineSettings) =>
+      withWorkload(p, { ...DEFAULT_WORKLOAD, settings }).options.find(
+        (o) => o.engine === "vllm" && o.placement.tensorParallel === 2,
+      )?.cards[0];
     const total = 79.19 * GIB;
     expect(Math.abs((two({})?.usableBytes ?? 0) - 0.92 * total)).toBeLessThan(0.01 * GIB);
     expect(two({})?.engineBytes).toBe(two({ vllmVersion: "0.29.0" })?.engineBytes);
@@ -62,7 +65,9 @@ describe("Qwen3-235B-A22B (64 heads, 4 KV heads) on a node of 8 H100s", () => {
 
   test("widths that split its heads unevenly are refused in words", () => {
     for (const w of [3, 5, 6, 7]) {
-      expect(p.refused.find((r) => r.engine === "vllm" && r.where === `${w} × h100-80g`)?.reason).toBe(`tensor parallel ${w}: 64 attention heads do not divide by ${w}`);
+      expect(p.refused.find((r) => r.engine === "vllm" && r.where === `${w} × h100-80g`)?.reason).toBe(
+        `tensor parallel ${w}: 64 attention heads do not divide by ${w}`,
+      );
     }
   });
 
@@ -74,7 +79,12 @@ describe("Qwen3-235B-A22B (64 heads, 4 KV heads) on a node of 8 H100s", () => {
 
 test("a 40-head model refuses tensor parallel 3 in the issue's words, and takes 4", () => {
   const p = planOf("Qwen/Qwen2.5-Coder-32B-Instruct", { nodes: [node("ws", "", [cards("rtx4090-24g", 4)])] });
-  expect(p.refused).toContainEqual({ artifact: "original", engine: "vllm", where: "3 × rtx4090-24g", reason: "tensor parallel 3: 40 attention heads do not divide by 3" });
+  expect(p.refused).toContainEqual({
+    artifact: "original",
+    engine: "vllm",
+    where: "3 × rtx4090-24g",
+    reason: "tensor parallel 3: 40 attention heads do not divide by 3",
+  });
   expect(vllm(p.options).find((o) => o.fits)?.placement.gpusPerNode).toBe(4);
 });
 
@@ -85,7 +95,13 @@ describe("DeepSeek-R1 (641 GiB of FP8) on nodes of 4 H100s", () => {
   test("too big for two nodes, it gets three, pipeline-parallel over one fabric", () => {
     expect(p.refused.some((r) => r.engine === "vllm" && r.where === "2 nodes × 4 h100-80g on ib0")).toBe(true);
     const three = vllm(p.options).find((o) => o.fits);
-    expect(three?.placement).toMatchObject({ nodes: 3, gpusPerNode: 4, fabric: "ib0", pipelineParallel: 3, tensorParallel: 4 });
+    expect(three?.placement).toMatchObject({
+      nodes: 3,
+      gpusPerNode: 4,
+      fabric: "ib0",
+      pipelineParallel: 3,
+      tensorParallel: 4,
+    });
     expect(three?.hosts).toBe(4);
     expect(three?.freeNow).toBe(true);
   });
@@ -99,7 +115,9 @@ describe("DeepSeek-R1 (641 GiB of FP8) on nodes of 4 H100s", () => {
 });
 
 test("a class on two fabrics never spans them: it says how many more cards one fabric needs", () => {
-  const cluster: Cluster = { nodes: [node("a", "ib0", [cards("h100-80g", 8)]), node("b", "ib1", [cards("h100-80g", 8)])] };
+  const cluster: Cluster = {
+    nodes: [node("a", "ib0", [cards("h100-80g", 8)]), node("b", "ib1", [cards("h100-80g", 8)])],
+  };
   const p = planOf("deepseek-ai/DeepSeek-R1", cluster);
   const multi = vllm(p.options).filter((o) => o.placement.nodes > 1);
   expect(multi.length).toBeGreaterThan(0);
@@ -149,7 +167,9 @@ describe("Qwen2.5-14B GGUFs (the seed's measured 14.62 and 8.37 GiB files)", () 
   });
 
   test("a busy card is not unfit: the GPU option still ranks before the free CPU", () => {
-    const cluster: Cluster = { nodes: [node("gpu", "", [cards("h100-80g", 1, 0)], 64, 8), node("cpu", "", [], 512, 500)] };
+    const cluster: Cluster = {
+      nodes: [node("gpu", "", [cards("h100-80g", 1, 0)], 64, 8), node("cpu", "", [], 512, 500)],
+    };
     const p = planOf(repo, cluster, [q4]);
     const first = p.options[0];
     expect(first?.placement.cpu).toBe(false);
@@ -176,11 +196,38 @@ describe("the CLI's JSON", () => {
   const json = optionJson(o);
 
   test("carries the seed's names, in GiB, plus fits, max_context, command and the pool", () => {
-    for (const key of ["artifact", "format", "engine", "cpu", "gpu_class", "fabric", "gpus_per_node", "nodes", "need_gb", "have_gb", "hosts", "free_now", "bits_per_weight", "weights_gb", "context_gb", "engine_gb", "expert_parallel", "fits", "max_context", "command", "kv_pool_gb", "kv_pool_tokens", "max_concurrency"]) {
+    for (const key of [
+      "artifact",
+      "format",
+      "engine",
+      "cpu",
+      "gpu_class",
+      "fabric",
+      "gpus_per_node",
+      "nodes",
+      "need_gb",
+      "have_gb",
+      "hosts",
+      "free_now",
+      "bits_per_weight",
+      "weights_gb",
+      "context_gb",
+      "engine_gb",
+      "expert_parallel",
+      "fits",
+      "max_context",
+      "command",
+      "kv_pool_gb",
+      "kv_pool_tokens",
+      "max_concurrency",
+    ]) {
       expect(json).toHaveProperty(key);
     }
     expect(json["need_gb"]).toBeCloseTo(o.needBytes / GIB, 2);
-    expect((json["weights_gb"] as number) + (json["context_gb"] as number) + (json["engine_gb"] as number)).toBeCloseTo(json["need_gb"] as number, 2);
+    expect((json["weights_gb"] as number) + (json["context_gb"] as number) + (json["engine_gb"] as number)).toBeCloseTo(
+      json["need_gb"] as number,
+      2,
+    );
     expect(json["command"]).toMatch(/^vllm serve meta-llama\/Llama-3\.1-8B-Instruct /);
     expect(JSON.parse(JSON.stringify(json))).toEqual(json);
   });
@@ -188,7 +235,12 @@ describe("the CLI's JSON", () => {
   test("a refusal says where and why", () => {
     const q = planOf("meta-llama/Llama-3.3-70B-Instruct", { nodes: [node("n1", "ib0", [cards("h100-80g", 8)])] });
     const r = q.refused[0];
-    expect(r && refusalJson(r)).toEqual({ artifact: "original", engine: r?.engine, where: r?.where, reason: r?.reason });
+    expect(r && refusalJson(r)).toEqual({
+      artifact: "original",
+      engine: r?.engine,
+      where: r?.where,
+      reason: r?.reason,
+    });
   });
 });
 
@@ -207,7 +259,11 @@ describe("FreeToken: a mixture of experts larger than the card, experts in RAM",
 
   test("its KV is the reserve the command asks for: 2 sequences of 32k hold 65,536 tokens of Qwen3-30B-A3B's 98,304 B each, the experts the rest", () => {
     const cluster = { nodes: [node("ws", "", [cards("rtx4090-24g", 1)], 128, 120)] };
-    const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, cluster, { ...DEFAULT_WORKLOAD, contextTokens: 32_768, sequences: 2 });
+    const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, cluster, {
+      ...DEFAULT_WORKLOAD,
+      contextTokens: 32_768,
+      sequences: 2,
+    });
     const ft = p.options.find((o) => o.engine === "freetoken");
     // config.json: 48 layers × 4 KV heads × head_dim 128 × (K, V) × bf16 = 98,304 B a token (FreeToken's KV is always bf16).
     expect(ft?.cards[0]?.kvBytes).toBe(98_304 * 65_536);
@@ -225,13 +281,25 @@ describe("FreeToken: a mixture of experts larger than the card, experts in RAM",
   });
 
   test("its budget is 0.9 of the card's FREE memory (notes §2.7): a card another process holds 12 GiB of gives it less", () => {
-    const at = (freeMemGib?: number) => planOf(repo, { nodes: [node("ws", "", [{ class: "rtx4090-24g", count: 1, free: 1, ...(freeMemGib === undefined ? {} : { freeMemGib }) }], 128, 120)] })
-      .options.find((o) => o.engine === "freetoken");
+    const at = (freeMemGib?: number) =>
+      planOf(repo, {
+        nodes: [
+          node(
+            "ws",
+            "",
+            [{ class: "rtx4090-24g", count: 1, free: 1, ...(freeMemGib === undefined ? {} : { freeMemGib }) }],
+            128,
+            120,
+          ),
+        ],
+      }).options.find((o) => o.engine === "freetoken");
     const idle = at();
     const busy = at(12);
     expect(idle?.haveBytes).toBeGreaterThan(0.9 * 22 * GIB);
     // Its own CUDA context comes first; 0.9 of what is then free, never more than 0.9 of the 12 GiB.
-    expect((busy?.cards[0]?.usableBytes ?? Infinity) - (busy?.cards[0]?.engineBytes ?? 0)).toBeLessThanOrEqual(0.9 * 12 * GIB);
+    expect((busy?.cards[0]?.usableBytes ?? Infinity) - (busy?.cards[0]?.engineBytes ?? 0)).toBeLessThanOrEqual(
+      0.9 * 12 * GIB,
+    );
     expect(busy?.cards[0]?.usableBytes ?? Infinity).toBeLessThan(idle?.cards[0]?.usableBytes ?? 0);
   });
 
@@ -242,22 +310,44 @@ describe("FreeToken: a mixture of experts larger than the card, experts in RAM",
     expect(perSequence).toBeGreaterThan(0);
     // 35 B parameters in bf16 (the name's; the fixture records no file sizes), its routed experts as the config sizes them.
     const artifact: Artifact = {
-      name: "original", format: "safetensors", files: [], bytes: 35e9 * 2, projectorBytes: 0, quant: "bf16", bitsPerWeight: 16,
+      name: "original",
+      format: "safetensors",
+      files: [],
+      bytes: 35e9 * 2,
+      projectorBytes: 0,
+      quant: "bf16",
+      bitsPerWeight: 16,
       expertBytes: (shape.moe?.routedExpertParams ?? 0) * 2,
     };
-    const kvAt = (sequences: number) => plan({ repo: qwen, revision: "", shape, artifacts: [artifact] }, { nodes: [node("ws", "", [cards("rtx4090-24g", 1)], 128, 120)] }, { ...DEFAULT_WORKLOAD, contextTokens: 2048, sequences })
-      .options.find((o) => o.engine === "freetoken")?.cards[0]?.kvBytes ?? 0;
+    const kvAt = (sequences: number) =>
+      plan(
+        { repo: qwen, revision: "", shape, artifacts: [artifact] },
+        { nodes: [node("ws", "", [cards("rtx4090-24g", 1)], 128, 120)] },
+        { ...DEFAULT_WORKLOAD, contextTokens: 2048, sequences },
+      ).options.find((o) => o.engine === "freetoken")?.cards[0]?.kvBytes ?? 0;
     // 2,048 tokens × 1 or 4 sequences are both within the 8,192-token KV floor: only the states differ.
     expect(kvAt(4) - kvAt(1)).toBeCloseTo((25 - 9) * perSequence, -2);
   });
 
   test("is not offered below compute capability 8.0, nor when the card holds the whole model", () => {
-    expect(planOf(repo, { nodes: [node("old", "", [cards("t4-16g", 1)], 128)] }).options.some((o) => o.engine === "freetoken")).toBe(false);
-    expect(planOf(repo, { nodes: [node("big", "", [cards("h200-141g", 1)], 512)] }).options.some((o) => o.engine === "freetoken")).toBe(false);
+    expect(
+      planOf(repo, { nodes: [node("old", "", [cards("t4-16g", 1)], 128)] }).options.some(
+        (o) => o.engine === "freetoken",
+      ),
+    ).toBe(false);
+    expect(
+      planOf(repo, { nodes: [node("big", "", [cards("h200-141g", 1)], 512)] }).options.some(
+        (o) => o.engine === "freetoken",
+      ),
+    ).toBe(false);
   });
 
   test("is not offered for a checkpoint off its list", () => {
-    const other = plan({ repo: "someone/Qwen3-30B-A3B-finetune-v2", revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, { nodes: [node("ws", "", [cards("rtx4090-24g", 1)], 128)] }, DEFAULT_WORKLOAD);
+    const other = plan(
+      { repo: "someone/Qwen3-30B-A3B-finetune-v2", revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] },
+      { nodes: [node("ws", "", [cards("rtx4090-24g", 1)], 128)] },
+      DEFAULT_WORKLOAD,
+    );
     expect(other.options.some((o) => o.engine === "freetoken")).toBe(false);
   });
 });
@@ -277,7 +367,10 @@ test("vLLM's start-up check: 72 GiB free passes 0.19's 0.9 × 79.19 but not the 
   const repo = "meta-llama/Llama-3.1-8B-Instruct";
   const cluster = { nodes: [node("n", "", [{ class: "h100-80g", count: 1, free: 1, freeMemGib: 72 }])] };
   const freeNow = (settings: EngineSettings) =>
-    plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, cluster, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm")?.freeNow;
+    plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, cluster, {
+      ...DEFAULT_WORKLOAD,
+      settings,
+    }).options.find((o) => o.engine === "vllm")?.freeNow;
   expect(freeNow({ vllmVersion: "0.19" })).toBe(true);
   expect(freeNow({ vllmVersion: "0.21" })).toBe(false);
   expect(freeNow({})).toBe(false);
@@ -291,14 +384,29 @@ describe("llama.cpp with part of the model in the node's RAM when its cards cann
     // its experts weigh their share of the parameters.
     const bytes = 18556686912;
     const expertBytes = Math.round((bytes * (shape.moe?.routedExpertParams ?? 0)) / (shape.paramsTotal ?? 1));
-    const art = { name: "Qwen3-30B-A3B-Q4_K_M.gguf", format: "gguf" as const, files: [], bytes, projectorBytes: 0, quant: "Q4_K_M", bitsPerWeight: 0, expertBytes };
-    const p = plan({ repo, revision: "", shape, artifacts: [art] }, { nodes: [node("ws", "", [cards("t4-16g", 1)], 64, 60)] }, DEFAULT_WORKLOAD);
+    const art = {
+      name: "Qwen3-30B-A3B-Q4_K_M.gguf",
+      format: "gguf" as const,
+      files: [],
+      bytes,
+      projectorBytes: 0,
+      quant: "Q4_K_M",
+      bitsPerWeight: 0,
+      expertBytes,
+    };
+    const p = plan(
+      { repo, revision: "", shape, artifacts: [art] },
+      { nodes: [node("ws", "", [cards("t4-16g", 1)], 64, 60)] },
+      DEFAULT_WORKLOAD,
+    );
     const off = p.options.find((o) => o.engine === "llamacpp" && o.placement.cpuMoeLayers > 0);
     expect(off?.fits).toBe(true);
     expect(off?.placement.cpuMoeLayers).toBeGreaterThan(0);
     expect(off?.placement.cpuMoeLayers).toBeLessThan(48);
     const card = off?.cards.find((c) => c.gpuClass === "t4-16g");
-    expect((card?.weightsBytes ?? 0) + (card?.kvBytes ?? 0) + (card?.engineBytes ?? 0)).toBeLessThanOrEqual(card?.usableBytes ?? 0);
+    expect((card?.weightsBytes ?? 0) + (card?.kvBytes ?? 0) + (card?.engineBytes ?? 0)).toBeLessThanOrEqual(
+      card?.usableBytes ?? 0,
+    );
     // One layer fewer in RAM would not fit: the split is the fewest.
     expect(p.refused.some((r) => r.engine === "llamacpp" && r.where === "1 × t4-16g")).toBe(true);
   });
@@ -332,7 +440,16 @@ describe("a pipeline stage holds the experts of its own MoE layers, not of every
   function expertsOnly(shape: ModelShape, expertBytes: number): Artifact {
     const table = shape.vocabSize * shape.hiddenSize * 2;
     const bytes = expertBytes + table * (shape.tiedEmbeddings === true ? 1 : 2);
-    return { name: "experts-only", format: "safetensors", files: [], bytes, projectorBytes: 0, quant: "bf16", bitsPerWeight: 16, expertBytes };
+    return {
+      name: "experts-only",
+      format: "safetensors",
+      files: [],
+      bytes,
+      projectorBytes: 0,
+      quant: "bf16",
+      bitsPerWeight: 16,
+      expertBytes,
+    };
   }
 
   test("Llama-4 Maverick (MoE every second layer: 24 of 48) at PP2: each stage holds 12 layers of 128 experts, not 23 and 24", () => {
@@ -373,15 +490,22 @@ describe("a context longer than the model's own", () => {
     }
     const v = served.find((o) => o.engine === "vllm");
     // vllm/config/model.py: "User-specified max_model_len (…) is greater than the derived max_model_len (…)".
-    expect(v?.notes?.[0]).toMatch(/longer than the model's own 131,072: vLLM refuses --max-model-len 262144 at start-up \("User-specified max_model_len is greater than the derived max_model_len"\)/);
+    expect(v?.notes?.[0]).toMatch(
+      /longer than the model's own 131,072: vLLM refuses --max-model-len 262144 at start-up \("User-specified max_model_len is greater than the derived max_model_len"\)/,
+    );
     expect(p.refused.find((r) => r.engine === "vllm" && r.where === "any")?.reason).toBe(v?.notes?.[0]);
-    expect(p.refused.find((r) => r.engine === "sglang" && r.where === "any")?.reason).toMatch(/SGLang refuses --context-length 262144/);
+    expect(p.refused.find((r) => r.engine === "sglang" && r.where === "any")?.reason).toMatch(
+      /SGLang refuses --context-length 262144/,
+    );
     expect(optionJson(v as PlanOption)["notes"]).toEqual(v?.notes);
   });
 
   test("at the model's own 131,072 nothing is said and it fits one H100", () => {
     const repo = "meta-llama/Llama-3.1-8B-Instruct";
-    const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, h100, { ...DEFAULT_WORKLOAD, contextTokens: 131_072 });
+    const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, h100, {
+      ...DEFAULT_WORKLOAD,
+      contextTokens: 131_072,
+    });
     const v = vllm(p.options)[0];
     expect(v?.fits).toBe(true);
     expect(v?.notes).toBeUndefined();
@@ -390,12 +514,17 @@ describe("a context longer than the model's own", () => {
   test("Qwen2.5-14B Q4_K_M (trained on 32,768) asked for 65,536 on llama.cpp: it still starts, and the option says the slot is capped at 32,768", () => {
     const repo = "Qwen/Qwen2.5-14B-Instruct";
     const q4 = ggufOf(repo, "Qwen2.5-14B-Instruct-Q4_K_M.gguf", "Q4_K_M");
-    const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [q4] }, h100, { ...DEFAULT_WORKLOAD, contextTokens: 65_536 });
+    const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [q4] }, h100, {
+      ...DEFAULT_WORKLOAD,
+      contextTokens: 65_536,
+    });
     const gpu = p.options.find((o) => o.engine === "llamacpp" && !o.placement.cpu);
     expect(gpu?.fits).toBe(true);
     expect(gpu?.maxContextTokens).toBe(32_768);
     // src/llama-context.cpp: "possible training context overflow"; llama-server: "exceeds the training context of the model (…) - capping".
-    expect(gpu?.notes?.[0]).toMatch(/runs past the 32,768 the model was trained on: llama\.cpp starts .* caps each slot at 32,768 tokens/);
+    expect(gpu?.notes?.[0]).toMatch(
+      /runs past the 32,768 the model was trained on: llama\.cpp starts .* caps each slot at 32,768 tokens/,
+    );
     // llama.cpp allocates the whole 65,536-cell cache it was asked for: 48 layers × 8 KV heads × 128 × 2 × 2 B a cell.
     expect(gpu?.cards[gpu.worstCardIndex ?? 0]?.kvBytes).toBe(48 * 8 * 128 * 2 * 2 * 65_536);
   });
@@ -405,8 +534,11 @@ describe("the nodes a multi-node replica runs on are named, not <node-2>", () =>
   // Node a is busy; b, c and d have their four cards free; e is on another fabric.
   const cluster: Cluster = {
     nodes: [
-      node("a", "ib0", [cards("h100-80g", 4, 0)]), node("b", "ib0", [cards("h100-80g", 4)]), node("c", "ib0", [cards("h100-80g", 4)]),
-      node("d", "ib0", [cards("h100-80g", 4)]), node("e", "ib1", [cards("h100-80g", 4)]),
+      node("a", "ib0", [cards("h100-80g", 4, 0)]),
+      node("b", "ib0", [cards("h100-80g", 4)]),
+      node("c", "ib0", [cards("h100-80g", 4)]),
+      node("d", "ib0", [cards("h100-80g", 4)]),
+      node("e", "ib1", [cards("h100-80g", 4)]),
     ],
   };
   const p = planOf("deepseek-ai/DeepSeek-R1", cluster);
@@ -419,7 +551,11 @@ describe("the nodes a multi-node replica runs on are named, not <node-2>", () =>
   });
 
   test("its commands name those nodes, and the head's address stays a placeholder", () => {
-    expect(three?.commands.map((c) => c.split("\n")[0])).toEqual(["# b (head, serves the API)", "# c (worker 1)", "# d (worker 2)"]);
+    expect(three?.commands.map((c) => c.split("\n")[0])).toEqual([
+      "# b (head, serves the API)",
+      "# c (worker 1)",
+      "# d (worker 2)",
+    ]);
     for (const c of three?.commands ?? []) expect(c).toContain("--master-addr <head-node-ip>");
     expect(three?.commands.join("\n")).not.toMatch(/<node-\d>/);
   });
@@ -432,7 +568,9 @@ describe("the nodes a multi-node replica runs on are named, not <node-2>", () =>
   });
 
   test("when the fabric lacks nodes, only those it has are named and the rest stay placeholders", () => {
-    const short: Cluster = { nodes: [node("x", "ib0", [cards("h100-80g", 4)]), node("y", "ib0", [cards("h100-80g", 4)])] };
+    const short: Cluster = {
+      nodes: [node("x", "ib0", [cards("h100-80g", 4)]), node("y", "ib0", [cards("h100-80g", 4)])],
+    };
     const o = vllm(planOf("deepseek-ai/DeepSeek-R1", short).options).find((q) => q.placement.nodes === 3);
     expect(o?.moreCardsNeeded).toBe(4);
     expect(o?.placement.nodeIds).toEqual(["x", "y"]);
@@ -450,7 +588,12 @@ describe("the nodes a multi-node replica runs on are named, not <node-2>", () =>
 describe("DeepSeek-V4-Flash on 8 × H100 at 32k", () => {
   const repo = "deepseek-ai/DeepSeek-V4-Flash";
   const { shape, artifacts } = readModel({
-    repo, sha: "", config: loadConfig("deepseek-ai__DeepSeek-V4-Flash"), files: [{ path: "model.safetensors", sizeBytes: 160e9 }], paramsTotal: null, ggufHeaders: {},
+    repo,
+    sha: "",
+    config: loadConfig("deepseek-ai__DeepSeek-V4-Flash"),
+    files: [{ path: "model.safetensors", sizeBytes: 160e9 }],
+    paramsTotal: null,
+    ggufHeaders: {},
   });
   const cluster: Cluster = { nodes: [node("n1", "ib0", [cards("h100-80g", 8)])] };
   const workload = { ...DEFAULT_WORKLOAD, contextTokens: 32_768 };
@@ -469,7 +612,10 @@ describe("DeepSeek-V4-Flash on 8 × H100 at 32k", () => {
     expect(fit?.kvPoolTokens).toBeGreaterThan(0);
     // One 32k sequence with 8,192 batched tokens (the H100 default) is 3,482 blocks of 22 × 47,808 B (kv.test.ts).
     const worst = fit?.cards[fit.worstCardIndex ?? 0];
-    expect(fit && worst ? fit.needBytes - worst.weightsBytes - worst.engineBytes : 0).toBeCloseTo(3_482 * 22 * 47_808, 0);
+    expect(fit && worst ? fit.needBytes - worst.weightsBytes - worst.engineBytes : 0).toBeCloseTo(
+      3_482 * 22 * 47_808,
+      0,
+    );
     expect(fit?.maxConcurrency).toBeGreaterThan(1);
   });
 
@@ -496,8 +642,12 @@ describe("DeepSeek-V4-Flash on 8 × H100 at 32k", () => {
 
   test("the NVFP4 copy reads too, its experts at NVFP4's 0.5 + 1/16 B a weight (quantization_config's moe_quant_algo)", () => {
     const nv = readModel({
-      repo: "nvidia/DeepSeek-V4-Flash-NVFP4", sha: "", config: loadConfig("nvidia__DeepSeek-V4-Flash-NVFP4"), files: [{ path: "model.safetensors", sizeBytes: 160e9 }],
-      paramsTotal: null, ggufHeaders: {},
+      repo: "nvidia/DeepSeek-V4-Flash-NVFP4",
+      sha: "",
+      config: loadConfig("nvidia__DeepSeek-V4-Flash-NVFP4"),
+      files: [{ path: "model.safetensors", sizeBytes: 160e9 }],
+      paramsTotal: null,
+      ggufHeaders: {},
     });
     expect(nv.shape.layerCaches).toEqual(shape.layerCaches);
     expect(nv.artifacts[0]?.expertBytes).toBe(Math.round(43 * 256 * 3 * 4096 * 2048 * (0.5 + 1 / 16)));
@@ -514,7 +664,12 @@ describe("DeepSeek-V4-Flash on 8 × H100 at 32k", () => {
 describe("DeepSeek-V4-Flash-0731 on one RTX 5090 with FreeToken", () => {
   const repo = "deepseek-ai/DeepSeek-V4-Flash-0731";
   const { shape, artifacts } = readModel({
-    repo, sha: "", config: loadConfig("deepseek-ai__DeepSeek-V4-Flash"), files: [{ path: "model.safetensors", sizeBytes: 160e9 }], paramsTotal: null, ggufHeaders: {},
+    repo,
+    sha: "",
+    config: loadConfig("deepseek-ai__DeepSeek-V4-Flash"),
+    files: [{ path: "model.safetensors", sizeBytes: 160e9 }],
+    paramsTotal: null,
+    ggufHeaders: {},
   });
   const cluster: Cluster = { nodes: [node("n1", "", [cards("rtx5090-32g", 1)], 256)] };
   const workload = { ...DEFAULT_WORKLOAD, contextTokens: 32_768 };
@@ -523,7 +678,12 @@ describe("DeepSeek-V4-Flash-0731 on one RTX 5090 with FreeToken", () => {
 
   test("FreeToken offers it, and no refusal says its cache is not implemented", () => {
     expect(ft?.fits).toBe(true);
-    expect(p.refused.filter((r) => r.engine === "freetoken").map((r) => r.reason).join(" ")).not.toMatch(/not implement|not modelled/);
+    expect(
+      p.refused
+        .filter((r) => r.engine === "freetoken")
+        .map((r) => r.reason)
+        .join(" "),
+    ).not.toMatch(/not implement|not modelled/);
   });
 
   test("its KV holds the context at FreeToken's 34.99 KiB a token and at least the 2 GiB slack its planner reserves", () => {
@@ -540,6 +700,8 @@ describe("DeepSeek-V4-Flash-0731 on one RTX 5090 with FreeToken", () => {
   });
 
   test("its command is ft serve with the context and the reserve the plan sized", () => {
-    expect(ft?.commands[0]).toBe("ft serve --model deepseek-ai/DeepSeek-V4-Flash-0731 --gpu 0 --max-seq-len-override 32768 --max-running-requests 1 --kv-reserve-tokens 32768");
+    expect(ft?.commands[0]).toBe(
+      "ft serve --model deepseek-ai/DeepSeek-V4-Flash-0731 --gpu 0 --max-seq-len-override 32768 --max-running-requests 1 --kv-reserve-tokens 32768",
+    );
   });
 });

@@ -17,7 +17,8 @@ interface Entry {
 
 const dir = new URL("../fixtures/calibration/", import.meta.url);
 const planning = JSON.parse(readFileSync(new URL("planning-models.json", dir), "utf8")) as Record<string, Entry>;
-const calibration = (JSON.parse(readFileSync(new URL("models.json", dir), "utf8")) as { models: Record<string, Entry> }).models;
+const calibration = (JSON.parse(readFileSync(new URL("models.json", dir), "utf8")) as { models: Record<string, Entry> })
+  .models;
 
 function entry(repo: string): Entry {
   const e = planning[repo] ?? calibration[repo];
@@ -39,7 +40,12 @@ export function originalOf(repo: string): Artifact {
   const params = shape.paramsTotal ?? e.params ?? 0;
   const expertParams = shape.moe?.routedExpertParams ?? 0;
   return {
-    name: "original", format: "safetensors", files: ["model.safetensors"], bytes, projectorBytes: 0, quant: shape.quantMethod || "bf16",
+    name: "original",
+    format: "safetensors",
+    files: ["model.safetensors"],
+    bytes,
+    projectorBytes: 0,
+    quant: shape.quantMethod || "bf16",
     bitsPerWeight: params > 0 ? (bytes * 8) / params : 0,
     expertBytes: params > 0 ? Math.round((bytes * expertParams) / params) : 0,
   };
@@ -49,11 +55,26 @@ export function originalOf(repo: string): Artifact {
 export function ggufOf(repo: string, file: string, quant: string): Artifact {
   const bytes = entry(repo).gguf?.[file];
   if (bytes === undefined) throw new Error(`no size for ${file}`);
-  return { name: file, format: "gguf", files: [file], bytes, projectorBytes: 0, quant, bitsPerWeight: 0, expertBytes: 0 };
+  return {
+    name: file,
+    format: "gguf",
+    files: [file],
+    bytes,
+    projectorBytes: 0,
+    quant,
+    bitsPerWeight: 0,
+    expertBytes: 0,
+  };
 }
 
 /** A node with some cards of one class. */
-export function node(id: string, fabric: string, devices: DeviceGroup[], hostMemGib = 1024, hostFreeGib = hostMemGib): ClusterNode {
+export function node(
+  id: string,
+  fabric: string,
+  devices: DeviceGroup[],
+  hostMemGib = 1024,
+  hostFreeGib = hostMemGib,
+): ClusterNode {
   return { id, fabric, hostMemGib, hostFreeGib, devices };
 }
 

@@ -6,13 +6,41 @@ import { describe, expect, test } from "vitest";
 import { CPU_QUALITY_CAP_BITS, QUALITY_CAP_BITS, compareOptions, quality, rank } from "../../src/plan/index.ts";
 import type { PlanOption } from "../../src/plan/index.ts";
 
-function option(id: string, over: { cpu?: boolean; gpus?: number; nodes?: number; bits?: number; free?: boolean; room?: number; fits?: boolean }): PlanOption {
+function option(
+  id: string,
+  over: { cpu?: boolean; gpus?: number; nodes?: number; bits?: number; free?: boolean; room?: number; fits?: boolean },
+): PlanOption {
   const gpus = over.gpus ?? 1;
   return {
-    id, artifact: id, format: "gguf", engine: "llamacpp",
-    placement: { cpu: over.cpu ?? false, gpuClass: over.cpu ? "" : "h100-80g", fabric: "", gpusPerNode: over.cpu ? 0 : gpus, nodes: over.nodes ?? 1, tensorParallel: 1, pipelineParallel: 1, expertParallel: false, cpuMoeLayers: 0, gpuLayers: -1 },
-    bitsPerWeight: over.bits ?? 4.8, cards: [], needBytes: 10, haveBytes: 10 + (over.room ?? 0), hosts: 1, freeNow: over.free ?? true,
-    fits: over.fits ?? true, maxContextTokens: 8192, kvPoolBytes: 0, kvPoolTokens: 0, maxConcurrency: 1, moreCardsNeeded: 0, commands: [],
+    id,
+    artifact: id,
+    format: "gguf",
+    engine: "llamacpp",
+    placement: {
+      cpu: over.cpu ?? false,
+      gpuClass: over.cpu ? "" : "h100-80g",
+      fabric: "",
+      gpusPerNode: over.cpu ? 0 : gpus,
+      nodes: over.nodes ?? 1,
+      tensorParallel: 1,
+      pipelineParallel: 1,
+      expertParallel: false,
+      cpuMoeLayers: 0,
+      gpuLayers: -1,
+    },
+    bitsPerWeight: over.bits ?? 4.8,
+    cards: [],
+    needBytes: 10,
+    haveBytes: 10 + (over.room ?? 0),
+    hosts: 1,
+    freeNow: over.free ?? true,
+    fits: over.fits ?? true,
+    maxContextTokens: 8192,
+    kvPoolBytes: 0,
+    kvPoolTokens: 0,
+    maxConcurrency: 1,
+    moreCardsNeeded: 0,
+    commands: [],
   };
 }
 
@@ -36,12 +64,18 @@ describe("rank", () => {
     expect(CPU_QUALITY_CAP_BITS).toBeLessThan(QUALITY_CAP_BITS);
   });
   test("busy is not unfit: free now only breaks a tie, then the most room", () => {
-    expect(ids([option("busy-q8", { bits: 8.5, free: false }), option("free-q4", { bits: 4.8, free: true })])).toEqual(["busy-q8", "free-q4"]);
+    expect(ids([option("busy-q8", { bits: 8.5, free: false }), option("free-q4", { bits: 4.8, free: true })])).toEqual([
+      "busy-q8",
+      "free-q4",
+    ]);
     expect(ids([option("busy", { free: false }), option("free", { free: true })])).toEqual(["free", "busy"]);
     expect(ids([option("tight", { room: 1 }), option("roomy", { room: 5 })])).toEqual(["roomy", "tight"]);
   });
   test("an option that no longer fits its context goes after every one that does", () => {
-    expect(ids([option("one-card-too-long", { fits: false }), option("two-cards", { gpus: 2 })])).toEqual(["two-cards", "one-card-too-long"]);
+    expect(ids([option("one-card-too-long", { fits: false }), option("two-cards", { gpus: 2 })])).toEqual([
+      "two-cards",
+      "one-card-too-long",
+    ]);
   });
   test("is a total order that does not move the input", () => {
     const xs = [option("a", { gpus: 2 }), option("b", {}), option("c", { cpu: true })];

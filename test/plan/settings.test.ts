@@ -3,7 +3,18 @@
  * the plan the way the engine moves its memory (issue 8).
  */
 import { describe, expect, test } from "vitest";
-import { DEFAULT_WORKLOAD, VLLM_VERSION_FORMS, sglangPiecewiseGraphSizes, assumedVllmRelease, engineDefaults, kvDtypeAllowed, resolveSettings, vllmProfileFor, vllmReleaseChoiceOf, vllmReleaseChoices } from "../../src/plan/index.ts";
+import {
+  DEFAULT_WORKLOAD,
+  VLLM_VERSION_FORMS,
+  sglangPiecewiseGraphSizes,
+  assumedVllmRelease,
+  engineDefaults,
+  kvDtypeAllowed,
+  resolveSettings,
+  vllmProfileFor,
+  vllmReleaseChoiceOf,
+  vllmReleaseChoices,
+} from "../../src/plan/index.ts";
 import { plan } from "../../src/plan/index.ts";
 import { withWorkload } from "../../src/plan/index.ts";
 import { cardMemoryBytes } from "../../src/plan/index.ts";
@@ -13,8 +24,12 @@ import { readFileSync } from "node:fs";
 
 /** A vLLM 0.19 H100 startup from the calibration set (llm-d-planner PR #205 logs), by id. */
 function logged(id: string): Record<string, number> {
-  const lines = readFileSync(new URL("../fixtures/calibration/measured.jsonl", import.meta.url), "utf8").split("\n").filter((l) => l.trim() !== "");
-  const record = lines.map((l) => JSON.parse(l) as { id: string; measured: Record<string, number> }).find((r) => r.id === id);
+  const lines = readFileSync(new URL("../fixtures/calibration/measured.jsonl", import.meta.url), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
+  const record = lines
+    .map((l) => JSON.parse(l) as { id: string; measured: Record<string, number> })
+    .find((r) => r.id === id);
   if (!record) throw new Error(`no calibration record ${id}`);
   return record.measured;
 }
@@ -23,14 +38,17 @@ const h100 = cardMemoryBytes("h100-80g") ?? 0;
 const l40s = cardMemoryBytes("l40s-48g") ?? 0;
 
 describe("defaults, each with its source", () => {
-  test.each(["vllm", "sglang", "llamacpp", "freetoken"] as Engine[])("%s: every default names where it came from", (engine) => {
-    const d = engineDefaults(engine, h100);
-    expect(Object.keys(d).length).toBeGreaterThan(1);
-    for (const v of Object.values(d)) {
-      expect(v.flag).not.toBe("");
-      expect(v.source.length).toBeGreaterThan(20);
-    }
-  });
+  test.each(["vllm", "sglang", "llamacpp", "freetoken"] as Engine[])(
+    "%s: every default names where it came from",
+    (engine) => {
+      const d = engineDefaults(engine, h100);
+      expect(Object.keys(d).length).toBeGreaterThan(1);
+      for (const v of Object.values(d)) {
+        expect(v.flag).not.toBe("");
+        expect(v.source.length).toBeGreaterThan(20);
+      }
+    },
+  );
 
   test("vLLM: utilization 0.92 of the total from 0.21 (PR #38284), 0.9 before; 1024 sequences and 8192 batched tokens on an H100, 256 and 2048 on smaller cards and on A100s", () => {
     expect(resolveSettings("vllm", h100, {}).gpuMemoryUtilization).toBe(0.92);
@@ -38,10 +56,21 @@ describe("defaults, each with its source", () => {
     expect(resolveSettings("vllm", h100, { vllmVersion: "0.19.0" }).gpuMemoryUtilization).toBe(0.9);
     expect(resolveSettings("vllm", h100, { vllmVersion: "0.20.2" }).gpuMemoryUtilization).toBe(0.9);
     expect(resolveSettings("vllm", h100, { vllmVersion: "0.15.0" }).gpuMemoryUtilization).toBe(0.9);
-    expect(resolveSettings("vllm", h100, { vllmVersion: "0.21", gpuMemoryUtilization: 0.8 }).gpuMemoryUtilization).toBe(0.8);
-    expect(resolveSettings("vllm", h100, {}, 1, 1, "h100-80g")).toMatchObject({ maxNumSeqs: 1024, maxNumBatchedTokens: 8192 });
-    expect(resolveSettings("vllm", l40s, {}, 1, 1, "l40s-48g")).toMatchObject({ maxNumSeqs: 256, maxNumBatchedTokens: 2048 });
-    expect(resolveSettings("vllm", cardMemoryBytes("a100-80g") ?? 0, {}, 1, 1, "a100-80g")).toMatchObject({ maxNumSeqs: 256, maxNumBatchedTokens: 2048 });
+    expect(resolveSettings("vllm", h100, { vllmVersion: "0.21", gpuMemoryUtilization: 0.8 }).gpuMemoryUtilization).toBe(
+      0.8,
+    );
+    expect(resolveSettings("vllm", h100, {}, 1, 1, "h100-80g")).toMatchObject({
+      maxNumSeqs: 1024,
+      maxNumBatchedTokens: 8192,
+    });
+    expect(resolveSettings("vllm", l40s, {}, 1, 1, "l40s-48g")).toMatchObject({
+      maxNumSeqs: 256,
+      maxNumBatchedTokens: 2048,
+    });
+    expect(resolveSettings("vllm", cardMemoryBytes("a100-80g") ?? 0, {}, 1, 1, "a100-80g")).toMatchObject({
+      maxNumSeqs: 256,
+      maxNumBatchedTokens: 2048,
+    });
   });
 
   test("SGLang keeps at least 10 GiB outside its fraction on cards above 60 GB", () => {
@@ -53,13 +82,20 @@ describe("defaults, each with its source", () => {
   // The two 2026 B200 logs (test/fixtures/calibration/newer*.jsonl): K+V 136.36 GiB at TP1 after 15.28 GiB of
   // weights with 162.30 free after load (fraction 1 − (162.30 − 136.36) ÷ 177.57 = 0.854), and 134.66 at TP4
   // after 15.5 with 160.78 free (0.8518).
-  test.each([[1, 0.854], [4, 0.852]])("SGLang 2026 on a B200 at TP%i: mem_fraction_static %f, as the logs imply", (tp, fraction) => {
+  test.each([
+    [1, 0.854],
+    [4, 0.852],
+  ])("SGLang 2026 on a B200 at TP%i: mem_fraction_static %f, as the logs imply", (tp, fraction) => {
     expect(resolveSettings("sglang", cardMemoryBytes("b200-180g") ?? 0, {}, tp).memFractionStatic).toBe(fraction);
     expect(sglangPiecewiseGraphSizes(16384)).toBe(74);
   });
 
   test("llama.cpp: f16 cache, -ub 512, -b 2048, a slot per sequence", () => {
-    expect(engineDefaults("llamacpp", h100)).toMatchObject({ cacheTypeK: { value: "f16" }, ubatch: { value: 512 }, batch: { value: 2048 } });
+    expect(engineDefaults("llamacpp", h100)).toMatchObject({
+      cacheTypeK: { value: "f16" },
+      ubatch: { value: 512 },
+      batch: { value: 2048 },
+    });
     expect(resolveSettings("llamacpp", h100, {}, 1, 4).parallel).toBe(4);
   });
 
@@ -74,10 +110,18 @@ describe("defaults, each with its source", () => {
 
 describe("settings move the plan as they move the engine (Llama-3.1-8B on one H100)", () => {
   const repo = "meta-llama/Llama-3.1-8B-Instruct";
-  const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, { nodes: [node("n", "", [cards("h100-80g", 1)])] }, DEFAULT_WORKLOAD);
+  const p = plan(
+    { repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] },
+    { nodes: [node("n", "", [cards("h100-80g", 1)])] },
+    DEFAULT_WORKLOAD,
+  );
   // The logs are vLLM 0.19.0's: each figure is planned for that release.
   const vllm = (settings: EngineSettings, kvDtype: "auto" | "fp8" = "auto"): PlanOption => {
-    const o = withWorkload(p, { ...DEFAULT_WORKLOAD, kvDtype, settings: { vllmVersion: "0.19.0", ...settings } }).options.find((x) => x.engine === "vllm");
+    const o = withWorkload(p, {
+      ...DEFAULT_WORKLOAD,
+      kvDtype,
+      settings: { vllmVersion: "0.19.0", ...settings },
+    }).options.find((x) => x.engine === "vllm");
     if (!o) throw new Error("no vLLM option");
     return o;
   };
@@ -100,7 +144,10 @@ describe("settings move the plan as they move the engine (Llama-3.1-8B on one H1
   });
 
   test("--quantization fp8 halves the linear layers, not the embedding (8.49 GiB in the log)", () => {
-    expect((vllm({ gpuMemoryUtilization: 0.95, quantization: "fp8" }).cards[0]?.weightsBytes ?? 0) / GIB).toBeCloseTo(8.49, 1);
+    expect((vllm({ gpuMemoryUtilization: 0.95, quantization: "fp8" }).cards[0]?.weightsBytes ?? 0) / GIB).toBeCloseTo(
+      8.49,
+      1,
+    );
   });
 
   test("--max-num-seqs 64 shrinks the sampler's activation peak, so the pool grows", () => {
@@ -118,22 +165,49 @@ describe("the vLLM release a plan is for", () => {
   // (merged 2025-10-15, after 0.11.0 of 2025-10-02); the Triton top-k/top-p kernel (PR #33538)
   // replaced the sort in 0.17, where the Qwen3-14B sweep's activation peak fell from 5.64 to 2.23 GiB.
   test.each([
-    ["0.19.0", "0.17"], ["v0.19", "0.17"], ["0.17.0rc1", "0.17"], ["0.18.1+cu128", "0.17"], ["0.20.2", "0.17"],
-    ["0.21", "0.21"], ["0.22.1", "0.21"], ["v0.21.0rc1", "0.21"], ["0.25.0+cu130", "0.21"], ["1.0", "0.29"],
+    ["0.19.0", "0.17"],
+    ["v0.19", "0.17"],
+    ["0.17.0rc1", "0.17"],
+    ["0.18.1+cu128", "0.17"],
+    ["0.20.2", "0.17"],
+    ["0.21", "0.21"],
+    ["0.22.1", "0.21"],
+    ["v0.21.0rc1", "0.21"],
+    ["0.25.0+cu130", "0.21"],
+    ["1.0", "0.29"],
     // As `vllm --version` printed them in the 2026 logs (test/fixtures/calibration/newer*.jsonl).
-    ["0.23.1rc1.dev1229+g1bf3b12d5", "0.21"], ["0.23.1rc1.dev1327+gf25953cc5", "0.21"], ["0.22.1+7b9cb5b7.dev", "0.21"], ["0.24.0", "0.21"],
-    ["0.26.0", "0.26"], ["0.27.1", "0.27"], ["0.28.0", "0.27"], ["0.29.0", "0.29"],
-    ["0.29.1rc1.dev17+gd2d649e67.d20260913", "0.29"], ["0.29.1rc1.dev339+gda9888462", "0.29"], ["0.30.0", "0.29"],
-    ["0.16", "0.11.1"], ["0.15.0", "0.11.1"], ["0.11.1", "0.11.1"], ["0.12.0.post1", "0.11.1"],
-    ["0.11.0", "0.10"], ["0.11", "0.10"], ["0.10.1.1", "0.10"], [" 0.10 ", "0.10"],
+    ["0.23.1rc1.dev1229+g1bf3b12d5", "0.21"],
+    ["0.23.1rc1.dev1327+gf25953cc5", "0.21"],
+    ["0.22.1+7b9cb5b7.dev", "0.21"],
+    ["0.24.0", "0.21"],
+    ["0.26.0", "0.26"],
+    ["0.27.1", "0.27"],
+    ["0.28.0", "0.27"],
+    ["0.29.0", "0.29"],
+    ["0.29.1rc1.dev17+gd2d649e67.d20260913", "0.29"],
+    ["0.29.1rc1.dev339+gda9888462", "0.29"],
+    ["0.30.0", "0.29"],
+    ["0.16", "0.11.1"],
+    ["0.15.0", "0.11.1"],
+    ["0.11.1", "0.11.1"],
+    ["0.12.0.post1", "0.11.1"],
+    ["0.11.0", "0.10"],
+    ["0.11", "0.10"],
+    ["0.10.1.1", "0.10"],
+    [" 0.10 ", "0.10"],
   ])("%s plans with the %s profile", (version, id) => {
     const p = vllmProfileFor(version);
     expect("error" in p ? p.error : p.id).toBe(id);
   });
 
   test.each([
-    ["0.9.2", /older than the V1 engine/], ["0.6.3", /0\.10 and later/], ["latest", /not a vLLM release/], ["0.15.x", /not a vLLM release/],
-    ["", /not a vLLM release/], ["0.1234.0", /not a vLLM release/], ["0.15.0.0.1", /not a vLLM release/],
+    ["0.9.2", /older than the V1 engine/],
+    ["0.6.3", /0\.10 and later/],
+    ["latest", /not a vLLM release/],
+    ["0.15.x", /not a vLLM release/],
+    ["", /not a vLLM release/],
+    ["0.1234.0", /not a vLLM release/],
+    ["0.15.0.0.1", /not a vLLM release/],
   ])("%j is refused in words: %s", (version, message) => {
     const p = vllmProfileFor(version);
     expect("error" in p ? p.error : "a profile").toMatch(message);
@@ -141,15 +215,22 @@ describe("the vLLM release a plan is for", () => {
 
   test("a string naming no release is refused in one line that lists the accepted forms", () => {
     const p = vllmProfileFor("banana");
-    expect("error" in p ? p.error : "").toBe(`"banana" is not a vLLM release: write it as vllm --version prints it, e.g. ${VLLM_VERSION_FORMS}`);
+    expect("error" in p ? p.error : "").toBe(
+      `"banana" is not a vLLM release: write it as vllm --version prints it, e.g. ${VLLM_VERSION_FORMS}`,
+    );
     expect(VLLM_VERSION_FORMS).toContain("0.23.1rc1.dev1229+g1bf3b12d5");
   });
 
   test("a release newer than every profile plans with the newest and says so; none named says which it assumed", () => {
-    expect(assumedVllmRelease("0.31.2").words).toBe("vLLM 0.31 is newer than the releases Modelplan has logs of: planned as 0.29 and later");
+    expect(assumedVllmRelease("0.31.2").words).toBe(
+      "vLLM 0.31 is newer than the releases Modelplan has logs of: planned as 0.29 and later",
+    );
     expect(assumedVllmRelease("1.0").profile.id).toBe("0.29");
     expect(assumedVllmRelease("0.29.0").words).toBe("vLLM 0.29, planned as 0.29 and later");
-    expect(assumedVllmRelease(undefined)).toMatchObject({ named: false, words: "vLLM 0.29 and later assumed (no release named; set --vllm-version to plan an older one)" });
+    expect(assumedVllmRelease(undefined)).toMatchObject({
+      named: false,
+      words: "vLLM 0.29 and later assumed (no release named; set --vllm-version to plan an older one)",
+    });
     expect(assumedVllmRelease("0.19.0")).toMatchObject({ named: true, words: "vLLM 0.19, planned as 0.17 to 0.20" });
   });
 
@@ -190,8 +271,13 @@ describe("the vLLM release a plan is for", () => {
 
   test("Qwen3-14B on one H100 at util 0.95: 0.15's pool and 0.18's, as their logs printed them (41.94 and 45.23 GiB)", () => {
     const repo = "Qwen/Qwen3-14B";
-    const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, { nodes: [node("n", "", [cards("h100-80g", 1)])] }, DEFAULT_WORKLOAD);
-    const pool = (settings: EngineSettings) => withWorkload(p, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm")?.kvPoolBytes ?? 0;
+    const p = plan(
+      { repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] },
+      { nodes: [node("n", "", [cards("h100-80g", 1)])] },
+      DEFAULT_WORKLOAD,
+    );
+    const pool = (settings: EngineSettings) =>
+      withWorkload(p, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm")?.kvPoolBytes ?? 0;
     expect(Math.abs(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.15.0" }) / GIB - 41.94)).toBeLessThan(0.42);
     expect(Math.abs(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.18.0" }) / GIB - 45.23)).toBeLessThan(0.45);
   });
@@ -201,7 +287,10 @@ describe("vLLM 0.21 and later reserve the CUDA-graph estimate inside the budget 
   const repo = "meta-llama/Llama-3.1-8B-Instruct";
   const h100Node = { nodes: [node("n", "", [cards("h100-80g", 1)])] };
   const pool = (settings: EngineSettings) =>
-    plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, h100Node, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm")?.kvPoolBytes ?? 0;
+    plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, h100Node, {
+      ...DEFAULT_WORKLOAD,
+      settings,
+    }).options.find((o) => o.engine === "vllm")?.kvPoolBytes ?? 0;
   // vLLM 0.19 already computed the estimate (profile_cudagraph_memory) and logged it beside the real
   // pool; 0.21 subtracts it: available KV = requested − non-KV − cudagraph_memory_estimate_applied.
   const log = logged("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192");
@@ -231,22 +320,35 @@ describe("vLLM 0.21 and later reserve the CUDA-graph estimate inside the budget 
   test("gpt-oss-20b (MXFP4) on one H100: 0.19 died in the warm-up at util 0.95 and started at 0.90; 0.21 is refused at 0.95 too, its real graph pool exceeding the estimate outside the budget", () => {
     const oss = "openai/gpt-oss-20b";
     const fits = (settings: EngineSettings) =>
-      plan({ repo: oss, revision: "", shape: shapeOf(oss), artifacts: [originalOf(oss)] }, h100Node, { ...DEFAULT_WORKLOAD, settings }).options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 1)?.fits ?? false;
-    expect(logged("vllm0190-h100-gpt-oss-20b-tp1pp1-8192-failed")["cuda_graph_pool_actual_gib"]).toBeGreaterThan(logged("vllm0190-h100-gpt-oss-20b-tp1pp1-8192-failed")["cuda_graph_pool_estimated_gib"] ?? Infinity);
+      plan({ repo: oss, revision: "", shape: shapeOf(oss), artifacts: [originalOf(oss)] }, h100Node, {
+        ...DEFAULT_WORKLOAD,
+        settings,
+      }).options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 1)?.fits ?? false;
+    expect(logged("vllm0190-h100-gpt-oss-20b-tp1pp1-8192-failed")["cuda_graph_pool_actual_gib"]).toBeGreaterThan(
+      logged("vllm0190-h100-gpt-oss-20b-tp1pp1-8192-failed")["cuda_graph_pool_estimated_gib"] ?? Infinity,
+    );
     expect(fits({ gpuMemoryUtilization: 0.95, vllmVersion: "0.19" })).toBe(false);
     expect(fits({ gpuMemoryUtilization: 0.95, vllmVersion: "0.21" })).toBe(false);
     expect(fits({ gpuMemoryUtilization: 0.9, vllmVersion: "0.21" })).toBe(true);
   });
 
   test("--enforce-eager captures no graphs, so 0.21 reserves nothing for them", () => {
-    expect(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.21", enforceEager: true })).toBe(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.19", enforceEager: true }));
+    expect(pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.21", enforceEager: true })).toBe(
+      pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.19", enforceEager: true }),
+    );
   });
 });
 
 test("moving the KV dtype to one an engine does not take makes its options unfit, not silently 16-bit", () => {
   const repo = "meta-llama/Llama-3.1-8B-Instruct";
-  const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, { nodes: [node("n", "", [cards("h100-80g", 1)])] }, DEFAULT_WORKLOAD);
+  const p = plan(
+    { repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] },
+    { nodes: [node("n", "", [cards("h100-80g", 1)])] },
+    DEFAULT_WORKLOAD,
+  );
   const moved = withWorkload(p, { ...DEFAULT_WORKLOAD, kvDtype: "q8_0" });
   expect(moved.options.find((o) => o.engine === "vllm")?.fits).toBe(false);
-  expect(withWorkload(p, { ...DEFAULT_WORKLOAD, kvDtype: "fp8" }).options.find((o) => o.engine === "vllm")?.fits).toBe(true);
+  expect(withWorkload(p, { ...DEFAULT_WORKLOAD, kvDtype: "fp8" }).options.find((o) => o.engine === "vllm")?.fits).toBe(
+    true,
+  );
 });

@@ -26,7 +26,6 @@ function shapeOfModel(name: string): ModelShape {
   return shapeFromConfig(config, null);
 }
 
-
 /** DeepSeek-V4 configs (compressed attention): every copy the fixtures hold. */
 const DEEPSEEK_V4 = new Set([
   "deepseek-ai__DeepSeek-V4-Flash",
@@ -141,7 +140,11 @@ describe("DSA indexer keys", () => {
   });
 
   test("DeepSeek-V3 has no indexer", () => {
-    expect(shapeOfConfig("deepseek-ai__DeepSeek-V3").layerCaches.some((c) => c.kind === "mla" && c.indexerBytesPerToken !== undefined)).toBe(false);
+    expect(
+      shapeOfConfig("deepseek-ai__DeepSeek-V3").layerCaches.some(
+        (c) => c.kind === "mla" && c.indexerBytesPerToken !== undefined,
+      ),
+    ).toBe(false);
   });
 });
 
@@ -256,13 +259,25 @@ describe("mixture of experts under every field name", () => {
     ["XiaomiMiMo__MiMo-V2-Flash", 256, 8, 0, 1, 47],
     ["Qwen__Qwen3.5-35B-A3B", 256, 8, 1, 0, 40],
     ["MiniMaxAI__MiniMax-M2.5", 256, 8, 0, 0, 62],
-  ])("%s: %i experts, %i a token, %i shared, %i dense first, %i MoE layers", (name, routed, topK, shared, dense, moeLayers) => {
-    const moe = shapeOfConfig(name).moe;
-    expect(moe).toMatchObject({ routedExperts: routed, expertsPerToken: topK, sharedExperts: shared, denseFirstLayers: dense, moeLayers });
-  });
+  ])(
+    "%s: %i experts, %i a token, %i shared, %i dense first, %i MoE layers",
+    (name, routed, topK, shared, dense, moeLayers) => {
+      const moe = shapeOfConfig(name).moe;
+      expect(moe).toMatchObject({
+        routedExperts: routed,
+        expertsPerToken: topK,
+        sharedExperts: shared,
+        denseFirstLayers: dense,
+        moeLayers,
+      });
+    },
+  );
 
   test("Mixtral's num_local_experts", () => {
-    expect(shapeOfModel("mistralai__Mixtral-8x7B-Instruct-v0.1").moe).toMatchObject({ routedExperts: 8, expertsPerToken: 2 });
+    expect(shapeOfModel("mistralai__Mixtral-8x7B-Instruct-v0.1").moe).toMatchObject({
+      routedExperts: 8,
+      expertsPerToken: 2,
+    });
   });
 
   test.each([
@@ -308,8 +323,22 @@ describe("which layer is which", () => {
   });
 
   test("gemma-3's _sliding_window_pattern 6: five slide, the sixth is full", () => {
-    const config = { model_type: "gemma3_text", num_hidden_layers: 12, hidden_size: 2560, num_attention_heads: 8, num_key_value_heads: 4, head_dim: 256, sliding_window: 1024, _sliding_window_pattern: 6, max_position_embeddings: 131072 };
-    expect(shapeFromConfig(config, null).layerCaches.map((c) => c.kind[0]).join("")).toBe("sssssfsssssf");
+    const config = {
+      model_type: "gemma3_text",
+      num_hidden_layers: 12,
+      hidden_size: 2560,
+      num_attention_heads: 8,
+      num_key_value_heads: 4,
+      head_dim: 256,
+      sliding_window: 1024,
+      _sliding_window_pattern: 6,
+      max_position_embeddings: 131072,
+    };
+    expect(
+      shapeFromConfig(config, null)
+        .layerCaches.map((c) => c.kind[0])
+        .join(""),
+    ).toBe("sssssfsssssf");
   });
 
   test("Gemma-3-27B's sparse text_config takes Gemma3TextConfig's defaults: ik_llama.cpp's 507,904 B/tok with every layer full", () => {
@@ -319,7 +348,15 @@ describe("which layer is which", () => {
       model_type: "gemma3",
       architectures: ["Gemma3ForConditionalGeneration"],
       torch_dtype: "bfloat16",
-      text_config: { model_type: "gemma3_text", hidden_size: 5376, num_hidden_layers: 62, num_attention_heads: 32, num_key_value_heads: 16, head_dim: 128, sliding_window: 1024 },
+      text_config: {
+        model_type: "gemma3_text",
+        hidden_size: 5376,
+        num_hidden_layers: 62,
+        num_attention_heads: 32,
+        num_key_value_heads: 16,
+        head_dim: 128,
+        sliding_window: 1024,
+      },
       vision_config: { model_type: "siglip_vision_model" },
     };
     const s = shapeFromConfig(config, null);
@@ -336,7 +373,10 @@ describe("which layer is which", () => {
 
   test("Gemma-4 with its geometry moved into per_layer_config is refused by name, not sized with the sliding heads", () => {
     const config = loadConfig("google__gemma-4-26B-A4B");
-    const text: Record<string, unknown> = { ...(config["text_config"] as Record<string, unknown>), per_layer_config: {} };
+    const text: Record<string, unknown> = {
+      ...(config["text_config"] as Record<string, unknown>),
+      per_layer_config: {},
+    };
     delete text["num_global_key_value_heads"];
     delete text["global_head_dim"];
     expect(thrown(() => shapeFromConfig({ ...config, text_config: text }, null)).field).toBe("per_layer_config");
@@ -350,12 +390,20 @@ describe("which layer is which", () => {
 
   test("Llama-4: 8,192-token chunks on RoPE layers, every fourth layer global (the copy lacks no_rope_layers: transformers' interval 4)", () => {
     const s = shapeOfConfig("meta-llama__Llama-4-Scout-17B-16E-Instruct");
-    expect(s.layerCaches.map((c) => c.kind[0]).slice(0, 8).join("")).toBe("sssfsssf");
+    expect(
+      s.layerCaches
+        .map((c) => c.kind[0])
+        .slice(0, 8)
+        .join(""),
+    ).toBe("sssfsssf");
   });
 
   test("Llama-4's own no_rope_layers list wins over the default interval", () => {
     const config = loadConfig("meta-llama__Llama-4-Scout-17B-16E-Instruct");
-    const text = { ...(config["text_config"] as Record<string, unknown>), no_rope_layers: Array.from({ length: 48 }, (_, i) => (i % 2 === 0 ? 1 : 0)) };
+    const text = {
+      ...(config["text_config"] as Record<string, unknown>),
+      no_rope_layers: Array.from({ length: 48 }, (_, i) => (i % 2 === 0 ? 1 : 0)),
+    };
     const s = shapeFromConfig({ ...config, text_config: text }, null);
     expect(s.layerCaches.filter((c) => c.kind === "full")).toHaveLength(24);
   });
@@ -373,7 +421,12 @@ describe("which layer is which", () => {
     const config = { ...(loadConfig("Qwen__Qwen3.5-35B-A3B")["text_config"] as Record<string, unknown>) };
     delete config["layer_types"];
     const s = shapeFromConfig(config, null);
-    expect(s.layerCaches.map((c) => c.kind[0]).slice(0, 8).join("")).toBe("lllflllf");
+    expect(
+      s.layerCaches
+        .map((c) => c.kind[0])
+        .slice(0, 8)
+        .join(""),
+    ).toBe("lllflllf");
   });
 
   test.each([
@@ -429,7 +482,11 @@ describe("picture models, dtype, context and quantization", () => {
   });
 
   test("an MLX community quantization (bits and group_size, no quant_method) is named mlx, not taken for bf16", () => {
-    const config = { ...loadConfig("Qwen__Qwen3-8B"), quantization: { group_size: 64, bits: 4 }, quantization_config: { group_size: 64, bits: 4 } };
+    const config = {
+      ...loadConfig("Qwen__Qwen3-8B"),
+      quantization: { group_size: 64, bits: 4 },
+      quantization_config: { group_size: 64, bits: 4 },
+    };
     expect(shapeFromConfig(config, null).quantMethod).toBe("mlx");
   });
 
@@ -458,7 +515,10 @@ describe("picture models, dtype, context and quantization", () => {
   });
 
   test("Qwen3's model-card yarn (factor 4 on 32,768) stretches the context to 131,072, as vLLM derives it", () => {
-    const config = { ...loadConfig("Qwen__Qwen3-8B"), rope_scaling: { rope_type: "yarn", factor: 4.0, original_max_position_embeddings: 32768 } };
+    const config = {
+      ...loadConfig("Qwen__Qwen3-8B"),
+      rope_scaling: { rope_type: "yarn", factor: 4.0, original_max_position_embeddings: 32768 },
+    };
     expect(shapeFromConfig(config, null).maxContextTokens).toBe(131_072);
   });
 
@@ -501,7 +561,9 @@ describe("DeepSeek-V4 compressed attention (notes §1a rows, pitfall 4)", () => 
     expect(s.layers).toBe(layers);
     expect(ratioCounts(s)).toEqual(counts);
     const first = s.layerCaches[0];
-    expect(first?.kind === "compressed-mla" && [first.windowTokens, first.headDim, first.ropeDim]).toEqual([128, 512, 64]);
+    expect(first?.kind === "compressed-mla" && [first.windowTokens, first.headDim, first.ropeDim]).toEqual([
+      128, 512, 64,
+    ]);
   });
 
   test("the sgl-project FP8 copy says model_type deepseek_ref and reads the same", () => {
@@ -513,8 +575,13 @@ describe("DeepSeek-V4 compressed attention (notes §1a rows, pitfall 4)", () => 
   test("the transformers schema (compress_rates + layer_types) gives the same caches as compress_ratios", () => {
     const cfg = loadConfig("deepseek-ai__DeepSeek-V4-Flash");
     const ratios = cfg["compress_ratios"] as number[];
-    const typeOf = (r: number): string => (r === 0 ? "sliding_attention" : r === 4 ? "compressed_sparse_attention" : "heavily_compressed_attention");
-    const hf: Record<string, unknown> = { ...cfg, compress_rates: { compressed_sparse_attention: 4, heavily_compressed_attention: 128 }, layer_types: ratios.slice(0, 43).map(typeOf) };
+    const typeOf = (r: number): string =>
+      r === 0 ? "sliding_attention" : r === 4 ? "compressed_sparse_attention" : "heavily_compressed_attention";
+    const hf: Record<string, unknown> = {
+      ...cfg,
+      compress_rates: { compressed_sparse_attention: 4, heavily_compressed_attention: 128 },
+      layer_types: ratios.slice(0, 43).map(typeOf),
+    };
     delete hf["compress_ratios"];
     expect(shapeFromConfig(hf, null).layerCaches).toEqual(shapeOfConfig("deepseek-ai__DeepSeek-V4-Flash").layerCaches);
   });
@@ -522,9 +589,17 @@ describe("DeepSeek-V4 compressed attention (notes §1a rows, pitfall 4)", () => 
   test("a compress_ratios list shorter than the layers, or with an unknown ratio, is a ModelError naming it", () => {
     const cfg = loadConfig("deepseek-ai__DeepSeek-V4-Flash");
     const ratios = cfg["compress_ratios"] as number[];
-    expect(thrown(() => shapeFromConfig({ ...cfg, compress_ratios: ratios.slice(0, 40) }, null)).field).toBe("compress_ratios");
-    expect(thrown(() => shapeFromConfig({ ...cfg, compress_ratios: ratios.map((r) => (r === 128 ? 64 : r)) }, null)).message).toMatch(/knows 0 \(window only\), 4 and 128/);
-    const hf: Record<string, unknown> = { ...cfg, compress_rates: { compressed_sparse_attention: 4 }, layer_types: ratios.slice(0, 43).map((r) => (r === 128 ? "heavily_compressed_attention" : "sliding_attention")) };
+    expect(thrown(() => shapeFromConfig({ ...cfg, compress_ratios: ratios.slice(0, 40) }, null)).field).toBe(
+      "compress_ratios",
+    );
+    expect(
+      thrown(() => shapeFromConfig({ ...cfg, compress_ratios: ratios.map((r) => (r === 128 ? 64 : r)) }, null)).message,
+    ).toMatch(/knows 0 \(window only\), 4 and 128/);
+    const hf: Record<string, unknown> = {
+      ...cfg,
+      compress_rates: { compressed_sparse_attention: 4 },
+      layer_types: ratios.slice(0, 43).map((r) => (r === 128 ? "heavily_compressed_attention" : "sliding_attention")),
+    };
     delete hf["compress_ratios"];
     expect(thrown(() => shapeFromConfig(hf, null)).field).toBe("compress_rates");
   });

@@ -40,12 +40,19 @@ const CASE_TOLERANCE_PCT: Record<CaseGroup, Record<"primary" | "secondary", numb
 
 const perCase = cases
   .filter((c) => CASE_TOLERANCE_PCT[c.group] !== null && predictCase(c) !== null)
-  .map((c) => ({ name: `${c.half}: ${c.id} (${c.cardLabel})`, c, tolerance: CASE_TOLERANCE_PCT[c.group]?.[c.tier] ?? 0 }));
+  .map((c) => ({
+    name: `${c.half}: ${c.id} (${c.cardLabel})`,
+    c,
+    tolerance: CASE_TOLERANCE_PCT[c.group]?.[c.tier] ?? 0,
+  }));
 
 describe("each benchmark row within its group's band", () => {
   test.each(perCase)("$name", ({ c, tolerance }) => {
     const predicted = predictCase(c) as number;
-    expect(Math.abs(errorPct(predicted, c.measured)), `predicted ${predicted.toFixed(2)} vs measured ${c.measured} ${c.unit} (${c.source})`).toBeLessThanOrEqual(tolerance);
+    expect(
+      Math.abs(errorPct(predicted, c.measured)),
+      `predicted ${predicted.toFixed(2)} vs measured ${c.measured} ${c.unit} (${c.source})`,
+    ).toBeLessThanOrEqual(tolerance);
   });
 });
 
@@ -56,7 +63,11 @@ function errors(sel: SpeedCase[]): number[] {
   });
 }
 
-function select(group: CaseGroup, half: SpeedCase["half"], filter: (c: SpeedCase) => boolean = () => true): SpeedCase[] {
+function select(
+  group: CaseGroup,
+  half: SpeedCase["half"],
+  filter: (c: SpeedCase) => boolean = () => true,
+): SpeedCase[] {
   return cases.filter((c) => c.group === group && c.tier === "primary" && c.half === half && filter(c));
 }
 
@@ -115,7 +126,11 @@ describe("what the model must say, not only how close it gets", () => {
     const two = cases.find((x) => x.id === "xd-4090-24gb-x2-8b-q4-k-m tg512");
     if (two === undefined) throw new Error("the 2 × RTX 4090 row is missing");
     const on = (cards: number): number =>
-      estimateSpeed({ ...two.input, layout: { ...two.input.layout, pipelineStages: cards }, workload: { ...two.input.workload, outputTokens: 128 } }).decodeTps as number;
+      estimateSpeed({
+        ...two.input,
+        layout: { ...two.input.layout, pipelineStages: cards },
+        workload: { ...two.input.workload, outputTokens: 128 },
+      }).decodeTps as number;
     expect(Math.abs(on(1) / 130.6 - 1)).toBeLessThanOrEqual(0.12);
     expect(Math.abs(on(8) / 118.1 - 1)).toBeLessThanOrEqual(0.12);
     expect(on(8)).toBeLessThan(on(1));
@@ -129,19 +144,29 @@ describe("what the model must say, not only how close it gets", () => {
 
   test("a KV pool that holds fewer sequences caps the concurrency and says so", () => {
     const base = oneCardCase().input;
-    const e = estimateSpeed({ ...base, workload: { inputTokens: 1024, outputTokens: 256, sequences: 16, sequencesTheKvHolds: 3 } });
+    const e = estimateSpeed({
+      ...base,
+      workload: { inputTokens: 1024, outputTokens: 256, sequences: 16, sequencesTheKvHolds: 3 },
+    });
     expect(e.sequencesRun).toBe(3);
     expect(e.basis).toContain("capped at 3 of 16 sequences by the KV pool");
   });
 
   test("an unknown fabric is assumed and flagged when a TP group crosses nodes", () => {
     const base = oneCardCase().input;
-    const e = estimateSpeed({ ...base, layout: { ...base.layout, engine: "vllm", tensorParallel: 2 }, links: { ...base.links, tensorParallelCrossesNodes: true, fabricGBps: null } });
+    const e = estimateSpeed({
+      ...base,
+      layout: { ...base.layout, engine: "vllm", tensorParallel: 2 },
+      links: { ...base.links, tensorParallelCrossesNodes: true, fabricGBps: null },
+    });
     expect(e.basis).toContain("fabric speed unknown: 25 GB/s per card assumed");
   });
 
   test("bad workload input is refused in words, figures null", () => {
-    const e = estimateSpeed({ ...oneCardCase().input, workload: { inputTokens: 0, outputTokens: 256, sequences: 1, sequencesTheKvHolds: null } });
+    const e = estimateSpeed({
+      ...oneCardCase().input,
+      workload: { inputTokens: 0, outputTokens: 256, sequences: 1, sequencesTheKvHolds: null },
+    });
     expect(e.decodeTps).toBeNull();
     expect(e.basis).toContain("input tokens must be a whole number ≥ 1 (got 0)");
   });

@@ -91,7 +91,10 @@ export interface SpeedCase {
 
 function config(name: string): Record<string, unknown> {
   if (name.startsWith("speed:")) {
-    const raw = JSON.parse(readFileSync(join(SPEED_DIR, `${name.slice(6)}.config.json`), "utf8")) as Record<string, unknown>;
+    const raw = JSON.parse(readFileSync(join(SPEED_DIR, `${name.slice(6)}.config.json`), "utf8")) as Record<
+      string,
+      unknown
+    >;
     return raw;
   }
   if (name.startsWith("model:")) return loadModel(name.slice(6)).config ?? {};
@@ -129,13 +132,31 @@ function artifactOf(row: MeasuredRow, shape: ModelShape): Artifact | null {
   if (row.model_size_gb !== undefined) {
     // A GGUF's size as llama-bench printed it; its experts' share at the GGUF's mixed widths is taken as their parameter share.
     const bytes = row.model_size_gb * 1e9;
-    return { name: row.artifact, format: "gguf", files: [], bytes, projectorBytes: 0, quant: row.artifact, bitsPerWeight: (bytes * 8) / total, expertBytes: bytes * (expertParams / total) };
+    return {
+      name: row.artifact,
+      format: "gguf",
+      files: [],
+      bytes,
+      projectorBytes: 0,
+      quant: row.artifact,
+      bitsPerWeight: (bytes * 8) / total,
+      expertBytes: bytes * (expertParams / total),
+    };
   }
   if (row.group !== "serving") return null;
   const b = servingBytesPerParam(row.artifact);
   const expertBytes = expertParams * b.expert;
   const bytes = expertBytes + (total - expertParams) * b.dense;
-  return { name: row.artifact, format: "safetensors", files: [], bytes, projectorBytes: 0, quant: b.quant, bitsPerWeight: (bytes * 8) / total, expertBytes };
+  return {
+    name: row.artifact,
+    format: "safetensors",
+    files: [],
+    bytes,
+    projectorBytes: 0,
+    quant: b.quant,
+    bitsPerWeight: (bytes * 8) / total,
+    expertBytes,
+  };
 }
 
 function engineOf(engine: string): SpeedEngine | null {
@@ -149,14 +170,17 @@ function halves(rows: MeasuredRow[]): Map<string, "fitted" | "checking"> {
   const out = new Map<string, "fitted" | "checking">();
   const byKey = new Map<string, MeasuredRow[]>();
   for (const r of rows) {
-    if (r.engine === "llama.cpp") out.set(r.id, r.tier === "primary" && r.source_url.includes("XiongjieDai") ? "fitted" : "checking");
+    if (r.engine === "llama.cpp")
+      out.set(r.id, r.tier === "primary" && r.source_url.includes("XiongjieDai") ? "fitted" : "checking");
     else {
       const key = `${r.engine}|${r.gpu_key}`;
       byKey.set(key, [...(byKey.get(key) ?? []), r]);
     }
   }
   for (const list of byKey.values()) {
-    [...list].sort((a, b) => (a.id < b.id ? -1 : 1)).forEach((r, i) => out.set(r.id, i % 2 === 0 ? "fitted" : "checking"));
+    [...list]
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .forEach((r, i) => out.set(r.id, i % 2 === 0 ? "fitted" : "checking"));
   }
   return out;
 }
@@ -176,7 +200,10 @@ export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
   for (const row of rows) {
     const engine = engineOf(row.engine);
     if (engine === null) {
-      skipped.push({ id: row.id, reason: `${row.engine}: reference only (issue 12 calibrates llama.cpp, vLLM and SGLang)` });
+      skipped.push({
+        id: row.id,
+        reason: `${row.engine}: reference only (issue 12 calibrates llama.cpp, vLLM and SGLang)`,
+      });
       continue;
     }
     if (row.group === "multinode") {
@@ -212,19 +239,61 @@ export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
     const input: Omit<SpeedInput, "workload"> = {
       card,
       model,
-      layout: { engine, tensorParallel: tp, pipelineStages: pp, expertParallel: row.ep ?? 1, hostWeightsBytes: 0, hostExpertBytes: 0, hostBandwidthGBps: null, cpuOnly: false },
-      links: { intraNodeGBps: spec?.link.gbpsPerDirection ?? null, fabricGBps: null, crossNodeHops: 0, tensorParallelCrossesNodes: false },
+      layout: {
+        engine,
+        tensorParallel: tp,
+        pipelineStages: pp,
+        expertParallel: row.ep ?? 1,
+        hostWeightsBytes: 0,
+        hostExpertBytes: 0,
+        hostBandwidthGBps: null,
+        cpuOnly: false,
+      },
+      links: {
+        intraNodeGBps: spec?.link.gbpsPerDirection ?? null,
+        fabricGBps: null,
+        crossNodeHops: 0,
+        tensorParallelCrossesNodes: false,
+      },
     };
-    const base = { engine, cardLabel: label, tier: row.tier, half: half.get(row.id) ?? "checking", source: row.source_url } as const;
+    const base = {
+      engine,
+      cardLabel: label,
+      tier: row.tier,
+      half: half.get(row.id) ?? "checking",
+      source: row.source_url,
+    } as const;
     if (engine === "llamacpp") {
       const split = row.gpu_count > 1;
       if (row.tg_tps !== undefined && row.tg_tokens !== undefined) {
-        cases.push({ ...base, id: `${row.id} tg${row.tg_tokens}`, group: split ? "llamacpp-split-decode" : "llamacpp-decode", measured: row.tg_tps, unit: "tok/s", pick: "decodeTps", gpusPerReplica: row.gpu_count,
-          input: { ...input, workload: { inputTokens: 1, outputTokens: row.tg_tokens, sequences: 1, sequencesTheKvHolds: null } } });
+        cases.push({
+          ...base,
+          id: `${row.id} tg${row.tg_tokens}`,
+          group: split ? "llamacpp-split-decode" : "llamacpp-decode",
+          measured: row.tg_tps,
+          unit: "tok/s",
+          pick: "decodeTps",
+          gpusPerReplica: row.gpu_count,
+          input: {
+            ...input,
+            workload: { inputTokens: 1, outputTokens: row.tg_tokens, sequences: 1, sequencesTheKvHolds: null },
+          },
+        });
       }
       if (row.pp_tps !== undefined && row.pp_tokens !== undefined) {
-        cases.push({ ...base, id: `${row.id} pp${row.pp_tokens}`, group: split ? "llamacpp-split-prefill" : "llamacpp-prefill", measured: row.pp_tps, unit: "tok/s", pick: "prefillTps", gpusPerReplica: row.gpu_count,
-          input: { ...input, workload: { inputTokens: row.pp_tokens, outputTokens: 1, sequences: 1, sequencesTheKvHolds: null } } });
+        cases.push({
+          ...base,
+          id: `${row.id} pp${row.pp_tokens}`,
+          group: split ? "llamacpp-split-prefill" : "llamacpp-prefill",
+          measured: row.pp_tps,
+          unit: "tok/s",
+          pick: "prefillTps",
+          gpusPerReplica: row.gpu_count,
+          input: {
+            ...input,
+            workload: { inputTokens: row.pp_tokens, outputTokens: 1, sequences: 1, sequencesTheKvHolds: null },
+          },
+        });
       }
       // The same table's longer runs (tg/pp at 1024–8192 tokens): in the row's half, as the rule goes by source; they set the context terms.
       if (!split) {
@@ -234,28 +303,78 @@ export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
           if (m === null || !(measured > 0)) continue;
           const tokens = Number(m[2]);
           const decode = m[1] === "tg";
-          cases.push({ ...base, id: `${row.id} ${key}`, group: decode ? "llamacpp-long-decode" : "llamacpp-long-prefill", measured, unit: "tok/s", pick: decode ? "decodeTps" : "prefillTps", gpusPerReplica: 1,
-            input: { ...input, workload: decode ? { inputTokens: 1, outputTokens: tokens, sequences: 1, sequencesTheKvHolds: null } : { inputTokens: tokens, outputTokens: 1, sequences: 1, sequencesTheKvHolds: null } } });
+          cases.push({
+            ...base,
+            id: `${row.id} ${key}`,
+            group: decode ? "llamacpp-long-decode" : "llamacpp-long-prefill",
+            measured,
+            unit: "tok/s",
+            pick: decode ? "decodeTps" : "prefillTps",
+            gpusPerReplica: 1,
+            input: {
+              ...input,
+              workload: decode
+                ? { inputTokens: 1, outputTokens: tokens, sequences: 1, sequencesTheKvHolds: null }
+                : { inputTokens: tokens, outputTokens: 1, sequences: 1, sequencesTheKvHolds: null },
+            },
+          });
         }
       }
       continue;
     }
-    if (row.concurrency === undefined || row.input_tokens === undefined || row.output_tokens === undefined || row.tpot_ms_median === undefined) {
+    if (
+      row.concurrency === undefined ||
+      row.input_tokens === undefined ||
+      row.output_tokens === undefined ||
+      row.tpot_ms_median === undefined
+    ) {
       skipped.push({ id: row.id, reason: "no median TPOT in the row" });
       continue;
     }
     // InferenceX rows with more GPUs than one replica uses run several replicas,
     // each at the row's concurrency (its output_tps_total ≈ replicas × conc ÷ TPOT), so the case is one replica.
     const gpusPerReplica = tp * pp;
-    const workload = { inputTokens: row.input_tokens, outputTokens: row.output_tokens, sequences: row.concurrency, sequencesTheKvHolds: null };
+    const workload = {
+      inputTokens: row.input_tokens,
+      outputTokens: row.output_tokens,
+      sequences: row.concurrency,
+      sequencesTheKvHolds: null,
+    };
     const servingInput = { ...input, workload };
-    cases.push({ ...base, id: `${row.id} tpot`, group: "serving-tpot", measured: row.tpot_ms_median, unit: "ms", pick: "tpotMs", gpusPerReplica, input: servingInput });
+    cases.push({
+      ...base,
+      id: `${row.id} tpot`,
+      group: "serving-tpot",
+      measured: row.tpot_ms_median,
+      unit: "ms",
+      pick: "tpotMs",
+      gpusPerReplica,
+      input: servingInput,
+    });
     if (row.output_tps_per_gpu !== undefined) {
-      cases.push({ ...base, id: `${row.id} tput/gpu`, group: "serving-throughput", measured: row.output_tps_per_gpu, unit: "tok/s/GPU", pick: "throughputPerGpu", gpusPerReplica, input: servingInput });
+      cases.push({
+        ...base,
+        id: `${row.id} tput/gpu`,
+        group: "serving-throughput",
+        measured: row.output_tps_per_gpu,
+        unit: "tok/s/GPU",
+        pick: "throughputPerGpu",
+        gpusPerReplica,
+        input: servingInput,
+      });
     }
     // Measured TTFT is under the row's load; at 4 or fewer sequences little queues ahead, so it stands for one request alone.
     if (row.ttft_ms_median !== undefined && row.concurrency <= 4) {
-      cases.push({ ...base, id: `${row.id} ttft`, group: "serving-ttft", measured: row.ttft_ms_median, unit: "ms", pick: "ttftMs", gpusPerReplica, input: servingInput });
+      cases.push({
+        ...base,
+        id: `${row.id} ttft`,
+        group: "serving-ttft",
+        measured: row.ttft_ms_median,
+        unit: "ms",
+        pick: "ttftMs",
+        gpusPerReplica,
+        input: servingInput,
+      });
     }
   }
   return { cases, skipped };

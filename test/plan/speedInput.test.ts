@@ -12,11 +12,33 @@ import { plan, shapeFromConfig, DEFAULT_WORKLOAD } from "../../src/plan/index.ts
 import { optionSpeed, speedModelOf, computeFormatOf, type SpeedContext } from "../../src/plan/index.ts";
 import type { Artifact, Cluster } from "../../src/plan/index.ts";
 
-const config = JSON.parse(readFileSync(join(import.meta.dirname, "..", "fixtures", "speed", "meta-llama__Llama-2-7b-hf.config.json"), "utf8")) as Record<string, unknown>;
+const config = JSON.parse(
+  readFileSync(join(import.meta.dirname, "..", "fixtures", "speed", "meta-llama__Llama-2-7b-hf.config.json"), "utf8"),
+) as Record<string, unknown>;
 const shape = shapeFromConfig(config, 6.74e9);
-const q4: Artifact = { name: "llama-2-7b.Q4_0.gguf", format: "gguf", files: ["llama-2-7b.Q4_0.gguf"], bytes: 3.82e9, projectorBytes: 0, quant: "Q4_0", bitsPerWeight: 4.53, expertBytes: 0 };
-const cluster: Cluster = { nodes: [{ id: "desk", fabric: "", hostMemGib: 64, hostFreeGib: 48, devices: [{ class: "rtx4090-24g", count: 1, free: 1 }] }] };
-const tg128: SpeedContext = { inputTokens: 1, outputTokens: 128, sequences: 1, kvElementBytes: 2, fabricGBps: null, hostBandwidthGBps: null };
+const q4: Artifact = {
+  name: "llama-2-7b.Q4_0.gguf",
+  format: "gguf",
+  files: ["llama-2-7b.Q4_0.gguf"],
+  bytes: 3.82e9,
+  projectorBytes: 0,
+  quant: "Q4_0",
+  bitsPerWeight: 4.53,
+  expertBytes: 0,
+};
+const cluster: Cluster = {
+  nodes: [
+    { id: "desk", fabric: "", hostMemGib: 64, hostFreeGib: 48, devices: [{ class: "rtx4090-24g", count: 1, free: 1 }] },
+  ],
+};
+const tg128: SpeedContext = {
+  inputTokens: 1,
+  outputTokens: 128,
+  sequences: 1,
+  kvElementBytes: 2,
+  fabricGBps: null,
+  hostBandwidthGBps: null,
+};
 
 function theOption() {
   const p = plan({ repo: "meta-llama/Llama-2-7b-hf", revision: "", shape, artifacts: [q4] }, cluster, DEFAULT_WORKLOAD);

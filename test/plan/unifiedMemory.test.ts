@@ -3,7 +3,15 @@
  * which engines run there, and the Mac Studio preset planned on llama.cpp.
  */
 import { describe, expect, test } from "vitest";
-import { appleGpuWorkingSetBytes, artifactsOf, cardMemoryBytes, cudaTotalBytes, DEFAULT_WORKLOAD, engineRunsOn, plan } from "../../src/plan/index.ts";
+import {
+  appleGpuWorkingSetBytes,
+  artifactsOf,
+  cardMemoryBytes,
+  cudaTotalBytes,
+  DEFAULT_WORKLOAD,
+  engineRunsOn,
+  plan,
+} from "../../src/plan/index.ts";
 import type { Artifact } from "../../src/plan/index.ts";
 import { PRESETS } from "../../src/cluster/presets.ts";
 import { snapshotOf } from "./fixture.ts";
@@ -56,8 +64,14 @@ describe("the Mac Studio M3 Ultra 512 GB preset", () => {
   test("runs DeepSeek-R1 UD-IQ1_S (131 GiB) on llama.cpp, all layers on Metal's 384 GiB", () => {
     const mac = PRESETS.find((p) => p.id === "mac-studio-m3-ultra-512g");
     const shape = shapeOf("deepseek-ai/DeepSeek-R1");
-    const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find((a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S") as Artifact;
-    const p = plan({ repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] }, mac?.cluster ?? { nodes: [] }, DEFAULT_WORKLOAD);
+    const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find(
+      (a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S",
+    ) as Artifact;
+    const p = plan(
+      { repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] },
+      mac?.cluster ?? { nodes: [] },
+      DEFAULT_WORKLOAD,
+    );
     const o = p.options.find((x) => x.engine === "llamacpp" && !x.placement.cpu);
     expect(o?.fits).toBe(true);
     expect(o?.placement).toMatchObject({ gpuClass: "apple-m3-ultra-512g", gpusPerNode: 1, gpuLayers: -1 });

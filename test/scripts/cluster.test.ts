@@ -8,7 +8,12 @@ const fixture = (name: string) => `test/fixtures/inventory/${name}`;
 
 /** Runs the command as a user does (npm run cluster runs tsx scripts/cluster.ts), from the project's root. */
 function run(args: string[], input?: string) {
-  const out = spawnSync(`${root}node_modules/.bin/tsx`, ["scripts/cluster.ts", ...args], { cwd: root, encoding: "utf8", input, timeout: 30_000 });
+  const out = spawnSync(`${root}node_modules/.bin/tsx`, ["scripts/cluster.ts", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    input,
+    timeout: 30_000,
+  });
   return { code: out.status, stdout: out.stdout, stderr: out.stderr };
 }
 
@@ -16,21 +21,37 @@ describe("npm run cluster", { timeout: 60_000 }, () => {
   test("prints what it read from an nvidia-smi table", () => {
     const { code, stdout } = run([fixture("nvidia-smi-h100-sxm-80g-1.txt")]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^nvidia-smi: 1 node, 8 GPUs of 1 class; host RAM unknown: set it\n {2}node-1: 8 × h100-80g, 8 free\n/);
+    expect(stdout).toMatch(
+      /^nvidia-smi: 1 node, 8 GPUs of 1 class; host RAM unknown: set it\n {2}node-1: 8 × h100-80g, 8 free\n/,
+    );
     expect(stdout).toMatch(/warning: nvidia-smi does not print the host name/);
   });
 
   test("--json prints Modelplan's cluster JSON and the warnings; the JSON reads back to the same cluster", () => {
     const { code, stdout } = run([fixture("scontrol-show-node-rtx3090-drain-1.txt"), "--json"]);
     expect(code).toBe(0);
-    const out = JSON.parse(stdout) as { format: string; cluster: unknown; warnings: { message: string; line?: number }[] };
+    const out = JSON.parse(stdout) as {
+      format: string;
+      cluster: unknown;
+      warnings: { message: string; line?: number }[];
+    };
     expect(out.format).toBe("slurm scontrol show node");
     expect(out.cluster).toEqual({
       // gres_type: the node's Gres=gpu:nvidia-rtx-3090:1, what an sbatch script asks for.
-      nodes: [{ id: "yigou-dev-102-68", fabric: "", host_mem_gib: 0, host_free_gib: 0, devices: [{ class: "rtx3090-24g", count: 1, free: 0, gres_type: "nvidia-rtx-3090" }] }],
+      nodes: [
+        {
+          id: "yigou-dev-102-68",
+          fabric: "",
+          host_mem_gib: 0,
+          host_free_gib: 0,
+          devices: [{ class: "rtx3090-24g", count: 1, free: 0, gres_type: "nvidia-rtx-3090" }],
+        },
+      ],
     });
     expect(out.warnings.some((w) => /IDLE\+DRAIN/.test(w.message))).toBe(true);
-    expect(importCluster(JSON.stringify(out.cluster)).cluster?.nodes[0]?.devices).toEqual([{ class: "rtx3090-24g", count: 1, free: 0, gresType: "nvidia-rtx-3090" }]);
+    expect(importCluster(JSON.stringify(out.cluster)).cluster?.nodes[0]?.devices).toEqual([
+      { class: "rtx3090-24g", count: 1, free: 0, gresType: "nvidia-rtx-3090" },
+    ]);
   });
 
   test("a file it cannot read: exit 2 and the reason", () => {
@@ -41,17 +62,24 @@ describe("npm run cluster", { timeout: 60_000 }, () => {
   });
 
   test("a file with no usable cluster: exit 2 and the messages with their lines", () => {
-    const bad = '{ "nodes": [\n  { "id": "a", "host_mem_gib": 64, "host_free_gib": 64,\n    "devices": [ { "class": "h100-80g", "count": 2, "free": 5 } ] }\n] }\n';
+    const bad =
+      '{ "nodes": [\n  { "id": "a", "host_mem_gib": 64, "host_free_gib": 64,\n    "devices": [ { "class": "h100-80g", "count": 2, "free": 5 } ] }\n] }\n';
     const { code, stderr } = run(["-"], bad);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/nothing imported \(modelplan-json\): line 3: Node 1 \(a\), h100-80g: 5 free of 2 cards: give at most 2\n$/);
+    expect(stderr).toMatch(
+      /nothing imported \(modelplan-json\): line 3: Node 1 \(a\), h100-80g: 5 free of 2 cards: give at most 2\n$/,
+    );
   });
 
   test("several problems: listed under one line, one each", () => {
-    const bad = '{ "nodes": [\n  { "id": "a", "host_mem_gib": -1,\n    "devices": [ { "class": "h100-80g", "count": "2", "free": 1 } ] }\n] }\n';
+    const bad =
+      '{ "nodes": [\n  { "id": "a", "host_mem_gib": -1,\n    "devices": [ { "class": "h100-80g", "count": "2", "free": 1 } ] }\n] }\n';
     const { code, stderr } = run(["-"], bad);
     expect(code).toBe(2);
-    expect(stderr.split("\n").slice(0, 2)).toEqual(["cluster: -: nothing imported (modelplan-json)", expect.stringMatching(/^ {2}line 2: Node 1 \(a\): the RAM is negative/)]);
+    expect(stderr.split("\n").slice(0, 2)).toEqual([
+      "cluster: -: nothing imported (modelplan-json)",
+      expect.stringMatching(/^ {2}line 2: Node 1 \(a\): the RAM is negative/),
+    ]);
   });
 
   test("lgip is refused, saying what to paste instead", () => {
@@ -70,7 +98,13 @@ describe("npm run cluster", { timeout: 60_000 }, () => {
   });
 
   test("the same warning on 2,000 nodes: ten lines and a count, not 2,000", () => {
-    const nodes = Array.from({ length: 2000 }, (_, i) => ({ id: `n${i}`, host_mem_gib: 64, host_free_gib: 64, rack: "r1", devices: [] }));
+    const nodes = Array.from({ length: 2000 }, (_, i) => ({
+      id: `n${i}`,
+      host_mem_gib: 64,
+      host_free_gib: 64,
+      rack: "r1",
+      devices: [],
+    }));
     const { code, stdout } = run(["-"], JSON.stringify({ nodes }));
     expect(code).toBe(0);
     const warnings = stdout.split("\n").filter((l) => l.startsWith("warning: "));

@@ -26,7 +26,12 @@ afterAll(async () => {
 const run = (argv: string[]) => main(argv, { HF_ENDPOINT: server.url });
 
 interface JsonOut {
-  options: { id: string; engine: string; gpus_per_node: number; deploy_targets: { kind: string; ok: boolean; reason?: string }[] }[];
+  options: {
+    id: string;
+    engine: string;
+    gpus_per_node: number;
+    deploy_targets: { kind: string; ok: boolean; reason?: string }[];
+  }[];
 }
 
 describe("--deploy", () => {
@@ -34,7 +39,9 @@ describe("--deploy", () => {
     const json = JSON.parse((await run([CODER, "--cluster", V100, "--json"])).stdout) as JsonOut;
     const { code, stdout } = await run([CODER, "--cluster", V100, "--deploy", "kubernetes"]);
     expect(code).toBe(0);
-    expect(stdout.split("\n")[0]).toBe(`# Modelplan: ${CODER}@b47205940b83b5b484577359f71ee7b88472df67, option ${json.options[0]?.id} (${json.options[0]?.engine}, original)`);
+    expect(stdout.split("\n")[0]).toBe(
+      `# Modelplan: ${CODER}@b47205940b83b5b484577359f71ee7b88472df67, option ${json.options[0]?.id} (${json.options[0]?.engine}, original)`,
+    );
     expect(documents(stdout).map((d) => d.kind)).toEqual(["PersistentVolumeClaim", "Deployment", "Service"]);
   });
 
@@ -47,19 +54,30 @@ describe("--deploy", () => {
     expect(byPlace.code).toBe(0);
     expect(byPlace.stdout).toBe(byId.stdout);
     expect(byPlace.stdout).toContain(`option ${second.id} (`);
-    const doc = documents(byPlace.stdout)[0] as { services: Record<string, { deploy: { resources: { reservations: { devices: { device_ids: string[] }[] } } } }> };
-    expect(doc.services[second.engine]?.deploy.resources.reservations.devices[0]?.device_ids).toHaveLength(second.gpus_per_node);
+    const doc = documents(byPlace.stdout)[0] as {
+      services: Record<string, { deploy: { resources: { reservations: { devices: { device_ids: string[] }[] } } } }>;
+    };
+    expect(doc.services[second.engine]?.deploy.resources.reservations.devices[0]?.device_ids).toHaveLength(
+      second.gpus_per_node,
+    );
   });
 
   test("slurm on the Slurm node: an sbatch script", async () => {
     const { code, stdout } = await run([CODER, "--cluster", SLURM, "--deploy", "slurm"]);
     expect(code).toBe(0);
-    expect(stdout.split("\n").slice(0, 3)).toEqual(["#!/bin/bash", "#SBATCH --job-name=qwen2-5-coder-32b-instruct", "#SBATCH --nodes=1"]);
+    expect(stdout.split("\n").slice(0, 3)).toEqual([
+      "#!/bin/bash",
+      "#SBATCH --job-name=qwen2-5-coder-32b-instruct",
+      "#SBATCH --nodes=1",
+    ]);
   });
 
   test.each([
     [["--deploy", "helm"], '--deploy takes one of kubernetes, compose, slurm, not "helm"'],
-    [["--deploy", "slurm"], "--deploy slurm: the cluster was not imported from Slurm (no GRES type on the option's nodes), so its node ids are not known to be Slurm's: import `scontrol show node`, or use kubernetes or compose; this option can be deployed with --deploy kubernetes or compose"],
+    [
+      ["--deploy", "slurm"],
+      "--deploy slurm: the cluster was not imported from Slurm (no GRES type on the option's nodes), so its node ids are not known to be Slurm's: import `scontrol show node`, or use kubernetes or compose; this option can be deployed with --deploy kubernetes or compose",
+    ],
     [["--deploy", "kubernetes", "--option", "99"], "--option 99: no such option; give 1 to"],
     [["--option", "1"], "--option chooses the option --deploy writes"],
   ])("%j: one line saying why and what can, exit code 2, nothing on stdout", async (extra, words) => {
@@ -76,6 +94,9 @@ test("--json: each option carries deploy_targets, with the reason where a kind d
   for (const o of out.options) {
     expect(o.deploy_targets.map((t) => t.kind)).toEqual(["kubernetes", "compose", "slurm"]);
     expect(o.deploy_targets.slice(0, 2).every((t) => t.ok)).toBe(true);
-    expect(o.deploy_targets[2]).toMatchObject({ ok: false, reason: expect.stringContaining("not imported from Slurm") as unknown });
+    expect(o.deploy_targets[2]).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("not imported from Slurm") as unknown,
+    });
   }
 });

@@ -11,5 +11,7 @@ test.each([
 });
 
 test("a mode llama.cpp has not is refused, naming the three it has", () => {
-  expect(() => parsePlanArgs(["m/x", "--cluster", "c", "--flash-attn", "1"])).toThrow('--flash-attn takes one of on, off, auto, not "1"');
+  expect(() => parsePlanArgs(["m/x", "--cluster", "c", "--flash-attn", "1"])).toThrow(
+    '--flash-attn takes one of on, off, auto, not "1"',
+  );
 });

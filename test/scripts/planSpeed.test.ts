@@ -20,8 +20,12 @@ function cluster(name: string, value: unknown): string {
   return path;
 }
 
-const dgx = cluster("dgx.json", { nodes: [{ id: "dgx1", fabric: "ib-400g", host_mem_gib: 2048, devices: [{ class: "h100-80g", count: 8 }] }] });
-const custom = cluster("custom.json", { nodes: [{ id: "lab", fabric: "", host_mem_gib: 256, devices: [{ class: "lab-accelerator", count: 2, mem_gib: 64 }] }] });
+const dgx = cluster("dgx.json", {
+  nodes: [{ id: "dgx1", fabric: "ib-400g", host_mem_gib: 2048, devices: [{ class: "h100-80g", count: 8 }] }],
+});
+const custom = cluster("custom.json", {
+  nodes: [{ id: "lab", fabric: "", host_mem_gib: 256, devices: [{ class: "lab-accelerator", count: 2, mem_gib: 64 }] }],
+});
 
 async function options(args: string[]): Promise<Record<string, unknown>[]> {
   const r = await main(["meta-llama/Llama-3.1-8B-Instruct", ...args, "--json"], OFFLINE);
@@ -49,7 +53,9 @@ describe("speed in npm run plan --json", () => {
 
   test("--input-tokens lengthens the time to first token; --output-tokens is taken", async () => {
     const short = (await options(["--cluster", dgx, "--input-tokens", "512"])).find((o) => o.engine === "vllm");
-    const long = (await options(["--cluster", dgx, "--input-tokens", "16384", "--output-tokens", "64"])).find((o) => o.engine === "vllm");
+    const long = (await options(["--cluster", dgx, "--input-tokens", "16384", "--output-tokens", "64"])).find(
+      (o) => o.engine === "vllm",
+    );
     expect(long?.ttft_ms as number).toBeGreaterThan(4 * (short?.ttft_ms as number));
   });
 
@@ -70,13 +76,34 @@ describe("speed in npm run plan --json", () => {
 
 describe("ranking and prices in npm run plan", () => {
   test("--json carries the layout fields (replicas, fits_workload, data_parallel, cost_per_mtok, what_to_buy)", async () => {
-    const all = await options(["--cluster", dgx, "--sequences", "64", "--rank-by", "throughput", "--price", "h100-80g=2.5"]);
-    for (const o of all) for (const f of ["replicas", "replicas_free_now", "fits_workload", "data_parallel", "cost_per_mtok", "what_to_buy"]) expect(o).toHaveProperty(f);
+    const all = await options([
+      "--cluster",
+      dgx,
+      "--sequences",
+      "64",
+      "--rank-by",
+      "throughput",
+      "--price",
+      "h100-80g=2.5",
+    ]);
+    for (const o of all)
+      for (const f of [
+        "replicas",
+        "replicas_free_now",
+        "fits_workload",
+        "data_parallel",
+        "cost_per_mtok",
+        "what_to_buy",
+      ])
+        expect(o).toHaveProperty(f);
     expect(all.some((o) => o.cost_per_mtok !== null)).toBe(true);
   });
 
   test.each([
-    [["--rank-by", "fastest"], /--rank-by takes one of fewest-cards, throughput, latency, context, quality, cost, not "fastest"/],
+    [
+      ["--rank-by", "fastest"],
+      /--rank-by takes one of fewest-cards, throughput, latency, context, quality, cost, not "fastest"/,
+    ],
     [["--price", "h100-80g=-1"], /--price takes class=dollars/],
     [["--price", "h100-80g=cheap"], /--price takes class=dollars/],
     [["--sequences", "0"], /--sequences takes a whole number from 1 up/],

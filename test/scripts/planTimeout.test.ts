@@ -14,7 +14,20 @@ import { stallingHub, type Stall, type StallingHub } from "../hub/stallingHub.ts
 const ROOT = join(import.meta.dirname, "..", "..");
 const work = mkdtempSync(join(tmpdir(), "modelplan-timeout-"));
 const clusterFile = join(work, "cluster.json");
-writeFileSync(clusterFile, JSON.stringify({ nodes: [{ id: "dgx1", fabric: "ib0", host_mem_gib: 2048, host_free_gib: 1900, devices: [{ class: "h100-80g", count: 8, free: 8 }] }] }));
+writeFileSync(
+  clusterFile,
+  JSON.stringify({
+    nodes: [
+      {
+        id: "dgx1",
+        fabric: "ib0",
+        host_mem_gib: 2048,
+        host_free_gib: 1900,
+        devices: [{ class: "h100-80g", count: 8, free: 8 }],
+      },
+    ],
+  }),
+);
 
 let hub: StallingHub | undefined;
 afterEach(async () => {
@@ -25,7 +38,11 @@ afterEach(async () => {
 function run(env: Record<string, string>): Promise<{ code: number | null; stderr: string; ms: number }> {
   const started = performance.now();
   return new Promise((ok, fail) => {
-    const child = spawn("npx", ["tsx", "scripts/plan.ts", "Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", clusterFile], { cwd: ROOT, env: { ...process.env, HF_TOKEN: "", ...env } });
+    const child = spawn(
+      "npx",
+      ["tsx", "scripts/plan.ts", "Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", clusterFile],
+      { cwd: ROOT, env: { ...process.env, HF_TOKEN: "", ...env } },
+    );
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", fail);
@@ -35,17 +52,33 @@ function run(env: Record<string, string>): Promise<{ code: number | null; stderr
 
 describe("npm run plan against a Hub that stalls", () => {
   test.each([
-    ["never answers the info call", (p: string): Stall | null => (p.startsWith("/api/models") ? "silent" : null), /revision\/main did not answer within 0\.5 s/],
-    ["sends headers, then nothing", (p: string): Stall | null => (p.startsWith("/api/models") ? "headers-then-nothing" : null), /revision\/main stopped sending/],
-    ["stalls on config.json", (p: string): Stall | null => (p.endsWith("/config.json") ? "silent" : null), /config\.json did not answer/],
-  ])("%s: one line naming the request, exit 1", async (_name, stallOn, named) => {
-    hub = await stallingHub(stallOn, fakeHub({ recordings: [loadRecording("Qwen/Qwen2.5-Coder-32B-Instruct")] }));
-    const { code, stderr, ms } = await run({ HF_ENDPOINT: hub.url, HF_HUB_TIMEOUT: "0.5" });
-    expect(code).toBe(1);
-    expect(stderr.trim().split("\n")).toHaveLength(1);
-    expect(stderr).toMatch(named);
-    expect(ms).toBeLessThan(30_000);
-  }, 40_000);
+    [
+      "never answers the info call",
+      (p: string): Stall | null => (p.startsWith("/api/models") ? "silent" : null),
+      /revision\/main did not answer within 0\.5 s/,
+    ],
+    [
+      "sends headers, then nothing",
+      (p: string): Stall | null => (p.startsWith("/api/models") ? "headers-then-nothing" : null),
+      /revision\/main stopped sending/,
+    ],
+    [
+      "stalls on config.json",
+      (p: string): Stall | null => (p.endsWith("/config.json") ? "silent" : null),
+      /config\.json did not answer/,
+    ],
+  ])(
+    "%s: one line naming the request, exit 1",
+    async (_name, stallOn, named) => {
+      hub = await stallingHub(stallOn, fakeHub({ recordings: [loadRecording("Qwen/Qwen2.5-Coder-32B-Instruct")] }));
+      const { code, stderr, ms } = await run({ HF_ENDPOINT: hub.url, HF_HUB_TIMEOUT: "0.5" });
+      expect(code).toBe(1);
+      expect(stderr.trim().split("\n")).toHaveLength(1);
+      expect(stderr).toMatch(named);
+      expect(ms).toBeLessThan(30_000);
+    },
+    40_000,
+  );
 
   test("an HF_HUB_TIMEOUT that is no number of seconds is refused before any request, exit 2", async () => {
     hub = await stallingHub(() => "silent");

@@ -21,9 +21,17 @@ const clusterOf = (name: string, nodes: unknown[]) => {
   writeFileSync(path, JSON.stringify({ nodes }));
   return path;
 };
-const dgx = (id: string) => ({ id, fabric: "ib0", host_mem_gib: 2048, host_free_gib: 2000, devices: [{ class: "h100-80g", count: 8, free: 8 }] });
+const dgx = (id: string) => ({
+  id,
+  fabric: "ib0",
+  host_mem_gib: 2048,
+  host_free_gib: 2000,
+  devices: [{ class: "h100-80g", count: 8, free: 8 }],
+});
 const TWO_DGX = clusterOf("two.json", [dgx("dgx-0"), dgx("dgx-1")]);
-const ONE_L4 = clusterOf("l4.json", [{ id: "ws", fabric: "", host_mem_gib: 16, host_free_gib: 16, devices: [{ class: "l4-24g", count: 1, free: 1 }] }]);
+const ONE_L4 = clusterOf("l4.json", [
+  { id: "ws", fabric: "", host_mem_gib: 16, host_free_gib: 16, devices: [{ class: "l4-24g", count: 1, free: 1 }] },
+]);
 /** A closed port: the Hub cannot be reached, at once. */
 const OFFLINE = { HF_ENDPOINT: "http://127.0.0.1:9", HF_TOKEN: "" };
 /** Words for things only the page has. */
@@ -77,7 +85,9 @@ describe("the summary", () => {
   });
 
   test("nothing fits: each configuration turned down with its one-line reason, not '--json lists why'", async () => {
-    const { code, stdout } = await main(["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", ONE_L4], { HF_ENDPOINT: server.url });
+    const { code, stdout } = await main(["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", ONE_L4], {
+      HF_ENDPOINT: server.url,
+    });
     expect(code).toBe(0);
     expect(stdout).not.toContain("--json lists why");
     const lines = stdout.split("\n");
@@ -90,7 +100,9 @@ describe("the summary", () => {
   });
 
   test("something fits: the refusals stay behind --json", async () => {
-    const { stdout } = await main(["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", TWO_DGX], { HF_ENDPOINT: server.url });
+    const { stdout } = await main(["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", TWO_DGX], {
+      HF_ENDPOINT: server.url,
+    });
     expect(stdout).toContain("--json lists why");
     expect(stdout).not.toContain("Why not?");
   });
@@ -106,7 +118,13 @@ describe("a multi-node option's commands", () => {
   });
 
   test("a one-node command stays at the command's indent", () => {
-    expect(commandLines(["vllm serve m --tensor-parallel-size 8"])).toEqual(["      vllm serve m --tensor-parallel-size 8"]);
-    expect(commandLines(["# a (head)\nray start --head\nvllm serve m"])).toEqual(["      # a (head)", "        ray start --head", "        vllm serve m"]);
+    expect(commandLines(["vllm serve m --tensor-parallel-size 8"])).toEqual([
+      "      vllm serve m --tensor-parallel-size 8",
+    ]);
+    expect(commandLines(["# a (head)\nray start --head\nvllm serve m"])).toEqual([
+      "      # a (head)",
+      "        ray start --head",
+      "        vllm serve m",
+    ]);
   });
 });

@@ -13,7 +13,15 @@ const DEFAULTS: Choices = {
   repo: "Qwen/Qwen3-32B",
   revision: "",
   cluster: {
-    nodes: [{ id: "node-1", fabric: "ib0", hostMemGib: 2048, hostFreeGib: 1900, devices: [{ class: "h100-80g", count: 8, free: 8 }] }],
+    nodes: [
+      {
+        id: "node-1",
+        fabric: "ib0",
+        hostMemGib: 2048,
+        hostFreeGib: 1900,
+        devices: [{ class: "h100-80g", count: 8, free: 8 }],
+      },
+    ],
   },
   workload: { contextTokens: 32768, sequences: 1, kvDtype: "auto", settings: {} },
   filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
@@ -25,15 +33,39 @@ const DEFAULTS: Choices = {
 function tenNodeCluster(): Cluster {
   const nodes: Cluster["nodes"] = [];
   for (let i = 1; i <= 6; i++) {
-    nodes.push({ id: `dgx-h100-${String(i).padStart(2, "0")}.cluster.internal`, fabric: "ib0", hostMemGib: 2015.6, hostFreeGib: 1740.2, devices: [{ class: "h100-80g", count: 8, free: i % 3 === 0 ? 2 : 8 }] });
+    nodes.push({
+      id: `dgx-h100-${String(i).padStart(2, "0")}.cluster.internal`,
+      fabric: "ib0",
+      hostMemGib: 2015.6,
+      hostFreeGib: 1740.2,
+      devices: [{ class: "h100-80g", count: 8, free: i % 3 === 0 ? 2 : 8 }],
+    });
   }
-  nodes.push({ id: "a100-mig-01.cluster.internal", fabric: "roce", hostMemGib: 1007.5, hostFreeGib: 880, devices: [
-    { class: "a100-80g-mig-3g.40gb", count: 1, free: 1 },
-    { class: "a100-80g-mig-2g.20gb", count: 2, free: 1 },
-    { class: "a100-80g", count: 7, free: 7 },
-  ] });
-  nodes.push({ id: "l40s-01.cluster.internal", fabric: "roce", hostMemGib: 503.7, hostFreeGib: 400, devices: [{ class: "l40s-48g", count: 4, free: 4 }] });
-  nodes.push({ id: "lab-box", fabric: "", hostMemGib: 125.7, hostFreeGib: 100, devices: [{ class: "custom-gpu", count: 2, free: 2, memGib: 44.5 }] });
+  nodes.push({
+    id: "a100-mig-01.cluster.internal",
+    fabric: "roce",
+    hostMemGib: 1007.5,
+    hostFreeGib: 880,
+    devices: [
+      { class: "a100-80g-mig-3g.40gb", count: 1, free: 1 },
+      { class: "a100-80g-mig-2g.20gb", count: 2, free: 1 },
+      { class: "a100-80g", count: 7, free: 7 },
+    ],
+  });
+  nodes.push({
+    id: "l40s-01.cluster.internal",
+    fabric: "roce",
+    hostMemGib: 503.7,
+    hostFreeGib: 400,
+    devices: [{ class: "l40s-48g", count: 4, free: 4 }],
+  });
+  nodes.push({
+    id: "lab-box",
+    fabric: "",
+    hostMemGib: 125.7,
+    hostFreeGib: 100,
+    devices: [{ class: "custom-gpu", count: 2, free: 2, memGib: 44.5 }],
+  });
   nodes.push({ id: "cpu-big-01.cluster.internal", fabric: "", hostMemGib: 512, hostFreeGib: 480, devices: [] });
   return { nodes };
 }
@@ -53,7 +85,15 @@ const FULL: Choices = {
     contextTokens: 131072,
     sequences: 8,
     kvDtype: "fp8",
-    settings: { gpuMemoryUtilization: 0.95, maxNumSeqs: 64, maxNumBatchedTokens: 8192, enforceEager: true, vllmChunkedLocalHybridKv: false, vllmVersion: "0.15.0", measuredOverheadGib: { vllm: 3.2 } },
+    settings: {
+      gpuMemoryUtilization: 0.95,
+      maxNumSeqs: 64,
+      maxNumBatchedTokens: 8192,
+      enforceEager: true,
+      vllmChunkedLocalHybridKv: false,
+      vllmVersion: "0.15.0",
+      measuredOverheadGib: { vllm: 3.2 },
+    },
   },
   filters: { artifact: "original", engine: "vllm", fit: "fits", groupBy: "engine" },
   selectedOptionId: "original|vllm|h100-80g|tp4",
@@ -63,13 +103,18 @@ const FULL: Choices = {
 describe("plan links: exact strings (a link made today must open tomorrow)", () => {
   // A change to the wire format breaks every link already shared: these strings are pinned on purpose.
   test.each([
-    ["the defaults", DEFAULTS, "v2.ec49c59f.JY1LDsIwDETvMmtHOAmCkCU3YF2xKBA-Ukmkqp9F1bt3olrWWJ7nz4IeEbc55UMVb7y7QjDRZHkiNg1yeSVj2f4eCnF6DGIvqkL0taom6AcSJNwZgpk73p1PHBK041BAMyEuq-BNVu8y266j5pJT5WX_90fUdQM"],
+    [
+      "the defaults",
+      DEFAULTS,
+      "v2.ec49c59f.JY1LDsIwDETvMmtHOAmCkCU3YF2xKBA-Ukmkqp9F1bt3olrWWJ7nz4IeEbc55UMVb7y7QjDRZHkiNg1yeSVj2f4eCnF6DGIvqkL0taom6AcSJNwZgpk73p1PHBK041BAMyEuq-BNVu8y266j5pJT5WX_90fUdQM",
+    ],
   ])("encodeLink(%s)", (_name, choices, expected) => {
     expect(encodeLink(choices)).toBe(expected);
   });
 
   test("a v1 link (made before the checksum) still opens, to the same plan", () => {
-    const v1 = "v1.JY1LDsIwDETvMmtHOAmCkCU3YF2xKBA-Ukmkqp9F1bt3olrWWJ7nz4IeEbc55UMVb7y7QjDRZHkiNg1yeSVj2f4eCnF6DGIvqkL0taom6AcSJNwZgpk73p1PHBK041BAMyEuq-BNVu8y266j5pJT5WX_90fUdQM";
+    const v1 =
+      "v1.JY1LDsIwDETvMmtHOAmCkCU3YF2xKBA-Ukmkqp9F1bt3olrWWJ7nz4IeEbc55UMVb7y7QjDRZHkiNg1yeSVj2f4eCnF6DGIvqkL0taom6AcSJNwZgpk73p1PHBK041BAMyEuq-BNVu8y266j5pJT5WX_90fUdQM";
     const decoded = decodeLink(v1, { ...DEFAULTS, repo: "x/y" });
     expect(decoded.ignored).toEqual([]);
     expect(decoded.choices).toEqual(DEFAULTS);
@@ -106,7 +151,11 @@ describe("plan links: exact strings (a link made today must open tomorrow)", () 
     ["text that is not a plan link", "#hello-world", /not a Modelplan plan link/],
     ["a link from a newer format", "#v3.AAAA", /link format v3; this page reads v1 and v2/],
     ["characters base64url never has", "#v1.abc$def", /characters a plan link never has/],
-    ["a link cut in the middle of its data", "#v1.JY1LDsIwDETvMmtHOAmCkCU3YF2xKBA-Ukmkqp9F1bt3olrWWJ7nz4IeEbc55UMV", /damaged/],
+    [
+      "a link cut in the middle of its data",
+      "#v1.JY1LDsIwDETvMmtHOAmCkCU3YF2xKBA-Ukmkqp9F1bt3olrWWJ7nz4IeEbc55UMV",
+      /damaged/,
+    ],
     ["a compressed array, not a plan", `#${wire([1, 2, 3])}`, /holds no plan/],
     ["a compressed number", `#${wire(42)}`, /holds no plan/],
   ])("%s opens the example plan and says why", (_name, fragment, message) => {
@@ -121,8 +170,23 @@ describe("plan links: round trips", () => {
   test.each([
     ["the defaults", DEFAULTS],
     ["every field set, a 10-node cluster", FULL],
-    ["a GGUF repo on llama.cpp with a quantized cache", { ...DEFAULTS, repo: "bartowski/Qwen2.5-72B-Instruct-GGUF", workload: { contextTokens: 512, sequences: 4, kvDtype: "q8_0" as const, settings: { ubatch: 512, batch: 2048, parallel: 4 } } }],
-    ["llama.cpp with flash attention off (-fa off)", { ...DEFAULTS, workload: { ...DEFAULTS.workload, settings: { flashAttn: "off" as const } } }],
+    [
+      "a GGUF repo on llama.cpp with a quantized cache",
+      {
+        ...DEFAULTS,
+        repo: "bartowski/Qwen2.5-72B-Instruct-GGUF",
+        workload: {
+          contextTokens: 512,
+          sequences: 4,
+          kvDtype: "q8_0" as const,
+          settings: { ubatch: 512, batch: 2048, parallel: 4 },
+        },
+      },
+    ],
+    [
+      "llama.cpp with flash attention off (-fa off)",
+      { ...DEFAULTS, workload: { ...DEFAULTS.workload, settings: { flashAttn: "off" as const } } },
+    ],
   ])("%s", (_name, choices) => {
     const decoded = decodeLink("#" + encodeLink(choices), DEFAULTS);
     expect(decoded.ignored).toEqual([]);
@@ -137,7 +201,16 @@ describe("plan links: round trips", () => {
 });
 
 describe("plan links: tampered fields fall back one by one and are named", () => {
-  const good = { r: "Qwen/Qwen3-8B", v: "main", c: [["n1", "ib0", 512, 500, [["h100-80g", 8, 4]]]], w: [8192, 2, "fp8"], e: {}, f: ["", "", "all", "none"], o: "", m: 0 };
+  const good = {
+    r: "Qwen/Qwen3-8B",
+    v: "main",
+    c: [["n1", "ib0", 512, 500, [["h100-80g", 8, 4]]]],
+    w: [8192, 2, "fp8"],
+    e: {},
+    f: ["", "", "all", "none"],
+    o: "",
+    m: 0,
+  };
 
   test("an empty repo id is refused, and the page's own repo read instead", () => {
     const decoded = decodeLink(wire({ ...good, r: "" }), DEFAULTS);
@@ -162,31 +235,111 @@ describe("plan links: tampered fields fall back one by one and are named", () =>
   });
 
   test.each([
-    ["a negative context", { w: [-5, 2, "fp8"] }, "the context length", (c: Choices) => c.workload.contextTokens === DEFAULTS.workload.contextTokens && c.workload.sequences === 2],
-    ["a fractional sequence count", { w: [8192, 1.5, "fp8"] }, "the concurrent sequences", (c: Choices) => c.workload.sequences === 1 && c.workload.contextTokens === 8192],
-    ["an unknown KV dtype", { w: [8192, 2, "int3"] }, "the KV cache dtype", (c: Choices) => c.workload.kvDtype === "auto"],
-    ["a utilization above 1", { e: { gpuMemoryUtilization: 1.5, maxNumSeqs: 32 } }, "gpuMemoryUtilization", (c: Choices) => c.workload.settings.gpuMemoryUtilization === undefined && c.workload.settings.maxNumSeqs === 32],
-    ["a flash-attention mode llama.cpp has not", { e: { flashAttn: "yes", ubatch: 256 } }, "flashAttn", (c: Choices) => c.workload.settings.flashAttn === undefined && c.workload.settings.ubatch === 256],
-    ["an engine setting no engine has", { e: { turbo: true } }, "turbo", (c: Choices) => Object.keys(c.workload.settings).length === 0],
-    ["a vLLM release before the V1 engine", { e: { vllmVersion: "0.9.2", maxNumSeqs: 32 } }, "vllmVersion: vLLM 0.9.2 is older than the V1 engine", (c: Choices) => c.workload.settings.vllmVersion === undefined && c.workload.settings.maxNumSeqs === 32],
-    ["a vLLM release that is no release", { e: { vllmVersion: "latest" } }, "vllmVersion: \"latest\" is not a vLLM release", (c: Choices) => !("vllmVersion" in c.workload.settings)],
-    ["a vLLM release as a number", { e: { vllmVersion: 0.15 } }, "vllmVersion", (c: Choices) => !("vllmVersion" in c.workload.settings)],
-    ["a cluster with a fractional GPU count", { c: [["n1", "ib0", 512, 500, [["h100-80g", 7.5, 4]]]] }, "the cluster", (c: Choices) => c.cluster === DEFAULTS.cluster],
+    [
+      "a negative context",
+      { w: [-5, 2, "fp8"] },
+      "the context length",
+      (c: Choices) => c.workload.contextTokens === DEFAULTS.workload.contextTokens && c.workload.sequences === 2,
+    ],
+    [
+      "a fractional sequence count",
+      { w: [8192, 1.5, "fp8"] },
+      "the concurrent sequences",
+      (c: Choices) => c.workload.sequences === 1 && c.workload.contextTokens === 8192,
+    ],
+    [
+      "an unknown KV dtype",
+      { w: [8192, 2, "int3"] },
+      "the KV cache dtype",
+      (c: Choices) => c.workload.kvDtype === "auto",
+    ],
+    [
+      "a utilization above 1",
+      { e: { gpuMemoryUtilization: 1.5, maxNumSeqs: 32 } },
+      "gpuMemoryUtilization",
+      (c: Choices) => c.workload.settings.gpuMemoryUtilization === undefined && c.workload.settings.maxNumSeqs === 32,
+    ],
+    [
+      "a flash-attention mode llama.cpp has not",
+      { e: { flashAttn: "yes", ubatch: 256 } },
+      "flashAttn",
+      (c: Choices) => c.workload.settings.flashAttn === undefined && c.workload.settings.ubatch === 256,
+    ],
+    [
+      "an engine setting no engine has",
+      { e: { turbo: true } },
+      "turbo",
+      (c: Choices) => Object.keys(c.workload.settings).length === 0,
+    ],
+    [
+      "a vLLM release before the V1 engine",
+      { e: { vllmVersion: "0.9.2", maxNumSeqs: 32 } },
+      "vllmVersion: vLLM 0.9.2 is older than the V1 engine",
+      (c: Choices) => c.workload.settings.vllmVersion === undefined && c.workload.settings.maxNumSeqs === 32,
+    ],
+    [
+      "a vLLM release that is no release",
+      { e: { vllmVersion: "latest" } },
+      'vllmVersion: "latest" is not a vLLM release',
+      (c: Choices) => !("vllmVersion" in c.workload.settings),
+    ],
+    [
+      "a vLLM release as a number",
+      { e: { vllmVersion: 0.15 } },
+      "vllmVersion",
+      (c: Choices) => !("vllmVersion" in c.workload.settings),
+    ],
+    [
+      "a cluster with a fractional GPU count",
+      { c: [["n1", "ib0", 512, 500, [["h100-80g", 7.5, 4]]]] },
+      "the cluster",
+      (c: Choices) => c.cluster === DEFAULTS.cluster,
+    ],
     ["a repo id with a path in it", { r: "../../etc/passwd" }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
     ["a repo id that climbs out", { r: "../.." }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
     ["a repo id ending in ..", { r: "x/.." }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
     ["a repo id with a space", { r: "a /b" }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
     ["a repo id with three parts", { r: "a/b/c" }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
-    ["a repo name past the Hub's 96 characters", { r: `a/${"b".repeat(97)}` }, "the repo", (c: Choices) => c.repo === DEFAULTS.repo],
+    [
+      "a repo name past the Hub's 96 characters",
+      { r: `a/${"b".repeat(97)}` },
+      "the repo",
+      (c: Choices) => c.repo === DEFAULTS.repo,
+    ],
     ["a revision that climbs out", { v: "../../x" }, "the revision", (c: Choices) => c.revision === DEFAULTS.revision],
     ["a revision ending in /", { v: "main/" }, "the revision", (c: Choices) => c.revision === DEFAULTS.revision],
-    ["10⁹ devices in a group", { c: [["n1", "ib0", 512, 500, [["h100-80g", 1e9, 1e9]]]] }, "the cluster", (c: Choices) => c.cluster === DEFAULTS.cluster],
-    ["1,025 devices in a group (the cluster panel's limit is 1,024)", { c: [["n1", "ib0", 512, 500, [["h100-80g", 1025, 4]]]] }, "the cluster", (c: Choices) => c.cluster === DEFAULTS.cluster],
+    [
+      "10⁹ devices in a group",
+      { c: [["n1", "ib0", 512, 500, [["h100-80g", 1e9, 1e9]]]] },
+      "the cluster",
+      (c: Choices) => c.cluster === DEFAULTS.cluster,
+    ],
+    [
+      "1,025 devices in a group (the cluster panel's limit is 1,024)",
+      { c: [["n1", "ib0", 512, 500, [["h100-80g", 1025, 4]]]] },
+      "the cluster",
+      (c: Choices) => c.cluster === DEFAULTS.cluster,
+    ],
     ["an empty cluster", { c: [] }, "no nodes", (c: Choices) => c.cluster === DEFAULTS.cluster],
-    ["20,000 nodes", { c: Array.from({ length: 20_000 }, (_, i) => [`n${i}`, "", 1, 1, []]) }, "20,000 nodes, more than the 10,000", (c: Choices) => c.cluster === DEFAULTS.cluster],
-    ["an unknown engine filter", { f: ["", "tensorrt", "fits", "none"] }, "the engine filter", (c: Choices) => c.filters.engine === "" && c.filters.fit === "fits"],
+    [
+      "20,000 nodes",
+      { c: Array.from({ length: 20_000 }, (_, i) => [`n${i}`, "", 1, 1, []]) },
+      "20,000 nodes, more than the 10,000",
+      (c: Choices) => c.cluster === DEFAULTS.cluster,
+    ],
+    [
+      "an unknown engine filter",
+      { f: ["", "tensorrt", "fits", "none"] },
+      "the engine filter",
+      (c: Choices) => c.filters.engine === "" && c.filters.fit === "fits",
+    ],
     ["a missing field", { m: undefined }, "the chosen command", (c: Choices) => c.commandIndex === 0],
-    ["a field this version does not know", { z: 1 }, "Fields this page does not know", (c: Choices) => c.repo === "Qwen/Qwen3-8B"],
+    [
+      "a field this version does not know",
+      { z: 1 },
+      "Fields this page does not know",
+      (c: Choices) => c.repo === "Qwen/Qwen3-8B",
+    ],
   ])("%s", (_name, patch, named, holds) => {
     const decoded = decodeLink(wire({ ...good, ...patch }), DEFAULTS);
     expect(decoded.ignored.join(" ")).toContain(named);
@@ -206,17 +359,27 @@ describe("plan links: tampered fields fall back one by one and are named", () =>
   });
 
   test("a __proto__ key in a link's settings is dropped and pollutes nothing", () => {
-    const decoded = decodeLink(wire({ ...good, e: JSON.parse('{"__proto__":{"polluted":1},"maxNumSeqs":8}') as object }), DEFAULTS);
+    const decoded = decodeLink(
+      wire({ ...good, e: JSON.parse('{"__proto__":{"polluted":1},"maxNumSeqs":8}') as object }),
+      DEFAULTS,
+    );
     expect(decoded.choices.workload.settings).toEqual({ maxNumSeqs: 8 });
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });
 
   test("the cluster's own checks can turn a link's cluster down, and say why", () => {
     const decoded = decodeLink(wire({ ...good, c: [["n1", "ib0", 512, 500, [["h100-80g", 2, 4]]]] }), DEFAULTS, {
-      checkCluster: (cluster) => cluster.nodes.flatMap((n) => n.devices.filter((d) => d.free > d.count).map((d) => `node ${n.id}: ${d.class} free ${d.free} is above its count ${d.count}`)),
+      checkCluster: (cluster) =>
+        cluster.nodes.flatMap((n) =>
+          n.devices
+            .filter((d) => d.free > d.count)
+            .map((d) => `node ${n.id}: ${d.class} free ${d.free} is above its count ${d.count}`),
+        ),
     });
     expect(decoded.choices.cluster).toBe(DEFAULTS.cluster);
-    expect(decoded.ignored).toEqual(["the cluster: node n1: h100-80g free 4 is above its count 2; using the example cluster."]);
+    expect(decoded.ignored).toEqual([
+      "the cluster: node n1: h100-80g free 4 is above its count 2; using the example cluster.",
+    ]);
   });
 
   test("a deflate bomb is refused, not inflated", () => {
@@ -240,11 +403,17 @@ describe("plan links: decoding never throws (property)", () => {
   }
 
   test("random text", () => {
-    fc.assert(fc.property(fc.string({ maxLength: 300 }), (s) => assertSound(s)), { numRuns: 4000 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (s) => assertSound(s)),
+      { numRuns: 4000 },
+    );
   });
 
   test("random text after a valid prefix", () => {
-    fc.assert(fc.property(fc.base64String({ maxLength: 400 }), (s) => assertSound("#v1." + s.replace(/=/g, ""))), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.base64String({ maxLength: 400 }), (s) => assertSound("#v1." + s.replace(/=/g, ""))),
+      { numRuns: 2000 },
+    );
   });
 
   test("a valid link with characters flipped, cut or inserted", () => {
@@ -272,7 +441,9 @@ describe("plan links: decoding never throws (property)", () => {
   test("well-compressed JSON of any shape in every field", () => {
     const anyField = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.anything({ maxDepth: 3 }));
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom("r", "v", "c", "w", "e", "f", "o", "m", "x"), anyField), (fields) => assertSound(wire(fields))),
+      fc.property(fc.dictionary(fc.constantFrom("r", "v", "c", "w", "e", "f", "o", "m", "x"), anyField), (fields) =>
+        assertSound(wire(fields)),
+      ),
       { numRuns: 2000 },
     );
   });
@@ -280,12 +451,22 @@ describe("plan links: decoding never throws (property)", () => {
 
 describe("a manual model in the link", () => {
   // A real config.json (shared/fixtures/configs, copied into test/fixtures/configs/), minified as the page stores it.
-  const config = JSON.parse(readFileSync(new URL("../fixtures/configs/deepseek-ai__DeepSeek-R1.config.json", import.meta.url), "utf8")) as Record<string, unknown>;
+  const config = JSON.parse(
+    readFileSync(new URL("../fixtures/configs/deepseek-ai__DeepSeek-R1.config.json", import.meta.url), "utf8"),
+  ) as Record<string, unknown>;
   /** The sum of the repo's 163 shards (test/fixtures/models/deepseek-ai__DeepSeek-R1.json, weights_total_bytes). */
-  const R1_WEIGHTS_BYTES = (JSON.parse(readFileSync(new URL("../fixtures/models/deepseek-ai__DeepSeek-R1.json", import.meta.url), "utf8")) as { weights_total_bytes: number }).weights_total_bytes;
+  const R1_WEIGHTS_BYTES = (
+    JSON.parse(readFileSync(new URL("../fixtures/models/deepseek-ai__DeepSeek-R1.json", import.meta.url), "utf8")) as {
+      weights_total_bytes: number;
+    }
+  ).weights_total_bytes;
 
   test("a real config.json travels in the link and comes back as it went, under 8 KB", () => {
-    const manual = { name: "deepseek-ai/DeepSeek-R1", configJson: JSON.stringify(config), weightsBytes: R1_WEIGHTS_BYTES };
+    const manual = {
+      name: "deepseek-ai/DeepSeek-R1",
+      configJson: JSON.stringify(config),
+      weightsBytes: R1_WEIGHTS_BYTES,
+    };
     const choices: Choices = { ...DEFAULTS, manual };
     expect(linkCarriesManual(choices)).toBe(true);
     const fragment = encodeLink(choices);
@@ -304,7 +485,11 @@ describe("a manual model in the link", () => {
       x ^= x << 5;
       return ((x >>> 0) % 16).toString(16);
     }).join("");
-    const choices: Choices = { ...DEFAULTS, commandIndex: 2, manual: { name: "big", configJson: JSON.stringify({ ...config, _note: noise }), weightsBytes: 1e9 } };
+    const choices: Choices = {
+      ...DEFAULTS,
+      commandIndex: 2,
+      manual: { name: "big", configJson: JSON.stringify({ ...config, _note: noise }), weightsBytes: 1e9 },
+    };
     expect(linkCarriesManual(choices)).toBe(false);
     const fragment = encodeLink(choices);
     expect(fragment.length).toBeLessThanOrEqual(MAX_SHARED_LINK_CHARS);
@@ -313,11 +498,19 @@ describe("a manual model in the link", () => {
     expect(back.choices.commandIndex).toBe(2);
   });
 
-  test.each([2 ** 32, 1e12, 2 ** 53, 1e308, 1e6])("a manual model with %d layers is refused at the link, with the field named", (layers) => {
-    const back = decodeLink(wire({ r: "a/b", x: ["huge", JSON.stringify({ ...config, num_hidden_layers: layers }), 1e12] }), DEFAULTS);
-    expect(back.choices.manual).toBeUndefined();
-    expect(back.ignored.join(" ")).toMatch(/the manual model: config\.json's num_hidden_layers is .*no real model has more than 1,024.*the page opened without it/);
-  });
+  test.each([2 ** 32, 1e12, 2 ** 53, 1e308, 1e6])(
+    "a manual model with %d layers is refused at the link, with the field named",
+    (layers) => {
+      const back = decodeLink(
+        wire({ r: "a/b", x: ["huge", JSON.stringify({ ...config, num_hidden_layers: layers }), 1e12] }),
+        DEFAULTS,
+      );
+      expect(back.choices.manual).toBeUndefined();
+      expect(back.ignored.join(" ")).toMatch(
+        /the manual model: config\.json's num_hidden_layers is .*no real model has more than 1,024.*the page opened without it/,
+      );
+    },
+  );
 
   test("a manual model's entry that is not name, config and size is named and dropped", () => {
     const back = decodeLink(wire({ r: "a/b", x: ["name", "{}", -5] }), DEFAULTS);
@@ -328,10 +521,24 @@ describe("a manual model in the link", () => {
 
 describe("the request and the ranking in a link", () => {
   test("input and output tokens, the order and the prices round-trip; without them the link is as before", () => {
-    const chosen = { ...DEFAULTS, workload: { ...DEFAULTS.workload, inputTokens: 8192, outputTokens: 1024, rankBy: "throughput" as const, pricesPerCardHour: { "h100-80g": 2.5 } } };
+    const chosen = {
+      ...DEFAULTS,
+      workload: {
+        ...DEFAULTS.workload,
+        inputTokens: 8192,
+        outputTokens: 1024,
+        rankBy: "throughput" as const,
+        pricesPerCardHour: { "h100-80g": 2.5 },
+      },
+    };
     const decoded = decodeLink(encodeLink(chosen), DEFAULTS);
     expect(decoded.ignored).toEqual([]);
-    expect(decoded.choices.workload).toMatchObject({ inputTokens: 8192, outputTokens: 1024, rankBy: "throughput", pricesPerCardHour: { "h100-80g": 2.5 } });
+    expect(decoded.choices.workload).toMatchObject({
+      inputTokens: 8192,
+      outputTokens: 1024,
+      rankBy: "throughput",
+      pricesPerCardHour: { "h100-80g": 2.5 },
+    });
     expect(decodeLink(encodeLink(DEFAULTS), DEFAULTS).choices.workload.rankBy).toBeUndefined();
   });
 });
@@ -339,7 +546,12 @@ describe("the request and the ranking in a link", () => {
 // A shared plan keeps what the inventory said of each card group (issue 16): free memory, the free cards'
 // names, GFD's product label and Slurm's GRES type; groups without them are written as before (the exact strings above).
 describe("the link keeps each card group's inventory names", () => {
-  test.each(["nvidia-smi-query-csv-v100-1.txt", "nvidia-smi-L-a100-sxm-80g-mig-1.txt", "k8s-describe-node-labels-h100-pcie-1.txt", "scontrol-show-node-a100-8gpu-idle-1.txt"])("%s round-trips unchanged", (name) => {
+  test.each([
+    "nvidia-smi-query-csv-v100-1.txt",
+    "nvidia-smi-L-a100-sxm-80g-mig-1.txt",
+    "k8s-describe-node-labels-h100-pcie-1.txt",
+    "scontrol-show-node-a100-8gpu-idle-1.txt",
+  ])("%s round-trips unchanged", (name) => {
     const cluster = importCluster(sample(name), name).cluster;
     if (!cluster) throw new Error(name);
     const choices: Choices = { ...DEFAULTS, cluster };

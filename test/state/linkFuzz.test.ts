@@ -9,7 +9,9 @@ import { describe, expect, test } from "vitest";
 import { attack, rng, runCase, SHAPES } from "../../scripts/lib/linkFuzz.ts";
 import { defaultChoices } from "../../src/app/defaults.ts";
 
-const manualConfig = JSON.parse(readFileSync(new URL("../fixtures/configs/Qwen__Qwen3-32B-FP8.config.json", import.meta.url), "utf8")) as Record<string, unknown>;
+const manualConfig = JSON.parse(
+  readFileSync(new URL("../fixtures/configs/Qwen__Qwen3-32B-FP8.config.json", import.meta.url), "utf8"),
+) as Record<string, unknown>;
 const defaults = defaultChoices();
 
 describe.each(SHAPES)("links attacked by %s", (shape) => {

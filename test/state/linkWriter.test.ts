@@ -7,7 +7,17 @@ import { currentLink, LINK_WRITE_DELAY_MS, startLinkWriter, type LinkWindow } fr
 const CHOICES: Choices = {
   repo: "Qwen/Qwen2.5-Coder-32B-Instruct",
   revision: "",
-  cluster: { nodes: [{ id: "dgx-1", fabric: "ib0", hostMemGib: 2048, hostFreeGib: 2048, devices: [{ class: "h100-80g", count: 8, free: 8 }] }] },
+  cluster: {
+    nodes: [
+      {
+        id: "dgx-1",
+        fabric: "ib0",
+        hostMemGib: 2048,
+        hostFreeGib: 2048,
+        devices: [{ class: "h100-80g", count: 8, free: 8 }],
+      },
+    ],
+  },
   workload: { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} },
   filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
   selectedOptionId: "",

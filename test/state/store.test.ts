@@ -1,5 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { createAppStore, dismissLinkNotices, openPastedLink, setHubUrl, setWorkload, type AppState } from "../../src/state/appStore.ts";
+import {
+  createAppStore,
+  dismissLinkNotices,
+  openPastedLink,
+  setHubUrl,
+  setWorkload,
+  type AppState,
+} from "../../src/state/appStore.ts";
 import { encodeLink } from "../../src/state/link.ts";
 import type { Choices } from "../../src/state/choices.ts";
 import { HUB_URL_KEY } from "../../src/state/store.ts";
@@ -9,7 +16,11 @@ import { memoryStorage } from "../hub/fakeHub.ts";
 const CHOICES: Choices = {
   repo: "Qwen/Qwen3-8B",
   revision: "",
-  cluster: { nodes: [{ id: "n1", fabric: "", hostMemGib: 512, hostFreeGib: 500, devices: [{ class: "h100-80g", count: 8, free: 8 }] }] },
+  cluster: {
+    nodes: [
+      { id: "n1", fabric: "", hostMemGib: 512, hostFreeGib: 500, devices: [{ class: "h100-80g", count: 8, free: 8 }] },
+    ],
+  },
   workload: { contextTokens: 4096, sequences: 1, kvDtype: "auto", settings: {} },
   filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
   selectedOptionId: "",
@@ -71,7 +82,13 @@ describe("the one persisted setting: the Hub's address", () => {
   });
 
   test("a storage that refuses writes does not break the store", () => {
-    const refusing: TabStorage = { getItem: () => null, setItem: () => { throw new DOMException("full", "QuotaExceededError"); }, removeItem: () => undefined };
+    const refusing: TabStorage = {
+      getItem: () => null,
+      setItem: () => {
+        throw new DOMException("full", "QuotaExceededError");
+      },
+      removeItem: () => undefined,
+    };
     const store = createAppStore(initial(), refusing);
     expect(() => setHubUrl(store, "https://hf-mirror.example.org")).not.toThrow();
     expect(store.getState().hubUrl).toBe("https://hf-mirror.example.org");
@@ -83,7 +100,11 @@ describe("a link pasted into the address bar over a plan", () => {
 
   test("a readable link replaces the plan", () => {
     const store = createAppStore(initial());
-    const other: Choices = { ...CHOICES, repo: "deepseek-ai/DeepSeek-R1", workload: { ...CHOICES.workload, contextTokens: 65536 } };
+    const other: Choices = {
+      ...CHOICES,
+      repo: "deepseek-ai/DeepSeek-R1",
+      workload: { ...CHOICES.workload, contextTokens: 65536 },
+    };
     openPastedLink(store, `#${encodeLink(other)}`, EXAMPLE);
     expect(store.getState().choices).toEqual(other);
     expect(store.getState().linkNotices).toEqual([]);

@@ -21,7 +21,17 @@ test("the 2026 startups are shown by release, newest vLLM first, each case linke
   const newer = accuracyRows2026();
   const html = renderToStaticMarkup(<Accuracy rows={[]} newer={newer} />);
   const groups = [...html.matchAll(/<h4>([^<]+)<\/h4>/g)].map((m) => m[1]);
-  expect(groups).toEqual(["vLLM 0.29", "vLLM 0.28", "vLLM 0.27", "vLLM 0.26", "vLLM 0.24", "vLLM 0.23", "vLLM 0.22", "SGLang 2026", "llama.cpp 2026"]);
+  expect(groups).toEqual([
+    "vLLM 0.29",
+    "vLLM 0.28",
+    "vLLM 0.27",
+    "vLLM 0.26",
+    "vLLM 0.24",
+    "vLLM 0.23",
+    "vLLM 0.22",
+    "SGLang 2026",
+    "llama.cpp 2026",
+  ]);
   for (const r of newer) expect(html).toContain(`href="${r.sourceUrl.replaceAll("&", "&amp;")}"`);
   expect(html).toContain("KV pool per card");
 });

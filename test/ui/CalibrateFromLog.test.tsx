@@ -12,7 +12,11 @@ import { readModel } from "../../src/plan/index.ts";
 import { CalibrateFromLog, CalibrationReport } from "../../src/ui/CalibrateFromLog.tsx";
 import { snapshotOf } from "../plan/fixture.ts";
 
-const RECORDS = (JSON.parse(readFileSync(new URL("../fixtures/logs/calibration-quotes.json", import.meta.url), "utf8")) as { records: { id: string; quote: string[] }[] }).records;
+const RECORDS = (
+  JSON.parse(readFileSync(new URL("../fixtures/logs/calibration-quotes.json", import.meta.url), "utf8")) as {
+    records: { id: string; quote: string[] }[];
+  }
+).records;
 
 function quote(id: string): string {
   const r = RECORDS.find((x) => x.id === id);
@@ -22,9 +26,30 @@ function quote(id: string): string {
 
 const snapshot = snapshotOf("meta-llama__Llama-3.1-8B-Instruct");
 const { shape, artifacts } = readModel(snapshot);
-const workload = { contextTokens: 8192, sequences: 1, kvDtype: "auto" as const, settings: { gpuMemoryUtilization: 0.95 } };
-const p = plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, { nodes: [{ id: "h1", fabric: "", hostMemGib: 1024, hostFreeGib: 1000, devices: [{ class: "h100-80g", count: 1, free: 1 }] }] }, workload);
-const found = p.options.find((o) => o.engine === "vllm" && o.artifact === "original" && o.placement.tensorParallel === 1);
+const workload = {
+  contextTokens: 8192,
+  sequences: 1,
+  kvDtype: "auto" as const,
+  settings: { gpuMemoryUtilization: 0.95 },
+};
+const p = plan(
+  { repo: snapshot.repo, revision: snapshot.sha, shape, artifacts },
+  {
+    nodes: [
+      {
+        id: "h1",
+        fabric: "",
+        hostMemGib: 1024,
+        hostFreeGib: 1000,
+        devices: [{ class: "h100-80g", count: 1, free: 1 }],
+      },
+    ],
+  },
+  workload,
+);
+const found = p.options.find(
+  (o) => o.engine === "vllm" && o.artifact === "original" && o.placement.tensorParallel === 1,
+);
 if (!found) throw new Error("no vLLM TP1 option for Llama-3.1-8B on an H100");
 const option = found;
 
@@ -36,9 +61,13 @@ test("the form starts with a labelled place to paste the log", () => {
 
 test("a vLLM log: measured beside predicted, and the offer to use its overhead", () => {
   const reading = parseStartupLog(quote("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192"));
-  const html = renderToStaticMarkup(<CalibrationReport option={option} workload={workload} reading={reading} onUse={() => undefined} />);
+  const html = renderToStaticMarkup(
+    <CalibrationReport option={option} workload={workload} reading={reading} onUse={() => undefined} />,
+  );
   expect(html).toContain("Read a vllm log.");
-  expect(html).toMatch(/<th scope="row">Weights per card<\/th><td class="num">[\d.]+ GiB<\/td><td class="num">14\.99 GiB<\/td>/);
+  expect(html).toMatch(
+    /<th scope="row">Weights per card<\/th><td class="num">[\d.]+ GiB<\/td><td class="num">14\.99 GiB<\/td>/,
+  );
   expect(html).toContain("476,016");
   expect(html).toContain("Use the measured overhead (2.13 GiB a card) for vllm in the plan");
 });
@@ -46,14 +75,18 @@ test("a vLLM log: measured beside predicted, and the offer to use its overhead",
 test("once used, the overhead is said to be in the plan rather than offered again", () => {
   const reading = parseStartupLog(quote("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192"));
   const using = { ...workload, settings: { ...workload.settings, measuredOverheadGib: { vllm: 2.13 } } };
-  const html = renderToStaticMarkup(<CalibrationReport option={option} workload={using} reading={reading} onUse={() => undefined} />);
+  const html = renderToStaticMarkup(
+    <CalibrationReport option={option} workload={using} reading={reading} onUse={() => undefined} />,
+  );
   expect(html).toContain("The plan uses this measured overhead (2.13 GiB a card) for vllm.");
   expect(html).not.toContain("<button");
 });
 
 test("an SGLang log prints no overhead, so none is offered", () => {
   const reading = parseStartupLog(quote("sglang-dp8attn-b200-deepseek-v3.2-exp-main"));
-  const html = renderToStaticMarkup(<CalibrationReport option={option} workload={workload} reading={reading} onUse={() => undefined} />);
+  const html = renderToStaticMarkup(
+    <CalibrationReport option={option} workload={workload} reading={reading} onUse={() => undefined} />,
+  );
   expect(html).not.toContain("Use the measured overhead");
   expect(html).toContain("Not in the log:");
 });

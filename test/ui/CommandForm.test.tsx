@@ -15,8 +15,17 @@ import { shapeOf } from "../plan/planning-fixtures.ts";
 function llama8bOn4090(): Plan {
   const snapshot = snapshotOf("meta-llama__Llama-3.1-8B-Instruct");
   const { shape, artifacts } = readModel(snapshot);
-  const cluster = { nodes: [{ id: "ws", fabric: "", hostMemGib: 64, hostFreeGib: 60, devices: [{ class: "rtx4090-24g", count: 1, free: 1 }] }] };
-  return plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} });
+  const cluster = {
+    nodes: [
+      { id: "ws", fabric: "", hostMemGib: 64, hostFreeGib: 60, devices: [{ class: "rtx4090-24g", count: 1, free: 1 }] },
+    ],
+  };
+  return plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, {
+    contextTokens: 8192,
+    sequences: 1,
+    kvDtype: "auto",
+    settings: {},
+  });
 }
 
 describe("CommandForm", () => {
@@ -26,7 +35,16 @@ describe("CommandForm", () => {
   const option = found;
 
   test("at the planned workload it fits and shows the option's command", () => {
-    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={p.workload} onWorkloadChange={() => undefined} chosenIndex={0} onChoose={() => undefined} />);
+    const html = renderToStaticMarkup(
+      <CommandForm
+        plan={p}
+        option={option}
+        workload={p.workload}
+        onWorkloadChange={() => undefined}
+        chosenIndex={0}
+        onChoose={() => undefined}
+      />,
+    );
     expect(html).toContain("Fits.");
     expect(html).toContain("vllm serve meta-llama/Llama-3.1-8B-Instruct");
     expect(html).toContain("Copy command");
@@ -35,14 +53,32 @@ describe("CommandForm", () => {
 
   test("a context the card cannot hold is re-checked and said by how much", () => {
     const longer: Workload = { ...p.workload, contextTokens: 131072 };
-    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={longer} onWorkloadChange={() => undefined} chosenIndex={0} onChoose={() => undefined} />);
+    const html = renderToStaticMarkup(
+      <CommandForm
+        plan={p}
+        option={option}
+        workload={longer}
+        onWorkloadChange={() => undefined}
+        chosenIndex={0}
+        onChoose={() => undefined}
+      />,
+    );
     expect(html).toMatch(/Does not fit: needs \d+\.\d GiB more a card\./);
     expect(html).toContain("--max-model-len 131072");
   });
 
   test("the utilization's placeholder is the default of the release planned for: the newest's when none is named", () => {
     const render = (settings: Workload["settings"]) =>
-      renderToStaticMarkup(<CommandForm plan={p} option={option} workload={{ ...p.workload, settings }} onWorkloadChange={() => undefined} chosenIndex={0} onChoose={() => undefined} />);
+      renderToStaticMarkup(
+        <CommandForm
+          plan={p}
+          option={option}
+          workload={{ ...p.workload, settings }}
+          onWorkloadChange={() => undefined}
+          chosenIndex={0}
+          onChoose={() => undefined}
+        />,
+      );
     // vLLM's CacheConfig default: 0.9 through 0.20, 0.92 from 0.21 (PR #38284).
     expect(render({})).toContain('placeholder="0.92"');
     expect(render({ vllmVersion: "0.19" })).toContain('placeholder="0.9"');
@@ -50,7 +86,16 @@ describe("CommandForm", () => {
   });
 
   test("the KV dtypes offered are the engine's own", () => {
-    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={p.workload} onWorkloadChange={() => undefined} chosenIndex={0} onChoose={() => undefined} />);
+    const html = renderToStaticMarkup(
+      <CommandForm
+        plan={p}
+        option={option}
+        workload={p.workload}
+        onWorkloadChange={() => undefined}
+        chosenIndex={0}
+        onChoose={() => undefined}
+      />,
+    );
     expect(html).toContain('<option value="fp8">');
     expect(html).not.toContain('<option value="q8_0">');
   });
@@ -60,24 +105,47 @@ describe("CommandForm: the chosen command of a multi-node option", () => {
   // DeepSeek-R1's 163 fp8 shards (641 GiB) need both of two 8 × H100 nodes: one vLLM line per node.
   const snapshot = snapshotOf("deepseek-ai__DeepSeek-R1");
   const { shape, artifacts } = readModel(snapshot);
-  const node = (id: string) => ({ id, fabric: "ib0", hostMemGib: 2048, hostFreeGib: 1900, devices: [{ class: "h100-80g", count: 8, free: 8 }] });
-  const p = plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, { nodes: [node("dgx-1"), node("dgx-2")] }, { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} });
+  const node = (id: string) => ({
+    id,
+    fabric: "ib0",
+    hostMemGib: 2048,
+    hostFreeGib: 1900,
+    devices: [{ class: "h100-80g", count: 8, free: 8 }],
+  });
+  const p = plan(
+    { repo: snapshot.repo, revision: snapshot.sha, shape, artifacts },
+    { nodes: [node("dgx-1"), node("dgx-2")] },
+    { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} },
+  );
   const found = p.options.find((o) => o.engine === "vllm" && o.commands.length > 1);
   if (!found) throw new Error("no multi-node vLLM option for DeepSeek-R1 on two DGX H100 nodes");
   const option = found;
   const render = (chosenIndex: number) =>
-    renderToStaticMarkup(<CommandForm plan={p} option={option} workload={p.workload} onWorkloadChange={() => undefined} chosenIndex={chosenIndex} onChoose={() => undefined} />);
+    renderToStaticMarkup(
+      <CommandForm
+        plan={p}
+        option={option}
+        workload={p.workload}
+        onWorkloadChange={() => undefined}
+        chosenIndex={chosenIndex}
+        onChoose={() => undefined}
+      />,
+    );
 
   test("one radio per line, the chosen line checked and marked", () => {
     const html = render(1);
     expect(html.match(/type="radio"/g)).toHaveLength(option.commands.length);
-    expect(html).toMatch(/<li class="chosen"><label class="choose-command"><input type="radio"[^>]*checked=""[^>]*\/>The command: 2 of \d/);
+    expect(html).toMatch(
+      /<li class="chosen"><label class="choose-command"><input type="radio"[^>]*checked=""[^>]*\/>The command: 2 of \d/,
+    );
     expect(html.match(/class="chosen"/g)).toHaveLength(1);
   });
 
   test("an index the option no longer has (the plan changed under a link) marks the first line", () => {
     const html = render(option.commands.length + 3);
-    expect(html).toMatch(/<li class="chosen"><label class="choose-command"><input type="radio"[^>]*checked=""[^>]*\/>The command: 1 of \d/);
+    expect(html).toMatch(
+      /<li class="chosen"><label class="choose-command"><input type="radio"[^>]*checked=""[^>]*\/>The command: 1 of \d/,
+    );
   });
 });
 
@@ -85,12 +153,48 @@ describe("CommandForm: a llama.cpp --tensor-split option", () => {
   // Llama-3.3-70B Q4_K_M (42.5 GB as the Hub prints it) on a box with an RTX 4090 and an RTX 3090.
   test("shows the plan's -ts in a field that checks a typed one", () => {
     const shape = shapeOf("meta-llama/Llama-3.3-70B-Instruct");
-    const artifact = { name: "Llama-3.3-70B-Instruct-Q4_K_M.gguf", format: "gguf" as const, files: ["Llama-3.3-70B-Instruct-Q4_K_M.gguf"], bytes: 42.5e9, projectorBytes: 0, quant: "Q4_K_M", bitsPerWeight: 0, expertBytes: 0 };
-    const cluster = { nodes: [{ id: "box", fabric: "", hostMemGib: 128, hostFreeGib: 128, devices: [{ class: "rtx4090-24g", count: 1, free: 1 }, { class: "rtx3090-24g", count: 1, free: 1 }] }] };
-    const p = plan({ repo: "meta-llama/Llama-3.3-70B-Instruct", revision: "", shape, artifacts: [artifact] }, cluster, { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} });
+    const artifact = {
+      name: "Llama-3.3-70B-Instruct-Q4_K_M.gguf",
+      format: "gguf" as const,
+      files: ["Llama-3.3-70B-Instruct-Q4_K_M.gguf"],
+      bytes: 42.5e9,
+      projectorBytes: 0,
+      quant: "Q4_K_M",
+      bitsPerWeight: 0,
+      expertBytes: 0,
+    };
+    const cluster = {
+      nodes: [
+        {
+          id: "box",
+          fabric: "",
+          hostMemGib: 128,
+          hostFreeGib: 128,
+          devices: [
+            { class: "rtx4090-24g", count: 1, free: 1 },
+            { class: "rtx3090-24g", count: 1, free: 1 },
+          ],
+        },
+      ],
+    };
+    const p = plan({ repo: "meta-llama/Llama-3.3-70B-Instruct", revision: "", shape, artifacts: [artifact] }, cluster, {
+      contextTokens: 8192,
+      sequences: 1,
+      kvDtype: "auto",
+      settings: {},
+    });
     const option = p.options.find((o) => o.placement.tensorSplit !== undefined);
     if (!option) throw new Error("no -ts option");
-    const html = renderToStaticMarkup(<CommandForm plan={p} option={option} workload={p.workload} onWorkloadChange={() => undefined} chosenIndex={0} onChoose={() => undefined} />);
+    const html = renderToStaticMarkup(
+      <CommandForm
+        plan={p}
+        option={option}
+        workload={p.workload}
+        onWorkloadChange={() => undefined}
+        chosenIndex={0}
+        onChoose={() => undefined}
+      />,
+    );
     expect(html).toMatch(/<label[^>]*>Tensor split \(-ts\)<\/label>/);
     expect(html).toContain(`value="${option.placement.tensorSplit?.join(",") ?? ""}"`);
     expect(html).toContain("The plan&#x27;s split: one share a device, 2 devices.");

@@ -10,7 +10,14 @@ import type { EngineSettings as Settings } from "../../src/plan/index.ts";
 const H100_BYTES = 81_559 * 2 ** 20;
 
 function releaseSelect(settings: Settings): string {
-  const html = renderToStaticMarkup(<EngineSettings settings={settings} cardMemoryBytes={H100_BYTES} onSet={() => undefined} onReset={() => undefined} />);
+  const html = renderToStaticMarkup(
+    <EngineSettings
+      settings={settings}
+      cardMemoryBytes={H100_BYTES}
+      onSet={() => undefined}
+      onReset={() => undefined}
+    />,
+  );
   const label = html.indexOf(">vLLM release</label>");
   expect(label).toBeGreaterThan(0);
   const start = html.indexOf("<select", label);
@@ -36,7 +43,14 @@ test("a link's 0.15.0 shows as the 0.11.1–0.16 range, and 0.22.1 as 0.21 to 0.
 
 test("the utilization field's greyed default is the named release's own: 0.92 from 0.21, 0.9 for 0.19", () => {
   const field = (settings: Settings): string => {
-    const html = renderToStaticMarkup(<EngineSettings settings={settings} cardMemoryBytes={H100_BYTES} onSet={() => undefined} onReset={() => undefined} />);
+    const html = renderToStaticMarkup(
+      <EngineSettings
+        settings={settings}
+        cardMemoryBytes={H100_BYTES}
+        onSet={() => undefined}
+        onReset={() => undefined}
+      />,
+    );
     const at = html.indexOf("GPU memory utilization");
     const input = html.indexOf("<input", at);
     return html.slice(input, html.indexOf(">", input));
@@ -46,7 +60,14 @@ test("the utilization field's greyed default is the named release's own: 0.92 fr
 });
 
 test("llama.cpp's flash attention: a select of on, off, auto whose default is llama.cpp's auto, with its source", () => {
-  const html = renderToStaticMarkup(<EngineSettings settings={{ flashAttn: "off" }} cardMemoryBytes={H100_BYTES} onSet={() => undefined} onReset={() => undefined} />);
+  const html = renderToStaticMarkup(
+    <EngineSettings
+      settings={{ flashAttn: "off" }}
+      cardMemoryBytes={H100_BYTES}
+      onSet={() => undefined}
+      onReset={() => undefined}
+    />,
+  );
   const label = html.indexOf(">Flash attention</label>");
   expect(label).toBeGreaterThan(0);
   const select = html.slice(html.indexOf("<select", label), html.indexOf("</select>", label));
@@ -60,11 +81,15 @@ test("each setting says its flag and default in a few words; where the default c
   const { engineDefaults } = await import("../../src/plan/index.ts");
   const d = engineDefaults("vllm", H100_BYTES, "", undefined)["gpuMemoryUtilization"];
   if (!d) throw new Error("no vLLM utilization default");
-  const html = renderToStaticMarkup(<EngineSettings settings={{}} cardMemoryBytes={H100_BYTES} onSet={() => undefined} onReset={() => undefined} />);
+  const html = renderToStaticMarkup(
+    <EngineSettings settings={{}} cardMemoryBytes={H100_BYTES} onSet={() => undefined} onReset={() => undefined} />,
+  );
   expect(html).toContain(`<span class="hint" id="`);
   expect(html).toContain(`>${d.flag} · default ${String(d.value)}</span>`);
   // The source is not in the hint line: only inside a closed details under it.
   const escaped = d.source.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  expect(html).toContain(`<details class="setting-source"><summary>Source</summary><span class="hint">${escaped}</span></details>`);
+  expect(html).toContain(
+    `<details class="setting-source"><summary>Source</summary><span class="hint">${escaped}</span></details>`,
+  );
   expect(html).not.toContain(`default ${String(d.value)} (`);
 });

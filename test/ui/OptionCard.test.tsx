@@ -17,11 +17,26 @@ function planOn(repo: string, presetId: string, sequences: number) {
   const snap = catalogSnapshot(repo);
   const preset = PRESETS.find((p) => p.id === presetId);
   if (!snap || !preset) throw new Error(`no ${repo} in the catalog or no preset ${presetId}`);
-  return plan({ repo: snap.repo, revision: snap.sha, ...readModel(snap) }, preset.cluster, { ...defaultChoices().workload, sequences });
+  return plan({ repo: snap.repo, revision: snap.sha, ...readModel(snap) }, preset.cluster, {
+    ...defaultChoices().workload,
+    sequences,
+  });
 }
 
 function card(option: PlanOption, verdict: WorkloadVerdict | null = null): string {
-  const html = renderToStaticMarkup(<OptionCard option={option} settled={option} near={false} cardRef={() => undefined} quant="" modelMaxContextTokens={163_840} selected={false} onSelect={() => undefined} verdict={verdict} />);
+  const html = renderToStaticMarkup(
+    <OptionCard
+      option={option}
+      settled={option}
+      near={false}
+      cardRef={() => undefined}
+      quant=""
+      modelMaxContextTokens={163_840}
+      selected={false}
+      onSelect={() => undefined}
+      verdict={verdict}
+    />,
+  );
   return html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 }
 
@@ -64,7 +79,9 @@ describe("the workload as a requirement", () => {
   const verdictOf = (option: PlanOption) => workloadVerdict(option, 32, p.options);
 
   test("one H100 starts but holds a few of the 32, and the card names the first layout of the plan that holds them, with its own figure", () => {
-    const tp1 = p.options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 1 && o.placement.nodes === 1);
+    const tp1 = p.options.find(
+      (o) => o.engine === "vllm" && o.placement.tensorParallel === 1 && o.placement.nodes === 1,
+    );
     if (!tp1) throw new Error("no vLLM TP1 option");
     expect(tp1.fits).toBe(true);
     expect(tp1.fitsWorkload).toBe(false);
@@ -72,7 +89,9 @@ describe("the workload as a requirement", () => {
     if (!holder) throw new Error("no vLLM layout holds 32 sequences");
     const text = card(tp1, verdictOf(tp1));
     expect(tp1.maxConcurrency).toBeLessThan(8);
-    expect(text).toContain(`starts, but holds ${tp1.maxConcurrency.toFixed(1)} of your 32 sequences at once; ${placementLabel(holder.placement)} (TP ${holder.placement.tensorParallel}) holds ${Math.floor(holder.maxConcurrency)}`);
+    expect(text).toContain(
+      `starts, but holds ${tp1.maxConcurrency.toFixed(1)} of your 32 sequences at once; ${placementLabel(holder.placement)} (TP ${holder.placement.tensorParallel}) holds ${Math.floor(holder.maxConcurrency)}`,
+    );
     expect(holder.maxConcurrency).toBeGreaterThanOrEqual(32);
     // What to buy, under the short option: the engine's words.
     for (const c of tp1.whatToBuy ?? []) expect(text).toContain(c.change);
@@ -84,7 +103,9 @@ describe("the workload as a requirement", () => {
     if (!holder) throw new Error("no layout holds 32 sequences");
     const text = card(holder, verdictOf(holder));
     expect(text).toContain("holds your 32 sequences at once");
-    expect(text).toContain(`Copies the cluster holds ${holder.replicas ?? -1}, ${holder.replicasFreeNow ?? -1} on free cards now`);
+    expect(text).toContain(
+      `Copies the cluster holds ${holder.replicas ?? -1}, ${holder.replicasFreeNow ?? -1} on free cards now`,
+    );
     expect(text).not.toContain("To make it fit");
   });
 });

@@ -43,7 +43,10 @@ describe("plan export", () => {
   const snap = catalogSnapshot("Qwen/Qwen2.5-Coder-32B-Instruct");
   const preset = PRESETS.find((p) => p.id === "dgx-h100-x2");
   if (!snap || !preset) throw new Error("catalog or preset missing");
-  const p = plan({ repo: snap.repo, revision: snap.sha, ...readModel(snap) }, preset.cluster, { ...defaultChoices().workload, sequences: 32 });
+  const p = plan({ repo: snap.repo, revision: snap.sha, ...readModel(snap) }, preset.cluster, {
+    ...defaultChoices().workload,
+    sequences: 32,
+  });
 
   test("JSON: the terminal's option objects, in the plan's order", () => {
     expect(JSON.parse(planJsonText(p.options))).toEqual(JSON.parse(JSON.stringify(p.options.map(optionJson))));

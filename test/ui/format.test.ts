@@ -4,7 +4,9 @@ import { shapeFromConfig } from "../../src/plan/index.ts";
 import type { Placement } from "../../src/plan/index.ts";
 import { artifactLabel, formatGib, formatParams, modelSummary, placementLabel } from "../../src/ui/format.ts";
 
-const qwen3_32b = JSON.parse(readFileSync(new URL("../fixtures/ui/Qwen__Qwen3-32B.config.json", import.meta.url), "utf8")) as Record<string, unknown>;
+const qwen3_32b = JSON.parse(
+  readFileSync(new URL("../fixtures/ui/Qwen__Qwen3-32B.config.json", import.meta.url), "utf8"),
+) as Record<string, unknown>;
 
 describe("the model's one-line summary", () => {
   test("Qwen3-32B reads as its model card says it (32.8B params, 64 layers, 8 KV heads, 40,960 ctx, bf16)", () => {
@@ -18,7 +20,11 @@ describe("the model's one-line summary", () => {
   });
 
   test("what a token is cached in: DeepSeek-V3's latent and DeepSeek-V4's compressed cache, not their configs' KV-head counts", () => {
-    const config = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/configs/${name}.config.json`, import.meta.url), "utf8")) as Record<string, unknown>;
+    const config = (name: string) =>
+      JSON.parse(readFileSync(new URL(`../fixtures/configs/${name}.config.json`, import.meta.url), "utf8")) as Record<
+        string,
+        unknown
+      >;
     // V3's config says 128 KV heads and V4-Flash's 1: neither is what they cache (notes §4, item 3 and 4).
     expect(modelSummary(shapeFromConfig(config("deepseek-ai__DeepSeek-V3"), null))).toContain("· MLA cache ·");
     const v4 = modelSummary(shapeFromConfig(config("deepseek-ai__DeepSeek-V4-Flash"), null));
@@ -27,7 +33,9 @@ describe("the model's one-line summary", () => {
   });
 
   test("a count of 0 (a GGUF header with no tensor list) is left out too, never shown as '0 params'", () => {
-    expect(modelSummary({ ...shapeFromConfig(qwen3_32b, null), paramsTotal: 0 })).toBe("64 layers · 8 KV heads · 40,960 ctx · bf16");
+    expect(modelSummary({ ...shapeFromConfig(qwen3_32b, null), paramsTotal: 0 })).toBe(
+      "64 layers · 8 KV heads · 40,960 ctx · bf16",
+    );
   });
 });
 
@@ -52,10 +60,25 @@ describe("units", () => {
 });
 
 describe("where an option runs, in the issue's words", () => {
-  const base: Placement = { cpu: false, gpuClass: "h100-80g", fabric: "ib0", gpusPerNode: 2, nodes: 1, tensorParallel: 2, pipelineParallel: 1, expertParallel: false, cpuMoeLayers: 0, gpuLayers: -1 };
+  const base: Placement = {
+    cpu: false,
+    gpuClass: "h100-80g",
+    fabric: "ib0",
+    gpusPerNode: 2,
+    nodes: 1,
+    tensorParallel: 2,
+    pipelineParallel: 1,
+    expertParallel: false,
+    cpuMoeLayers: 0,
+    gpuLayers: -1,
+  };
   test.each([
     ["one node", base, "2 × h100-80g"],
-    ["two nodes on a fabric", { ...base, gpusPerNode: 8, nodes: 2, tensorParallel: 8, pipelineParallel: 2 }, "2 nodes × 8 h100-80g on ib0"],
+    [
+      "two nodes on a fabric",
+      { ...base, gpusPerNode: 8, nodes: 2, tensorParallel: 8, pipelineParallel: 2 },
+      "2 nodes × 8 h100-80g on ib0",
+    ],
     ["a node's CPU", { ...base, cpu: true, gpuClass: "", gpusPerNode: 0 }, "CPU"],
   ])("%s", (_name, placement, text) => {
     expect(placementLabel(placement)).toBe(text);

@@ -15,13 +15,17 @@ describe("the context slider's log scale", () => {
 
   test("a context set in the number field puts the thumb where the slider would give it back", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 4096, max: 1_048_576 }), fc.integer({ min: 0, max: SLIDER_STEPS }), (max, position) => {
-        const tokens = positionToTokens(position, MIN_CONTEXT_TOKENS, max);
-        expect(tokens).toBeGreaterThanOrEqual(MIN_CONTEXT_TOKENS);
-        expect(tokens).toBeLessThanOrEqual(max);
-        // Snapping moves a token count by at most a quarter of a position, so the thumb lands where it was.
-        expect(tokensToPosition(tokens, MIN_CONTEXT_TOKENS, max)).toBe(position);
-      }),
+      fc.property(
+        fc.integer({ min: 4096, max: 1_048_576 }),
+        fc.integer({ min: 0, max: SLIDER_STEPS }),
+        (max, position) => {
+          const tokens = positionToTokens(position, MIN_CONTEXT_TOKENS, max);
+          expect(tokens).toBeGreaterThanOrEqual(MIN_CONTEXT_TOKENS);
+          expect(tokens).toBeLessThanOrEqual(max);
+          // Snapping moves a token count by at most a quarter of a position, so the thumb lands where it was.
+          expect(tokensToPosition(tokens, MIN_CONTEXT_TOKENS, max)).toBe(position);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

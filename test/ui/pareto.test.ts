@@ -14,11 +14,16 @@ describe("Pareto front of throughput against cards", () => {
   const snap = catalogSnapshot("Qwen/Qwen2.5-Coder-32B-Instruct");
   const preset = PRESETS.find((p) => p.id === "dgx-h100-x2");
   if (!snap || !preset) throw new Error("catalog or preset missing");
-  const p = plan({ repo: snap.repo, revision: snap.sha, ...readModel(snap) }, preset.cluster, { ...defaultChoices().workload, sequences: 32 });
+  const p = plan({ repo: snap.repo, revision: snap.sha, ...readModel(snap) }, preset.cluster, {
+    ...defaultChoices().workload,
+    sequences: 32,
+  });
   const points = paretoPoints(p.options, "original");
 
   test("one point per layout that fits on cards, with the engine's throughput", () => {
-    expect(points).toHaveLength(p.options.filter((o) => o.fits && !o.placement.cpu && o.speed?.throughputTps != null).length);
+    expect(points).toHaveLength(
+      p.options.filter((o) => o.fits && !o.placement.cpu && o.speed?.throughputTps != null).length,
+    );
     expect(points.length).toBeGreaterThan(2);
     const byId = new Map(p.options.map((o) => [o.id, o]));
     for (const pt of points) expect(pt.throughputTps).toBe(byId.get(pt.id)?.speed?.throughputTps);

@@ -7,15 +7,50 @@ const GIB = 2 ** 30;
 const H100_BYTES = 81559 * 2 ** 20;
 
 function card(partial: Partial<CardLoad>): CardLoad {
-  return { gpuClass: "h100-80g", cards: 2, role: "", weightsBytes: 0, kvBytes: 0, engineBytes: 0, usableBytes: 0.9 * H100_BYTES, physicalBytes: H100_BYTES, ...partial };
+  return {
+    gpuClass: "h100-80g",
+    cards: 2,
+    role: "",
+    weightsBytes: 0,
+    kvBytes: 0,
+    engineBytes: 0,
+    usableBytes: 0.9 * H100_BYTES,
+    physicalBytes: H100_BYTES,
+    ...partial,
+  };
 }
 
 function option(partial: Partial<PlanOption>): PlanOption {
   return {
-    id: "x", artifact: "original", format: "safetensors", engine: "vllm",
-    placement: { cpu: false, gpuClass: "h100-80g", fabric: "", gpusPerNode: 2, nodes: 1, tensorParallel: 2, pipelineParallel: 1, expertParallel: false, cpuMoeLayers: 0, gpuLayers: -1 },
-    bitsPerWeight: 16, cards: [], needBytes: 0, haveBytes: 0, hosts: 1, freeNow: true, fits: true, maxContextTokens: 131072,
-    kvPoolBytes: 0, kvPoolTokens: 0, maxConcurrency: 1, moreCardsNeeded: 0, commands: [],
+    id: "x",
+    artifact: "original",
+    format: "safetensors",
+    engine: "vllm",
+    placement: {
+      cpu: false,
+      gpuClass: "h100-80g",
+      fabric: "",
+      gpusPerNode: 2,
+      nodes: 1,
+      tensorParallel: 2,
+      pipelineParallel: 1,
+      expertParallel: false,
+      cpuMoeLayers: 0,
+      gpuLayers: -1,
+    },
+    bitsPerWeight: 16,
+    cards: [],
+    needBytes: 0,
+    haveBytes: 0,
+    hosts: 1,
+    freeNow: true,
+    fits: true,
+    maxContextTokens: 131072,
+    kvPoolBytes: 0,
+    kvPoolTokens: 0,
+    maxConcurrency: 1,
+    moreCardsNeeded: 0,
+    commands: [],
     ...partial,
   };
 }
@@ -30,7 +65,9 @@ describe("a card's bar", () => {
   });
 
   test("a card over its usable share shows by how much, with no free rest, and the chart widens to show it", () => {
-    const row = cardBarRow(card({ cards: 1, role: "stage 2", weightsBytes: 75 * GIB, kvBytes: 10 * GIB, engineBytes: 3 * GIB }));
+    const row = cardBarRow(
+      card({ cards: 1, role: "stage 2", weightsBytes: 75 * GIB, kvBytes: 10 * GIB, engineBytes: 3 * GIB }),
+    );
     expect(row.label).toBe("1 × h100-80g · stage 2");
     expect(row.freeGib).toBe(0);
     expect(row.overGib).toBeCloseTo(88 - 0.9 * 79.647, 2);
@@ -43,7 +80,11 @@ describe("badges", () => {
     ["fits and free", option({}), ["fits", "free now"]],
     ["fits on busy cards: busy is not unfit", option({ freeNow: false }), ["fits", "busy now"]],
     ["does not fit at this context", option({ fits: false, freeNow: false }), ["does not fit"]],
-    ["short of cards", option({ fits: false, freeNow: false, moreCardsNeeded: 2 }), ["does not fit", "needs 2 more cards"]],
+    [
+      "short of cards",
+      option({ fits: false, freeNow: false, moreCardsNeeded: 2 }),
+      ["does not fit", "needs 2 more cards"],
+    ],
     ["one card short", option({ fits: false, moreCardsNeeded: 1 }), ["does not fit", "needs 1 more card"]],
   ])("%s", (_name, o, texts) => {
     expect(optionBadges(o).map((b) => b.text)).toEqual(texts);
@@ -68,7 +109,11 @@ describe("filters and groups keep the engine's rank order", () => {
 
   test("groups come in the order of their best option", () => {
     const groups = groupOptions(ranked, "engine");
-    expect(groups.map((g) => [g.title, g.options.map((o) => o.id)])).toEqual([["vLLM", ["a"]], ["llama.cpp", ["b", "d"]], ["SGLang", ["c"]]]);
+    expect(groups.map((g) => [g.title, g.options.map((o) => o.id)])).toEqual([
+      ["vLLM", ["a"]],
+      ["llama.cpp", ["b", "d"]],
+      ["SGLang", ["c"]],
+    ]);
   });
 });
 

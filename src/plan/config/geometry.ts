@@ -21,7 +21,10 @@ export function kvHeadsOf(text: Json, attentionHeads: number): number {
   const found = firstNumber(text, KV_HEAD_KEYS);
   if (found === undefined) return attentionHeads;
   if (!Number.isInteger(found.value) || found.value <= 0) {
-    throw new ModelError(`config.json field ${found.name} must be a positive whole number, got ${found.value}.`, found.name);
+    throw new ModelError(
+      `config.json field ${found.name} must be a positive whole number, got ${found.value}.`,
+      found.name,
+    );
   }
   return found.value;
 }
@@ -55,7 +58,13 @@ function slidingWindowOf(text: Json): number {
 }
 
 export function slidingFromFull(g: Geometry, windowTokens: number): Extract<LayerCache, { kind: "sliding" }> {
-  return { kind: "sliding", kvHeads: g.full.kvHeads, headDimK: g.full.headDimK, headDimV: g.full.headDimV, windowTokens };
+  return {
+    kind: "sliding",
+    kvHeads: g.full.kvHeads,
+    headDimK: g.full.headDimK,
+    headDimV: g.full.headDimV,
+    windowTokens,
+  };
 }
 
 /** A chunked-local layer (Llama-4): one chunk of the full layers' heads, which vLLM sizes apart from a sliding window. */
@@ -95,7 +104,6 @@ export function slidingLayer(g: Geometry): LayerCache {
   }
   return slidingFromFull(g, window);
 }
-
 
 export function requireLength<T>(list: T[], g: Geometry, name: string): T[] {
   if (list.length !== g.layers) {

@@ -26,7 +26,10 @@ function num(m: Metadata, key: string): number | undefined {
 function requiredNum(m: Metadata, key: string, why: string): number {
   const v = num(m, key);
   if (v === undefined || v <= 0) {
-    throw new ModelError(`the GGUF header has no positive ${key}; ${why}. Re-download the file, or plan the repo with its config.json.`, key);
+    throw new ModelError(
+      `the GGUF header has no positive ${key}; ${why}. Re-download the file, or plan the repo with its config.json.`,
+      key,
+    );
   }
   return v;
 }
@@ -119,11 +122,18 @@ function ggufLayerCachesOf(m: Metadata, arch: string, layers: number, headCount:
   const rank = num(m, `${arch}.attention.kv_lora_rank`);
   if (rank !== undefined && rank > 0) {
     // MLA: llama.cpp keeps a K-only cache of kv_lora_rank + n_rot per token (has_v = !is_mla).
-    const rope = requiredNum(m, `${arch}.rope.dimension_count`, "the MLA cache holds kv_lora_rank + the rope dimension");
+    const rope = requiredNum(
+      m,
+      `${arch}.rope.dimension_count`,
+      "the MLA cache holds kv_lora_rank + the rope dimension",
+    );
     const recurrentKey = Object.keys(m).find((k) => k.startsWith(`${arch}.ssm.`) || k.startsWith(`${arch}.kda.`));
     if (recurrentKey !== undefined && kvHeads.some((kv) => kv === 0)) {
       // Kimi-Linear-style files: their linear layers' state is not sized here yet, and leaving them out would understate.
-      throw new ModelError(`${arch} mixes MLA with recurrent layers (${recurrentKey}), which Modelplan does not size from a GGUF yet.`, recurrentKey);
+      throw new ModelError(
+        `${arch} mixes MLA with recurrent layers (${recurrentKey}), which Modelplan does not size from a GGUF yet.`,
+        recurrentKey,
+      );
     }
     return kvHeads.map((kv) => (kv > 0 ? { kind: "mla", latentDim: rank + rope } : { kind: "none" }));
   }
@@ -134,7 +144,11 @@ function ggufLayerCachesOf(m: Metadata, arch: string, layers: number, headCount:
   if (num(m, `${arch}.ssm.conv_kernel`) !== undefined) {
     const state = recurrentStateBytes(m, arch);
     return recurrentKinds(m, arch, layers, kvHeads).map((k, i) =>
-      k === "rec" ? { kind: "linear", stateBytesPerSeq: state } : k === "none" ? { kind: "none" } : full(kvHeads[i] ?? 0),
+      k === "rec"
+        ? { kind: "linear", stateBytesPerSeq: state }
+        : k === "none"
+          ? { kind: "none" }
+          : full(kvHeads[i] ?? 0),
     );
   }
   const shortConv = num(m, `${arch}.shortconv.l_cache`);
@@ -154,15 +168,31 @@ function ggufLayerCachesOf(m: Metadata, arch: string, layers: number, headCount:
   return kvHeads.map((kv, i): LayerCache => {
     if (kv <= 0) return { kind: "none" };
     if (!sliding[i]) return full(kv);
-    const layer: LayerCache = { kind: "sliding", kvHeads: kv, headDimK: keySwa, headDimV: valueSwa, windowTokens: window };
+    const layer: LayerCache = {
+      kind: "sliding",
+      kvHeads: kv,
+      headDimK: keySwa,
+      headDimV: valueSwa,
+      windowTokens: window,
+    };
     return chunked ? { ...layer, chunked: true } : layer;
   });
 }
 
-export function ggufMoeOf(m: Metadata, arch: string, layers: number, hidden: number, tensors: GgufTensor[] | undefined): MoeShape | null {
+export function ggufMoeOf(
+  m: Metadata,
+  arch: string,
+  layers: number,
+  hidden: number,
+  tensors: GgufTensor[] | undefined,
+): MoeShape | null {
   const experts = num(m, `${arch}.expert_count`) ?? 0;
   if (experts <= 1) return null;
-  const used = requiredNum(m, `${arch}.expert_used_count`, "a mixture of experts must say how many experts a token uses");
+  const used = requiredNum(
+    m,
+    `${arch}.expert_used_count`,
+    "a mixture of experts must say how many experts a token uses",
+  );
   const dense = num(m, `${arch}.leading_dense_block_count`) ?? 0;
   // Mixtral-era files have no expert_feed_forward_length: llama.cpp sizes their experts by feed_forward_length.
   const width = num(m, `${arch}.expert_feed_forward_length`) ?? num(m, `${arch}.feed_forward_length`) ?? 0;
@@ -231,7 +261,8 @@ export function shapeFromGguf(header: GgufHeader, paramsTotal?: number | null): 
   const layers = requiredNum(m, `${arch}.block_count`, "it is the layer count");
   const hidden = requiredNum(m, `${arch}.embedding_length`, why);
   const headCount = Math.max(...perLayer(m, `${arch}.attention.head_count`, layers));
-  if (!(headCount > 0)) throw new ModelError(`the GGUF header's ${arch}.attention.head_count is 0.`, `${arch}.attention.head_count`);
+  if (!(headCount > 0))
+    throw new ModelError(`the GGUF header's ${arch}.attention.head_count is 0.`, `${arch}.attention.head_count`);
   const layerCaches = withoutNextn(m, arch, ggufLayerCachesOf(m, arch, layers, headCount, hidden));
   const kvList = layerCaches.flatMap((c) => (c.kind === "full" || c.kind === "sliding" ? [c.kvHeads] : []));
   const mla = layerCaches.some((c) => c.kind === "mla");

@@ -89,7 +89,11 @@ export function maxContextOf(config: Json, text: Json, modelType: string): numbe
       "max_position_embeddings",
     );
   }
-  return scaledByRope(best, eitherLevel(config, text, "rope_scaling") ?? eitherLevel(config, text, "rope_parameters"), modelType);
+  return scaledByRope(
+    best,
+    eitherLevel(config, text, "rope_scaling") ?? eitherLevel(config, text, "rope_parameters"),
+    modelType,
+  );
 }
 
 /**
@@ -104,7 +108,8 @@ function scaledByRope(maxLength: number, rope: unknown, modelType: string): numb
   if (!isRecord(rope) || modelType.startsWith("gemma3")) return maxLength;
   const type = String(rope["rope_type"] ?? rope["type"] ?? "");
   const factor = rope["factor"];
-  if (["su", "longrope", "llama3", "default", ""].includes(type) || typeof factor !== "number" || factor <= 0) return maxLength;
+  if (["su", "longrope", "llama3", "default", ""].includes(type) || typeof factor !== "number" || factor <= 0)
+    return maxLength;
   const original = rope["original_max_position_embeddings"];
   const base = type === "yarn" && typeof original === "number" && original > 0 ? original : maxLength;
   return Math.round(base * factor);

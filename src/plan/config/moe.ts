@@ -8,11 +8,22 @@ import type { MoeShape } from "../shapeTypes.ts";
 /** Routed experts under every name a 2026 config uses (docs/notes/architectures.md, pitfall 11). */
 const EXPERT_KEYS = ["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"] as const;
 
-const TOP_K_KEYS = ["num_experts_per_tok", "experts_per_token", "num_experts_per_token", "top_k_experts", "moe_topk", "moe_k"] as const;
+const TOP_K_KEYS = [
+  "num_experts_per_tok",
+  "experts_per_token",
+  "num_experts_per_token",
+  "top_k_experts",
+  "moe_topk",
+  "moe_k",
+] as const;
 
 const SHARED_KEYS = ["n_shared_experts", "num_shared_experts", "shared_expert_count"] as const;
 
-const SHARED_WIDTH_KEYS = ["shared_expert_intermediate_size", "moe_shared_expert_intermediate_size", "share_expert_dim"] as const;
+const SHARED_WIDTH_KEYS = [
+  "shared_expert_intermediate_size",
+  "moe_shared_expert_intermediate_size",
+  "share_expert_dim",
+] as const;
 
 /** Which layers carry routed experts, from whichever field says so. */
 export function moeLayerMask(t: Json, layers: number): boolean[] {

@@ -32,7 +32,8 @@ function ffnParams(t: Json, hidden: number): number {
   const experts = optionalInt(t, "n_routed_experts") ?? optionalInt(t, "num_experts") ?? 0;
   const width = optionalInt(t, "moe_intermediate_size") ?? 0;
   if (experts > 0 && width > 0) {
-    const sharedWidth = optionalInt(t, "shared_expert_intermediate_size") ?? (optionalInt(t, "n_shared_experts") ?? 0) * width;
+    const sharedWidth =
+      optionalInt(t, "shared_expert_intermediate_size") ?? (optionalInt(t, "n_shared_experts") ?? 0) * width;
     return experts * 3 * hidden * width + 3 * hidden * sharedWidth + hidden * experts;
   }
   return 3 * hidden * (optionalInt(t, "intermediate_size") ?? 0);

@@ -7,7 +7,15 @@ import { layerCachesOf } from "./families/index.ts";
 import { isMla } from "./families/mla.ts";
 import { isRecord, type Json, ModelError, optionalInt, positiveInt } from "./fields.ts";
 import { type Geometry, headDimOf, kvHeadsOf } from "./geometry.ts";
-import { dtypeOf, eitherLevel, hasVisionOf, maxContextOf, quantMethodOf, textConfigOf, tiedEmbeddingsOf } from "./model.ts";
+import {
+  dtypeOf,
+  eitherLevel,
+  hasVisionOf,
+  maxContextOf,
+  quantMethodOf,
+  textConfigOf,
+  tiedEmbeddingsOf,
+} from "./model.ts";
 import { moeOf } from "./moe.ts";
 import { mtpParamsOf } from "./mtp.ts";
 import { dtypeBytes } from "../dtype.ts";
@@ -70,7 +78,11 @@ export function shapeFromConfig(
     headDim: mlaLatent?.kind === "mla" ? mlaLatent.latentDim : headDim,
     vocabSize: optionalInt(text, "vocab_size") ?? optionalInt(config, "vocab_size") ?? 0,
     maxContextTokens: maxContextOf(config, text, modelType),
-    ...ropeCacheRowsOf(modelType, maxContextOf(config, text, modelType), eitherLevel(config, text, "rope_scaling") ?? eitherLevel(config, text, "rope_parameters")),
+    ...ropeCacheRowsOf(
+      modelType,
+      maxContextOf(config, text, modelType),
+      eitherLevel(config, text, "rope_scaling") ?? eitherLevel(config, text, "rope_parameters"),
+    ),
     dtype,
     paramsTotal,
     moe: moeOf(text, modelType, layers, hiddenSize),

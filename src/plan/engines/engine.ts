@@ -86,19 +86,34 @@ export function cardEval(engine: Engine, part: Part, w: Workload, contextTokens:
   const usable = b.usableBytes;
   const needKv = b.kvAt(contextTokens);
   const load = {
-    gpuClass: part.gpuClass, cards: part.cards, role: part.role,
-    weightsBytes: weights, kvBytes: Math.min(needKv * b.sequences, Math.max(needKv, usable - weights - engineBytes)), engineBytes, usableBytes: usable, physicalBytes: part.physicalBytes,
+    gpuClass: part.gpuClass,
+    cards: part.cards,
+    role: part.role,
+    weightsBytes: weights,
+    kvBytes: Math.min(needKv * b.sequences, Math.max(needKv, usable - weights - engineBytes)),
+    engineBytes,
+    usableBytes: usable,
+    physicalBytes: part.physicalBytes,
   };
   const e: CardEval = {
-    load, poolBytes: usable - weights - engineBytes, needKvBytes: needKv, outsideOk: b.outsideOk, kvAt: b.kvAt, settings: b.settings,
-    elementBytes: b.elementBytes, stepTokens: b.stepTokens, stepBytes: b.stepBytes,
+    load,
+    poolBytes: usable - weights - engineBytes,
+    needKvBytes: needKv,
+    outsideOk: b.outsideOk,
+    kvAt: b.kvAt,
+    settings: b.settings,
+    elementBytes: b.elementBytes,
+    stepTokens: b.stepTokens,
+    stepBytes: b.stepBytes,
   };
   if (b.requestedBytes !== undefined) e.requestedBytes = b.requestedBytes;
   return e;
 }
 
 /** Every part of a layout evaluated alone, no host: how the serving engines' replicas are evaluated. */
-export function cardsOnly(evalCard: (layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number) => CardEval) {
+export function cardsOnly(
+  evalCard: (layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number) => CardEval,
+) {
   return (layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number): LayoutEval => ({
     evals: layout.parts.map((p) => evalCard(layout, p, ctx, w, contextTokens)),
     host: null,

@@ -12,7 +12,12 @@ import { resolveSettings } from "../settings.ts";
 import type { ModelShape } from "../shapeTypes.ts";
 import type { Engine, KvDtype } from "../types.ts";
 
-export const ENGINE_MODELS: Readonly<Record<Engine, EngineModel>> = { vllm: VLLM, sglang: SGLANG, llamacpp: LLAMACPP, freetoken: FREETOKEN };
+export const ENGINE_MODELS: Readonly<Record<Engine, EngineModel>> = {
+  vllm: VLLM,
+  sglang: SGLANG,
+  llamacpp: LLAMACPP,
+  freetoken: FREETOKEN,
+};
 
 /** The engines in the order they are planned: vLLM, SGLang, llama.cpp, FreeToken. */
 export const ENGINE_ORDER: readonly EngineModel[] = [VLLM, SGLANG, LLAMACPP, FREETOKEN];
@@ -36,7 +41,12 @@ export function kvElementBytes(engine: Engine, kv: KvDtype, modelDtypeBytes: num
  * engine's own flag names, each with its source: what the page shows in the
  * "Engine settings" disclosure.
  */
-export function engineDefaults(engine: Engine, cardMemoryBytes: number, gpuClass = "", vllmVersion?: string): Required<Record<string, SettingDefault>> {
+export function engineDefaults(
+  engine: Engine,
+  cardMemoryBytes: number,
+  gpuClass = "",
+  vllmVersion?: string,
+): Required<Record<string, SettingDefault>> {
   const r = resolveSettings(engine, cardMemoryBytes, vllmVersion === undefined ? {} : { vllmVersion }, 1, 1, gpuClass);
   return ENGINE_MODELS[engine].defaults(r);
 }

@@ -54,8 +54,13 @@ export function decodeStepMs(input: SpeedInput, terms: SpeedTerms, batch: number
   }
   const deviceBw = layout.cpuOnly ? (hostBw ?? DEFAULT_HOST_GBPS) : (card.memBandwidthGBps ?? 0);
   const deviceBytes = layout.cpuOnly ? touchedBytes : touchedBytes - hostTouched;
-  const memoryMs = deviceBytes / tp / (deviceBw * terms.bandwidthEfficiency * 1e6) + kvPerCard / (deviceBw * terms.kvBandwidthEfficiency * 1e6);
-  const hostMs = !layout.cpuOnly && hostTouched > 0 ? hostTouched / ((hostBw ?? DEFAULT_HOST_GBPS) * terms.bandwidthEfficiency * 1e6) : 0;
+  const memoryMs =
+    deviceBytes / tp / (deviceBw * terms.bandwidthEfficiency * 1e6) +
+    kvPerCard / (deviceBw * terms.kvBandwidthEfficiency * 1e6);
+  const hostMs =
+    !layout.cpuOnly && hostTouched > 0
+      ? hostTouched / ((hostBw ?? DEFAULT_HOST_GBPS) * terms.bandwidthEfficiency * 1e6)
+      : 0;
 
   const tflops = cardTflops(input);
   const flops = batch * (2 * model.activeParams + model.attentionFlopsPerContextToken * contextTokens);

@@ -15,9 +15,12 @@ function nulls(sequencesRun: number, basis: string): SpeedEstimate {
 /** What is wrong with the input, in words, or "" when nothing is. */
 function inputProblem(input: SpeedInput): string {
   const { workload, layout, model } = input;
-  if (!Number.isInteger(workload.inputTokens) || workload.inputTokens < 1) return `input tokens must be a whole number ≥ 1 (got ${workload.inputTokens})`;
-  if (!Number.isInteger(workload.outputTokens) || workload.outputTokens < 1) return `output tokens must be a whole number ≥ 1 (got ${workload.outputTokens})`;
-  if (!Number.isInteger(workload.sequences) || workload.sequences < 1) return `sequences must be a whole number ≥ 1 (got ${workload.sequences})`;
+  if (!Number.isInteger(workload.inputTokens) || workload.inputTokens < 1)
+    return `input tokens must be a whole number ≥ 1 (got ${workload.inputTokens})`;
+  if (!Number.isInteger(workload.outputTokens) || workload.outputTokens < 1)
+    return `output tokens must be a whole number ≥ 1 (got ${workload.outputTokens})`;
+  if (!Number.isInteger(workload.sequences) || workload.sequences < 1)
+    return `sequences must be a whole number ≥ 1 (got ${workload.sequences})`;
   if (layout.tensorParallel < 1 || layout.pipelineStages < 1) return "tensor parallel and pipeline stages must be ≥ 1";
   if (!(model.weightsBytes > 0)) return "the artifact's weight bytes are unknown";
   return "";
@@ -43,7 +46,10 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
   const problem = inputProblem(input);
   if (problem !== "") return nulls(sequencesRun, `speed not estimated: ${problem}`);
   if (!layout.cpuOnly && (card.memBandwidthGBps === null || !(card.memBandwidthGBps > 0))) {
-    return nulls(sequencesRun, `speed not estimated: ${card.label} has no memory bandwidth known (give the card's GB/s to get figures)`);
+    return nulls(
+      sequencesRun,
+      `speed not estimated: ${card.label} has no memory bandwidth known (give the card's GB/s to get figures)`,
+    );
   }
 
   const terms = termsOverride ?? speedTerms(layout.engine, card.kind, card.vendor);
@@ -55,8 +61,14 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
 
   const prefill = prefillMs(input, terms, workload.inputTokens);
   const prefillTps = prefill.ms === null ? null : (workload.inputTokens * 1000) / prefill.ms;
-  const ttftMs = prefill.ms === null ? null : terms.requestOverheadMs + prefill.ms + decodeStepMs(input, terms, 1, workload.inputTokens).ms;
-  if (prefill.ms === null) notes.push(layout.cpuOnly ? "prefill: CPU compute is not modelled" : `prefill: ${card.label} has no dense TFLOPS known`);
+  const ttftMs =
+    prefill.ms === null
+      ? null
+      : terms.requestOverheadMs + prefill.ms + decodeStepMs(input, terms, 1, workload.inputTokens).ms;
+  if (prefill.ms === null)
+    notes.push(
+      layout.cpuOnly ? "prefill: CPU compute is not modelled" : `prefill: ${card.label} has no dense TFLOPS known`,
+    );
 
   let tpotMs: number | null = null;
   let throughputTps: number | null = null;
@@ -66,15 +78,22 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
     notes.push("tpot/throughput: several sequences need the card's compute, which is not known");
   } else {
     const step = decodeStepMs(input, terms, sequencesRun, decodeContext);
-    const interferenceMs = sequencesRun > 1 && prefill.ms !== null ? (terms.prefillInterference * (sequencesRun - 1) * prefill.ms) / workload.outputTokens : 0;
+    const interferenceMs =
+      sequencesRun > 1 && prefill.ms !== null
+        ? (terms.prefillInterference * (sequencesRun - 1) * prefill.ms) / workload.outputTokens
+        : 0;
     tpotMs = step.ms + interferenceMs;
     const ownPrefillMs = prefill.ms ?? 0;
     throughputTps = (sequencesRun * workload.outputTokens * 1000) / (workload.outputTokens * tpotMs + ownPrefillMs);
     notes.push(`${sequencesRun} at once: ${step.bound}-bound step`);
     for (const a of step.assumed) if (!notes.includes(a)) notes.push(a);
   }
-  if (sequencesRun < workload.sequences) notes.push(`capped at ${sequencesRun} of ${workload.sequences} sequences by the KV pool`);
+  if (sequencesRun < workload.sequences)
+    notes.push(`capped at ${sequencesRun} of ${workload.sequences} sequences by the KV pool`);
   for (const a of [...alone.assumed, ...prefill.assumed]) if (!notes.includes(a)) notes.push(a);
-  if (layout.engine === "llamacpp" && layout.pipelineStages > 1) notes.push(`layers split over ${layout.pipelineStages} cards: decode runs them one after another, no faster than one card`);
+  if (layout.engine === "llamacpp" && layout.pipelineStages > 1)
+    notes.push(
+      `layers split over ${layout.pipelineStages} cards: decode runs them one after another, no faster than one card`,
+    );
   return { decodeTps, prefillTps, ttftMs, tpotMs, throughputTps, sequencesRun, basis: notes.join("; ") };
 }

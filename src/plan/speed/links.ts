@@ -40,7 +40,10 @@ function linkGBps(links: SpeedLinks, crossesNodes: boolean): { gbps: number; ass
       : { gbps: links.fabricGBps, assumed: "" };
   }
   return links.intraNodeGBps === null
-    ? { gbps: DEFAULT_INTRA_NODE_GBPS, assumed: `card link unknown: PCIe 4.0 x16 (${DEFAULT_INTRA_NODE_GBPS} GB/s) assumed` }
+    ? {
+        gbps: DEFAULT_INTRA_NODE_GBPS,
+        assumed: `card link unknown: PCIe 4.0 x16 (${DEFAULT_INTRA_NODE_GBPS} GB/s) assumed`,
+      }
     : { gbps: links.intraNodeGBps, assumed: "" };
 }
 
@@ -59,12 +62,19 @@ export function allReduceMs(
   if (tensorParallel <= 1) return { ms: 0, assumed: "" };
   const { gbps, assumed } = linkGBps(links, links.tensorParallelCrossesNodes);
   const messageBytes = tokens * hiddenSize * ACTIVATION_BYTES;
-  const perReduceMs = terms.allReduceLatencyUs / 1000 + ((2 * (tensorParallel - 1)) / tensorParallel) * messageBytes / (gbps * 1e6);
+  const perReduceMs =
+    terms.allReduceLatencyUs / 1000 + (((2 * (tensorParallel - 1)) / tensorParallel) * messageBytes) / (gbps * 1e6);
   return { ms: 2 * layers * perReduceMs, assumed };
 }
 
 /** The hops between `stages` pipeline stages for one pass of `tokens` tokens; the cross-node ones go over the fabric. */
-export function pipelineHopsMs(stages: number, hiddenSize: number, tokens: number, links: SpeedLinks, terms: WireTerms): WireTime {
+export function pipelineHopsMs(
+  stages: number,
+  hiddenSize: number,
+  tokens: number,
+  links: SpeedLinks,
+  terms: WireTerms,
+): WireTime {
   const hops = Math.max(0, stages - 1);
   if (hops === 0) return { ms: 0, assumed: "" };
   const bytes = tokens * hiddenSize * ACTIVATION_BYTES;
@@ -72,9 +82,7 @@ export function pipelineHopsMs(stages: number, hiddenSize: number, tokens: numbe
   const local = linkGBps(links, false);
   const fabric = crossing > 0 ? linkGBps(links, true) : { gbps: 1, assumed: "" };
   const ms =
-    hops * terms.hopMs +
-    (hops - crossing) * (bytes / (local.gbps * 1e6)) +
-    crossing * (bytes / (fabric.gbps * 1e6));
+    hops * terms.hopMs + (hops - crossing) * (bytes / (local.gbps * 1e6)) + crossing * (bytes / (fabric.gbps * 1e6));
   const assumed = [crossing < hops ? local.assumed : "", fabric.assumed].filter((s) => s !== "").join("; ");
   return { ms, assumed };
 }

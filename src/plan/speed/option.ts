@@ -119,7 +119,15 @@ export function speedInputOf(
   if (model === null) return `${artifact.name}: the parameter count is unknown, so the FLOPs per token are`;
   const p = option.placement;
   const spec = p.cpu ? undefined : cardSpecOf(p.gpuClass);
-  const card: SpeedCard = p.cpu ? { label: "CPU", kind: "cpu", vendor: "other", memBandwidthGBps: null, tflops: { bf16: null, fp16: null, fp8: null, fp4: null, int8: null } } : speedCardOf(p.gpuClass);
+  const card: SpeedCard = p.cpu
+    ? {
+        label: "CPU",
+        kind: "cpu",
+        vendor: "other",
+        memBandwidthGBps: null,
+        tflops: { bf16: null, fp16: null, fp8: null, fp4: null, int8: null },
+      }
+    : speedCardOf(p.gpuClass);
   const llamacpp = option.engine === "llamacpp";
   const cards = Math.max(1, p.gpusPerNode * p.nodes);
   const host = hostBytesOf(option, shape, artifact);
@@ -167,7 +175,15 @@ export function optionSpeed(
 ): SpeedEstimate {
   const input = speedInputOf(option, shape, artifact, ctx, model);
   if (typeof input === "string") {
-    return { decodeTps: null, prefillTps: null, ttftMs: null, tpotMs: null, throughputTps: null, sequencesRun: 0, basis: `speed not estimated: ${input} unknown` };
+    return {
+      decodeTps: null,
+      prefillTps: null,
+      ttftMs: null,
+      tpotMs: null,
+      throughputTps: null,
+      sequencesRun: 0,
+      basis: `speed not estimated: ${input} unknown`,
+    };
   }
   return estimateSpeed(input);
 }

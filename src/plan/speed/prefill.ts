@@ -33,16 +33,20 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
   const linearFlops = promptTokens * 2 * model.activeParams;
   const attentionFlops = (model.attentionFlopsPerContextToken * promptTokens * promptTokens) / 2;
   const efficiency = terms.prefillEfficiencyByFormat[format] ?? terms.prefillComputeEfficiency;
-  const computeMs = linearFlops / (tp * tflops * efficiency * 1e9) + attentionFlops / (tp * tflops * terms.attentionComputeEfficiency * 1e9);
+  const computeMs =
+    linearFlops / (tp * tflops * efficiency * 1e9) +
+    attentionFlops / (tp * tflops * terms.attentionComputeEfficiency * 1e9);
 
   const share = touchedExpertShare(model.routedExperts, model.expertsPerToken, chunkTokens);
   const chunkBytes = model.weightsBytes - model.routedExpertBytes * (1 - share);
   const hostChunkBytes = layout.hostWeightsBytes - layout.hostExpertBytes * (1 - share);
-  const deviceMs = (chunks * (chunkBytes - hostChunkBytes)) / tp / (card.memBandwidthGBps * terms.bandwidthEfficiency * 1e6);
+  const deviceMs =
+    (chunks * (chunkBytes - hostChunkBytes)) / tp / (card.memBandwidthGBps * terms.bandwidthEfficiency * 1e6);
   let hostMs = 0;
   if (hostChunkBytes > 0) {
     const hostBw = layout.hostBandwidthGBps ?? DEFAULT_HOST_GBPS;
-    if (layout.hostBandwidthGBps === null) assumed.push(`host bandwidth unknown: ${DEFAULT_HOST_GBPS.toFixed(1)} GB/s assumed`);
+    if (layout.hostBandwidthGBps === null)
+      assumed.push(`host bandwidth unknown: ${DEFAULT_HOST_GBPS.toFixed(1)} GB/s assumed`);
     hostMs = (chunks * hostChunkBytes) / (hostBw * terms.bandwidthEfficiency * 1e6);
   }
 

@@ -52,7 +52,8 @@ export interface SpeedTerms extends WireTerms {
 type TermsTable = Record<SpeedEngine, Record<CardKind, SpeedTerms>>;
 
 /** The entries scripts/speed-accuracy.ts --fit --write fits and fitted.json holds. */
-export type FittedKey = "llamacpp/gddr" | "llamacpp/hbm" | "llamacpp/unified" | "vllm/hbm" | "sglang/hbm" | "sglang/hbm/amd";
+export type FittedKey =
+  "llamacpp/gddr" | "llamacpp/hbm" | "llamacpp/unified" | "vllm/hbm" | "sglang/hbm" | "sglang/hbm/amd";
 
 interface FittedEntry extends Omit<SpeedTerms, "fitted"> {
   /** The measured.jsonl ids the entry was fitted on. */
@@ -64,7 +65,10 @@ const FITTED = (fitted as { terms: Partial<Record<FittedKey, FittedEntry>> }).te
 /** A fitted entry; a missing one is a build defect (the file is written by the fit), said in words. */
 function fittedTerms(key: FittedKey): SpeedTerms {
   const e = FITTED[key];
-  if (e === undefined) throw new Error(`src/plan/speed/fitted.json has no "${key}" entry: rerun npx tsx scripts/speed-accuracy.ts --fit --write`);
+  if (e === undefined)
+    throw new Error(
+      `src/plan/speed/fitted.json has no "${key}" entry: rerun npx tsx scripts/speed-accuracy.ts --fit --write`,
+    );
   const { rows: _rows, ...terms } = e;
   return { ...terms, fitted: true };
 }

@@ -30,7 +30,10 @@ function deepseekV4Ratios(g: Geometry): { ratio: number; indexer: boolean }[] {
     }
     return listed.slice(0, g.layers).map((r, i) => {
       if (r !== 0 && r !== 1 && r !== 4 && r !== 128) {
-        throw new ModelError(`compress_ratios[${i}] is ${r}; vLLM knows 0 (window only), 4 and 128.`, "compress_ratios");
+        throw new ModelError(
+          `compress_ratios[${i}] is ${r}; vLLM knows 0 (window only), 4 and 128.`,
+          "compress_ratios",
+        );
       }
       return { ratio: Math.max(1, r), indexer: r === 4 };
     });
@@ -47,7 +50,10 @@ function deepseekV4Ratios(g: Geometry): { ratio: number; indexer: boolean }[] {
     if (type === "sliding_attention") return { ratio: 1, indexer: false };
     const rate = rates[type];
     if (typeof rate !== "number" || !Number.isInteger(rate) || rate < 1) {
-      throw new ModelError(`layer_types[${i}] is "${type}", which compress_rates does not give a whole-number rate for.`, "compress_rates");
+      throw new ModelError(
+        `layer_types[${i}] is "${type}", which compress_rates does not give a whole-number rate for.`,
+        "compress_rates",
+      );
     }
     return { ratio: rate, indexer: type === "compressed_sparse_attention" };
   });
@@ -55,15 +61,24 @@ function deepseekV4Ratios(g: Geometry): { ratio: number; indexer: boolean }[] {
 
 /** DeepSeek-V4's per-layer caches: a window on every layer, compressed entries and the indexer's keys where the ratio says. */
 export function deepseekV4Caches(g: Geometry): LayerCache[] {
-  const windowTokens = positiveInt(g.text, "sliding_window", "every DeepSeek-V4 layer keeps a window of that many tokens");
+  const windowTokens = positiveInt(
+    g.text,
+    "sliding_window",
+    "every DeepSeek-V4 layer keeps a window of that many tokens",
+  );
   const headDim = positiveInt(g.text, "head_dim", "it is the width of DeepSeek-V4's compressed entries");
   const ropeDim = positiveInt(g.text, "qk_rope_head_dim", "it is the RoPE part of DeepSeek-V4's head");
   const ratios = deepseekV4Ratios(g);
   if (!ratios.some((r) => r.ratio > 1)) {
     // vLLM's grouping asserts compressed layers exist (group_and_unify_kv_cache_specs: `assert len(mla_specs) > 0`).
-    throw new ModelError("config.json gives DeepSeek-V4 no compressed layer (every ratio is 0): vLLM cannot lay its cache out.", "compress_ratios");
+    throw new ModelError(
+      "config.json gives DeepSeek-V4 no compressed layer (every ratio is 0): vLLM cannot lay its cache out.",
+      "compress_ratios",
+    );
   }
-  const indexerHeadDim = ratios.some((r) => r.indexer) ? positiveInt(g.text, "index_head_dim", "sparse layers cache the indexer's keys") : 0;
+  const indexerHeadDim = ratios.some((r) => r.indexer)
+    ? positiveInt(g.text, "index_head_dim", "sparse layers cache the indexer's keys")
+    : 0;
   return ratios.map(({ ratio, indexer }): LayerCache => ({
     kind: "compressed-mla",
     compressRatio: ratio,

@@ -20,7 +20,19 @@ import { QWEN_NEXT } from "./qwenNext.ts";
 import type { Geometry } from "../geometry.ts";
 import type { LayerCache } from "../../shapeTypes.ts";
 
-export const FAMILIES: readonly ConfigFamily[] = [DEEPSEEK_V4, KIMI_LINEAR, MLA, NEMOTRON_NAS, NEMOTRON_H, LAYER_TYPES, MIMO, MINIMAX, QWEN_NEXT, LLAMA4, CONVENTIONS];
+export const FAMILIES: readonly ConfigFamily[] = [
+  DEEPSEEK_V4,
+  KIMI_LINEAR,
+  MLA,
+  NEMOTRON_NAS,
+  NEMOTRON_H,
+  LAYER_TYPES,
+  MIMO,
+  MINIMAX,
+  QWEN_NEXT,
+  LLAMA4,
+  CONVENTIONS,
+];
 
 /** The per-layer caches, from whichever field the config uses to say which layer is which. */
 export function layerCachesOf(g: Geometry, attentionHeads: number): LayerCache[] {

@@ -14,7 +14,11 @@ import type { LayerCache } from "../../shapeTypes.ts";
  * model dtype, plus the recurrent heads × head_dim × head_dim, always float32.
  */
 function kdaState(g: Geometry, linear: Json): number {
-  const f = positiveInts(linear, ["num_heads", "head_dim", "short_conv_kernel_size"], "it sizes the KDA (linear attention) state");
+  const f = positiveInts(
+    linear,
+    ["num_heads", "head_dim", "short_conv_kernel_size"],
+    "it sizes the KDA (linear attention) state",
+  );
   const proj = f.num_heads * f.head_dim;
   return 3 * proj * (f.short_conv_kernel_size - 1) * g.dtypeBytes + f.num_heads * f.head_dim * f.head_dim * 4;
 }
@@ -22,7 +26,10 @@ function kdaState(g: Geometry, linear: Json): number {
 function oneBasedSet(linear: Json, name: string, layers: number): Set<number> {
   const list = numberList(linear, name);
   if (list === undefined) {
-    throw new ModelError(`linear_attn_config.${name} is missing: which layers are linear is unknown.`, `linear_attn_config.${name}`);
+    throw new ModelError(
+      `linear_attn_config.${name} is missing: which layers are linear is unknown.`,
+      `linear_attn_config.${name}`,
+    );
   }
   for (const n of list) {
     if (n < 1 || n > layers) {
@@ -43,7 +50,10 @@ export function kimiLinearCaches(g: Geometry, linear: Json): LayerCache[] {
   const state = kdaState(g, linear);
   return Array.from({ length: g.layers }, (_, i): LayerCache => {
     if (kda.has(i) && full.has(i)) {
-      throw new ModelError(`linear_attn_config lists layer ${i + 1} as both KDA and full attention.`, "linear_attn_config");
+      throw new ModelError(
+        `linear_attn_config lists layer ${i + 1} as both KDA and full attention.`,
+        "linear_attn_config",
+      );
     }
     if (kda.has(i)) return { kind: "linear", stateBytesPerSeq: state };
     if (full.has(i)) return mla;

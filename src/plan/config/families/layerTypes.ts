@@ -40,5 +40,11 @@ export function withKvSharing(g: Geometry, caches: LayerCache[]): LayerCache[] {
 export const LAYER_TYPES: ConfigFamily = {
   name: "layer_types",
   detects: (g) => stringList(g.text, "layer_types") !== undefined,
-  layerCaches: (g) => withKvSharing(g, requireLength(stringList(g.text, "layer_types") ?? [], g, "layer_types").map((type, i) => cacheForLayerType(g, type, i))),
+  layerCaches: (g) =>
+    withKvSharing(
+      g,
+      requireLength(stringList(g.text, "layer_types") ?? [], g, "layer_types").map((type, i) =>
+        cacheForLayerType(g, type, i),
+      ),
+    ),
 };

@@ -22,6 +22,7 @@ export function llama4Caches(g: Geometry): LayerCache[] {
 
 export const LLAMA4: ConfigFamily = {
   name: "Llama-4 (attention_chunk_size)",
-  detects: (g) => (g.modelType === "llama4" || g.modelType === "llama4_text") && typeof g.text["attention_chunk_size"] === "number",
+  detects: (g) =>
+    (g.modelType === "llama4" || g.modelType === "llama4_text") && typeof g.text["attention_chunk_size"] === "number",
   layerCaches: llama4Caches,
 };

@@ -10,7 +10,10 @@ export const MIMO: ConfigFamily = {
     return requireLength(numberList(g.text, "hybrid_layer_pattern") ?? [], g, "hybrid_layer_pattern").map((v, i) => {
       if (v === 0) return g.full;
       if (v === 1) return slidingLayer(g);
-      throw new ModelError(`hybrid_layer_pattern[${i}] is ${v}; only 0 (full) and 1 (sliding) are known.`, "hybrid_layer_pattern");
+      throw new ModelError(
+        `hybrid_layer_pattern[${i}] is ${v}; only 0 (full) and 1 (sliding) are known.`,
+        "hybrid_layer_pattern",
+      );
     });
   },
 };

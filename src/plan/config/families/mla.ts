@@ -75,10 +75,16 @@ export const MLA: ConfigFamily = {
     if (types) {
       requireLength(types, g, "layer_types").forEach((type, i) => {
         if (!/attention$/.test(type) || type.includes("linear") || type.includes("sliding")) {
-          throw new ModelError(`layer_types[${i}] is "${type}" in an MLA model: Modelplan cannot size it.`, "layer_types");
+          throw new ModelError(
+            `layer_types[${i}] is "${type}" in an MLA model: Modelplan cannot size it.`,
+            "layer_types",
+          );
         }
       });
     }
-    return withIndexer(t, Array.from({ length: g.layers }, () => mlaCache(t)));
+    return withIndexer(
+      t,
+      Array.from({ length: g.layers }, () => mlaCache(t)),
+    );
   },
 };

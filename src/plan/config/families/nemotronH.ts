@@ -45,10 +45,16 @@ export function nemotronHCaches(g: Geometry, kinds: string[], field: string): La
 
 export const NEMOTRON_H: ConfigFamily = {
   name: "Nemotron-H (hybrid_override_pattern / layers_block_type)",
-  detects: (g) => typeof g.text["hybrid_override_pattern"] === "string" || stringList(g.text, "layers_block_type") !== undefined,
+  detects: (g) =>
+    typeof g.text["hybrid_override_pattern"] === "string" || stringList(g.text, "layers_block_type") !== undefined,
   layerCaches(g) {
     const pattern = g.text["hybrid_override_pattern"];
-    if (typeof pattern === "string") return nemotronHCaches(g, requireLength([...pattern], g, "hybrid_override_pattern"), "hybrid_override_pattern");
-    return nemotronHCaches(g, requireLength(stringList(g.text, "layers_block_type") ?? [], g, "layers_block_type"), "layers_block_type");
+    if (typeof pattern === "string")
+      return nemotronHCaches(g, requireLength([...pattern], g, "hybrid_override_pattern"), "hybrid_override_pattern");
+    return nemotronHCaches(
+      g,
+      requireLength(stringList(g.text, "layers_block_type") ?? [], g, "layers_block_type"),
+      "layers_block_type",
+    );
   },
 };

@@ -21,7 +21,10 @@ export function blockConfigCaches(g: Geometry, blocks: unknown[], attentionHeads
     if (attn["no_op"] === true || attn["replace_with_linear"] === true) return { kind: "none" };
     const group = positiveInt(attn, "n_heads_in_group", `block_configs[${i}].attention sets its KV heads`);
     if (attentionHeads % group !== 0) {
-      throw new ModelError(`block_configs[${i}].attention.n_heads_in_group ${group} does not divide ${attentionHeads} heads.`, "block_configs");
+      throw new ModelError(
+        `block_configs[${i}].attention.n_heads_in_group ${group} does not divide ${attentionHeads} heads.`,
+        "block_configs",
+      );
     }
     return { ...g.full, kvHeads: attentionHeads / group };
   });
@@ -30,5 +33,6 @@ export function blockConfigCaches(g: Geometry, blocks: unknown[], attentionHeads
 export const NEMOTRON_NAS: ConfigFamily = {
   name: "Nemotron-NAS (block_configs)",
   detects: (g) => Array.isArray(g.text["block_configs"]),
-  layerCaches: (g, attentionHeads) => blockConfigCaches(g, requireLength(g.text["block_configs"] as unknown[], g, "block_configs"), attentionHeads),
+  layerCaches: (g, attentionHeads) =>
+    blockConfigCaches(g, requireLength(g.text["block_configs"] as unknown[], g, "block_configs"), attentionHeads),
 };

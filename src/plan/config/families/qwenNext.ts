@@ -19,7 +19,13 @@ export function gatedDeltaState(g: Geometry): number {
   const t = g.text;
   const f = positiveInts(
     t,
-    ["linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim", "linear_conv_kernel_dim"],
+    [
+      "linear_num_key_heads",
+      "linear_num_value_heads",
+      "linear_key_head_dim",
+      "linear_value_head_dim",
+      "linear_conv_kernel_dim",
+    ],
     "it sizes the gated-delta (linear attention) state",
   );
   const ssm = typeof t["mamba_ssm_dtype"] === "string" ? dtypeBytes(t["mamba_ssm_dtype"]) : g.dtypeBytes;
@@ -36,6 +42,8 @@ export const QWEN_NEXT: ConfigFamily = {
   detects: (g) => (optionalInt(g.text, "full_attention_interval") ?? 0) > 0,
   layerCaches(g) {
     const interval = optionalInt(g.text, "full_attention_interval") ?? 1;
-    return Array.from({ length: g.layers }, (_, i): LayerCache => ((i + 1) % interval === 0 ? g.full : { kind: "linear", stateBytesPerSeq: gatedDeltaState(g) }));
+    return Array.from({ length: g.layers }, (_, i): LayerCache =>
+      (i + 1) % interval === 0 ? g.full : { kind: "linear", stateBytesPerSeq: gatedDeltaState(g) },
+    );
   },
 };

@@ -17,7 +17,13 @@ import { weightParts } from "../../weights.ts";
  * When the reserve does not fit after the floor, the KV is what remains and
  * FreeToken clamps max_seq_len to it rather than failing.
  */
-export function freetokenCapacity(layout: Layout, part: Part, e: CardEval, w: Workload, shape: ModelShape): { tokens: number; concurrency: number } {
+export function freetokenCapacity(
+  layout: Layout,
+  part: Part,
+  e: CardEval,
+  w: Workload,
+  shape: ModelShape,
+): { tokens: number; concurrency: number } {
   if (part.kv.compressed.length > 0) return freetokenDsv4Capacity(layout, part, e, w, shape);
   const perToken = sglangBytesPerToken(part.kv, e.elementBytes);
   if (perToken <= 0) return { tokens: 0, concurrency: 0 };
@@ -41,16 +47,28 @@ export function freetokenCapacity(layout: Layout, part: Part, e: CardEval, w: Wo
  * `cache_per_page` (plan_cache_budget: `max(remaining // cache_per_page,
  * kv_reserve_pages)`); short of the reserve, the pages the pool buys.
  */
-function freetokenDsv4Capacity(layout: Layout, part: Part, e: CardEval, w: Workload, shape: ModelShape): { tokens: number; concurrency: number } {
+function freetokenDsv4Capacity(
+  layout: Layout,
+  part: Part,
+  e: CardEval,
+  w: Workload,
+  shape: ModelShape,
+): { tokens: number; concurrency: number } {
   const args = freetokenDsv4Args(part.kv);
   if (typeof args === "string") return { tokens: 0, concurrency: 0 };
   const running = Math.max(1, w.sequences);
-  const reserve = freetokenDsv4Reserve(args, freetokenReserveTokens(w.contextTokens, running), w.contextTokens, running);
+  const reserve = freetokenDsv4Reserve(
+    args,
+    freetokenReserveTokens(w.contextTokens, running),
+    w.contextTokens,
+    running,
+  );
   let pages: number;
   if (reserve.bytes <= e.poolBytes) {
     const wp = weightParts(shape, layout.artifact);
     const moreExperts = Math.max(0, wp.moeLayers - FREETOKEN_FLOOR_EXPERT_LAYERS) * wp.expertLayerBytes;
-    pages = reserve.pages + Math.floor(Math.max(0, e.poolBytes - reserve.bytes - moreExperts) / reserve.cost.perPageBytes);
+    pages =
+      reserve.pages + Math.floor(Math.max(0, e.poolBytes - reserve.bytes - moreExperts) / reserve.cost.perPageBytes);
   } else {
     pages = Math.max(0, Math.floor((e.poolBytes - reserve.cost.fixedBytes) / reserve.cost.perPageBytes));
   }

@@ -13,7 +13,8 @@ export function freetokenCommand(option: CommandOption, ctx: CommandContext): st
   args.push(["--max-seq-len-override", workload.contextTokens]);
   // Its default of 4 running requests sizes linear states and admits four sequences into the
   // KV: the plan sized `sequences`, so any other number is said, 1 included.
-  if (sequences(workload) !== FREETOKEN_MAX_RUNNING_REQUESTS) args.push(["--max-running-requests", sequences(workload)]);
+  if (sequences(workload) !== FREETOKEN_MAX_RUNNING_REQUESTS)
+    args.push(["--max-running-requests", sequences(workload)]);
   // Past its 8,192-token floor the experts would take the memory the plan gave the KV, and
   // max_seq_len would be clamped to the floor: reserve what the sequences need.
   const reserve = freetokenReserveTokens(workload.contextTokens, sequences(workload));

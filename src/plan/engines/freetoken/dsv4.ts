@@ -74,11 +74,13 @@ export interface FreetokenDsv4Args {
  */
 export function freetokenDsv4Args(g: KvGeometry): FreetokenDsv4Args | string {
   const windows = new Set(g.compressed.map((c) => c.windowTokens));
-  if (windows.size !== 1) return "FreeToken sizes DeepSeek-V4's pages by one window (window_size) for every layer; this config gives several.";
+  if (windows.size !== 1)
+    return "FreeToken sizes DeepSeek-V4's pages by one window (window_size) for every layer; this config gives several.";
   const layers: FtDsv4Layer[] = [];
   for (const c of g.compressed) {
     const ratio = c.compressRatio <= 1 ? 0 : c.compressRatio;
-    if (ratio !== 0 && ratio !== 4 && ratio !== 128) return `FreeToken's DeepSeek-V4 cache knows compress ratios 0, 4 and 128 (ring_size_for_ratio), not ${c.compressRatio}.`;
+    if (ratio !== 0 && ratio !== 4 && ratio !== 128)
+      return `FreeToken's DeepSeek-V4 cache knows compress ratios 0, 4 and 128 (ring_size_for_ratio), not ${c.compressRatio}.`;
     for (let i = 0; i < c.layers; i++) layers.push({ ratio, headDim: c.headDim, indexHeadDim: c.indexerHeadDim });
   }
   return { layers, pageTokens: [...windows][0] ?? 0 };
@@ -133,7 +135,12 @@ export function freetokenDsv4WindowUnitBytes(a: FreetokenDsv4Args): number {
  * pages (capped at `numPages`), `nScratch` scratch rows a compressed or
  * indexer tier, one ring scratch row and one map sentinel.
  */
-export function freetokenDsv4PoolBytes(a: FreetokenDsv4Args, numPages: number, winPages: number, nScratch: number): number {
+export function freetokenDsv4PoolBytes(
+  a: FreetokenDsv4Args,
+  numPages: number,
+  winPages: number,
+  nScratch: number,
+): number {
   const P = a.pageTokens;
   const fullToken = numPages * P;
   const nWinPages = Math.min(winPages, numPages);
@@ -181,14 +188,24 @@ export interface FreetokenDsv4Cost {
 }
 
 /** `dsv4_auto_cost_model` (dsv4_cost_model.py:304-338), ratio sizing, `n_scratch = max_running_req + 1` (DSV4PagedKVCache.kv_cost). */
-export function freetokenDsv4Cost(a: FreetokenDsv4Args, maxSeqLen: number, running: number, swaRatio = FREETOKEN_DSV4_SWA_RATIO): FreetokenDsv4Cost {
+export function freetokenDsv4Cost(
+  a: FreetokenDsv4Args,
+  maxSeqLen: number,
+  running: number,
+  swaRatio = FREETOKEN_DSV4_SWA_RATIO,
+): FreetokenDsv4Cost {
   const P = a.pageTokens;
   const floor = freetokenDsv4WindowFloorPages(a, maxSeqLen, running);
   const perPageBytes = freetokenDsv4CachePerPage(a, swaRatio) + P * FT_DSV4_INT64_BYTES;
   const n0 = Math.max(floor, 2);
   const base = freetokenDsv4PoolBytes(a, n0, ftWindowPages(a, n0, floor, swaRatio), running + 1);
   const slackPages = Math.ceil(FT_DSV4_AUTO_KV_SLACK_BYTES / perPageBytes);
-  return { perPageBytes, fixedBytes: Math.max(0, base - n0 * perPageBytes), minReserveTokens: (n0 + slackPages) * P, pageTokens: P };
+  return {
+    perPageBytes,
+    fixedBytes: Math.max(0, base - n0 * perPageBytes),
+    minReserveTokens: (n0 + slackPages) * P,
+    pageTokens: P,
+  };
 }
 
 /**
@@ -200,15 +217,36 @@ export function freetokenDsv4Cost(a: FreetokenDsv4Args, maxSeqLen: number, runni
  * allocates (`dsv4_pool_bytes(_dsv4_pool_sizes(config, pages + 1), R + 1)`,
  * the plan's pages becoming --num-pages); tokens are `pages × P`.
  */
-export function freetokenDsv4Reserve(a: FreetokenDsv4Args, reserveTokens: number, maxSeqLen: number, running: number): { bytes: number; tokens: number; pages: number; cost: FreetokenDsv4Cost } {
+export function freetokenDsv4Reserve(
+  a: FreetokenDsv4Args,
+  reserveTokens: number,
+  maxSeqLen: number,
+  running: number,
+): { bytes: number; tokens: number; pages: number; cost: FreetokenDsv4Cost } {
   const cost = freetokenDsv4Cost(a, maxSeqLen, running);
   const pages = Math.ceil(Math.max(reserveTokens, cost.minReserveTokens) / cost.pageTokens);
-  return { bytes: freetokenDsv4PagesBytes(a, cost, pages, maxSeqLen, running), tokens: pages * cost.pageTokens, pages, cost };
+  return {
+    bytes: freetokenDsv4PagesBytes(a, cost, pages, maxSeqLen, running),
+    tokens: pages * cost.pageTokens,
+    pages,
+    cost,
+  };
 }
 
 /** Bytes of `pages` usable pages: the planner's charge or the allocation, whichever is more. */
-export function freetokenDsv4PagesBytes(a: FreetokenDsv4Args, cost: FreetokenDsv4Cost, pages: number, maxSeqLen: number, running: number): number {
+export function freetokenDsv4PagesBytes(
+  a: FreetokenDsv4Args,
+  cost: FreetokenDsv4Cost,
+  pages: number,
+  maxSeqLen: number,
+  running: number,
+): number {
   const floor = freetokenDsv4WindowFloorPages(a, maxSeqLen, running);
-  const allocated = freetokenDsv4PoolBytes(a, pages + 1, ftWindowPages(a, pages + 1, floor, FREETOKEN_DSV4_SWA_RATIO), running + 1);
+  const allocated = freetokenDsv4PoolBytes(
+    a,
+    pages + 1,
+    ftWindowPages(a, pages + 1, floor, FREETOKEN_DSV4_SWA_RATIO),
+    running + 1,
+  );
   return Math.max(cost.fixedBytes + pages * cost.perPageBytes, allocated);
 }

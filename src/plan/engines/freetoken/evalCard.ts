@@ -17,8 +17,21 @@ import type { Workload } from "../../types.ts";
 /** FreeToken allocates bf16 paged KV for every model. */
 export const FREETOKEN_KV_ELEMENT_BYTES = 2;
 
-export function freetokenEvalCard(layout: Layout, part: Part, _ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
-  const s = resolveSettings("freetoken", part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
+export function freetokenEvalCard(
+  layout: Layout,
+  part: Part,
+  _ctx: EvalContext,
+  w: Workload,
+  contextTokens: number,
+): CardEval {
+  const s = resolveSettings(
+    "freetoken",
+    part.physicalBytes,
+    w.settings,
+    part.tensorParallel,
+    w.sequences,
+    part.gpuClass,
+  );
   const elem = FREETOKEN_KV_ELEMENT_BYTES;
   const free = Math.min(layout.freeMemBytes ?? Infinity, cudaTotalBytes(part.physicalBytes, part.gpuClass));
   const base = {

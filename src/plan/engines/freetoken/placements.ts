@@ -17,9 +17,19 @@ import { weightParts } from "../../weights.ts";
  * v0.1.2, docs/notes/architectures.md §0): it is offered for these only.
  */
 const FREETOKEN_MODELS = [
-  /^deepseek-v4-flash-0731$/i, /^glm-5\.2-nvfp4$/i, /^glm-4\.7(-nvfp4)?$/i, /^qwen3\.[56]-35b-a3b(-fp8|-nvfp4)?$/i, /^qwen3\.6-27b$/i,
-  /^qwen3-30b-a3b$/i, /^gpt-oss-(20b|120b)$/i, /^gemma-4-26b-a4b(-it)?$/i, /^gemma-4-12b(-it)?$/i, /^gemma-4-31b(-it)?-nvfp4$/i,
-  /^minimax-m2\.5-nvfp4$/i, /^minimax-m3-nvfp4$/i, /^muse-glimmer-30b$/i,
+  /^deepseek-v4-flash-0731$/i,
+  /^glm-5\.2-nvfp4$/i,
+  /^glm-4\.7(-nvfp4)?$/i,
+  /^qwen3\.[56]-35b-a3b(-fp8|-nvfp4)?$/i,
+  /^qwen3\.6-27b$/i,
+  /^qwen3-30b-a3b$/i,
+  /^gpt-oss-(20b|120b)$/i,
+  /^gemma-4-26b-a4b(-it)?$/i,
+  /^gemma-4-12b(-it)?$/i,
+  /^gemma-4-31b(-it)?-nvfp4$/i,
+  /^minimax-m2\.5-nvfp4$/i,
+  /^minimax-m3-nvfp4$/i,
+  /^muse-glimmer-30b$/i,
 ];
 
 /** FreeToken needs compute capability 8.0 or higher (Ampere+: its JIT kernels, docs/notes/architectures.md §3). */
@@ -42,19 +52,40 @@ export function freetokenOptions(a: Artifact, c: EnumContext, out: Enumerated): 
     // Only for a model larger than its card: otherwise vLLM or SGLang serve it whole, faster.
     if (a.bytes <= pool.memoryBytes) continue;
     let node: PoolNode | null = null;
-    for (const nodes of pool.fabrics.values()) for (const n of nodes) if (!node || n.hostMemBytes > node.hostMemBytes) node = n;
+    for (const nodes of pool.fabrics.values())
+      for (const n of nodes) if (!node || n.hostMemBytes > node.hostMemBytes) node = n;
     if (!node) continue;
     const placement = basePlacement(pool.gpuClass, "", 1, 1, 1, 1, false, [node.id]);
     const nonExpert = a.bytes - wp.expertLayerBytes * wp.moeLayers;
     // On the card: everything but the experts, plus an expert cache of at least two layers' worth (plan_cache_budget floor).
     const part: Part = {
-      gpuClass: pool.gpuClass, cards: 1, role: "", physicalBytes: pool.memoryBytes, bodyBytes: nonExpert + FREETOKEN_FLOOR_EXPERT_LAYERS * wp.expertLayerBytes,
-      embedBytes: 0, tensorParallel: 1, pipelineParallel: 1, holdsOutput: true, kv,
+      gpuClass: pool.gpuClass,
+      cards: 1,
+      role: "",
+      physicalBytes: pool.memoryBytes,
+      bodyBytes: nonExpert + FREETOKEN_FLOOR_EXPERT_LAYERS * wp.expertLayerBytes,
+      embedBytes: 0,
+      tensorParallel: 1,
+      pipelineParallel: 1,
+      holdsOutput: true,
+      kv,
     };
     const { hosts, freeNow, freeMemBytes, replicas, replicasFreeNow } = singleNodeHosts(pool, 1);
     const layout: Layout = {
-      id: layoutId(a, "freetoken", placement, "experts-in-ram"), artifact: a, engine: "freetoken", placement, bitsPerWeight: bitsOf(a),
-      parts: [part], host: hostShare("freetoken", c, node, 0), hosts, freeNow, freeMemBytes, cardsShort: 0, replicas, replicasFreeNow, dataParallel: 1,
+      id: layoutId(a, "freetoken", placement, "experts-in-ram"),
+      artifact: a,
+      engine: "freetoken",
+      placement,
+      bitsPerWeight: bitsOf(a),
+      parts: [part],
+      host: hostShare("freetoken", c, node, 0),
+      hosts,
+      freeNow,
+      freeMemBytes,
+      cardsShort: 0,
+      replicas,
+      replicasFreeNow,
+      dataParallel: 1,
     };
     const why = c.problem(layout);
     if (why === null) out.layouts.push(layout);

@@ -2,7 +2,16 @@
  * llama-server's command line (and rpc-server's for hosts), each flag as llama.cpp's common/arg.cpp
  * names it.
  */
-import { type Arg, type CommandContext, type CommandOption, line, named, nodeAddress, nodeName, sequences } from "../../commands.ts";
+import {
+  type Arg,
+  type CommandContext,
+  type CommandOption,
+  line,
+  named,
+  nodeAddress,
+  nodeName,
+  sequences,
+} from "../../commands.ts";
 import type { Workload } from "../../types.ts";
 
 /** rpc-server's default port (tools/rpc/README.md: "endpoint : 127.0.0.1:50052"). */
@@ -23,9 +32,15 @@ function llamacppModelArgs(ctx: CommandContext): Arg[] {
   }
   // From disk a picture model's projector is its own file, named to --mmproj; a local directory's
   // files are named within it, so the command works from wherever it is run.
-  const onDisk = (file: string): string => (ctx.modelPath === undefined ? file : `${ctx.modelPath.replace(/\/+$/, "")}/${file}`);
+  const onDisk = (file: string): string =>
+    ctx.modelPath === undefined ? file : `${ctx.modelPath.replace(/\/+$/, "")}/${file}`;
   const projector = artifact.projectorBytes > 0 ? artifact.files.find((f) => /mmproj/i.test(f)) : undefined;
-  return projector === undefined ? [["-m", onDisk(first)]] : [["-m", onDisk(first)], ["--mmproj", onDisk(projector)]];
+  return projector === undefined
+    ? [["-m", onDisk(first)]]
+    : [
+        ["-m", onDisk(first)],
+        ["--mmproj", onDisk(projector)],
+      ];
 }
 
 function isHubRepo(repo: string): boolean {
@@ -38,7 +53,11 @@ function llamacppKvArgs(kvDtype: Workload["kvDtype"], flashAttn: Workload["setti
   // A quantized V cache needs flash attention (llama.cpp refuses it
   // otherwise); "on" rather than the default "auto" so it cannot silently
   // fall back on a backend without it.
-  return [["-ctk", kvDtype], ["-ctv", kvDtype], ["-fa", "on"]];
+  return [
+    ["-ctk", kvDtype],
+    ["-ctv", kvDtype],
+    ["-fa", "on"],
+  ];
 }
 
 function llamacppGpuArgs(option: CommandOption): Arg[] {
@@ -52,7 +71,10 @@ function llamacppGpuArgs(option: CommandOption): Arg[] {
   } else if (placement.gpusPerNode > 1 && placement.nodes <= 1) {
     // Equal shares over cards of one class: the split the plan sized, where
     // the default would follow whatever memory happens to be free.
-    args.push(["--split-mode", "layer"], ["--tensor-split", Array.from({ length: placement.gpusPerNode }, () => "1").join(",")]);
+    args.push(
+      ["--split-mode", "layer"],
+      ["--tensor-split", Array.from({ length: placement.gpusPerNode }, () => "1").join(",")],
+    );
   }
   return args;
 }
@@ -79,10 +101,16 @@ export function llamacppCommands(option: CommandOption, ctx: CommandContext): st
   const workers = Array.from({ length: nodes - 1 }, (_, i) => {
     // -c keeps the tensors rpc-server receives in a local cache, so a restart does not send the weights again
     // (tools/rpc/rpc-server.cpp: "-c, --cache  enable local file cache"; -H, -p, -d, -t are its other flags).
-    return named(`${nodeName(ctx, i + 1)} (rpc worker)`, line(["rpc-server"], [["-H", "0.0.0.0"], ["-p", RPC_PORT], ["-c"]]));
+    return named(
+      `${nodeName(ctx, i + 1)} (rpc worker)`,
+      line(["rpc-server"], [["-H", "0.0.0.0"], ["-p", RPC_PORT], ["-c"]]),
+    );
   });
   const endpoints = Array.from({ length: nodes - 1 }, (_, i) => `${nodeAddress(i + 1)}:${RPC_PORT}`);
-  const head = named(`${nodeName(ctx, 0)} (head, serves the API)`, line(["llama-server"], [...args, ["--rpc", endpoints.join(",")]]));
+  const head = named(
+    `${nodeName(ctx, 0)} (head, serves the API)`,
+    line(["llama-server"], [...args, ["--rpc", endpoints.join(",")]]),
+  );
   return [...workers, head];
 }
 

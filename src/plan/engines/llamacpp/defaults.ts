@@ -9,7 +9,11 @@ export function llamacppDefaults(r: ResolvedSettings): Record<string, SettingDef
     cacheTypeV: { flag: "-ctv", value: "f16", source: "llama.cpp common_params.cache_type_v = GGML_TYPE_F16" },
     ubatch: { flag: "-ub", value: r.ubatch, source: LLAMACPP_UBATCH.source },
     batch: { flag: "-b", value: r.batch, source: LLAMACPP_BATCH.source },
-    parallel: { flag: "--parallel", value: 1, source: "one slot per concurrent sequence of the plan (llama-server -np)" },
+    parallel: {
+      flag: "--parallel",
+      value: 1,
+      source: "one slot per concurrent sequence of the plan (llama-server -np)",
+    },
     flashAttn: { flag: "-fa", value: LLAMACPP_FLASH_ATTN.value, source: LLAMACPP_FLASH_ATTN.source },
   };
 }

@@ -18,12 +18,20 @@ export function llamacppKvElementBytes(kv: KvDtype): number {
 }
 
 export function evalCard(_layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
-  const s = resolveSettings("llamacpp", part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
+  const s = resolveSettings(
+    "llamacpp",
+    part.physicalBytes,
+    w.settings,
+    part.tensorParallel,
+    w.sequences,
+    part.gpuClass,
+  );
   const elem = llamacppKvElementBytes(w.kvDtype);
   // Without flash attention the compute buffer grows with the cache (flashAttn.ts): it is counted
   // at the workload's context, and its growth past it rides on the cache's, so the longest context holds both.
   const flashOn = llamacppComputeBytes(ctx.shape, s.ubatch, part.holdsOutput);
-  const computeAt = (c: number): number => (flashAttnOff(w) ? flashOffComputeBytes(ctx.shape, part.kv, c, s.parallel, s.ubatch, flashOn) : flashOn);
+  const computeAt = (c: number): number =>
+    flashAttnOff(w) ? flashOffComputeBytes(ctx.shape, part.kv, c, s.parallel, s.ubatch, flashOn) : flashOn;
   const computeHere = computeAt(contextTokens);
   const cacheAt = (c: number): number => llamacppCacheBytes(part.kv, elem, c, s.parallel, s.ubatch);
   return cardEval("llamacpp", part, w, contextTokens, {
@@ -36,7 +44,9 @@ export function evalCard(_layout: Layout, part: Part, ctx: EvalContext, w: Workl
     kvAt: (c) => cacheAt(c) + computeAt(c) - computeHere,
     stepTokens: LLAMACPP_KV_PAD / s.parallel,
     // Past the windows a 256-cell step adds its cache, and without flash attention a step of KQ and mask.
-    stepBytes: LLAMACPP_KV_PAD * growingBytesPerToken(part.kv, elem) + (flashAttnOff(w) ? kqStepBytes(ctx.shape, part.kv, s.ubatch) : 0),
+    stepBytes:
+      LLAMACPP_KV_PAD * growingBytesPerToken(part.kv, elem) +
+      (flashAttnOff(w) ? kqStepBytes(ctx.shape, part.kv, s.ubatch) : 0),
     sequences: 1,
     outsideOk: true,
   });

@@ -30,13 +30,21 @@ export function flashAttnOff(w: Workload): boolean {
  * gpt-oss, Qwen3-MoE, Qwen3-Next, Gemma and LFM2 at 1 to 4 sequences, and 4–15% under on MLA
  * (DeepSeek-V2-Lite), whose absorbed attention keeps more alive.
  */
-export function flashOffComputeBytes(shape: ModelShape, g: KvGeometry, contextTokens: number, _slots: number, ubatch: number, flashOnBytes: number): number {
+export function flashOffComputeBytes(
+  shape: ModelShape,
+  g: KvGeometry,
+  contextTokens: number,
+  _slots: number,
+  ubatch: number,
+  flashOnBytes: number,
+): number {
   const streamCells = pad(contextTokens, LLAMACPP_KV_PAD);
   let nKv = g.fullLayers + g.mlaLayers > 0 ? streamCells : 0;
   for (const s of g.sliding) nKv = Math.max(nKv, pad(Math.min(streamCells, s.windowTokens + ubatch), LLAMACPP_KV_PAD));
   if (nKv === 0) return flashOnBytes;
   const heads = shape.attentionHeads;
-  const attention = nKv * ubatch * (heads + 1) * KQ_ELEMENT_BYTES + 4 * ubatch * heads * shape.headDim * KQ_ELEMENT_BYTES;
+  const attention =
+    nKv * ubatch * (heads + 1) * KQ_ELEMENT_BYTES + 4 * ubatch * heads * shape.headDim * KQ_ELEMENT_BYTES;
   return Math.max(flashOnBytes, attention);
 }
 

@@ -23,9 +23,13 @@ export interface HandSplitContext {
 
 /** llama.cpp's reading of -ts (common/arg.cpp: values split on "," or "/", each a float). */
 function parseSplit(text: string, devices: number): number[] | string {
-  const words = text.trim().split(/[,/]+/).filter((w) => w !== "");
+  const words = text
+    .trim()
+    .split(/[,/]+/)
+    .filter((w) => w !== "");
   if (words.length === 0) return "give one share a device, e.g. 41,40";
-  if (words.length > devices) return `${words.length} shares for ${devices} devices: llama.cpp takes one a device, in its device order`;
+  if (words.length > devices)
+    return `${words.length} shares for ${devices} devices: llama.cpp takes one a device, in its device order`;
   const values = words.map(Number);
   const bad = words.find((_, i) => !Number.isFinite(values[i]) || (values[i] ?? -1) < 0);
   if (bad !== undefined) return `"${bad}" is not a share: each is a number of 0 or more`;
@@ -53,13 +57,20 @@ export function llamacppSlotDevices(split: readonly number[], layers: number): n
 function devicesOf(option: PlanOption): SplitDevice[] {
   return option.cards.map((c, i) => {
     const [nodeId = "", index = String(i)] = (c.role.split(":")[0] ?? "").split("/");
-    return { nodeId, gpuClass: c.gpuClass, index: Number(index), physicalBytes: c.physicalBytes, freeBytes: c.usableBytes + LLAMACPP_FIT_MARGIN_BYTES };
+    return {
+      nodeId,
+      gpuClass: c.gpuClass,
+      index: Number(index),
+      physicalBytes: c.physicalBytes,
+      freeBytes: c.usableBytes + LLAMACPP_FIT_MARGIN_BYTES,
+    };
   });
 }
 
 /** The option again with the user's -ts, or why that split cannot be read or does not fit, naming the card. */
 export function checkTensorSplit(p: HandSplitContext, option: PlanOption, text: string): HandSplit {
-  if (option.engine !== "llamacpp" || option.placement.tensorSplit === undefined) return { ok: false, words: "this option has no --tensor-split to set" };
+  if (option.engine !== "llamacpp" || option.placement.tensorSplit === undefined)
+    return { ok: false, words: "this option has no --tensor-split to set" };
   const artifact = p.artifacts.find((a) => a.name === option.artifact);
   if (!artifact) return { ok: false, words: `the plan has no artifact ${option.artifact}` };
   const devices = devicesOf(option);
@@ -70,16 +81,33 @@ export function checkTensorSplit(p: HandSplitContext, option: PlanOption, text: 
   const layers = devices.map((_, d) => slots.slice(0, L).filter((x) => x === d).length);
   const parts = splitParts(p.shape, artifact, devices, layers, slots[L] ?? devices.length - 1);
   const layout: Layout = {
-    id: option.id, artifact, engine: "llamacpp", placement: { ...option.placement, tensorSplit: split }, bitsPerWeight: option.bitsPerWeight,
-    parts, host: null, hosts: option.hosts, freeNow: option.freeNow, cardsShort: 0,
-    replicas: option.replicas ?? 1, replicasFreeNow: option.replicasFreeNow ?? 0, dataParallel: 1,
+    id: option.id,
+    artifact,
+    engine: "llamacpp",
+    placement: { ...option.placement, tensorSplit: split },
+    bitsPerWeight: option.bitsPerWeight,
+    parts,
+    host: null,
+    hosts: option.hosts,
+    freeNow: option.freeNow,
+    cardsShort: 0,
+    replicas: option.replicas ?? 1,
+    replicasFreeNow: option.replicasFreeNow ?? 0,
+    dataParallel: 1,
   };
   const again = evaluate(layout, { repo: p.repo, revision: p.revision, shape: p.shape }, p.workload);
   const over = again.cards.find((c) => c.weightsBytes + c.kvBytes + c.engineBytes > c.usableBytes);
   if (over) {
     const need = over.weightsBytes + over.kvBytes + over.engineBytes;
-    return { ok: false, words: `${over.role.split(":")[0] ?? ""} ${over.gpuClass} would hold ${over.role.split(": ")[1] ?? ""}: it needs ${gib1(need)} GiB and offers ${gib1(over.usableBytes)}` };
+    return {
+      ok: false,
+      words: `${over.role.split(":")[0] ?? ""} ${over.gpuClass} would hold ${over.role.split(": ")[1] ?? ""}: it needs ${gib1(need)} GiB and offers ${gib1(over.usableBytes)}`,
+    };
   }
-  if (!again.fits) return { ok: false, words: `with this split it does not fit: the worst card needs ${gib1(again.needBytes)} GiB and offers ${gib1(again.haveBytes)}` };
+  if (!again.fits)
+    return {
+      ok: false,
+      words: `with this split it does not fit: the worst card needs ${gib1(again.needBytes)} GiB and offers ${gib1(again.haveBytes)}`,
+    };
   return { ok: true, option: again };
 }

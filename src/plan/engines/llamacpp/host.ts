@@ -9,7 +9,14 @@ import { resolveSettings } from "../../settings.ts";
 import type { CardLoad, Workload } from "../../types.ts";
 
 /** The host's load: everything in RAM for the CPU, or the offloaded share. */
-export function evalHost(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number, offloadedBytes: number, hostKv: KvGeometry | null): CardEval | null {
+export function evalHost(
+  layout: Layout,
+  ctx: EvalContext,
+  w: Workload,
+  contextTokens: number,
+  offloadedBytes: number,
+  hostKv: KvGeometry | null,
+): CardEval | null {
   const host = layout.host;
   if (!host) return null;
   const s = resolveSettings("llamacpp", 0, w.settings, 1, w.sequences);
@@ -18,16 +25,32 @@ export function evalHost(layout: Layout, ctx: EvalContext, w: Workload, contextT
   const kv = kvAt(contextTokens);
   // On the CPU the compute buffer is the host's, with KQ in it when flash attention is off (flashAttn.ts).
   const flashOn = llamacppComputeBytes(ctx.shape, s.ubatch, true);
-  const compute = hostKv && flashAttnOff(w) ? flashOffComputeBytes(ctx.shape, hostKv, contextTokens, s.parallel, s.ubatch, flashOn) : flashOn;
+  const compute =
+    hostKv && flashAttnOff(w)
+      ? flashOffComputeBytes(ctx.shape, hostKv, contextTokens, s.parallel, s.ubatch, flashOn)
+      : flashOn;
   const engineBytes = llamacppHostBytes(ctx.shape, s.parallel) + (host.mode === "cpu" ? compute : 0);
   const weights = host.fixedBytes + offloadedBytes;
   const load: CardLoad = {
-    gpuClass: "", cards: 1, role: host.mode === "cpu" ? "CPU" : "host RAM",
-    weightsBytes: weights, kvBytes: kv, engineBytes, usableBytes: host.usableBytes, physicalBytes: host.physicalBytes,
+    gpuClass: "",
+    cards: 1,
+    role: host.mode === "cpu" ? "CPU" : "host RAM",
+    weightsBytes: weights,
+    kvBytes: kv,
+    engineBytes,
+    usableBytes: host.usableBytes,
+    physicalBytes: host.physicalBytes,
   };
   const growing = hostKv ? growingBytesPerToken(hostKv, elem) : 0;
   return {
-    load, poolBytes: host.usableBytes - weights - engineBytes, needKvBytes: kv, outsideOk: true, kvAt, settings: s, elementBytes: elem,
-    stepTokens: LLAMACPP_KV_PAD / s.parallel, stepBytes: LLAMACPP_KV_PAD * growing,
+    load,
+    poolBytes: host.usableBytes - weights - engineBytes,
+    needKvBytes: kv,
+    outsideOk: true,
+    kvAt,
+    settings: s,
+    elementBytes: elem,
+    stepTokens: LLAMACPP_KV_PAD / s.parallel,
+    stepBytes: LLAMACPP_KV_PAD * growing,
   };
 }

@@ -27,20 +27,31 @@ export const LLAMACPP: EngineModel = {
     const refusals: Refusal[] = [];
     if (a.format !== "gguf" || LLAMACPP.unmodelled(shape) !== null) return { refusals, places: false };
     if (!LLAMACPP.kvDtypes.includes(w.kvDtype)) {
-      refusals.push({ artifact: a.name, engine: "llamacpp", where: "any", reason: `llama.cpp has no KV cache type "${w.kvDtype}": use f16, q8_0 or q4_0` });
+      refusals.push({
+        artifact: a.name,
+        engine: "llamacpp",
+        where: "any",
+        reason: `llama.cpp has no KV cache type "${w.kvDtype}": use f16, q8_0 or q4_0`,
+      });
       return { refusals, places: false };
     }
     if ((w.kvDtype === "q8_0" || w.kvDtype === "q4_0") && w.settings.flashAttn === "off") {
       // src/llama-context.cpp refuses it: "quantized V cache was requested, but this requires Flash Attention"
       // (older builds: "V cache quantization requires flash_attn").
-      refusals.push({ artifact: a.name, engine: "llamacpp", where: "any", reason: `llama.cpp quantizes the V cache (${w.kvDtype}) only with flash attention: -fa off with -ctv ${w.kvDtype} does not start; use -fa on or auto, or an f16 cache` });
+      refusals.push({
+        artifact: a.name,
+        engine: "llamacpp",
+        where: "any",
+        reason: `llama.cpp quantizes the V cache (${w.kvDtype}) only with flash attention: -fa off with -ctv ${w.kvDtype} does not start; use -fa on or auto, or an f16 cache`,
+      });
       return { refusals, places: false };
     }
     return { refusals, places: true };
   },
   placements: llamacppOptions,
   evalLayout(layout, ctx, w, contextTokens) {
-    if (layout.host && (layout.host.mode === "moe" || layout.host.mode === "layers")) return offloadSplit(layout, ctx, w, contextTokens);
+    if (layout.host && (layout.host.mode === "moe" || layout.host.mode === "layers"))
+      return offloadSplit(layout, ctx, w, contextTokens);
     const evals = layout.parts.map((p) => evalCard(layout, p, ctx, w, contextTokens));
     let host: CardEval | null = null;
     if (layout.host) {

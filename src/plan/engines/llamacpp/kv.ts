@@ -28,9 +28,20 @@ export const LLAMACPP_INDEXER_BYTES_PER_FP8_LAYOUT_BYTE = 256 / 132;
  * window of its own (measured on llama.cpp v0.4.0, test/engine FINDINGS.md F3;
  * at one slot it is the unified formula); recurrent states one row per slot.
  */
-export function llamacppCacheBytes(g: KvGeometry, elementBytes: number, contextTokens: number, slots: number, ubatch: number): number {
+export function llamacppCacheBytes(
+  g: KvGeometry,
+  elementBytes: number,
+  contextTokens: number,
+  slots: number,
+  ubatch: number,
+): number {
   const nCtx = pad(contextTokens * slots, LLAMACPP_KV_PAD);
   let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * nCtx;
-  for (const s of g.sliding) elems += s.elemsPerToken * slots * pad(Math.min(contextTokens, s.windowTokens + ubatch), LLAMACPP_KV_PAD);
-  return elems * elementBytes + g.indexerBytesPerToken * LLAMACPP_INDEXER_BYTES_PER_FP8_LAYOUT_BYTE * nCtx + g.linearStateBytesPerSeq * slots;
+  for (const s of g.sliding)
+    elems += s.elemsPerToken * slots * pad(Math.min(contextTokens, s.windowTokens + ubatch), LLAMACPP_KV_PAD);
+  return (
+    elems * elementBytes +
+    g.indexerBytesPerToken * LLAMACPP_INDEXER_BYTES_PER_FP8_LAYOUT_BYTE * nCtx +
+    g.linearStateBytesPerSeq * slots
+  );
 }

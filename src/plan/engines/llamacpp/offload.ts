@@ -12,7 +12,12 @@ import { weightParts } from "../../weights.ts";
 /** An offloaded layout's parts for each count of layers in RAM: they do not depend on the workload. */
 const offloadParts = new WeakMap<Layout, Map<number, Part[]>>();
 
-export function offloadSplit(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number): { cpuLayers: number; evals: CardEval[]; host: CardEval | null } {
+export function offloadSplit(
+  layout: Layout,
+  ctx: EvalContext,
+  w: Workload,
+  contextTokens: number,
+): { cpuLayers: number; evals: CardEval[]; host: CardEval | null } {
   const host = layout.host;
   const L = ctx.shape.layers;
   const wp = weightParts(ctx.shape, layout.artifact);
@@ -31,13 +36,20 @@ export function offloadSplit(layout: Layout, ctx: EvalContext, w: Workload, cont
     const expertsOnGpu = host?.mode === "moe" ? Math.max(0, wp.moeLayers - k) : wp.moeLayers;
     const body = perCardLayers * wp.layerBytes + Math.ceil(expertsOnGpu / cards) * wp.expertLayerBytes;
     const kv = geometryOfFirst(ctx.shape, perCardLayers);
-    const parts = layout.parts.map((p) => ({ ...p, bodyBytes: body + (p.holdsOutput ? output + wp.projectorBytes : 0), kv }));
+    const parts = layout.parts.map((p) => ({
+      ...p,
+      bodyBytes: body + (p.holdsOutput ? output + wp.projectorBytes : 0),
+      kv,
+    }));
     memo.set(k, parts);
     return parts;
   };
   const at = (k: number): { evals: CardEval[]; host: CardEval | null } => {
     const evals = partsAt(k).map((p) => evalCard(layout, p, ctx, w, contextTokens));
-    const offloaded = host?.mode === "layers" ? k * (wp.layerBytes + (wp.moeLayers > 0 ? wp.expertLayerBytes : 0)) : Math.min(k, wp.moeLayers) * wp.expertLayerBytes;
+    const offloaded =
+      host?.mode === "layers"
+        ? k * (wp.layerBytes + (wp.moeLayers > 0 ? wp.expertLayerBytes : 0))
+        : Math.min(k, wp.moeLayers) * wp.expertLayerBytes;
     const hostKv = host?.mode === "layers" && k > 0 ? geometryOfLast(ctx.shape, k) : null;
     return { evals, host: evalHost(layout, ctx, w, contextTokens, offloaded, hostKv) };
   };

@@ -10,7 +10,13 @@ import { weightParts } from "../../weights.ts";
  * holds ceil(layers ÷ cards) layers and their KV; the last also the output
  * layer and the logits. The token embedding stays in a CPU buffer.
  */
-export function layerSplitParts(shape: ModelShape, a: Artifact, gpuClass: string, physicalBytes: number, cards: number): Part[] {
+export function layerSplitParts(
+  shape: ModelShape,
+  a: Artifact,
+  gpuClass: string,
+  physicalBytes: number,
+  cards: number,
+): Part[] {
   const wp = weightParts(shape, a);
   const perCard = Math.ceil(shape.layers / cards);
   const moePerCard = Math.ceil(wp.moeLayers / cards);
@@ -21,8 +27,16 @@ export function layerSplitParts(shape: ModelShape, a: Artifact, gpuClass: string
   // is the whole file, and its CPU buffer the embedding again).
   const output = wp.headBytes > 0 ? wp.headBytes : wp.embedBytes;
   const lastPart: Part = {
-    gpuClass, cards: 1, role: cards > 1 ? "last card" : "", physicalBytes, bodyBytes: body + output + wp.projectorBytes,
-    embedBytes: 0, tensorParallel: 1, pipelineParallel: cards, holdsOutput: true, kv,
+    gpuClass,
+    cards: 1,
+    role: cards > 1 ? "last card" : "",
+    physicalBytes,
+    bodyBytes: body + output + wp.projectorBytes,
+    embedBytes: 0,
+    tensorParallel: 1,
+    pipelineParallel: cards,
+    holdsOutput: true,
+    kv,
   };
   if (cards === 1) return [lastPart];
   return [{ ...lastPart, cards: cards - 1, role: "other cards", bodyBytes: body, holdsOutput: false }, lastPart];

@@ -15,10 +15,33 @@ import { weightParts } from "../../weights.ts";
 export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
   const shape = c.shape;
   if (c.allHostUsable.length > 0) {
-    const placement: Placement = { cpu: true, gpuClass: "", fabric: "", gpusPerNode: 0, nodes: 1, tensorParallel: 1, pipelineParallel: 1, expertParallel: false, cpuMoeLayers: 0, gpuLayers: 0, nodeIds: [] };
+    const placement: Placement = {
+      cpu: true,
+      gpuClass: "",
+      fabric: "",
+      gpusPerNode: 0,
+      nodes: 1,
+      tensorParallel: 1,
+      pipelineParallel: 1,
+      expertParallel: false,
+      cpuMoeLayers: 0,
+      gpuLayers: 0,
+      nodeIds: [],
+    };
     const layout: Layout = {
-      id: layoutId(a, "llamacpp", placement, "cpu"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a), parts: [],
-      host: hostShare("cpu", c, null, 0), hosts: 0, freeNow: false, cardsShort: 0, replicas: 0, replicasFreeNow: 0, dataParallel: 1,
+      id: layoutId(a, "llamacpp", placement, "cpu"),
+      artifact: a,
+      engine: "llamacpp",
+      placement,
+      bitsPerWeight: bitsOf(a),
+      parts: [],
+      host: hostShare("cpu", c, null, 0),
+      hosts: 0,
+      freeNow: false,
+      cardsShort: 0,
+      replicas: 0,
+      replicasFreeNow: 0,
+      dataParallel: 1,
     };
     const why = c.problem(layout);
     if (why === null) out.layouts.push(layout);
@@ -32,8 +55,19 @@ export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): v
       const { hosts, freeNow, nodeIds, replicas, replicasFreeNow } = singleNodeHosts(pool, wdt);
       const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false, nodeIds);
       const layout: Layout = {
-        id: layoutId(a, "llamacpp", placement, "split"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
-        parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: null, hosts, freeNow, cardsShort: 0, replicas, replicasFreeNow, dataParallel: 1,
+        id: layoutId(a, "llamacpp", placement, "split"),
+        artifact: a,
+        engine: "llamacpp",
+        placement,
+        bitsPerWeight: bitsOf(a),
+        parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt),
+        host: null,
+        hosts,
+        freeNow,
+        cardsShort: 0,
+        replicas,
+        replicasFreeNow,
+        dataParallel: 1,
       };
       // More cards than the fewest that hold it buy nothing here (seed): the narrowest that fits is the option.
       const why = c.problem(layout);
@@ -67,10 +101,27 @@ function offloadOptions(a: Artifact, c: EnumContext, pool: ClassPool, mem: numbe
   const placement = basePlacement(pool.gpuClass, "", wdt, 1, 1, 1, false, [node.id]);
   const { hosts, freeNow, replicas, replicasFreeNow } = singleNodeHosts(pool, wdt);
   const layout: Layout = {
-    id: layoutId(a, "llamacpp", placement, mode), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
-    parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt), host: hostShare(mode, c, node, wp.embedBytes), hosts, freeNow, cardsShort: 0, replicas, replicasFreeNow, dataParallel: 1,
+    id: layoutId(a, "llamacpp", placement, mode),
+    artifact: a,
+    engine: "llamacpp",
+    placement,
+    bitsPerWeight: bitsOf(a),
+    parts: layerSplitParts(shape, a, pool.gpuClass, mem, wdt),
+    host: hostShare(mode, c, node, wp.embedBytes),
+    hosts,
+    freeNow,
+    cardsShort: 0,
+    replicas,
+    replicasFreeNow,
+    dataParallel: 1,
   };
   const why = c.problem(layout);
   if (why === null) out.layouts.push(layout);
-  else out.refused.push({ artifact: a.name, engine: "llamacpp", where: `${where(pool.gpuClass, wdt, 1, "")} + RAM`, reason: why });
+  else
+    out.refused.push({
+      artifact: a.name,
+      engine: "llamacpp",
+      where: `${where(pool.gpuClass, wdt, 1, "")} + RAM`,
+      reason: why,
+    });
 }

@@ -64,7 +64,8 @@ export function chooseSplit(shape: ModelShape, a: Artifact, devices: readonly Sp
   for (let i = 0; i < devices.length; i++) {
     const d = devices[i] as SplitDevice;
     const last = i === devices.length - 1;
-    const fixed = CUDA_CONTEXT_BYTES + llamacppComputeBytes(shape, s.ubatch, last) + (last ? output + wp.projectorBytes : 0);
+    const fixed =
+      CUDA_CONTEXT_BYTES + llamacppComputeBytes(shape, s.ubatch, last) + (last ? output + wp.projectorBytes : 0);
     const offers = Math.min(d.physicalBytes, d.freeBytes) - LLAMACPP_FIT_MARGIN_BYTES;
     const n = Math.floor((offers - fixed) / perLayer);
     if (n < 1) return { kind: "too-small", device: d, needBytes: fixed + perLayer, offersBytes: offers };
@@ -75,7 +76,9 @@ export function chooseSplit(shape: ModelShape, a: Artifact, devices: readonly Sp
   const layers = held.map((m) => Math.floor((L * m) / total));
   // The layers the rounding left go to the devices with the most room left, one each.
   let left = L - layers.reduce((x, y) => x + y, 0);
-  const byRoom = held.map((_, i) => i).sort((x, y) => (held[y] ?? 0) - (layers[y] ?? 0) - ((held[x] ?? 0) - (layers[x] ?? 0)));
+  const byRoom = held
+    .map((_, i) => i)
+    .sort((x, y) => (held[y] ?? 0) - (layers[y] ?? 0) - ((held[x] ?? 0) - (layers[x] ?? 0)));
   for (const i of byRoom) {
     if (left <= 0) break;
     layers[i] = (layers[i] ?? 0) + 1;
@@ -89,7 +92,13 @@ export function chooseSplit(shape: ModelShape, a: Artifact, devices: readonly Sp
  * Each device's part: its layers [start, end), their experts and cache; the device at `outputIndex`
  * (the last, unless a hand-typed split gives it no slot) also the output layer and the logits.
  */
-export function splitParts(shape: ModelShape, a: Artifact, devices: readonly SplitDevice[], layers: readonly number[], outputIndex = devices.length - 1): Part[] {
+export function splitParts(
+  shape: ModelShape,
+  a: Artifact,
+  devices: readonly SplitDevice[],
+  layers: readonly number[],
+  outputIndex = devices.length - 1,
+): Part[] {
   const wp = weightParts(shape, a);
   const output = wp.headBytes > 0 ? wp.headBytes : wp.embedBytes;
   const parts: Part[] = [];
@@ -100,9 +109,16 @@ export function splitParts(shape: ModelShape, a: Artifact, devices: readonly Spl
     const last = i === outputIndex;
     const body = (end - start) * wp.layerBytes + moeLayersIn(shape, start, end) * wp.expertLayerBytes;
     const part: Part = {
-      gpuClass: d.gpuClass, cards: 1, role: `${d.nodeId}/${d.index}: ${end > start ? `layers ${start}–${end - 1}` : "no layers"}${last ? " + output" : ""}`,
-      physicalBytes: d.physicalBytes, bodyBytes: body + (last ? output + wp.projectorBytes : 0), embedBytes: 0,
-      tensorParallel: 1, pipelineParallel: devices.length, holdsOutput: last, kv: geometryOfRange(shape, start, end, 1),
+      gpuClass: d.gpuClass,
+      cards: 1,
+      role: `${d.nodeId}/${d.index}: ${end > start ? `layers ${start}–${end - 1}` : "no layers"}${last ? " + output" : ""}`,
+      physicalBytes: d.physicalBytes,
+      bodyBytes: body + (last ? output + wp.projectorBytes : 0),
+      embedBytes: 0,
+      tensorParallel: 1,
+      pipelineParallel: devices.length,
+      holdsOutput: last,
+      kv: geometryOfRange(shape, start, end, 1),
     };
     if (d.freeBytes < d.physicalBytes) setPartFree(part, d.freeBytes);
     parts.push(part);

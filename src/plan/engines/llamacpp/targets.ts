@@ -32,7 +32,13 @@ export function nodeDevices(pools: readonly ClassPool[]): NodeDevices[] {
         for (let k = 0; k < n.count; k++) {
           // Free devices offer what the inventory says is free; busy ones are planned on their total and the option is not free now.
           const free = k < n.free && n.freeMemBytes !== null ? Math.min(mem, n.freeMemBytes) : mem;
-          node.devices.push({ nodeId: n.id, gpuClass: pool.gpuClass, index: node.devices.length, physicalBytes: mem, freeBytes: free });
+          node.devices.push({
+            nodeId: n.id,
+            gpuClass: pool.gpuClass,
+            index: node.devices.length,
+            physicalBytes: mem,
+            freeBytes: free,
+          });
         }
         if (n.free < n.count) node.allFree = false;
         byId.set(n.id, node);
@@ -61,22 +67,54 @@ function classLabel(devices: readonly SplitDevice[]): string {
 
 /** A GPU-only llama.cpp layout of this artifact already fits (on `nodeId`, when given): more devices buy nothing. */
 function alreadyPlaced(a: Artifact, out: Enumerated, nodeId?: string): boolean {
-  return out.layouts.some((l) => l.artifact === a && l.engine === "llamacpp" && !l.placement.cpu && l.host === null && (nodeId === undefined || (l.placement.nodeIds ?? []).includes(nodeId)));
+  return out.layouts.some(
+    (l) =>
+      l.artifact === a &&
+      l.engine === "llamacpp" &&
+      !l.placement.cpu &&
+      l.host === null &&
+      (nodeId === undefined || (l.placement.nodeIds ?? []).includes(nodeId)),
+  );
 }
 
 /** The layout of one split over `devices` (head's own last), or the reason it cannot be made. */
-function splitLayout(a: Artifact, c: EnumContext, devices: SplitDevice[], nodes: NodeDevices[], fabric: string): Layout | string {
+function splitLayout(
+  a: Artifact,
+  c: EnumContext,
+  devices: SplitDevice[],
+  nodes: NodeDevices[],
+  fabric: string,
+): Layout | string {
   const choice = chooseSplit(c.shape, a, devices, c.workload);
   if (choice.kind !== "split") return splitProblem(choice, c.shape);
   const head = nodes[0] as NodeDevices;
   const placement: Placement = {
-    ...basePlacement(classLabel(devices), fabric, head.devices.length, nodes.length, 1, devices.length, false, nodes.map((n) => n.id)),
+    ...basePlacement(
+      classLabel(devices),
+      fabric,
+      head.devices.length,
+      nodes.length,
+      1,
+      devices.length,
+      false,
+      nodes.map((n) => n.id),
+    ),
     tensorSplit: choice.slots,
   };
   return {
-    id: layoutId(a, "llamacpp", placement, nodes.length > 1 ? "rpc" : "ts"), artifact: a, engine: "llamacpp", placement, bitsPerWeight: bitsOf(a),
-    parts: choice.parts, host: null, hosts: 1, freeNow: nodes.every((n) => n.allFree), cardsShort: 0,
-    replicas: 1, replicasFreeNow: nodes.every((n) => n.allFree) ? 1 : 0, dataParallel: 1,
+    id: layoutId(a, "llamacpp", placement, nodes.length > 1 ? "rpc" : "ts"),
+    artifact: a,
+    engine: "llamacpp",
+    placement,
+    bitsPerWeight: bitsOf(a),
+    parts: choice.parts,
+    host: null,
+    hosts: 1,
+    freeNow: nodes.every((n) => n.allFree),
+    cardsShort: 0,
+    replicas: 1,
+    replicasFreeNow: nodes.every((n) => n.allFree) ? 1 : 0,
+    dataParallel: 1,
   };
 }
 
@@ -124,8 +162,11 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
   if (named.length === 0) {
     // No two hosts share a named network: RPC has nothing to join them over.
     out.refused.push({
-      artifact: a.name, engine: "llamacpp", where: `${all.length} hosts over RPC`,
-      reason: "no two of the hosts are on one named fabric: llama.cpp's --rpc needs the head to reach each rpc-server over a network they share; give the hosts that share one the same fabric in the cluster",
+      artifact: a.name,
+      engine: "llamacpp",
+      where: `${all.length} hosts over RPC`,
+      reason:
+        "no two of the hosts are on one named fabric: llama.cpp's --rpc needs the head to reach each rpc-server over a network they share; give the hosts that share one the same fabric in the cluster",
     });
   }
   for (const [fabric, members] of named) {
@@ -134,7 +175,8 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
     // buffers: a fabric of a hundred hosts is not tried a hundred times.
     let offered = 0;
     const first = Math.max(2, nodes.findIndex((n) => (offered += memOf(n)) >= a.bytes) + 1);
-    let last: Layout | string = `the ${nodes.length} hosts on ${fabric} offer ${gib1(offered)} GiB in all; the weights alone are ${gib1(a.bytes)}`;
+    let last: Layout | string =
+      `the ${nodes.length} hosts on ${fabric} offer ${gib1(offered)} GiB in all; the weights alone are ${gib1(a.bytes)}`;
     let placed = false;
     for (let k = first; offered >= a.bytes && k <= Math.min(nodes.length, first + RPC_EXTRA_HOSTS) && !placed; k++) {
       const chosen = nodes.slice(0, k);
@@ -148,7 +190,9 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
     for (const other of all) {
       if (other.fabric === fabric) continue;
       out.refused.push({
-        artifact: a.name, engine: "llamacpp", where: `${other.id} over RPC`,
+        artifact: a.name,
+        engine: "llamacpp",
+        where: `${other.id} over RPC`,
         reason: `${other.id} is ${other.fabric === "" ? "on no named fabric" : `on ${other.fabric}`}, not on ${fabric} with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its cards are left out; give it fabric "${fabric}" if it is on that network`,
       });
     }

@@ -41,11 +41,17 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
       // Every width that fits is a choice (wider: more KV, faster decode, fewer replicas); the widths
       // below the narrowest that fits are refused in words, as before.
       if (fitted) placed = true;
-      else if (!placed && firstWhy !== null) out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, wdt, 1, ""), reason: firstWhy });
+      else if (!placed && firstWhy !== null)
+        out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, wdt, 1, ""), reason: firstWhy });
     }
     if (placed || widest === 0) continue;
     if (pool.mig) {
-      out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, 2, 1, ""), reason: "a MIG instance runs one replica alone: it never joins another, on its node or across a fabric" });
+      out.refused.push({
+        artifact: a.name,
+        engine,
+        where: where(pool.gpuClass, 2, 1, ""),
+        reason: "a MIG instance runs one replica alone: it never joins another, on its node or across a fabric",
+      });
       continue;
     }
     pipelineOptions(a, engine, c, pool, mem, widest, moe, out);
@@ -53,23 +59,57 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
 }
 
 /** A replica on one node: `width` cards, tensor-parallel, with or without expert parallel. */
-function singleNodeLayout(a: Artifact, engine: "vllm" | "sglang", c: EnumContext, pool: ClassPool, mem: number, width: number, ep: boolean): Layout {
+function singleNodeLayout(
+  a: Artifact,
+  engine: "vllm" | "sglang",
+  c: EnumContext,
+  pool: ClassPool,
+  mem: number,
+  width: number,
+  ep: boolean,
+): Layout {
   const { hosts, freeNow, freeMemBytes, nodeIds, replicas, replicasFreeNow } = singleNodeHosts(pool, width);
   const placement = basePlacement(pool.gpuClass, "", width, 1, width, 1, ep, nodeIds);
   return {
-    id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
-    parts: servingParts(c.shape, a, pool.gpuClass, mem, width, 1, ep), host: null, hosts, freeNow, freeMemBytes, cardsShort: 0,
-    replicas, replicasFreeNow, dataParallel: pool.mig ? 1 : Math.max(1, Math.floor(pool.maxPerNode / width)),
+    id: layoutId(a, engine, placement, ""),
+    artifact: a,
+    engine,
+    placement,
+    bitsPerWeight: bitsOf(a),
+    parts: servingParts(c.shape, a, pool.gpuClass, mem, width, 1, ep),
+    host: null,
+    hosts,
+    freeNow,
+    freeMemBytes,
+    cardsShort: 0,
+    replicas,
+    replicasFreeNow,
+    dataParallel: pool.mig ? 1 : Math.max(1, Math.floor(pool.maxPerNode / width)),
   };
 }
 
 /** Several nodes of one fabric, a node's width on each, pipeline-parallel between them. */
-function pipelineOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumContext, pool: ClassPool, mem: number, width: number, moe: boolean, out: Enumerated): void {
+function pipelineOptions(
+  a: Artifact,
+  engine: "vllm" | "sglang",
+  c: EnumContext,
+  pool: ClassPool,
+  mem: number,
+  width: number,
+  moe: boolean,
+  out: Enumerated,
+): void {
   let biggest: { fabric: string; nodes: PoolNode[] } | null = null;
   for (const [fabric, nodes] of pool.fabrics) {
     const able = nodes.filter((n) => n.count >= width);
     if (fabric === "") {
-      if (able.length > 1) out.refused.push({ artifact: a.name, engine, where: `${able.length} nodes × ${width} ${pool.gpuClass}`, reason: "these nodes name no fabric: a replica spans nodes only over one" });
+      if (able.length > 1)
+        out.refused.push({
+          artifact: a.name,
+          engine,
+          where: `${able.length} nodes × ${width} ${pool.gpuClass}`,
+          reason: "these nodes name no fabric: a replica spans nodes only over one",
+        });
       continue;
     }
     if (!biggest || able.length > biggest.nodes.length) biggest = { fabric, nodes: able };
@@ -100,14 +140,36 @@ function pipelineOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumContext,
   }
 }
 
-function pipelineLayout(a: Artifact, engine: Engine, c: EnumContext, pool: ClassPool, mem: number, width: number, n: number, fabric: string, moe: boolean, order: FabricOrder, cardsShort: number): Layout {
+function pipelineLayout(
+  a: Artifact,
+  engine: Engine,
+  c: EnumContext,
+  pool: ClassPool,
+  mem: number,
+  width: number,
+  n: number,
+  fabric: string,
+  moe: boolean,
+  order: FabricOrder,
+  cardsShort: number,
+): Layout {
   const ep = moe && width > 1;
   // The n nodes a replica would take: free ones first, the most free memory first (vLLM's start-up check reads the least of them).
   const placement = basePlacement(pool.gpuClass, fabric, width, n, width, n, ep, order.ids.slice(0, n));
   return {
-    id: layoutId(a, engine, placement, ""), artifact: a, engine, placement, bitsPerWeight: bitsOf(a),
-    parts: servingParts(c.shape, a, pool.gpuClass, mem, width, n, ep), host: null,
-    hosts: order.able.length, freeNow: cardsShort === 0 && order.freeCount >= n, freeMemBytes: order.freeMem ? (order.freeMem[n - 1] ?? null) : null, cardsShort,
-    replicas: cardsShort > 0 ? 0 : Math.floor(order.able.length / n), replicasFreeNow: cardsShort > 0 ? 0 : Math.floor(order.freeCount / n), dataParallel: 1,
+    id: layoutId(a, engine, placement, ""),
+    artifact: a,
+    engine,
+    placement,
+    bitsPerWeight: bitsOf(a),
+    parts: servingParts(c.shape, a, pool.gpuClass, mem, width, n, ep),
+    host: null,
+    hosts: order.able.length,
+    freeNow: cardsShort === 0 && order.freeCount >= n,
+    freeMemBytes: order.freeMem ? (order.freeMem[n - 1] ?? null) : null,
+    cardsShort,
+    replicas: cardsShort > 0 ? 0 : Math.floor(order.able.length / n),
+    replicasFreeNow: cardsShort > 0 ? 0 : Math.floor(order.freeCount / n),
+    dataParallel: 1,
   };
 }

@@ -9,7 +9,11 @@ import type { ModelShape } from "../../shapeTypes.ts";
  * rescaled to the run dtype, runtime fp8, and the rotary cos/sin cache on
  * every rank. Body and embedding apart, as vLLM adds its MXFP4 layout to the body.
  */
-export function servingWeights(part: Part, shape: ModelShape, s: ResolvedSettings): { bodyBytes: number; embedBytes: number } {
+export function servingWeights(
+  part: Part,
+  shape: ModelShape,
+  s: ResolvedSettings,
+): { bodyBytes: number; embedBytes: number } {
   let body = part.bodyBytes;
   let embed = part.embedBytes;
   const modelBytes = computeDtypeBytes(shape.dtype);

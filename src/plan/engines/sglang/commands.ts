@@ -1,5 +1,17 @@
 /** SGLang's launch_server command line, single node and across nodes. */
-import { type Arg, cardFraction, type CommandContext, type CommandOption, headAddress, line, modelSource, named, nodeName, pushFraction, sequences } from "../../commands.ts";
+import {
+  type Arg,
+  cardFraction,
+  type CommandContext,
+  type CommandOption,
+  headAddress,
+  line,
+  modelSource,
+  named,
+  nodeName,
+  pushFraction,
+  sequences,
+} from "../../commands.ts";
 
 /** The example port of server_args.py's --dist-init-addr help ("192.168.0.2:25000"). */
 const SGLANG_DIST_PORT = 25000;
@@ -27,7 +39,11 @@ export function sglangCommands(option: CommandOption, ctx: CommandContext): stri
   const nodes = Math.max(1, option.placement.nodes);
   if (nodes === 1) return [line(launch, args)];
   return Array.from({ length: nodes }, (_, rank) => {
-    const multi: Arg[] = [["--nnodes", nodes], ["--node-rank", rank], ["--dist-init-addr", `${headAddress()}:${SGLANG_DIST_PORT}`]];
+    const multi: Arg[] = [
+      ["--nnodes", nodes],
+      ["--node-rank", rank],
+      ["--dist-init-addr", `${headAddress()}:${SGLANG_DIST_PORT}`],
+    ];
     const role = rank === 0 ? "rank 0, serves the API" : `rank ${rank}`;
     return named(`${nodeName(ctx, rank)} (${role})`, line(launch, [...args, ...multi]));
   });

@@ -14,7 +14,13 @@ export function sglangKvElementBytes(kv: KvDtype, modelDtypeBytes: number): numb
   return kv === "fp8" ? 1 : modelDtypeBytes;
 }
 
-export function sglangEvalCard(_layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
+export function sglangEvalCard(
+  _layout: Layout,
+  part: Part,
+  ctx: EvalContext,
+  w: Workload,
+  contextTokens: number,
+): CardEval {
   const s = resolveSettings("sglang", part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
   const elem = sglangKvElementBytes(w.kvDtype, runElemBytes(ctx.shape, s));
   const weights = servingWeights(part, ctx.shape, s);

@@ -22,7 +22,8 @@ export const SGLANG: EngineModel = {
   admits: (a, shape, w) => servingAdmits(SGLANG, a, shape, w),
   placements: (a, c, out) => servingOptions(a, "sglang", c, out),
   evalLayout: cardsOnly(sglangEvalCard),
-  capacity: (_layout, part, e, w, _shape, poolBytes) => sglangCapacity(part.kv, e.elementBytes, poolBytes, w.contextTokens),
+  capacity: (_layout, part, e, w, _shape, poolBytes) =>
+    sglangCapacity(part.kv, e.elementBytes, poolBytes, w.contextTokens),
   pastModelContext(shape, contextTokens) {
     const past = pastContextWords(shape, contextTokens);
     if (past === null) return null;

@@ -20,7 +20,12 @@ export function sglangBytesPerToken(g: KvGeometry, elementBytes: number): number
  * model first gives its states `rest × r ÷ (1 + r)` (r = 0.9,
  * --mamba-full-memory-ratio) and caps running requests by them (docs/notes/architectures.md §2.5).
  */
-export function sglangCapacity(g: KvGeometry, elementBytes: number, poolBytes: number, contextTokens: number): PoolCapacity {
+export function sglangCapacity(
+  g: KvGeometry,
+  elementBytes: number,
+  poolBytes: number,
+  contextTokens: number,
+): PoolCapacity {
   if (poolBytes <= 0) return { tokens: 0, concurrency: 0 };
   const perToken = sglangBytesPerToken(g, elementBytes);
   if (g.linearLayers > 0) {

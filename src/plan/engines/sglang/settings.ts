@@ -16,7 +16,14 @@ function sglangTier(cardMib: number, tensorParallel: number): { chunkedPrefill: 
  * 1280…4096 by 256, then by 512 up to the chunked-prefill size (2048 for MLA models): 74 at 16,384.
  */
 export function sglangPiecewiseGraphSizes(maxTokens: number): number {
-  const steps: [number, number, number][] = [[4, 32, 4], [48, 256, 16], [288, 512, 32], [576, 1024, 64], [1280, 4096, 256], [4608, maxTokens, 512]];
+  const steps: [number, number, number][] = [
+    [4, 32, 4],
+    [48, 256, 16],
+    [288, 512, 32],
+    [576, 1024, 64],
+    [1280, 4096, 256],
+    [4608, maxTokens, 512],
+  ];
   let n = 0;
   for (const [from, to, by] of steps) for (let t = from; t <= Math.min(to, maxTokens); t += by) n++;
   return n;
@@ -35,7 +42,8 @@ export function sglangMemFraction(cardMemoryBytes: number, tensorParallel: numbe
   const cardMib = cardMemoryBytes / 2 ** 20;
   const { chunkedPrefill, graphMaxBs } = sglangTier(cardMib, tensorParallel);
   const piecewise = sglangPiecewiseGraphSizes(mla ? 2048 : chunkedPrefill);
-  let reservedMib = 512 + Math.max(chunkedPrefill, 2048) * 1.5 + graphMaxBs * 2 + (tensorParallel / 8) * 1024 + piecewise * 8;
+  let reservedMib =
+    512 + Math.max(chunkedPrefill, 2048) * 1.5 + graphMaxBs * 2 + (tensorParallel / 8) * 1024 + piecewise * 8;
   if (cardMib > 60 * 1024) reservedMib = Math.max(reservedMib, 10 * 1024);
   return Math.min(0.95, Math.max(0.5, Math.round(((cardMib - reservedMib) / cardMib) * 1000) / 1000));
 }

@@ -5,7 +5,13 @@
 import { cardSpecOf } from "../../cardSpecs.ts";
 import { cudaTotalBytes } from "../../cards.ts";
 import { runElemBytes } from "../serving/weights.ts";
-import { vllmActivationBytes, vllmGraphReserveBytes, vllmNonTorchBytes, vllmOutsideFloorBytes, vllmSamplerWarmupBytes } from "./memory.ts";
+import {
+  vllmActivationBytes,
+  vllmGraphReserveBytes,
+  vllmNonTorchBytes,
+  vllmOutsideFloorBytes,
+  vllmSamplerWarmupBytes,
+} from "./memory.ts";
 import { VLLM_MXFP4_GRAPH_EXCESS_BYTES, VLLM_MXFP4_WARMUP_BYTES } from "./mxfp4.ts";
 import type { VllmMemoryProfile } from "./releases.ts";
 import type { CardEval, Layout, Part } from "../../layout.ts";
@@ -36,13 +42,24 @@ export function vllmBudget(layout: Layout, part: Part, shape: ModelShape, s: Res
   const runner = vllmRunner(s.vllmProfile, moe, hybrid);
   // Custom all-reduce needs NVLink past two cards; over PCIe NCCL alone holds less (releases.ts).
   const link = cardSpecOf(part.gpuClass)?.link.kind === "pcie" ? "pcie" : "nvlink";
-  const engineBytes = vllmActivationBytes(shape, s, runElemBytes(shape, s), part.holdsOutput, part.pipelineParallel, runner.samplerBytesPerSeqVocab)
-    + vllmNonTorchBytes(part.tensorParallel, part.pipelineParallel, s.vllmProfile, tensorAcrossNodes, link, hybrid)
-    + vllmGraphReserveBytes(runner.graphsInsideBudget, s.enforceEager, layersOnCard(part), s.maxNumSeqs);
-  const outside = vllmOutsideFloorBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager, moe, runner.graphsInsideBudget)
-    + (part.holdsOutput ? vllmSamplerWarmupBytes(shape, s) : 0)
-    + (moe && shape.quantMethod === "mxfp4" ? VLLM_MXFP4_WARMUP_BYTES : 0)
-    + (moe && shape.quantMethod === "mxfp4" && runner.graphsInsideBudget && !s.enforceEager ? VLLM_MXFP4_GRAPH_EXCESS_BYTES : 0);
+  const engineBytes =
+    vllmActivationBytes(
+      shape,
+      s,
+      runElemBytes(shape, s),
+      part.holdsOutput,
+      part.pipelineParallel,
+      runner.samplerBytesPerSeqVocab,
+    ) +
+    vllmNonTorchBytes(part.tensorParallel, part.pipelineParallel, s.vllmProfile, tensorAcrossNodes, link, hybrid) +
+    vllmGraphReserveBytes(runner.graphsInsideBudget, s.enforceEager, layersOnCard(part), s.maxNumSeqs);
+  const outside =
+    vllmOutsideFloorBytes(part.tensorParallel, part.pipelineParallel, s.enforceEager, moe, runner.graphsInsideBudget) +
+    (part.holdsOutput ? vllmSamplerWarmupBytes(shape, s) : 0) +
+    (moe && shape.quantMethod === "mxfp4" ? VLLM_MXFP4_WARMUP_BYTES : 0) +
+    (moe && shape.quantMethod === "mxfp4" && runner.graphsInsideBudget && !s.enforceEager
+      ? VLLM_MXFP4_GRAPH_EXCESS_BYTES
+      : 0);
   return { settings: s, usableBytes: usable, engineBytes, outsideOk: usable + outside <= total };
 }
 
@@ -51,17 +68,31 @@ export function vllmBudget(layout: Layout, part: Part, shape: ModelShape, s: Res
  * models in 0.26–0.28 and for hybrid ones too from 0.29 (their logs print "Using V2 Model Runner"); MoE
  * models stay on V1 (Qwen3-235B 0.27.1, GLM-5.2 0.26.0 print gpu_model_runner.py).
  */
-export function vllmRunner(profile: VllmMemoryProfile, moe: boolean, hybrid: boolean): { v2: boolean; graphsInsideBudget: boolean; samplerBytesPerSeqVocab: number } {
+export function vllmRunner(
+  profile: VllmMemoryProfile,
+  moe: boolean,
+  hybrid: boolean,
+): { v2: boolean; graphsInsideBudget: boolean; samplerBytesPerSeqVocab: number } {
   const v2 = profile.v2 !== null && !moe && (!hybrid || profile.v2.models === "dense-and-hybrid") ? profile.v2 : null;
   return v2
     ? { v2: true, graphsInsideBudget: v2.graphsInsideBudget, samplerBytesPerSeqVocab: v2.samplerBytesPerSeqVocab }
-    : { v2: false, graphsInsideBudget: profile.graphsInsideBudget, samplerBytesPerSeqVocab: profile.samplerBytesPerSeqVocab };
+    : {
+        v2: false,
+        graphsInsideBudget: profile.graphsInsideBudget,
+        samplerBytesPerSeqVocab: profile.samplerBytesPerSeqVocab,
+      };
 }
 
 /** The layers a card runs, of every cache kind: what its CUDA graphs grow with. */
 export function layersOnCard(part: Part): number {
   const kv = part.kv;
-  return kv.fullLayers + kv.mlaLayers + kv.linearLayers + kv.sliding.reduce((n, g) => n + g.layers, 0) + kv.compressed.reduce((n, c) => n + c.layers, 0);
+  return (
+    kv.fullLayers +
+    kv.mlaLayers +
+    kv.linearLayers +
+    kv.sliding.reduce((n, g) => n + g.layers, 0) +
+    kv.compressed.reduce((n, c) => n + c.layers, 0)
+  );
 }
 
 /**

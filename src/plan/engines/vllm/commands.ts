@@ -1,5 +1,16 @@
 /** vLLM's serve command line: one node, native multi-node, or over Ray. */
-import { type Arg, cardFraction, type CommandContext, type CommandOption, headAddress, line, modelSource, named, nodeName, pushFraction } from "../../commands.ts";
+import {
+  type Arg,
+  cardFraction,
+  type CommandContext,
+  type CommandOption,
+  headAddress,
+  line,
+  modelSource,
+  named,
+  nodeName,
+  pushFraction,
+} from "../../commands.ts";
 import { VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./kv.ts";
 
 function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
@@ -15,7 +26,8 @@ function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   // Only the user's own utilization. Without one the plan holds for the release's own default
   // (0.9 through 0.20, 0.92 from 0.21 with the CUDA-graph estimate inside it, settings.ts); pinning
   // the older 0.9 on a 0.21+ engine would shrink its pool below what was planned.
-  if (settings.gpuMemoryUtilization !== undefined) pushFraction(args, "--gpu-memory-utilization", cardFraction(option, workload, "gpuMemoryUtilization"));
+  if (settings.gpuMemoryUtilization !== undefined)
+    pushFraction(args, "--gpu-memory-utilization", cardFraction(option, workload, "gpuMemoryUtilization"));
   if (ctx.shape.layerCaches.some((l) => l.kind === "compressed-mla")) {
     // DeepSeek-V4: its compressed cache exists only in the fp8_ds_mla layout the plan sized (kv.ts, 584-B
     // slots), and its tokenizer is its own; both flags are required ("--kv-cache-dtype fp8_ds_mla and
@@ -32,7 +44,11 @@ function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   if (settings.quantization !== undefined) args.push(["--quantization", settings.quantization]);
   if (settings.enforceEager === true) args.push(["--enforce-eager"]);
   // The checkpoint's own MTP block as the drafter (vLLM docs, speculative decoding: "method": "mtp").
-  if ((settings.speculativeMtpTokens ?? 0) > 0) args.push(["--speculative-config", JSON.stringify({ method: "mtp", num_speculative_tokens: settings.speculativeMtpTokens })]);
+  if ((settings.speculativeMtpTokens ?? 0) > 0)
+    args.push([
+      "--speculative-config",
+      JSON.stringify({ method: "mtp", num_speculative_tokens: settings.speculativeMtpTokens }),
+    ]);
   return args;
 }
 
@@ -55,7 +71,11 @@ export function vllmCommands(option: CommandOption, ctx: CommandContext): string
   if (nodes === 1) return [line(serve, args)];
   if (ctx.vllmLauncher === "ray") return vllmRayCommands(serve, args, nodes, ctx);
   return Array.from({ length: nodes }, (_, rank) => {
-    const multi: Arg[] = [["--nnodes", nodes], ["--node-rank", rank], ["--master-addr", headAddress()]];
+    const multi: Arg[] = [
+      ["--nnodes", nodes],
+      ["--node-rank", rank],
+      ["--master-addr", headAddress()],
+    ];
     // Every node but the head runs only workers: no API server of its own.
     if (rank > 0) multi.push(["--headless"]);
     const role = rank === 0 ? "head, serves the API" : `worker ${rank}`;
@@ -72,9 +92,15 @@ const RAY_PORT = 6379;
 function vllmRayCommands(serve: string[], args: Arg[], nodes: number, ctx: CommandContext): string[] {
   const head = named(`${nodeName(ctx, 0)} (head: Ray)`, line(["ray", "start"], [["--head"], ["--port", RAY_PORT]]));
   const workers = Array.from({ length: nodes - 1 }, (_, i) =>
-    named(`${nodeName(ctx, i + 1)} (worker: joins Ray)`, line(["ray", "start"], [["--address", `${headAddress()}:${RAY_PORT}`]])),
+    named(
+      `${nodeName(ctx, i + 1)} (worker: joins Ray)`,
+      line(["ray", "start"], [["--address", `${headAddress()}:${RAY_PORT}`]]),
+    ),
   );
-  const start = named(`${nodeName(ctx, 0)} (head, once every node has joined)`, line(serve, [...args, ["--distributed-executor-backend", "ray"]]));
+  const start = named(
+    `${nodeName(ctx, 0)} (head, once every node has joined)`,
+    line(serve, [...args, ["--distributed-executor-backend", "ray"]]),
+  );
   return [head, ...workers, start];
 }
 

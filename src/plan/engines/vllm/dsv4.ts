@@ -59,7 +59,11 @@ function dsv4Buckets(groups: readonly CompressedGroup[]): { mla: Dsv4Bucket; sli
     return b;
   };
   for (const c of groups) {
-    addPage(slidingBucket(VLLM_DSV4_WINDOW_BLOCK_TOKENS, c.windowTokens), alignedPage(VLLM_DSV4_WINDOW_BLOCK_TOKENS * VLLM_DSV4_SLOT_BYTES), c.layers);
+    addPage(
+      slidingBucket(VLLM_DSV4_WINDOW_BLOCK_TOKENS, c.windowTokens),
+      alignedPage(VLLM_DSV4_WINDOW_BLOCK_TOKENS * VLLM_DSV4_SLOT_BYTES),
+      c.layers,
+    );
     if (c.compressRatio <= 1) continue;
     const stored = Math.floor(VLLM_DSV4_BLOCK_TOKENS / c.compressRatio);
     addPage(mla, alignedPage(stored * VLLM_DSV4_SLOT_BYTES), c.layers);
@@ -119,7 +123,8 @@ export function vllmDsv4Layout(g: KvGeometry): Dsv4Layout {
   const { mla, sliding } = dsv4Buckets(g.compressed);
   const mlaTuples = layerTuples(mla);
   const d = approximateGcd([mlaTuples, ...sliding.map(layerTuples)], mlaTuples);
-  const groups: Dsv4Layout["groups"] = mla.pages.size > 0 ? [{ blockTokens: mla.blockTokens, windowTokens: 0, count: 1 }] : [];
+  const groups: Dsv4Layout["groups"] =
+    mla.pages.size > 0 ? [{ blockTokens: mla.blockTokens, windowTokens: 0, count: 1 }] : [];
   let tuples = mlaTuples;
   for (const b of sliding) {
     const n = Math.ceil(layerTuples(b) / d);
@@ -141,9 +146,10 @@ export function vllmDsv4Layout(g: KvGeometry): Dsv4Layout {
  */
 function vllmDsv4BlocksPerRequest(layout: Dsv4Layout, contextTokens: number, batchedTokens: number): number {
   return layout.groups.reduce((n, grp) => {
-    const pages = grp.windowTokens === 0
-      ? cdiv(contextTokens, grp.blockTokens)
-      : cdiv(Math.min(grp.windowTokens - 1 + batchedTokens, contextTokens), grp.blockTokens) + 1;
+    const pages =
+      grp.windowTokens === 0
+        ? cdiv(contextTokens, grp.blockTokens)
+        : cdiv(Math.min(grp.windowTokens - 1 + batchedTokens, contextTokens), grp.blockTokens) + 1;
     return n + grp.count * pages;
   }, 0);
 }
@@ -159,13 +165,17 @@ export function vllmDsv4SequenceBytes(g: KvGeometry, contextTokens: number, batc
  * blocks a request, and tokens as vLLM's DeepSeek-V4 releases report them
  * ("GPU KV cache size in tokens = max_concurrency * max_model_len").
  */
-export function vllmDsv4Capacity(g: KvGeometry, poolBytes: number, contextTokens: number, batchedTokens: number): PoolCapacity {
+export function vllmDsv4Capacity(
+  g: KvGeometry,
+  poolBytes: number,
+  contextTokens: number,
+  batchedTokens: number,
+): PoolCapacity {
   const layout = vllmDsv4Layout(g);
   const blocks = layout.blockBytes > 0 ? Math.floor(poolBytes / layout.blockBytes) : 0;
   const concurrency = blocks / vllmDsv4BlocksPerRequest(layout, contextTokens, batchedTokens);
   return { tokens: Math.floor(concurrency * contextTokens), concurrency };
 }
-
 
 // ---------------------------------------------------------------------------
 // FreeToken's DeepSeek-V4 cost model
@@ -191,7 +201,8 @@ export function compressedBytesPerToken(groups: readonly CompressedGroup[]): { e
     if (c.compressRatio <= 1) continue;
     const stored = Math.floor(VLLM_DSV4_BLOCK_TOKENS / c.compressRatio);
     entries += (c.layers * alignedPage(stored * VLLM_DSV4_SLOT_BYTES)) / VLLM_DSV4_BLOCK_TOKENS;
-    if (c.indexerHeadDim > 0) indexer += (c.layers * alignedPage(stored * indexerKeyBytes(c.indexerHeadDim))) / VLLM_DSV4_BLOCK_TOKENS;
+    if (c.indexerHeadDim > 0)
+      indexer += (c.layers * alignedPage(stored * indexerKeyBytes(c.indexerHeadDim))) / VLLM_DSV4_BLOCK_TOKENS;
   }
   return { entries, indexer };
 }

@@ -20,13 +20,37 @@ export function vllmKvElementBytes(kv: KvDtype, modelDtypeBytes: number): number
 }
 
 /** The weights a vLLM card holds: the serving engines' load less an unused MTP block, and the MXFP4 experts' own layout (Hopper's, Marlin's). */
-export function vllmWeightsOnCard(part: Part, shape: ModelShape, s: ResolvedSettings, settings: EngineSettings = {}): number {
+export function vllmWeightsOnCard(
+  part: Part,
+  shape: ModelShape,
+  s: ResolvedSettings,
+  settings: EngineSettings = {},
+): number {
   const w = servingWeights(part, shape, s);
-  return w.bodyBytes + vllmMxfp4HopperGrowthBytes(part, shape) + vllmMxfp4MarlinGrowthBytes(part, shape) + w.embedBytes - mtpBytesSkipped(part, shape, settings);
+  return (
+    w.bodyBytes +
+    vllmMxfp4HopperGrowthBytes(part, shape) +
+    vllmMxfp4MarlinGrowthBytes(part, shape) +
+    w.embedBytes -
+    mtpBytesSkipped(part, shape, settings)
+  );
 }
 
-export function vllmEvalCard(layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
-  const initial = resolveSettings("vllm", part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
+export function vllmEvalCard(
+  layout: Layout,
+  part: Part,
+  ctx: EvalContext,
+  w: Workload,
+  contextTokens: number,
+): CardEval {
+  const initial = resolveSettings(
+    "vllm",
+    part.physicalBytes,
+    w.settings,
+    part.tensorParallel,
+    w.sequences,
+    part.gpuClass,
+  );
   const elem = vllmKvElementBytes(w.kvDtype, runElemBytes(ctx.shape, initial));
   const weights = vllmWeightsOnCard(part, ctx.shape, initial, w.settings);
   const measured = w.settings.measuredOverheadGib?.vllm;

@@ -20,7 +20,13 @@ export const VLLM: EngineModel = {
   placements: (a, c, out) => servingOptions(a, "vllm", c, out),
   evalLayout: cardsOnly(vllmEvalCard),
   capacity: (_layout, part, e, w, _shape, poolBytes) =>
-    vllmCapacity(vllmCachedGeometry(part.kv, e.settings.chunkedLocalHybridKv), e.elementBytes, poolBytes, w.contextTokens, e.settings.maxNumBatchedTokens),
+    vllmCapacity(
+      vllmCachedGeometry(part.kv, e.settings.chunkedLocalHybridKv),
+      e.elementBytes,
+      poolBytes,
+      w.contextTokens,
+      e.settings.maxNumBatchedTokens,
+    ),
   pastModelContext(shape, contextTokens) {
     const past = pastContextWords(shape, contextTokens);
     if (past === null) return null;

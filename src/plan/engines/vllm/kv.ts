@@ -58,7 +58,8 @@ export function vllmCachedGeometry(g: KvGeometry, chunkedLocalHybrid: boolean): 
 function attentionBytesPerLayerToken(g: KvGeometry, elementBytes: number): number {
   let most = 0;
   if (g.fullLayers > 0) most = Math.max(most, (g.fullElemsPerToken / g.fullLayers) * elementBytes);
-  if (g.mlaLayers > 0) most = Math.max(most, (g.mlaElemsPerToken * elementBytes + g.indexerBytesPerToken) / g.mlaLayers);
+  if (g.mlaLayers > 0)
+    most = Math.max(most, (g.mlaElemsPerToken * elementBytes + g.indexerBytesPerToken) / g.mlaLayers);
   for (const s of g.sliding) most = Math.max(most, (s.elemsPerToken / s.layers) * elementBytes);
   return most;
 }
@@ -86,14 +87,23 @@ export function vllmBlockTokens(g: KvGeometry, elementBytes: number): number {
  * max_num_batched_tokens, context): at 8k context and 8k batched tokens
  * that is the full context (calibration: Gemma-2/3, gpt-oss).
  */
-export function vllmSequenceBytes(g: KvGeometry, elementBytes: number, contextTokens: number, batchedTokens: number): number {
+export function vllmSequenceBytes(
+  g: KvGeometry,
+  elementBytes: number,
+  contextTokens: number,
+  batchedTokens: number,
+): number {
   if (g.compressed.length > 0) return vllmDsv4SequenceBytes(g, contextTokens, batchedTokens);
   const block = vllmBlockTokens(g, elementBytes);
   const fullBlocks = cdiv(contextTokens, block);
   let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * fullBlocks * block;
-  for (const s of g.sliding) elems += s.elemsPerToken * vllmSlidingBlocks(s, contextTokens, batchedTokens, block) * block;
+  for (const s of g.sliding)
+    elems += s.elemsPerToken * vllmSlidingBlocks(s, contextTokens, batchedTokens, block) * block;
   // A hybrid model's state layers each take one attention-sized page (the state padded to it).
-  const states = block === VLLM_BLOCK_TOKENS ? g.linearStateBytesPerSeq : g.linearLayers * block * attentionBytesPerLayerToken(g, elementBytes);
+  const states =
+    block === VLLM_BLOCK_TOKENS
+      ? g.linearStateBytesPerSeq
+      : g.linearLayers * block * attentionBytesPerLayerToken(g, elementBytes);
   return elems * elementBytes + g.indexerBytesPerToken * fullBlocks * block + states;
 }
 
@@ -126,19 +136,34 @@ export function vllmSequenceBytes(g: KvGeometry, elementBytes: number, contextTo
  * sliding layers make 7 groups of 10: 70 layer-slots for 62 layers, 13% of
  * padding that the log shows and a plain bytes-per-token formula misses.
  */
-export function vllmCapacity(g: KvGeometry, elementBytes: number, poolBytes: number, contextTokens: number, batchedTokens: number): PoolCapacity {
+export function vllmCapacity(
+  g: KvGeometry,
+  elementBytes: number,
+  poolBytes: number,
+  contextTokens: number,
+  batchedTokens: number,
+): PoolCapacity {
   if (poolBytes <= 0) return { tokens: 0, concurrency: 0 };
   if (g.compressed.length > 0) return vllmDsv4Capacity(g, poolBytes, contextTokens, batchedTokens);
   const block = vllmBlockTokens(g, elementBytes);
   const kinds: { layers: number; bytesPerLayer: number; blocksPerRequest: number }[] = [];
   const fullBlocks = cdiv(contextTokens, block);
-  if (g.fullLayers > 0) kinds.push({ layers: g.fullLayers, bytesPerLayer: (g.fullElemsPerToken / g.fullLayers) * elementBytes, blocksPerRequest: fullBlocks });
+  if (g.fullLayers > 0)
+    kinds.push({
+      layers: g.fullLayers,
+      bytesPerLayer: (g.fullElemsPerToken / g.fullLayers) * elementBytes,
+      blocksPerRequest: fullBlocks,
+    });
   if (g.mlaLayers > 0) {
     const perLayer = (g.mlaElemsPerToken * elementBytes + g.indexerBytesPerToken) / g.mlaLayers;
     kinds.push({ layers: g.mlaLayers, bytesPerLayer: perLayer, blocksPerRequest: fullBlocks });
   }
   for (const s of g.sliding) {
-    kinds.push({ layers: s.layers, bytesPerLayer: (s.elemsPerToken / s.layers) * elementBytes, blocksPerRequest: vllmSlidingBlocks(s, contextTokens, batchedTokens, block) });
+    kinds.push({
+      layers: s.layers,
+      bytesPerLayer: (s.elemsPerToken / s.layers) * elementBytes,
+      blocksPerRequest: vllmSlidingBlocks(s, contextTokens, batchedTokens, block),
+    });
   }
   if (kinds.length === 0) {
     // Only constant states (a pure Mamba model): sequences, not tokens, fill the pool.

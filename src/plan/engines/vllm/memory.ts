@@ -29,8 +29,18 @@ export const VLLM_STAGE_FORWARD_BYTES_PER_TOKEN_HIDDEN = 35;
  * max_num_seqs, which only the last pipeline stage runs; the sampler's share
  * is the release's (`s.vllmProfile`).
  */
-export function vllmActivationBytes(shape: ModelShape, s: ResolvedSettings, modelDtypeBytes: number, lastStage: boolean, pipelineParallel = 1, samplerBytesPerSeqVocab = s.vllmProfile.samplerBytesPerSeqVocab): number {
-  const perTokenHidden = pipelineParallel > 1 && !lastStage ? VLLM_STAGE_FORWARD_BYTES_PER_TOKEN_HIDDEN : VLLM_FORWARD_BYTES_PER_TOKEN_HIDDEN;
+export function vllmActivationBytes(
+  shape: ModelShape,
+  s: ResolvedSettings,
+  modelDtypeBytes: number,
+  lastStage: boolean,
+  pipelineParallel = 1,
+  samplerBytesPerSeqVocab = s.vllmProfile.samplerBytesPerSeqVocab,
+): number {
+  const perTokenHidden =
+    pipelineParallel > 1 && !lastStage
+      ? VLLM_STAGE_FORWARD_BYTES_PER_TOKEN_HIDDEN
+      : VLLM_FORWARD_BYTES_PER_TOKEN_HIDDEN;
   const forward = s.maxNumBatchedTokens * shape.hiddenSize * perTokenHidden;
   const perEntry = samplerBytesPerSeqVocab + Math.max(0, modelDtypeBytes - 2);
   const sampler = lastStage ? s.maxNumSeqs * shape.vocabSize * perEntry : 0;
@@ -45,7 +55,14 @@ export function vllmActivationBytes(shape: ModelShape, s: ResolvedSettings, mode
  * parallel group spread over nodes (NCCL over the network) is told apart for
  * the releases whose logs show it.
  */
-export function vllmNonTorchBytes(tensorParallel: number, pipelineParallel: number, profile: VllmMemoryProfile = VLLM_DEFAULT_PROFILE, tensorAcrossNodes = false, link: "nvlink" | "pcie" = "nvlink", hybrid = false): number {
+export function vllmNonTorchBytes(
+  tensorParallel: number,
+  pipelineParallel: number,
+  profile: VllmMemoryProfile = VLLM_DEFAULT_PROFILE,
+  tensorAcrossNodes = false,
+  link: "nvlink" | "pcie" = "nvlink",
+  hybrid = false,
+): number {
   const n = profile.nonTorch;
   if (tensorParallel >= 2) {
     if (tensorAcrossNodes) return n.tensorAcrossNodesBytes;
@@ -85,8 +102,17 @@ export const VLLM_MOE_GRAPH_BYTES_PER_LAYER_EXPERT_PICK = 6.0e-5 * GIB;
  * From 0.21 (`profile.graphsInsideBudget`) the graphs sit in the room their
  * estimate reserved inside the budget, and only the context is outside.
  */
-export function vllmOutsideBudgetBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false, layersOnCard = 32, moeExpertPicksOnCard = 0, profile: VllmMemoryProfile = VLLM_DEFAULT_PROFILE): number {
-  const graphs = enforceEager || profile.graphsInsideBudget ? 0 : vllmCudaGraphPoolBytes(layersOnCard, moeExpertPicksOnCard);
+export function vllmOutsideBudgetBytes(
+  tensorParallel: number,
+  pipelineParallel: number,
+  enforceEager: boolean,
+  moe = false,
+  layersOnCard = 32,
+  moeExpertPicksOnCard = 0,
+  profile: VllmMemoryProfile = VLLM_DEFAULT_PROFILE,
+): number {
+  const graphs =
+    enforceEager || profile.graphsInsideBudget ? 0 : vllmCudaGraphPoolBytes(layersOnCard, moeExpertPicksOnCard);
   return vllmCudaContextBytes(tensorParallel, pipelineParallel, moe) + graphs;
 }
 
@@ -137,7 +163,12 @@ const VLLM_GRAPH_ESTIMATE_FLOOR_BYTES = 0.05 * GIB;
  * Qwen3.5-122B 3 graphs 0.11 (0.05), Agents-A1 18 graphs 0.76 (≈ 0.2: its first capture is 0.5).
  * None with --enforce-eager, nothing before 0.21, nothing on the V2 runner until 0.29 (`inside` false).
  */
-export function vllmGraphReserveBytes(inside: boolean, enforceEager: boolean, layersOnCard: number, maxNumSeqs: number): number {
+export function vllmGraphReserveBytes(
+  inside: boolean,
+  enforceEager: boolean,
+  layersOnCard: number,
+  maxNumSeqs: number,
+): number {
   if (!inside || enforceEager) return 0;
   const dense = (0.4 + 0.0155 * layersOnCard) * GIB;
   return Math.max(VLLM_GRAPH_ESTIMATE_FLOOR_BYTES, (dense * vllmCapturedGraphs(maxNumSeqs)) / 102);
@@ -163,7 +194,13 @@ export function vllmSamplerWarmupBytes(shape: ModelShape, s: ResolvedSettings): 
  * GiB outside its budget: enough for TP4's 1.5 GiB context and small graphs,
  * not for the H100 means.
  */
-export function vllmOutsideFloorBytes(tensorParallel: number, pipelineParallel: number, enforceEager: boolean, moe = false, graphsInsideBudget = false): number {
+export function vllmOutsideFloorBytes(
+  tensorParallel: number,
+  pipelineParallel: number,
+  enforceEager: boolean,
+  moe = false,
+  graphsInsideBudget = false,
+): number {
   // From 0.21 (V1 runner; V2 from 0.29) the graphs are captured into the room their estimate reserved inside
   // the budget; what the real pool exceeds the estimate by (up to 0.5 GiB on the 0.19 logs) varies in sign.
   const graphs = enforceEager || graphsInsideBudget ? 0 : 0.5 * GIB;

@@ -68,7 +68,8 @@ export function vllmMxfp4HopperExpertGrowthBytes(hiddenSize: number, intermediat
   // w13 is stored [hidden/2 bytes, 2·intermediate], w2 [intermediate/2 bytes, hidden].
   const weights = roundUp(h / 2, 64) * roundUp(2 * i, 64) + roundUp(i / 2, 64) * roundUp(h, 64);
   const keptScales = 2 * i * Math.ceil(h / mxBlock) + h * Math.ceil(i / mxBlock);
-  const swizzledScales = roundUp(2 * i, 256) * roundUp(Math.ceil(h / mxBlock), 2) + roundUp(h, 256) * roundUp(Math.ceil(i / mxBlock), 2);
+  const swizzledScales =
+    roundUp(2 * i, 256) * roundUp(Math.ceil(h / mxBlock), 2) + roundUp(h, 256) * roundUp(Math.ceil(i / mxBlock), 2);
   // The checkpoint's bf16 biases are counted with the layer's other bytes; fp32 doubles them.
   const fp32BiasGrowth = (2 * i + h) * 2;
   return Math.max(0, weights + keptScales + swizzledScales + fp32BiasGrowth - checkpoint);
@@ -85,9 +86,12 @@ export function vllmMxfp4HopperExpertGrowthBytes(hiddenSize: number, intermediat
 export function vllmMxfp4HopperGrowthBytes(part: Part, shape: ModelShape): number {
   const experts = part.routedExperts;
   if (shape.quantMethod !== "mxfp4" || !experts || cardOf(part.gpuClass)?.computeCapability !== 9) return 0;
-  return experts.moeLayers * experts.experts * vllmMxfp4HopperExpertGrowthBytes(shape.hiddenSize, experts.intermediatePerCard);
+  return (
+    experts.moeLayers *
+    experts.experts *
+    vllmMxfp4HopperExpertGrowthBytes(shape.hiddenSize, experts.intermediatePerCard)
+  );
 }
-
 
 /**
  * What vLLM's Marlin MXFP4 MoE layout adds to one routed expert on a card, beyond the checkpoint's share:
@@ -119,5 +123,9 @@ export function vllmMxfp4MarlinGrowthBytes(part: Part, shape: ModelShape): numbe
   const experts = part.routedExperts;
   const cc = cardOf(part.gpuClass)?.computeCapability ?? 0;
   if (shape.quantMethod !== "mxfp4" || !experts || !((cc >= 8 && cc < 9) || (cc >= 12 && cc < 13))) return 0;
-  return experts.moeLayers * experts.experts * vllmMxfp4MarlinExpertGrowthBytes(shape.hiddenSize, experts.intermediatePerCard);
+  return (
+    experts.moeLayers *
+    experts.experts *
+    vllmMxfp4MarlinExpertGrowthBytes(shape.hiddenSize, experts.intermediatePerCard)
+  );
 }

@@ -53,8 +53,13 @@ export interface VllmMemoryProfile {
    * `hybridSingleBytes` for a TP1 model with linear-attention (GDN/Mamba) layers.
    */
   nonTorch: {
-    singleBytes: number; hybridSingleBytes: number; tensorParallelBytes: number; pcieTensorParallel2Bytes: number; pcieTensorParallelWideBytes: number;
-    tensorAcrossNodesBytes: number; pipelineStageBytes: number;
+    singleBytes: number;
+    hybridSingleBytes: number;
+    tensorParallelBytes: number;
+    pcieTensorParallel2Bytes: number;
+    pcieTensorParallelWideBytes: number;
+    tensorAcrossNodesBytes: number;
+    pipelineStageBytes: number;
   };
   /**
    * The CUDA-graph estimate is reserved INSIDE util × total (V1 model runner), so the KV pool shrinks by it and the
@@ -130,8 +135,13 @@ export interface VllmMemoryProfile {
  */
 /** vLLM 0.17–0.19's non-torch memory (H100, NVLink): what releases without a PCIe or hybrid log are planned with. */
 const VLLM_019_NON_TORCH: VllmMemoryProfile["nonTorch"] = {
-  singleBytes: 0.25 * GIB, hybridSingleBytes: 0.25 * GIB, tensorParallelBytes: 2.1 * GIB, pcieTensorParallel2Bytes: 2.1 * GIB, pcieTensorParallelWideBytes: 2.1 * GIB,
-  tensorAcrossNodesBytes: 2.1 * GIB, pipelineStageBytes: 0.07 * GIB,
+  singleBytes: 0.25 * GIB,
+  hybridSingleBytes: 0.25 * GIB,
+  tensorParallelBytes: 2.1 * GIB,
+  pcieTensorParallel2Bytes: 2.1 * GIB,
+  pcieTensorParallelWideBytes: 2.1 * GIB,
+  tensorAcrossNodesBytes: 2.1 * GIB,
+  pipelineStageBytes: 0.07 * GIB,
 };
 
 /**
@@ -146,12 +156,28 @@ const VLLM_019_NON_TORCH: VllmMemoryProfile["nonTorch"] = {
  * Dense TP1 stays 0.25 (0.08 A40 0.26.0, 0.15 gpt-oss-120b dev1229, 0.39 ThinkingCap 0.29.0).
  */
 const VLLM_021_NON_TORCH: VllmMemoryProfile["nonTorch"] = {
-  ...VLLM_019_NON_TORCH, hybridSingleBytes: 1.5 * GIB, pcieTensorParallel2Bytes: 0.6 * GIB, pcieTensorParallelWideBytes: 1.7 * GIB,
+  ...VLLM_019_NON_TORCH,
+  hybridSingleBytes: 1.5 * GIB,
+  pcieTensorParallel2Bytes: 0.6 * GIB,
+  pcieTensorParallelWideBytes: 1.7 * GIB,
 };
 
 /** The older ranges' non-torch: one figure for every kind of link (their logs are all NVLink or one card). */
-function sameOverLinks(singleBytes: number, tensorParallelBytes: number, tensorAcrossNodesBytes: number, pipelineStageBytes: number): VllmMemoryProfile["nonTorch"] {
-  return { singleBytes, hybridSingleBytes: singleBytes, tensorParallelBytes, pcieTensorParallel2Bytes: tensorParallelBytes, pcieTensorParallelWideBytes: tensorParallelBytes, tensorAcrossNodesBytes, pipelineStageBytes };
+function sameOverLinks(
+  singleBytes: number,
+  tensorParallelBytes: number,
+  tensorAcrossNodesBytes: number,
+  pipelineStageBytes: number,
+): VllmMemoryProfile["nonTorch"] {
+  return {
+    singleBytes,
+    hybridSingleBytes: singleBytes,
+    tensorParallelBytes,
+    pcieTensorParallel2Bytes: tensorParallelBytes,
+    pcieTensorParallelWideBytes: tensorParallelBytes,
+    tensorAcrossNodesBytes,
+    pipelineStageBytes,
+  };
 }
 
 /**
@@ -164,56 +190,98 @@ function sameOverLinks(singleBytes: number, tensorParallelBytes: number, tensorA
 const VLLM_V2_026_SAMPLER_BYTES = 33;
 const VLLM_V2_027_SAMPLER_BYTES = 4;
 
-const FLASHINFER_SAMPLER = "FlashInfer top-p/top-k sampler (PR #40376; \"Using FlashInfer for top-p & top-k sampling\" in dev1327, 0.27.1, 0.29.0)";
+const FLASHINFER_SAMPLER =
+  'FlashInfer top-p/top-k sampler (PR #40376; "Using FlashInfer for top-p & top-k sampling" in dev1327, 0.27.1, 0.29.0)';
 
 export const VLLM_PROFILES: readonly VllmMemoryProfile[] = [
   {
-    id: "0.29", releases: "0.29 and later", representative: "0.29",
-    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB, nonTorch: VLLM_021_NON_TORCH,
-    graphsInsideBudget: true, v2: { models: "dense-and-hybrid", graphsInsideBudget: true, samplerBytesPerSeqVocab: VLLM_V2_027_SAMPLER_BYTES },
-    defaultUtilization: 0.92, usageLine: "consumed-peak",
+    id: "0.29",
+    releases: "0.29 and later",
+    representative: "0.29",
+    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
+    nonTorch: VLLM_021_NON_TORCH,
+    graphsInsideBudget: true,
+    v2: { models: "dense-and-hybrid", graphsInsideBudget: true, samplerBytesPerSeqVocab: VLLM_V2_027_SAMPLER_BYTES },
+    defaultUtilization: 0.92,
+    usageLine: "consumed-peak",
     source: `vLLM 0.29.0 logs: the V2 runner runs hybrid Qwen3.5-class models too and captures its graphs during profiling, reserving them ("Graph capturing finished … took 0.14 GiB" before "Available KV cache memory"; ThinkingCap 27.68 − 22.53 − 0.42 = 4.73); the 0.27 consumed/peak line; ${FLASHINFER_SAMPLER}`,
   },
   {
-    id: "0.27", releases: "0.27 to 0.28", representative: "0.27",
-    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB, nonTorch: VLLM_021_NON_TORCH,
-    graphsInsideBudget: true, v2: { models: "dense", graphsInsideBudget: false, samplerBytesPerSeqVocab: VLLM_V2_027_SAMPLER_BYTES },
-    defaultUtilization: 0.92, usageLine: "consumed-peak",
+    id: "0.27",
+    releases: "0.27 to 0.28",
+    representative: "0.27",
+    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
+    nonTorch: VLLM_021_NON_TORCH,
+    graphsInsideBudget: true,
+    v2: { models: "dense", graphsInsideBudget: false, samplerBytesPerSeqVocab: VLLM_V2_027_SAMPLER_BYTES },
+    defaultUtilization: 0.92,
+    usageLine: "consumed-peak",
     source: `vLLM 0.27.1 logs: "Actual usage is X GiB for consumed memory (weights + non-torch), Y GiB for peak activation" (gpu_worker.py:789; peak includes the graph estimate, PR #49208 / #57936); Qwen3-235B-FP8 TP4 85.51 − 56.89 − 0.76 = 27.86; dense models on the V2 runner (model_runner.py:329); ${FLASHINFER_SAMPLER}`,
   },
   {
-    id: "0.26", releases: "0.26", representative: "0.26",
-    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB, nonTorch: VLLM_021_NON_TORCH,
-    graphsInsideBudget: true, v2: { models: "dense", graphsInsideBudget: false, samplerBytesPerSeqVocab: VLLM_V2_026_SAMPLER_BYTES },
-    defaultUtilization: 0.92, usageLine: "weight-peak-non-torch",
-    source: "vLLM 0.26.0: dense models on the V2 runner (\"Using V2 Model Runner\", gpu_worker.py:378), whose profile_cudagraph_memory() returns 0: no estimate inside (A40 Llama-3.1-8B 39.99 − 15.0 − 1.01 − 0.08 = 23.90, the 0.56 GiB pool outside); MoE models stay V1 with the estimate",
+    id: "0.26",
+    releases: "0.26",
+    representative: "0.26",
+    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
+    nonTorch: VLLM_021_NON_TORCH,
+    graphsInsideBudget: true,
+    v2: { models: "dense", graphsInsideBudget: false, samplerBytesPerSeqVocab: VLLM_V2_026_SAMPLER_BYTES },
+    defaultUtilization: 0.92,
+    usageLine: "weight-peak-non-torch",
+    source:
+      'vLLM 0.26.0: dense models on the V2 runner ("Using V2 Model Runner", gpu_worker.py:378), whose profile_cudagraph_memory() returns 0: no estimate inside (A40 Llama-3.1-8B 39.99 − 15.0 − 1.01 − 0.08 = 23.90, the 0.56 GiB pool outside); MoE models stay V1 with the estimate',
   },
   {
-    id: "0.21", releases: "0.21 to 0.25", representative: "0.21",
-    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB, nonTorch: VLLM_021_NON_TORCH,
-    graphsInsideBudget: true, v2: null, defaultUtilization: 0.92, usageLine: "weight-peak-non-torch",
-    source: "vLLM source: CUDA-graph estimate inside the budget and util 0.92 by default (PR #38284, v0.21.0; \"CUDA graph memory profiling is enabled (default since v0.21.0)\"); gpt-oss-120b dev1229 84.12 − 66.17 − 1.17 − 0.15 − 0.06 = 16.57; FlashInfer sampler (PR #40376)",
+    id: "0.21",
+    releases: "0.21 to 0.25",
+    representative: "0.21",
+    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
+    nonTorch: VLLM_021_NON_TORCH,
+    graphsInsideBudget: true,
+    v2: null,
+    defaultUtilization: 0.92,
+    usageLine: "weight-peak-non-torch",
+    source:
+      'vLLM source: CUDA-graph estimate inside the budget and util 0.92 by default (PR #38284, v0.21.0; "CUDA graph memory profiling is enabled (default since v0.21.0)"); gpt-oss-120b dev1229 84.12 − 66.17 − 1.17 − 0.15 − 0.06 = 16.57; FlashInfer sampler (PR #40376)',
   },
   {
-    id: "0.17", releases: "0.17 to 0.20", representative: "0.19",
+    id: "0.17",
+    releases: "0.17 to 0.20",
+    representative: "0.19",
     samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
     nonTorch: VLLM_019_NON_TORCH,
-    graphsInsideBudget: false, v2: null, defaultUtilization: 0.9, usageLine: "weight-peak-non-torch",
-    source: "vLLM 0.19.0 H100 sweep (llm-d-planner PR #205 logs) and 0.18.0 Qwen3-14B; Triton top-k/top-p sampler (PR #33538)",
+    graphsInsideBudget: false,
+    v2: null,
+    defaultUtilization: 0.9,
+    usageLine: "weight-peak-non-torch",
+    source:
+      "vLLM 0.19.0 H100 sweep (llm-d-planner PR #205 logs) and 0.18.0 Qwen3-14B; Triton top-k/top-p sampler (PR #33538)",
   },
   {
-    id: "0.11.1", releases: "0.11.1 to 0.16", representative: "0.16",
+    id: "0.11.1",
+    releases: "0.11.1 to 0.16",
+    representative: "0.16",
     samplerBytesPerSeqVocab: VLLM_SORTING_SAMPLER_BYTES_PER_SEQ_VOCAB,
     nonTorch: sameOverLinks(0.13 * GIB, 0.55 * GIB, 1.04 * GIB, 0.07 * GIB),
-    graphsInsideBudget: false, v2: null, defaultUtilization: 0.9, usageLine: "weight-peak-non-torch",
-    source: "vLLM 0.15.0 Qwen3-14B (llm-d-planner version sweep) and llm-d-benchmark's pre-0.17 H100 runs; sort-based top-k/top-p (FlashInfer sampler off by default since PR #26859)",
+    graphsInsideBudget: false,
+    v2: null,
+    defaultUtilization: 0.9,
+    usageLine: "weight-peak-non-torch",
+    source:
+      "vLLM 0.15.0 Qwen3-14B (llm-d-planner version sweep) and llm-d-benchmark's pre-0.17 H100 runs; sort-based top-k/top-p (FlashInfer sampler off by default since PR #26859)",
   },
   {
-    id: "0.10", releases: "0.10 to 0.11.0", representative: "0.10",
+    id: "0.10",
+    releases: "0.10 to 0.11.0",
+    representative: "0.10",
     samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
     nonTorch: sameOverLinks(0, 0.11 * GIB, 1.04 * GIB, 0.11 * GIB),
-    graphsInsideBudget: false, v2: null, defaultUtilization: 0.9, usageLine: "weight-peak-non-torch",
-    source: "vLLM 0.10.1.1 on A100 80GB/40GB (dennislee22/vLLM-benchmarking logs, util 0.25/0.5, TP1, TP2, TP2 over two nodes); FlashInfer sampler on by default in V1",
+    graphsInsideBudget: false,
+    v2: null,
+    defaultUtilization: 0.9,
+    usageLine: "weight-peak-non-torch",
+    source:
+      "vLLM 0.10.1.1 on A100 80GB/40GB (dennislee22/vLLM-benchmarking logs, util 0.25/0.5, TP1, TP2, TP2 over two nodes); FlashInfer sampler on by default in V1",
   },
 ];
 
@@ -231,7 +299,10 @@ const RELEASE_PART = "(\\d{1,3})";
  * post-release (.post1) and dev (.dev1229) parts, then a local part (+g1bf3b12d5.d20260913, +cu128,
  * +7b9cb5b7.dev). A dev build of 0.23.1rc1 is main between 0.23.0 and 0.23.1: the 0.23 range.
  */
-const VERSION = new RegExp(`^${RELEASE_PART}\\.${RELEASE_PART}(?:\\.${RELEASE_PART})?(?:\\.${RELEASE_PART})?(?:(?:rc|a|b)\\d+)?(?:\\.post\\d+)?(?:\\.dev\\d+)?(?:\\+[0-9A-Za-z.]+)?$`, "i");
+const VERSION = new RegExp(
+  `^${RELEASE_PART}\\.${RELEASE_PART}(?:\\.${RELEASE_PART})?(?:\\.${RELEASE_PART})?(?:(?:rc|a|b)\\d+)?(?:\\.post\\d+)?(?:\\.dev\\d+)?(?:\\+[0-9A-Za-z.]+)?$`,
+  "i",
+);
 
 /** The forms a release may be written in, for the message that refuses one. */
 export const VLLM_VERSION_FORMS = "0.29, 0.27.1, v0.19.0, 0.10.1.1, 0.23.1rc1.dev1229+g1bf3b12d5, 0.22.1+7b9cb5b7.dev";
@@ -256,13 +327,18 @@ export function vllmReleaseFor(version: string): VllmRelease | { error: string }
   const text = version.trim().replace(/^v/i, "");
   const m = VERSION.exec(text);
   const shown = JSON.stringify(version.slice(0, 40));
-  if (!m) return { error: `${shown} is not a vLLM release: write it as vllm --version prints it, e.g. ${VLLM_VERSION_FORMS}` };
+  if (!m)
+    return {
+      error: `${shown} is not a vLLM release: write it as vllm --version prints it, e.g. ${VLLM_VERSION_FORMS}`,
+    };
   const major = Number(m[1]);
   const minor = Number(m[2]);
   const patch = m[3] === undefined ? 0 : Number(m[3]);
   const release = `${major}.${minor}`;
   if (major === 0 && minor < 10) {
-    return { error: `vLLM ${text} is older than the V1 engine Modelplan models (0.10 and later); its V0 accounting differs: plan with 0.10 as the nearest` };
+    return {
+      error: `vLLM ${text} is older than the V1 engine Modelplan models (0.10 and later); its V0 accounting differs: plan with 0.10 as the nearest`,
+    };
   }
   const byId = (id: VllmMemoryProfile["id"]) => VLLM_PROFILES.find((p) => p.id === id) ?? VLLM_DEFAULT_PROFILE;
   const at = (id: VllmMemoryProfile["id"]): VllmRelease => ({ profile: byId(id), release, newerThanProfiles: false });
@@ -287,13 +363,25 @@ export function vllmProfileFor(version: string): VllmMemoryProfile | { error: st
  * none named the newest (what most users run; planning an older release is the user's choice). A release
  * newer than every profile is planned with the newest and says so.
  */
-export function assumedVllmRelease(version: string | undefined): { profile: VllmMemoryProfile; named: boolean; words: string } {
+export function assumedVllmRelease(version: string | undefined): {
+  profile: VllmMemoryProfile;
+  named: boolean;
+  words: string;
+} {
   const r = version === undefined ? null : vllmReleaseFor(version);
   if (r === null || "error" in r) {
-    return { profile: VLLM_NEWEST_PROFILE, named: false, words: `vLLM ${VLLM_NEWEST_PROFILE.releases} assumed (no release named; set --vllm-version to plan an older one)` };
+    return {
+      profile: VLLM_NEWEST_PROFILE,
+      named: false,
+      words: `vLLM ${VLLM_NEWEST_PROFILE.releases} assumed (no release named; set --vllm-version to plan an older one)`,
+    };
   }
   if (r.newerThanProfiles) {
-    return { profile: r.profile, named: true, words: `vLLM ${r.release} is newer than the releases Modelplan has logs of: planned as ${r.profile.releases}` };
+    return {
+      profile: r.profile,
+      named: true,
+      words: `vLLM ${r.release} is newer than the releases Modelplan has logs of: planned as ${r.profile.releases}`,
+    };
   }
   return { profile: r.profile, named: true, words: `vLLM ${r.release}, planned as ${r.profile.releases}` };
 }
@@ -307,7 +395,13 @@ export interface VllmReleaseChoice {
 /** The release ranges a user can plan vLLM for, newest first. */
 export function vllmReleaseChoices(): VllmReleaseChoice[] {
   const note = (p: VllmMemoryProfile): string =>
-    p === VLLM_NEWEST_PROFILE ? " (the newest: planned when none is named)" : p === VLLM_DEFAULT_PROFILE ? " (calibrated on 0.17–0.19)" : p.graphsInsideBudget ? " (CUDA-graph estimate inside the budget, util 0.92)" : "";
+    p === VLLM_NEWEST_PROFILE
+      ? " (the newest: planned when none is named)"
+      : p === VLLM_DEFAULT_PROFILE
+        ? " (calibrated on 0.17–0.19)"
+        : p.graphsInsideBudget
+          ? " (CUDA-graph estimate inside the budget, util 0.92)"
+          : "";
   return VLLM_PROFILES.map((p) => ({ value: p.representative, label: `${p.releases}${note(p)}` }));
 }
 
@@ -338,12 +432,22 @@ export function vllmProfilesOf(version: string | undefined): readonly VllmMemory
 export const VLLM_LARGE_CARD_GIB = 70;
 
 export const VLLM_SCHED_SOURCE =
-  "vLLM arg_utils (OpenAI server), 0.10 through the 2026 get_batch_defaults: ≥70 GiB cards that are not A100s 8192 tokens / 1024 seqs, else 2048 / 256 (0.27.1 RTX PRO 6000 log: \"Chunked prefill is enabled with max_num_batched_tokens=8192\"; 0.26.0 A40: compile range (1, 2048))";
+  'vLLM arg_utils (OpenAI server), 0.10 through the 2026 get_batch_defaults: ≥70 GiB cards that are not A100s 8192 tokens / 1024 seqs, else 2048 / 256 (0.27.1 RTX PRO 6000 log: "Chunked prefill is enabled with max_num_batched_tokens=8192"; 0.26.0 A40: compile range (1, 2048))';
 
 /** The top-k/top-p sampler each range's profile run uses, with its source. */
 export function vllmSamplerOf(p: VllmMemoryProfile): { value: string; source: string } {
-  if (p.id === "0.11.1") return { value: "PyTorch sort", source: "FlashInfer's sampler off by default (PR #26859, 2025-10-15): apply_top_k_top_p sorts the vocabulary" };
-  if (p.id === "0.10") return { value: "FlashInfer", source: "V1 0.10–0.11.0: VLLM_USE_FLASHINFER_SAMPLER None means True" };
-  if (p.id === "0.17") return { value: "Triton top-k/top-p", source: "PR #33538 (0.17): apply_top_k_top_p_triton, no sort" };
-  return { value: "FlashInfer top-k/top-p", source: "PR #40376 (\"Enable FlashInfer top-k/top-p sampler by default\"): \"Using FlashInfer for top-p & top-k sampling\" in the dev1327, 0.27.1 and 0.29.0 logs" };
+  if (p.id === "0.11.1")
+    return {
+      value: "PyTorch sort",
+      source: "FlashInfer's sampler off by default (PR #26859, 2025-10-15): apply_top_k_top_p sorts the vocabulary",
+    };
+  if (p.id === "0.10")
+    return { value: "FlashInfer", source: "V1 0.10–0.11.0: VLLM_USE_FLASHINFER_SAMPLER None means True" };
+  if (p.id === "0.17")
+    return { value: "Triton top-k/top-p", source: "PR #33538 (0.17): apply_top_k_top_p_triton, no sort" };
+  return {
+    value: "FlashInfer top-k/top-p",
+    source:
+      'PR #40376 ("Enable FlashInfer top-k/top-p sampler by default"): "Using FlashInfer for top-p & top-k sampling" in the dev1327, 0.27.1 and 0.29.0 logs',
+  };
 }

@@ -17,7 +17,8 @@ import type { Sourced } from "../../units.ts";
  */
 export const VLLM_UTILIZATION: Sourced<number> = {
   value: VLLM_NEWEST_PROFILE.defaultUtilization,
-  source: "vLLM 0.21+ CacheConfig.gpu_memory_utilization = 0.92 (PR #38284, with the CUDA-graph estimate inside the budget); 0.9 through 0.20",
+  source:
+    "vLLM 0.21+ CacheConfig.gpu_memory_utilization = 0.92 (PR #38284, with the CUDA-graph estimate inside the budget); 0.9 through 0.20",
 };
 
 /**
@@ -25,7 +26,12 @@ export const VLLM_UTILIZATION: Sourced<number> = {
  * each at the user's utilization or that release's own default.
  */
 export function vllmSettingsPerRelease(s: ResolvedSettings, settings: EngineSettings): ResolvedSettings[] {
-  return s.vllmProfiles.map((p) => ({ ...s, vllmProfile: p, vllmProfiles: [p], gpuMemoryUtilization: settings.gpuMemoryUtilization ?? p.defaultUtilization }));
+  return s.vllmProfiles.map((p) => ({
+    ...s,
+    vllmProfile: p,
+    vllmProfiles: [p],
+    gpuMemoryUtilization: settings.gpuMemoryUtilization ?? p.defaultUtilization,
+  }));
 }
 
 /** The utilization default of each release range an option is planned for: one figure, or "0.92 or 0.9" with none named. */
@@ -36,5 +42,7 @@ export function vllmUtilizationDefaults(r: ResolvedSettings): number | string {
 
 /** Where the utilization default shown comes from: the planned release's, and with none named both ranges'. */
 export function vllmUtilizationSource(r: ResolvedSettings): string {
-  return r.vllmProfile.graphsInsideBudget ? VLLM_UTILIZATION.source : `vLLM ${r.vllmProfile.releases} CacheConfig.gpu_memory_utilization = ${r.vllmProfile.defaultUtilization}`;
+  return r.vllmProfile.graphsInsideBudget
+    ? VLLM_UTILIZATION.source
+    : `vLLM ${r.vllmProfile.releases} CacheConfig.gpu_memory_utilization = ${r.vllmProfile.defaultUtilization}`;
 }
