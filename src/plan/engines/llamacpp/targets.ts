@@ -20,8 +20,19 @@ interface NodeDevices {
   allFree: boolean;
 }
 
+/** Every node's devices for a plan's pools, made once: each GGUF artifact of the plan asks again (1,000 nodes × 30 artifacts). */
+const devicesOfPools = new WeakMap<readonly ClassPool[], NodeDevices[]>();
+
 /** Every node's devices, gathered over the class pools (a node with several classes is in each). */
 export function nodeDevices(pools: readonly ClassPool[]): NodeDevices[] {
+  const known = devicesOfPools.get(pools);
+  if (known) return known;
+  const made = gatherNodeDevices(pools);
+  devicesOfPools.set(pools, made);
+  return made;
+}
+
+function gatherNodeDevices(pools: readonly ClassPool[]): NodeDevices[] {
   const byId = new Map<string, NodeDevices>();
   for (const pool of pools) {
     if (pool.memoryBytes === null || pool.mig) continue;
@@ -132,8 +143,14 @@ function push(a: Artifact, c: EnumContext, out: Enumerated, made: Layout | strin
 export function mixedNodeOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
   // Nodes with the same devices are one option, hosted on each of them (a free one first).
   const alike = new Map<string, NodeDevices[]>();
+  // The nodes a GPU-only llama.cpp layout of this artifact already runs on: more devices buy nothing there.
+  const placedOn = new Set(
+    out.layouts
+      .filter((l) => l.artifact === a && l.engine === "llamacpp" && !l.placement.cpu && l.host === null)
+      .flatMap((l) => l.placement.nodeIds ?? []),
+  );
   for (const n of nodeDevices(c.pools)) {
-    if (!differs(n) || alreadyPlaced(a, out, n.id)) continue;
+    if (!differs(n) || placedOn.has(n.id)) continue;
     const key = n.devices.map((d) => `${d.gpuClass}:${d.physicalBytes}:${d.freeBytes}`).join("|");
     alike.set(key, [...(alike.get(key) ?? []), n]);
   }
