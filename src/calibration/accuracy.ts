@@ -11,7 +11,7 @@
 import type { Engine, KvDtype, ModelShape, Workload } from "../plan/index.ts";
 import calibration from "./calibration.json" with { type: "json" };
 import { shapeFromConfig } from "../plan/index.ts";
-import { evaluate, layerSplitParts, servingParts, type Layout } from "../plan/index.ts";
+import { evaluate, layerSplitParts, type Layout } from "../plan/index.ts";
 import {
   kvElementBytes,
   kvGeometry,
@@ -33,6 +33,7 @@ import {
   num,
   physicalBytesOf,
   placementOf,
+  servingLayoutOf,
   type AccuracyRow,
   type CalibrationModel,
   type CalibrationRecord,
@@ -90,21 +91,7 @@ function vllmV1(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   const tp = r.tp;
   const pp = r.pp ?? 1;
   const art = artifactOf(m, shape, "safetensors", checkpointBytes(m, shape));
-  const layout: Layout = {
-    id: r.id,
-    artifact: art,
-    engine: "vllm",
-    placement: placementOf(cls, tp, pp, nodesOf(r)),
-    bitsPerWeight: art.bitsPerWeight,
-    parts: servingParts(shape, art, cls, physical, tp, pp, false),
-    host: null,
-    hosts: 1,
-    freeNow: true,
-    cardsShort: 0,
-    replicas: 1,
-    replicasFreeNow: 1,
-    dataParallel: 1,
-  };
+  const layout = servingLayoutOf(r.id, art, "vllm", shape, cls, physical, tp, pp, nodesOf(r));
   const w = workloadOf(r, "vllm");
   const option = evaluate(layout, { repo: r.model, revision: "", shape }, w);
   row.predictedFits = option.fits;
@@ -203,21 +190,7 @@ function vllmV0(r: CalibrationRecord, m: CalibrationModel, shape: ModelShape, ro
   const loadedOnly = /weights [\d.]+ GiB/.test(r.artifact) && weightsGib !== null;
   const bytes = loadedOnly ? weightsGib * GIB * tp : checkpointBytes(m, shape);
   const art = artifactOf(m, shape, "safetensors", bytes);
-  const layout: Layout = {
-    id: r.id,
-    artifact: art,
-    engine: "vllm",
-    placement: placementOf(cls ?? "", tp, 1),
-    bitsPerWeight: art.bitsPerWeight,
-    parts: servingParts(shape, art, cls ?? "", physical, tp, 1, false),
-    host: null,
-    hosts: 1,
-    freeNow: true,
-    cardsShort: 0,
-    replicas: 1,
-    replicasFreeNow: 1,
-    dataParallel: 1,
-  };
+  const layout = servingLayoutOf(r.id, art, "vllm", shape, cls ?? "", physical, tp);
   // V0 profiles one batch of max_model_len tokens when chunked prefill is off (below 32k,
   // its default), and 256 sequences: calibration Llama-3.1-8B on a 3090, 2.07 GiB at 20k and
   // 2.99 GiB at 29k, where the 27 B per token and hidden unit gives 2.06 and 2.99.

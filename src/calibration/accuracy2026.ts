@@ -35,7 +35,7 @@ import {
   metric,
   MIB,
   num,
-  placementOf,
+  servingLayoutOf,
   type AccuracyRow,
   type CalibrationModel,
   type CalibrationRecord,
@@ -244,19 +244,7 @@ export function predict2026(r: CalibrationRecord, m: CalibrationModel, shape: Mo
   const art = artifactOf(m, shape, "safetensors", input.bytes);
   const free = num(r.measured["init_free_memory_gib"]);
   const layout: Layout = {
-    id: r.id,
-    artifact: art,
-    engine,
-    placement: placementOf(cls, r.tp, 1),
-    bitsPerWeight: art.bitsPerWeight,
-    parts: servingParts(shape, art, cls, physical, r.tp, 1, false),
-    host: null,
-    hosts: 1,
-    freeNow: true,
-    cardsShort: 0,
-    replicas: 1,
-    replicasFreeNow: 1,
-    dataParallel: 1,
+    ...servingLayoutOf(r.id, art, engine, shape, cls, physical, r.tp),
     ...(free !== null ? { freeMemBytes: free * GIB } : {}),
   };
   const option = evaluate(layout, { repo: r.model, revision: "", shape }, workload2026(r, engine));

@@ -2,7 +2,16 @@
  * What a calibration case is (one startup an engine logged) and what comparing it yields: the shapes and
  * small helpers the 0.19-era cases (accuracy.ts) and the 2026 ones (accuracy2026.ts) share.
  */
-import { cardMemoryBytes, computeDtypeBytes, type Artifact, type ModelShape, type Placement } from "../plan/index.ts";
+import {
+  cardMemoryBytes,
+  computeDtypeBytes,
+  servingParts,
+  type Artifact,
+  type Engine,
+  type Layout,
+  type ModelShape,
+  type Placement,
+} from "../plan/index.ts";
 
 /** One measured startup, as measured.jsonl records it (the fields used here). */
 export interface CalibrationRecord {
@@ -163,6 +172,35 @@ export function placementOf(cls: string, tp: number, pp: number, nodes = 1): Pla
     expertParallel: false,
     cpuMoeLayers: 0,
     gpuLayers: -1,
+  };
+}
+
+/** One replica of a logged vLLM/SGLang run as a layout: the run's own width and stages on its own card, free, whole. */
+export function servingLayoutOf(
+  id: string,
+  artifact: Artifact,
+  engine: Engine,
+  shape: ModelShape,
+  gpuClass: string,
+  physicalBytes: number,
+  tp: number,
+  pp = 1,
+  nodes = 1,
+): Layout {
+  return {
+    id,
+    artifact,
+    engine,
+    placement: placementOf(gpuClass, tp, pp, nodes),
+    bitsPerWeight: artifact.bitsPerWeight,
+    parts: servingParts(shape, artifact, gpuClass, physicalBytes, tp, pp, false),
+    host: null,
+    hosts: 1,
+    freeNow: true,
+    cardsShort: 0,
+    replicas: 1,
+    replicasFreeNow: 1,
+    dataParallel: 1,
   };
 }
 

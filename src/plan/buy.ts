@@ -4,11 +4,11 @@
  * pipeline across more nodes lacks, a wider layout of the cards there are, or
  * more replicas of this one. Searching other card classes is not done yet.
  */
-import { placementLabel } from "./placement.ts";
+import { cardsPerReplica, placementLabel } from "./placement.ts";
 import type { PlanOption, PurchaseChange, Workload } from "./types.ts";
 
 function cardsOf(o: PlanOption): number {
-  return o.placement.cpu ? 0 : o.placement.gpusPerNode * Math.max(1, o.placement.nodes);
+  return cardsPerReplica(o.placement);
 }
 
 function groupOf(o: PlanOption): string {

@@ -13,6 +13,7 @@ import {
   type LayoutEval,
   needOf,
 } from "./layout.ts";
+import { cardsPerReplica } from "./placement.ts";
 import { costPerMillionTokens, pricePerCardHour } from "./prices.ts";
 import { DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS } from "./settings.ts";
 import type { ModelShape } from "./shapeTypes.ts";
@@ -144,7 +145,7 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
   option.replicas = cpuHosts ? option.hosts : layout.replicas;
   option.replicasFreeNow = cpuHosts && layout.host ? hostsFreeFor(layout.host, cpuHosts) : layout.replicasFreeNow;
   option.dataParallel = layout.dataParallel;
-  const cards = layout.placement.cpu ? 0 : layout.placement.gpusPerNode * Math.max(1, layout.placement.nodes);
+  const cards = cardsPerReplica(layout.placement);
   option.costPerMtok = costPerMillionTokens(
     pricePerCardHour(layout.placement.gpuClass, w.pricesPerCardHour),
     cards,

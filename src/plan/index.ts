@@ -13,7 +13,7 @@ export { withPurchases } from "./buy.ts";
 export { plan, withWorkload } from "./plan.ts";
 export { enumerate } from "./enumerate.ts";
 export { evaluate, largestFitting } from "./evaluate.ts";
-export { tensorParallelProblem, placementLabel } from "./placement.ts";
+export { tensorParallelProblem, placementLabel, cardsPerReplica, paretoFront } from "./placement.ts";
 export { rank, compareOptions, quality, QUALITY_CAP_BITS, CPU_QUALITY_CAP_BITS } from "./rank.ts";
 export { shortfallOf, type Shortfall } from "./shortfall.ts";
 export type { Layout, Part } from "./layout.ts";

@@ -73,3 +73,25 @@ export function layoutId(a: Artifact, engine: Engine, p: Placement, mode: string
 export function placementLabel(p: Placement): string {
   return p.cpu ? "CPU" : where(p.gpuClass, p.gpusPerNode, p.nodes, p.fabric);
 }
+
+/** Cards one replica takes: its width on each of its nodes; none on the CPU. */
+export function cardsPerReplica(p: Placement): number {
+  return p.cpu ? 0 : p.gpusPerNode * Math.max(1, p.nodes);
+}
+
+/**
+ * Which of some layouts are on the Pareto front of throughput against cards: no other gives as
+ * much throughput or more on as few cards or fewer, and strictly more of one.
+ */
+export function paretoFront(points: readonly { cards: number; throughputTps: number }[]): boolean[] {
+  return points.map(
+    (p) =>
+      !points.some(
+        (q) =>
+          q !== p &&
+          q.cards <= p.cards &&
+          q.throughputTps >= p.throughputTps &&
+          (q.cards < p.cards || q.throughputTps > p.throughputTps),
+      ),
+  );
+}

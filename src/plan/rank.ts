@@ -2,6 +2,7 @@
  * The order options are shown in, best first, as the seed ranks them
  * (docs/seed/options.go.txt `Rank`).
  */
+import { cardsPerReplica } from "./placement.ts";
 import type { PlanOption, RankBy } from "./types.ts";
 
 /**
@@ -24,7 +25,7 @@ export function quality(bitsPerWeight: number, cpu: boolean): number {
 }
 
 function cardsOf(o: PlanOption): number {
-  return o.placement.cpu ? 0 : o.placement.gpusPerNode * Math.max(1, o.placement.nodes);
+  return cardsPerReplica(o.placement);
 }
 
 /**

@@ -4,6 +4,7 @@
  * be read), and a new version installed (it opens on the next load).
  */
 import { useEffect, useState, useSyncExternalStore } from "react";
+import { siteReachable } from "../hub/reachable.ts";
 
 function subscribeOnline(listener: () => void): () => void {
   window.addEventListener("online", listener);
@@ -36,20 +37,12 @@ function useUpdateInstalled(): boolean {
   return installed;
 }
 
-/**
- * Whether this site's server answers: navigator.onLine says true on a network
- * that reaches nothing (and under Chromium's offline emulation), so one
- * request that the service worker never answers from its cache (sw.js itself)
- * asks. Any answer, even a 404, is online; only a failed request is not.
- */
+/** Whether this site's server answers (src/hub/reachable.ts), asked again when the browser says it is on or off line. */
 function useServerReachable(onLine: boolean): boolean {
   const [reachable, setReachable] = useState(true);
   useEffect(() => {
     let current = true;
-    fetch("./sw.js", { method: "HEAD", cache: "no-store" }).then(
-      () => current && setReachable(true),
-      () => current && setReachable(false),
-    );
+    void siteReachable().then((ok) => current && setReachable(ok));
     return () => {
       current = false;
     };

@@ -3,7 +3,7 @@
  * against the engine's throughput at the workload, and which points are on the Pareto front (no
  * other layout gives as much throughput or more on as few cards or fewer, and strictly more of one).
  */
-import type { PlanOption } from "../plan/index.ts";
+import { cardsPerReplica, paretoFront, type PlanOption } from "../plan/index.ts";
 import { engineName } from "./format.ts";
 import { layoutName } from "./verdict.ts";
 
@@ -18,29 +18,20 @@ export interface ParetoPoint {
   front: boolean;
 }
 
-/** Cards one replica takes: on one node its width, across nodes the width on each. */
-function cardsOf(option: PlanOption): number {
-  return option.placement.cpu ? 0 : option.placement.gpusPerNode * option.placement.nodes;
-}
-
 export function paretoPoints(options: readonly PlanOption[], artifact: string): ParetoPoint[] {
   const points = options
     .filter((o) => o.artifact === artifact && o.fits && !o.placement.cpu && typeof o.speed?.throughputTps === "number")
     .map((o) => ({
       id: o.id,
       label: `${engineName(o.engine)} · ${layoutName(o)}`,
-      cards: cardsOf(o),
+      cards: cardsPerReplica(o.placement),
       throughputTps: o.speed?.throughputTps ?? 0,
       front: false,
     }));
-  for (const p of points) {
-    p.front = !points.some(
-      (q) =>
-        q !== p &&
-        q.cards <= p.cards &&
-        q.throughputTps >= p.throughputTps &&
-        (q.cards < p.cards || q.throughputTps > p.throughputTps),
-    );
-  }
+  // The front is the engine's arithmetic (placement.ts); the chart only draws it.
+  paretoFront(points).forEach((front, i) => {
+    const p = points[i];
+    if (p) p.front = front;
+  });
   return points;
 }

@@ -7,16 +7,14 @@
  * GiB under" the 66.17). Tolerance 1%.
  */
 import { describe, expect, test } from "vitest";
-import { placementOf } from "../../src/calibration/cases.ts";
+import { servingLayoutOf } from "../../src/calibration/cases.ts";
 import {
   GIB,
   cardMemoryBytes,
   evaluate,
-  servingParts,
   shapeFromConfig,
   vllmMxfp4MarlinExpertGrowthBytes,
   type Artifact,
-  type Layout,
 } from "../../src/plan/index.ts";
 import { loadConfig } from "./fixture.ts";
 
@@ -35,21 +33,7 @@ const checkpoint: Artifact = {
 /** The run's own width (the plan would offer the narrowest that fits), evaluated as the page evaluates an option. */
 function weightsPerCard(gpuClass: string, tp: number): number {
   const physical = cardMemoryBytes(gpuClass) ?? 0;
-  const layout: Layout = {
-    id: gpuClass,
-    artifact: checkpoint,
-    engine: "vllm",
-    placement: placementOf(gpuClass, tp, 1),
-    bitsPerWeight: 0,
-    parts: servingParts(shape, checkpoint, gpuClass, physical, tp, 1, false),
-    host: null,
-    hosts: 1,
-    freeNow: true,
-    cardsShort: 0,
-    replicas: 1,
-    replicasFreeNow: 1,
-    dataParallel: 1,
-  };
+  const layout = servingLayoutOf(gpuClass, checkpoint, "vllm", shape, gpuClass, physical, tp);
   const o = evaluate(
     layout,
     { repo: "openai/gpt-oss-120b", revision: "", shape },

@@ -5,7 +5,7 @@
  */
 import { decodeStepMs } from "./decode.ts";
 import { prefillMs } from "./prefill.ts";
-import { type SpeedTerms, speedTerms } from "./terms.ts";
+import { speedTerms, type SpeedTerms } from "./terms.ts";
 import type { SpeedEstimate, SpeedInput } from "./types.ts";
 
 function nulls(sequencesRun: number, basis: string): SpeedEstimate {
