@@ -1,9 +1,8 @@
 /** A fabric's bandwidth from what the cluster says: an explicit figure on its nodes, else its label. */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { clusterLinks, ddrChannelGBps, fabricGbpsOfLabel, type Cluster } from "../../src/plan/index.ts";
-import { DEFAULT_WORKLOAD, plan, shapeFromConfig, type Artifact, type ClusterNode } from "../../src/plan/index.ts";
+import { DEFAULT_WORKLOAD, plan, type ClusterNode } from "../../src/plan/index.ts";
+import { llama2Q4, llama2Shape } from "./llama2q4.ts";
 import { importCluster } from "../../src/cluster/import.ts";
 import { clusterToJson } from "../../src/cluster/json.ts";
 
@@ -60,20 +59,8 @@ describe("a fabric's speed in a cluster file", () => {
 
 describe("a CPU node's memory bandwidth and the CPU option (issue 12)", () => {
   // Llama-2-7B Q4_0 (3.82 GB), as test/plan/speedInput.test.ts runs it on the RTX 4090: here on the host alone.
-  const config = JSON.parse(
-    readFileSync(join(import.meta.dirname, "..", "fixtures", "speed", "meta-llama__Llama-2-7b-hf.config.json"), "utf8"),
-  ) as Record<string, unknown>;
-  const shape = shapeFromConfig(config, 6.74e9);
-  const q4: Artifact = {
-    name: "llama-2-7b.Q4_0.gguf",
-    format: "gguf",
-    files: ["llama-2-7b.Q4_0.gguf"],
-    bytes: 3.82e9,
-    projectorBytes: 0,
-    quant: "Q4_0",
-    bitsPerWeight: 4.53,
-    expertBytes: 0,
-  };
+  const shape = llama2Shape;
+  const q4 = llama2Q4;
   const cpuSpeed = (nodes: ClusterNode[]) => {
     const p = plan(
       { repo: "meta-llama/Llama-2-7b-hf", revision: "", shape, artifacts: [q4] },
