@@ -173,7 +173,8 @@ const NV_GB300 = "https://www.nvidia.com/en-us/data-center/gb300-nvl72/";
 const NV_A100 =
   "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf";
 const AMD_INSTINCT = "https://www.amd.com/en/products/accelerators/instinct";
-const ROCM_MI300 = "https://rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi300.html";
+const ROCM_MI300 = "https://rocm.docs.amd.com/en/docs-6.2.2/conceptual/gpu-arch/mi300.html";
+const ROCM_MI350 = "https://rocm.docs.amd.com/en/latest/reference/gpu-arch/mi350.html";
 /** The day the figures marked checked were read on the vendor's page. */
 const CHECKED_ON = "2026-12-01";
 const APPLE_SPECS = "https://support.apple.com/en-us/docs/mac";
@@ -670,7 +671,7 @@ export const CARD_SPECS: readonly CardSpec[] = [
       note: "896 GB/s peak aggregate per GPU, 7 links in an 8-GPU mesh",
     },
     ROCM_MI300,
-    'AMD\'s ROCm documentation, "AMD Instinct MI300 series microarchitecture" (https://rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi300.html; its source ROCm/ROCm docs/conceptual/gpu-arch/mi300.md @ e396b4898f459db094bfd60b876f419f77eb9f09), table "Peak-performance capabilities of the MI300X": "Matrix BF16 | 2048 | 1307.4", "Matrix FP8 | 4096 | 2614.9", "Matrix INT8 | 4096 | 2614.9" (dense: the table has no sparsity column); "The theoretical aggregated peak memory bandwidth of the GPU is 5.3 TB per second." The xGMI figure is not on that page (it says only "seven high-bandwidth, low-latency AMD Infinity Fabric links")',
+    'AMD\'s ROCm documentation, "AMD Instinct MI300 series microarchitecture" (https://rocm.docs.amd.com/en/docs-6.2.2/conceptual/gpu-arch/mi300.html; its source ROCm/ROCm docs/conceptual/gpu-arch/mi300.md @ e396b4898f459db094bfd60b876f419f77eb9f09), table "Peak-performance capabilities of the MI300X": "Matrix BF16 | 2048 | 1307.4", "Matrix FP8 | 4096 | 2614.9", "Matrix INT8 | 4096 | 2614.9" (dense: the table has no sparsity column); "The theoretical aggregated peak memory bandwidth of the GPU is 5.3 TB per second." The xGMI figure is not on that page (it says only "seven high-bandwidth, low-latency AMD Infinity Fabric links")',
     CHECKED_ON,
   ),
   spec(
@@ -701,8 +702,9 @@ export const CARD_SPECS: readonly CardSpec[] = [
       gbpsPerDirection: 537.6,
       note: "1,075 GB/s peak aggregate per GPU, 7 links",
     },
-    `${AMD_INSTINCT}/mi350/mi355x.html`,
-    'not on the vendor\'s page here; corroborated by https://www.tomshardware.com/pc-components/gpus/amds-instinct-mi355x-accelerator-will-consume-1-400-watts: "288GB HBM3E memory that will offer up to 8 TB/s of bandwidth" and https://www.world-today-news.com/?p=7253162 (AMD at ISSCC): "FP8 compute performance, delivering five petaflops"',
+    ROCM_MI350,
+    'AMD\'s ROCm documentation, "AMD Instinct MI350 Series microarchitecture" (https://rocm.docs.amd.com/en/latest/reference/gpu-arch/mi350.html; its source ROCm/rocm-docs docs/reference/gpu-arch/mi350.rst @ 002654d682cc540a946f88e04616b754e9f47a65), table "Peak theoretical performance", MI355X column: "Matrix BF16 | BF16 Sparsity: 2.5 PF | 5.0 PF", "Matrix OCP-FP8 | OCP-FP8 Sparsity: 5.0 PF | 10 PF", "Matrix MXFP6 / MXFP4: 10 PF", "Matrix INT8 | INT8 Sparsity: 5.0 POPs | 10 POPs"; "up to 8 TB/s of peak theoretical memory bandwidth"; "7 AMD Infinity Fabric links operating at 38.4 Gbps, providing over 1 TB/s of aggregate communication bandwidth per GPU". The page rounds to two figures; the table keeps 2516.6 (256 CUs × 4,096 BF16 FLOPS a clock × 2.4 GHz, AMD\'s peak engine clock, which that page does not print)',
+    CHECKED_ON,
   ),
   spec(
     "rx7900xtx-24g",
