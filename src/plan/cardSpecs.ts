@@ -792,7 +792,7 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(null, null, 500),
     withNote(link.none, "a ConnectX-7 200 GbE pairs two units (a fabric, not a card link)"),
     "https://www.nvidia.com/en-us/products/workstations/dgx-spark/",
-    "as in gpus.json, not re-read: 273 GB/s LPDDR5X; FP4 = NVIDIA's 1 PFLOP (sparse) halved",
+    'not on NVIDIA\'s own page here: NVIDIA\'s DGX Spark porting guide (https://docs.nvidia.com/dgx/dgx-spark-porting-guide/overview.html) says only "sharing 128GB of LPDDR5x memory with the integrated GPU"; the bandwidth agrees with https://ai-infrastructure.net/dgx-spark/ ("128 GB LPDDR5x unified, 273 GB/s") and FP4 with its "up to 1 PFLOP of FP4 (with sparsity)", halved here',
   ),
   // Apple: bandwidth as Apple prints it; GPU FP32 TFLOPS where Apple printed it (M1 family), else derived as cores × 128 ALUs × 2 × clock.
   spec(
