@@ -28,8 +28,9 @@ what it read and what it could not.
            { "format": "nvidia-smi",
              "summary": "1 node, 8 GPUs of 1 class; host RAM unknown: set it",
              "cluster": { "nodes": [ { "id", "fabric", "host_mem_gib",
-                          "host_free_gib", "devices": [ { "class", "count",
-                          "free", "mem_gib"? } ] } ] },
+                          "host_free_gib", "fabric_gbps"?, "host_mem_gbps"?,
+                          "devices": [ { "class", "count", "free",
+                          "mem_gib"? } ] } ] },
              "warnings": [ { "message", "line"?, "node"?, "field"? } ] }
          "cluster" is Modelplan's cluster JSON, the file
          \`npm run plan -- <model> --cluster <file>\` takes.
@@ -76,7 +77,10 @@ function report(result: ImportResult, json: boolean): string {
             )
             .join("; ");
     const ram = node.hostMemGib > 0 ? `, ${node.hostMemGib} GiB RAM (${node.hostFreeGib} free)` : "";
-    lines.push(`  ${printable(node.id)}${node.fabric ? ` on ${printable(node.fabric)}` : ""}: ${cards}${ram}`);
+    const ramSpeed = node.hostMemGBps !== undefined ? ` at ${node.hostMemGBps} GB/s` : "";
+    const fabricSpeed = node.fabricGbps !== undefined ? ` (${node.fabricGbps} Gbit/s)` : "";
+    const fabric = node.fabric ? ` on ${printable(node.fabric)}${fabricSpeed}` : fabricSpeed;
+    lines.push(`  ${printable(node.id)}${fabric}: ${cards}${ram}${ramSpeed}`);
   }
   lines.push(...firstLines(result.warnings.map(formatMessage), "warning: "));
   // Ids, classes and cell values inside the messages came from the file too.

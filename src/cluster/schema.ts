@@ -112,9 +112,12 @@ export const deviceSchema = z.object(
   { error: typed("the card group", "an object with class, count and free") },
 );
 
-/** No fabric today moves 10 Tbit/s to a card, and no host's memory 10 TB/s: past that it is a typo. */
-const MAX_FABRIC_GBPS = 10_000;
-const MAX_HOST_GBPS = 10_000;
+/**
+ * No fabric today moves 10 Tbit/s to a card (ConnectX-8 is 800 Gbit/s), and
+ * no host's memory 10 TB/s (12 channels of DDR5-6400: 614 GB/s): past that it is a typo.
+ */
+export const MAX_FABRIC_GBPS = 10_000;
+export const MAX_HOST_GBPS = 10_000;
 
 /** A link's speed: a positive number; 0, negative or text is refused at the field. */
 const bandwidth = (what: string, max: number) =>
@@ -124,6 +127,11 @@ const bandwidth = (what: string, max: number) =>
     .refine((n) => n > 0, { message: `${what} must be above 0: leave it out when unknown`, abort: true })
     .refine((n) => n <= max, { message: `${what} is absurd (over ${max}): check the unit` });
 
+/** A fabric's line rate per card, Gbit/s; the cluster file, the panel and the link hold it to the same bounds. */
+export const fabricGbps = bandwidth("the fabric's speed (fabric_gbps)", MAX_FABRIC_GBPS);
+/** A host's memory bandwidth, GB/s. */
+export const hostMemGbps = bandwidth("the host memory bandwidth (host_mem_gbps)", MAX_HOST_GBPS);
+
 export const nodeSchema = z.object(
   {
     id: nodeId,
@@ -131,9 +139,9 @@ export const nodeSchema = z.object(
     host_mem_gib: hostMemGib("the RAM"),
     host_free_gib: hostMemGib("the free RAM").optional(),
     /** The fabric's line rate per card in Gbit/s (400 for a DGX H100's ConnectX-7): what a replica across nodes pays per hop. */
-    fabric_gbps: bandwidth("the fabric's speed (fabric_gbps)", MAX_FABRIC_GBPS).optional(),
+    fabric_gbps: fabricGbps.optional(),
     /** Host memory bandwidth in GB/s (channels × transfer rate × 8 B): CPU decode and experts in RAM run at it. */
-    host_mem_gbps: bandwidth("the host memory bandwidth (host_mem_gbps)", MAX_HOST_GBPS).optional(),
+    host_mem_gbps: hostMemGbps.optional(),
     devices: z
       .array(deviceSchema, { error: typed("the card list (devices)", "a list (empty for a CPU-only node)") })
       .max(MAX_GROUPS_PER_NODE, { message: `the card list has more than ${MAX_GROUPS_PER_NODE} classes` })

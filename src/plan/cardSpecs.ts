@@ -43,8 +43,14 @@ export interface CardSpec {
   link: CardLink;
   /** The vendor page the figures come from. */
   source: string;
-  /** Read on the vendor's own document during this work. */
+  /**
+   * Read on a page the vendor itself hosts (its site, its docs, its own
+   * repository's rendered docs) during this work; a reprint or mirror of a
+   * vendor document does not count, however faithful.
+   */
   checked: boolean;
+  /** The day it was read there (ISO date), when checked. */
+  checkedOn: string | null;
   /** The line that was read, or what agreed / that nothing could be read. */
   checkQuote: string;
 }
@@ -141,9 +147,22 @@ export function spec(
   cardLink: CardLink,
   source: string,
   checkQuote: string = UNCHECKED,
-  checked = false,
+  checkedOn: string | null = null,
 ): CardSpec {
-  return { label, name, kind, formFactor, memBandwidthGBps, tflops, link: cardLink, source, checked, checkQuote };
+  const checked = checkedOn !== null;
+  return {
+    label,
+    name,
+    kind,
+    formFactor,
+    memBandwidthGBps,
+    tflops,
+    link: cardLink,
+    source,
+    checked,
+    checkedOn,
+    checkQuote,
+  };
 }
 
 const NV_H100 = "https://www.nvidia.com/en-us/data-center/h100/";
@@ -154,6 +173,10 @@ const NV_GB300 = "https://www.nvidia.com/en-us/data-center/gb300-nvl72/";
 const NV_A100 =
   "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf";
 const AMD_INSTINCT = "https://www.amd.com/en/products/accelerators/instinct";
+const ROCM_MI300 = "https://rocm.docs.amd.com/en/docs-6.2.2/conceptual/gpu-arch/mi300.html";
+const ROCM_MI350 = "https://rocm.docs.amd.com/en/latest/reference/gpu-arch/mi350.html";
+/** The day the figures marked checked were read on the vendor's page. */
+const CHECKED_ON = "2026-12-01";
 const APPLE_SPECS = "https://support.apple.com/en-us/docs/mac";
 
 export const CARD_SPECS: readonly CardSpec[] = [
@@ -178,8 +201,7 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(756, 1513, null, 1513),
     withNote(link.pcie5, "an NVLink bridge joins pairs at 600 GB/s"),
     NV_H100,
-    'NVIDIA H100 PCIe Product Brief PB-11133-001_v02 (mirror https://manuals.plus/m/56b0c3ef7d0a1c470c0af8f05a0bd1f29a778007472ba941201fbbb185c9bccd): "The NVIDIA H100 PCIe debuts the world\'s highest PCIe card memory bandwidth greater than 2,000 gigabytes per second (GBps)"; TFLOPS from the distributor\'s reprint of NVIDIA\'s table (https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html): "BFLOAT16 Tensor コア | 1,979 TFLOPS* | 1,513 TFLOPS*" (sparse, halved here)',
-    true,
+    "not on NVIDIA's own site here: read on a third-party mirror of NVIDIA's H100 PCIe Product Brief PB-11133-001_v02, https://manuals.plus/m/56b0c3ef7d0a1c470c0af8f05a0bd1f29a778007472ba941201fbbb185c9bccd): \"The NVIDIA H100 PCIe debuts the world's highest PCIe card memory bandwidth greater than 2,000 gigabytes per second (GBps)\"; TFLOPS from the distributor's reprint of NVIDIA's table (https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html): \"BFLOAT16 Tensor コア | 1,979 TFLOPS* | 1,513 TFLOPS*\" (sparse, halved here)",
   ),
   spec(
     "h100-nvl-94g",
@@ -648,8 +670,9 @@ export const CARD_SPECS: readonly CardSpec[] = [
       gbpsPerDirection: 448,
       note: "896 GB/s peak aggregate per GPU, 7 links in an 8-GPU mesh",
     },
-    `${AMD_INSTINCT}/mi300/mi300x.html`,
-    'not on the vendor\'s page here; corroborated by https://www.codesota.com/hardware/mi300x: "Memory bandwidth 5,300 GB/s" and https://www.jaredwatkins.com/research/ai-accelerators/amd-instinct/mi300-series/: "~1.3 PFLOPS FP16; ~2.6 PFLOPS FP8"',
+    ROCM_MI300,
+    'AMD\'s ROCm documentation, "AMD Instinct MI300 series microarchitecture" (https://rocm.docs.amd.com/en/docs-6.2.2/conceptual/gpu-arch/mi300.html; its source ROCm/ROCm docs/conceptual/gpu-arch/mi300.md @ e396b4898f459db094bfd60b876f419f77eb9f09), table "Peak-performance capabilities of the MI300X": "Matrix BF16 | 2048 | 1307.4", "Matrix FP8 | 4096 | 2614.9", "Matrix INT8 | 4096 | 2614.9" (dense: the table has no sparsity column); "The theoretical aggregated peak memory bandwidth of the GPU is 5.3 TB per second." The xGMI figure is not on that page (it says only "seven high-bandwidth, low-latency AMD Infinity Fabric links")',
+    CHECKED_ON,
   ),
   spec(
     "mi325x-256g",
@@ -679,8 +702,9 @@ export const CARD_SPECS: readonly CardSpec[] = [
       gbpsPerDirection: 537.6,
       note: "1,075 GB/s peak aggregate per GPU, 7 links",
     },
-    `${AMD_INSTINCT}/mi350/mi355x.html`,
-    'not on the vendor\'s page here; corroborated by https://www.tomshardware.com/pc-components/gpus/amds-instinct-mi355x-accelerator-will-consume-1-400-watts: "288GB HBM3E memory that will offer up to 8 TB/s of bandwidth" and https://www.world-today-news.com/?p=7253162 (AMD at ISSCC): "FP8 compute performance, delivering five petaflops"',
+    ROCM_MI350,
+    'AMD\'s ROCm documentation, "AMD Instinct MI350 Series microarchitecture" (https://rocm.docs.amd.com/en/latest/reference/gpu-arch/mi350.html; its source ROCm/rocm-docs docs/reference/gpu-arch/mi350.rst @ 002654d682cc540a946f88e04616b754e9f47a65), table "Peak theoretical performance", MI355X column: "Matrix BF16 | BF16 Sparsity: 2.5 PF | 5.0 PF", "Matrix OCP-FP8 | OCP-FP8 Sparsity: 5.0 PF | 10 PF", "Matrix MXFP6 / MXFP4: 10 PF", "Matrix INT8 | INT8 Sparsity: 5.0 POPs | 10 POPs"; "up to 8 TB/s of peak theoretical memory bandwidth"; "7 AMD Infinity Fabric links operating at 38.4 Gbps, providing over 1 TB/s of aggregate communication bandwidth per GPU". The page rounds to two figures; the table keeps 2516.6 (256 CUs × 4,096 BF16 FLOPS a clock × 2.4 GHz, AMD\'s peak engine clock, which that page does not print)',
+    CHECKED_ON,
   ),
   spec(
     "rx7900xtx-24g",
@@ -768,7 +792,7 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(null, null, 500),
     withNote(link.none, "a ConnectX-7 200 GbE pairs two units (a fabric, not a card link)"),
     "https://www.nvidia.com/en-us/products/workstations/dgx-spark/",
-    "as in gpus.json, not re-read: 273 GB/s LPDDR5X; FP4 = NVIDIA's 1 PFLOP (sparse) halved",
+    'not on NVIDIA\'s own page here: NVIDIA\'s DGX Spark porting guide (https://docs.nvidia.com/dgx/dgx-spark-porting-guide/overview.html) says only "sharing 128GB of LPDDR5x memory with the integrated GPU"; the bandwidth agrees with https://ai-infrastructure.net/dgx-spark/ ("128 GB LPDDR5x unified, 273 GB/s") and FP4 with its "up to 1 PFLOP of FP4 (with sparsity)", halved here',
   ),
   // Apple: bandwidth as Apple prints it; GPU FP32 TFLOPS where Apple printed it (M1 family), else derived as cores × 128 ALUs × 2 × clock.
   spec(

@@ -193,7 +193,7 @@ function speedOf(
       sequences: Math.max(1, w.sequences),
       kvElementBytes: elementBytes,
       fabricGBps: p.nodes > 1 ? (ctx.links?.fabricGBps(p.fabric) ?? null) : null,
-      hostBandwidthGBps: ctx.links?.hostGBps(p.nodeIds?.[0]) ?? null,
+      hostBandwidthGBps: (p.cpu ? ctx.links?.cpuHostGBps() : ctx.links?.hostGBps(p.nodeIds?.[0])) ?? null,
     },
     model,
   );

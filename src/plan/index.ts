@@ -124,6 +124,8 @@ export { splitArgv, shellWord, type CommandContext, type CommandOption } from ".
 export { optionSpeed, speedModelOf, computeFormatOf, type SpeedContext } from "./speed/option.ts";
 export { estimateSpeed } from "./speed/estimate.ts";
 export { expectedDistinctExperts } from "./speed/experts.ts";
+export { DEFAULT_FABRIC_GBPS } from "./speed/links.ts";
+export { DEFAULT_HOST_GBPS, ddrChannelGBps } from "./speed/host.ts";
 export { speedTerms, type SpeedTerms, type FittedKey } from "./speed/terms.ts";
 export type {
   SpeedInput,

@@ -20,12 +20,25 @@ export interface ClusterLinks {
   fabricGBps(fabric: string): number | null;
   /** A node's host memory bandwidth in GB/s, or null when the inventory does not say. */
   hostGBps(nodeId: string | undefined): number | null;
+  /**
+   * The CPU option's host: it plans against the node with the most RAM
+   * (pools.ts hostShare) and names none, so its bandwidth is that node's
+   * (the fastest said among equals), or null when none of them says.
+   */
+  cpuHostGBps(): number | null;
 }
 
 export function clusterLinks(cluster: Cluster): ClusterLinks {
   const fabric = new Map<string, number | null>();
   const host = new Map<string, number>();
+  let mostRamGib = -Infinity;
+  let cpuHost: number | null = null;
   for (const n of cluster.nodes) {
+    if (n.hostMemGib > mostRamGib) {
+      mostRamGib = n.hostMemGib;
+      cpuHost = n.hostMemGBps ?? null;
+    } else if (n.hostMemGib === mostRamGib && n.hostMemGBps !== undefined)
+      cpuHost = Math.max(cpuHost ?? 0, n.hostMemGBps);
     const said = n.fabricGbps ?? fabricGbpsOfLabel(n.fabric);
     // The slowest node a fabric names decides a replica that spans it.
     if (n.fabric !== "" && said !== null) fabric.set(n.fabric, Math.min(fabric.get(n.fabric) ?? Infinity, said));
@@ -37,5 +50,6 @@ export function clusterLinks(cluster: Cluster): ClusterLinks {
       return gbps === undefined || gbps === null ? null : gbps / 8;
     },
     hostGBps: (id) => (id === undefined ? null : (host.get(id) ?? null)),
+    cpuHostGBps: () => cpuHost,
   };
 }

@@ -19,13 +19,15 @@
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 import { z } from "zod";
-import type { Cluster, DeviceGroup, EngineSettings, Workload } from "../plan/index.ts";
+import type { Cluster, ClusterNode, DeviceGroup, EngineSettings, Workload } from "../plan/index.ts";
 import { KV_DTYPES, RANK_BYS, RUN_DTYPES, vllmProfileFor } from "../plan/index.ts";
 import {
   cardClass,
   deviceCount,
   deviceMemGib,
+  fabricGbps,
   fabricName,
+  hostMemGbps,
   hostMemGib,
   MAX_DEVICE_MEM_GIB,
   MAX_DEVICES_PER_GROUP,
@@ -105,7 +107,23 @@ interface WireDeviceNames {
   gt?: string;
 }
 type WireDevice = [cls: string, count: number, free: number, memGib?: number | null, names?: WireDeviceNames];
-type WireNode = [id: string, fabric: string, hostMemGib: number, hostFreeGib: number, devices: WireDevice[]];
+/**
+ * What a node says of its wires, in a sixth element present only when it says
+ * any: the fabric's line rate in Gbit/s (fg), the host memory bandwidth in GB/s
+ * (hb). Without it a shared plan of a 400G cluster reopens on the assumed fabric.
+ */
+interface WireNodeLinks {
+  fg?: number;
+  hb?: number;
+}
+type WireNode = [
+  id: string,
+  fabric: string,
+  hostMemGib: number,
+  hostFreeGib: number,
+  devices: WireDevice[],
+  links?: WireNodeLinks,
+];
 
 interface WireV1 {
   r: string;
@@ -129,13 +147,11 @@ function toWire(choices: Choices): WireV1 {
   return {
     r: choices.repo,
     v: choices.revision,
-    c: choices.cluster.nodes.map((node): WireNode => [
-      node.id,
-      node.fabric,
-      node.hostMemGib,
-      node.hostFreeGib,
-      node.devices.map(wireDevice),
-    ]),
+    c: choices.cluster.nodes.map((node): WireNode => {
+      const head = [node.id, node.fabric, node.hostMemGib, node.hostFreeGib, node.devices.map(wireDevice)] as const;
+      const links = wireLinks(node);
+      return links === null ? [...head] : [...head, links];
+    }),
     w: [workload.contextTokens, workload.sequences, workload.kvDtype],
     e: workload.settings,
     f: [filters.artifact, filters.engine, filters.fit, filters.groupBy],
@@ -152,6 +168,15 @@ function toWire(choices: Choices): WireV1 {
           ],
         }
       : {}),
+  };
+}
+
+/** A node's wires as the link carries them, or null when it says none (the link stays as short as before). */
+function wireLinks(node: ClusterNode): WireNodeLinks | null {
+  if (node.fabricGbps === undefined && node.hostMemGBps === undefined) return null;
+  return {
+    ...(node.fabricGbps !== undefined ? { fg: node.fabricGbps } : {}),
+    ...(node.hostMemGBps !== undefined ? { hb: node.hostMemGBps } : {}),
   };
 }
 
@@ -277,12 +302,14 @@ const wireDeviceSchema = z.union([
   z.tuple([cardClass, deviceCount("count"), deviceCount("free"), deviceMemGib]),
   z.tuple([cardClass, deviceCount("count"), deviceCount("free"), deviceMemGib.nullable(), wireNames]),
 ]);
+// Links made before the wires were carried have five elements: they still open, on the assumed fabric.
 const wireNode = z.tuple([
   nodeId,
   fabricName,
   hostMemGib("host_mem_gib"),
   hostMemGib("host_free_gib"),
   boundedArray(wireDeviceSchema, MAX_GROUPS_PER_NODE, "device groups on a node"),
+  z.object({ fg: fabricGbps.optional(), hb: hostMemGbps.optional() }).strict().optional(),
 ]);
 const wireCluster = boundedArray(wireNode, MAX_NODES, "nodes").refine((nodes) => nodes.length > 0, "no nodes");
 
@@ -494,11 +521,13 @@ function readCluster(
 ): Cluster {
   if (nodes === null) return fallback;
   const cluster: Cluster = {
-    nodes: nodes.map(([id, fabric, hostMemGib, hostFreeGib, devices]) => ({
+    nodes: nodes.map(([id, fabric, hostMemGib, hostFreeGib, devices, links]) => ({
       id,
       fabric,
       hostMemGib,
       hostFreeGib,
+      ...(links?.fg !== undefined ? { fabricGbps: links.fg } : {}),
+      ...(links?.hb !== undefined ? { hostMemGBps: links.hb } : {}),
       devices: devices.map(([cls, total, free, memGib, names]): DeviceGroup => {
         const d: DeviceGroup = { class: cls, count: total, free };
         if (memGib !== undefined && memGib !== null) d.memGib = memGib;

@@ -34,6 +34,8 @@ import {
   MAX_NODES,
   validateCluster,
 } from "../cluster/validate.ts";
+import { MAX_FABRIC_GBPS, MAX_HOST_GBPS } from "../cluster/schema.ts";
+import { DEFAULT_FABRIC_GBPS, DEFAULT_HOST_GBPS, fabricGbpsOfLabel } from "../plan/index.ts";
 import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
 import { FieldLabel, NumberField } from "./NumberField.tsx";
 import "./ClusterPanel.css";
@@ -309,6 +311,13 @@ interface NodeEditorProps {
 function NodeEditor({ node, title, subtitle, fabricList, edit, idField, actions }: NodeEditorProps) {
   const id = useId();
   const patch = (change: Partial<Omit<ClusterNode, "devices">>) => edit((n) => ({ ...n, ...change }));
+  // An emptied speed field drops the key: the node says nothing, and the speed model assumes its stated default.
+  const setSpeed = (key: "fabricGbps" | "hostMemGBps", value: number | undefined) =>
+    edit((n) => {
+      const { [key]: _dropped, ...rest } = n;
+      return value === undefined ? rest : { ...rest, [key]: value };
+    });
+  const labelGbps = fabricGbpsOfLabel(node.fabric);
   const setDevices = (f: (devices: DeviceGroup[]) => DeviceGroup[]) => edit((n) => ({ ...n, devices: f(n.devices) }));
   return (
     <fieldset className="cluster-node">
@@ -334,6 +343,17 @@ function NodeEditor({ node, title, subtitle, fabricList, edit, idField, actions 
           />
         </div>
         <NumberField
+          label={`${title} fabric speed (Gbit/s per card)`}
+          visibleLabel="Fabric Gbit/s"
+          value={node.fabricGbps}
+          min={1}
+          max={MAX_FABRIC_GBPS}
+          step={1}
+          placeholder={labelGbps !== null ? `${labelGbps} (name)` : `${DEFAULT_FABRIC_GBPS * 8} assumed`}
+          hint="Line rate per card (400 for ConnectX-7); empty: read from a name like ib-400g, else assumed"
+          onCommit={(v) => setSpeed("fabricGbps", v)}
+        />
+        <NumberField
           label={`${title} RAM (GiB)`}
           visibleLabel="RAM (GiB)"
           value={node.hostMemGib}
@@ -350,6 +370,17 @@ function NodeEditor({ node, title, subtitle, fabricList, edit, idField, actions 
           max={MAX_HOST_MEM_GIB}
           step={1}
           onCommit={(v) => v !== undefined && patch({ hostFreeGib: v })}
+        />
+        <NumberField
+          label={`${title} memory bandwidth (GB/s)`}
+          visibleLabel="RAM GB/s"
+          value={node.hostMemGBps}
+          min={1}
+          max={MAX_HOST_GBPS}
+          step={0.1}
+          placeholder={`${DEFAULT_HOST_GBPS} assumed`}
+          hint="Channels × MT/s × 8 ÷ 1000 (12 × DDR5-4800: 460.8); empty: 2 × DDR4-3200 assumed"
+          onCommit={(v) => setSpeed("hostMemGBps", v)}
         />
       </div>
 

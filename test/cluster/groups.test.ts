@@ -73,3 +73,17 @@ describe("the import size limit", () => {
     expect(broken.errors[0]?.message).toMatch(/not valid JSON .*must be strict JSON/);
   });
 });
+
+describe("the wires keep nodes apart (issue 12)", () => {
+  test("nodes alike but for their fabric's speed or their RAM's bandwidth are separate groups, so one edit does not overwrite the other", () => {
+    const wired: Cluster = {
+      nodes: [
+        dgx("a"),
+        { ...dgx("b"), fabricGbps: 400 },
+        { ...dgx("c"), fabricGbps: 100 },
+        { ...dgx("d"), hostMemGBps: 460.8 },
+      ],
+    };
+    expect(groupNodes(wired).map((g) => g.indices)).toEqual([[0], [1], [2], [3]]);
+  });
+});

@@ -32,6 +32,37 @@ describe("card speed specs", () => {
     for (const c of CARD_SPECS.filter((x) => x.checked)) expect(c.checkQuote, c.label).toMatch(/https:\/\/.*"/);
   });
 
+  // Issue 12: "checked" means read on the vendor's own page; a distributor's reprint or a mirror of a datasheet is not.
+  const VENDOR_HOSTS = /^https:\/\/([a-z0-9-]+\.)*(nvidia\.com|amd\.com|apple\.com|intel\.com)\//;
+  const checked = CARD_SPECS.filter((c) => c.checked);
+
+  test("at least one card is checked, and every checked one names a vendor-hosted page and the day it was read", () => {
+    expect(checked.map((c) => c.label)).toContain("mi300x-192g");
+    for (const c of checked) {
+      expect(c.source, c.label).toMatch(VENDOR_HOSTS);
+      expect(c.checkQuote, c.label).toContain(c.source);
+      expect(c.checkedOn, c.label).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    }
+    for (const c of CARD_SPECS.filter((x) => !x.checked)) expect(c.checkedOn, c.label).toBeNull();
+  });
+
+  test("a checked card's figures are the ones its quote shows (bandwidth in GB/s or TB/s, dense TFLOPS)", () => {
+    for (const c of checked) {
+      const bw = c.memBandwidthGBps;
+      if (bw !== null)
+        expect(c.checkQuote.includes(String(bw)) || c.checkQuote.includes(`${bw / 1000} TB`), c.label).toBe(true);
+      for (const f of ["bf16", "fp8", "fp4", "int8"] as const) {
+        const v = c.tflops[f];
+        // AMD's MI350 page prints two figures ("2.5 PF" for 2516.6 TFLOPS): the exact value, or that rounding.
+        if (v !== null)
+          expect(
+            c.checkQuote.includes(String(v)) || c.checkQuote.includes(`${(v / 1000).toPrecision(2)} P`),
+            `${c.label} ${f} ${v}`,
+          ).toBe(true);
+      }
+    }
+  });
+
   test("vendors print 2:4-sparse TFLOPS; the table keeps dense ones: H100 SXM BF16 989.4, not 1,979", () => {
     expect(cardSpecOf("h100-80g")?.tflops.bf16).toBe(989.4);
   });

@@ -5,27 +5,14 @@
  * test/fixtures/speed/measured.jsonl): RTX 4090, Llama-2-7B Q4_0 (3.82 GB),
  * tg128 188.96 t/s, pp512 14,770.63 t/s.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { plan, shapeFromConfig, DEFAULT_WORKLOAD } from "../../src/plan/index.ts";
+import { plan, DEFAULT_WORKLOAD } from "../../src/plan/index.ts";
+import { llama2Q4, llama2Shape } from "./llama2q4.ts";
 import { optionSpeed, speedModelOf, computeFormatOf, type SpeedContext } from "../../src/plan/index.ts";
-import type { Artifact, Cluster } from "../../src/plan/index.ts";
+import type { Cluster } from "../../src/plan/index.ts";
 
-const config = JSON.parse(
-  readFileSync(join(import.meta.dirname, "..", "fixtures", "speed", "meta-llama__Llama-2-7b-hf.config.json"), "utf8"),
-) as Record<string, unknown>;
-const shape = shapeFromConfig(config, 6.74e9);
-const q4: Artifact = {
-  name: "llama-2-7b.Q4_0.gguf",
-  format: "gguf",
-  files: ["llama-2-7b.Q4_0.gguf"],
-  bytes: 3.82e9,
-  projectorBytes: 0,
-  quant: "Q4_0",
-  bitsPerWeight: 4.53,
-  expertBytes: 0,
-};
+const shape = llama2Shape;
+const q4 = llama2Q4;
 const cluster: Cluster = {
   nodes: [
     { id: "desk", fabric: "", hostMemGib: 64, hostFreeGib: 48, devices: [{ class: "rtx4090-24g", count: 1, free: 1 }] },

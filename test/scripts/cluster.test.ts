@@ -54,6 +54,32 @@ describe("npm run cluster", { timeout: 60_000 }, () => {
     ]);
   });
 
+  // A cluster file as a user writes it for issue 12: two DGX H100 on 400G InfiniBand (ConnectX-7, a NIC a card),
+  // an EPYC server with 12 channels of DDR5-4800 (12 × 38.4 = 460.8 GB/s).
+  const wires = [
+    "nodes:",
+    "  - { id: dgx-1, fabric: ib0, fabric_gbps: 400, host_mem_gib: 2048, host_free_gib: 1900,",
+    "      devices: [{ class: h100-80g, count: 8, free: 8 }] }",
+    "  - { id: epyc-1, host_mem_gib: 768, host_free_gib: 700, host_mem_gbps: 460.8, devices: [] }",
+    "",
+  ].join("\n");
+
+  test("a YAML file's fabric_gbps and host_mem_gbps are read, printed, and carried in --json", () => {
+    const text = run(["-"], wires);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("  dgx-1 on ib0 (400 Gbit/s): 8 × h100-80g, 8 free, 2048 GiB RAM (1900 free)\n");
+    expect(text.stdout).toContain("  epyc-1: CPU only, 768 GiB RAM (700 free) at 460.8 GB/s\n");
+    const json = JSON.parse(run(["-", "--json"], wires).stdout) as { cluster: { nodes: Record<string, unknown>[] } };
+    expect(json.cluster.nodes[0]).toMatchObject({ fabric_gbps: 400 });
+    expect(json.cluster.nodes[1]).toMatchObject({ host_mem_gbps: 460.8 });
+  });
+
+  test("a fabric_gbps of -400 is refused at its line, in words", () => {
+    const { code, stderr } = run(["-"], wires.replace("fabric_gbps: 400", "fabric_gbps: -400"));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/line 2: .*the fabric's speed \(fabric_gbps\) must be above 0: leave it out when unknown/);
+  });
+
   test("a file it cannot read: exit 2 and the reason", () => {
     const { code, stderr, stdout } = run(["no/such/cluster.json"]);
     expect(code).toBe(2);

@@ -567,3 +567,57 @@ describe("the link keeps each card group's inventory names", () => {
     expect(group).toMatchObject({ free: 7, freeMemGib: 31.992, freeIndices: ["0", "1", "2", "3", "4", "5", "7"] });
   });
 });
+
+describe("plan links: what a node says of its wires (issue 12)", () => {
+  const wired: Choices = {
+    ...DEFAULTS,
+    cluster: {
+      nodes: [
+        { ...DEFAULTS.cluster.nodes[0]!, id: "dgx-1", fabricGbps: 400, hostMemGBps: 460.8 },
+        { ...DEFAULTS.cluster.nodes[0]!, id: "dgx-2", fabricGbps: 400 },
+        { id: "epyc-1", fabric: "", hostMemGib: 768, hostFreeGib: 700, devices: [], hostMemGBps: 614.4 },
+      ],
+    },
+  };
+  const node = (links: unknown) => ({
+    r: "Qwen/Qwen3-8B",
+    v: "main",
+    c: [["n1", "ib0", 512, 500, [["h100-80g", 8, 4]], links]],
+    w: [8192, 2, "fp8"],
+    e: {},
+    f: ["", "", "all", "none"],
+    o: "",
+    m: 0,
+  });
+
+  test("a fabric's Gbit/s and a host's GB/s survive the round trip", () => {
+    const decoded = decodeLink("#" + encodeLink(wired), DEFAULTS);
+    expect(decoded.ignored).toEqual([]);
+    expect(decoded.choices).toEqual(wired);
+  });
+
+  test("a cluster that says neither keeps the link it had: the pinned default string above is unchanged", () => {
+    expect(encodeLink(DEFAULTS)).toBe(encodeLink({ ...DEFAULTS }));
+    const decoded = decodeLink("#" + encodeLink(DEFAULTS), DEFAULTS);
+    expect(decoded.choices.cluster.nodes[0]).not.toHaveProperty("fabricGbps");
+  });
+
+  test("a hand-made link with the wires is read", () => {
+    const decoded = decodeLink(wire(node({ fg: 200, hb: 307.2 })), DEFAULTS);
+    expect(decoded.ignored).toEqual([]);
+    expect(decoded.choices.cluster.nodes[0]).toMatchObject({ fabricGbps: 200, hostMemGBps: 307.2 });
+  });
+
+  test.each([
+    ["a fabric of 0 Gbit/s", { fg: 0 }, /fabric's speed \(fabric_gbps\) must be above 0/],
+    ["a negative fabric", { fg: -400 }, /fabric's speed \(fabric_gbps\) must be above 0/],
+    ["a fabric as text", { fg: "fast" }, /fabric's speed \(fabric_gbps\) must be a number above 0/],
+    ["a fabric of 400,000 Gbit/s", { fg: 400_000 }, /fabric's speed \(fabric_gbps\) is absurd/],
+    ["a host bandwidth of -1", { hb: -1 }, /host memory bandwidth \(host_mem_gbps\) must be above 0/],
+    ["an unknown wire field", { zz: 1 }, /the cluster/],
+  ])("%s is refused in words, and the last good cluster kept", (_name, links, message) => {
+    const decoded = decodeLink(wire(node(links)), DEFAULTS);
+    expect(decoded.choices.cluster).toBe(DEFAULTS.cluster);
+    expect(decoded.ignored.join(" ")).toMatch(message);
+  });
+});
