@@ -85,11 +85,13 @@ export function is2026(r: CalibrationRecord): boolean {
  * A KV figure a reporter summarised in a table rather than a line vLLM printed, with what it disagrees with.
  * The 8 × RTX PRO 4500 comment gives "estimated KV cache budget 19.0 GiB" of a 29.81 GiB budget after 9.98
  * of weights: 0.83 GiB for activation, non-torch and graphs, where 256 sequences' sampler alone is 0.74
- * (15.4 B an entry) and the 4 × RTX PRO 6000 0.27.1 log consumed 1.70 GiB of non-torch at TP4 over PCIe.
- * Modelplan plans 16.6 GiB there (−13%); held to 15% until a printed 0.28 TP8 line settles which is right.
+ * (15.4 B an entry). Modelplan plans 18.02 GiB (−5.2%): 0.25 of non-torch (the TP1 figure, NCCL being set
+ * up before the snapshot) and 0.81 of graph estimate for 86 graphs, where the reporter's whole private
+ * pool was 62 MiB. Held to 6%, not 5: the graph estimate of a TP8 MoE is the term left, and no printed
+ * 0.28 TP8 line splits it (a constant fitted on this one table would check nothing).
  */
 const FROM_A_SUMMARY_TABLE = new Map<string, { tolerancePct: number }>([
-  ["vllm0280-8xrtxpro4500-gpt-oss-120b-tp8-u0.95-failed-after-kv", { tolerancePct: 15 }],
+  ["vllm0280-8xrtxpro4500-gpt-oss-120b-tp8-u0.95-failed-after-kv", { tolerancePct: 6 }],
 ]);
 
 /** The checkpoint's bytes, and whether they are independent of the log's loaded figure. */
