@@ -129,6 +129,8 @@ export function gpuClassOf(gpu: string): string | null {
     [/\bA40\b/, "a40-48g"],
     [/RTX PRO 6000/i, "rtxpro6000-96g"],
     [/RTX PRO 4500/i, "rtxpro4500-32g"],
+    // DGX Spark: CUDA reports 121.69 GiB of the 128 GB shared LPDDR5X (cards.ts).
+    [/GB10|DGX Spark/i, "gb10-128g"],
   ];
   for (const [re, cls] of table) if (re.test(gpu)) return cls === "" ? null : cls;
   return null;
