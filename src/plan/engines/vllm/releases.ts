@@ -374,24 +374,25 @@ export function vllmProfileFor(version: string): VllmMemoryProfile | { error: st
 export function assumedVllmRelease(version: string | undefined): {
   profile: VllmMemoryProfile;
   named: boolean;
+  /** The terminal's words (they name --vllm-version). */
   words: string;
+  /** The same without the command-line advice: what the page prints beside its own release select. */
+  assumption: string;
 } {
   const r = version === undefined ? null : vllmReleaseFor(version);
   if (r === null || "error" in r) {
+    const assumption = `vLLM ${VLLM_NEWEST_PROFILE.releases} assumed (no release named)`;
     return {
       profile: VLLM_NEWEST_PROFILE,
       named: false,
       words: `vLLM ${VLLM_NEWEST_PROFILE.releases} assumed (no release named; set --vllm-version to plan an older one)`,
+      assumption,
     };
   }
-  if (r.newerThanProfiles) {
-    return {
-      profile: r.profile,
-      named: true,
-      words: `vLLM ${r.release} is newer than the releases Modelplan has logs of: planned as ${r.profile.releases}`,
-    };
-  }
-  return { profile: r.profile, named: true, words: `vLLM ${r.release}, planned as ${r.profile.releases}` };
+  const words = r.newerThanProfiles
+    ? `vLLM ${r.release} is newer than the releases Modelplan has logs of: planned as ${r.profile.releases}`
+    : `vLLM ${r.release}, planned as ${r.profile.releases}`;
+  return { profile: r.profile, named: true, words, assumption: words };
 }
 
 /** One entry of the page's vLLM release select: the range's representative release, and the range in words. */
