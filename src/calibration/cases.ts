@@ -93,10 +93,10 @@ const FITTED_SOURCES = /llm-d-planner|dennislee22\/vLLM-benchmarking|llm-d\/llm-
 const FITTED_CASES = new Set([
   "ikllama-a6000-gemma-3-27b-qat-q4km-c32768",
   "ikllama-3090-llama-3.1-8b-q5ks-c1024-kiq4nl",
-  // 2026 (releases.ts): the 0.26 V2 sampler share, the PCIe TP2 and TP4 non-torch figures, the TP1 hybrid one.
+  // 2026 (releases.ts): the 0.26 V2 sampler share, the PCIe TP2 non-torch figure, the TP1 hybrid one. The
+  // PCIe TP ≥ 3 figure is the TP1 one (NCCL set up before the snapshot): its TP4 and TP8 logs check it.
   "vllm0260-a40-llama-3.1-8b-instruct-tp1-4096",
   "vllm0271-rtxpro6000-qwen3-32b-tp2-32768-u0.426",
-  "vllm0271-rtxpro6000-qwen3-235b-a22b-fp8-tp4-32768",
   "vllm0221-rtxpro6000maxq-qwen3.5-122b-a10b-nvfp4-tp1-262144-u0.94",
   // llama.cpp 2026: its four cards' unaccounted memory is LLAMACPP_CUDA_UNACCOUNTED_BYTES' source.
   "llamacpp-b10505-4xrtxpro6000maxq-glm-5.2-ud-q5kxl-c131072-ncpumoe54",
@@ -129,6 +129,8 @@ export function gpuClassOf(gpu: string): string | null {
     [/\bA40\b/, "a40-48g"],
     [/RTX PRO 6000/i, "rtxpro6000-96g"],
     [/RTX PRO 4500/i, "rtxpro4500-32g"],
+    // DGX Spark: CUDA reports 121.69 GiB of the 128 GB shared LPDDR5X (cards.ts).
+    [/GB10|DGX Spark/i, "gb10-128g"],
   ];
   for (const [re, cls] of table) if (re.test(gpu)) return cls === "" ? null : cls;
   return null;

@@ -83,6 +83,7 @@ export function CalibrationReport({ option, workload, reading, onUse }: Calibrat
     <>
       <p role="status">
         {reading.engine === null ? "No engine recognised." : `Read a ${reading.engine} log.`}
+        {reading.formatRead ? ` Its lines were read as ${reading.formatRead}.` : ""}
         {reading.failure ? ` It failed: ${reading.failure}` : ""}
       </p>
       <ComparisonTable rows={rows} />

@@ -1,6 +1,7 @@
 /**
- * The stacked bar per card (recharts): weights, KV cache, engine and the
- * free rest of the usable share, with the card's physical memory marked.
+ * The stacked bar per card (recharts): weights, the MTP block's weights when
+ * speculative decoding with MTP loads them, KV cache, engine and the free
+ * rest of the usable share, with the card's physical memory marked.
  * Loaded on its own (React.lazy) so the page's first script stays small.
  */
 import { memo } from "react";
@@ -13,6 +14,7 @@ const AXIS_PX = 22;
 
 const PARTS = [
   { key: "weightsGib", name: "weights", className: "part-weights" },
+  { key: "mtpGib", name: "MTP weights", className: "part-mtp" },
   { key: "kvGib", name: "context (KV)", className: "part-kv" },
   { key: "engineGib", name: "engine", className: "part-engine" },
   { key: "freeGib", name: "free", className: "part-free" },
@@ -25,6 +27,8 @@ function tickGib(value: number): string {
 
 function CardBars({ rows }: { rows: CardBarRow[] }) {
   const domainEnd = barDomainGib(rows);
+  // The MTP band exists only when speculative decoding with MTP loads those weights.
+  const parts = rows.some((r) => r.mtpGib > 0) ? PARTS : PARTS.filter((p) => p.key !== "mtpGib");
   const physical = rows.map((r) => r.physicalGib);
   const uniquePhysical = [...new Set(physical.map((p) => Math.round(p * 10) / 10))];
   return (
@@ -49,7 +53,7 @@ function CardBars({ rows }: { rows: CardBarRow[] }) {
         className="axis"
       />
       <YAxis type="category" dataKey="label" width={0} hide />
-      {PARTS.map((p) => (
+      {parts.map((p) => (
         <Bar
           key={p.key}
           dataKey={p.key}

@@ -105,6 +105,9 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
             hint="What the start-up profile holds inside the budget differs by release: 0.21+ reserves the CUDA-graph estimate there and defaults to utilization 0.92; 0.11.1–0.16 sorted the vocabulary in the sampler (about 2.5 times the activation peak); 0.10 held less with tensor parallelism. 0.26 runs dense models on its V2 runner with no estimate inside; 0.27 prints consumed/peak accounting; 0.29's V2 runner captures its graphs in profiling. Not named: the newest release is planned"
             onChange={(v) => onSet("vllmVersion", v === "" ? undefined : v)}
           />
+          <p className="hint wide" role="note">
+            Planned for: {assumedVllmRelease(settings.vllmVersion).assumption}
+          </p>
           <SettingCheckbox
             label="Enforce eager (no CUDA graphs)"
             d={defaults.vllm["enforceEager"]}

@@ -259,6 +259,7 @@ function RowFigures({ row }: { row: CardBarRow }) {
   return (
     <span className="figures">
       <span className="key part-weights">weights {row.weightsGib.toFixed(1)}</span>
+      {row.mtpGib > 0 ? <span className="key part-mtp">MTP weights {row.mtpGib.toFixed(1)}</span> : null}
       <span className="key part-kv">KV {row.kvGib.toFixed(1)}</span>
       <span className="key part-engine">engine {row.engineGib.toFixed(1)}</span>
       {row.overGib > 0 ? (
@@ -275,7 +276,8 @@ function RowFigures({ row }: { row: CardBarRow }) {
 
 function describeRow(r: CardBarRow): string {
   const rest = r.overGib > 0 ? `over the usable share by ${r.overGib.toFixed(1)}` : `${r.freeGib.toFixed(1)} free`;
-  return `${r.label}: weights ${r.weightsGib.toFixed(1)}, KV ${r.kvGib.toFixed(1)}, engine ${r.engineGib.toFixed(1)}, ${rest}, of ${r.usableGib.toFixed(1)} usable and ${r.physicalGib.toFixed(1)} GiB physical`;
+  const mtp = r.mtpGib > 0 ? `, MTP weights ${r.mtpGib.toFixed(1)}` : "";
+  return `${r.label}: weights ${r.weightsGib.toFixed(1)}${mtp}, KV ${r.kvGib.toFixed(1)}, engine ${r.engineGib.toFixed(1)}, ${rest}, of ${r.usableGib.toFixed(1)} usable and ${r.physicalGib.toFixed(1)} GiB physical`;
 }
 
 /** Re-renders only when what it shows changes: a card off screen is skipped outright while the slider moves. */

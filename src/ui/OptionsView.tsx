@@ -118,7 +118,7 @@ export function OptionsView(props: OptionsViewProps) {
           </button>
         </p>
       ) : null}
-      <Legend />
+      <Legend mtp={options.some((o) => o.cards.some((c) => (c.mtpWeightsBytes ?? 0) > 0))} />
       {shown.length === 0 ? (
         options.length === 0 && whyNone ? (
           whyNone
@@ -240,10 +240,12 @@ function Select({
   );
 }
 
-const Legend = memo(function Legend() {
+/** `mtp`: some option loads the MTP block (speculative decoding with MTP on), drawn as its own band. */
+const Legend = memo(function Legend({ mtp }: { mtp: boolean }) {
   return (
     <ul className="legend" aria-label="What the bars show">
       <li className="key part-weights">weights</li>
+      {mtp ? <li className="key part-mtp">MTP weights (speculative decoding)</li> : null}
       <li className="key part-kv">context (KV)</li>
       <li className="key part-engine">engine</li>
       <li className="key part-free">free (of the engine&apos;s usable share)</li>

@@ -11,7 +11,10 @@ import { bytesToGib, engineName } from "./format.ts";
 export interface CardBarRow {
   /** "8 × h100-80g", "1 × a100-80g-mig-3g.40gb · stage 2" */
   label: string;
+  /** The weights but the MTP block's. */
   weightsGib: number;
+  /** The multi-token-prediction weights, loaded only with MTP speculative decoding on; 0 without. */
+  mtpGib: number;
   kvGib: number;
   engineGib: number;
   /** What is left of the usable share; 0 when the card is over it. */
@@ -25,10 +28,12 @@ export interface CardBarRow {
 export function cardBarRow(card: CardLoad): CardBarRow {
   const usedBytes = card.weightsBytes + card.kvBytes + card.engineBytes;
   const role = card.role === "" ? "" : ` · ${card.role}`;
+  const mtpBytes = Math.min(card.mtpWeightsBytes ?? 0, card.weightsBytes);
   return {
     // The CPU has no card class: its row is named by its role ("CPU"), not "1 ×  · CPU".
     label: card.gpuClass === "" ? (card.role === "" ? "CPU" : card.role) : `${card.cards} × ${card.gpuClass}${role}`,
-    weightsGib: bytesToGib(card.weightsBytes),
+    weightsGib: bytesToGib(card.weightsBytes - mtpBytes),
+    mtpGib: bytesToGib(mtpBytes),
     kvGib: bytesToGib(card.kvBytes),
     engineGib: bytesToGib(card.engineBytes),
     freeGib: bytesToGib(Math.max(0, card.usableBytes - usedBytes)),
@@ -45,7 +50,7 @@ export function cardBarRows(option: PlanOption): CardBarRow[] {
 /** The right end of an option's bars: the largest physical card, or the fullest card when one is over. */
 export function barDomainGib(rows: readonly CardBarRow[]): number {
   let end = 0;
-  for (const r of rows) end = Math.max(end, r.physicalGib, r.weightsGib + r.kvGib + r.engineGib);
+  for (const r of rows) end = Math.max(end, r.physicalGib, r.weightsGib + r.mtpGib + r.kvGib + r.engineGib);
   return end;
 }
 

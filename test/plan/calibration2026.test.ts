@@ -82,6 +82,7 @@ describe("issue 15 targets on the 2026 logs", () => {
     expect([...new Set(rows.map(releaseGroup))].sort()).toEqual([
       "SGLang 2026",
       "llama.cpp 2026",
+      "vLLM 0.21",
       "vLLM 0.22",
       "vLLM 0.23",
       "vLLM 0.24",

@@ -5,19 +5,9 @@
  * 4.50 GiB, the 4.5 GiB the issue names; with its attention, shared expert and eh_proj 4.70 GiB.
  */
 import { describe, expect, test } from "vitest";
-import {
-  GIB,
-  mtpWeightBytes,
-  plan,
-  shapeFromConfig,
-  type Artifact,
-  type Cluster,
-  type EngineSettings,
-} from "../../src/plan/index.ts";
+import { GIB, mtpWeightBytes, shapeFromConfig } from "../../src/plan/index.ts";
 import { loadConfig } from "./fixture.ts";
-
-const config = loadConfig("nvidia__Qwen3.5-122B-A10B-NVFP4");
-const shape = shapeFromConfig(config, null);
+import { qwen35Config as config, qwen35Shape as shape, qwen35VllmOption } from "./mtpFixture.ts";
 
 describe("the MTP block of Qwen3.5-122B-A10B-NVFP4", () => {
   test("is one bf16 layer, as its quantization_config leaves it", () => {
@@ -35,39 +25,7 @@ describe("the MTP block of Qwen3.5-122B-A10B-NVFP4", () => {
     );
   });
 
-  // The loaded 73.22 GiB of the 0.22.1 log (no speculative decoding) plus the block: what the checkpoint holds.
-  const checkpointBytes = 73.22 * GIB + mtpWeightBytes(shape);
-  const artifact: Artifact = {
-    name: "original",
-    format: "safetensors",
-    files: [],
-    bytes: checkpointBytes,
-    projectorBytes: 0,
-    quant: "modelopt_fp4",
-    bitsPerWeight: 0,
-    expertBytes: 0,
-  };
-  const cluster: Cluster = {
-    nodes: [
-      {
-        id: "n",
-        fabric: "",
-        hostMemGib: 512,
-        hostFreeGib: 512,
-        devices: [{ class: "rtxpro6000-96g", count: 1, free: 1 }],
-      },
-    ],
-  };
-  const one = (settings: EngineSettings) => {
-    const o = plan({ repo: "nvidia/Qwen3.5-122B-A10B-NVFP4", revision: "", shape, artifacts: [artifact] }, cluster, {
-      contextTokens: 32768,
-      sequences: 1,
-      kvDtype: "auto",
-      settings,
-    }).options.find((x) => x.engine === "vllm");
-    if (!o) throw new Error("no vLLM option on one RTX PRO 6000");
-    return o;
-  };
+  const one = qwen35VllmOption;
 
   test("vLLM loads it only with --speculative-config naming MTP, and shows it as its own band", () => {
     const off = one({});

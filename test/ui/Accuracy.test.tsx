@@ -29,6 +29,7 @@ test("the 2026 startups are shown by release, newest vLLM first, each case linke
     "vLLM 0.24",
     "vLLM 0.23",
     "vLLM 0.22",
+    "vLLM 0.21",
     "SGLang 2026",
     "llama.cpp 2026",
   ]);

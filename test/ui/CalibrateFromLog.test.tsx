@@ -90,3 +90,29 @@ test("an SGLang log prints no overhead, so none is offered", () => {
   expect(html).not.toContain("Use the measured overhead");
   expect(html).toContain("Not in the log:");
 });
+
+test("the status line says how the log's lines were read: which release's format (formatRead)", () => {
+  const old = parseStartupLog(quote("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192"));
+  const oldHtml = renderToStaticMarkup(
+    <CalibrationReport option={option} workload={workload} reading={old} onUse={() => undefined} />,
+  );
+  expect(oldHtml).toContain(
+    "Read a vllm log. Its lines were read as vLLM 0.19 to 0.20 (Total non KV cache memory line).",
+  );
+  // The 0.27.1 Qwen3-235B-FP8 startup of test/fixtures/calibration/newer.jsonl (its source URL is in the record).
+  const newer = readFileSync(new URL("../fixtures/calibration/newer.jsonl", import.meta.url), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as { id: string; quote: string[] })
+    .find((r) => r.id === "vllm0271-rtxpro6000-qwen3-235b-a22b-fp8-tp4-32768");
+  if (!newer) throw new Error("no 0.27.1 record");
+  const html = renderToStaticMarkup(
+    <CalibrationReport
+      option={option}
+      workload={workload}
+      reading={parseStartupLog(newer.quote.join("\n"))}
+      onUse={() => undefined}
+    />,
+  );
+  expect(html).toContain("Its lines were read as vLLM 0.27 or later (consumed/peak/CUDAGraph line");
+});

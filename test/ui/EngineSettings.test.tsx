@@ -9,8 +9,8 @@ import type { EngineSettings as Settings } from "../../src/plan/index.ts";
 
 const H100_BYTES = 81_559 * 2 ** 20;
 
-function releaseSelect(settings: Settings): string {
-  const html = renderToStaticMarkup(
+function markup(settings: Settings): string {
+  return renderToStaticMarkup(
     <EngineSettings
       settings={settings}
       cardMemoryBytes={H100_BYTES}
@@ -18,6 +18,10 @@ function releaseSelect(settings: Settings): string {
       onReset={() => undefined}
     />,
   );
+}
+
+function releaseSelect(settings: Settings): string {
+  const html = markup(settings);
   const label = html.indexOf(">vLLM release</label>");
   expect(label).toBeGreaterThan(0);
   const start = html.indexOf("<select", label);
@@ -92,4 +96,14 @@ test("each setting says its flag and default in a few words; where the default c
     `<details class="setting-source"><summary>Source</summary><span class="hint">${escaped}</span></details>`,
   );
   expect(html).not.toContain(`default ${String(d.value)} (`);
+});
+
+test("a line under the select says which release the plan assumed, as the terminal's note and JSON do", () => {
+  const text = (settings: Settings) => markup(settings).replace(/<[^>]+>/g, "");
+  expect(text({})).toContain("Planned for: vLLM 0.29 and later assumed (no release named)");
+  expect(text({})).not.toContain("--vllm-version to plan");
+  expect(text({ vllmVersion: "0.22.1" })).toContain("Planned for: vLLM 0.22, planned as 0.21 to 0.25");
+  expect(text({ vllmVersion: "0.31" })).toContain(
+    "Planned for: vLLM 0.31 is newer than the releases Modelplan has logs of: planned as 0.29 and later",
+  );
 });

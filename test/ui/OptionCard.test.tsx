@@ -8,10 +8,11 @@ import { describe, expect, test } from "vitest";
 import { defaultChoices } from "../../src/app/defaults.ts";
 import { PRESETS } from "../../src/cluster/presets.ts";
 import { catalogSnapshot } from "../../src/hub/catalog.ts";
-import { plan, readModel, type PlanOption } from "../../src/plan/index.ts";
+import { mtpWeightBytes, plan, readModel, type PlanOption } from "../../src/plan/index.ts";
 import { placementLabel } from "../../src/ui/format.ts";
 import { OptionCard } from "../../src/ui/OptionCard.tsx";
 import { workloadVerdict, type WorkloadVerdict } from "../../src/ui/verdict.ts";
+import { qwen35Shape, qwen35VllmOption } from "../plan/mtpFixture.ts";
 
 function planOn(repo: string, presetId: string, sequences: number) {
   const snap = catalogSnapshot(repo);
@@ -107,5 +108,13 @@ describe("the workload as a requirement", () => {
       `Copies the cluster holds ${holder.replicas ?? -1}, ${holder.replicasFreeNow ?? -1} on free cards now`,
     );
     expect(text).not.toContain("To make it fit");
+  });
+});
+
+describe("the MTP weights (issue 15: Qwen3.5-122B-A10B-NVFP4 on one RTX PRO 6000, test/plan/mtpFixture.ts)", () => {
+  test("are labelled beside the bar only when speculative decoding with MTP loads them", () => {
+    const gib = (mtpWeightBytes(qwen35Shape) / 2 ** 30).toFixed(1);
+    expect(card(qwen35VllmOption({ speculativeMtpTokens: 3 }))).toContain(`MTP weights ${gib}`);
+    expect(card(qwen35VllmOption({}))).not.toContain("MTP weights");
   });
 });

@@ -145,21 +145,29 @@ const VLLM_019_NON_TORCH: VllmMemoryProfile["nonTorch"] = {
 };
 
 /**
- * Non-torch from 0.21 (docs/vllm-releases.md §4): NVLink keeps 0.19's 2.1 GiB (custom all-reduce on);
- * over PCIe, custom all-reduce is off past two cards ("Custom allreduce is disabled because it's not
- * supported on more than two PCIe-only GPUs", custom_all_reduce.py) and NCCL alone held 1.70 GiB at
- * TP4 (Qwen3-235B-FP8 on 4 × RTX PRO 6000, 0.27.1: consumed 56.89 − weights 55.19); at TP2 over PCIe the
- * Qwen3-32B 0.27.1 log leaves 1.66 GiB for everything but weights and KV, of which its 8,192-token
- * forward line is 1.05: 0.6 for non-torch. A TP1 hybrid model (linear-attention state, often multimodal
- * profiling too): Agents-A1 (dev1327) 1.26 text-only and 0.72 + a 1.38 transient with images; Qwen3.5-122B
- * (0.22.1) 2.68 with its 0.63 forward line: we take 1.5 for non-torch and what its transient adds.
+ * Non-torch from 0.21 (docs/vllm-releases.md §4): NVLink keeps 0.19's 2.1 GiB (custom all-reduce on).
+ * Over PCIe past two cards custom all-reduce is off ("Custom allreduce is disabled because it's not
+ * supported on more than two PCIe-only GPUs", custom_all_reduce.py) and all-reduce runs on PyNCCL, whose
+ * communicators (and their warm-up all-reduce) are set up in init_device BEFORE the baseline snapshot
+ * ("so NCCL buffers are allocated before we measure", commit 35d5cda): they are not in the profile's
+ * non-torch increase, so TP ≥ 3 over PCIe is planned with the TP1 figure, 0.25 (fitted on the 0.19 TP1
+ * logs). Checked on two logs nothing was fitted on: 8 × RTX PRO 4500 gpt-oss-120b (0.28.0) leaves 0.83
+ * GiB for everything but weights and KV, 0.74 of it the 256-sequence sampler, so ≤ 0.09 for non-torch
+ * and graphs (−5.2% on its pool; with the 1.70 once taken here, −12.8%); Qwen3-235B-FP8 on 4 × RTX PRO
+ * 6000 (0.27.1) consumed 56.89 − 55.19 = 1.70 (+3.7%): that 1.45 GiB more is not NCCL's (the TP8 run
+ * shows none) and is not modelled (its FP8 MoE's kernels are the suspect, not read in source).
+ * At TP2 over PCIe (custom all-reduce on where P2P works) the Qwen3-32B 0.27.1 log leaves 1.66 GiB for
+ * everything but weights and KV, of which its 8,192-token forward line is 1.05: 0.6 for non-torch.
+ * A TP1 hybrid model (linear-attention state, often multimodal profiling too): Agents-A1 (dev1327) 1.26
+ * text-only and 0.72 + a 1.38 transient with images; Qwen3.5-122B (0.22.1) 2.68 with its 0.63 forward
+ * line: we take 1.5 for non-torch and what its transient adds.
  * Dense TP1 stays 0.25 (0.08 A40 0.26.0, 0.15 gpt-oss-120b dev1229, 0.39 ThinkingCap 0.29.0).
  */
 const VLLM_021_NON_TORCH: VllmMemoryProfile["nonTorch"] = {
   ...VLLM_019_NON_TORCH,
   hybridSingleBytes: 1.5 * GIB,
   pcieTensorParallel2Bytes: 0.6 * GIB,
-  pcieTensorParallelWideBytes: 1.7 * GIB,
+  pcieTensorParallelWideBytes: 0.25 * GIB,
 };
 
 /** The older ranges' non-torch: one figure for every kind of link (their logs are all NVLink or one card). */
@@ -366,24 +374,25 @@ export function vllmProfileFor(version: string): VllmMemoryProfile | { error: st
 export function assumedVllmRelease(version: string | undefined): {
   profile: VllmMemoryProfile;
   named: boolean;
+  /** The terminal's words (they name --vllm-version). */
   words: string;
+  /** The same without the command-line advice: what the page prints beside its own release select. */
+  assumption: string;
 } {
   const r = version === undefined ? null : vllmReleaseFor(version);
   if (r === null || "error" in r) {
+    const assumption = `vLLM ${VLLM_NEWEST_PROFILE.releases} assumed (no release named)`;
     return {
       profile: VLLM_NEWEST_PROFILE,
       named: false,
       words: `vLLM ${VLLM_NEWEST_PROFILE.releases} assumed (no release named; set --vllm-version to plan an older one)`,
+      assumption,
     };
   }
-  if (r.newerThanProfiles) {
-    return {
-      profile: r.profile,
-      named: true,
-      words: `vLLM ${r.release} is newer than the releases Modelplan has logs of: planned as ${r.profile.releases}`,
-    };
-  }
-  return { profile: r.profile, named: true, words: `vLLM ${r.release}, planned as ${r.profile.releases}` };
+  const words = r.newerThanProfiles
+    ? `vLLM ${r.release} is newer than the releases Modelplan has logs of: planned as ${r.profile.releases}`
+    : `vLLM ${r.release}, planned as ${r.profile.releases}`;
+  return { profile: r.profile, named: true, words, assumption: words };
 }
 
 /** One entry of the page's vLLM release select: the range's representative release, and the range in words. */
