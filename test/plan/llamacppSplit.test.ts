@@ -223,12 +223,15 @@ describe("four boxes of 2 × RTX 4090 on one fabric run DeepSeek-R1 UD-IQ1_S ove
     expect(endpoints).toEqual(Array.from({ length: n - 1 }, (_, i) => `<node-${i + 2}-ip>:50052`));
   });
 
-  test("the option says what RPC costs: 4 crossings a token of 28 KiB (7,168 × 4 B), and the device order its -ts assumes", () => {
+  test("the option says what RPC costs: 6 crossings a token over 4 hosts, of 28 KiB (7,168 × 4 B) and ~1.28 ms each, and the device order its -ts assumes", () => {
+    // ggml-rpc passes a tensor between two servers only through the head: 2 × (hosts − 1) crossings.
+    expect(o?.placement.nodes).toBe(4);
     expect(
       o?.notes?.some(
         (n) =>
-          n.startsWith("Over RPC every token crosses the network once per host boundary: 4 crossings a token") &&
-          n.includes("each 28 KiB"),
+          n.startsWith("Over RPC every token crosses the network at each host boundary: 6 crossings a token") &&
+          n.includes("each 28 KiB") &&
+          n.includes("about 7.7 ms a token"),
       ),
     ).toBe(true);
     expect(
