@@ -6,7 +6,7 @@ import { llamacppDefaults } from "./defaults.ts";
 import { evalCard, llamacppKvElementBytes } from "./evalCard.ts";
 import { evalHost } from "./host.ts";
 import { llamacppNotes } from "./notes.ts";
-import { offloadSplit } from "./offload.ts";
+import { headCpuSplit, offloadSplit } from "./offload.ts";
 import { llamacppOptions } from "./placements.ts";
 import { pastContextWords } from "../pastContext.ts";
 import { geometryOfFirst } from "../../geometries.ts";
@@ -59,6 +59,7 @@ export const LLAMACPP: EngineModel = {
   },
   placements: llamacppOptions,
   evalLayout(layout, ctx, w, contextTokens) {
+    if (layout.host?.splitCpuLayers !== undefined) return headCpuSplit(layout, ctx, w, contextTokens);
     if (layout.host && (layout.host.mode === "moe" || layout.host.mode === "layers"))
       return offloadSplit(layout, ctx, w, contextTokens);
     const evals = layout.parts.map((p) => evalCard(layout, p, ctx, w, contextTokens));
