@@ -105,7 +105,11 @@ async function checkContext(
   const contextTokens = planSequences === c.nSeqMax ? c.nCtx / c.nSeqMax : c.nCtx;
   // The plan is told what the engine was: flash attention on, off or auto (llama.cpp's -fa), as the command would pass it.
   const flashAttn = c.flashAttn === true ? "on" : c.flashAttn === false ? "off" : "auto";
-  const { load: planned, repackedBytes } = await planCpu(path, {
+  const {
+    load: planned,
+    repackedBytes,
+    notes,
+  } = await planCpu(path, {
     contextTokens,
     sequences: planSequences,
     kvDtype,
@@ -124,8 +128,11 @@ async function checkContext(
       mappedMib + repackedMib + engineKv + engineOverhead,
       (planned.weightsBytes + planned.kvBytes + planned.engineBytes) / MIB,
     ),
-    // The second copy itself (F8), where either side has one.
+    // The second copy itself (F8), where either side has one, and the option saying so in GiB.
     repackedMib > 0 || repackedBytes > 0 ? compare(key, "repacked", repackedMib, repackedBytes / MIB) : null,
+    repackedMib > 0 && !notes.some((n) => n.includes(`${(repackedMib / 1024).toFixed(1)} GiB more host RAM`))
+      ? `${key}: the CPU option does not say its ${(repackedMib / 1024).toFixed(1)} GiB repacked copy (notes: ${JSON.stringify(notes)})`
+      : null,
   ].filter((x): x is string => x !== null);
 }
 

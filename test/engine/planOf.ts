@@ -14,6 +14,8 @@ export interface PlannedCpu {
   vocabSize: number;
   /** The weights the plan expects llama.cpp's CPU build to repack into a second buffer (Artifact.cpuRepack). */
   repackedBytes: number;
+  /** What the CPU option tells the user beyond its figures. */
+  notes: string[];
 }
 
 /** The llama.cpp CPU option's load for `sequences` slots of `contextTokens` each. */
@@ -45,5 +47,5 @@ export async function planCpu(
   if (!load)
     throw new Error(`the plan offers no llama.cpp CPU option for ${name}: ${JSON.stringify(p.refused.slice(0, 3))}`);
   const repackedBytes = artifacts.find((a) => a.name === cpu?.artifact)?.cpuRepack?.copyBytes ?? 0;
-  return { load, vocabSize: shape.vocabSize, repackedBytes };
+  return { load, vocabSize: shape.vocabSize, repackedBytes, notes: cpu?.notes ?? [] };
 }

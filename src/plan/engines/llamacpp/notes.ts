@@ -1,5 +1,6 @@
-/** What a llama.cpp split option must tell the user beyond its figures: the device order its -ts assumes, and what RPC costs. */
+/** What a llama.cpp option must tell the user beyond its figures: the device order its -ts assumes, what RPC costs, and the CPU's repacked copy. */
 import type { Layout } from "../../layout.ts";
+import { gib1 } from "../../placement.ts";
 import { RPC_CROSSING_MS, rpcCrossings } from "../../speed/rpc.ts";
 import type { ModelShape } from "../../shapeTypes.ts";
 
@@ -8,6 +9,7 @@ const ACTIVATION_ELEMENT_BYTES = 4;
 
 export function llamacppNotes(layout: Layout, shape: ModelShape): string[] {
   const p = layout.placement;
+  if (p.cpu) return repackNotes(layout);
   if (p.tensorSplit === undefined) return [];
   const order = layout.parts.map((part) => `${part.role.split(":")[0] ?? ""} ${part.gpuClass}`).join(", ");
   const notes = [
@@ -21,4 +23,13 @@ export function llamacppNotes(layout: Layout, shape: ModelShape): string[] {
     );
   }
   return notes;
+}
+
+/** The CPU option's second copy of its repacked matrices (repack.ts), which its host RAM counts. */
+function repackNotes(layout: Layout): string[] {
+  const copy = layout.artifact.cpuRepack?.copyBytes ?? 0;
+  if (copy <= 0) return [];
+  return [
+    `llama.cpp's CPU build repacks this file's Q4_0/Q4_K/IQ4_NL/MXFP4 matrices for AVX2 into a second buffer (CPU_REPACK) while the file stays mapped: ${gib1(copy)} GiB more host RAM, counted here. -nr (--no-repack) saves it, at a cost in speed.`,
+  ];
 }
