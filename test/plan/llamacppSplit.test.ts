@@ -305,3 +305,13 @@ describe("two boxes of 2 × RTX 4090 for DeepSeek-R1 UD-IQ1_S: the cards cannot 
     });
   });
 });
+
+test("a head whose RAM cannot take the layers the cards cannot is refused in words, naming it", () => {
+  const boxes = ["b1", "b2"].map((id) => node(id, "eth0", [cards("rtx4090-24g", 2)], 32));
+  const { p } = planR1(boxes);
+  expect(p.options.some((o) => o.engine === "llamacpp" && o.placement.nodes > 1)).toBe(false);
+  // 32 GB × 0.85 = 27.2 GiB for llama.cpp against 21 layers of ~2.1 GiB.
+  expect(p.refused.find((r) => r.where === "2 hosts on eth0 over RPC + b1's CPU")?.reason).toMatch(
+    /^b1's RAM \(27\.2 GiB for llama\.cpp\) cannot hold the 21 layers the cards cannot$/,
+  );
+});
