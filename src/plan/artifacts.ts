@@ -8,6 +8,7 @@
 import { isRecord } from "./config/fields.ts";
 import { isExpertTensor, isWholeModel, tensorBytes, tensorElements } from "./config/ggml.ts";
 import { dtypeBytes } from "./dtype.ts";
+import { cpuRepackOf } from "./engines/llamacpp/repack.ts";
 import { ggufQuantOf, nominalBitsOf, quantFromName } from "./quant.ts";
 import type { ModelShape } from "./shapeTypes.ts";
 import type { Artifact, GgufHeader, RepoFile, RepoSnapshot } from "./types.ts";
@@ -136,6 +137,7 @@ function ggufArtifacts(snapshot: RepoSnapshot, shape: ModelShape): Artifact[] {
     const header = snapshot.ggufHeaders[first];
     const bytes = sumBytes(set.parts);
     const quant = ggufQuantOf(first, header);
+    const repack = cpuRepackOf(header, bytes, header !== undefined && isWholeModel(header));
     return {
       name: set.name,
       format: "gguf",
@@ -145,6 +147,7 @@ function ggufArtifacts(snapshot: RepoSnapshot, shape: ModelShape): Artifact[] {
       quant,
       bitsPerWeight: bitsPerWeightOf(bytes, shape.paramsTotal, quant),
       expertBytes: ggufExpertBytes(header, bytes, shape, quant),
+      ...(repack ? { cpuRepack: repack } : {}),
     };
   });
 }

@@ -64,6 +64,16 @@ function poolOf(
   return best ?? { bytes: 0, tokens: 0, concurrency: 0 };
 }
 
+/** The CPU option's pool: the cache in host RAM, as the engine sizes it (llama.cpp's n_ctx); none where it runs none. */
+function hostPoolOf(
+  layout: Layout,
+  host: CardEval | null,
+  w: Workload,
+): { bytes: number; tokens: number; concurrency: number } {
+  const cap = host ? engineModel(layout.engine).hostCapacity?.(host, w) : undefined;
+  return host && cap ? { bytes: Math.max(0, host.poolBytes), ...cap } : { bytes: 0, tokens: 0, concurrency: 0 };
+}
+
 /**
  * What a layout holds for a workload: per-card loads, fits, the longest
  * context, the pool and the commands. The slider's path calls this again for
@@ -86,7 +96,7 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
   const kvTaken = kvDtypeAllowed(layout.engine, w.kvDtype);
   let maxContextTokens = kvTaken ? modelMax : 0;
   for (const e of all) maxContextTokens = Math.min(maxContextTokens, e.outsideOk ? longestContext(e, modelMax) : 0);
-  const pool = layout.placement.cpu ? { bytes: 0, tokens: 0, concurrency: 0 } : poolOf(layout, r.evals, w, ctx.shape);
+  const pool = layout.placement.cpu ? hostPoolOf(layout, r.host, w) : poolOf(layout, r.evals, w, ctx.shape);
   const hostedFits = layout.cardsShort === 0;
   const placement: Placement =
     r.cpuLayers > 0

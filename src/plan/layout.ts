@@ -74,6 +74,8 @@ export interface HostShare {
   fixedBytes: number;
   /** Offload mode: the whole model (CPU), experts of some layers (--n-cpu-moe), whole layers (-ngl), or FreeToken's expert store. */
   mode: "cpu" | "moe" | "layers" | "freetoken";
+  /** For "layers" under a --tensor-split (llama.cpp over RPC with the head's CPU): the first layers, fixed, that stay in this RAM. */
+  splitCpuLayers?: number;
   /** Every node's RAM share, ascending: counts hosts for the CPU option. */
   nodeUsableBytes: number[];
   nodeFreeBytes: number[];

@@ -305,6 +305,14 @@ export interface Artifact {
    * --n-cpu-moe leaves in host RAM.
    */
   expertBytes: number;
+  /** A GGUF's weights llama.cpp's CPU build repacks into a second copy (engines/llamacpp/repack.ts); absent without a tensor index. */
+  cpuRepack?: CpuRepack;
+}
+
+/** What llama.cpp's CPU repack adds to host RAM (engines/llamacpp/repack.ts): the copies, and the repacked bytes the mapping lets go. */
+export interface CpuRepack {
+  copyBytes: number;
+  unmappedBytes: number;
 }
 
 /** One way to run one artifact. */

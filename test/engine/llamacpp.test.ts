@@ -28,6 +28,8 @@ const TOLERANCE: Record<Figure, (engineMib: number) => number> = {
   overhead: (e) => 0.02 * e,
   nonWeight: (e) => 0.02 * e,
   hostRam: (e) => 0.02 * e,
+  // The CPU_REPACK / AMX buffer is the repacked tensors' own bytes (ggml_nbytes, 32-byte aligned): the log's rounding.
+  repacked: () => 0.006,
 };
 
 const rows: string[] = [];
@@ -98,16 +100,22 @@ async function checkContext(
     `${key} | cells | ${log.kv.map((k) => `${k.cells}×${k.layers}L ${k.mib}`).join(" + ")}${log.recurrentMib > 0 ? ` + RS ${log.recurrentMib}` : ""} | compute ${log.computeMib}, output ${log.outputMib}, fa ${log.flashAttn} |`,
   );
   if (repackedMib > 0)
-    rows.push(
-      `${key} | repacked copy (${Object.keys(modelMib).join(", ")}; CPU build ${await cpuVariant()}) | ${repackedMib.toFixed(2)} | 0 |`,
-    );
+    rows.push(`${key} | model buffers | ${Object.keys(modelMib).join(", ")}; CPU build ${await cpuVariant()} |`);
   const kvDtype = c.cacheType === 8 ? "q8_0" : c.cacheType === 2 ? "q4_0" : "f16";
   const contextTokens = planSequences === c.nSeqMax ? c.nCtx / c.nSeqMax : c.nCtx;
   // The plan is told what the engine was: flash attention on, off or auto (llama.cpp's -fa), as the command would pass it.
   const flashAttn = c.flashAttn === true ? "on" : c.flashAttn === false ? "off" : "auto";
-  const planned = (
-    await planCpu(path, { contextTokens, sequences: planSequences, kvDtype, ubatch: log.nUbatch, flashAttn })
-  ).load;
+  const {
+    load: planned,
+    repackedBytes,
+    notes,
+  } = await planCpu(path, {
+    contextTokens,
+    sequences: planSequences,
+    kvDtype,
+    ubatch: log.nUbatch,
+    flashAttn,
+  });
   const engineKv = log.kv.reduce((s, k) => s + k.mib, 0) + log.recurrentMib;
   const engineOverhead = log.computeMib + log.outputMib;
   return [
@@ -120,6 +128,11 @@ async function checkContext(
       mappedMib + repackedMib + engineKv + engineOverhead,
       (planned.weightsBytes + planned.kvBytes + planned.engineBytes) / MIB,
     ),
+    // The second copy itself (F8), where either side has one, and the option saying so in GiB.
+    repackedMib > 0 || repackedBytes > 0 ? compare(key, "repacked", repackedMib, repackedBytes / MIB) : null,
+    repackedMib > 0 && !notes.some((n) => n.includes(`${(repackedMib / 1024).toFixed(1)} GiB more host RAM`))
+      ? `${key}: the CPU option does not say its ${(repackedMib / 1024).toFixed(1)} GiB repacked copy (notes: ${JSON.stringify(notes)})`
+      : null,
   ].filter((x): x is string => x !== null);
 }
 

@@ -12,6 +12,10 @@ import { plan, readModel, type CardLoad, type KvDtype, type RepoSnapshot } from 
 export interface PlannedCpu {
   load: CardLoad;
   vocabSize: number;
+  /** The weights the plan expects llama.cpp's CPU build to repack into a second buffer (Artifact.cpuRepack). */
+  repackedBytes: number;
+  /** What the CPU option tells the user beyond its figures. */
+  notes: string[];
 }
 
 /** The llama.cpp CPU option's load for `sequences` slots of `contextTokens` each. */
@@ -42,5 +46,6 @@ export async function planCpu(
   const load = cpu?.cards[0];
   if (!load)
     throw new Error(`the plan offers no llama.cpp CPU option for ${name}: ${JSON.stringify(p.refused.slice(0, 3))}`);
-  return { load, vocabSize: shape.vocabSize };
+  const repackedBytes = artifacts.find((a) => a.name === cpu?.artifact)?.cpuRepack?.copyBytes ?? 0;
+  return { load, vocabSize: shape.vocabSize, repackedBytes, notes: cpu?.notes ?? [] };
 }

@@ -406,7 +406,8 @@ describe("llama.cpp", () => {
     const opt = option("llamacpp", R1_IQ1S, { gpuLayers: 40, cpuMoeLayers: 58 });
     const entry = only(commandsFor(opt, ctx(R1_IQ1S, { kvDtype: "q8_0" })));
     const { flags } = parse(entry, "llamacpp");
-    expect(flags.get("--n-gpu-layers")).toBe("40");
+    // 40 repeating layers and the output on the card: llama.cpp's -ngl counts the output (src/llama-model.cpp:1475).
+    expect(flags.get("--n-gpu-layers")).toBe("41");
     expect(flags.get("--n-cpu-moe")).toBe("58");
     expect(flags.get("-ctk")).toBe("q8_0");
     expect(flags.get("-ctv")).toBe("q8_0");

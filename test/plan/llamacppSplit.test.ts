@@ -14,7 +14,7 @@ import {
   plan,
   splitArgv,
 } from "../../src/plan/index.ts";
-import type { Artifact, Cluster, PlanOption } from "../../src/plan/index.ts";
+import type { Artifact, Cluster, ClusterNode, PlanOption } from "../../src/plan/index.ts";
 import { snapshotOf } from "./fixture.ts";
 import { GIB, cards, node, shapeOf } from "./planning-fixtures.ts";
 
@@ -75,6 +75,20 @@ function plan70(cluster: Cluster) {
 
 function splitOption(options: PlanOption[]): PlanOption | undefined {
   return options.find((o) => o.engine === "llamacpp" && o.placement.tensorSplit !== undefined);
+}
+
+/** DeepSeek-R1 UD-IQ1_S (the issue's 131 GiB over RPC) planned on `nodes`. */
+function planR1(nodes: ClusterNode[]) {
+  const shape = shapeOf("deepseek-ai/DeepSeek-R1");
+  const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find(
+    (a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S",
+  ) as Artifact;
+  const p = plan(
+    { repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] },
+    { nodes },
+    DEFAULT_WORKLOAD,
+  );
+  return { shape, iq1s, p };
 }
 
 describe("a box with an RTX 4090 and an RTX 3090 runs Llama-3.3-70B Q4_K_M with -ts", () => {
@@ -180,16 +194,8 @@ describe("a split that cannot fit is refused, naming the card", () => {
 });
 
 describe("four boxes of 2 × RTX 4090 on one fabric run DeepSeek-R1 UD-IQ1_S over RPC", () => {
-  const shape = shapeOf("deepseek-ai/DeepSeek-R1");
-  const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find(
-    (a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S",
-  ) as Artifact;
   const boxes = ["b1", "b2", "b3", "b4"].map((id) => node(id, "eth0", [cards("rtx4090-24g", 2)], 128));
-  const p = plan(
-    { repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] },
-    { nodes: [...boxes, node("lab", "wifi", [cards("rtx4090-24g", 2)], 128)] },
-    DEFAULT_WORKLOAD,
-  );
+  const { iq1s, p } = planR1([...boxes, node("lab", "wifi", [cards("rtx4090-24g", 2)], 128)]);
   const o = p.options.find((x) => x.engine === "llamacpp" && x.placement.nodes > 1);
 
   test("131 GiB of weights, more than one box's 48 GB of cards", () => {
@@ -223,12 +229,15 @@ describe("four boxes of 2 × RTX 4090 on one fabric run DeepSeek-R1 UD-IQ1_S ove
     expect(endpoints).toEqual(Array.from({ length: n - 1 }, (_, i) => `<node-${i + 2}-ip>:50052`));
   });
 
-  test("the option says what RPC costs: 4 crossings a token of 28 KiB (7,168 × 4 B), and the device order its -ts assumes", () => {
+  test("the option says what RPC costs: 6 crossings a token over 4 hosts, of 28 KiB (7,168 × 4 B) and ~1.28 ms each, and the device order its -ts assumes", () => {
+    // ggml-rpc passes a tensor between two servers only through the head: 2 × (hosts − 1) crossings.
+    expect(o?.placement.nodes).toBe(4);
     expect(
       o?.notes?.some(
         (n) =>
-          n.startsWith("Over RPC every token crosses the network once per host boundary: 4 crossings a token") &&
-          n.includes("each 28 KiB"),
+          n.startsWith("Over RPC every token crosses the network at each host boundary: 6 crossings a token") &&
+          n.includes("each 28 KiB") &&
+          n.includes("about 7.7 ms a token"),
       ),
     ).toBe(true);
     expect(
@@ -245,16 +254,8 @@ describe("four boxes of 2 × RTX 4090 on one fabric run DeepSeek-R1 UD-IQ1_S ove
 });
 
 test("hosts with no shared fabric get no RPC option, and are told why", () => {
-  const shape = shapeOf("deepseek-ai/DeepSeek-R1");
-  const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find(
-    (a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S",
-  ) as Artifact;
   const loose = ["b1", "b2", "b3", "b4"].map((id) => node(id, "", [cards("rtx4090-24g", 2)], 128));
-  const p = plan(
-    { repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] },
-    { nodes: loose },
-    DEFAULT_WORKLOAD,
-  );
+  const { p } = planR1(loose);
   expect(p.options.some((o) => o.placement.nodes > 1)).toBe(false);
   expect(p.refused.find((r) => r.where === "4 hosts over RPC")?.reason).toMatch(
     /^no two of the hosts are on one named fabric/,
@@ -262,18 +263,55 @@ test("hosts with no shared fabric get no RPC option, and are told why", () => {
 });
 
 test("a fabric whose cards cannot hold the weights is refused without trying each host count", () => {
-  const shape = shapeOf("deepseek-ai/DeepSeek-R1");
-  const iq1s = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find(
-    (a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S",
-  ) as Artifact;
   const two = ["b1", "b2"].map((id) => node(id, "eth0", [cards("rtx4090-24g", 2)], 128));
-  const p = plan(
-    { repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [iq1s] },
-    { nodes: two },
-    DEFAULT_WORKLOAD,
-  );
+  const { p } = planR1(two);
   // 4 × 24,564 MiB = 95.96 GiB against 130.6 GiB of weights.
   expect(p.refused.find((r) => r.where === "2 hosts on eth0 over RPC")?.reason).toBe(
     "the 2 hosts on eth0 offer 96.0 GiB in all; the weights alone are 130.6",
+  );
+});
+
+describe("two boxes of 2 × RTX 4090 for DeepSeek-R1 UD-IQ1_S: the cards cannot hold it, the head's CPU takes the first layers", () => {
+  const boxes = ["b1", "b2"].map((id) => node(id, "eth0", [cards("rtx4090-24g", 2)], 256));
+  const { shape, iq1s, p } = planR1(boxes);
+  const o = p.options.find((x) => x.engine === "llamacpp" && x.placement.nodes > 1);
+  const L = shape.layers;
+
+  test("an RPC option whose head keeps layers 0..k−1 in its RAM, every card its share of the rest", () => {
+    // 96 GB of cards for 131 GiB of weights: without the head's CPU no RPC option exists.
+    expect(iq1s.bytes).toBeGreaterThan(4 * 24e9);
+    expect(o?.fits).toBe(true);
+    const cpuLayers = L - (o?.placement.gpuLayers ?? L);
+    expect(cpuLayers).toBeGreaterThan(0);
+    const hostRow = o?.cards.find((c) => c.role.startsWith("b1 CPU: layers 0–"));
+    expect(hostRow?.role).toBe(`b1 CPU: layers 0–${cpuLayers - 1}`);
+    expect((hostRow?.weightsBytes ?? 0) + (hostRow?.kvBytes ?? 0)).toBeLessThanOrEqual(hostRow?.usableBytes ?? 0);
+    expect(o?.cards.filter((c) => c.gpuClass === "rtx4090-24g")).toHaveLength(4);
+  });
+
+  test("the command gives llama.cpp the split it places: -ngl counts the output, -ts the cards' slots", () => {
+    const head = splitArgv(o?.commands.at(-1) ?? "");
+    const ngl = Number(head[head.indexOf("--n-gpu-layers") + 1]);
+    const ts = (head[head.indexOf("--tensor-split") + 1] ?? "").split(",").map(Number);
+    // src/llama-model.cpp:1475: layers below n_layer + 1 − ngl are the CPU's; the cards share ngl slots.
+    const cpuLayers = L + 1 - ngl;
+    expect(cpuLayers).toBe(L - (o?.placement.gpuLayers ?? L));
+    expect(ts.reduce((a, b) => a + b, 0)).toBe(ngl);
+    const slots = llamacppSlots(ts, ngl - 1);
+    const cardRows = (o?.cards ?? []).filter((c) => c.gpuClass !== "");
+    cardRows.forEach((c, d) => {
+      const [s, e] = rangeOf(c.role);
+      expect(slots.slice(s - cpuLayers, e - cpuLayers + 1).every((x) => x === d)).toBe(true);
+    });
+  });
+});
+
+test("a head whose RAM cannot take the layers the cards cannot is refused in words, naming it", () => {
+  const boxes = ["b1", "b2"].map((id) => node(id, "eth0", [cards("rtx4090-24g", 2)], 32));
+  const { p } = planR1(boxes);
+  expect(p.options.some((o) => o.engine === "llamacpp" && o.placement.nodes > 1)).toBe(false);
+  // 32 GB × 0.85 = 27.2 GiB for llama.cpp against 21 layers of ~2.1 GiB.
+  expect(p.refused.find((r) => r.where === "2 hosts on eth0 over RPC + b1's CPU")?.reason).toMatch(
+    /^b1's RAM \(27\.2 GiB for llama\.cpp\) cannot hold the 21 layers the cards cannot$/,
   );
 });

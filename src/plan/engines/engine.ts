@@ -48,6 +48,8 @@ export interface EngineModel {
   evalLayout(layout: Layout, ctx: EvalContext, w: Workload, contextTokens: number): LayoutEval;
   /** The tokens and sequences a card's pool of `poolBytes` holds at the workload's context. */
   capacity(layout: Layout, part: Part, e: CardEval, w: Workload, shape: ModelShape, poolBytes: number): PoolCapacity;
+  /** The same for a cache in host RAM (the CPU option), where the engine runs one; absent: it holds none. */
+  hostCapacity?(e: CardEval, w: Workload): PoolCapacity;
   /** What it does with a context past the model's own; null when within it. */
   pastModelContext(shape: ModelShape, contextTokens: number): PastContext | null;
   /** Its own start-up check of the cards' free memory (vLLM's); true when it has none or the inventory does not say. */

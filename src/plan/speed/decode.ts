@@ -8,6 +8,7 @@
 import { touchedExpertShare } from "./experts.ts";
 import { DEFAULT_HOST_GBPS } from "./host.ts";
 import { allReduceMs, pipelineHopsMs } from "./links.ts";
+import { rpcMs } from "./rpc.ts";
 import type { SpeedTerms } from "./terms.ts";
 import type { ComputeFormat, SpeedInput } from "./types.ts";
 
@@ -68,9 +69,10 @@ export function decodeStepMs(input: SpeedInput, terms: SpeedTerms, batch: number
 
   const reduce = allReduceMs(tp, model.layers, model.hiddenSize, batch, links, terms);
   const hops = pipelineHopsMs(layout.pipelineStages, model.hiddenSize, batch, links, terms);
-  for (const a of [reduce.assumed, hops.assumed]) if (a !== "") assumed.push(a);
+  const rpc = rpcMs(model.hiddenSize, batch, links);
+  for (const a of [reduce.assumed, hops.assumed, rpc.assumed]) if (a !== "") assumed.push(a);
 
   const bound = computeMs > memoryMs ? "compute" : "memory";
-  const ms = Math.max(memoryMs, computeMs) + hostMs + terms.stepFixedMs + reduce.ms + hops.ms;
+  const ms = Math.max(memoryMs, computeMs) + hostMs + terms.stepFixedMs + reduce.ms + hops.ms + rpc.ms;
   return { ms, bound, assumed };
 }

@@ -9,6 +9,7 @@ import { cardSpecOf, speedCardOf } from "../cardSpecs.ts";
 import { kvBytesPerToken } from "../kvPerToken.ts";
 import type { ModelShape } from "../shapeTypes.ts";
 import { estimateSpeed } from "./estimate.ts";
+import { rpcCrossings } from "./rpc.ts";
 import type { ComputeFormat, SpeedCard, SpeedEstimate, SpeedInput, SpeedModel } from "./types.ts";
 import type { Artifact, PlanOption } from "../types.ts";
 
@@ -148,8 +149,10 @@ export function speedInputOf(
     links: {
       intraNodeGBps: spec?.link.gbpsPerDirection ?? null,
       fabricGBps: ctx.fabricGBps,
-      crossNodeHops: Math.max(0, p.nodes - 1),
+      // llama.cpp's hosts are joined by RPC, whose crossings (rpc.ts) replace the pipeline's cross-node hops.
+      crossNodeHops: llamacpp ? 0 : Math.max(0, p.nodes - 1),
       tensorParallelCrossesNodes: !llamacpp && p.tensorParallel > p.gpusPerNode,
+      ...(llamacpp && p.nodes > 1 ? { rpcCrossings: rpcCrossings(p.nodes) } : {}),
     },
     workload: {
       inputTokens: ctx.inputTokens,

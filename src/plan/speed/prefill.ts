@@ -9,6 +9,7 @@ import { cardCompute } from "./decode.ts";
 import { touchedExpertShare } from "./experts.ts";
 import { DEFAULT_HOST_GBPS } from "./host.ts";
 import { allReduceMs, pipelineHopsMs } from "./links.ts";
+import { rpcMs } from "./rpc.ts";
 import type { SpeedTerms } from "./terms.ts";
 import type { SpeedInput } from "./types.ts";
 
@@ -52,7 +53,8 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
 
   const reduce = allReduceMs(tp, model.layers, model.hiddenSize, chunkTokens, links, terms);
   const hops = pipelineHopsMs(layout.pipelineStages, model.hiddenSize, chunkTokens, links, terms);
-  for (const a of [reduce.assumed, hops.assumed]) if (a !== "") assumed.push(a);
+  const rpc = rpcMs(model.hiddenSize, chunkTokens, links);
+  for (const a of [reduce.assumed, hops.assumed, rpc.assumed]) if (a !== "") assumed.push(a);
 
   let layerMs = Math.max(computeMs, deviceMs) + hostMs + chunks * (terms.stepFixedMs + reduce.ms);
   const stages = Math.max(1, layout.pipelineStages);
@@ -62,5 +64,5 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
     const ubatchesPerBatch = Math.ceil(Math.min(promptTokens, LLAMACPP_BATCH_TOKENS) / terms.prefillChunkTokens);
     layerMs *= (ubatchesPerBatch + stages - 1) / (ubatchesPerBatch * stages);
   }
-  return { ms: layerMs + chunks * hops.ms, assumed };
+  return { ms: layerMs + chunks * (hops.ms + rpc.ms), assumed };
 }

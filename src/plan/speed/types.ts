@@ -103,6 +103,8 @@ export interface SpeedLinks {
   crossNodeHops: number;
   /** Whether the tensor-parallel group spans nodes (its all-reduces then run over the fabric). */
   tensorParallelCrossesNodes: boolean;
+  /** Network crossings a token makes between llama.cpp's RPC hosts (rpc.ts); absent or 0: no RPC. */
+  rpcCrossings?: number;
 }
 
 /** What is asked of the replica. */

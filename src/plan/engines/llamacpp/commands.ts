@@ -63,7 +63,9 @@ function llamacppKvArgs(kvDtype: Workload["kvDtype"], flashAttn: Workload["setti
 function llamacppGpuArgs(option: CommandOption): Arg[] {
   const { placement } = option;
   if (placement.cpu) return [];
-  const args: Arg[] = [["--n-gpu-layers", placement.gpuLayers < 0 ? ALL_LAYERS : placement.gpuLayers]];
+  // -ngl counts the output layer too: layers below n_layer + 1 − ngl stay on the CPU (src/llama-model.cpp:1475),
+  // so the plan's gpuLayers repeating layers and the output on the cards are -ngl gpuLayers + 1.
+  const args: Arg[] = [["--n-gpu-layers", placement.gpuLayers < 0 ? ALL_LAYERS : placement.gpuLayers + 1]];
   if (placement.cpuMoeLayers > 0) args.push(["--n-cpu-moe", placement.cpuMoeLayers]);
   if (placement.tensorSplit !== undefined) {
     // The slots the plan sized for each device, in llama.cpp's device order (split.ts).

@@ -2,7 +2,8 @@
 import { llamacppKvElementBytes } from "./evalCard.ts";
 import { flashAttnOff, flashOffComputeBytes } from "./flashAttn.ts";
 import { LLAMACPP_KV_PAD, llamacppCacheBytes } from "./kv.ts";
-import { llamacppComputeBytes, llamacppHostBytes } from "./memory.ts";
+import { CPU_ACTIVATION_ROWS, llamacppComputeBytes, llamacppHostBytes } from "./memory.ts";
+import { cpuRepackExtraBytes } from "./repack.ts";
 import { growingBytesPerToken, type KvGeometry } from "../../kv.ts";
 import type { CardEval, EvalContext, Layout } from "../../layout.ts";
 import { resolveSettings } from "../../settings.ts";
@@ -24,13 +25,15 @@ export function evalHost(
   const kvAt = (c: number): number => (hostKv ? llamacppCacheBytes(hostKv, elem, c, s.parallel, s.ubatch) : 0);
   const kv = kvAt(contextTokens);
   // On the CPU the compute buffer is the host's, with KQ in it when flash attention is off (flashAttn.ts).
-  const flashOn = llamacppComputeBytes(ctx.shape, s.ubatch, true);
+  const flashOn = llamacppComputeBytes(ctx.shape, s.ubatch, true, CPU_ACTIVATION_ROWS);
   const compute =
     hostKv && flashAttnOff(w)
       ? flashOffComputeBytes(ctx.shape, hostKv, contextTokens, s.parallel, s.ubatch, flashOn)
       : flashOn;
   const engineBytes = llamacppHostBytes(ctx.shape, s.parallel) + (host.mode === "cpu" ? compute : 0);
-  const weights = host.fixedBytes + offloadedBytes;
+  // A CPU-only build repacks some matrices into a second copy (repack.ts); with cards, layers in RAM stay mapped.
+  const weights =
+    host.fixedBytes + offloadedBytes + (host.mode === "cpu" ? cpuRepackExtraBytes(layout.artifact.cpuRepack) : 0);
   const load: CardLoad = {
     gpuClass: "",
     cards: 1,

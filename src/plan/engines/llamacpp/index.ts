@@ -1,20 +1,27 @@
 /** llama.cpp (llama-server): GGUF on the CPU, a layer split over a node's cards, layers or experts in host RAM, and its commands. */
 import type { EngineModel } from "../engine.ts";
+import type { PoolCapacity } from "../../kv.ts";
 import { llamacppCommands } from "./commands.ts";
 import { llamacppDefaults } from "./defaults.ts";
 import { evalCard, llamacppKvElementBytes } from "./evalCard.ts";
 import { evalHost } from "./host.ts";
 import { llamacppNotes } from "./notes.ts";
-import { offloadSplit } from "./offload.ts";
+import { headCpuSplit, offloadSplit } from "./offload.ts";
 import { llamacppOptions } from "./placements.ts";
 import { pastContextWords } from "../pastContext.ts";
 import { geometryOfFirst } from "../../geometries.ts";
 import { type CardEval, fitsEval } from "../../layout.ts";
-import type { Refusal } from "../../types.ts";
+import type { Refusal, Workload } from "../../types.ts";
 
 /** Why llama.cpp is not planned for DeepSeek-V4: how its GGUF caches the compressed attention was not checked against llama.cpp's source. */
 const DSV4_UNMODELLED =
   "DeepSeek-V4's compressed attention is not modelled for llama.cpp: how its GGUF caches the window, the compressed entries and the indexer was not checked against llama.cpp's source. Plan it on vLLM.";
+
+/** llama.cpp allocates exactly n_ctx = context × slots, no more: that is what its cache holds. */
+function cacheCapacity(e: CardEval, w: Workload): PoolCapacity {
+  const fits = fitsEval(e);
+  return { tokens: fits ? w.contextTokens * e.settings.parallel : 0, concurrency: fits ? e.settings.parallel : 0 };
+}
 
 export const LLAMACPP: EngineModel = {
   id: "llamacpp",
@@ -25,7 +32,9 @@ export const LLAMACPP: EngineModel = {
   unmodelled: (shape) => (shape.layerCaches.some((l) => l.kind === "compressed-mla") ? DSV4_UNMODELLED : null),
   admits(a, shape, w) {
     const refusals: Refusal[] = [];
-    if (a.format !== "gguf" || LLAMACPP.unmodelled(shape) !== null) return { refusals, places: false };
+    if (LLAMACPP.unmodelled(shape) !== null) return { refusals, places: false };
+    // Not a GGUF: placements() says so where it matters, on a cluster with only CPUs (no other engine runs there).
+    if (a.format !== "gguf") return { refusals, places: true };
     if (!LLAMACPP.kvDtypes.includes(w.kvDtype)) {
       refusals.push({
         artifact: a.name,
@@ -50,6 +59,7 @@ export const LLAMACPP: EngineModel = {
   },
   placements: llamacppOptions,
   evalLayout(layout, ctx, w, contextTokens) {
+    if (layout.host?.splitCpuLayers !== undefined) return headCpuSplit(layout, ctx, w, contextTokens);
     if (layout.host && (layout.host.mode === "moe" || layout.host.mode === "layers"))
       return offloadSplit(layout, ctx, w, contextTokens);
     const evals = layout.parts.map((p) => evalCard(layout, p, ctx, w, contextTokens));
@@ -60,11 +70,9 @@ export const LLAMACPP: EngineModel = {
     }
     return { evals, host, cpuLayers: 0 };
   },
-  capacity(_layout, _part, e, w) {
-    // llama.cpp allocates exactly n_ctx = context × slots, no more.
-    const fits = fitsEval(e);
-    return { tokens: fits ? w.contextTokens * e.settings.parallel : 0, concurrency: fits ? e.settings.parallel : 0 };
-  },
+  capacity: (_layout, _part, e, w) => cacheCapacity(e, w),
+  // On the CPU the cache is in host RAM, allocated the same way.
+  hostCapacity: cacheCapacity,
   pastModelContext(shape, contextTokens) {
     const past = pastContextWords(shape, contextTokens);
     if (past === null) return null;

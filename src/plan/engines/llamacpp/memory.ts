@@ -25,10 +25,28 @@ export const LLAMACPP_CUDA_UNACCOUNTED_BYTES = 705 * MIB;
  * Gemma-3-27B, ub 512: 522.62 MiB (512 × 262,208 × 4 = 512 MiB + 10.5);
  * Qwen3-235B: 312.75 MiB at ub 512 (296.75 + 16) and 1,264 at ub 2048.
  */
-export function llamacppComputeBytes(shape: ModelShape, ubatch: number, holdsOutput: boolean): number {
-  const activations = ubatch * 2 * shape.hiddenSize * 4;
+export function llamacppComputeBytes(
+  shape: ModelShape,
+  ubatch: number,
+  holdsOutput: boolean,
+  rows = GPU_ACTIVATION_ROWS,
+): number {
+  const activations = ubatch * rows * shape.hiddenSize * 4;
   return activations + (holdsOutput ? ubatch * shape.vocabSize * 4 : 0);
 }
+
+/** Hidden-size rows a token beside the logits on a card (the CUDA calibration above: Gemma-3-27B 1, Qwen3-235B 2). */
+const GPU_ACTIVATION_ROWS = 2;
+
+/**
+ * The same on the CPU backend, where the logits land above three rows, not two: llama.cpp v0.4.0's CPU build
+ * printed n_ubatch·n_vocab·4 + c·n_ubatch·n_embd·4 with c = 3 for Llama-3.1 (ub 512 and 2048, 1 or 4 unified
+ * sequences, 2 and 32 layers) and Qwen3-Next, 2 for Gemma-2/3, Qwen3-30B-A3B, LFM2-16L and Llama-3.1 at ub 256
+ * (test/engine FINDINGS.md F2). The rows are where ggml-alloc's best fit leaves the last live activation, not a
+ * tensor one can name, so the plan takes the most a dense model showed: the 2-row cases are then over by one row
+ * (at most 3%, a tenth of a percent of host RAM).
+ */
+export const CPU_ACTIVATION_ROWS = 3;
 
 /**
  * Host memory llama.cpp keeps besides the weights it was given: the output

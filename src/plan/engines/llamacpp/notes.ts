@@ -1,5 +1,7 @@
-/** What a llama.cpp split option must tell the user beyond its figures: the device order its -ts assumes, and what RPC costs. */
+/** What a llama.cpp option must tell the user beyond its figures: the device order its -ts assumes, what RPC costs, and the CPU's repacked copy. */
 import type { Layout } from "../../layout.ts";
+import { gib1 } from "../../placement.ts";
+import { RPC_CROSSING_MS, rpcCrossings } from "../../speed/rpc.ts";
 import type { ModelShape } from "../../shapeTypes.ts";
 
 /** Bytes of one token's activations between layers: n_embd floats (ggml's f32 hidden state). */
@@ -7,6 +9,7 @@ const ACTIVATION_ELEMENT_BYTES = 4;
 
 export function llamacppNotes(layout: Layout, shape: ModelShape): string[] {
   const p = layout.placement;
+  if (p.cpu) return repackNotes(layout);
   if (p.tensorSplit === undefined) return [];
   const order = layout.parts.map((part) => `${part.role.split(":")[0] ?? ""} ${part.gpuClass}`).join(", ");
   const notes = [
@@ -14,9 +17,19 @@ export function llamacppNotes(layout: Layout, shape: ModelShape): string[] {
   ];
   if (p.nodes > 1) {
     const kib = (shape.hiddenSize * ACTIVATION_ELEMENT_BYTES) / 1024;
+    const crossings = rpcCrossings(p.nodes);
     notes.push(
-      `Over RPC every token crosses the network once per host boundary: ${p.nodes} crossings a token (head to the first worker, worker to worker, the last back to the head), each ${kib.toFixed(0)} KiB of activations and a round trip, so generation pays ${p.nodes} network latencies per token on top of the cards' time; prompt batches cross the same way, ubatch tokens at once. Loading sends each worker its weights over the network (rpc-server -c keeps them in a local cache for the next start).`,
+      `Over RPC every token crosses the network at each host boundary: ${crossings} crossings a token here (the head sends the activations to each worker and takes them back, since rpc-servers do not pass tensors to one another), each ${kib.toFixed(0)} KiB and an RPC round trip of about ${RPC_CROSSING_MS} ms (two DGX Sparks over a direct cable; a switched network adds its own latency), so generation pays about ${(crossings * RPC_CROSSING_MS).toFixed(1)} ms a token on top of the cards' time, which the speed shown includes; prompt batches cross the same way, a ubatch at a time. Loading sends each worker its weights over the network (rpc-server -c keeps them in a local cache for the next start).`,
     );
   }
   return notes;
+}
+
+/** The CPU option's second copy of its repacked matrices (repack.ts), which its host RAM counts. */
+function repackNotes(layout: Layout): string[] {
+  const copy = layout.artifact.cpuRepack?.copyBytes ?? 0;
+  if (copy <= 0) return [];
+  return [
+    `llama.cpp's CPU build repacks this file's Q4_0/Q4_K/IQ4_NL/MXFP4 matrices for AVX2 into a second buffer (CPU_REPACK) while the file stays mapped: ${gib1(copy)} GiB more host RAM, counted here. -nr (--no-repack) saves it, at a cost in speed.`,
+  ];
 }

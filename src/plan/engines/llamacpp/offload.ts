@@ -7,7 +7,7 @@ import { evalHost } from "./host.ts";
 import { geometryOfFirst, geometryOfLast } from "../../geometries.ts";
 import { type CardEval, type EvalContext, fitsEval, type Layout, type Part } from "../../layout.ts";
 import type { Workload } from "../../types.ts";
-import { weightParts } from "../../weights.ts";
+import { moeLayersIn, weightParts } from "../../weights.ts";
 
 /** An offloaded layout's parts for each count of layers in RAM: they do not depend on the workload. */
 const offloadParts = new WeakMap<Layout, Map<number, Part[]>>();
@@ -69,4 +69,24 @@ export function offloadSplit(
     else lo = mid + 1;
   }
   return { cpuLayers: lo, ...at(lo) };
+}
+
+/**
+ * A --tensor-split over hosts whose cards cannot hold every layer, with the first layers in the head's
+ * RAM (src/llama-model.cpp:1475: layers below n_layer + 1 − n_gpu_layers go to the CPU): the split's
+ * parts are the cards', the host the head's CPU with those layers, their cache and the token embedding.
+ */
+export function headCpuSplit(
+  layout: Layout,
+  ctx: EvalContext,
+  w: Workload,
+  contextTokens: number,
+): { cpuLayers: number; evals: CardEval[]; host: CardEval | null } {
+  const k = layout.host?.splitCpuLayers ?? 0;
+  const wp = weightParts(ctx.shape, layout.artifact);
+  const evals = layout.parts.map((p) => evalCard(layout, p, ctx, w, contextTokens));
+  const offloaded = k * wp.layerBytes + moeLayersIn(ctx.shape, 0, k) * wp.expertLayerBytes;
+  const host = evalHost(layout, ctx, w, contextTokens, offloaded, k > 0 ? geometryOfFirst(ctx.shape, k) : null);
+  if (host) host.load.role = `${layout.placement.nodeIds?.[0] ?? "head"} CPU: layers 0–${k - 1}`;
+  return { cpuLayers: k, evals, host };
 }

@@ -13,6 +13,11 @@ import { weightParts } from "../../weights.ts";
 
 /** llama.cpp: the CPU, a layer split over one node's cards, and layers or experts in RAM when the cards cannot hold it. */
 export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
+  if (a.format !== "gguf") {
+    const cpuOnly = c.allHostUsable.length > 0 && c.pools.every((p) => p.memoryBytes === null);
+    if (cpuOnly) out.refused.push({ artifact: a.name, engine: "llamacpp", where: "CPU", reason: needsGguf(a) });
+    return;
+  }
   const shape = c.shape;
   if (c.allHostUsable.length > 0) {
     const placement: Placement = {
@@ -84,6 +89,12 @@ export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): v
   // Devices that differ, on one node (-ts) or over several hosts (--rpc), once the classes alone are tried.
   mixedNodeOptions(a, c, out);
   rpcOptions(a, c, out);
+}
+
+/** Why a CPU-only cluster runs nothing of a safetensors or .bin artifact: on CPUs the plan runs llama.cpp, which loads GGUF only. */
+export function needsGguf(a: Artifact): string {
+  const what = a.format === "pytorch" ? "PyTorch .bin shards" : "safetensors";
+  return `llama.cpp loads GGUF files only ("llama.cpp requires the model to be stored in the GGUF file format", its README), and ${a.name} is ${what}; on a cluster of CPUs llama.cpp is the only engine planned: plan one of the model's GGUF quantizations, or add GPU nodes`;
 }
 
 /** The widest node of a class, with part of the model in its RAM: experts first (--n-cpu-moe), else whole layers (-ngl). */

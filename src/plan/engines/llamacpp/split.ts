@@ -51,15 +51,23 @@ export function deviceLabel(d: SplitDevice): string {
  * left the same share of headroom; sized at the workload's context (the cache of every slot, as
  * llama.cpp allocates it up front). The fit check is then made per card on the parts returned.
  */
-export function chooseSplit(shape: ModelShape, a: Artifact, devices: readonly SplitDevice[], w: Workload): SplitChoice {
-  const L = shape.layers;
+export function chooseSplit(
+  shape: ModelShape,
+  a: Artifact,
+  devices: readonly SplitDevice[],
+  w: Workload,
+  firstLayer = 0,
+): SplitChoice {
+  // Layers before `firstLayer` stay on the head's CPU (-ngl below all of them): the devices split the rest.
+  const L = shape.layers - firstLayer;
   const wp = weightParts(shape, a);
   const output = wp.headBytes > 0 ? wp.headBytes : wp.embedBytes;
   const s = resolveSettings("llamacpp", devices[0]?.physicalBytes ?? 0, w.settings, 1, w.sequences);
   const elem = llamacppKvElementBytes(w.kvDtype);
-  const kvAll = llamacppCacheBytes(geometryOfFirst(shape, L), elem, w.contextTokens, s.parallel, s.ubatch);
-  // A mean layer: its weights, its experts, its share of the cache.
-  const perLayer = wp.layerBytes + (wp.moeLayers * wp.expertLayerBytes) / Math.max(1, L) + kvAll / Math.max(1, L);
+  const all = shape.layers;
+  const kvAll = llamacppCacheBytes(geometryOfFirst(shape, all), elem, w.contextTokens, s.parallel, s.ubatch);
+  // A mean layer of the model: its weights, its experts, its share of the cache.
+  const perLayer = wp.layerBytes + (wp.moeLayers * wp.expertLayerBytes) / Math.max(1, all) + kvAll / Math.max(1, all);
   const held: number[] = [];
   for (let i = 0; i < devices.length; i++) {
     const d = devices[i] as SplitDevice;
@@ -85,7 +93,7 @@ export function chooseSplit(shape: ModelShape, a: Artifact, devices: readonly Sp
     left--;
   }
   const slots = layers.map((n, i) => (i === layers.length - 1 ? n + 1 : n));
-  return { kind: "split", slots, parts: splitParts(shape, a, devices, layers) };
+  return { kind: "split", slots, parts: splitParts(shape, a, devices, layers, devices.length - 1, firstLayer) };
 }
 
 /**
@@ -98,11 +106,12 @@ export function splitParts(
   devices: readonly SplitDevice[],
   layers: readonly number[],
   outputIndex = devices.length - 1,
+  firstLayer = 0,
 ): Part[] {
   const wp = weightParts(shape, a);
   const output = wp.headBytes > 0 ? wp.headBytes : wp.embedBytes;
   const parts: Part[] = [];
-  let start = 0;
+  let start = firstLayer;
   for (let i = 0; i < devices.length; i++) {
     const d = devices[i] as SplitDevice;
     const end = start + (layers[i] ?? 0);

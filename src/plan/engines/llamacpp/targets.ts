@@ -4,10 +4,13 @@
  * --rpc on the head), every device with its own share.
  */
 import { chooseSplit, type SplitDevice, splitProblem } from "./split.ts";
-import type { ClassPool, EnumContext, Enumerated, Layout } from "../../layout.ts";
+import type { ClassPool, EnumContext, Enumerated, HostShare, Layout, PoolNode } from "../../layout.ts";
 import { basePlacement, gib1, layoutId } from "../../placement.ts";
+import { HOST_SHARE } from "./memory.ts";
+import { hostShare } from "../../pools.ts";
 import { bitsOf } from "../../quant.ts";
 import type { Artifact, Placement } from "../../types.ts";
+import { weightParts } from "../../weights.ts";
 
 /** Hosts past the fewest whose cards hold the weights that the RPC search still tries (caches, buffers and margins need a little more). */
 const RPC_EXTRA_HOSTS = 3;
@@ -95,10 +98,18 @@ function splitLayout(
   devices: SplitDevice[],
   nodes: NodeDevices[],
   fabric: string,
+  headCpuLayers = 0,
 ): Layout | string {
-  const choice = chooseSplit(c.shape, a, devices, c.workload);
+  const choice = chooseSplit(c.shape, a, devices, c.workload, headCpuLayers);
   if (choice.kind !== "split") return splitProblem(choice, c.shape);
   const head = nodes[0] as NodeDevices;
+  let host: HostShare | null = null;
+  if (headCpuLayers > 0) {
+    const node = poolNodeOf(c.pools, head.id);
+    if (!node || node.hostMemBytes <= 0) return `${head.id}'s RAM is not known, so no layers can be planned on its CPU`;
+    // The token embedding stays in the head's RAM beside the layers (llama.cpp's input layer is always the CPU's).
+    host = { ...hostShare("layers", c, node, weightParts(c.shape, a).embedBytes), splitCpuLayers: headCpuLayers };
+  }
   const placement: Placement = {
     ...basePlacement(
       classLabel(devices),
@@ -113,13 +124,13 @@ function splitLayout(
     tensorSplit: choice.slots,
   };
   return {
-    id: layoutId(a, "llamacpp", placement, nodes.length > 1 ? "rpc" : "ts"),
+    id: layoutId(a, "llamacpp", placement, nodes.length > 1 ? (headCpuLayers > 0 ? "rpc-cpu" : "rpc") : "ts"),
     artifact: a,
     engine: "llamacpp",
     placement,
     bitsPerWeight: bitsOf(a),
     parts: choice.parts,
-    host: null,
+    host,
     hosts: 1,
     freeNow: nodes.every((n) => n.allFree),
     cardsShort: 0,
@@ -202,7 +213,11 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
       const why = typeof last === "string" ? last : c.problem(last);
       if (why === null) placed = push(a, c, out, last, "");
     }
-    if (!placed) push(a, c, out, last, `${nodes.length} hosts on ${fabric} over RPC`);
+    if (!placed) {
+      // Why the cards alone do not, then the same hosts with the head's CPU taking the first layers.
+      push(a, c, out, last, `${nodes.length} hosts on ${fabric} over RPC`);
+      headCpuOption(a, c, out, nodes, fabric);
+    }
     // A host elsewhere cannot join: rpc-server is reached over the head's network.
     for (const other of all) {
       if (other.fabric === fabric) continue;
@@ -214,4 +229,40 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
       });
     }
   }
+}
+
+/** A node's pool entry (its RAM), by id. */
+function poolNodeOf(pools: readonly ClassPool[], id: string): PoolNode | undefined {
+  for (const pool of pools) for (const nodes of pool.fabrics.values()) for (const n of nodes) if (n.id === id) return n;
+  return undefined;
+}
+
+/**
+ * Every host of a fabric over RPC when their cards together cannot hold the model: the first layers then
+ * stay on the head's CPU, in its RAM (-ngl below all layers; the issue's "every device of every host is a
+ * target, including the head's own cards and its CPU"), the fewest that let the cards hold the rest.
+ * Whether it is offered, or why not, is pushed.
+ */
+function headCpuOption(a: Artifact, c: EnumContext, out: Enumerated, nodes: NodeDevices[], fabric: string): void {
+  const devices = [...nodes.slice(1).flatMap((n) => n.devices), ...(nodes[0] as NodeDevices).devices];
+  const cardsOnly = chooseSplit(c.shape, a, devices, c.workload);
+  if (cardsOnly.kind !== "short") return;
+  const L = c.shape.layers;
+  const where = `${nodes.length} hosts on ${fabric} over RPC + ${nodes[0]?.id ?? "head"}'s CPU`;
+  const wp = weightParts(c.shape, a);
+  const headRam = (poolNodeOf(c.pools, nodes[0]?.id ?? "")?.hostMemBytes ?? 0) * HOST_SHARE;
+  const layerBytes = wp.layerBytes + (wp.moeLayers * wp.expertLayerBytes) / Math.max(1, L);
+  let last: Layout | string =
+    `${nodes[0]?.id ?? "the head"}'s RAM (${gib1(headRam)} GiB for llama.cpp) cannot hold the ${L - cardsOnly.layersHeld} layers the cards cannot`;
+  // The mean layer the split is sized on is not every card's: one more layer on the CPU until each card fits,
+  // while the head's RAM still holds them.
+  for (let k = Math.max(1, L - cardsOnly.layersHeld); k < L && wp.embedBytes + k * layerBytes <= headRam; k++) {
+    last = splitLayout(a, c, devices, nodes, fabric, k);
+    if (typeof last === "string" && last.includes("RAM is not known")) break;
+    if (typeof last !== "string" && c.problem(last) === null) {
+      push(a, c, out, last, where);
+      return;
+    }
+  }
+  push(a, c, out, last, where);
 }
