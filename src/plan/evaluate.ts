@@ -86,7 +86,10 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
   const kvTaken = kvDtypeAllowed(layout.engine, w.kvDtype);
   let maxContextTokens = kvTaken ? modelMax : 0;
   for (const e of all) maxContextTokens = Math.min(maxContextTokens, e.outsideOk ? longestContext(e, modelMax) : 0);
-  const pool = layout.placement.cpu ? { bytes: 0, tokens: 0, concurrency: 0 } : poolOf(layout, r.evals, w, ctx.shape);
+  const one = layout.placement.cpu ? { bytes: 0, tokens: 0, concurrency: 0 } : poolOf(layout, r.evals, w, ctx.shape);
+  // A data-parallel engine's ranks each keep such a pool: together they hold dp times its tokens and sequences.
+  const dp = layout.dataParallel;
+  const pool = dp > 1 ? { bytes: one.bytes, tokens: one.tokens * dp, concurrency: one.concurrency * dp } : one;
   const hostedFits = layout.cardsShort === 0;
   const placement: Placement =
     r.cpuLayers > 0

@@ -60,7 +60,7 @@ export interface Layout {
   /** Copies of it the cluster holds at once, and on the cards free now (the CPU option's are counted per workload). */
   replicas: number;
   replicasFreeNow: number;
-  /** Copies on one node, which the engine can run as one data-parallel server (vLLM --data-parallel-size, SGLang --dp); 1 otherwise. */
+  /** The data-parallel ranks its one engine runs (placement.dataParallel: vLLM --data-parallel-size, SGLang --dp-size); 1 otherwise. */
   dataParallel: number;
 }
 

@@ -7,6 +7,7 @@ import { enumerate } from "./enumerate.ts";
 import { evaluate } from "./evaluate.ts";
 import type { EvalContext, Layout } from "./layout.ts";
 import { type ClusterLinks, clusterLinks } from "./links.ts";
+import { paretoPrune } from "./prune.ts";
 import { rank } from "./rank.ts";
 import type { Cluster, Plan, PlanInput, Workload } from "./types.ts";
 
@@ -65,7 +66,8 @@ export function withWorkload(p: Plan, workload: Workload): Plan {
  * workload afterwards without enumerating again.
  */
 export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Plan {
-  const { layouts, refused } = enumerate(input, cluster, workload);
+  const enumerated = enumerate(input, cluster, workload);
+  const refused = enumerated.refused;
   const links = clusterLinks(cluster);
   const ctx: EvalContext = {
     repo: input.repo,
@@ -74,10 +76,12 @@ export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Pl
     ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}),
     links,
   };
-  const options = rank(
-    layouts.map((l) => evaluate(l, ctx, workload)),
-    workload.rankBy,
+  const kept = paretoPrune(
+    enumerated.layouts,
+    enumerated.layouts.map((l) => evaluate(l, ctx, workload)),
   );
+  const layouts = kept.layouts;
+  const options = rank(kept.options, workload.rankBy);
   withPurchases(options, workload);
   const p: Plan = {
     repo: input.repo,
