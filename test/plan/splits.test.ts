@@ -1,0 +1,183 @@
+/**
+ * The splits TP alone does not say: pipeline stages within a node, pipelines over nodes at a narrower
+ * width, and a node's replicas as one data-parallel engine. Real configs and file sizes from the
+ * bundled catalog and test/fixtures; the pipelines' memory is vLLM's own partition
+ * (`get_pp_indices`), checked against vLLM 0.19's PP startup logs in calibration.test.ts
+ * (llm-d-planner PR #205: Llama-3.1-8B tp1pp2 / tp1pp4 on one H100 node).
+ */
+import { describe, expect, test } from "vitest";
+import { catalogSnapshot } from "../../src/hub/catalog.ts";
+import {
+  DEFAULT_WORKLOAD,
+  estimateSpeed,
+  plan,
+  readModel,
+  servingParts,
+  type Cluster,
+  type PlanOption,
+  type SpeedInput,
+} from "../../src/plan/index.ts";
+import { optionJson } from "../../src/report/json.ts";
+import { originalOf, shapeOf } from "./planning-fixtures.ts";
+
+const dgx = (nodes: number, cls = "h100-80g", count = 8): Cluster => ({
+  nodes: Array.from({ length: nodes }, (_, i) => ({
+    id: `dgx-${i + 1}`,
+    fabric: "ib0",
+    hostMemGib: 2048,
+    hostFreeGib: 2048,
+    devices: [{ class: cls, count, free: count }],
+  })),
+});
+
+function planned(repo: string, cluster: Cluster, sequences = 1) {
+  const s = catalogSnapshot(repo);
+  if (!s) throw new Error(`${repo} is not in the catalog`);
+  const { shape, artifacts } = readModel(s);
+  return plan({ repo: s.repo, revision: s.sha, shape, artifacts }, cluster, { ...DEFAULT_WORKLOAD, sequences });
+}
+
+describe("pipeline stages within one node", () => {
+  const mixtral = planned("mistralai/Mixtral-8x7B-Instruct-v0.1", dgx(1));
+  const staged = (engine: string) =>
+    mixtral.options.find((o) => o.engine === engine && o.placement.nodes === 1 && o.placement.pipelineParallel > 1);
+
+  test("Mixtral (93 GB of bf16) does not fit one H100, so two one-card stages are offered beside TP 2", () => {
+    for (const engine of ["vllm", "sglang"]) {
+      const o = staged(engine);
+      expect(o?.placement).toMatchObject({ gpusPerNode: 2, tensorParallel: 1, pipelineParallel: 2 });
+      expect(o?.fits).toBe(true);
+      expect(o?.commands).toHaveLength(1);
+    }
+    expect(staged("vllm")?.commands[0]).toMatch(/--tensor-parallel-size 1 --pipeline-parallel-size 2/);
+    expect(staged("sglang")?.commands[0]).toMatch(/--tp-size 1 --pp-size 2/);
+    // Never at a width that fits alone: TP 2 holds it, so no TP 2 × PP 2.
+    expect(mixtral.options.some((o) => o.placement.tensorParallel === 2 && o.placement.pipelineParallel > 1)).toBe(
+      false,
+    );
+  });
+
+  test("every layer is placed once: the stages' bodies, embedding and lm_head add up to the checkpoint", () => {
+    const repo = "Qwen/Qwen2.5-Coder-32B-Instruct";
+    const a = originalOf(repo);
+    const parts = servingParts(shapeOf(repo), a, "h100-80g", 80 * 2 ** 30, 1, 3, false);
+    expect(parts).toHaveLength(3);
+    const total = parts.reduce((s, p) => s + p.bodyBytes + p.embedBytes, 0);
+    expect(total).toBeCloseTo(a.bytes, -3);
+    // The first stage holds the embedding, the last the lm_head (untied: as large), the middle neither.
+    const [first, middle, last] = parts;
+    expect(first?.embedBytes).toBeGreaterThan(0);
+    expect(middle?.embedBytes).toBe(0);
+    expect(last?.embedBytes).toBeCloseTo(first?.embedBytes ?? 0, -3);
+    expect(last?.holdsOutput).toBe(true);
+    expect(first?.holdsOutput).toBe(false);
+  });
+
+  test("Mixtral's 32 layers split 16 and 16: the embedding on the first card weighs what the lm_head does on the last", () => {
+    const o = staged("vllm") as PlanOption;
+    expect(o.cards).toHaveLength(2);
+    expect(o.cards[0]?.weightsBytes).toBeCloseTo(o.cards[1]?.weightsBytes ?? 0, -6);
+    expect(o.cards[0]?.role).toBe("stage 1");
+  });
+});
+
+describe("pipelines over nodes at every width", () => {
+  test("DeepSeek-R1 (FP8) on four nodes of 8 A100s: 2 nodes × TP 8, and 3 nodes × TP 4 on fewer cards, whose stages leave room for a second pipeline", () => {
+    const p = planned("deepseek-ai/DeepSeek-R1", dgx(4, "a100-80g"));
+    const vllm = p.options.filter((o) => o.engine === "vllm" && o.placement.nodes > 1);
+    const shapes = vllm.map((o) => `${o.placement.nodes}x${o.placement.tensorParallel}`).sort();
+    expect(shapes).toContain("2x8");
+    const narrow = vllm.find((o) => o.placement.tensorParallel === 4);
+    expect(narrow?.placement).toMatchObject({ nodes: 3, gpusPerNode: 4, pipelineParallel: 3 });
+    // Four nodes hold one 3-stage pipeline of 4 cards a node, twice over (each node has room for two stages).
+    expect(narrow?.replicas).toBe(2);
+    expect(narrow?.commands).toHaveLength(3);
+    // It comes first by fewest cards: 12 against 16.
+    expect(vllm[0]?.placement.tensorParallel).toBe(4);
+  });
+});
+
+describe("one data-parallel engine over a node", () => {
+  const p = planned("meta-llama/Llama-3.1-8B-Instruct", dgx(1), 64);
+  const one = p.options.find(
+    (o) => o.engine === "vllm" && o.placement.gpusPerNode === 1 && (o.placement.dataParallel ?? 1) === 1,
+  ) as PlanOption;
+  const dp8 = p.options.find((o) => o.engine === "vllm" && o.placement.dataParallel === 8) as PlanOption;
+
+  test("vLLM DP 8 × TP 1: eight ranks' pools, one endpoint, --data-parallel-size 8", () => {
+    expect(dp8.placement).toMatchObject({ gpusPerNode: 8, tensorParallel: 1, pipelineParallel: 1 });
+    expect(dp8.maxConcurrency).toBeCloseTo(8 * one.maxConcurrency, 6);
+    expect(dp8.commands[0]).toMatch(/--tensor-parallel-size 1 --data-parallel-size 8/);
+    expect(dp8.replicas).toBe(1);
+    const json = optionJson(dp8);
+    expect(json.data_parallel).toBe(8);
+    expect(json.gpus_per_node).toBe(8);
+    // The ranks share the sequences: together they deliver more than one rank, as much as eight at 64 sequences.
+    expect(dp8.speed?.throughputTps ?? 0).toBeGreaterThan(7 * (one.speed?.throughputTps ?? Infinity) * (8 / 64));
+    expect(optionJson(one).data_parallel).toBe(1);
+  });
+
+  test("SGLang's is --dp-size, its TP groups each what one replica holds", () => {
+    const s = p.options.find((o) => o.engine === "sglang" && o.placement.dataParallel === 8);
+    expect(s?.commands[0]).toMatch(/--tp-size 1 --dp-size 8/);
+  });
+
+  test("vLLM spreads a mixture of experts' experts over DP × TP: Mixtral runs as DP 8 × TP 1, where one card alone does not hold it", () => {
+    const m = planned("mistralai/Mixtral-8x7B-Instruct-v0.1", dgx(1));
+    const dp = m.options.find((o) => o.engine === "vllm" && o.placement.dataParallel === 8);
+    expect(dp?.fits).toBe(true);
+    expect(dp?.placement.tensorParallel).toBe(1);
+    // SGLang's ranks are whole replicas: one card does not hold Mixtral, so no SGLang DP 8 × TP 1.
+    expect(m.options.some((o) => o.engine === "sglang" && o.placement.dataParallel === 8)).toBe(false);
+  });
+});
+
+describe("speed of a pipeline", () => {
+  const base: SpeedInput = {
+    card: {
+      label: "h100-80g",
+      kind: "hbm",
+      vendor: "nvidia",
+      memBandwidthGBps: 3350,
+      tflops: { bf16: 989, fp16: 989, fp8: 1979, fp4: null, int8: 1979 },
+    },
+    model: {
+      weightsBytes: 16e9,
+      routedExpertBytes: 0,
+      routedExperts: 0,
+      expertsPerToken: 0,
+      activeParams: 8e9,
+      layers: 32,
+      hiddenSize: 4096,
+      kvBytesPerToken: 131072,
+      kvSplitByTensorParallel: true,
+      attentionFlopsPerContextToken: 4 * 32 * 32 * 128,
+      computeFormat: "bf16",
+    },
+    layout: {
+      engine: "vllm",
+      tensorParallel: 1,
+      pipelineStages: 4,
+      expertParallel: 1,
+      hostWeightsBytes: 0,
+      hostExpertBytes: 0,
+      hostBandwidthGBps: null,
+      cpuOnly: false,
+    },
+    links: { intraNodeGBps: 450, fabricGBps: null, crossNodeHops: 0, tensorParallelCrossesNodes: false },
+    workload: { inputTokens: 1024, outputTokens: 256, sequences: 1, sequencesTheKvHolds: null },
+  };
+  const at = (sequences: number, engine: "vllm" | "llamacpp" = "vllm") =>
+    estimateSpeed({ ...base, layout: { ...base.layout, engine }, workload: { ...base.workload, sequences } });
+
+  test("one sequence visits the stages one after another: decode is no faster than one card's", () => {
+    const one = estimateSpeed({ ...base, layout: { ...base.layout, pipelineStages: 1 } });
+    expect(at(1).decodeTps ?? 0).toBeLessThanOrEqual(one.decodeTps ?? 0);
+  });
+
+  test("more sequences fill the pipeline: each stage works on its own micro-batch, so the step is a micro-batch's", () => {
+    // 256 sequences in 4 micro-batches of 64: a round is one 64-sequence step, not one 256-sequence step.
+    expect(at(256).tpotMs ?? Infinity).toBeLessThan(at(256, "llamacpp").tpotMs ?? 0);
+    expect(at(256).basis).toMatch(/4 pipeline micro-batches/);
+  });
+});
