@@ -9,7 +9,7 @@ import { evalLayout } from "./evaluate.ts";
 import { type EnumContext, type Enumerated, type EvalContext, fitsEval, type Layout, needOf } from "./layout.ts";
 import { article, gib1 } from "./placement.ts";
 import { classPools } from "./pools.ts";
-import type { Cluster, PlanInput, Workload } from "./types.ts";
+import type { Cluster, Engine, PlanInput, Workload } from "./types.ts";
 import { engineRunsOn, unifiedMemoryEngines } from "./unifiedMemory.ts";
 import { GIB } from "./units.ts";
 
@@ -33,7 +33,7 @@ export function problem(layout: Layout, c: EvalContext & { workload: Workload })
 }
 
 /** Every placement of every artifact, and every configuration turned down with its reason. */
-export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload): Enumerated {
+export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload, only?: Engine): Enumerated {
   const pools = classPools(cluster);
   const hostUsable = cluster.nodes
     .filter((n) => n.hostMemGib > 0)
@@ -71,6 +71,8 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
       if (why !== null) out.refused.push({ artifact: a.name, engine: engine.id, where: "any", reason: why });
     }
     for (const engine of ENGINE_ORDER) {
+      // What to buy plans one engine on a hypothetical node (buyAcross.ts).
+      if (only !== undefined && engine.id !== only) continue;
       const admitted = engine.admits(a, input.shape, workload);
       out.refused.push(...admitted.refusals);
       if (!admitted.places) continue;

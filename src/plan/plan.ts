@@ -3,6 +3,7 @@
  * the same layouts without enumerating.
  */
 import { withPurchases } from "./buy.ts";
+import { withPurchasesAcross } from "./buyAcross.ts";
 import { enumerate } from "./enumerate.ts";
 import { evaluate } from "./evaluate.ts";
 import type { EvalContext, Layout } from "./layout.ts";
@@ -83,6 +84,7 @@ export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Pl
   const layouts = kept.layouts;
   const options = rank(kept.options, workload.rankBy);
   withPurchases(options, workload);
+  withPurchasesAcross(input, cluster, workload, options);
   const p: Plan = {
     repo: input.repo,
     revision: input.revision,

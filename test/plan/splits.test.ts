@@ -181,3 +181,51 @@ describe("speed of a pipeline", () => {
     expect(at(256).basis).toMatch(/4 pipeline micro-batches/);
   });
 });
+
+describe("what to buy, across card classes", () => {
+  const cluster: Cluster = {
+    nodes: [
+      { id: "a", fabric: "", hostMemGib: 128, hostFreeGib: 120, devices: [{ class: "l40s-48g", count: 2, free: 2 }] },
+    ],
+  };
+  const s = catalogSnapshot("Qwen/Qwen2.5-Coder-32B-Instruct");
+  if (!s) throw new Error("catalog");
+  const { shape, artifacts } = readModel(s);
+  // 32 sequences of 32k at 256 KiB a token is 256 GiB of KV: two L40S start it but hold a few.
+  const p = plan({ repo: s.repo, revision: s.sha, shape, artifacts }, cluster, {
+    ...DEFAULT_WORKLOAD,
+    sequences: 32,
+    contextTokens: 32768,
+  });
+  const tp2 = p.options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 2) as PlanOption;
+
+  test("an option that starts but holds too few is told the smallest change in any class, smallest first", () => {
+    expect(tp2.fits).toBe(true);
+    expect(tp2.fitsWorkload).toBe(false);
+    const buys = tp2.whatToBuy ?? [];
+    expect(buys.length).toBeGreaterThan(1);
+    const added = buys.map((b) => b.cardsAdded);
+    expect(added).toEqual([...added].sort((x, y) => x - y));
+    expect(buys.some((b) => b.gpuClass !== "l40s-48g" && b.gpuClass !== "")).toBe(true);
+    // Each is what the plan would list on such a node: it names the layout that runs it.
+    expect(buys[0]?.change).toMatch(/^\+\d+ [a-z0-9-]+ .*runs it$/);
+  });
+
+  test("it is what planning on that node gives: the first change's cards meet the workload there", () => {
+    const first = (tp2.whatToBuy ?? [])[0];
+    if (!first) throw new Error("no change");
+    const node: Cluster = {
+      nodes: [
+        {
+          id: "new",
+          fabric: "",
+          hostMemGib: 128,
+          hostFreeGib: 120,
+          devices: [{ class: first.gpuClass, count: first.cardsAdded, free: first.cardsAdded }],
+        },
+      ],
+    };
+    const there = plan({ repo: s.repo, revision: s.sha, shape, artifacts }, node, p.workload);
+    expect(there.options.some((o) => o.engine === "vllm" && o.fitsWorkload === true)).toBe(true);
+  });
+});
