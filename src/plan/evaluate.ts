@@ -157,10 +157,21 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
   return option;
 }
 
-/** Nodes whose free RAM holds the CPU replica now. */
+/** Nodes whose free RAM holds the CPU replica now (the shares are sorted ascending: a binary search, as hostsFor). */
 function hostsFreeFor(host: HostShare, e: CardEval): number {
-  const need = needOf(e);
-  return host.nodeFreeBytes.filter((b) => b >= need).length;
+  return countAtLeast(host.nodeFreeBytes, needOf(e));
+}
+
+/** How many of an ascending array are ≥ `need`. */
+function countAtLeast(a: readonly number[], need: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((a[mid] ?? 0) >= need) hi = mid;
+    else lo = mid + 1;
+  }
+  return a.length - lo;
 }
 
 /** Each artifact's speed model at a KV element width, made once: it walks the layers for the KV bytes. */
@@ -224,16 +235,7 @@ function longestContext(e: CardEval, cap: number): number {
 
 /** Nodes whose RAM share holds the CPU replica (binary search over the sorted shares). */
 function hostsFor(host: HostShare, e: CardEval): number {
-  const need = needOf(e);
-  const a = host.nodeUsableBytes;
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((a[mid] ?? 0) >= need) hi = mid;
-    else lo = mid + 1;
-  }
-  return a.length - lo;
+  return countAtLeast(host.nodeUsableBytes, needOf(e));
 }
 
 function cpuFreeNow(host: HostShare, e: CardEval): boolean {

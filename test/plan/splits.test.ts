@@ -17,6 +17,7 @@ import {
   type PlanOption,
   type SpeedInput,
 } from "../../src/plan/index.ts";
+import { deploy } from "../../src/deploy/index.ts";
 import { optionJson } from "../../src/report/json.ts";
 import { originalOf, shapeOf } from "./planning-fixtures.ts";
 
@@ -227,5 +228,22 @@ describe("what to buy, across card classes", () => {
     };
     const there = plan({ repo: s.repo, revision: s.sha, shape, artifacts }, node, p.workload);
     expect(there.options.some((o) => o.engine === "vllm" && o.fitsWorkload === true)).toBe(true);
+  });
+});
+
+describe("the deployments of the new splits", () => {
+  test("a DP 8 × TP 1 engine and a TP 1 × PP 2 pipeline each ask Kubernetes for all their cards on one node, and serve the command planned", () => {
+    const p = planned("mistralai/Mixtral-8x7B-Instruct-v0.1", dgx(1));
+    for (const o of [
+      p.options.find((x) => x.engine === "vllm" && x.placement.dataParallel === 8),
+      p.options.find((x) => x.engine === "vllm" && x.placement.nodes === 1 && x.placement.pipelineParallel === 2),
+    ]) {
+      if (!o) throw new Error("option missing");
+      const text = deploy("kubernetes", { option: o, plan: p }).text;
+      expect(text).toMatch(new RegExp(`nvidia\\.com/gpu: "?${o.placement.gpusPerNode}"?`));
+      expect(text).toContain(o.placement.dataParallel === 8 ? "--data-parallel-size" : "--pipeline-parallel-size");
+      // One node: a Deployment, not a LeaderWorkerSet.
+      expect(text).toMatch(/kind: Deployment/);
+    }
   });
 });

@@ -104,7 +104,8 @@ function nodeSplits(
   for (let i = 0; i < widths.length; i++) {
     const tp = widths[i] ?? 1;
     if (!alone[i]) {
-      for (let pp = 2; tp * pp <= pool.maxPerNode && pp <= c.shape.layers; pp++) {
+      // The weights alone need tp × pp ≥ bytes ÷ a card's memory: shallower pipelines are not evaluated.
+      for (let pp = Math.max(2, fewestStages(a, mem, tp)); tp * pp <= pool.maxPerNode && pp <= c.shape.layers; pp++) {
         const fitting = variants(tp)
           .map((ep) => nodeLayout(a, engine, c, pool, mem, tp, pp, 1, ep))
           .filter((l) => c.problem(l) === null);
@@ -125,6 +126,14 @@ function nodeSplits(
     }
   }
   return placed;
+}
+
+/**
+ * Stages of `tp` cards the checkpoint needs at the least on cards of `mem` bytes: a bound, never an
+ * answer. Half its bytes, since runtime --quantization fp8 halves a 16-bit checkpoint's layers.
+ */
+function fewestStages(a: Artifact, mem: number, tp: number): number {
+  return Math.ceil(a.bytes / 2 / (tp * mem));
 }
 
 /** A replica on one node: `width` cards, tensor-parallel, with or without expert parallel. */
@@ -216,7 +225,9 @@ function pipelineOptions(
       if (able.length <= failedOn) continue;
       const order = fabricOrder(able, tp);
       let found = false;
-      for (let n = fewest; n <= able.length && n <= c.shape.layers; n++) {
+      // At the node's width every count is tried, its refusals said in words; narrower ones start at the bound.
+      const from = tp === width ? fewest : Math.max(fewest, fewestStages(a, mem, tp));
+      for (let n = from; n <= able.length && n <= c.shape.layers; n++) {
         const layout = pipelineLayout(a, engine, c, pool, mem, tp, n, fabric, moe, order, 0);
         const why = c.problem(layout);
         if (why === null) {
