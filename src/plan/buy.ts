@@ -23,12 +23,17 @@ function sequencesWord(n: number): string {
 export function withPurchases(options: readonly PlanOption[], w: Workload): void {
   const sequences = Math.max(1, w.sequences);
   const meeting = new Map<string, PlanOption>();
-  for (const o of options) {
+  // Each option's group once: the slider runs this on every move.
+  const groups = options.map(groupOf);
+  for (let i = 0; i < options.length; i++) {
+    const o = options[i] as PlanOption;
     if (!o.fitsWorkload) continue;
-    const known = meeting.get(groupOf(o));
-    if (!known || cardsOf(o) < cardsOf(known)) meeting.set(groupOf(o), o);
+    const g = groups[i] as string;
+    const known = meeting.get(g);
+    if (!known || cardsOf(o) < cardsOf(known)) meeting.set(g, o);
   }
-  for (const o of options) {
+  for (let i = 0; i < options.length; i++) {
+    const o = options[i] as PlanOption;
     const buys: PurchaseChange[] = [];
     const p = o.placement;
     if (o.moreCardsNeeded > 0) {
@@ -38,7 +43,7 @@ export function withPurchases(options: readonly PlanOption[], w: Workload): void
         gpuClass: p.gpuClass,
       });
     } else if (o.fits && o.fitsWorkload === false) {
-      const other = meeting.get(groupOf(o));
+      const other = meeting.get(groups[i] as string);
       if (other && other !== o) {
         buys.push({
           change: `nothing: ${placementLabel(other.placement)} on the cards there are holds ${sequencesWord(other.maxConcurrency)} of the ${sequences} sequences`,

@@ -6,7 +6,15 @@ import { ENGINE_ORDER, pastModelContext } from "./engines/index.ts";
 import { HOST_SHARE } from "./engines/llamacpp/memory.ts";
 import { modelContextTokens } from "./engines/pastContext.ts";
 import { evalLayout } from "./evaluate.ts";
-import { type EnumContext, type Enumerated, type EvalContext, fitsEval, type Layout, needOf } from "./layout.ts";
+import {
+  type EnumContext,
+  type Enumerated,
+  type EvalContext,
+  fitsEval,
+  type Layout,
+  type LayoutEval,
+  needOf,
+} from "./layout.ts";
 import { article, gib1 } from "./placement.ts";
 import { classPools } from "./pools.ts";
 import type { Cluster, Engine, PlanInput, Workload } from "./types.ts";
@@ -14,12 +22,18 @@ import { engineRunsOn, unifiedMemoryEngines } from "./unifiedMemory.ts";
 import { GIB } from "./units.ts";
 
 /** Why a layout does not fit at the plan's workload, in words (its worst card against what the card offers); null when it fits. */
-export function problem(layout: Layout, c: EvalContext & { workload: Workload }): string | null {
+export function problem(
+  layout: Layout,
+  c: EvalContext & { workload: Workload },
+  seen?: Map<Layout, LayoutEval>,
+): string | null {
   // Where the engine refuses a context past the model's, memory is judged at the model's: the longer
   // one is refused in words once (enumerate), not over every width and node count. llama.cpp allocates
   // what it is asked for, past the trained context or not.
   const refused = pastModelContext(layout.engine, c.shape, c.workload.contextTokens)?.runs === false;
   const r = evalLayout(layout, c, c.workload, refused ? modelContextTokens(c.shape) : c.workload.contextTokens);
+  // What evaluate() would work out again at the same workload and context: kept for it (plan.ts).
+  if (seen && !refused && c.workload.contextTokens >= 1) seen.set(layout, r);
   for (const e of r.evals) {
     if (!e.outsideOk) {
       return `vLLM's CUDA context, graphs and sampler warm-up need more than the ${gib1(e.load.physicalBytes - e.load.usableBytes)} GiB ${article(e.load.gpuClass)} keeps outside --gpu-memory-utilization`;
@@ -49,9 +63,10 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
     pools,
     allHostUsable: hostUsable,
     allHostFree: hostFree,
-    problem: (layout) => problem(layout, base),
+    problem: (layout) => problem(layout, base, seen),
   };
-  const out: Enumerated = { layouts: [], refused: [] };
+  const seen = new Map<Layout, LayoutEval>();
+  const out: Enumerated = { layouts: [], refused: [], evals: seen };
   for (const pool of pools) {
     if (pool.memoryBytes === null) {
       for (const a of input.artifacts) {

@@ -69,9 +69,10 @@ function poolOf(
  * context, the pool and the commands. The slider's path calls this again for
  * every option; nothing here enumerates.
  */
-export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOption {
+export function evaluate(layout: Layout, ctx: EvalContext, w: Workload, known?: LayoutEval): PlanOption {
   const contextTokens = Math.max(1, w.contextTokens);
-  const r = evalLayout(layout, ctx, w, contextTokens);
+  // `known`: the same layout at this workload and context, as enumeration's fit check found it.
+  const r = known ?? evalLayout(layout, ctx, w, contextTokens);
   const all = r.host ? [...r.evals, r.host] : r.evals;
   const memoryFits = all.every(fitsEval);
   // The worst card: the least room left after what it needs.

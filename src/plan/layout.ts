@@ -126,6 +126,8 @@ export function needOf(e: CardEval): number {
 export interface Enumerated {
   layouts: Layout[];
   refused: Refusal[];
+  /** What the fit check worked out for a layout at the plan's workload and context, for evaluate to reuse. */
+  evals?: Map<Layout, LayoutEval>;
 }
 
 /** What an engine's placements are enumerated against: the cluster's pools, the workload, and the fit check. */

@@ -88,9 +88,17 @@ export function placementLabel(p: Placement, engine?: Engine): string {
 export function splitWords(p: Placement): string {
   const dp = p.dataParallel ?? 1;
   if (dp > 1) return ` (DP ${dp} × TP ${p.tensorParallel})`;
-  if (p.pipelineParallel > 1 && p.pipelineParallel !== Math.max(1, p.nodes))
-    return ` (TP ${p.tensorParallel} × PP ${p.pipelineParallel})`;
+  if (inNodeStages(p)) return ` (TP ${p.tensorParallel} × PP ${p.pipelineParallel})`;
   return "";
+}
+
+/** Whether a vLLM/SGLang placement's width does not say its split: data-parallel ranks, or pipeline stages that are not one a node. */
+export function splitUnsaid(p: Placement): boolean {
+  return (p.dataParallel ?? 1) > 1 || inNodeStages(p);
+}
+
+function inNodeStages(p: Placement): boolean {
+  return p.pipelineParallel > 1 && p.pipelineParallel !== Math.max(1, p.nodes);
 }
 
 /** Cards one replica takes: its width on each of its nodes; none on the CPU. */

@@ -79,7 +79,7 @@ export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Pl
   };
   const kept = paretoPrune(
     enumerated.layouts,
-    enumerated.layouts.map((l) => evaluate(l, ctx, workload)),
+    enumerated.layouts.map((l) => evaluate(l, ctx, workload, enumerated.evals?.get(l))),
   );
   const layouts = kept.layouts;
   const options = rank(kept.options, workload.rankBy);

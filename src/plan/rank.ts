@@ -2,7 +2,7 @@
  * The order options are shown in, best first, as the seed ranks them
  * (docs/seed/options.go.txt `Rank`).
  */
-import { cardsPerReplica, splitWords } from "./placement.ts";
+import { cardsPerReplica, splitUnsaid } from "./placement.ts";
 import type { PlanOption, RankBy } from "./types.ts";
 
 /**
@@ -73,7 +73,7 @@ function rankKeys(o: PlanOption, by: RankBy = "fewest-cards", demoteLowBits = fa
     nodes: o.placement.nodes,
     quality: -quality(o.bitsPerWeight, o.placement.cpu),
     // On as many cards plain TP answers one user sooner than stages or ranks; the older layouts keep their order.
-    split: splitWords(o.placement) !== "" && (o.engine === "vllm" || o.engine === "sglang") ? 1 : 0,
+    split: (o.engine === "vllm" || o.engine === "sglang") && splitUnsaid(o.placement) ? 1 : 0,
     free: o.freeNow ? 0 : 1,
     room: -(o.haveBytes - o.needBytes),
   };
