@@ -22,18 +22,21 @@ function sequencesWord(n: number): string {
 /** Each option's `whatToBuy`, from the plan's own options (ranked: the first that meets the workload is the fewest cards). */
 export function withPurchases(options: readonly PlanOption[], w: Workload): void {
   const sequences = Math.max(1, w.sequences);
-  const meeting = new Map<string, PlanOption>();
-  // Each option's group once: the slider runs this on every move.
-  const groups = options.map(groupOf);
-  for (let i = 0; i < options.length; i++) {
-    const o = options[i] as PlanOption;
-    if (!o.fitsWorkload) continue;
-    const g = groups[i] as string;
-    const known = meeting.get(g);
-    if (!known || cardsOf(o) < cardsOf(known)) meeting.set(g, o);
-  }
-  for (let i = 0; i < options.length; i++) {
-    const o = options[i] as PlanOption;
+  // The layouts that meet the workload, by group: made only when an option starts but falls short
+  // (the slider runs this on every move, and at one sequence none does).
+  let meeting: Map<string, PlanOption> | null = null;
+  const meetingOf = (): Map<string, PlanOption> => {
+    if (meeting) return meeting;
+    const made = new Map<string, PlanOption>();
+    for (const o of options) {
+      if (!o.fitsWorkload) continue;
+      const known = made.get(groupOf(o));
+      if (!known || cardsOf(o) < cardsOf(known)) made.set(groupOf(o), o);
+    }
+    meeting = made;
+    return made;
+  };
+  for (const o of options) {
     const buys: PurchaseChange[] = [];
     const p = o.placement;
     if (o.moreCardsNeeded > 0) {
@@ -43,7 +46,7 @@ export function withPurchases(options: readonly PlanOption[], w: Workload): void
         gpuClass: p.gpuClass,
       });
     } else if (o.fits && o.fitsWorkload === false) {
-      const other = meeting.get(groups[i] as string);
+      const other = meetingOf().get(groupOf(o));
       if (other && other !== o) {
         buys.push({
           change: `nothing: ${placementLabel(other.placement)} on the cards there are holds ${sequencesWord(other.maxConcurrency)} of the ${sequences} sequences`,

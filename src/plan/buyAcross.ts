@@ -69,6 +69,8 @@ function priceOf(c: PurchaseChange, w: Workload): number {
 
 /** Adds the cross-class and fabric changes to the options of every group nothing runs at the workload. */
 export function withPurchasesAcross(input: PlanInput, cluster: Cluster, w: Workload, options: PlanOption[]): void {
+  // Most plans have every group met: say so without a key per option.
+  if (options.every((o) => o.fitsWorkload === true)) return;
   const meeting = new Set(options.filter((o) => o.fitsWorkload === true).map(groupKey));
   const groups: string[] = [];
   for (const o of options) {
