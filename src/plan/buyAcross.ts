@@ -1,8 +1,7 @@
 /**
  * What to buy across card classes: for an artifact × engine that nothing on the cluster runs at the
  * workload, the fewest cards of each catalog class that would (one node of up to eight, the width
- * nodes are sold in), and for nodes that name no fabric, whether naming one lets a pipeline across
- * them run it. Each candidate is planned by the engine's own enumeration on a cluster of that one
+ * nodes are sold in). Each candidate is planned by the engine's own enumeration on a cluster of that one
  * node, so it is exactly what the plan would then list. Bounded: the first MAX_GROUPS groups in rank
  * order, one enumeration per class; only the full plan runs it (the slider keeps same-class changes,
  * and the page plans afresh once the thumb rests).
@@ -67,7 +66,7 @@ function priceOf(c: PurchaseChange, w: Workload): number {
   return c.gpuClass === "" ? 0 : c.cardsAdded * (pricePerCardHour(c.gpuClass, w.pricesPerCardHour) ?? Infinity);
 }
 
-/** Adds the cross-class and fabric changes to the options of every group nothing runs at the workload. */
+/** Adds the cross-class changes to the options of every group nothing runs at the workload. */
 export function withPurchasesAcross(input: PlanInput, cluster: Cluster, w: Workload, options: PlanOption[]): void {
   // Most plans have every group met: say so without a key per option.
   if (options.every((o) => o.fitsWorkload === true)) return;
@@ -114,22 +113,6 @@ export function withPurchasesAcross(input: PlanInput, cluster: Cluster, w: Workl
         cardsAdded: added,
         gpuClass: card.class,
       });
-    }
-    // Nodes that name no fabric hold nothing together; named one, a pipeline across them may.
-    const loose = cluster.nodes.filter((n) => n.fabric === "" && n.devices.some((d) => d.count > 0));
-    if (loose.length > 1) {
-      const named: Cluster = {
-        nodes: cluster.nodes.map((n) => (n.fabric === "" ? { ...n, fabric: "new-fabric" } : n)),
-      };
-      const o = smallestMeeting(one, named, w, sample.engine, ctx);
-      if (o && o.placement.nodes > 1) {
-        const ids = (o.placement.nodeIds ?? []).join(" and ");
-        found.push({
-          change: `name a fabric for ${ids}, and ${o.placement.pipelineParallel > 1 ? `PP${o.placement.pipelineParallel}` : "a replica"} across them runs it (${placementLabel(o.placement, o.engine)})`,
-          cardsAdded: 0,
-          gpuClass: o.placement.gpuClass,
-        });
-      }
     }
     if (found.length === 0) continue;
     for (const o of options) {
