@@ -78,8 +78,9 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
  * A node's cards split otherwise than by TP alone; true when one fits.
  *
  * TP × PP (vLLM: "--tensor-parallel-size 4 --pipeline-parallel-size 2" on 8 GPUs, its docs' single-node
- * pipeline; SGLang: tp_size × pp_size ranks, server_args.py `pp_size`, "The pipeline parallelism
- * size."): at each width that does not fit alone, the shallowest pipeline that fits within the node.
+ * pipeline; SGLang: server_args.py `pp_size`, "The pipeline parallelism size.", run on one node by its
+ * own test/srt/test_pp_single_node.py @ 0518ee6c, "--tp-size 2 --pp-size 4"): at each width that does
+ * not fit alone, the shallowest pipeline that fits within the node.
  *
  * One engine over every replica a node holds: vLLM --data-parallel-size (EngineArgs "-dp"), SGLang
  * --dp-size (server_args.py `dp_size`, alias --data-parallel-size). vLLM spreads a mixture of
