@@ -10,6 +10,7 @@ import { catalogSnapshot } from "../../src/hub/catalog.ts";
 import {
   DEFAULT_WORKLOAD,
   estimateSpeed,
+  evaluate,
   plan,
   readModel,
   servingParts,
@@ -17,6 +18,7 @@ import {
   type PlanOption,
   type SpeedInput,
 } from "../../src/plan/index.ts";
+import { servingLayoutOf } from "../../src/calibration/cases.ts";
 import { deploy } from "../../src/deploy/index.ts";
 import { optionJson } from "../../src/report/json.ts";
 import { originalOf, shapeOf } from "./planning-fixtures.ts";
@@ -72,6 +74,22 @@ describe("pipeline stages within one node", () => {
     expect(last?.embedBytes).toBeCloseTo(first?.embedBytes ?? 0, -3);
     expect(last?.holdsOutput).toBe(true);
     expect(first?.holdsOutput).toBe(false);
+  });
+
+  test("what the plan offers is the layout the calibration checks against vLLM's PP logs: the same cards, the same loads", () => {
+    const o = staged("vllm") as PlanOption;
+    const s = catalogSnapshot("mistralai/Mixtral-8x7B-Instruct-v0.1");
+    if (!s) throw new Error("catalog");
+    const { shape, artifacts } = readModel(s);
+    const a = artifacts.find((x) => x.name === o.artifact);
+    if (!a) throw new Error("artifact");
+    const same = evaluate(
+      servingLayoutOf("pp2", a, "vllm", shape, "h100-80g", 81559 * 2 ** 20, 1, 2),
+      { repo: s.repo, revision: s.sha, shape },
+      mixtral.workload,
+    );
+    expect(o.cards.map((c) => c.weightsBytes)).toEqual(same.cards.map((c) => c.weightsBytes));
+    expect(o.maxConcurrency).toBe(same.maxConcurrency);
   });
 
   test("Mixtral's 32 layers split 16 and 16: the embedding on the first card weighs what the lm_head does on the last", () => {
@@ -245,5 +263,40 @@ describe("the deployments of the new splits", () => {
       // One node: a Deployment, not a LeaderWorkerSet.
       expect(text).toMatch(/kind: Deployment/);
     }
+  });
+});
+
+describe("a pipeline within one node against vLLM's own log", () => {
+  // llm-d-incubation/llm-d-planner PR #205, vLLM 0.19.0 on one H100 node, Llama-3.1-8B at TP 1 × PP 2, util 0.95, 8,192 tokens:
+  // https://github.com/llm-d-incubation/llm-d-planner/blob/d3121e059da88662db39a926a3ead964be97359b/accuracy/results/v0.19.0/logs/meta-llama-llama-3-1-8b---h100-80gb--tp1pp2dp1--8192.log
+  // "Model loading took 7.51 GiB memory", "Maximum concurrency for 8,192 tokens per request: 131.26x".
+  const repo = "meta-llama/Llama-3.1-8B-Instruct";
+  const cluster: Cluster = {
+    nodes: [
+      { id: "h", fabric: "", hostMemGib: 2048, hostFreeGib: 2048, devices: [{ class: "h100-80g", count: 2, free: 2 }] },
+    ],
+  };
+  // The option the plan offers for two stages on one node is the layout the calibration checks (one node, 2 cards, TP 1, PP 2).
+  const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [originalOf(repo)] }, cluster, {
+    ...DEFAULT_WORKLOAD,
+    contextTokens: 8192,
+    settings: { gpuMemoryUtilization: 0.95, vllmVersion: "0.19.0" },
+  });
+
+  test("TP 1 fits alone, so the plan offers no pipeline of it: replicas of TP 1 hold as much", () => {
+    expect(p.options.some((o) => o.engine === "vllm" && o.placement.pipelineParallel > 1)).toBe(false);
+  });
+
+  test("the same split evaluated as the plan would: 7.51 GiB of weights on the first stage within 2%, 131.26 sequences within 5%", () => {
+    const shape = shapeOf(repo);
+    const a = originalOf(repo);
+    // One node, 2 cards, TP 1, PP 2: the placement the enumerator builds for two stages in a node.
+    const layout = servingLayoutOf("tp1pp2", a, "vllm", shape, "h100-80g", 81559 * 2 ** 20, 1, 2);
+    expect(layout.placement).toMatchObject({ gpusPerNode: 2, nodes: 1, tensorParallel: 1, pipelineParallel: 2 });
+    const o = evaluate(layout, { repo, revision: "", shape }, p.workload);
+    expect((o.cards[0]?.weightsBytes ?? 0) / 2 ** 30).toBeCloseTo(7.51, 0);
+    expect(Math.abs((o.cards[0]?.weightsBytes ?? 0) / 2 ** 30 / 7.51 - 1)).toBeLessThan(0.02);
+    expect(Math.abs(o.maxConcurrency / 131.26 - 1)).toBeLessThan(0.05);
+    expect(o.commands[0]).toMatch(/--tensor-parallel-size 1 --pipeline-parallel-size 2/);
   });
 });
