@@ -12,6 +12,7 @@ import {
   type Layout,
   type LayoutEval,
   needOf,
+  type Part,
 } from "./layout.ts";
 import { cardsPerReplica } from "./placement.ts";
 import { costPerMillionTokens, pricePerCardHour } from "./prices.ts";
@@ -69,10 +70,21 @@ function poolOf(
  * context, the pool and the commands. The slider's path calls this again for
  * every option; nothing here enumerates.
  */
-export function evaluate(layout: Layout, ctx: EvalContext, w: Workload, known?: LayoutEval): PlanOption {
+export function evaluate(
+  layout: Layout,
+  ctx: EvalContext,
+  w: Workload,
+  known?: LayoutEval,
+  shared?: Map<Part[], LayoutEval>,
+): PlanOption {
   const contextTokens = Math.max(1, w.contextTokens);
-  // `known`: the same layout at this workload and context, as enumeration's fit check found it.
-  const r = known ?? evalLayout(layout, ctx, w, contextTokens);
+  // `known`: the same layout at this workload and context, as enumeration's fit check found it. `shared`:
+  // one workload's evaluations by parts, for vLLM/SGLang layouts on one node, whose cards hold only
+  // what their parts say (a data-parallel engine shares its ranks' parts with the TP layout of a rank).
+  const shareable =
+    shared !== undefined && (layout.engine === "vllm" || layout.engine === "sglang") && layout.placement.nodes <= 1;
+  const r = known ?? (shareable ? shared.get(layout.parts) : undefined) ?? evalLayout(layout, ctx, w, contextTokens);
+  if (shareable) shared.set(layout.parts, r);
   const all = r.host ? [...r.evals, r.host] : r.evals;
   const memoryFits = all.every(fitsEval);
   // The worst card: the least room left after what it needs.

@@ -6,7 +6,7 @@ import { withPurchases } from "./buy.ts";
 import { withPurchasesAcross } from "./buyAcross.ts";
 import { enumerate } from "./enumerate.ts";
 import { evaluate } from "./evaluate.ts";
-import type { EvalContext, Layout } from "./layout.ts";
+import type { EvalContext, Layout, LayoutEval, Part } from "./layout.ts";
 import { type ClusterLinks, clusterLinks } from "./links.ts";
 import { paretoPrune } from "./prune.ts";
 import { rank } from "./rank.ts";
@@ -51,8 +51,9 @@ export function withWorkload(p: Plan, workload: Workload): Plan {
       workload,
     );
   const ctx: EvalContext = { repo: p.repo, revision: p.revision, ...at, shape: p.shape, links: linksOf(p) };
+  const shared = new Map<Part[], LayoutEval>();
   const options = rank(
-    layouts.map((l) => evaluate(l, ctx, workload)),
+    layouts.map((l) => evaluate(l, ctx, workload, undefined, shared)),
     workload.rankBy,
   );
   withPurchases(options, workload);

@@ -13,7 +13,7 @@
  * a node holds. After evaluation, plan.ts drops a pipeline that another layout of the same artifact,
  * engine and class beats on every axis (paretoPrune).
  */
-import type { ClassPool, EnumContext, Enumerated, FabricOrder, Layout, PoolNode } from "../../layout.ts";
+import type { ClassPool, EnumContext, Enumerated, FabricOrder, Layout, Part, PoolNode } from "../../layout.ts";
 import { basePlacement, layoutId, tensorParallelProblem, where } from "../../placement.ts";
 import { fabricOrder, singleNodeHosts } from "../../pools.ts";
 import { bitsOf } from "../../quant.ts";
@@ -30,6 +30,8 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
     let widest = 0;
     const widths: number[] = [];
     const alone: boolean[] = [];
+    // The parts of each TP layout that fits, by width and EP: a data-parallel engine of it holds the same on every card.
+    const tpParts = new Map<string, Part[]>();
     for (let wdt = 1; wdt <= pool.maxPerNode; wdt++) {
       const heads = tensorParallelProblem(shape, wdt);
       if (heads) {
@@ -48,6 +50,7 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
         const why = c.problem(layout);
         if (why === null) {
           out.layouts.push(layout);
+          tpParts.set(`${wdt}${ep ? "ep" : ""}`, layout.parts);
           fitted = true;
         } else if (firstWhy === null) firstWhy = why;
       }
@@ -59,7 +62,7 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
         out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, wdt, 1, ""), reason: firstWhy });
     }
     if (widest === 0) continue;
-    if (!pool.mig && nodeSplits(a, engine, c, pool, mem, widths, alone, moe, out)) placed = true;
+    if (!pool.mig && nodeSplits(a, engine, c, pool, mem, widths, alone, moe, out, tpParts)) placed = true;
     if (placed) continue;
     if (pool.mig) {
       out.refused.push({
@@ -98,6 +101,7 @@ function nodeSplits(
   alone: readonly boolean[],
   moe: boolean,
   out: Enumerated,
+  tpParts: ReadonlyMap<string, Part[]>,
 ): boolean {
   let placed = false;
   const spreadsExperts = engine === "vllm" && moe;
@@ -119,7 +123,9 @@ function nodeSplits(
     const dp = Math.floor(pool.maxPerNode / tp);
     if (dp < 2 || (!alone[i] && !spreadsExperts)) continue;
     for (const ep of variants(tp * (spreadsExperts ? dp : 1))) {
-      const layout = nodeLayout(a, engine, c, pool, mem, tp, 1, dp, ep);
+      // Ranks that each hold a replica share its parts (the same object), so evaluation works them out once (evaluate.ts).
+      const same = spreadsExperts ? undefined : tpParts.get(`${tp}${ep ? "ep" : ""}`);
+      const layout = nodeLayout(a, engine, c, pool, mem, tp, 1, dp, ep, same);
       if (c.problem(layout) === null) {
         out.layouts.push(layout);
         placed = true;
@@ -161,6 +167,7 @@ function nodeLayout(
   pp: number,
   dp: number,
   ep: boolean,
+  parts?: Part[],
 ): Layout {
   const width = tp * pp * dp;
   const { hosts, freeNow, freeMemBytes, nodeIds, replicas, replicasFreeNow } = singleNodeHosts(pool, width);
@@ -173,7 +180,7 @@ function nodeLayout(
     engine,
     placement,
     bitsPerWeight: bitsOf(a),
-    parts: servingParts(c.shape, a, pool.gpuClass, mem, tp, pp, ep, expertRanks),
+    parts: parts ?? servingParts(c.shape, a, pool.gpuClass, mem, tp, pp, ep, expertRanks),
     host: null,
     hosts,
     freeNow,
