@@ -127,7 +127,8 @@ export function evaluate(
     engine: layout.engine,
     placement,
     bitsPerWeight: layout.bitsPerWeight,
-    cards: all.map((e) => e.load),
+    // A data-parallel engine's every rank holds the rank's loads: dp times the cards of each.
+    cards: dp > 1 ? all.map((e) => ({ ...e.load, cards: e.load.cards * dp })) : all.map((e) => e.load),
     needBytes: worst ? needOf(worst) : 0,
     haveBytes: worst ? worst.load.usableBytes : 0,
     worstCardIndex: worstIndex,

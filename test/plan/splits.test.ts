@@ -128,6 +128,8 @@ describe("one data-parallel engine over a node", () => {
     expect(dp8.maxConcurrency).toBeCloseTo(8 * one.maxConcurrency, 6);
     expect(dp8.commands[0]).toMatch(/--tensor-parallel-size 1 --data-parallel-size 8/);
     expect(dp8.replicas).toBe(1);
+    // Its one load is on all eight cards.
+    expect(dp8.cards.map((c) => c.cards)).toEqual([8]);
     const json = optionJson(dp8);
     expect(json.data_parallel).toBe(8);
     expect(json.gpus_per_node).toBe(8);
