@@ -32,8 +32,6 @@ export function problem(
   // what it is asked for, past the trained context or not.
   const refused = pastModelContext(layout.engine, c.shape, c.workload.contextTokens)?.runs === false;
   const r = evalLayout(layout, c, c.workload, refused ? modelContextTokens(c.shape) : c.workload.contextTokens);
-  // What evaluate() would work out again at the same workload and context: kept for it (plan.ts).
-  if (seen && !refused && c.workload.contextTokens >= 1) seen.set(layout, r);
   for (const e of r.evals) {
     if (!e.outsideOk) {
       return `vLLM's CUDA context, graphs and sampler warm-up need more than the ${gib1(e.load.physicalBytes - e.load.usableBytes)} GiB ${article(e.load.gpuClass)} keeps outside --gpu-memory-utilization`;
@@ -43,6 +41,8 @@ export function problem(
   }
   if (r.host && !fitsEval(r.host))
     return `needs ${gib1(needOf(r.host))} GiB of host RAM; the node offers ${gib1(r.host.load.usableBytes)}`;
+  // What evaluate() would work out again at the same workload and context, for a layout that is kept (plan.ts).
+  if (seen && !refused && c.workload.contextTokens >= 1) seen.set(layout, r);
   return null;
 }
 
