@@ -2,7 +2,7 @@
  * What to buy: for an option that does not fit the cluster, or starts but does
  * not hold the workload, the smallest changes that would make it: the cards a
  * pipeline across more nodes lacks, a wider layout of the cards there are, or
- * more replicas of this one. Searching other card classes is not done yet.
+ * more replicas of this one. Other card classes and unnamed fabrics: buyAcross.ts (the full plan only).
  */
 import { cardsPerReplica, placementLabel } from "./placement.ts";
 import type { PlanOption, PurchaseChange, Workload } from "./types.ts";
@@ -22,12 +22,20 @@ function sequencesWord(n: number): string {
 /** Each option's `whatToBuy`, from the plan's own options (ranked: the first that meets the workload is the fewest cards). */
 export function withPurchases(options: readonly PlanOption[], w: Workload): void {
   const sequences = Math.max(1, w.sequences);
-  const meeting = new Map<string, PlanOption>();
-  for (const o of options) {
-    if (!o.fitsWorkload) continue;
-    const known = meeting.get(groupOf(o));
-    if (!known || cardsOf(o) < cardsOf(known)) meeting.set(groupOf(o), o);
-  }
+  // The layouts that meet the workload, by group: made only when an option starts but falls short
+  // (the slider runs this on every move, and at one sequence none does).
+  let meeting: Map<string, PlanOption> | null = null;
+  const meetingOf = (): Map<string, PlanOption> => {
+    if (meeting) return meeting;
+    const made = new Map<string, PlanOption>();
+    for (const o of options) {
+      if (!o.fitsWorkload) continue;
+      const known = made.get(groupOf(o));
+      if (!known || cardsOf(o) < cardsOf(known)) made.set(groupOf(o), o);
+    }
+    meeting = made;
+    return made;
+  };
   for (const o of options) {
     const buys: PurchaseChange[] = [];
     const p = o.placement;
@@ -38,7 +46,7 @@ export function withPurchases(options: readonly PlanOption[], w: Workload): void
         gpuClass: p.gpuClass,
       });
     } else if (o.fits && o.fitsWorkload === false) {
-      const other = meeting.get(groupOf(o));
+      const other = meetingOf().get(groupOf(o));
       if (other && other !== o) {
         buys.push({
           change: `nothing: ${placementLabel(other.placement)} on the cards there are holds ${sequencesWord(other.maxConcurrency)} of the ${sequences} sequences`,

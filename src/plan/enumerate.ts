@@ -6,15 +6,27 @@ import { ENGINE_ORDER, pastModelContext } from "./engines/index.ts";
 import { HOST_SHARE } from "./engines/llamacpp/memory.ts";
 import { modelContextTokens } from "./engines/pastContext.ts";
 import { evalLayout } from "./evaluate.ts";
-import { type EnumContext, type Enumerated, type EvalContext, fitsEval, type Layout, needOf } from "./layout.ts";
+import {
+  type EnumContext,
+  type Enumerated,
+  type EvalContext,
+  fitsEval,
+  type Layout,
+  type LayoutEval,
+  needOf,
+} from "./layout.ts";
 import { article, gib1 } from "./placement.ts";
 import { classPools } from "./pools.ts";
-import type { Cluster, PlanInput, Workload } from "./types.ts";
+import type { Cluster, Engine, PlanInput, Workload } from "./types.ts";
 import { engineRunsOn, unifiedMemoryEngines } from "./unifiedMemory.ts";
 import { GIB } from "./units.ts";
 
 /** Why a layout does not fit at the plan's workload, in words (its worst card against what the card offers); null when it fits. */
-export function problem(layout: Layout, c: EvalContext & { workload: Workload }): string | null {
+export function problem(
+  layout: Layout,
+  c: EvalContext & { workload: Workload },
+  seen?: Map<Layout, LayoutEval>,
+): string | null {
   // Where the engine refuses a context past the model's, memory is judged at the model's: the longer
   // one is refused in words once (enumerate), not over every width and node count. llama.cpp allocates
   // what it is asked for, past the trained context or not.
@@ -29,11 +41,13 @@ export function problem(layout: Layout, c: EvalContext & { workload: Workload })
   }
   if (r.host && !fitsEval(r.host))
     return `needs ${gib1(needOf(r.host))} GiB of host RAM; the node offers ${gib1(r.host.load.usableBytes)}`;
+  // What evaluate() would work out again at the same workload and context, for a layout that is kept (plan.ts).
+  if (seen && !refused && c.workload.contextTokens >= 1) seen.set(layout, r);
   return null;
 }
 
 /** Every placement of every artifact, and every configuration turned down with its reason. */
-export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload): Enumerated {
+export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload, only?: Engine): Enumerated {
   const pools = classPools(cluster);
   const hostUsable = cluster.nodes
     .filter((n) => n.hostMemGib > 0)
@@ -49,9 +63,10 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
     pools,
     allHostUsable: hostUsable,
     allHostFree: hostFree,
-    problem: (layout) => problem(layout, base),
+    problem: (layout) => problem(layout, base, seen),
   };
-  const out: Enumerated = { layouts: [], refused: [] };
+  const seen = new Map<Layout, LayoutEval>();
+  const out: Enumerated = { layouts: [], refused: [], evals: seen };
   for (const pool of pools) {
     if (pool.memoryBytes === null) {
       for (const a of input.artifacts) {
@@ -71,6 +86,8 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
       if (why !== null) out.refused.push({ artifact: a.name, engine: engine.id, where: "any", reason: why });
     }
     for (const engine of ENGINE_ORDER) {
+      // What to buy plans one engine on a hypothetical node (buyAcross.ts).
+      if (only !== undefined && engine.id !== only) continue;
       const admitted = engine.admits(a, input.shape, workload);
       out.refused.push(...admitted.refusals);
       if (!admitted.places) continue;

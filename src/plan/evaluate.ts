@@ -12,6 +12,7 @@ import {
   type Layout,
   type LayoutEval,
   needOf,
+  type Part,
 } from "./layout.ts";
 import { cardsPerReplica } from "./placement.ts";
 import { costPerMillionTokens, pricePerCardHour } from "./prices.ts";
@@ -79,9 +80,21 @@ function hostPoolOf(
  * context, the pool and the commands. The slider's path calls this again for
  * every option; nothing here enumerates.
  */
-export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOption {
+export function evaluate(
+  layout: Layout,
+  ctx: EvalContext,
+  w: Workload,
+  known?: LayoutEval,
+  shared?: Map<Part[], LayoutEval>,
+): PlanOption {
   const contextTokens = Math.max(1, w.contextTokens);
-  const r = evalLayout(layout, ctx, w, contextTokens);
+  // `known`: the same layout at this workload and context, as enumeration's fit check found it. `shared`:
+  // one workload's evaluations by parts, for vLLM/SGLang layouts on one node, whose cards hold only
+  // what their parts say (a data-parallel engine shares its ranks' parts with the TP layout of a rank).
+  const shareable =
+    shared !== undefined && (layout.engine === "vllm" || layout.engine === "sglang") && layout.placement.nodes <= 1;
+  const r = known ?? (shareable ? shared.get(layout.parts) : undefined) ?? evalLayout(layout, ctx, w, contextTokens);
+  if (shareable) shared.set(layout.parts, r);
   const all = r.host ? [...r.evals, r.host] : r.evals;
   const memoryFits = all.every(fitsEval);
   // The worst card: the least room left after what it needs.
@@ -96,7 +109,10 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
   const kvTaken = kvDtypeAllowed(layout.engine, w.kvDtype);
   let maxContextTokens = kvTaken ? modelMax : 0;
   for (const e of all) maxContextTokens = Math.min(maxContextTokens, e.outsideOk ? longestContext(e, modelMax) : 0);
-  const pool = layout.placement.cpu ? hostPoolOf(layout, r.host, w) : poolOf(layout, r.evals, w, ctx.shape);
+  const one = layout.placement.cpu ? hostPoolOf(layout, r.host, w) : poolOf(layout, r.evals, w, ctx.shape);
+  // A data-parallel engine's ranks each keep such a pool: together they hold dp times its tokens and sequences.
+  const dp = layout.dataParallel;
+  const pool = dp > 1 ? { bytes: one.bytes, tokens: one.tokens * dp, concurrency: one.concurrency * dp } : one;
   const hostedFits = layout.cardsShort === 0;
   const placement: Placement =
     r.cpuLayers > 0
@@ -121,7 +137,8 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
     engine: layout.engine,
     placement,
     bitsPerWeight: layout.bitsPerWeight,
-    cards: all.map((e) => e.load),
+    // A data-parallel engine's every rank holds the rank's loads: dp times the cards of each.
+    cards: dp > 1 ? all.map((e) => ({ ...e.load, cards: e.load.cards * dp })) : all.map((e) => e.load),
     needBytes: worst ? needOf(worst) : 0,
     haveBytes: worst ? worst.load.usableBytes : 0,
     worstCardIndex: worstIndex,
@@ -164,10 +181,21 @@ export function evaluate(layout: Layout, ctx: EvalContext, w: Workload): PlanOpt
   return option;
 }
 
-/** Nodes whose free RAM holds the CPU replica now. */
+/** Nodes whose free RAM holds the CPU replica now (the shares are sorted ascending: a binary search, as hostsFor). */
 function hostsFreeFor(host: HostShare, e: CardEval): number {
-  const need = needOf(e);
-  return host.nodeFreeBytes.filter((b) => b >= need).length;
+  return countAtLeast(host.nodeFreeBytes, needOf(e));
+}
+
+/** How many of an ascending array are ≥ `need`. */
+function countAtLeast(a: readonly number[], need: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((a[mid] ?? 0) >= need) hi = mid;
+    else lo = mid + 1;
+  }
+  return a.length - lo;
 }
 
 /** Each artifact's speed model at a KV element width, made once: it walks the layers for the KV bytes. */
@@ -231,16 +259,7 @@ function longestContext(e: CardEval, cap: number): number {
 
 /** Nodes whose RAM share holds the CPU replica (binary search over the sorted shares). */
 function hostsFor(host: HostShare, e: CardEval): number {
-  const need = needOf(e);
-  const a = host.nodeUsableBytes;
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((a[mid] ?? 0) >= need) hi = mid;
-    else lo = mid + 1;
-  }
-  return a.length - lo;
+  return countAtLeast(host.nodeUsableBytes, needOf(e));
 }
 
 function cpuFreeNow(host: HostShare, e: CardEval): boolean {

@@ -60,7 +60,7 @@ export interface Layout {
   /** Copies of it the cluster holds at once, and on the cards free now (the CPU option's are counted per workload). */
   replicas: number;
   replicasFreeNow: number;
-  /** Copies on one node, which the engine can run as one data-parallel server (vLLM --data-parallel-size, SGLang --dp); 1 otherwise. */
+  /** The data-parallel ranks its one engine runs (placement.dataParallel: vLLM --data-parallel-size, SGLang --dp-size); 1 otherwise. */
   dataParallel: number;
 }
 
@@ -128,6 +128,8 @@ export function needOf(e: CardEval): number {
 export interface Enumerated {
   layouts: Layout[];
   refused: Refusal[];
+  /** What the fit check worked out for a layout at the plan's workload and context, for evaluate to reuse. */
+  evals?: Map<Layout, LayoutEval>;
 }
 
 /** What an engine's placements are enumerated against: the cluster's pools, the workload, and the fit check. */

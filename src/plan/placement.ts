@@ -66,12 +66,39 @@ export function layoutId(a: Artifact, engine: Engine, p: Placement, mode: string
     `${p.gpusPerNode}x${p.nodes}`,
     p.expertParallel ? "ep" : "",
     mode,
+    // Layouts of the same cards split otherwise (TP 4 × PP 2 beside TP 8, 2 nodes × TP 4 beside × TP 8, DP ranks) keep ids of their own; the older ids are unchanged.
+    ...(serving(engine) && (p.pipelineParallel !== Math.max(1, p.nodes) || (p.dataParallel ?? 1) > 1)
+      ? [`tp${p.tensorParallel}pp${p.pipelineParallel}dp${p.dataParallel ?? 1}`]
+      : []),
   ].join("|");
 }
 
-/** Where an option runs, in the words every view uses: "CPU", "2 × h100-80g", "2 nodes × 8 h100-80g on ib0". */
-export function placementLabel(p: Placement): string {
-  return p.cpu ? "CPU" : where(p.gpuClass, p.gpusPerNode, p.nodes, p.fabric);
+function serving(engine: Engine): boolean {
+  return engine === "vllm" || engine === "sglang";
+}
+
+/** Where an option runs, in the words every view uses: "CPU", "2 × h100-80g", "2 nodes × 8 h100-80g on ib0"; a vLLM/SGLang split its width does not say is added. */
+export function placementLabel(p: Placement, engine?: Engine): string {
+  return p.cpu
+    ? "CPU"
+    : where(p.gpuClass, p.gpusPerNode, p.nodes, p.fabric) + (engine && serving(engine) ? splitWords(p) : "");
+}
+
+/** How a vLLM/SGLang replica splits its cards when its width alone does not say: " (TP 2 × PP 3)", " (DP 4 × TP 2)". */
+export function splitWords(p: Placement): string {
+  const dp = p.dataParallel ?? 1;
+  if (dp > 1) return ` (DP ${dp} × TP ${p.tensorParallel})`;
+  if (inNodeStages(p)) return ` (TP ${p.tensorParallel} × PP ${p.pipelineParallel})`;
+  return "";
+}
+
+/** Whether a vLLM/SGLang placement's width does not say its split: data-parallel ranks, or pipeline stages that are not one a node. */
+export function splitUnsaid(p: Placement): boolean {
+  return (p.dataParallel ?? 1) > 1 || inNodeStages(p);
+}
+
+function inNodeStages(p: Placement): boolean {
+  return p.pipelineParallel > 1 && p.pipelineParallel !== Math.max(1, p.nodes);
 }
 
 /** Cards one replica takes: its width on each of its nodes; none on the CPU. */

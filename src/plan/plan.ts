@@ -3,10 +3,12 @@
  * the same layouts without enumerating.
  */
 import { withPurchases } from "./buy.ts";
+import { withPurchasesAcross } from "./buyAcross.ts";
 import { enumerate } from "./enumerate.ts";
 import { evaluate } from "./evaluate.ts";
-import type { EvalContext, Layout } from "./layout.ts";
+import type { EvalContext, Layout, LayoutEval, Part } from "./layout.ts";
 import { type ClusterLinks, clusterLinks } from "./links.ts";
+import { paretoPrune } from "./prune.ts";
 import { rank } from "./rank.ts";
 import type { Cluster, Plan, PlanInput, Workload } from "./types.ts";
 
@@ -49,8 +51,9 @@ export function withWorkload(p: Plan, workload: Workload): Plan {
       workload,
     );
   const ctx: EvalContext = { repo: p.repo, revision: p.revision, ...at, shape: p.shape, links: linksOf(p) };
+  const shared = new Map<Part[], LayoutEval>();
   const options = rank(
-    layouts.map((l) => evaluate(l, ctx, workload)),
+    layouts.map((l) => evaluate(l, ctx, workload, undefined, shared)),
     workload.rankBy,
   );
   withPurchases(options, workload);
@@ -65,7 +68,8 @@ export function withWorkload(p: Plan, workload: Workload): Plan {
  * workload afterwards without enumerating again.
  */
 export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Plan {
-  const { layouts, refused } = enumerate(input, cluster, workload);
+  const enumerated = enumerate(input, cluster, workload);
+  const refused = enumerated.refused;
   const links = clusterLinks(cluster);
   const ctx: EvalContext = {
     repo: input.repo,
@@ -74,11 +78,14 @@ export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Pl
     ...(input.modelPath !== undefined ? { modelPath: input.modelPath } : {}),
     links,
   };
-  const options = rank(
-    layouts.map((l) => evaluate(l, ctx, workload)),
-    workload.rankBy,
+  const kept = paretoPrune(
+    enumerated.layouts,
+    enumerated.layouts.map((l) => evaluate(l, ctx, workload, enumerated.evals?.get(l))),
   );
+  const layouts = kept.layouts;
+  const options = rank(kept.options, workload.rankBy);
   withPurchases(options, workload);
+  withPurchasesAcross(input, cluster, workload, options);
   const p: Plan = {
     repo: input.repo,
     revision: input.revision,

@@ -2,7 +2,7 @@
  * The order options are shown in, best first, as the seed ranks them
  * (docs/seed/options.go.txt `Rank`).
  */
-import { cardsPerReplica } from "./placement.ts";
+import { cardsPerReplica, splitUnsaid } from "./placement.ts";
 import type { PlanOption, RankBy } from "./types.ts";
 
 /**
@@ -57,6 +57,8 @@ interface RankKeys {
   cards: number;
   nodes: number;
   quality: number;
+  /** 1 for a vLLM/SGLang split its width does not say (TP × PP in a node, a narrower pipeline, DP ranks): after plain TP on as many cards. */
+  split: number;
   free: number;
   room: number;
 }
@@ -70,6 +72,8 @@ function rankKeys(o: PlanOption, by: RankBy = "fewest-cards", demoteLowBits = fa
     cards: cardsOf(o),
     nodes: o.placement.nodes,
     quality: -quality(o.bitsPerWeight, o.placement.cpu),
+    // On as many cards plain TP answers one user sooner than stages or ranks; the older layouts keep their order.
+    split: (o.engine === "vllm" || o.engine === "sglang") && splitUnsaid(o.placement) ? 1 : 0,
     free: o.freeNow ? 0 : 1,
     room: -(o.haveBytes - o.needBytes),
   };
@@ -84,6 +88,7 @@ function compareKeys(a: RankKeys, b: RankKeys): number {
     a.cards - b.cards ||
     a.nodes - b.nodes ||
     a.quality - b.quality ||
+    a.split - b.split ||
     a.free - b.free ||
     a.room - b.room
   );

@@ -263,6 +263,11 @@ export interface Placement {
   tensorParallel: number;
   pipelineParallel: number;
   expertParallel: boolean;
+  /**
+   * vLLM --data-parallel-size / SGLang --dp-size: engine ranks of `tensorParallel` cards each on
+   * the node, served as one endpoint (gpusPerNode = ranks × TP). Absent: 1.
+   */
+  dataParallel?: number;
   /** llama.cpp: layers whose MoE experts stay in host RAM (--n-cpu-moe). */
   cpuMoeLayers: number;
   /** llama.cpp: layers on the cards (-ngl); -1 for all. */
@@ -343,10 +348,10 @@ export interface PlanOption {
   fits: boolean;
   /** Longest context that fits, capped at the model's own. */
   maxContextTokens: number;
-  /** Memory left for the KV cache on each (worst) card, and the tokens it holds. */
+  /** Memory left for the KV cache on each (worst) card, and the tokens it holds (a data-parallel engine: all its ranks together). */
   kvPoolBytes: number;
   kvPoolTokens: number;
-  /** Sequences of the chosen context that fit at once. */
+  /** Sequences of the chosen context that fit at once (a data-parallel engine: over all its ranks). */
   maxConcurrency: number;
   /** Cards short, when it does not fit the cluster as it is (0 when it fits). */
   moreCardsNeeded: number;
@@ -359,7 +364,7 @@ export interface PlanOption {
   /** Copies of this layout the cluster holds at once, and on the cards free now. */
   replicas?: number;
   replicasFreeNow?: number;
-  /** Copies on one node that the engine can run as one data-parallel server (vLLM --data-parallel-size, SGLang --dp). */
+  /** The data-parallel ranks its one engine runs (vLLM --data-parallel-size, SGLang --dp-size); 1 for an engine of one rank. */
   dataParallel?: number;
   /** Dollars per million output tokens at the workload, from the card-hour price; null without a price or a throughput. */
   costPerMtok?: number | null;

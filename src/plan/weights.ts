@@ -130,10 +130,13 @@ export function servingParts(
   tp: number,
   pp: number,
   ep: boolean,
+  expertRanks = tp,
 ): Part[] {
   const wp = weightParts(shape, a);
   const experts = shape.moe?.routedExperts ?? 0;
-  const expertShare = ep && experts > 0 ? Math.ceil(experts / tp) / experts : 1 / tp;
+  // expertRanks: the ranks the routed experts spread over, TP's unless vLLM's data parallel widens
+  // them to DP × TP (docs/serving/data_parallel_deployment.md: "expert layers form a tensor parallel group of size DP × TP").
+  const expertShare = ep && experts > 0 ? Math.ceil(experts / expertRanks) / experts : 1 / expertRanks;
   const stages: Part[] = [];
   for (let i = 0; i < pp; i++) {
     const [start, end] = stageLayers(shape.layers, pp, i);
@@ -159,7 +162,7 @@ export function servingParts(
       pipelineParallel: pp,
       holdsOutput: last,
       kv: geometryOfRange(shape, start, end, tp),
-      ...expertsOnCard(shape, moeInStage, tp, ep),
+      ...expertsOnCard(shape, moeInStage, expertRanks, ep),
     });
   }
   return mergeAlikeStages(stages);

@@ -87,6 +87,7 @@ export function placementLabel(placement: Placement): string {
 /** How the option splits the model, in the engines' own words: "TP 4 · PP 2 · EP". */
 export function parallelismLabel(placement: Placement): string {
   const parts: string[] = [];
+  if ((placement.dataParallel ?? 1) > 1) parts.push(`DP ${placement.dataParallel ?? 1}`);
   if (placement.tensorParallel > 1) parts.push(`TP ${placement.tensorParallel}`);
   if (placement.pipelineParallel > 1) parts.push(`PP ${placement.pipelineParallel}`);
   if (placement.expertParallel) parts.push("EP");

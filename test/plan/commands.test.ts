@@ -548,6 +548,8 @@ describe("the planner's own options, read back", () => {
     "meta-llama__Llama-3.1-8B-Instruct",
     "deepseek-ai__DeepSeek-R1",
     "unsloth__DeepSeek-R1-GGUF",
+    // 93 GB of bf16: one H100 does not hold it, two stages of one card each do.
+    "mistralai__Mixtral-8x7B-Instruct-v0.1",
   ].flatMap((name) => {
     const snapshot = snapshotOf(name);
     const { shape, artifacts } = readModel(snapshot);
@@ -561,6 +563,18 @@ describe("the planner's own options, read back", () => {
     for (const engine of ["vllm", "sglang", "llamacpp"] as const) expect(engines.has(engine), engine).toBe(true);
     expect(cases.some(([, o]) => o.placement.nodes > 1)).toBe(true);
     expect(cases.some(([, o]) => o.placement.cpu)).toBe(true);
+    // Stages within one node and data-parallel engines, for vLLM and SGLang both.
+    for (const engine of ["vllm", "sglang"] as const) {
+      const of = cases.filter(([, o]) => o.engine === engine).map(([, o]) => o.placement);
+      expect(
+        of.some((p) => p.nodes === 1 && p.pipelineParallel > 1),
+        `${engine} TP × PP in a node`,
+      ).toBe(true);
+      expect(
+        of.some((p) => (p.dataParallel ?? 1) > 1),
+        `${engine} data parallel`,
+      ).toBe(true);
+    }
   });
 
   test.each(cases)("%s", (_name, o) => {
@@ -582,6 +596,12 @@ describe("the planner's own options, read back", () => {
         );
         expect(first.has(o.engine === "vllm" ? "--enable-expert-parallel" : "--ep-size")).toBe(p.expertParallel);
         expect(first.get("--nnodes")).toBe(p.nodes > 1 ? String(p.nodes) : undefined);
+        const dp = p.dataParallel ?? 1;
+        expect(first.get(o.engine === "vllm" ? "--data-parallel-size" : "--dp-size")).toBe(
+          dp > 1 ? String(dp) : undefined,
+        );
+        // The ranks the flags start are the cards the option takes.
+        expect(p.tensorParallel * p.pipelineParallel * dp).toBe(p.gpusPerNode * Math.max(1, p.nodes));
         break;
       }
       case "llamacpp":

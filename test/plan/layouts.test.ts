@@ -39,9 +39,13 @@ const dgx = (nodes: number): Cluster => ({
   })),
 });
 
+/** Tensor parallel alone on one node: no pipeline stages, one data-parallel rank. */
+const plainTp = (o: PlanOption): boolean =>
+  o.placement.nodes === 1 && o.placement.pipelineParallel === 1 && (o.placement.dataParallel ?? 1) === 1;
+
 const widths = (options: readonly PlanOption[], engine: string): number[] =>
   options
-    .filter((o) => o.engine === engine && o.placement.nodes === 1)
+    .filter((o) => o.engine === engine && plainTp(o))
     .map((o) => o.placement.tensorParallel)
     .sort((a, b) => a - b);
 
@@ -52,7 +56,7 @@ describe("every layout", () => {
     const tp2 = p.options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 2);
     expect(tp2?.replicas).toBe(8);
     expect(tp2?.replicasFreeNow).toBe(8);
-    expect(tp2?.dataParallel).toBe(4);
+    expect(tp2?.dataParallel).toBe(1);
   });
 
   test("a busy node counts its replicas but not as free now", () => {
@@ -60,7 +64,7 @@ describe("every layout", () => {
     const first = cluster.nodes[0]?.devices[0];
     if (first) first.free = 3;
     const tp2 = planned("Qwen/Qwen2.5-Coder-32B-Instruct", cluster).options.find(
-      (o) => o.engine === "vllm" && o.placement.tensorParallel === 2,
+      (o) => o.engine === "vllm" && o.placement.tensorParallel === 2 && plainTp(o),
     );
     expect(tp2?.replicas).toBe(8);
     expect(tp2?.replicasFreeNow).toBe(5);
@@ -68,7 +72,7 @@ describe("every layout", () => {
 
   test("Mixtral at TP2 is offered with and without expert parallel", () => {
     const tp2 = planned("mistralai/Mixtral-8x7B-Instruct-v0.1", dgx(1)).options.filter(
-      (o) => o.engine === "vllm" && o.placement.tensorParallel === 2,
+      (o) => o.engine === "vllm" && o.placement.tensorParallel === 2 && plainTp(o),
     );
     expect(tp2.map((o) => o.placement.expertParallel).sort()).toEqual([false, true]);
   });
@@ -77,7 +81,7 @@ describe("every layout", () => {
 describe("the workload is a requirement", () => {
   test("32 sequences of 8,192 tokens: one card starts but holds a few of them; TP2 holds them all and ranks first", () => {
     const p = planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(2), { sequences: 32 });
-    const one = p.options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 1);
+    const one = p.options.find((o) => o.engine === "vllm" && o.placement.tensorParallel === 1 && plainTp(o));
     expect(one?.fits).toBe(true);
     expect(one?.fitsWorkload).toBe(false);
     // 64 layers × 8 KV heads × 128 × 2 × 2 B = 256 KiB a token: one H100 less 65 GB of weights holds ~4-5 sequences of 8k.
@@ -100,7 +104,10 @@ describe("a ranking the user chooses", () => {
 
   test("fewest-cards puts the fewest cards that hold the workload first; latency the fastest; context the longest", () => {
     const fewest = by("fewest-cards");
-    expect(fewest[0]?.placement.tensorParallel).toBe(Math.min(...fewest.map((o) => o.placement.tensorParallel)));
+    const cards = (o: PlanOption) => o.placement.gpusPerNode * o.placement.nodes;
+    expect(cards(fewest[0] as PlanOption)).toBe(Math.min(...fewest.map(cards)));
+    // On as many cards, plain tensor parallel before stages or data-parallel ranks: it answers one user sooner.
+    expect(plainTp(fewest[0] as PlanOption)).toBe(true);
     const latency = by("latency");
     expect(latency[0]?.speed?.tpotMs).toBe(Math.min(...latency.map((o) => o.speed?.tpotMs ?? Infinity)));
     const context = by("context");

@@ -22,6 +22,11 @@ function vllm(options: PlanOption[]): PlanOption[] {
   return options.filter((o) => o.engine === "vllm");
 }
 
+/** Tensor parallel alone (no stages within a node, one data-parallel rank). */
+function plainTp(o: PlanOption): boolean {
+  return o.placement.pipelineParallel === Math.max(1, o.placement.nodes) && (o.placement.dataParallel ?? 1) === 1;
+}
+
 describe("Llama-3.3-70B in bf16 on 80 GB cards", () => {
   const p = planOf("meta-llama/Llama-3.3-70B-Instruct", { nodes: [node("n1", "ib0", [cards("h100-80g", 8)])] });
 
@@ -57,10 +62,16 @@ describe("Llama-3.3-70B in bf16 on 80 GB cards", () => {
 
 describe("Qwen3-235B-A22B (64 heads, 4 KV heads) on a node of 8 H100s", () => {
   const p = planOf("Qwen/Qwen3-235B-A22B", { nodes: [node("n1", "ib0", [cards("h100-80g", 8)])] });
-  const eight = vllm(p.options).find((o) => o.fits);
+  const eight = vllm(p.options).find((o) => o.fits && plainTp(o));
 
   test("runs tensor-parallel on 8 cards, experts spread whole", () => {
     expect(eight?.placement).toMatchObject({ gpusPerNode: 8, tensorParallel: 8, expertParallel: true });
+  });
+
+  test("seven cards hold it as seven pipeline stages, where its heads allow no TP 7: the fewest cards come first", () => {
+    const first = vllm(p.options).find((o) => o.fits);
+    expect(first?.placement).toMatchObject({ gpusPerNode: 7, nodes: 1, tensorParallel: 1, pipelineParallel: 7 });
+    expect(first?.commands[0]).toMatch(/--tensor-parallel-size 1 --pipeline-parallel-size 7/);
   });
 
   test("widths that split its heads unevenly are refused in words", () => {
@@ -607,7 +618,7 @@ describe("DeepSeek-V4-Flash on 8 × H100 at 32k", () => {
 
   test("vLLM plans it on the narrowest width that holds it, every card holding the whole compressed cache", () => {
     // 160 GB over 4 cards is 37 GiB a card of weights, and one 32k sequence 3.4 GiB: TP 4 fits, TP 2 does not.
-    const fit = vllm(p.options).find((o) => o.fits);
+    const fit = vllm(p.options).find((o) => o.fits && plainTp(o));
     expect(fit?.placement).toMatchObject({ gpusPerNode: 4, nodes: 1, tensorParallel: 4 });
     expect(fit?.kvPoolTokens).toBeGreaterThan(0);
     // One 32k sequence with 8,192 batched tokens (the H100 default) is 3,482 blocks of 22 × 47,808 B (kv.test.ts).

@@ -81,7 +81,12 @@ describe("the workload as a requirement", () => {
 
   test("one H100 starts but holds a few of the 32, and the card names the first layout of the plan that holds them, with its own figure", () => {
     const tp1 = p.options.find(
-      (o) => o.engine === "vllm" && o.placement.tensorParallel === 1 && o.placement.nodes === 1,
+      (o) =>
+        o.engine === "vllm" &&
+        o.placement.tensorParallel === 1 &&
+        o.placement.nodes === 1 &&
+        o.placement.pipelineParallel === 1 &&
+        (o.placement.dataParallel ?? 1) === 1,
     );
     if (!tp1) throw new Error("no vLLM TP1 option");
     expect(tp1.fits).toBe(true);

@@ -77,7 +77,13 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
   } else if (sequencesRun > 1 && prefill.ms === null) {
     notes.push("tpot/throughput: several sequences need the card's compute, which is not known");
   } else {
-    const step = decodeStepMs(input, terms, sequencesRun, decodeContext);
+    // vLLM/SGLang pipelines keep one batch in flight per stage (vLLM's `max_concurrent_batches`: "PP
+    // requires PP-size concurrent batches to fill the pipeline"; SGLang's PP micro-batches): the
+    // sequences split into min(N, stages) micro-batches, and one round, every micro-batch a token, takes
+    // a whole-model step of one micro-batch (each stage is busy for its share of every one). Fewer
+    // sequences than stages leave stages idle: the bubble. llama.cpp's layer split runs one batch.
+    const microBatches = layout.engine === "llamacpp" ? 1 : Math.min(sequencesRun, layout.pipelineStages);
+    const step = decodeStepMs(input, terms, Math.ceil(sequencesRun / microBatches), decodeContext);
     const interferenceMs =
       sequencesRun > 1 && prefill.ms !== null
         ? (terms.prefillInterference * (sequencesRun - 1) * prefill.ms) / workload.outputTokens
@@ -85,7 +91,11 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
     tpotMs = step.ms + interferenceMs;
     const ownPrefillMs = prefill.ms ?? 0;
     throughputTps = (sequencesRun * workload.outputTokens * 1000) / (workload.outputTokens * tpotMs + ownPrefillMs);
-    notes.push(`${sequencesRun} at once: ${step.bound}-bound step`);
+    notes.push(
+      microBatches > 1
+        ? `${sequencesRun} at once in ${microBatches} pipeline micro-batches: ${step.bound}-bound step`
+        : `${sequencesRun} at once: ${step.bound}-bound step`,
+    );
     for (const a of step.assumed) if (!notes.includes(a)) notes.push(a);
   }
   if (sequencesRun < workload.sequences)

@@ -133,6 +133,9 @@ export function speedInputOf(
   const cards = Math.max(1, p.gpusPerNode * p.nodes);
   const host = hostBytesOf(option, shape, artifact);
   const perSequenceTokens = ctx.inputTokens + ctx.outputTokens;
+  // A data-parallel engine is its ranks side by side: the speed model sees one rank, its share of the
+  // sequences and of the pool (optionSpeed adds the ranks up).
+  const ranks = dataParallelRanks(option);
   return {
     card,
     model,
@@ -157,8 +160,9 @@ export function speedInputOf(
     workload: {
       inputTokens: ctx.inputTokens,
       outputTokens: ctx.outputTokens,
-      sequences: ctx.sequences,
-      sequencesTheKvHolds: p.cpu || perSequenceTokens <= 0 ? null : Math.floor(option.kvPoolTokens / perSequenceTokens),
+      sequences: Math.ceil(ctx.sequences / ranks),
+      sequencesTheKvHolds:
+        p.cpu || perSequenceTokens <= 0 ? null : Math.floor(option.kvPoolTokens / ranks / perSequenceTokens),
     },
   };
 }
@@ -188,5 +192,20 @@ export function optionSpeed(
       basis: `speed not estimated: ${input} unknown`,
     };
   }
-  return estimateSpeed(input);
+  const one = estimateSpeed(input);
+  const ranks = dataParallelRanks(option);
+  if (ranks === 1) return one;
+  // Ranks that get a sequence at all: fewer sequences than ranks leave some idle.
+  const busy = Math.min(ranks, ctx.sequences);
+  return {
+    ...one,
+    throughputTps: one.throughputTps === null ? null : one.throughputTps * busy,
+    sequencesRun: Math.min(ctx.sequences, one.sequencesRun * busy),
+    basis: `${one.basis}; ${ranks} data-parallel ranks, each with its share of the sequences (throughput is theirs together)`,
+  };
+}
+
+/** The data-parallel ranks of one vLLM/SGLang engine (placement.dataParallel), 1 otherwise. */
+function dataParallelRanks(option: PlanOption): number {
+  return Math.max(1, option.placement.dataParallel ?? 1);
 }

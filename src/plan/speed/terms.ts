@@ -120,7 +120,12 @@ const VENDOR_TERMS: Partial<Record<`${SpeedEngine}/${CardKind}/${CardVendor}`, S
   "sglang/hbm/amd": SGLANG_HBM_AMD,
 };
 
+/** The vendors that have terms of their own: the slider asks for every option, so no key is built for the rest. */
+const OWN_VENDORS = new Set(Object.keys(VENDOR_TERMS).map((k) => k.split("/")[2]));
+
 /** The terms an option runs on: the vendor's own where fitted, else the engine and kind's. */
 export function speedTerms(engine: SpeedEngine, kind: CardKind, vendor: CardVendor): SpeedTerms {
-  return VENDOR_TERMS[`${engine}/${kind}/${vendor}`] ?? SPEED_TERMS[engine][kind];
+  return (
+    (OWN_VENDORS.has(vendor) ? VENDOR_TERMS[`${engine}/${kind}/${vendor}`] : undefined) ?? SPEED_TERMS[engine][kind]
+  );
 }

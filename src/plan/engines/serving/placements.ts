@@ -1,9 +1,19 @@
 /**
  * Where vLLM and SGLang run: tensor parallel on one node at every width the heads allow and that fits
- * (with and without expert parallel for a mixture of experts), else pipeline parallel over the nodes
- * of one fabric; a MIG instance alone. How many copies the cluster holds comes with each.
+ * (with and without expert parallel for a mixture of experts); pipeline stages within one node at the
+ * widths that do not fit alone (vLLM --tensor-parallel-size × --pipeline-parallel-size, SGLang
+ * --tp-size × --pp-size); a node's replicas as one data-parallel engine; else pipeline parallel over
+ * the nodes of one fabric at every width; a MIG instance alone. How many copies the cluster holds
+ * comes with each.
+ *
+ * Pruning (why not every TP × PP × DP product): at a TP width that fits alone, a pipeline of it buys
+ * only KV for more cards, which another replica of the width gives as well without a hop per stage,
+ * so pipelines are tried only at widths that do not fit alone, and there only the shallowest that
+ * fits (each stage more: more cards, a hop more, KV only). Data parallel is one engine of every rank
+ * a node holds. After evaluation, plan.ts drops a pipeline that another layout of the same artifact,
+ * engine and class beats on every axis (paretoPrune).
  */
-import type { ClassPool, EnumContext, Enumerated, FabricOrder, Layout, PoolNode } from "../../layout.ts";
+import type { ClassPool, EnumContext, Enumerated, FabricOrder, Layout, Part, PoolNode } from "../../layout.ts";
 import { basePlacement, layoutId, tensorParallelProblem, where } from "../../placement.ts";
 import { fabricOrder, singleNodeHosts } from "../../pools.ts";
 import { bitsOf } from "../../quant.ts";
@@ -18,6 +28,10 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
     const mem = pool.memoryBytes;
     let placed = false;
     let widest = 0;
+    const widths: number[] = [];
+    const alone: boolean[] = [];
+    // The parts of each TP layout that fits, by width and EP: a data-parallel engine of it holds the same on every card.
+    const tpParts = new Map<string, Part[]>();
     for (let wdt = 1; wdt <= pool.maxPerNode; wdt++) {
       const heads = tensorParallelProblem(shape, wdt);
       if (heads) {
@@ -25,6 +39,7 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
         continue;
       }
       widest = wdt;
+      widths.push(wdt);
       // A mixture of experts runs with expert parallel (experts whole, spread over the ranks) or
       // without it (every expert split by tensor parallel): each is its own layout, memory and speed.
       const variants = moe && wdt > 1 ? [true, false] : [false];
@@ -35,16 +50,20 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
         const why = c.problem(layout);
         if (why === null) {
           out.layouts.push(layout);
+          tpParts.set(`${wdt}${ep ? "ep" : ""}`, layout.parts);
           fitted = true;
         } else if (firstWhy === null) firstWhy = why;
       }
       // Every width that fits is a choice (wider: more KV, faster decode, fewer replicas); the widths
       // below the narrowest that fits are refused in words, as before.
+      alone.push(fitted);
       if (fitted) placed = true;
       else if (!placed && firstWhy !== null)
         out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, wdt, 1, ""), reason: firstWhy });
     }
-    if (placed || widest === 0) continue;
+    if (widest === 0) continue;
+    if (!pool.mig && nodeSplits(a, engine, c, pool, mem, widths, alone, moe, out, tpParts)) placed = true;
+    if (placed) continue;
     if (pool.mig) {
       out.refused.push({
         artifact: a.name,
@@ -54,8 +73,74 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
       });
       continue;
     }
-    pipelineOptions(a, engine, c, pool, mem, widest, moe, out);
+    pipelineOptions(a, engine, c, pool, mem, widths, moe, out);
   }
+}
+
+/**
+ * A node's cards split otherwise than by TP alone; true when one fits.
+ *
+ * TP × PP (vLLM: "--tensor-parallel-size 4 --pipeline-parallel-size 2" on 8 GPUs, its docs' single-node
+ * pipeline; SGLang: server_args.py `pp_size`, "The pipeline parallelism size.", run on one node by its
+ * own test/srt/test_pp_single_node.py @ 0518ee6c, "--tp-size 2 --pp-size 4"): at each width that does
+ * not fit alone, the shallowest pipeline that fits within the node.
+ *
+ * One engine over every replica a node holds: vLLM --data-parallel-size (EngineArgs "-dp"), SGLang
+ * --dp-size (server_args.py `dp_size`, alias --data-parallel-size). vLLM spreads a mixture of
+ * experts' routed experts over all DP × TP ranks (its data_parallel_deployment docs: "expert layers
+ * form a tensor parallel group of size DP × TP"), so it may fit where one rank alone does not;
+ * SGLang without DP attention runs dp_size independent TP groups, each holding what a replica holds.
+ */
+function nodeSplits(
+  a: Artifact,
+  engine: "vllm" | "sglang",
+  c: EnumContext,
+  pool: ClassPool,
+  mem: number,
+  widths: readonly number[],
+  alone: readonly boolean[],
+  moe: boolean,
+  out: Enumerated,
+  tpParts: ReadonlyMap<string, Part[]>,
+): boolean {
+  let placed = false;
+  const spreadsExperts = engine === "vllm" && moe;
+  const variants = (ranks: number) => (moe && ranks > 1 ? [true, false] : [false]);
+  for (let i = 0; i < widths.length; i++) {
+    const tp = widths[i] ?? 1;
+    if (!alone[i]) {
+      // The weights alone need tp × pp ≥ bytes ÷ a card's memory: shallower pipelines are not evaluated.
+      for (let pp = Math.max(2, fewestStages(a, mem, tp)); tp * pp <= pool.maxPerNode && pp <= c.shape.layers; pp++) {
+        const fitting = variants(tp)
+          .map((ep) => nodeLayout(a, engine, c, pool, mem, tp, pp, 1, ep))
+          .filter((l) => c.problem(l) === null);
+        if (fitting.length === 0) continue;
+        out.layouts.push(...fitting);
+        placed = true;
+        break;
+      }
+    }
+    const dp = Math.floor(pool.maxPerNode / tp);
+    if (dp < 2 || (!alone[i] && !spreadsExperts)) continue;
+    for (const ep of variants(tp * (spreadsExperts ? dp : 1))) {
+      // Ranks that each hold a replica share its parts (the same object), so evaluation works them out once (evaluate.ts).
+      const same = spreadsExperts ? undefined : tpParts.get(`${tp}${ep ? "ep" : ""}`);
+      const layout = nodeLayout(a, engine, c, pool, mem, tp, 1, dp, ep, same);
+      if (c.problem(layout) === null) {
+        out.layouts.push(layout);
+        placed = true;
+      }
+    }
+  }
+  return placed;
+}
+
+/**
+ * Stages of `tp` cards the checkpoint needs at the least on cards of `mem` bytes: a bound, never an
+ * answer. Half its bytes, since runtime --quantization fp8 halves a 16-bit checkpoint's layers.
+ */
+function fewestStages(a: Artifact, mem: number, tp: number): number {
+  return Math.ceil(a.bytes / 2 / (tp * mem));
 }
 
 /** A replica on one node: `width` cards, tensor-parallel, with or without expert parallel. */
@@ -68,15 +153,34 @@ function singleNodeLayout(
   width: number,
   ep: boolean,
 ): Layout {
+  return nodeLayout(a, engine, c, pool, mem, width, 1, 1, ep);
+}
+
+/** One engine on one node: `dp` data-parallel ranks of `pp` stages of `tp` cards (tp × pp × dp cards). */
+function nodeLayout(
+  a: Artifact,
+  engine: "vllm" | "sglang",
+  c: EnumContext,
+  pool: ClassPool,
+  mem: number,
+  tp: number,
+  pp: number,
+  dp: number,
+  ep: boolean,
+  parts?: Part[],
+): Layout {
+  const width = tp * pp * dp;
   const { hosts, freeNow, freeMemBytes, nodeIds, replicas, replicasFreeNow } = singleNodeHosts(pool, width);
-  const placement = basePlacement(pool.gpuClass, "", width, 1, width, 1, ep, nodeIds);
+  const base = basePlacement(pool.gpuClass, "", width, 1, tp, pp, ep, nodeIds);
+  const placement = dp > 1 ? { ...base, dataParallel: dp } : base;
+  const expertRanks = engine === "vllm" ? tp * dp : tp;
   return {
     id: layoutId(a, engine, placement, ""),
     artifact: a,
     engine,
     placement,
     bitsPerWeight: bitsOf(a),
-    parts: servingParts(c.shape, a, pool.gpuClass, mem, width, 1, ep),
+    parts: parts ?? servingParts(c.shape, a, pool.gpuClass, mem, tp, pp, ep, expertRanks),
     host: null,
     hosts,
     freeNow,
@@ -84,48 +188,70 @@ function singleNodeLayout(
     cardsShort: 0,
     replicas,
     replicasFreeNow,
-    dataParallel: pool.mig ? 1 : Math.max(1, Math.floor(pool.maxPerNode / width)),
+    dataParallel: dp,
   };
 }
 
-/** Several nodes of one fabric, a node's width on each, pipeline-parallel between them. */
+/**
+ * Several nodes of one fabric, pipeline-parallel between them: at every TP width the heads allow
+ * (widest first), the fewest nodes that hold it. Deeper pipelines at a width add a node's cards and
+ * a fabric hop per token for KV only (another replica gives that too), and are not listed.
+ */
 function pipelineOptions(
   a: Artifact,
   engine: "vllm" | "sglang",
   c: EnumContext,
   pool: ClassPool,
   mem: number,
-  width: number,
+  widths: readonly number[],
   moe: boolean,
   out: Enumerated,
 ): void {
+  const width = widths[widths.length - 1] ?? 1;
   let biggest: { fabric: string; nodes: PoolNode[] } | null = null;
-  for (const [fabric, nodes] of pool.fabrics) {
-    const able = nodes.filter((n) => n.count >= width);
+  let placedAny = false;
+  for (const [fabric, all] of pool.fabrics) {
+    const nodes = all.filter((n) => n.count >= width);
     if (fabric === "") {
-      if (able.length > 1)
+      if (nodes.length > 1)
         out.refused.push({
           artifact: a.name,
           engine,
-          where: `${able.length} nodes × ${width} ${pool.gpuClass}`,
+          where: `${nodes.length} nodes × ${width} ${pool.gpuClass}`,
           reason: "these nodes name no fabric: a replica spans nodes only over one",
         });
       continue;
     }
-    if (!biggest || able.length > biggest.nodes.length) biggest = { fabric, nodes: able };
-    const order = fabricOrder(able, width);
-    let placed = false;
-    for (let n = 2; n <= able.length; n++) {
-      const layout = pipelineLayout(a, engine, c, pool, mem, width, n, fabric, moe, order, 0);
-      const why = c.problem(layout);
-      if (why === null) {
-        out.layouts.push(layout);
-        placed = true;
-        break;
+    if (!biggest || nodes.length > biggest.nodes.length) biggest = { fabric, nodes };
+    // A narrower width holds more a card, so it needs at least as many nodes as a wider one did, and
+    // none where a wider one found no count on as many nodes.
+    let fewest = 2;
+    let failedOn = 0;
+    for (let w = widths.length - 1; w >= 0; w--) {
+      const tp = widths[w] ?? 1;
+      const able = tp === width ? nodes : all.filter((n) => n.count >= tp);
+      if (able.length <= failedOn) continue;
+      const order = fabricOrder(able, tp);
+      let found = false;
+      // At the node's width every count is tried, its refusals said in words; narrower ones start at the bound.
+      const from = tp === width ? fewest : Math.max(fewest, fewestStages(a, mem, tp));
+      for (let n = from; n <= able.length && n <= c.shape.layers; n++) {
+        const layout = pipelineLayout(a, engine, c, pool, mem, tp, n, fabric, moe, order, 0);
+        const why = c.problem(layout);
+        if (why === null) {
+          out.layouts.push(layout);
+          placedAny = true;
+          found = true;
+          fewest = n;
+          break;
+        }
+        // The refusals in words are the node's full width, as before; narrower ones are not listed one by one.
+        if (tp === width)
+          out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, tp, n, fabric), reason: why });
       }
-      out.refused.push({ artifact: a.name, engine, where: where(pool.gpuClass, width, n, fabric), reason: why });
+      if (!found) failedOn = able.length;
     }
-    if (placed) return;
+    if (placedAny) return;
   }
   // Nothing the cluster has holds it: say how many more cards would, on the biggest fabric.
   if (!biggest) return;
@@ -156,6 +282,10 @@ function pipelineLayout(
   const ep = moe && width > 1;
   // The n nodes a replica would take: free ones first, the most free memory first (vLLM's start-up check reads the least of them).
   const placement = basePlacement(pool.gpuClass, fabric, width, n, width, n, ep, order.ids.slice(0, n));
+  // Stage slots: a node of 8 holds one stage of two TP-4 pipelines at once.
+  let perNode = Infinity;
+  for (const node of order.able) perNode = Math.min(perNode, Math.floor(node.count / width));
+  perNode = Number.isFinite(perNode) ? Math.max(1, perNode) : 1;
   return {
     id: layoutId(a, engine, placement, ""),
     artifact: a,
@@ -168,8 +298,8 @@ function pipelineLayout(
     freeNow: cardsShort === 0 && order.freeCount >= n,
     freeMemBytes: order.freeMem ? (order.freeMem[n - 1] ?? null) : null,
     cardsShort,
-    replicas: cardsShort > 0 ? 0 : Math.floor(order.able.length / n),
-    replicasFreeNow: cardsShort > 0 ? 0 : Math.floor(order.freeCount / n),
+    replicas: cardsShort > 0 ? 0 : Math.floor(order.able.length / n) * perNode,
+    replicasFreeNow: cardsShort > 0 ? 0 : Math.floor(order.freeCount / n) * perNode,
     dataParallel: 1,
   };
 }

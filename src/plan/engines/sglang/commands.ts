@@ -23,6 +23,9 @@ function sglangArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   if (ctx.revision !== "") args.push(["--revision", ctx.revision]);
   args.push(["--tp-size", placement.tensorParallel]);
   if (placement.pipelineParallel > 1) args.push(["--pp-size", placement.pipelineParallel]);
+  // dp_size TP groups behind SGLang's own data-parallel controller, one endpoint (server_args.py `dp_size`;
+  // `--dp` in its docs is argparse's prefix of --dp-size, not an alias of its own).
+  if ((placement.dataParallel ?? 1) > 1) args.push(["--dp-size", placement.dataParallel ?? 1]);
   // SGLang's MoE layers run expert parallel over the same ranks as tensor
   // parallel when --ep-size equals the TP width.
   if (placement.expertParallel) args.push(["--ep-size", placement.tensorParallel]);

@@ -21,6 +21,8 @@ function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   if (ctx.revision !== "") args.push(["--revision", ctx.revision]);
   args.push(["--tensor-parallel-size", placement.tensorParallel]);
   if (placement.pipelineParallel > 1) args.push(["--pipeline-parallel-size", placement.pipelineParallel]);
+  // One engine of several ranks on the node, one API endpoint (EngineArgs "--data-parallel-size", "-dp").
+  if ((placement.dataParallel ?? 1) > 1) args.push(["--data-parallel-size", placement.dataParallel ?? 1]);
   if (placement.expertParallel) args.push(["--enable-expert-parallel"]);
   args.push(["--max-model-len", workload.contextTokens]);
   // Only the user's own utilization. Without one the plan holds for the release's own default

@@ -1,0 +1,64 @@
+/**
+ * The layouts a plan keeps once evaluated: a pipeline (stages within a node, or over nodes at a width
+ * narrower than theirs) is dropped when another layout of the same artifact, engine and card class is
+ * at least as good on every axis: no more cards, as much memory headroom (sequences and context) and
+ * as fast (decode, throughput), and as able to start. Only pipelines are pruned: every TP width, EP
+ * on/off and data-parallel engine stays, as before. Judged once, at the plan's workload; the slider
+ * keeps the plan's layouts.
+ */
+import type { Layout } from "./layout.ts";
+import { cardsPerReplica } from "./placement.ts";
+import type { PlanOption } from "./types.ts";
+
+/** A pipeline the enumerator adds beyond one node's TP widths: TP × PP in a node, or a width narrower than its nodes'. */
+function prunable(o: PlanOption): boolean {
+  const p = o.placement;
+  if (p.cpu || (o.engine !== "vllm" && o.engine !== "sglang") || p.pipelineParallel <= 1) return false;
+  return p.nodes <= 1 || o.moreCardsNeeded === 0;
+}
+
+function atLeast(x: number | null | undefined, y: number | null | undefined): boolean {
+  return (x ?? -Infinity) >= (y ?? -Infinity);
+}
+
+/** Whether `b` beats or equals `a` on every axis. */
+function noWorse(b: PlanOption, a: PlanOption): boolean {
+  return (
+    cardsPerReplica(b.placement) <= cardsPerReplica(a.placement) &&
+    (b.fits || !a.fits) &&
+    (b.fitsWorkload === true || a.fitsWorkload !== true) &&
+    b.maxConcurrency >= a.maxConcurrency &&
+    b.maxContextTokens >= a.maxContextTokens &&
+    atLeast(b.speed?.decodeTps, a.speed?.decodeTps) &&
+    atLeast(b.speed?.throughputTps, a.speed?.throughputTps)
+  );
+}
+
+/** The layouts and options to keep, in the order given. */
+export function paretoPrune(layouts: Layout[], options: PlanOption[]): { layouts: Layout[]; options: PlanOption[] } {
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < options.length; i++) {
+    const o = options[i];
+    if (!o) continue;
+    const key = `${o.artifact}|${o.engine}|${o.placement.gpuClass}`;
+    const g = groups.get(key);
+    if (g) g.push(i);
+    else groups.set(key, [i]);
+  }
+  const drop = new Set<number>();
+  for (const g of groups.values()) {
+    if (g.length < 2) continue;
+    for (const i of g) {
+      const a = options[i];
+      if (!a || !prunable(a)) continue;
+      // Beaten by one kept: never by a layout this loop dropped, so two equals keep one.
+      if (g.some((j) => j !== i && !drop.has(j) && options[j] !== undefined && noWorse(options[j] as PlanOption, a)))
+        drop.add(i);
+    }
+  }
+  if (drop.size === 0) return { layouts, options };
+  return {
+    layouts: layouts.filter((_, i) => !drop.has(i)),
+    options: options.filter((_, i) => !drop.has(i)),
+  };
+}
