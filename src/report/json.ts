@@ -79,6 +79,8 @@ export function optionJson(o: PlanOption): Record<string, unknown> {
     fits_workload: o.fitsWorkload ?? o.fits,
     replicas: o.replicas ?? 0,
     replicas_free_now: o.replicasFreeNow ?? 0,
+    // The ranks the option's one command starts (--data-parallel-size, --dp-size); 1 for plain TP / PP. Before the
+    // data-parallel options existed it counted the copies one node could hold, which `replicas` says cluster-wide.
     data_parallel: o.dataParallel ?? 1,
     cost_per_mtok: o.costPerMtok == null ? null : Math.round(o.costPerMtok * 1000) / 1000,
     what_to_buy: (o.whatToBuy ?? []).map((b) => ({ change: b.change, cards_added: b.cardsAdded, class: b.gpuClass })),
