@@ -71,6 +71,12 @@ export const FLAGS: Record<string, FlagSpec> = {
     kind: "int",
     help: "tokens of one sequence (default 8192, or the model's maximum when shorter)",
   },
+  ropeScaling: {
+    names: ["--rope-scaling", "--extend-context"],
+    kind: "choice",
+    choices: ["yarn"],
+    help: "a context past the model's own: stretch its positions with YaRN (Qwen2.5, Qwen3), and the commands carry the flags (vLLM --hf-overrides, SGLang --json-model-override-args, llama.cpp --rope-scaling yarn); without it such a context is planned at the model's limit",
+  },
   sequences: {
     names: ["--sequences"],
     kind: "int",
@@ -280,6 +286,7 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
   if (typeof dtype === "string") set("dtype", DTYPE_ALIASES[dtype] ?? (dtype as EngineSettings["dtype"]));
   if (values.get("quantization") === "fp8") settings.quantization = "fp8";
   if (values.get("enforceEager") === true) settings.enforceEager = true;
+  if (values.get("ropeScaling") === "yarn") settings.ropeScaling = "yarn";
   const speculative = values.get("speculativeConfig");
   if (typeof speculative === "string") settings.speculativeMtpTokens = mtpTokensOf(speculative);
   const vllmVersion = values.get("vllmVersion");
