@@ -12,7 +12,7 @@ import { HubError, isRetryable } from "../hub/errors.ts";
 import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
-import { largestCardBytes, plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
+import { contextFit, largestCardBytes, plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
 import type { Cluster, Engine, EngineSettings as Settings, PlanOption, RepoSnapshot, Workload } from "../plan/index.ts";
 import {
   chooseCommand,
@@ -126,15 +126,31 @@ export function App({ store, tokens }: AppProps) {
       return { ok: false, message: e instanceof Error ? e.message : String(e) };
     }
   }, [snapshot]);
+  // A context past the model's limit is planned at the limit (or stretched by YaRN when asked), said once by the field.
+  const ropeScaling = workload.settings.ropeScaling;
+  const fit = useMemo(
+    () => (read?.ok ? contextFit(read.model.shape, workload.contextTokens, ropeScaling) : null),
+    [read, workload.contextTokens, ropeScaling],
+  );
+  // The workload as planned (its context at the model's limit when past it): one object, so the command form sees the plan's own.
+  const fitted = useMemo(
+    () =>
+      fit && fit.contextTokens !== workload.contextTokens
+        ? { ...workload, contextTokens: fit.contextTokens }
+        : workload,
+    [fit, workload],
+  );
   // The engine's own failure is a message in the options panel, with the way back, not a blank page.
   const planned = useMemo((): { plan: Plan } | { error: string } | null => {
-    if (!snapshot || !read?.ok) return null;
+    if (!snapshot || !read?.ok || !fit) return null;
     try {
-      return { plan: plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, workload) };
+      return {
+        plan: plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model, shape: fit.shape }, cluster, fitted),
+      };
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
     }
-  }, [snapshot, read, cluster, workload]);
+  }, [snapshot, read, fit, cluster, fitted]);
   const enumerated = planned && "plan" in planned ? planned.plan : null;
   // Where the thumb has rested for a moment: the plan is made again there (every layout that fits that
   // context), so a pause mid-drag shows the plan the release will show (issue 17, defect 2).
@@ -142,9 +158,10 @@ export function App({ store, tokens }: AppProps) {
   const planAtRest = useMemo(() => {
     if (restingAt === null || !snapshot || !read?.ok) return null;
     try {
-      return plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, {
+      const at = contextFit(read.model.shape, restingAt, workload.settings.ropeScaling);
+      return plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model, shape: at.shape }, cluster, {
         ...workload,
-        contextTokens: restingAt,
+        contextTokens: at.contextTokens,
       });
     } catch {
       return null;
@@ -254,7 +271,20 @@ export function App({ store, tokens }: AppProps) {
     ),
     [workload.rankBy, workload.pricesPerCardHour, gpuClasses, onRank],
   );
-  const maxContext = shownPlan?.shape.maxContextTokens ?? workload.contextTokens;
+  const maxContext = enumerated?.shape.maxContextTokens ?? workload.contextTokens;
+  const pastLimit = useMemo(
+    () =>
+      fit?.message
+        ? {
+            message:
+              fit.yarn !== null && !fit.extended
+                ? `${fit.message} Tick "Extend with YaRN" to plan it so.`
+                : fit.message,
+            yarnPossible: fit.yarn !== null,
+          }
+        : null,
+    [fit],
+  );
 
   function applyMeasuredOverhead(engine: Engine, overheadGib: number): void {
     setEngineSetting(store, "measuredOverheadGib", { ...workload.settings.measuredOverheadGib, [engine]: overheadGib });
@@ -295,6 +325,9 @@ export function App({ store, tokens }: AppProps) {
               workload={workload}
               slidingContextTokens={sliding}
               maxContextTokens={maxContext}
+              pastLimit={pastLimit}
+              ropeScaling={ropeScaling === "yarn"}
+              onRopeScaling={(on) => setEngineSetting(store, "ropeScaling", on ? "yarn" : undefined)}
               onSlide={setSliding}
               onSlideEnd={(tokens) => {
                 setSliding(null);
@@ -360,7 +393,7 @@ export function App({ store, tokens }: AppProps) {
                       <CommandForm
                         plan={shownPlan}
                         option={option}
-                        workload={workload}
+                        workload={fitted}
                         onWorkloadChange={(w) => replaceWorkload(store, w)}
                         chosenIndex={option.id === choices.selectedOptionId ? choices.commandIndex : 0}
                         onChoose={(i) => {
@@ -379,7 +412,7 @@ export function App({ store, tokens }: AppProps) {
                         <Suspense fallback={<p className="muted">Loading…</p>}>
                           <CalibrateFromLog
                             option={option}
-                            workload={workload}
+                            workload={fitted}
                             onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)}
                           />
                         </Suspense>

@@ -1,0 +1,53 @@
+/**
+ * Issue 17 as a new user meets the page, the parts left after defects 1–4 and 6: a context past the
+ * model's limit (defect 5), the two-column layout at 1440 px, cluster validation in words at the field,
+ * and where the model's data came from. Every test routes the network (e2e/hub.ts): the Hub answers
+ * from test/fixtures/hub/.
+ */
+import { expect, test } from "@playwright/test";
+import { routeNetwork } from "./hub.ts";
+
+const ORIGIN = "http://127.0.0.1:4173";
+
+test.beforeEach(async ({ context }) => {
+  await routeNetwork(context, ORIGIN);
+});
+
+test("defect 5: a typed 100,000 on a 32,768-token model is kept, said once with the YaRN flags, and planned with YaRN when ticked (kept in the link)", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  const field = page.getByLabel("Context tokens");
+  await field.fill("100000");
+  await field.blur();
+  await expect(field).toHaveValue("100000");
+  // Qwen2.5-Coder-32B-Instruct's config.json: max_position_embeddings 32768, rope_scaling null.
+  const said = page.getByText(/past the model's limit/);
+  await expect(said).toHaveCount(1);
+  await expect(said).toContainText(
+    "A context of 100,000 tokens is past the model's limit of 32,768 (config.json's max_position_embeddings): planned at 32,768.",
+  );
+  await expect(said).toContainText("vLLM: --hf-overrides");
+  await expect(page.getByText("does not fit", { exact: false })).toHaveCount(0);
+  const first = page.getByRole("article").first();
+  await first.getByRole("button", { name: "Commands" }).click();
+  await expect(first.locator(".commands pre").first()).toContainText("--max-model-len 32768");
+
+  await expect.poll(() => page.evaluate(() => window.location.hash)).not.toBe("");
+  const before = await page.evaluate(() => window.location.hash);
+  await page.getByLabel("Extend with YaRN rope scaling (the commands carry its flags)").check();
+  await expect(said).toContainText("planned with YaRN factor 3.06 over its native 32,768 positions");
+  const again = page.getByRole("article").first();
+  await again.getByRole("button", { name: "Commands" }).click();
+  await expect(again.locator(".commands pre").first()).toContainText(
+    `--max-model-len 100000 --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":3.06,"original_max_position_embeddings":32768}}'`,
+  );
+  // The link keeps the choice: a fresh page on it opens with the box ticked and the same plan.
+  await expect.poll(() => page.evaluate(() => window.location.hash)).not.toBe(before);
+  const url = page.url();
+  const fresh = await page.context().newPage();
+  await fresh.goto(url);
+  await expect(fresh.getByLabel("Extend with YaRN rope scaling (the commands carry its flags)")).toBeChecked();
+  await expect(fresh.getByLabel("Context tokens")).toHaveValue("100000");
+});
