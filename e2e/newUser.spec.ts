@@ -4,6 +4,7 @@
  * and where the model's data came from. Every test routes the network (e2e/hub.ts): the Hub answers
  * from test/fixtures/hub/.
  */
+import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { routeNetwork } from "./hub.ts";
 
@@ -50,4 +51,43 @@ test("defect 5: a typed 100,000 on a 32,768-token model is kept, said once with 
   await fresh.goto(url);
   await expect(fresh.getByLabel("Extend with YaRN rope scaling (the commands carry its flags)")).toBeChecked();
   await expect(fresh.getByLabel("Context tokens")).toHaveValue("100000");
+});
+
+/** An 8 × H100 SXM nvidia-smi table (test/fixtures/inventory/, its source on the first line), without that line. */
+const NVIDIA_SMI = readFileSync(
+  new URL("../test/fixtures/inventory/nvidia-smi-h100-sxm-80g-1.txt", import.meta.url),
+  "utf8",
+)
+  .split("\n")
+  .filter((l) => !l.startsWith("# source:"))
+  .join("\n");
+
+test("rough edge: at 1440 px the cluster panel takes the width, and a pasted nvidia-smi table keeps its lines (no wrap, monospace)", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.goto("/");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  const panel = page.locator("#cluster");
+  // Before: a 420-px column beside an empty right half.
+  expect((await panel.boundingBox())?.width ?? 0).toBeGreaterThan(1200);
+  await page
+    .getByRole("button", { name: /Import/ })
+    .first()
+    .click();
+  const box = page.getByLabel("Paste inventory");
+  await box.fill(NVIDIA_SMI);
+  const shape = await box.evaluate((el) => {
+    const style = getComputedStyle(el);
+    return {
+      whiteSpace: style.whiteSpace,
+      mono: /mono|Menlo|Consolas/i.test(style.fontFamily),
+      // With lines kept whole, the 89-column table fits the box's width: nothing wraps, nothing scrolls sideways.
+      fits: el.scrollWidth <= el.clientWidth,
+    };
+  });
+  expect(shape).toEqual({ whiteSpace: "pre", mono: true, fits: true });
+  // A line longer than the box scrolls sideways inside it rather than wrapping.
+  await box.fill(`${"|".repeat(400)}\n${NVIDIA_SMI}`);
+  expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
 });
