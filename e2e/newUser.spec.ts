@@ -5,7 +5,7 @@
  * from test/fixtures/hub/.
  */
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { routeNetwork } from "./hub.ts";
 
 const ORIGIN = "http://127.0.0.1:4173";
@@ -90,4 +90,54 @@ test("rough edge: at 1440 px the cluster panel takes the width, and a pasted nvi
   // A line longer than the box scrolls sideways inside it rather than wrapping.
   await box.fill(`${"|".repeat(400)}\n${NVIDIA_SMI}`);
   expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+});
+
+/** Each select whose chosen label is wider than its box leaves for text (its padding and the arrow's ~20 px). */
+async function cutSelects(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const ctx = document.createElement("canvas").getContext("2d");
+    if (!ctx) return ["no canvas"];
+    for (const s of document.querySelectorAll("select")) {
+      if (s.offsetParent === null) continue;
+      const text = s.selectedOptions[0]?.text ?? "";
+      const style = getComputedStyle(s);
+      ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+      if (ctx.measureText(text).width > room) out.push(`${s.labels[0]?.textContent ?? s.id}: "${text}" in ${room} px`);
+    }
+    return out;
+  });
+}
+
+test("rough edge: no select cuts its chosen label ('auto (mode', 'h100-80g · 79'), at 1440 and 375 px, engine settings open", async ({
+  page,
+}) => {
+  for (const width of [1440, 375]) {
+    await page.setViewportSize({ width, height: 1000 });
+    await page.goto("/");
+    await expect(page.getByRole("article").first()).toBeVisible();
+    await page.getByText("Engine settings", { exact: true }).click();
+    expect(await cutSelects(page), `at ${width} px`).toEqual([]);
+  }
+});
+
+test("rough edges: a split GGUF's repeated name is said once in 'Why not?', FreeToken says what it is, and a multi-node option counts its copies, not 'Nodes that could host it'", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  await page.getByLabel("Hugging Face repo").fill("unsloth/DeepSeek-R1-GGUF");
+  await page.getByRole("button", { name: "Plan", exact: true }).click();
+  await expect(page.locator(".model-summary")).toContainText("61 layers", { timeout: 30_000 });
+  await expect(page.getByRole("article").first()).toBeVisible();
+  const why = page.locator(".why-not");
+  await why.locator("summary").click();
+  await expect(why.locator("li").first()).toBeVisible();
+  expect(await why.innerText()).not.toMatch(/(DeepSeek-R1-[\w-]+)\/\1/);
+  await expect(page.getByLabel("Engine").locator("option", { hasText: "FreeToken" })).toHaveText(
+    "FreeToken (one card, a mixture of experts' experts in host RAM)",
+  );
+  await expect(page.getByText("Nodes that could host it")).toHaveCount(0);
+  await expect(page.getByRole("article").first().getByText("Copies the cluster holds")).toBeVisible();
 });

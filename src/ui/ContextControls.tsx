@@ -129,7 +129,7 @@ export function ContextControls({
             if (v !== undefined) onChange({ outputTokens: v });
           }}
         />
-        <div className="field">
+        <div className="field wide">
           <label htmlFor={kvId}>KV cache dtype</label>
           <select id={kvId} value={workload.kvDtype} onChange={(e) => onChange({ kvDtype: e.target.value as KvDtype })}>
             {KV_DTYPES.map((k) => (

@@ -269,6 +269,13 @@ describe("plan's main, in process", () => {
     expect((JSON.parse(stdout) as { options: { max_context: number }[] }).options[0]?.max_context).toBe(32_768);
   });
 
+  test("a split GGUF's folder and file names, when the same, are printed once (issue 17: 'DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S')", async () => {
+    const { code, stdout } = await main(["unsloth/DeepSeek-R1-GGUF", "--cluster", clusterFile], env());
+    expect(code).toBe(0);
+    expect(stdout).toContain(" DeepSeek-R1-UD-IQ1_S (");
+    expect(stdout).not.toContain("DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S");
+  });
+
   test("a malformed HF_TOKEN is named, not echoed, before any request", async () => {
     const before = hub.requests.length;
     const { code, stderr } = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", clusterFile], {
