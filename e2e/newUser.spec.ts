@@ -141,3 +141,45 @@ test("rough edges: a split GGUF's repeated name is said once in 'Why not?', Free
   await expect(page.getByText("Nodes that could host it")).toHaveCount(0);
   await expect(page.getByRole("article").first().getByText("Copies the cluster holds")).toBeVisible();
 });
+
+test("rough edge: cluster validation in words at the field: more free than cards and a negative count are refused there, marked, and the last good cluster kept", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  const panel = page.locator("#cluster");
+  const summary = panel.locator(".cluster-summary");
+  const before = await summary.innerText();
+  const verdict = await page.locator(".top-verdict").innerText();
+  // The example cluster: one group of two identical nodes, 8 × h100-80g each.
+  const free = panel.getByLabel(/card 1 free$/);
+  await free.fill("9");
+  await free.blur();
+  await expect(free).toHaveValue("9");
+  await expect(free).toHaveAttribute("aria-invalid", "true");
+  const said = page.locator(`#${await free.getAttribute("aria-describedby")}`);
+  await expect(said).toHaveText(/: 9 free of 8 cards: give at most 8\. The plan keeps 8\.$/);
+  await expect(said).not.toContainText("devices[");
+  expect(await free.evaluate((el) => getComputedStyle(el).boxShadow)).not.toBe("none");
+  await expect(summary).toHaveText(before);
+  await expect(page.locator(".top-verdict")).toHaveText(verdict);
+
+  const count = panel.getByLabel(/card 1 count$/);
+  await count.fill("-1");
+  await count.blur();
+  // Before: leaving the field put 8 back without a word.
+  await expect(count).toHaveValue("-1");
+  await expect(count).toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator(`#${await count.getAttribute("aria-describedby")}`)).toHaveText(
+    "Enter a number from 0 to 1,024. The plan keeps 8.",
+  );
+  await expect(summary).toHaveText(before);
+
+  // Fewer cards than the free count (a valid number, an invalid cluster): the validation's words at the Free field.
+  await count.fill("4");
+  await count.blur();
+  await expect(free).toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator(`#${await free.getAttribute("aria-describedby")}`)).toHaveText(
+    /^Node 1 \(dgx-1\), h100-80g: 8 free of 4 cards: give at most 4/,
+  );
+});
