@@ -183,3 +183,24 @@ test("rough edge: cluster validation in words at the field: more free than cards
     /^Node 1 \(dgx-1\), h100-80g: 8 free of 4 cards: give at most 4/,
   );
 });
+
+test("rough edge: a catalog repo the Hub answers is planned from the Hub, and says so; with the Hub unreachable, from the bundled copy, and says why", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await expect(page.getByRole("article").first()).toBeVisible();
+  // The example opens pinned to the catalog's commit: planned with no request, and said.
+  await expect(page.getByText("From the bundled catalog (no network)")).toBeVisible();
+  const field = page.getByLabel("Hugging Face repo");
+  // unsloth/DeepSeek-R1-GGUF is in the bundled catalog and in the recorded Hub answers (test/fixtures/hub/).
+  await field.fill("unsloth/DeepSeek-R1-GGUF");
+  await page.getByRole("button", { name: "Plan", exact: true }).click();
+  await expect(page.getByText("Read from the Hub")).toBeVisible({ timeout: 30_000 });
+
+  await page.route("https://huggingface.co/**", (route) => route.abort("internetdisconnected"));
+  await field.fill("microsoft/phi-4");
+  await page.getByRole("button", { name: "Plan", exact: true }).click();
+  await expect(page.getByText("Bundled copy of 2026-12-01: the Hub did not answer")).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator(".model-summary")).toContainText("40 layers");
+  await expect(page.getByRole("article").first()).toBeVisible();
+});

@@ -7,7 +7,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { useStore } from "zustand";
-import { catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";
+import { CATALOG_COPIED, catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";
 import { HubError, isRetryable } from "../hub/errors.ts";
 import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
@@ -45,7 +45,7 @@ import type { RepoStatus } from "../ui/RepoField.tsx";
 import { defaultChoices } from "./defaults.ts";
 import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
 import { PlanBoundary } from "./PlanBoundary.tsx";
-import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
+import { hubFallbackReason, quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
 const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.Accuracy })));
@@ -211,8 +211,9 @@ export function App({ store, tokens }: AppProps) {
       snapshot,
       read,
       manual !== undefined,
+      manual === undefined && query.isFetching,
     );
-  }, [attempt, attemptError, manual, manualSnapshot, query.isPending, query.error, snapshot, read]);
+  }, [attempt, attemptError, manual, manualSnapshot, query.isPending, query.error, query.isFetching, snapshot, read]);
   const failure = attempt ? attemptError : manual === undefined ? query.error : null;
   const gated = failure instanceof HubError && (failure.kind === "gated" || failure.kind === "token");
   const failedAt = attempt ? attemptQuery.errorUpdatedAt : query.errorUpdatedAt;
@@ -491,18 +492,28 @@ function repoStatus(
   snapshot: RepoSnapshot | undefined,
   read: ModelRead | null,
   manual: boolean,
+  fetching: boolean,
 ): RepoStatus {
   if (error) return errorStatus(error);
   if (pending || !snapshot || !read) return { kind: "loading" };
   if (!read.ok) return { kind: "error", message: read.message, errorKind: "model" };
-  const source = manual ? "manual" : catalogSnapshot(snapshot.repo)?.sha === snapshot.sha ? "catalog" : "hub";
-  return {
+  const fellBack = hubFallbackReason(snapshot);
+  // The catalog's own object is what the page shows before (or without) asking the Hub; the Hub's answer, or
+  // the copy kept when it failed, are other objects (queries.ts).
+  const bundled = fellBack !== undefined || snapshot === catalogSnapshot(snapshot.repo);
+  const source = manual ? "manual" : bundled ? "catalog" : "hub";
+  const ready: RepoStatus = {
     kind: "ready",
     summary: modelSummary(read.model.shape),
     artifacts: read.model.artifacts,
     sha: snapshot.sha,
     source,
   };
+  if (source === "catalog" && fellBack !== undefined)
+    ready.sourceWords = `Bundled copy of ${CATALOG_COPIED}: ${fellBack}`;
+  else if (source === "catalog" && fetching)
+    ready.sourceWords = `Bundled copy of ${CATALOG_COPIED}, while the Hub is asked for newer data`;
+  return ready;
 }
 
 /** Issue 7's accuracy view, fetched and drawn only once a user opens it. */
