@@ -181,6 +181,19 @@ async function run(
         options,
         refused: result.refused.map(refusalJson),
         vllm_release: vllm.words,
+        // A context past the model's limit (additive field): what was asked, what was planned, and the YaRN that lifts it.
+        ...(fit.message !== null
+          ? {
+              context_limit: {
+                asked_tokens: asked,
+                planned_tokens: fit.contextTokens,
+                model_limit_tokens: model.shape.maxContextTokens,
+                yarn: fit.yarn && { factor: fit.yarn.factor, original_tokens: fit.yarn.originalTokens },
+                extended: fit.extended,
+                message: fit.message,
+              },
+            }
+          : {}),
       };
       return { code: 0, stdout: JSON.stringify(out, null, 2), stderr };
     }

@@ -382,6 +382,7 @@ export function helpText(): string {
     "  workload (decode_tps, prefill_tps, ttft_ms, tpot_ms, throughput_tps: null when not estimated, speed_basis",
     "  says why and what was assumed); each refusal with",
     "  artifact, engine, where and reason, and deploy_targets: [{kind, ok, reason}] for kubernetes, compose and slurm.",
+    "  With --context past the model's limit, context_limit: {asked_tokens, planned_tokens, model_limit_tokens, yarn, extended, message}.",
     "  GB here are GiB (2^30 bytes). Warnings go to stderr.",
     "",
     "Exit codes: 0 planned; 2 a bad argument, path, file or repo (one line on stderr says which); 1 the Hub could not be read.",

@@ -54,7 +54,17 @@ describe("--context past the model's limit", () => {
       {},
     );
     expect(code).toBe(0);
-    const out = JSON.parse(stdout) as { options: { engine: string; fits: boolean; command: string }[] };
+    const out = JSON.parse(stdout) as {
+      options: { engine: string; fits: boolean; command: string }[];
+      context_limit: Record<string, unknown>;
+    };
+    expect(out.context_limit).toMatchObject({
+      asked_tokens: 200_000,
+      planned_tokens: 200_000,
+      model_limit_tokens: 40_960,
+      yarn: { factor: 6.11, original_tokens: 32_768 },
+      extended: true,
+    });
     const first = out.options[0];
     expect(first?.fits).toBe(true);
     for (const o of out.options) {
