@@ -31,6 +31,11 @@ test("defect 5: a typed 100,000 on a 32,768-token model is kept, said once with 
   );
   await expect(said).toContainText("vLLM: --hf-overrides");
   await expect(page.getByText("does not fit", { exact: false })).toHaveCount(0);
+  // The notice's flags (one long JSON word) stay inside a phone's width.
+  await page.setViewportSize({ width: 375, height: 900 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect(await said.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await page.setViewportSize({ width: 1280, height: 900 });
   const first = page.getByRole("article").first();
   await first.getByRole("button", { name: "Commands" }).click();
   await expect(first.locator(".commands pre").first()).toContainText("--max-model-len 32768");
