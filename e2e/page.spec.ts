@@ -533,6 +533,8 @@ test("the command chosen among a multi-node option's lines is highlighted, kept 
   // DeepSeek-R1 (fp8, 642 GB of weights: bundled catalog) needs both DGX nodes: one command per node.
   await page.getByLabel("Hugging Face repo").fill("deepseek-ai/DeepSeek-R1");
   await page.getByRole("button", { name: "Plan", exact: true }).click();
+  // The Hub is asked first (issue 17) and the bundled copy planned once it has answered: wait for the model.
+  await expect(page.locator(".model-summary")).toContainText("61 layers", { timeout: 30_000 });
   await page.getByLabel("Engine", { exact: true }).selectOption("vllm");
   const option = page.getByRole("article").first();
   const title = await option.getByRole("heading", { level: 3 }).first().innerText();
