@@ -15,7 +15,7 @@ import { parseRepoInput } from "../src/hub/repoId.ts";
 import { checkToken, hubUrlFromEnv } from "../src/hub/settings.ts";
 import { snapshotCeilingError } from "../src/hub/limits.ts";
 import { hubTimeoutFromEnv } from "../src/hub/timeout.ts";
-import { assumedVllmRelease, DEFAULT_WORKLOAD, ModelError, plan, readModel } from "../src/plan/index.ts";
+import { assumedVllmRelease, contextFit, DEFAULT_WORKLOAD, ModelError, plan, readModel } from "../src/plan/index.ts";
 import { optionJson, refusalJson } from "../src/report/json.ts";
 import type { Cluster, RepoSnapshot, Workload } from "../src/plan/index.ts";
 import { UsageError, helpText, parsePlanArgs } from "./lib/args.ts";
@@ -141,16 +141,19 @@ async function run(
     // A shape past any real model (a header's block_count of 2^32 − 1) is refused before any loop runs, Hub or local.
     const absurd = snapshotCeilingError(snapshot);
     if (absurd) throw new CliError(absurd, EXIT_INPUT);
-    const { shape, artifacts } = readModel(snapshot);
-    const contextTokens =
+    const model = readModel(snapshot);
+    const asked =
       args.contextTokens ??
-      Math.min(DEFAULT_WORKLOAD.contextTokens, shape.maxContextTokens || DEFAULT_WORKLOAD.contextTokens);
-    if (shape.maxContextTokens > 0 && contextTokens > shape.maxContextTokens) {
-      // vLLM refuses a --max-model-len past the config's without VLLM_ALLOW_LONG_MAX_MODEL_LEN or rope scaling; say so rather than plan silently.
+      Math.min(DEFAULT_WORKLOAD.contextTokens, model.shape.maxContextTokens || DEFAULT_WORKLOAD.contextTokens);
+    // Past the model's own limit: planned at the limit with one message, or stretched by YaRN when asked.
+    const fit = contextFit(model.shape, asked, args.workload.settings.ropeScaling);
+    if (fit.message !== null)
       notes.push(
-        `--context ${contextTokens} is past the model's own ${shape.maxContextTokens} tokens: engines refuse it unless rope scaling is set; planned as asked`,
+        fit.yarn !== null && !fit.extended ? `${fit.message} Plan it so with --rope-scaling yarn.` : fit.message,
       );
-    }
+    const { shape } = fit;
+    const { artifacts } = model;
+    const contextTokens = fit.contextTokens;
     const workload: Workload = { ...args.workload, contextTokens };
     // A model read from disk is served from there: its commands name the directory, not a Hub repo.
     const modelPath = existsSync(args.model) ? localModelDir(args.model) : undefined;
@@ -178,6 +181,19 @@ async function run(
         options,
         refused: result.refused.map(refusalJson),
         vllm_release: vllm.words,
+        // A context past the model's limit (additive field): what was asked, what was planned, and the YaRN that lifts it.
+        ...(fit.message !== null
+          ? {
+              context_limit: {
+                asked_tokens: asked,
+                planned_tokens: fit.contextTokens,
+                model_limit_tokens: model.shape.maxContextTokens,
+                yarn: fit.yarn && { factor: fit.yarn.factor, original_tokens: fit.yarn.originalTokens },
+                extended: fit.extended,
+                message: fit.message,
+              },
+            }
+          : {}),
       };
       return { code: 0, stdout: JSON.stringify(out, null, 2), stderr };
     }

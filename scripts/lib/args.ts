@@ -71,6 +71,12 @@ export const FLAGS: Record<string, FlagSpec> = {
     kind: "int",
     help: "tokens of one sequence (default 8192, or the model's maximum when shorter)",
   },
+  ropeScaling: {
+    names: ["--rope-scaling", "--extend-context"],
+    kind: "choice",
+    choices: ["yarn"],
+    help: "a context past the model's own: stretch its positions with YaRN (Qwen2.5, Qwen3), and the commands carry the flags (vLLM --hf-overrides, SGLang --json-model-override-args, llama.cpp --rope-scaling yarn); without it such a context is planned at the model's limit",
+  },
   sequences: {
     names: ["--sequences"],
     kind: "int",
@@ -280,6 +286,7 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
   if (typeof dtype === "string") set("dtype", DTYPE_ALIASES[dtype] ?? (dtype as EngineSettings["dtype"]));
   if (values.get("quantization") === "fp8") settings.quantization = "fp8";
   if (values.get("enforceEager") === true) settings.enforceEager = true;
+  if (values.get("ropeScaling") === "yarn") settings.ropeScaling = "yarn";
   const speculative = values.get("speculativeConfig");
   if (typeof speculative === "string") settings.speculativeMtpTokens = mtpTokensOf(speculative);
   const vllmVersion = values.get("vllmVersion");
@@ -375,6 +382,7 @@ export function helpText(): string {
     "  workload (decode_tps, prefill_tps, ttft_ms, tpot_ms, throughput_tps: null when not estimated, speed_basis",
     "  says why and what was assumed); each refusal with",
     "  artifact, engine, where and reason, and deploy_targets: [{kind, ok, reason}] for kubernetes, compose and slurm.",
+    "  With --context past the model's limit, context_limit: {asked_tokens, planned_tokens, model_limit_tokens, yarn, extended, message}.",
     "  GB here are GiB (2^30 bytes). Warnings go to stderr.",
     "",
     "Exit codes: 0 planned; 2 a bad argument, path, file or repo (one line on stderr says which); 1 the Hub could not be read.",

@@ -5,6 +5,7 @@
  */
 import { kvCacheLabel, placementLabel, type plan } from "../../src/plan/index.ts";
 import type { PlanOption, Refusal, RepoSnapshot } from "../../src/plan/index.ts";
+import { artifactLabel } from "../../src/ui/format.ts";
 import { printable } from "./printable.ts";
 
 /** Options listed; --json lists all. */
@@ -48,7 +49,7 @@ export function commandLines(commands: readonly string[], indent = "      "): st
 export function reasonLines(refused: readonly Refusal[]): string[] {
   const shown = refused
     .slice(0, REASONS_SHOWN)
-    .map((r) => `  ${r.engine} · ${printable(r.artifact)} · ${printable(r.where)}: ${r.reason}`);
+    .map((r) => `  ${r.engine} · ${printable(artifactLabel(r.artifact))} · ${printable(r.where)}: ${r.reason}`);
   if (refused.length > REASONS_SHOWN)
     shown.push(`  … ${(refused.length - REASONS_SHOWN).toLocaleString("en-US")} more (--json lists all)`);
   return shown;
@@ -66,7 +67,7 @@ export function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof pla
   result.options.slice(0, OPTIONS_SHOWN).forEach((o, i) => {
     const status = statusOf(o, result.workload.sequences);
     lines.push(
-      `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${where(o).padEnd(32)} ${printable(o.artifact)} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}`,
+      `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${where(o).padEnd(32)} ${printable(artifactLabel(o.artifact))} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}`,
     );
     if (i === 0) lines.push(...commandLines(o.commands));
   });

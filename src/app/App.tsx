@@ -7,12 +7,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { useStore } from "zustand";
-import { catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";
+import { CATALOG_COPIED, catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";
 import { HubError, isRetryable } from "../hub/errors.ts";
 import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
-import { largestCardBytes, plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
+import { contextFit, largestCardBytes, plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
 import type { Cluster, Engine, EngineSettings as Settings, PlanOption, RepoSnapshot, Workload } from "../plan/index.ts";
 import {
   chooseCommand,
@@ -45,7 +45,7 @@ import type { RepoStatus } from "../ui/RepoField.tsx";
 import { defaultChoices } from "./defaults.ts";
 import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
 import { PlanBoundary } from "./PlanBoundary.tsx";
-import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
+import { hubFallbackReason, quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
 const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.Accuracy })));
@@ -126,15 +126,31 @@ export function App({ store, tokens }: AppProps) {
       return { ok: false, message: e instanceof Error ? e.message : String(e) };
     }
   }, [snapshot]);
+  // A context past the model's limit is planned at the limit (or stretched by YaRN when asked), said once by the field.
+  const ropeScaling = workload.settings.ropeScaling;
+  const fit = useMemo(
+    () => (read?.ok ? contextFit(read.model.shape, workload.contextTokens, ropeScaling) : null),
+    [read, workload.contextTokens, ropeScaling],
+  );
+  // The workload as planned (its context at the model's limit when past it): one object, so the command form sees the plan's own.
+  const fitted = useMemo(
+    () =>
+      fit && fit.contextTokens !== workload.contextTokens
+        ? { ...workload, contextTokens: fit.contextTokens }
+        : workload,
+    [fit, workload],
+  );
   // The engine's own failure is a message in the options panel, with the way back, not a blank page.
   const planned = useMemo((): { plan: Plan } | { error: string } | null => {
-    if (!snapshot || !read?.ok) return null;
+    if (!snapshot || !read?.ok || !fit) return null;
     try {
-      return { plan: plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, workload) };
+      return {
+        plan: plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model, shape: fit.shape }, cluster, fitted),
+      };
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
     }
-  }, [snapshot, read, cluster, workload]);
+  }, [snapshot, read, fit, cluster, fitted]);
   const enumerated = planned && "plan" in planned ? planned.plan : null;
   // Where the thumb has rested for a moment: the plan is made again there (every layout that fits that
   // context), so a pause mid-drag shows the plan the release will show (issue 17, defect 2).
@@ -142,9 +158,10 @@ export function App({ store, tokens }: AppProps) {
   const planAtRest = useMemo(() => {
     if (restingAt === null || !snapshot || !read?.ok) return null;
     try {
-      return plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, {
+      const at = contextFit(read.model.shape, restingAt, workload.settings.ropeScaling);
+      return plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model, shape: at.shape }, cluster, {
         ...workload,
-        contextTokens: restingAt,
+        contextTokens: at.contextTokens,
       });
     } catch {
       return null;
@@ -194,8 +211,9 @@ export function App({ store, tokens }: AppProps) {
       snapshot,
       read,
       manual !== undefined,
+      manual === undefined && query.isFetching,
     );
-  }, [attempt, attemptError, manual, manualSnapshot, query.isPending, query.error, snapshot, read]);
+  }, [attempt, attemptError, manual, manualSnapshot, query.isPending, query.error, query.isFetching, snapshot, read]);
   const failure = attempt ? attemptError : manual === undefined ? query.error : null;
   const gated = failure instanceof HubError && (failure.kind === "gated" || failure.kind === "token");
   const failedAt = attempt ? attemptQuery.errorUpdatedAt : query.errorUpdatedAt;
@@ -254,7 +272,20 @@ export function App({ store, tokens }: AppProps) {
     ),
     [workload.rankBy, workload.pricesPerCardHour, gpuClasses, onRank],
   );
-  const maxContext = shownPlan?.shape.maxContextTokens ?? workload.contextTokens;
+  const maxContext = enumerated?.shape.maxContextTokens ?? workload.contextTokens;
+  const pastLimit = useMemo(
+    () =>
+      fit?.message
+        ? {
+            message:
+              fit.yarn !== null && !fit.extended
+                ? `${fit.message} Tick "Extend with YaRN" to plan it so.`
+                : fit.message,
+            yarnPossible: fit.yarn !== null,
+          }
+        : null,
+    [fit],
+  );
 
   function applyMeasuredOverhead(engine: Engine, overheadGib: number): void {
     setEngineSetting(store, "measuredOverheadGib", { ...workload.settings.measuredOverheadGib, [engine]: overheadGib });
@@ -295,6 +326,9 @@ export function App({ store, tokens }: AppProps) {
               workload={workload}
               slidingContextTokens={sliding}
               maxContextTokens={maxContext}
+              pastLimit={pastLimit}
+              ropeScaling={ropeScaling === "yarn"}
+              onRopeScaling={(on) => setEngineSetting(store, "ropeScaling", on ? "yarn" : undefined)}
               onSlide={setSliding}
               onSlideEnd={(tokens) => {
                 setSliding(null);
@@ -360,7 +394,7 @@ export function App({ store, tokens }: AppProps) {
                       <CommandForm
                         plan={shownPlan}
                         option={option}
-                        workload={workload}
+                        workload={fitted}
                         onWorkloadChange={(w) => replaceWorkload(store, w)}
                         chosenIndex={option.id === choices.selectedOptionId ? choices.commandIndex : 0}
                         onChoose={(i) => {
@@ -379,7 +413,7 @@ export function App({ store, tokens }: AppProps) {
                         <Suspense fallback={<p className="muted">Loading…</p>}>
                           <CalibrateFromLog
                             option={option}
-                            workload={workload}
+                            workload={fitted}
                             onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)}
                           />
                         </Suspense>
@@ -458,18 +492,28 @@ function repoStatus(
   snapshot: RepoSnapshot | undefined,
   read: ModelRead | null,
   manual: boolean,
+  fetching: boolean,
 ): RepoStatus {
   if (error) return errorStatus(error);
   if (pending || !snapshot || !read) return { kind: "loading" };
   if (!read.ok) return { kind: "error", message: read.message, errorKind: "model" };
-  const source = manual ? "manual" : catalogSnapshot(snapshot.repo)?.sha === snapshot.sha ? "catalog" : "hub";
-  return {
+  const fellBack = hubFallbackReason(snapshot);
+  // The catalog's own object is what the page shows before (or without) asking the Hub; the Hub's answer, or
+  // the copy kept when it failed, are other objects (queries.ts).
+  const bundled = fellBack !== undefined || snapshot === catalogSnapshot(snapshot.repo);
+  const source = manual ? "manual" : bundled ? "catalog" : "hub";
+  const ready: RepoStatus = {
     kind: "ready",
     summary: modelSummary(read.model.shape),
     artifacts: read.model.artifacts,
     sha: snapshot.sha,
     source,
   };
+  if (source === "catalog" && fellBack !== undefined)
+    ready.sourceWords = `Bundled copy of ${CATALOG_COPIED}: ${fellBack}`;
+  else if (source === "catalog" && fetching)
+    ready.sourceWords = `Bundled copy of ${CATALOG_COPIED}, while the Hub is asked for newer data`;
+  return ready;
 }
 
 /** Issue 7's accuracy view, fetched and drawn only once a user opens it. */

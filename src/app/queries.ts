@@ -5,10 +5,10 @@
  * a key. Each fetch gets the query's AbortSignal, so a read the page no
  * longer wants (another repo typed, the tab closed) stops its requests.
  */
-import { queryOptions } from "@tanstack/react-query";
+import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import type { RepoSnapshot } from "../plan/index.ts";
 import { catalogSnapshot } from "../hub/catalog.ts";
-import { HubError } from "../hub/errors.ts";
+import { HubError, isRetryable } from "../hub/errors.ts";
 import { repoKey } from "../hub/persist.ts";
 import { endReadProgress, publishReadProgress, readProgressOf } from "../hub/readProgress.ts";
 import type { HubAccess } from "../hub/read.ts";
@@ -41,34 +41,76 @@ export function catalogAnswer(repo: string, revision: string | null): RepoSnapsh
   return catalog && (revision === null || revision === catalog.sha) ? catalog : undefined;
 }
 
+/** The catalog's copies the page fell back on, each with why the Hub's answer was not used. */
+const FALLBACKS = new WeakMap<RepoSnapshot, string>();
+
+/** Why the page plans from the bundled copy of a repo the Hub was asked for ("the Hub did not answer"); undefined when it did not fall back. */
+export function hubFallbackReason(snapshot: RepoSnapshot): string | undefined {
+  return FALLBACKS.get(snapshot);
+}
+
+function fallbackReason(err: unknown): string {
+  if (!(err instanceof HubError)) return "the Hub's answer could not be read";
+  if (err.kind === "gated" || err.kind === "token") return "the Hub asks for a token for this gated repo";
+  if (err.kind === "network" || err.kind === "timeout" || isRetryable(err)) return "the Hub did not answer";
+  return `the Hub's answer could not be used (${err.message.slice(0, 120)})`;
+}
+
 export function repoQueryOptions(repo: string, revision: string | null, access: HubAccess) {
   const known = catalogAnswer(repo, revision);
   const pinned = isCommitSha(revision);
+  // A pinned commit's files never change: the catalog's copy of it is the answer. On a branch the Hub's
+  // newer data wins (issue 17), and the catalog is what the page plans from meanwhile and when the Hub fails.
+  const bundledOnly = known !== undefined && pinned;
   return queryOptions({
     queryKey: repoKey(repo, revision),
     queryFn: async ({ signal, client }): Promise<RepoSnapshot> => {
-      if (known) return known;
-      const { readRepo } = await loadReader();
-      // A GGUF repo's first header gives a plan before the others are in: that
-      // snapshot answers the sha's key at once, and the full read replaces it.
-      const snapshot = await readRepo(repo, revision, { ...access, signal }, (p) => {
-        if (p.snapshot) client.setQueryData(repoKey(repo, p.snapshot.sha), p.snapshot);
-        publishReadProgress({
-          repo,
-          headersRead: p.headersRead,
-          headersTotal: p.headersTotal,
-          bytesRead: p.bytesRead,
-          snapshot: p.snapshot ?? readProgressOf(repo)?.snapshot ?? null,
-        });
-      }).finally(() => endReadProgress(repo));
-      // The page pins its plan to the sha read next: that key then has its answer, with no second read.
-      if (!pinned) client.setQueryData(repoKey(repo, snapshot.sha), snapshot);
-      return snapshot;
+      if (bundledOnly) return known;
+      try {
+        return await readFromHub(repo, revision, access, signal, client, pinned);
+      } catch (err) {
+        if (!known || signal.aborted) throw err;
+        const copy = { ...known };
+        FALLBACKS.set(copy, fallbackReason(err));
+        // The plan pins to this sha next: that key answers with the same copy, and says why.
+        if (!pinned) client.setQueryData(repoKey(repo, copy.sha), copy);
+        return copy;
+      }
     },
-    staleTime: known || pinned ? Infinity : BRANCH_STALE_MS,
+    staleTime: pinned ? Infinity : BRANCH_STALE_MS,
     retry: retryHub,
-    ...(known ? { initialData: known } : {}),
+    // Which object answered says where it came from (the catalog's own, a copy kept when the Hub failed, the Hub's):
+    // structural sharing would hand back the catalog's object for an equal answer.
+    structuralSharing: false,
+    // Shown at once, with no request; on a branch stale from the start, so the Hub is asked as the page opens.
+    ...(known ? { initialData: known, initialDataUpdatedAt: bundledOnly ? Date.now() : 0 } : {}),
   });
+}
+
+async function readFromHub(
+  repo: string,
+  revision: string | null,
+  access: HubAccess,
+  signal: AbortSignal,
+  client: QueryClient,
+  pinned: boolean,
+): Promise<RepoSnapshot> {
+  const { readRepo } = await loadReader();
+  // A GGUF repo's first header gives a plan before the others are in: that
+  // snapshot answers the sha's key at once, and the full read replaces it.
+  const snapshot = await readRepo(repo, revision, { ...access, signal }, (p) => {
+    if (p.snapshot) client.setQueryData(repoKey(repo, p.snapshot.sha), p.snapshot);
+    publishReadProgress({
+      repo,
+      headersRead: p.headersRead,
+      headersTotal: p.headersTotal,
+      bytesRead: p.bytesRead,
+      snapshot: p.snapshot ?? readProgressOf(repo)?.snapshot ?? null,
+    });
+  }).finally(() => endReadProgress(repo));
+  // The page pins its plan to the sha read next: that key then has its answer, with no second read.
+  if (!pinned) client.setQueryData(repoKey(repo, snapshot.sha), snapshot);
+  return snapshot;
 }
 
 export function quantizedChildrenQueryOptions(baseRepo: string, access: HubAccess) {

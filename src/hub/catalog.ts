@@ -39,6 +39,9 @@ const ENTRIES: CatalogEntry[] = [
  */
 export const EXAMPLE_REPO = "Qwen/Qwen2.5-Coder-32B-Instruct";
 
+/** When scripts/build-catalog.ts last wrote the entries (`git log -- src/hub/catalog/`): the date the page names for a bundled copy. */
+export const CATALOG_COPIED = "2026-12-01";
+
 export function catalogEntries(): { repo: string; label: string }[] {
   return ENTRIES.map((e) => ({ repo: e.snapshot.repo, label: e.label }));
 }

@@ -11,6 +11,8 @@ export { withPurchases } from "./buy.ts";
 
 // Planning: enumerate once, evaluate again for every workload (the slider's path).
 export { plan, withWorkload } from "./plan.ts";
+// A context past the model's own: planned at its limit with one message, or stretched by YaRN when asked.
+export { contextFit, yarnFlagWords, type ContextFit } from "./contextFit.ts";
 export { enumerate } from "./enumerate.ts";
 export { evaluate, largestFitting } from "./evaluate.ts";
 export { tensorParallelProblem, placementLabel, cardsPerReplica, paretoFront } from "./placement.ts";

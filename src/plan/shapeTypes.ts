@@ -99,6 +99,15 @@ export interface ModelShape {
   /** The model's own longest context. */
   maxContextTokens: number;
   /**
+   * The key maxContextTokens was read from: "max_position_embeddings" (or another of config.json's
+   * max-length keys) or the GGUF's "<arch>.context_length". Absent: not recorded (a shape built by hand).
+   */
+  contextKey?: string;
+  /** The rope scaling the model's own files already set ("yarn", "llama3", "linear"); absent when none. */
+  ropeScaling?: string;
+  /** A YaRN stretch past the model's own context that the user asked for (engines/pastContext.ts): the commands set it. */
+  yarn?: YarnExtension;
+  /**
    * Rows of vLLM's rotary cos/sin caches over all the model's rope instances,
    * when not maxContextTokens (Gemma-3: a linear ×8 global rope and a local
    * one). Absent: one cache of maxContextTokens rows.
@@ -126,4 +135,10 @@ export interface ModelShape {
    * num_nextn_predict_layers), which the engines load only for speculative decoding; absent: none.
    */
   mtpParams?: number;
+}
+
+/** YaRN rope scaling: positions stretched by `factor` over the model's native `originalTokens` (vLLM: original × factor tokens). */
+export interface YarnExtension {
+  factor: number;
+  originalTokens: number;
 }

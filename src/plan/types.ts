@@ -195,6 +195,12 @@ export interface EngineSettings {
   vllmVersion?: string;
   /** A measured engine overhead per card (from a pasted startup log), replacing the modelled one. */
   measuredOverheadGib?: Partial<Record<Engine, number>>;
+  /**
+   * Stretch the model's positions with YaRN when the context is past its own (contextFit.ts): vLLM
+   * --hf-overrides / SGLang --json-model-override-args rope_scaling, llama.cpp --rope-scaling yarn.
+   * Absent: a context past the model's is planned at its limit, and the message says how to lift it.
+   */
+  ropeScaling?: "yarn";
 }
 
 /** What the user asks the plan to hold. */

@@ -359,6 +359,8 @@ const settingSchemas: { [K in keyof Required<EngineSettings>]: z.ZodType<NonNull
   parallel: z.number().int().min(1).max(MAX_SEQUENCES),
   flashAttn: z.enum(["on", "off", "auto"]),
   measuredOverheadGib: z.partialRecord(z.enum(ENGINES), z.number().min(0).max(MAX_MEM_GIB)),
+  // Added with issue 17: a link made before it has no such key and decodes as it did.
+  ropeScaling: z.literal("yarn"),
 };
 
 /** Reads a fragment (with or without "#"); never throws. An empty fragment is the defaults, silently. */

@@ -15,7 +15,7 @@ import {
   resizeGroup,
   type NodeGroup,
 } from "../cluster/groups.ts";
-import { formatMessage } from "../cluster/messages.ts";
+import { formatMessage, type ImportMessage } from "../cluster/messages.ts";
 import {
   addNode,
   classGroups,
@@ -121,7 +121,7 @@ export function ClusterPanel({ cluster, onChange }: ClusterPanelProps) {
           <option key={f} value={f} />
         ))}
       </datalist>
-      <NodeRows cluster={cluster} fabricList={`${id}-fabrics`} onChange={onChange} />
+      <NodeRows cluster={cluster} problems={problems} fabricList={`${id}-fabrics`} onChange={onChange} />
       <button type="button" onClick={() => onChange(addNode(cluster))}>
         Add node
       </button>
@@ -156,12 +156,21 @@ const ROW_ESTIMATE_PX = 230;
  * 2,000 nodes cost what a screenful costs (issue 20: 323,000 DOM nodes and an
  * 8.4 s task before).
  */
+/** The validation's message about one field of one node ("devices[0].free"), to say at that field. */
+type ProblemOf = (field: string) => string | undefined;
+
+function problemsOf(problems: readonly ImportMessage[], nodeIndex: number): ProblemOf {
+  return (field) => problems.find((m) => m.nodeIndex === nodeIndex && m.field === field)?.message;
+}
+
 function NodeRows({
   cluster,
+  problems,
   fabricList,
   onChange,
 }: {
   cluster: Cluster;
+  problems: readonly ImportMessage[];
   fabricList: string;
   onChange: (next: Cluster) => void;
 }) {
@@ -184,6 +193,7 @@ function NodeRows({
           <NodeEditor
             node={cluster.nodes[row.index] ?? groups[0]!.node}
             title={`Node ${row.index + 1}`}
+            problemOf={problemsOf(problems, row.index)}
             fabricList={fabricList}
             edit={(f) => onChange({ nodes: cluster.nodes.map((n, i) => (i === row.index ? f(n) : n)) })}
             idField
@@ -207,6 +217,7 @@ function NodeRows({
             node={row.group.node}
             title={groupLabel(row.group)}
             subtitle={`${row.group.node.id} … ${cluster.nodes[row.group.indices.at(-1) ?? 0]?.id ?? ""}`}
+            problemOf={problemsOf(problems, row.group.indices[0] ?? 0)}
             fabricList={fabricList}
             edit={(f) => onChange(editGroup(cluster, row.group, f))}
             idField={false}
@@ -301,6 +312,8 @@ interface NodeEditorProps {
   /** "Node 3", or a group's "40 × (8 × h100-80g), ib0": the legend, and the start of every field's name. */
   title: string;
   subtitle?: string;
+  /** What the validation says of each of its fields. */
+  problemOf: ProblemOf;
   fabricList: string;
   /** Applies a change to the node, or to every node of the group (each keeps its id). */
   edit: (f: (node: ClusterNode) => ClusterNode) => void;
@@ -308,7 +321,7 @@ interface NodeEditorProps {
   actions: React.ReactNode;
 }
 
-function NodeEditor({ node, title, subtitle, fabricList, edit, idField, actions }: NodeEditorProps) {
+function NodeEditor({ node, title, subtitle, problemOf, fabricList, edit, idField, actions }: NodeEditorProps) {
   const id = useId();
   const patch = (change: Partial<Omit<ClusterNode, "devices">>) => edit((n) => ({ ...n, ...change }));
   // An emptied speed field drops the key: the node says nothing, and the speed model assumes its stated default.
@@ -360,6 +373,7 @@ function NodeEditor({ node, title, subtitle, fabricList, edit, idField, actions 
           min={0}
           max={MAX_HOST_MEM_GIB}
           step={1}
+          error={problemOf("hostMemGib")}
           onCommit={(v) => v !== undefined && patch({ hostMemGib: v })}
         />
         <NumberField
@@ -369,6 +383,7 @@ function NodeEditor({ node, title, subtitle, fabricList, edit, idField, actions 
           min={0}
           max={MAX_HOST_MEM_GIB}
           step={1}
+          error={problemOf("hostFreeGib")}
           onCommit={(v) => v !== undefined && patch({ hostFreeGib: v })}
         />
         <NumberField
@@ -403,6 +418,8 @@ function NodeEditor({ node, title, subtitle, fabricList, edit, idField, actions 
             <DeviceRow
               key={j}
               label={`${title} card ${j + 1}`}
+              title={title}
+              problemOf={(field) => problemOf(`devices[${j}].${field}`)}
               device={device}
               onChange={(next) => setDevices((ds) => ds.map((d, k) => (k === j ? next : d)))}
               onRemove={() => setDevices((ds) => ds.filter((_, k) => k !== j))}
@@ -429,12 +446,15 @@ function NodeEditor({ node, title, subtitle, fabricList, edit, idField, actions 
 
 interface DeviceRowProps {
   label: string;
+  /** The node's name in the panel ("Node 1"), the start of what a field says is wrong. */
+  title: string;
+  problemOf: ProblemOf;
   device: DeviceGroup;
   onChange: (next: DeviceGroup) => void;
   onRemove: () => void;
 }
 
-function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
+function DeviceRow({ label, title, problemOf, device, onChange, onRemove }: DeviceRowProps) {
   const id = useId();
   // A class the catalog knows, with no memory of its own, is picked from the list; anything else is custom.
   const custom = !isCatalogClass(device.class) || device.memGib !== undefined;
@@ -453,6 +473,8 @@ function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
           id={`${id}-class`}
           // A narrow column cuts a long class name ("a100-80g-mig-3g.40gb"); the tooltip shows it whole.
           title={device.class}
+          aria-invalid={problemOf("class") ? true : undefined}
+          aria-describedby={problemOf("class") ? `${id}-class-error` : undefined}
           value={custom ? CUSTOM : device.class}
           onChange={(e) => {
             const value = e.target.value;
@@ -477,6 +499,11 @@ function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
           ))}
           <option value={CUSTOM}>Custom class…</option>
         </select>
+        {problemOf("class") ? (
+          <span className="error" id={`${id}-class-error`}>
+            {problemOf("class")}
+          </span>
+        ) : null}
         {custom ? (
           <div className="field-row">
             <div className="field">
@@ -509,6 +536,7 @@ function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
           min={0}
           max={MAX_DEVICES_PER_GROUP}
           integer
+          error={problemOf("count")}
           onCommit={(v) => v !== undefined && onChange({ ...device, count: v })}
         />
       </td>
@@ -520,6 +548,13 @@ function DeviceRow({ label, device, onChange, onRemove }: DeviceRowProps) {
           min={0}
           max={MAX_DEVICES_PER_GROUP}
           integer
+          error={problemOf("free")}
+          // In the validation's words, at the field, and not taken: the plan keeps the last good cluster.
+          check={(n) =>
+            n > device.count
+              ? `${title}, ${device.class}: ${n} free of ${device.count} ${device.count === 1 ? "card" : "cards"}: give at most ${device.count}.`
+              : null
+          }
           onCommit={(v) => v !== undefined && onChange({ ...device, free: v })}
         />
       </td>

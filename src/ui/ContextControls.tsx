@@ -9,8 +9,16 @@ interface ContextControlsProps {
   workload: Workload;
   /** The context under the slider's thumb while it is dragged; null otherwise. */
   slidingContextTokens: number | null;
-  /** The model's own longest context: the slider's right end. */
+  /** The model's own longest context (stretched, when YaRN is on): the slider's right end. */
   maxContextTokens: number;
+  /**
+   * A context past the model's limit (contextFit): the one message, and whether a YaRN stretch can lift
+   * it (the "Extend with YaRN" box is offered then, and whenever it is on). Null within the limit.
+   */
+  pastLimit: { message: string; yarnPossible: boolean } | null;
+  /** Whether the plan stretches the model's positions with YaRN past its own context. */
+  ropeScaling: boolean;
+  onRopeScaling: (on: boolean) => void;
   /** Each move of the slider: the plan follows without enumerating placements again. */
   onSlide: (contextTokens: number) => void;
   /** The drag (or key press) is over: the context becomes the plan's. */
@@ -38,6 +46,9 @@ export function ContextControls({
   workload,
   slidingContextTokens,
   maxContextTokens,
+  pastLimit,
+  ropeScaling,
+  onRopeScaling,
   onSlide,
   onSlideEnd,
   onChange,
@@ -45,8 +56,12 @@ export function ContextControls({
 }: ContextControlsProps) {
   const sliderId = useId();
   const kvId = useId();
+  const limitId = useId();
+  const yarnId = useId();
   const max = Math.max(maxContextTokens, MIN_CONTEXT_TOKENS);
-  const contextTokens = Math.min(slidingContextTokens ?? workload.contextTokens, max);
+  // The field keeps what was typed, past the model's limit too: the plan is made at the limit and says so once.
+  const contextTokens = slidingContextTokens ?? workload.contextTokens;
+  const sliderTokens = Math.min(contextTokens, max);
   const endSlide = () => {
     if (slidingContextTokens !== null) onSlideEnd(slidingContextTokens);
   };
@@ -61,8 +76,8 @@ export function ContextControls({
           min={0}
           max={SLIDER_STEPS}
           step={1}
-          value={tokensToPosition(contextTokens, MIN_CONTEXT_TOKENS, max)}
-          aria-valuetext={`${formatTokens(contextTokens)} tokens`}
+          value={tokensToPosition(sliderTokens, MIN_CONTEXT_TOKENS, max)}
+          aria-valuetext={`${formatTokens(sliderTokens)} tokens`}
           onChange={(e) => onSlide(positionToTokens(Number(e.target.value), MIN_CONTEXT_TOKENS, max))}
           onPointerUp={endSlide}
           onKeyUp={endSlide}
@@ -78,7 +93,7 @@ export function ContextControls({
           label="Context tokens"
           value={contextTokens}
           min={MIN_CONTEXT_TOKENS}
-          max={max}
+          max={MAX_REQUEST_TOKENS}
           integer
           onCommit={(v) => {
             if (v !== undefined) onChange({ contextTokens: v });
@@ -114,7 +129,7 @@ export function ContextControls({
             if (v !== undefined) onChange({ outputTokens: v });
           }}
         />
-        <div className="field">
+        <div className="field wide">
           <label htmlFor={kvId}>KV cache dtype</label>
           <select id={kvId} value={workload.kvDtype} onChange={(e) => onChange({ kvDtype: e.target.value as KvDtype })}>
             {KV_DTYPES.map((k) => (
@@ -125,6 +140,27 @@ export function ContextControls({
           </select>
         </div>
       </div>
+      {pastLimit || ropeScaling ? (
+        <div className="past-limit">
+          {pastLimit ? (
+            <p className="notice" id={limitId} role="status">
+              {pastLimit.message}
+            </p>
+          ) : null}
+          {pastLimit?.yarnPossible || ropeScaling ? (
+            <div className="field checkbox">
+              <input
+                id={yarnId}
+                type="checkbox"
+                checked={ropeScaling}
+                aria-describedby={pastLimit ? limitId : undefined}
+                onChange={(e) => onRopeScaling(e.target.checked)}
+              />
+              <label htmlFor={yarnId}>Extend with YaRN rope scaling (the commands carry its flags)</label>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
       <p className="hint">
         Token pool: {formatTokens(contextTokens)} × {workload.sequences} = {formatTokens(poolTokens)} tokens of KV cache
         per replica.

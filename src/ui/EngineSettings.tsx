@@ -92,7 +92,7 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
               settings.vllmChunkedLocalHybridKv === undefined ? "" : settings.vllmChunkedLocalHybridKv ? "on" : "off"
             }
             options={["on", "off"]}
-            emptyLabel="default (the vLLM modelled)"
+            emptyLabel="vLLM's default"
             hint="VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: off makes every layer hold the whole context"
             onChange={(v) => onSet("vllmChunkedLocalHybridKv", v === "" ? undefined : v === "on")}
           />
@@ -100,7 +100,7 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
             label="vLLM release"
             value={vllmReleaseChoiceOf(settings.vllmVersion)}
             options={vllmReleaseChoices()}
-            emptyLabel={`not named (${assumedVllmRelease(undefined).profile.releases}, the newest)`}
+            emptyLabel={`newest (${assumedVllmRelease(undefined).profile.releases})`}
             wide
             hint="What the start-up profile holds inside the budget differs by release: 0.21+ reserves the CUDA-graph estimate there and defaults to utilization 0.92; 0.11.1–0.16 sorted the vocabulary in the sampler (about 2.5 times the activation peak); 0.10 held less with tensor parallelism. 0.26 runs dense models on its V2 runner with no estimate inside; 0.27 prints consumed/peak accounting; 0.29's V2 runner captures its graphs in profiling. Not named: the newest release is planned"
             onChange={(v) => onSet("vllmVersion", v === "" ? undefined : v)}

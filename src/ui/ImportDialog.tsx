@@ -88,6 +88,8 @@ export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
           id={`${id}-text`}
           rows={10}
           spellCheck={false}
+          // An nvidia-smi table is ~90 columns of box drawing: a wrapped line breaks its columns apart.
+          wrap="off"
           value={text}
           placeholder={
             bigFile !== null

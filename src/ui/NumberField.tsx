@@ -24,6 +24,13 @@ interface NumberFieldProps {
   placeholder?: string;
   /** A line under the field: the flag and the default's source. */
   hint?: string;
+  /**
+   * What is wrong with the committed value, said by the caller (the cluster's validation: "Node 1
+   * (dgx-1), h100-80g: 9 free of 4 cards: give at most 4"): the field is marked and names it.
+   */
+  error?: string | undefined;
+  /** A check past the range, in words, on a typed number: a value it refuses is not committed. */
+  check?: (value: number) => string | null;
   /** Called with each valid value as it is typed, and with undefined when the field is emptied. */
   onCommit: (value: number | undefined) => void;
 }
@@ -44,12 +51,26 @@ export function NumberField({
   integer = false,
   placeholder,
   hint,
+  error,
+  check,
   onCommit,
 }: NumberFieldProps) {
   const id = useId();
-  const [draft, setDraft] = useState<string | null>(null);
+  // The text typed, the value it was typed over and the last it committed: a value changed from elsewhere
+  // (a preset, an import) drops the text.
+  const [typing, setTyping] = useState<Typing | null>(null);
+  const draft =
+    typing !== null && (value === typing.base || (typing.committed.length > 0 && value === typing.committed[0]))
+      ? typing.text
+      : null;
   const text = draft ?? (value === undefined ? "" : String(value));
-  const problem = draft === null ? null : checkNumber(draft, min, max, integer);
+  const refused = (t: string) =>
+    checkNumber(t, min, max, integer) ?? (t.trim() === "" ? null : (check?.(Number(t)) ?? null));
+  // A refused value stays in the field with its reason, and the plan keeps the last good one, said: before, leaving
+  // the field put the old number back without a word (issue 17: "a negative count reverts silently").
+  const typed = draft === null ? null : refused(draft);
+  const kept = value === undefined ? "the default" : formatNumber(value);
+  const problem = typed !== null ? `${typed} The plan keeps ${kept}.` : (error ?? null);
   const describedBy = [hint ? `${id}-hint` : "", problem ? `${id}-error` : ""].filter(Boolean).join(" ");
   return (
     <div className="field">
@@ -67,11 +88,16 @@ export function NumberField({
         aria-describedby={describedBy || undefined}
         onChange={(e) => {
           const next = e.target.value;
-          setDraft(next);
-          if (next.trim() === "") onCommit(undefined);
-          else if (checkNumber(next, min, max, integer) === null) onCommit(Number(next));
+          const commit = next.trim() === "" ? undefined : refused(next) === null ? Number(next) : null;
+          const base = draft !== null && typing !== null ? typing.base : value;
+          const committed: Typing["committed"] =
+            commit !== null ? [commit] : draft !== null && typing ? typing.committed : [];
+          setTyping({ text: next, base, committed });
+          if (commit !== null) onCommit(commit);
         }}
-        onBlur={() => setDraft(null)}
+        onBlur={() => {
+          if (draft === null || refused(draft) === null) setTyping(null);
+        }}
       />
       {hint ? (
         <span className="hint" id={`${id}-hint`}>
@@ -79,12 +105,20 @@ export function NumberField({
         </span>
       ) : null}
       {problem ? (
-        <span className="error" id={`${id}-error`} role="alert">
+        // A typed refusal is announced as it happens; the caller's (a validation also listed above) is read with the field.
+        <span className="error" id={`${id}-error`} role={typed !== null ? "alert" : undefined}>
           {problem}
         </span>
       ) : null}
     </div>
   );
+}
+
+/** A draft: its text, the committed value it was typed over, and the value it last committed (none: []). */
+interface Typing {
+  text: string;
+  base: number | undefined;
+  committed: [number | undefined] | [];
 }
 
 /** A label whose accessible name is `label`, showing `visibleLabel` when given (see NumberFieldProps). */

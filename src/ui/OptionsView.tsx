@@ -267,7 +267,7 @@ function WhyNot({ refused }: { refused: Refusal[] }) {
           {refused.map((r, i) => (
             <li key={i}>
               <span className="where">
-                {engineName(r.engine)} · {r.artifact} · {r.where}
+                {engineName(r.engine)} · {artifactLabel(r.artifact)} · {r.where}
               </span>
               : {r.reason}
             </li>

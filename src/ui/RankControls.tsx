@@ -9,7 +9,8 @@ import { DEFAULT_PRICES_PER_CARD_HOUR, RANK_BYS, type RankBy, type Workload } fr
 import { NumberField } from "./NumberField.tsx";
 
 const RANK_LABELS: Record<RankBy, string> = {
-  "fewest-cards": "fewest cards (below 3 bits after 4-bit and up)",
+  // Short enough for a phone's full-width select (a longer label was cut off at 375 px).
+  "fewest-cards": "fewest cards (under 3 bits last)",
   throughput: "throughput per card",
   latency: "latency (time per token, then to first token)",
   context: "longest context",

@@ -7,7 +7,15 @@ import { ReadProgressLine } from "./ReadProgressLine.tsx";
 export type RepoStatus =
   | { kind: "loading" }
   | { kind: "error"; message: string; errorKind: string }
-  | { kind: "ready"; summary: string; artifacts: Artifact[]; sha: string; source: "catalog" | "hub" | "manual" };
+  | {
+      kind: "ready";
+      summary: string;
+      artifacts: Artifact[];
+      sha: string;
+      source: "catalog" | "hub" | "manual";
+      /** Where the facts came from when more than the source says: the bundled copy the Hub was asked over, and why it is used. */
+      sourceWords?: string;
+    };
 
 const SOURCE_WORDS = {
   catalog: "From the bundled catalog (no network)",
@@ -94,7 +102,7 @@ export function RepoField({ repo, revision, status, catalog, onRead, access, off
             <p className="model-summary">{status.summary}</p>
             <ReadProgressLine repo={repo} />
             <p className="muted small">
-              {SOURCE_WORDS[status.source]}
+              {status.sourceWords ?? SOURCE_WORDS[status.source]}
               {status.sha !== "" ? (
                 <>
                   {" "}

@@ -1,8 +1,9 @@
 import { QueryClient } from "@tanstack/react-query";
 import { persistQueryClientRestore, persistQueryClientSave } from "@tanstack/react-query-persist-client";
 import { describe, expect, test } from "vitest";
-import { repoQueryOptions } from "../../src/app/queries.ts";
-import { EXAMPLE_REPO } from "../../src/hub/catalog.ts";
+import { hubFallbackReason, repoQueryOptions } from "../../src/app/queries.ts";
+import { catalogSnapshot, EXAMPLE_REPO } from "../../src/hub/catalog.ts";
+import type { RepoSnapshot } from "../../src/plan/index.ts";
 import { repoKey, snapshotPersistence } from "../../src/hub/persist.ts";
 import { fakeHub, loadRecording, memoryStorage } from "./fakeHub.ts";
 
@@ -23,23 +24,59 @@ describe("repoQueryOptions", () => {
     expect(options.staleTime).toBe(Infinity);
   });
 
-  test("the catalog answers with no request at all", async () => {
+  test("pinned to the catalog's commit, the catalog answers with no request at all (the example plan, offline first)", async () => {
     const hub = fakeHub({ recordings: [CODER] });
     const snap = await freshClient().fetchQuery(
-      repoQueryOptions(EXAMPLE_REPO, null, { hubUrl: HUB, fetch: hub.fetch }),
+      repoQueryOptions(EXAMPLE_REPO, CODER.info.sha, { hubUrl: HUB, fetch: hub.fetch }),
     );
-    expect(snap.repo).toBe(EXAMPLE_REPO);
+    expect(snap).toBe(catalogSnapshot(EXAMPLE_REPO));
     expect(hub.requests).toHaveLength(0);
   });
 
-  test("an explicit @main asks the Hub even after the catalog answered the default branch (they share no cache entry)", async () => {
+  test("a catalog repo on its branch: the Hub is asked, and its newer data wins over the bundled copy (issue 17)", async () => {
+    // The recorded answer with main moved on a commit: the Hub's data differs from the catalog's in its sha.
+    const moved = { ...CODER, info: { ...CODER.info, sha: "1".repeat(40) } };
+    const hub = fakeHub({ recordings: [moved] });
+    const client = freshClient();
+    const snap = await client.fetchQuery(repoQueryOptions(EXAMPLE_REPO, null, { hubUrl: HUB, fetch: hub.fetch }));
+    expect(hub.requests.map((r) => new URL(r.url).pathname)[0]).toBe(`/api/models/${EXAMPLE_REPO}/revision/main`);
+    expect(snap.sha).toBe("1".repeat(40));
+    expect(snap).not.toBe(catalogSnapshot(EXAMPLE_REPO));
+    expect(hubFallbackReason(snap)).toBeUndefined();
+  });
+
+  test.each([
+    ["unreachable", "Qwen/Qwen2.5-Coder-32B-Instruct", { fault: "offline" as const }, "the Hub did not answer"],
+    [
+      "a 502 from a proxy",
+      "Qwen/Qwen2.5-Coder-32B-Instruct",
+      { fault: "bad-gateway" as const },
+      "the Hub did not answer",
+    ],
+    ["gated, no token", "meta-llama/Llama-3.1-8B-Instruct", {}, "the Hub asks for a token for this gated repo"],
+  ])("the Hub %s: the bundled copy is planned, and says why", async (_name, repo, faults, reason) => {
+    const hub = fakeHub({ recordings: [CODER, loadRecording("meta-llama/Llama-3.1-8B-Instruct")], ...faults });
+    const client = freshClient();
+    const snap = await client.fetchQuery(repoQueryOptions(repo, null, { hubUrl: HUB, fetch: hub.fetch }));
+    expect(hub.requests.length).toBeGreaterThan(0);
+    const bundled = catalogSnapshot(repo);
+    expect(snap).toEqual(bundled);
+    expect(hubFallbackReason(snap)).toBe(reason);
+    // The plan pins to the copy's sha next (when the catalog knows it): that key answers with the same copy, still saying why.
+    if (bundled?.sha) {
+      const pinned = client.getQueryData<RepoSnapshot>(repoKey(repo, bundled.sha));
+      expect(pinned && hubFallbackReason(pinned)).toBe(reason);
+    }
+  });
+
+  test("an explicit @main asks the Hub even after the default branch was read (they share no cache entry)", async () => {
     const hub = fakeHub({ recordings: [CODER] });
     const client = freshClient();
     const access = { hubUrl: HUB, fetch: hub.fetch };
     await client.fetchQuery(repoQueryOptions(EXAMPLE_REPO, null, access));
-    expect(hub.requests).toHaveLength(0);
+    const before = hub.requests.length;
     const read = await client.fetchQuery(repoQueryOptions(EXAMPLE_REPO, "main", access));
-    expect(hub.requests.map((r) => new URL(r.url).pathname)[0]).toBe(`/api/models/${EXAMPLE_REPO}/revision/main`);
+    expect(hub.requests.map((r) => new URL(r.url).pathname)[before]).toBe(`/api/models/${EXAMPLE_REPO}/revision/main`);
     expect(read.sha).toBe(CODER.info.sha);
   });
 

@@ -639,3 +639,27 @@ describe("vLLM and Llama-4's chunked local attention", () => {
     ).toBe("vllm");
   });
 });
+
+describe("a YaRN stretch past the model's own context (issue 17, defect 5)", () => {
+  const yarn = { factor: 6.11, originalTokens: 32_768 };
+  test.each([
+    ["vllm", SAFETENSORS, "--hf-overrides"],
+    ["sglang", SAFETENSORS, "--json-model-override-args"],
+    ["llamacpp", R1_IQ1S, "--rope-scaling"],
+  ] as const)("%s: the stretch's flags are the engine's own", (engine, artifact, flag) => {
+    const opt = option(engine, artifact, { tensorParallel: 1, gpusPerNode: 1 });
+    const c = ctx(artifact, { contextTokens: 200_000 }, { shape: { ...SHAPE, yarn } });
+    const entry = commandsFor(opt, c)[0] ?? "";
+    expectRealFlags(entry, engine);
+    expect(parse(entry, engine).flags.has(flag)).toBe(true);
+  });
+  test("llama.cpp: --rope-scale is the factor and --yarn-orig-ctx the native context", () => {
+    const opt = option("llamacpp", R1_IQ1S, { tensorParallel: 1, gpusPerNode: 1 });
+    const { flags } = parse(commandsFor(opt, ctx(R1_IQ1S, {}, { shape: { ...SHAPE, yarn } }))[0] ?? "", "llamacpp");
+    expect([flags.get("--rope-scaling"), flags.get("--rope-scale"), flags.get("--yarn-orig-ctx")]).toEqual([
+      "yarn",
+      "6.11",
+      "32768",
+    ]);
+  });
+});

@@ -254,15 +254,26 @@ describe("plan's main, in process", () => {
     expect((await one(at)).command).toContain("--gpu-memory-utilization 0.95");
   });
 
-  test("a context past the model's own is planned as asked, with a warning on stderr", async () => {
+  test("a context past the model's own is planned at its limit, said once on stderr with the YaRN that lifts it", async () => {
     const { code, stdout, stderr } = await main(
       ["Qwen/Qwen2.5-Coder-32B-Instruct", "--cluster", clusterFile, "--json", "--context", "65536"],
       env(),
     );
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toHaveProperty("options");
-    // config.json at b472059: max_position_embeddings 32768.
-    expect(stderr).toContain("past the model's own 32768 tokens");
+    // config.json at b472059: max_position_embeddings 32768; Qwen2.5's card gives YaRN over its 32,768 native positions.
+    expect(stderr).toContain(
+      "past the model's limit of 32,768 (config.json's max_position_embeddings): planned at 32,768",
+    );
+    expect(stderr).toContain("YaRN factor 2 over its native 32,768 positions");
+    expect((JSON.parse(stdout) as { options: { max_context: number }[] }).options[0]?.max_context).toBe(32_768);
+  });
+
+  test("a split GGUF's folder and file names, when the same, are printed once (issue 17: 'DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S')", async () => {
+    const { code, stdout } = await main(["unsloth/DeepSeek-R1-GGUF", "--cluster", clusterFile], env());
+    expect(code).toBe(0);
+    expect(stdout).toContain(" DeepSeek-R1-UD-IQ1_S (");
+    expect(stdout).not.toContain("DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S");
   });
 
   test("a malformed HF_TOKEN is named, not echoed, before any request", async () => {

@@ -187,6 +187,13 @@ describe("plan links: round trips", () => {
       "llama.cpp with flash attention off (-fa off)",
       { ...DEFAULTS, workload: { ...DEFAULTS.workload, settings: { flashAttn: "off" as const } } },
     ],
+    [
+      "a context past the model's, stretched with YaRN (issue 17)",
+      {
+        ...DEFAULTS,
+        workload: { ...DEFAULTS.workload, contextTokens: 200_000, settings: { ropeScaling: "yarn" as const } },
+      },
+    ],
   ])("%s", (_name, choices) => {
     const decoded = decodeLink("#" + encodeLink(choices), DEFAULTS);
     expect(decoded.ignored).toEqual([]);

@@ -31,7 +31,8 @@ function releaseSelect(settings: Settings): string {
 test("a labelled select offers no release named (the newest) and the seven release ranges, 0.29 and later first", () => {
   const select = releaseSelect({});
   expect(select.match(/<option/g)).toHaveLength(8);
-  expect(select).toContain(">not named (0.29 and later, the newest)</option>");
+  // Short enough for a phone's full-width select (e2e/newUser.spec.ts: no select cuts its label at 375 px).
+  expect(select).toContain(">newest (0.29 and later)</option>");
   expect(select).toContain('value="0.29">0.29 and later (the newest: planned when none is named)</option>');
   expect(select).toContain('value="0.21">0.21 to 0.25 (CUDA-graph estimate inside the budget, util 0.92)</option>');
   expect(select).toContain('value="0.19">0.17 to 0.20 (calibrated on 0.17–0.19)</option>');
@@ -106,4 +107,15 @@ test("a line under the select says which release the plan assumed, as the termin
   expect(text({ vllmVersion: "0.31" })).toContain(
     "Planned for: vLLM 0.31 is newer than the releases Modelplan has logs of: planned as 0.29 and later",
   );
+});
+
+test('with no release named the utilization default is the newest release\'s one figure, not "0.92 or 0.9" (issue 17)', () => {
+  const html = renderToStaticMarkup(
+    <EngineSettings settings={{}} cardMemoryBytes={H100_BYTES} onSet={() => undefined} onReset={() => undefined} />,
+  );
+  const at = html.indexOf("GPU memory utilization");
+  const field = html.slice(at, html.indexOf("</details>", at));
+  expect(field).toContain('placeholder="0.92"');
+  expect(field).toContain("--gpu-memory-utilization · default 0.92");
+  expect(field).not.toMatch(/0\.92 or 0\.9/);
 });

@@ -34,6 +34,12 @@ function requiredNum(m: Metadata, key: string, why: string): number {
   return v;
 }
 
+/** The rope scaling a GGUF already sets (`<arch>.rope.scaling.type`, llama.cpp's LLM_KV_ROPE_SCALING_TYPE), none when "none" or absent. */
+function ggufRopeScaling(m: Metadata, arch: string): { ropeScaling?: string } {
+  const type = m[`${arch}.rope.scaling.type`];
+  return typeof type === "string" && type !== "" && type !== "none" ? { ropeScaling: type } : {};
+}
+
 /** A key that is one number for every layer or an array with one per layer (llama.cpp allows both). */
 export function perLayer(m: Metadata, key: string, layers: number, fallback?: number): number[] {
   const v = m[key];
@@ -277,6 +283,8 @@ export function shapeFromGguf(header: GgufHeader, paramsTotal?: number | null): 
     headDim: ggufHeadDimOf(layerCaches, hidden / headCount),
     vocabSize: vocabOf(m, arch),
     maxContextTokens: requiredNum(m, `${arch}.context_length`, "it is the model's longest context"),
+    contextKey: `${arch}.context_length`,
+    ...ggufRopeScaling(m, arch),
     dtype: dtypeOfFile(header),
     paramsTotal: counted ?? paramsTotal ?? null,
     moe: ggufMoeOf(m, arch, layers, hidden, tensors),

@@ -76,6 +76,26 @@ const MAX_LENGTH_KEYS = [
   "model_max_length",
 ] as const;
 
+/** Which max-length key gave the longest context (the smallest, as vLLM takes it), for the words that name it. */
+export function maxContextKeyOf(config: Json, text: Json): string {
+  let best: { key: string; value: number } | null = null;
+  for (const name of MAX_LENGTH_KEYS) {
+    const value = eitherLevel(config, text, name);
+    if (typeof value === "number" && Number.isInteger(value) && value > 0 && (best === null || value < best.value))
+      best = { key: name, value };
+  }
+  return best?.key ?? "max_position_embeddings";
+}
+
+/** The rope scaling a config already sets ("yarn", "llama3", "linear", …), or undefined when it sets none. */
+export function ropeScalingOf(config: Json, text: Json): string | undefined {
+  const rope = eitherLevel(config, text, "rope_scaling") ?? eitherLevel(config, text, "rope_parameters");
+  if (!isRecord(rope)) return undefined;
+  const type = String(rope["rope_type"] ?? rope["type"] ?? "");
+  // transformers 5's rope_parameters carries "default" (plain RoPE) with the theta: no scaling.
+  return type === "" || type === "default" ? undefined : type;
+}
+
 export function maxContextOf(config: Json, text: Json, modelType: string): number {
   let best = Infinity;
   for (const name of MAX_LENGTH_KEYS) {

@@ -11,7 +11,9 @@ import {
   dtypeOf,
   eitherLevel,
   hasVisionOf,
+  maxContextKeyOf,
   maxContextOf,
+  ropeScalingOf,
   quantMethodOf,
   textConfigOf,
   tiedEmbeddingsOf,
@@ -68,6 +70,7 @@ export function shapeFromConfig(
   const mlaLatent = layerCaches.find((c) => c.kind === "mla");
   const blockKv = layerCaches.filter((c) => c.kind === "full").map((c) => (c.kind === "full" ? c.kvHeads : 0));
   const mtpParams = mtpParamsOf(text, hiddenSize);
+  const ropeScaling = ropeScalingOf(config, text);
   return {
     architecture: modelType,
     layers,
@@ -78,6 +81,8 @@ export function shapeFromConfig(
     headDim: mlaLatent?.kind === "mla" ? mlaLatent.latentDim : headDim,
     vocabSize: optionalInt(text, "vocab_size") ?? optionalInt(config, "vocab_size") ?? 0,
     maxContextTokens: maxContextOf(config, text, modelType),
+    contextKey: maxContextKeyOf(config, text),
+    ...(ropeScaling !== undefined ? { ropeScaling } : {}),
     ...ropeCacheRowsOf(
       modelType,
       maxContextOf(config, text, modelType),

@@ -6,11 +6,11 @@
  * engines/index.ts; a method it lacks is a type error, never a fallback to
  * another engine's accounting.
  */
-import { type CommandContext, type CommandOption } from "../commands.ts";
+import { type Arg, type CommandContext, type CommandOption } from "../commands.ts";
 import type { PoolCapacity } from "../kv.ts";
 import type { CardEval, EnumContext, Enumerated, EvalContext, Layout, LayoutEval, Part } from "../layout.ts";
 import type { ResolvedSettings } from "../settings.ts";
-import type { ModelShape } from "../shapeTypes.ts";
+import type { ModelShape, YarnExtension } from "../shapeTypes.ts";
 import type { Artifact, Engine, KvDtype, Refusal, Workload } from "../types.ts";
 import { GIB } from "../units.ts";
 
@@ -52,6 +52,10 @@ export interface EngineModel {
   hostCapacity?(e: CardEval, w: Workload): PoolCapacity;
   /** What it does with a context past the model's own; null when within it. */
   pastModelContext(shape: ModelShape, contextTokens: number): PastContext | null;
+  /** Its flag for the context of one sequence (vLLM --max-model-len, llama.cpp -c). */
+  readonly contextFlag: string;
+  /** The flags that start it with a YaRN stretch of the model's positions, or null when it has none. */
+  yarnArgs(y: YarnExtension): Arg[] | null;
   /** Its own start-up check of the cards' free memory (vLLM's); true when it has none or the inventory does not say. */
   startsOnFreeMemory(layout: Layout, evals: readonly CardEval[]): boolean;
   /** The command lines that start an option, one per process (and node). */

@@ -27,6 +27,9 @@ export const FREETOKEN: EngineModel = {
   },
   capacity: (layout, part, e, w, shape) => freetokenCapacity(layout, part, e, w, shape),
   pastModelContext: () => null,
+  contextFlag: "--max-seq-len-override",
+  // python/freetoken/server/args.py (03fb0438) defines no rope-scaling flag.
+  yarnArgs: () => null,
   startsOnFreeMemory: () => true,
   commands: (option, ctx) => [freetokenCommand(option, ctx)],
 };

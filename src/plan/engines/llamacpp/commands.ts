@@ -12,7 +12,21 @@ import {
   nodeName,
   sequences,
 } from "../../commands.ts";
+import type { YarnExtension } from "../../shapeTypes.ts";
 import type { Workload } from "../../types.ts";
+
+/**
+ * A YaRN stretch, in common/arg.cpp's flags (ggml-org/llama.cpp, 2026 builds): --rope-scaling {none,linear,yarn},
+ * --rope-scale N ("RoPE context scaling factor, expands context by a factor of N"), --yarn-orig-ctx N
+ * ("YaRN: original context size of model (default: 0 = model training context size)").
+ */
+export function llamacppYarnArgs(y: YarnExtension): Arg[] {
+  return [
+    ["--rope-scaling", "yarn"],
+    ["--rope-scale", y.factor],
+    ["--yarn-orig-ctx", y.originalTokens],
+  ];
+}
 
 /** rpc-server's default port (tools/rpc/README.md: "endpoint : 127.0.0.1:50052"). */
 const RPC_PORT = 50052;
@@ -87,6 +101,7 @@ function llamacppServerArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   const slots = settings.parallel ?? sequences(workload);
   // --ctx-size is the whole pool, shared by the slots: context × sequences.
   const args: Arg[] = [...llamacppModelArgs(ctx), ["--ctx-size", workload.contextTokens * slots]];
+  if (ctx.shape.yarn) args.push(...llamacppYarnArgs(ctx.shape.yarn));
   // Always named, 1 included: without it llama-server picks 4 unified slots itself (measured on v0.4.0,
   // test/engine FINDINGS.md F9), four times the output buffer and wider windows than the plan holds.
   args.push(["--parallel", slots]);

@@ -12,6 +12,17 @@ import {
   pushFraction,
   sequences,
 } from "../../commands.ts";
+import type { YarnExtension } from "../../shapeTypes.ts";
+import { yarnRopeScalingJson } from "../pastContext.ts";
+
+/**
+ * A YaRN stretch: python/sglang/srt/server_args.py's `json_model_override_args: str = "{}"` ("--json-model-override-args",
+ * JSON that overrides the model's config), and configs/model_config.py get_context_length derives
+ * original_max_position_embeddings × factor for yarn, as vLLM does.
+ */
+export function sglangYarnArgs(y: YarnExtension): Arg[] {
+  return [["--json-model-override-args", yarnRopeScalingJson(y)]];
+}
 
 /** The example port of server_args.py's --dist-init-addr help ("192.168.0.2:25000"). */
 const SGLANG_DIST_PORT = 25000;
@@ -30,6 +41,7 @@ function sglangArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   // parallel when --ep-size equals the TP width.
   if (placement.expertParallel) args.push(["--ep-size", placement.tensorParallel]);
   args.push(["--context-length", workload.contextTokens]);
+  if (ctx.shape.yarn) args.push(...sglangYarnArgs(ctx.shape.yarn));
   pushFraction(args, "--mem-fraction-static", cardFraction(option, workload, "memFractionStatic"));
   if (workload.kvDtype === "fp8") args.push(["--kv-cache-dtype", "fp8_e4m3"]);
   if (sequences(workload) > 1) args.push(["--max-running-requests", sequences(workload)]);

@@ -3,7 +3,7 @@ import { cardsOnly, type EngineModel } from "../engine.ts";
 import { pastContextWords } from "../pastContext.ts";
 import { servingAdmits } from "../serving/admits.ts";
 import { servingOptions } from "../serving/placements.ts";
-import { sglangCommands } from "./commands.ts";
+import { sglangCommands, sglangYarnArgs } from "./commands.ts";
 import { sglangDefaults } from "./defaults.ts";
 import { sglangEvalCard, sglangKvElementBytes } from "./evalCard.ts";
 import { sglangCapacity } from "./kv.ts";
@@ -33,6 +33,8 @@ export const SGLANG: EngineModel = {
       words: `a context of ${past.asked} tokens is longer than the model's own ${past.own}: SGLang refuses --context-length ${contextTokens} at start-up ("User-specified context_length is greater than the derived context_length"); choose ${past.own} or less, or extend the model's positions (a rope_scaling override) first`,
     };
   },
+  contextFlag: "--context-length",
+  yarnArgs: sglangYarnArgs,
   startsOnFreeMemory: () => true,
   commands: sglangCommands,
 };

@@ -11,7 +11,18 @@ import {
   nodeName,
   pushFraction,
 } from "../../commands.ts";
+import type { YarnExtension } from "../../shapeTypes.ts";
+import { yarnRopeScalingJson } from "../pastContext.ts";
 import { VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./kv.ts";
+
+/**
+ * A YaRN stretch: --hf-overrides merges JSON into the model's HF config (vllm/engine/arg_utils.py,
+ * `model_group.add_argument("--hf-overrides", **model_kwargs["hf_overrides"])`), and _get_and_verify_max_len
+ * (vllm/config/model.py) then derives original_max_position_embeddings × factor positions for yarn.
+ */
+export function vllmYarnArgs(y: YarnExtension): Arg[] {
+  return [["--hf-overrides", yarnRopeScalingJson(y)]];
+}
 
 function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   const { placement } = option;
@@ -25,6 +36,7 @@ function vllmServeArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   if ((placement.dataParallel ?? 1) > 1) args.push(["--data-parallel-size", placement.dataParallel ?? 1]);
   if (placement.expertParallel) args.push(["--enable-expert-parallel"]);
   args.push(["--max-model-len", workload.contextTokens]);
+  if (ctx.shape.yarn) args.push(...vllmYarnArgs(ctx.shape.yarn));
   // Only the user's own utilization. Without one the plan holds for the release's own default
   // (0.9 through 0.20, 0.92 from 0.21 with the CUDA-graph estimate inside it, settings.ts); pinning
   // the older 0.9 on a 0.21+ engine would shrink its pool below what was planned.

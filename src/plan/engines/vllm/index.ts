@@ -4,7 +4,7 @@ import { pastContextWords } from "../pastContext.ts";
 import { servingAdmits } from "../serving/admits.ts";
 import { servingOptions } from "../serving/placements.ts";
 import { vllmFreeMemoryOk } from "./budget.ts";
-import { vllmCommands } from "./commands.ts";
+import { vllmCommands, vllmYarnArgs } from "./commands.ts";
 import { vllmDefaults } from "./defaults.ts";
 import { vllmEvalCard, vllmKvElementBytes } from "./evalCard.ts";
 import { vllmCachedGeometry, vllmCapacity } from "./kv.ts";
@@ -38,6 +38,8 @@ export const VLLM: EngineModel = {
       words: `a context of ${past.asked} tokens is longer than the model's own ${past.own}: vLLM refuses --max-model-len ${contextTokens} at start-up ("User-specified max_model_len is greater than the derived max_model_len"); choose ${past.own} or less, or extend the model's positions (a rope_scaling override) first`,
     };
   },
+  contextFlag: "--max-model-len",
+  yarnArgs: vllmYarnArgs,
   startsOnFreeMemory: vllmFreeMemoryOk,
   commands: vllmCommands,
 };
