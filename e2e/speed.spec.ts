@@ -8,7 +8,7 @@ import { expect, test } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { gzipSync } from "node:zlib";
-import { catalogSnapshot } from "../src/hub/catalog.ts";
+import { catalogSha } from "../src/hub/catalogIndex.ts";
 import type { Cluster } from "../src/plan/index.ts";
 import { encodeLink } from "../src/state/link.ts";
 import { routeNetwork } from "./hub.ts";
@@ -89,7 +89,7 @@ for (const [classes, atLeast] of [
     const network = await routeNetwork(context, ORIGIN);
     const link = encodeLink({
       repo: REPO,
-      revision: catalogSnapshot(REPO)?.sha ?? "",
+      revision: catalogSha(REPO) ?? "",
       cluster: cluster(classes),
       workload: { contextTokens: 4096, sequences: 1, kvDtype: "auto", settings: {} },
       filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },

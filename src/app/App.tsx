@@ -7,7 +7,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { useStore } from "zustand";
-import { catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";
+import { catalogSha, EXAMPLE_REPO } from "../hub/catalogIndex.ts";
 import { HubError, isRetryable } from "../hub/errors.ts";
 import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
@@ -170,7 +170,7 @@ export function App({ store, tokens }: AppProps) {
   const leave = useMemo(
     () => ({
       label: manual ? "Open without the link's model" : "Open the example model",
-      run: () => setRepo(store, EXAMPLE_REPO, catalogSnapshot(EXAMPLE_REPO)?.sha ?? ""),
+      run: () => setRepo(store, EXAMPLE_REPO, catalogSha(EXAMPLE_REPO) ?? ""),
     }),
     [manual, store],
   );
@@ -462,7 +462,7 @@ function repoStatus(
   if (error) return errorStatus(error);
   if (pending || !snapshot || !read) return { kind: "loading" };
   if (!read.ok) return { kind: "error", message: read.message, errorKind: "model" };
-  const source = manual ? "manual" : catalogSnapshot(snapshot.repo)?.sha === snapshot.sha ? "catalog" : "hub";
+  const source = manual ? "manual" : catalogSha(snapshot.repo) === snapshot.sha ? "catalog" : "hub";
   return {
     kind: "ready",
     summary: modelSummary(read.model.shape),

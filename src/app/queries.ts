@@ -7,7 +7,8 @@
  */
 import { queryOptions } from "@tanstack/react-query";
 import type { RepoSnapshot } from "../plan/index.ts";
-import { catalogSnapshot } from "../hub/catalog.ts";
+import { EXAMPLE_ENTRY, loadCatalogEntry } from "../hub/catalog.ts";
+import { catalogSha, EXAMPLE_REPO } from "../hub/catalogIndex.ts";
 import { HubError } from "../hub/errors.ts";
 import { repoKey } from "../hub/persist.ts";
 import { endReadProgress, publishReadProgress, readProgressOf } from "../hub/readProgress.ts";
@@ -35,19 +36,22 @@ function retryHub(failureCount: number, error: Error): boolean {
   return error instanceof HubError && error.kind === "network" && failureCount < 1;
 }
 
-/** The bundled catalog's snapshot, when no revision is asked for, or the catalog's own: known with no request. */
-export function catalogAnswer(repo: string, revision: string | null): RepoSnapshot | undefined {
-  const catalog = catalogSnapshot(repo);
-  return catalog && (revision === null || revision === catalog.sha) ? catalog : undefined;
+/** Whether the bundled catalog answers this read (no revision asked, or the catalog's own): no request to the Hub. */
+export function catalogAnswers(repo: string, revision: string | null): boolean {
+  const sha = catalogSha(repo);
+  return sha !== undefined && (revision === null || revision === sha);
 }
 
 export function repoQueryOptions(repo: string, revision: string | null, access: HubAccess) {
-  const known = catalogAnswer(repo, revision);
+  const known = catalogAnswers(repo, revision);
+  // The example is planned on the first screen, from the first chunk; any other catalog model loads its own.
+  const initial = known && repo.toLowerCase() === EXAMPLE_REPO.toLowerCase() ? EXAMPLE_ENTRY.snapshot : undefined;
   const pinned = isCommitSha(revision);
   return queryOptions({
     queryKey: repoKey(repo, revision),
     queryFn: async ({ signal, client }): Promise<RepoSnapshot> => {
-      if (known) return known;
+      const bundled = known ? await loadCatalogEntry(repo) : undefined;
+      if (bundled) return bundled.snapshot;
       const { readRepo } = await loadReader();
       // A GGUF repo's first header gives a plan before the others are in: that
       // snapshot answers the sha's key at once, and the full read replaces it.
@@ -67,7 +71,7 @@ export function repoQueryOptions(repo: string, revision: string | null, access: 
     },
     staleTime: known || pinned ? Infinity : BRANCH_STALE_MS,
     retry: retryHub,
-    ...(known ? { initialData: known } : {}),
+    ...(initial ? { initialData: initial } : {}),
   });
 }
 

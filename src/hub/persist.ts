@@ -11,7 +11,7 @@ import type { Query, QueryClient } from "@tanstack/react-query";
 import { createAsyncStoragePersister } from "@tanstack/query-async-storage-persister";
 import type { PersistedClient, PersistQueryClientOptions } from "@tanstack/react-query-persist-client";
 import { z } from "zod";
-import { catalogSnapshot } from "./catalog.ts";
+import { catalogSha } from "./catalogIndex.ts";
 import { isCommitSha } from "./repoId.ts";
 import { snapshotSchema } from "./schemas.ts";
 import type { TabStorage } from "./settings.ts";
@@ -45,7 +45,7 @@ export function isKeptRead(query: Pick<Query, "queryKey" | "state">): boolean {
   if (kind !== "repo" || typeof repo !== "string" || typeof revision !== "string" || !isCommitSha(revision))
     return false;
   if (query.state.status !== "success") return false;
-  return catalogSnapshot(repo)?.sha !== revision;
+  return catalogSha(repo) !== revision;
 }
 
 const persistedQuery = z.object({

@@ -2,7 +2,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { persistQueryClientRestore, persistQueryClientSave } from "@tanstack/react-query-persist-client";
 import { describe, expect, test } from "vitest";
 import { repoQueryOptions } from "../../src/app/queries.ts";
-import { EXAMPLE_REPO } from "../../src/hub/catalog.ts";
+import { EXAMPLE_REPO } from "../../src/hub/catalogIndex.ts";
 import { repoKey, snapshotPersistence } from "../../src/hub/persist.ts";
 import { fakeHub, loadRecording, memoryStorage } from "./fakeHub.ts";
 
