@@ -9,7 +9,6 @@ import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { useStore } from "zustand";
 import { catalogSha, EXAMPLE_REPO } from "../hub/catalogIndex.ts";
 import { HubError, isRetryable } from "../hub/errors.ts";
-import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
 import { largestCardBytes, plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
@@ -40,9 +39,11 @@ import { LinkNotices } from "../ui/LinkNotices.tsx";
 import { NeedsGguf } from "../ui/NeedsGguf.tsx";
 import { OptionsView } from "../ui/OptionsView.tsx";
 import { RankControls } from "../ui/RankControls.tsx";
+import { useModule } from "../ui/useModule.ts";
 import { useSettled } from "../ui/useSettled.ts";
 import type { RepoStatus } from "../ui/RepoField.tsx";
 import { defaultChoices } from "./defaults.ts";
+import { loadManual } from "./loadManual.ts";
 import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
 import { PlanBoundary } from "./PlanBoundary.tsx";
 import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
@@ -91,9 +92,13 @@ export function App({ store, tokens }: AppProps) {
   );
   const manual = choices.manual;
   // A model given by hand replaces the repo's: nothing is asked of the Hub for it.
+  const manualReader = useModule(loadManual, manual !== undefined);
   const manualSnapshot = useMemo(
-    () => (manual ? snapshotFromManual(manual.configJson, manual.weightsBytes, manual.name) : null),
-    [manual],
+    () =>
+      manual && manualReader
+        ? manualReader.snapshotFromManual(manual.configJson, manual.weightsBytes, manual.name)
+        : null,
+    [manual, manualReader],
   );
   const query = useQuery({
     ...repoQueryOptions(repo, revision === "" ? null : revision, access),

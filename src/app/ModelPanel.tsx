@@ -7,7 +7,6 @@ import { memo, useEffect, useId, useMemo, useRef, useState } from "react";
 import { loadCatalogEntry } from "../hub/catalog.ts";
 import { catalogIndex, type CatalogIndexEntry } from "../hub/catalogIndex.ts";
 import { HubError } from "../hub/errors.ts";
-import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import { parseRepoInput } from "../hub/repoId.ts";
 import { checkToken, DEFAULT_HUB_URL, normalizeHubUrl, type TokenStore } from "../hub/settings.ts";
@@ -17,6 +16,7 @@ import { ManualModel, type ManualInput, type ManualPreset } from "../ui/ManualMo
 import { QuantizedChildren, type ChildrenState } from "../ui/QuantizedChildren.tsx";
 import { RepoField, type RepoStatus } from "../ui/RepoField.tsx";
 import { readProgressOf, subscribeReadProgress } from "../hub/readProgress.ts";
+import { loadManual } from "./loadManual.ts";
 import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 import { RetryCountdown } from "./RetryCountdown.tsx";
 
@@ -92,7 +92,8 @@ export const ModelPanel = memo(function ModelPanel({
   // Each read gets a number: a slow read that answers after a newer one was asked must not replace it.
   const reads = useRef(0);
 
-  function planManual(input: ManualInput): string | null {
+  async function planManual(input: ManualInput): Promise<string | null> {
+    const { snapshotFromManual } = await loadManual();
     const snapshot = snapshotFromManual(input.configJsonText, input.weightsBytes, input.name);
     if ("error" in snapshot) return snapshot.error;
     reads.current++;

@@ -27,8 +27,8 @@ interface ManualModelProps {
   /** Filled in from the catalog (the form is keyed by it, so a new preset starts a new form). */
   preset?: ManualPreset | null;
   onToggle: (open: boolean) => void;
-  /** Plans the model; returns why it cannot, in words, or null. */
-  onUse: (input: ManualInput) => string | null;
+  /** Plans the model; says why it cannot, in words, or null (once manual mode's reader is loaded). */
+  onUse: (input: ManualInput) => Promise<string | null>;
 }
 
 /** config.json files are a few kB: a file far larger was picked by mistake, and is not read into memory. */
@@ -50,7 +50,7 @@ export function ManualModel({ open, preset = null, onToggle, onUse }: ManualMode
       );
       return;
     }
-    setProblem(onUse({ configJsonText: configText, weightsBytes: amount * BYTES_PER_UNIT[unit], name }));
+    void onUse({ configJsonText: configText, weightsBytes: amount * BYTES_PER_UNIT[unit], name }).then(setProblem);
   }
 
   return (
