@@ -28,7 +28,6 @@ import {
   type AppStore,
 } from "../state/appStore.ts";
 import type { Filters } from "../state/choices.ts";
-import { linkCarriesManual } from "../state/link.ts";
 import { ClusterPanel } from "../ui/ClusterPanel.tsx";
 import { CommandForm } from "../ui/CommandForm.tsx";
 import { ContextControls } from "../ui/ContextControls.tsx";
@@ -272,7 +271,7 @@ export function App({ store, tokens }: AppProps) {
           <h1>Modelplan</h1>
           <p className="tagline">Will this model fit my cluster, and how should it be split?</p>
         </div>
-        <CopyLink choices={choices} carriesManual={linkCarriesManual(choices)} />
+        <CopyLink choices={choices} />
       </header>
       <LinkNotices notices={linkNotices} onDismiss={() => dismissLinkNotices(store)} />
       <main>
