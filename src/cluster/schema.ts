@@ -16,14 +16,7 @@ import {
   MAX_TEXT_CHARS,
 } from "./bounds.ts";
 
-export {
-  MAX_DEVICE_MEM_GIB,
-  MAX_DEVICES_PER_GROUP,
-  MAX_GROUPS_PER_NODE,
-  MAX_HOST_MEM_GIB,
-  MAX_NODES,
-  MAX_TEXT_CHARS,
-} from "./bounds.ts";
+export * from "./bounds.ts";
 
 /** zod's message for a missing or mistyped value, in words that name the field. */
 export const typed = (what: string, expected: string) => (issue: { input: unknown }) =>
