@@ -4,7 +4,7 @@
  * the first task after the next animation frame, so style, layout and paint
  * of the frame that shows the new plan are inside the figure.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { gzipSync } from "node:zlib";
@@ -78,6 +78,45 @@ function cluster(classes: readonly string[]): Cluster {
   };
 }
 
+/**
+ * Opens DeepSeek-R1's GGUF plan on `classes` with every layout listed (not
+ * the best of each artifact × engine: the most the list can draw), once at
+ * least `atLeast` options and the charts near the viewport are drawn; returns
+ * how many options are.
+ */
+async function openEveryLayout(page: Page, classes: readonly string[], atLeast: number): Promise<number> {
+  const link = encodeLink({
+    repo: REPO,
+    revision: catalogSha(REPO) ?? "",
+    cluster: cluster(classes),
+    workload: { contextTokens: 4096, sequences: 1, kvDtype: "auto", settings: {} },
+    filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
+    selectedOptionId: "",
+    commandIndex: 0,
+  });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/#${link}`);
+  const options = page.getByRole("article");
+  await page.getByRole("button", { name: /Show every layout/ }).click({ timeout: 30_000 });
+  await expect.poll(() => options.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(atLeast);
+  // The charts of the options on screen (and just below it) are drawn; the rest draw as they scroll in.
+  await expect
+    .poll(() => page.locator(".bars .recharts-surface").count(), { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(3);
+  return options.count();
+}
+
+/** Collects every long task's duration in `window.longTasksMs`, from the page's first script on. */
+async function observeLongTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { longTasksMs: number[] };
+    w.longTasksMs = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.longTasksMs.push(e.duration);
+    }).observe({ type: "longtask", buffered: true });
+  });
+}
+
 for (const [classes, atLeast] of [
   [THREE_CLASSES, 50],
   [MANY_CLASSES, 200],
@@ -87,26 +126,7 @@ for (const [classes, atLeast] of [
     context,
   }) => {
     const network = await routeNetwork(context, ORIGIN);
-    const link = encodeLink({
-      repo: REPO,
-      revision: catalogSha(REPO) ?? "",
-      cluster: cluster(classes),
-      workload: { contextTokens: 4096, sequences: 1, kvDtype: "auto", settings: {} },
-      filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
-      selectedOptionId: "",
-      commandIndex: 0,
-    });
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`/#${link}`);
-    const options = page.getByRole("article");
-    // Every layout, not the best of each artifact × engine: the most the list can draw.
-    await page.getByRole("button", { name: /Show every layout/ }).click({ timeout: 30_000 });
-    await expect.poll(() => options.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(atLeast);
-    const drawn = await options.count();
-    // The charts of the options on screen (and just below it) are drawn; the rest draw as they scroll in.
-    await expect
-      .poll(() => page.locator(".bars .recharts-surface").count(), { timeout: 30_000 })
-      .toBeGreaterThanOrEqual(3);
+    const drawn = await openEveryLayout(page, classes, atLeast);
     const charts = await page.locator(".bars .recharts-surface").count();
 
     // Each input event's delay to the frame after it, collected in the page.
@@ -180,31 +200,8 @@ test(`a 60-step mouse drag of the slider on 200 options: frame times and long ta
   context,
 }) => {
   const network = await routeNetwork(context, ORIGIN);
-  await page.addInitScript(() => {
-    const w = window as unknown as { longTasksMs: number[] };
-    w.longTasksMs = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.longTasksMs.push(e.duration);
-    }).observe({ type: "longtask", buffered: true });
-  });
-  const link = encodeLink({
-    repo: REPO,
-    revision: catalogSha(REPO) ?? "",
-    cluster: cluster(MANY_CLASSES),
-    workload: { contextTokens: 4096, sequences: 1, kvDtype: "auto", settings: {} },
-    filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
-    selectedOptionId: "",
-    commandIndex: 0,
-  });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(`/#${link}`);
-  const options = page.getByRole("article");
-  await page.getByRole("button", { name: /Show every layout/ }).click({ timeout: 30_000 });
-  await expect.poll(() => options.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(200);
-  const drawn = await options.count();
-  await expect
-    .poll(() => page.locator(".bars .recharts-surface").count(), { timeout: 30_000 })
-    .toBeGreaterThanOrEqual(3);
+  await observeLongTasks(page);
+  const drawn = await openEveryLayout(page, MANY_CLASSES, 200);
   // From here every long task and frame is the drag's or its catch-up's; frames are timed by requestAnimationFrame.
   await page.evaluate(() => {
     const w = window as unknown as { longTasksMs: number[]; frameMs: number[]; framing: boolean };
@@ -332,13 +329,7 @@ test("a 10-quant GGUF repo of a 152k vocabulary plans after ≤ 2 header reads a
   context,
 }) => {
   const network = await routeNetwork(context, ORIGIN);
-  await page.addInitScript(() => {
-    const w = window as unknown as { longTasksMs: number[] };
-    w.longTasksMs = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.longTasksMs.push(e.duration);
-    }).observe({ type: "longtask", buffered: true });
-  });
+  await observeLongTasks(page);
   await page.goto("/");
   await page.getByRole("article").first().waitFor({ timeout: 30_000 });
   // The example plan is drawn: from here on, every long task is the read's or its plan's.
@@ -352,7 +343,7 @@ test("a 10-quant GGUF repo of a 152k vocabulary plans after ≤ 2 header reads a
   // The plan moves to the repo while its other headers are still being read: planned from the first.
   await expect(page.getByText(/planned from the first/)).toBeVisible({ timeout: 30_000 });
   // Qwen2.5-14B: 48 layers (its config.json num_hidden_layers, the header facts recorded).
-  await expect(page.locator(".model-summary")).toContainText("48 layers");
+  await expect(page.locator(".model-summary")).toContainText("48 layers", { timeout: 30_000 });
   // The first header is the first by path (src/hub/read.ts): its range requests are what the first plan cost.
   const firstFile = "Qwen2.5-14B-Instruct-IQ3_XS.gguf";
   const atFirstPlan = network.hubRanges
@@ -431,13 +422,7 @@ for (const nodes of [1000, 2000]) {
   }) => {
     test.setTimeout(180_000);
     const network = await routeNetwork(context, ORIGIN);
-    await page.addInitScript(() => {
-      const w = window as unknown as { longTasksMs: number[] };
-      w.longTasksMs = [];
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.longTasksMs.push(e.duration);
-      }).observe({ type: "longtask", buffered: true });
-    });
+    await observeLongTasks(page);
     await page.goto("/");
     await page.getByRole("article").first().waitFor({ timeout: 30_000 });
     await page.getByRole("button", { name: /Import/ }).click();
