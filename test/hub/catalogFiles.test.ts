@@ -4,7 +4,7 @@
  * test/fixtures/models/), read the way the page reads the chunk; every
  * model the engine sizes; the page's loader finds each one.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { loadCatalogEntry } from "../../src/hub/catalog.ts";
 import { catalogIndex, catalogSha, EXAMPLE_REPO } from "../../src/hub/catalogIndex.ts";
@@ -72,6 +72,15 @@ describe.each(catalogIndex().map((e) => ({ ...e })))("$repo", ({ repo, weights, 
     expect(entry?.weights).toBe(weights);
     expect(entry?.snapshot.config).toEqual(fixtureConfig(repo));
     expect(entry?.source.length).toBeGreaterThan(1);
+  });
+
+  test("its hf_quant_config.json, where the fixtures hold one, is the fixture's", () => {
+    const file = new URL(`${name(repo)}.hf_quant_config.json`, CONFIGS);
+    const quant = catalogEntry(repo)?.snapshot.extraJson?.["hf_quant_config.json"];
+    if (!existsSync(file)) return expect(quant).toBeUndefined();
+    const { _source, ...fixture } = readConfigJson(readFileSync(file, "utf8")) as Record<string, unknown>;
+    expect(String(_source)).toMatch(/^https:\/\//);
+    expect(quant).toEqual(fixture);
   });
 
   test("the engine sizes it, and the page's loader finds the same entry", async () => {
