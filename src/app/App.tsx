@@ -11,7 +11,7 @@ import { catalogSha, EXAMPLE_REPO } from "../hub/catalogIndex.ts";
 import { HubError, isRetryable } from "../hub/errors.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
-import { largestCardBytes, plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
+import { largestCardBytes, readModel, withWorkload, type Plan } from "../plan/index.ts";
 import type { Cluster, Engine, EngineSettings as Settings, PlanOption, RepoSnapshot, Workload } from "../plan/index.ts";
 import {
   chooseCommand,
@@ -45,6 +45,7 @@ import { defaultChoices } from "./defaults.ts";
 import { loadManual } from "./loadManual.ts";
 import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
 import { PlanBoundary } from "./PlanBoundary.tsx";
+import { planOnce } from "./planOnce.ts";
 import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
@@ -134,7 +135,7 @@ export function App({ store, tokens }: AppProps) {
   const planned = useMemo((): { plan: Plan } | { error: string } | null => {
     if (!snapshot || !read?.ok) return null;
     try {
-      return { plan: plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, workload) };
+      return { plan: planOnce(snapshot, read.model, cluster, workload) };
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
     }
@@ -146,10 +147,7 @@ export function App({ store, tokens }: AppProps) {
   const planAtRest = useMemo(() => {
     if (restingAt === null || !snapshot || !read?.ok) return null;
     try {
-      return plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model }, cluster, {
-        ...workload,
-        contextTokens: restingAt,
-      });
+      return planOnce(snapshot, read.model, cluster, { ...workload, contextTokens: restingAt });
     } catch {
       return null;
     }
