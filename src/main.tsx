@@ -51,37 +51,41 @@ async function openedLink(): Promise<DecodedLink> {
   return decodeLink(window.location.hash, defaults, options);
 }
 
-const opened = await openedLink();
-const initial: AppState = { choices: opened.choices, linkNotices: opened.ignored, hubUrl: DEFAULT_HUB_URL };
-// The Hub's address is this browser's setting, not the plan's: the store keeps it in localStorage, never in a link.
-const store = createAppStore(initial, storage("localStorage"));
+/** Mounts the page on the choices the link opened (no top-level await: it would turn off the bundler's chunk merging). */
+function start(opened: DecodedLink): void {
+  const initial: AppState = { choices: opened.choices, linkNotices: opened.ignored, hubUrl: DEFAULT_HUB_URL };
+  // The Hub's address is this browser's setting, not the plan's: the store keeps it in localStorage, never in a link.
+  const store = createAppStore(initial, storage("localStorage"));
 
-// The writer (and fflate's deflate) loads as the first screen draws: it writes only when the choices change.
-void import("./state/linkWriter.ts").then(({ startLinkWriter }) => startLinkWriter(store, (s) => s.choices, window));
-// A link pasted into this tab's address bar (replaceState never fires this, so the writer does not loop).
-window.addEventListener("hashchange", () => {
-  const fragment = window.location.hash;
-  void Promise.all([linkReader(), import("./state/pastedLink.ts")]).then(([{ options }, { openPastedLink }]) =>
-    openPastedLink(store, fragment, defaults, options),
-  );
-});
+  // The writer (and fflate's deflate) loads as the first screen draws: it writes only when the choices change.
+  void import("./state/linkWriter.ts").then(({ startLinkWriter }) => startLinkWriter(store, (s) => s.choices, window));
+  // A link pasted into this tab's address bar (replaceState never fires this, so the writer does not loop).
+  window.addEventListener("hashchange", () => {
+    const fragment = window.location.hash;
+    void Promise.all([linkReader(), import("./state/pastedLink.ts")]).then(([{ options }, { openPastedLink }]) =>
+      openPastedLink(store, fragment, defaults, options),
+    );
+  });
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
-// Snapshots read at a sha are kept in localStorage (public metadata, never the token), so a pinned link reopens with no request.
-const persistOptions = snapshotPersistence(queryClient, storage("localStorage"));
-const tokens = tokenStore(storage("sessionStorage"));
+  const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
+  // Snapshots read at a sha are kept in localStorage (public metadata, never the token), so a pinned link reopens with no request.
+  const persistOptions = snapshotPersistence(queryClient, storage("localStorage"));
+  const tokens = tokenStore(storage("sessionStorage"));
 
-const root = document.getElementById("root");
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
-        <AppNotices />
-        <PlanPage store={store} tokens={tokens} />
-      </PersistQueryClientProvider>
-    </StrictMode>,
-  );
-  // The charts (recharts, ~100 KB gz) are not in the initial chunk; fetching them starts now, while the
-  // first screen renders, so the option cards' bars appear with them rather than a round trip after.
-  void import("./ui/CardBars.tsx");
+  const root = document.getElementById("root");
+  if (root) {
+    createRoot(root).render(
+      <StrictMode>
+        <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
+          <AppNotices />
+          <PlanPage store={store} tokens={tokens} />
+        </PersistQueryClientProvider>
+      </StrictMode>,
+    );
+    // The charts (recharts, ~100 KB gz) are not in the initial chunk; fetching them starts now, while the
+    // first screen renders, so the option cards' bars appear with them rather than a round trip after.
+    void import("./ui/CardBars.tsx");
+  }
 }
+
+void openedLink().then(start);
