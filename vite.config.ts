@@ -19,6 +19,9 @@ export default defineConfig({
       filename: "sw.js",
       workbox: {
         globPatterns: ["**/*.{js,css,html,svg,png,ico,json}"],
+        // Every catalog model is precached, so each plans offline: MiniMax-M3-NVFP4's hf_quant_config.json
+        // lists every quantized layer (3.0 MB, 64 KB gzipped), past Workbox's 2 MiB default.
+        maximumFileSizeToCacheInBytes: 4 * 2 ** 20,
         navigateFallback: "index.html",
         cleanupOutdatedCaches: true,
         clientsClaim: false,

@@ -14,8 +14,9 @@
  * output names its sources.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readConfigJson } from "../src/hub/configJson.ts";
 import type { RepoFile, RepoSnapshot } from "../src/plan/index.ts";
 
 const fixtures = process.argv[2] ?? join(import.meta.dirname, "..", "test", "fixtures");
@@ -53,7 +54,7 @@ function exactFiles(f: Fixture): FixtureFile[] {
   return [...(f.files ?? []), ...(f.other_files ?? [])].filter((x) => x.size_exact && typeof x.size === "number");
 }
 
-/** The catalog: models with a verbatim config and exact weight sizes (test/fixtures/models/README.md). */
+/** The catalog's complete models: a verbatim config and exact weight sizes (test/fixtures/models/README.md). */
 const CATALOG: { repo: string; label: string }[] = [
   { repo: "Qwen/Qwen2.5-Coder-32B-Instruct", label: "Qwen2.5 Coder 32B Instruct (bf16)" },
   { repo: "meta-llama/Llama-3.1-8B-Instruct", label: "Llama 3.1 8B Instruct (bf16)" },
@@ -63,6 +64,30 @@ const CATALOG: { repo: string; label: string }[] = [
   { repo: "deepseek-ai/DeepSeek-R1", label: "DeepSeek R1 671B (MoE, MLA, fp8)" },
   { repo: "unsloth/DeepSeek-R1-GGUF", label: "DeepSeek R1 GGUF (13 quantizations, split)" },
 ];
+
+/**
+ * Models whose config.json fixture is verbatim but whose weights' sizes were
+ * not seen: in the catalog with their config, the weights' size given by hand.
+ */
+const MODEL_CONFIGS_ONLY = [
+  "LDCC/Qwen2.5-72B-Instruct-ko-AWQ",
+  "Qwen/Qwen2.5-7B-Instruct",
+  "Qwen/Qwen3-30B-A3B",
+  "Qwen/Qwen3-32B",
+  "Qwen/Qwen3-8B",
+  "google/gemma-2-9b-it",
+];
+
+/** What a catalog model's page entry says of its weights: their files with exact sizes, or a size the user gives. */
+type Weights = "files" | "manual";
+
+/** One line of the catalog's index: all the page loads before a model is picked. */
+interface IndexEntry {
+  repo: string;
+  label: string;
+  sha: string;
+  weights: Weights;
+}
 
 function snapshotOf(f: Fixture): RepoSnapshot {
   if (!f.config || !f.config_verbatim) throw new Error(`${f.id}: no verbatim config`);
@@ -77,22 +102,56 @@ function snapshotOf(f: Fixture): RepoSnapshot {
   };
 }
 
+/**
+ * Python's json.dumps writes non-finite floats as bare words (NVIDIA's
+ * Nemotron-3-Super: `"time_step_limit": [0.0, Infinity]`): they are written
+ * back as such, so the page's config reader (src/hub/configJson.ts) reads
+ * the same value the fixture holds, where JSON.stringify would write null.
+ */
+const NON_FINITE = "__modelplan_non_finite__:";
+
 function writeJson(path: string, value: unknown): void {
-  writeFileSync(path, `${JSON.stringify(value, null, 1)}\n`);
+  const text = JSON.stringify(
+    value,
+    (_k, v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? `${NON_FINITE}${String(v)}` : v),
+    1,
+  ).replace(new RegExp(`"${NON_FINITE}(-?Infinity|NaN)"`, "g"), "$1");
+  writeFileSync(path, `${text}\n`);
+}
+
+/** A config fixture of test/fixtures/configs/: the file's JSON without its added `_source` key, and that source. */
+function configFixture(file: string): { source: string; json: Record<string, unknown> } | null {
+  const path = join(configs, file);
+  if (!existsSync(path)) return null;
+  const { _source, ...json } = readConfigJson(readFileSync(path, "utf8")) as Record<string, unknown>;
+  return { source: String(_source), json };
+}
+
+function fileName(repo: string): string {
+  return `${repo.replace("/", "__")}.json`;
+}
+
+/** A repo's name as a label: "GLM-5 (zai-org)". */
+function labelOf(repo: string, note: string): string {
+  const [owner, name] = repo.split("/");
+  return `${name ?? repo} (${owner}${note})`;
 }
 
 function buildCatalog(): void {
   const dir = join(root, "src", "hub", "catalog");
   mkdirSync(dir, { recursive: true });
+  const index: IndexEntry[] = [];
   for (const { repo, label } of CATALOG) {
     const f = load(repo);
     const dropped = [...(f.files ?? []), ...(f.other_files ?? [])]
       .filter((x) => !(x.size_exact && typeof x.size === "number"))
       .map((x) => x.path);
-    writeJson(join(dir, `${repo.replace("/", "__")}.json`), {
+    const snapshot = snapshotOf(f);
+    writeJson(join(dir, fileName(repo)), {
       label,
+      weights: "files",
       source: [
-        `test/fixtures/models/${repo.replace("/", "__")}.json (copied by scripts/build-catalog.ts)`,
+        `test/fixtures/models/${fileName(repo)} (copied by scripts/build-catalog.ts)`,
         ...f.sources,
         ...(f.params_source ? [`paramsTotal: ${f.params_source}`] : []),
         ...(dropped.length > 0 ? [`left out, size not seen: ${dropped.join(", ")}`] : []),
@@ -102,9 +161,73 @@ function buildCatalog(): void {
             ]
           : []),
       ],
-      snapshot: snapshotOf(f),
+      snapshot,
     });
+    index.push({ repo, label, sha: snapshot.sha, weights: "files" });
   }
+  for (const repo of MODEL_CONFIGS_ONLY) {
+    const f = load(repo);
+    if (!f.config || !f.config_verbatim) throw new Error(`${repo}: no verbatim config`);
+    const label = labelOf(repo, ", config.json only");
+    writeJson(join(dir, fileName(repo)), {
+      label,
+      weights: "manual",
+      source: [`test/fixtures/models/${fileName(repo)} (copied by scripts/build-catalog.ts)`, ...f.sources],
+      snapshot: configOnlySnapshot(repo, f.revision ?? "", f.config, undefined),
+    });
+    index.push({ repo, label, sha: f.revision ?? "", weights: "manual" });
+  }
+  // Every config of test/fixtures/configs/ not already in: the models people serve in 2026 (its README).
+  const have = new Set(index.map((e) => e.repo.toLowerCase()));
+  for (const file of readdirSync(configs).filter((n) => n.endsWith(".config.json"))) {
+    const repo = file.replace(/\.config\.json$/, "").replace("__", "/");
+    if (have.has(repo.toLowerCase())) continue;
+    const config = configFixture(file);
+    if (!config) continue;
+    const quant = configFixture(file.replace(/\.config\.json$/, ".hf_quant_config.json"));
+    // Weights with exact sizes from the models' fixtures, where one holds them (gpt-oss-20b: its LFS pointers).
+    const modelFixture = existsSync(join(models, fileName(repo))) ? load(repo) : null;
+    const exact = modelFixture ? exactFiles(modelFixture).filter((x) => /\.(safetensors|gguf)$/.test(x.path)) : [];
+    const weights: Weights = exact.length > 0 ? "files" : "manual";
+    const label = labelOf(repo, weights === "files" ? "" : ", config.json only");
+    const snapshot = configOnlySnapshot(repo, "", config.json, quant?.json);
+    if (weights === "files") snapshot.files.push(...exact.map((x) => ({ path: x.path, sizeBytes: x.size ?? 0 })));
+    writeJson(join(dir, fileName(repo)), {
+      label,
+      weights,
+      source: [
+        `test/fixtures/configs/${file} (its _source key left out; copied by scripts/build-catalog.ts)`,
+        config.source,
+        ...(quant ? [quant.source] : []),
+        ...(weights === "files"
+          ? [`weights: test/fixtures/models/${fileName(repo)}`, ...(modelFixture?.sources ?? [])]
+          : ["weights: their sizes were not seen; the page asks for them (manual mode)"]),
+      ],
+      snapshot,
+    });
+    index.push({ repo, label, sha: "", weights });
+  }
+  writeJson(join(dir, "index.json"), index);
+}
+
+/** A catalog snapshot of a config (and hf_quant_config.json) alone: the weights' files are the user's to size. */
+function configOnlySnapshot(
+  repo: string,
+  sha: string,
+  config: Record<string, unknown>,
+  quant: Record<string, unknown> | undefined,
+): RepoSnapshot {
+  const files: RepoFile[] = [{ path: "config.json", sizeBytes: Buffer.byteLength(configText(config)) }];
+  if (quant) files.push({ path: "hf_quant_config.json", sizeBytes: Buffer.byteLength(configText(quant)) });
+  return {
+    repo,
+    sha,
+    config,
+    files,
+    paramsTotal: null,
+    ggufHeaders: {},
+    ...(quant ? { extraJson: { "hf_quant_config.json": quant } } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { importCluster } from "../src/cluster/import.ts";
 import { formatMessage } from "../src/cluster/messages.ts";
-import { catalogSnapshot } from "../src/hub/catalog.ts";
+import { catalogSnapshot } from "./lib/catalog.ts";
 import { HubError } from "../src/hub/errors.ts";
 import { readRepo } from "../src/hub/read.ts";
 import { parseRepoInput } from "../src/hub/repoId.ts";

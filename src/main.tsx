@@ -10,19 +10,29 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { PlanPage } from "./app/App.tsx";
 import { defaultChoices } from "./app/defaults.ts";
-import { formatMessage } from "./cluster/messages.ts";
-import { validateCluster } from "./cluster/validate.ts";
 import { snapshotPersistence } from "./hub/persist.ts";
 import { AppNotices } from "./ui/AppNotices.tsx";
 import { DEFAULT_HUB_URL, tokenStore } from "./hub/settings.ts";
-import { createAppStore, openPastedLink, type AppState } from "./state/appStore.ts";
-import { decodeLink, type DecodeOptions } from "./state/link.ts";
-import { startLinkWriter } from "./state/linkWriter.ts";
+import { createAppStore, type AppState } from "./state/appStore.ts";
+import type { DecodedLink, DecodeOptions } from "./state/link.ts";
 import "./styles.css";
 
-const decodeOptions: DecodeOptions = {
-  checkCluster: (cluster) => validateCluster(cluster).errors.map(formatMessage),
-};
+/**
+ * The link's reader and the cluster's validation (zod and its schemas, ~30 KB
+ * gzipped) load only when there is a link to read: the first screen of a
+ * plain visit plans the example with neither (issue 19).
+ */
+async function linkReader() {
+  const [{ decodeLink }, { validateCluster }, { formatMessage }] = await Promise.all([
+    import("./state/link.ts"),
+    import("./cluster/validate.ts"),
+    import("./cluster/messages.ts"),
+  ]);
+  const options: DecodeOptions = {
+    checkCluster: (cluster) => validateCluster(cluster).errors.map(formatMessage),
+  };
+  return { decodeLink, options };
+}
 
 function storage(kind: "localStorage" | "sessionStorage"): Storage | null {
   try {
@@ -34,31 +44,48 @@ function storage(kind: "localStorage" | "sessionStorage"): Storage | null {
 }
 
 const defaults = defaultChoices();
-const opened = decodeLink(window.location.hash, defaults, decodeOptions);
-const initial: AppState = { choices: opened.choices, linkNotices: opened.ignored, hubUrl: DEFAULT_HUB_URL };
-// The Hub's address is this browser's setting, not the plan's: the store keeps it in localStorage, never in a link.
-const store = createAppStore(initial, storage("localStorage"));
-
-startLinkWriter(store, (s) => s.choices, window);
-// A link pasted into this tab's address bar (replaceState never fires this, so the writer does not loop).
-window.addEventListener("hashchange", () => openPastedLink(store, window.location.hash, defaults, decodeOptions));
-
-const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
-// Snapshots read at a sha are kept in localStorage (public metadata, never the token), so a pinned link reopens with no request.
-const persistOptions = snapshotPersistence(queryClient, storage("localStorage"));
-const tokens = tokenStore(storage("sessionStorage"));
-
-const root = document.getElementById("root");
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
-        <AppNotices />
-        <PlanPage store={store} tokens={tokens} />
-      </PersistQueryClientProvider>
-    </StrictMode>,
-  );
-  // The charts (recharts, ~100 KB gz) are not in the initial chunk; fetching them starts now, while the
-  // first screen renders, so the option cards' bars appear with them rather than a round trip after.
-  void import("./ui/CardBars.tsx");
+async function openedLink(): Promise<DecodedLink> {
+  // An empty fragment is the example, as the reader would make it, with nothing ignored.
+  if (window.location.hash.replace(/^#/, "") === "") return { choices: defaults, ignored: [] };
+  const { decodeLink, options } = await linkReader();
+  return decodeLink(window.location.hash, defaults, options);
 }
+
+/** Mounts the page on the choices the link opened (no top-level await: it would turn off the bundler's chunk merging). */
+function start(opened: DecodedLink): void {
+  const initial: AppState = { choices: opened.choices, linkNotices: opened.ignored, hubUrl: DEFAULT_HUB_URL };
+  // The Hub's address is this browser's setting, not the plan's: the store keeps it in localStorage, never in a link.
+  const store = createAppStore(initial, storage("localStorage"));
+
+  // The writer (and fflate's deflate) loads as the first screen draws: it writes only when the choices change.
+  void import("./state/linkWriter.ts").then(({ startLinkWriter }) => startLinkWriter(store, (s) => s.choices, window));
+  // A link pasted into this tab's address bar (replaceState never fires this, so the writer does not loop).
+  window.addEventListener("hashchange", () => {
+    const fragment = window.location.hash;
+    void Promise.all([linkReader(), import("./state/pastedLink.ts")]).then(([{ options }, { openPastedLink }]) =>
+      openPastedLink(store, fragment, defaults, options),
+    );
+  });
+
+  const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
+  // Snapshots read at a sha are kept in localStorage (public metadata, never the token), so a pinned link reopens with no request.
+  const persistOptions = snapshotPersistence(queryClient, storage("localStorage"));
+  const tokens = tokenStore(storage("sessionStorage"));
+
+  const root = document.getElementById("root");
+  if (root) {
+    createRoot(root).render(
+      <StrictMode>
+        <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
+          <AppNotices />
+          <PlanPage store={store} tokens={tokens} />
+        </PersistQueryClientProvider>
+      </StrictMode>,
+    );
+    // The charts (recharts, ~100 KB gz) are not in the initial chunk; fetching them starts now, while the
+    // first screen renders, so the option cards' bars appear with them rather than a round trip after.
+    void import("./ui/CardBars.tsx");
+  }
+}
+
+void openedLink().then(start);

@@ -6,7 +6,7 @@
  * does have: HF_ENDPOINT, HF_TOKEN, a local download, and the bundled
  * models by name.
  */
-import { catalogEntries } from "../../src/hub/catalog.ts";
+import { catalogEntries } from "./catalog.ts";
 import type { HubError } from "../../src/hub/errors.ts";
 
 /** Page words and what the terminal says instead; the order matters where one phrase holds another. */

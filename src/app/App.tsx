@@ -7,12 +7,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { useStore } from "zustand";
-import { CATALOG_COPIED, catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";
+import { CATALOG_COPIED, catalogSha, EXAMPLE_REPO } from "../hub/catalogIndex.ts";
 import { HubError, isRetryable } from "../hub/errors.ts";
-import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
-import { contextFit, largestCardBytes, plan, readModel, withWorkload, type Plan } from "../plan/index.ts";
+import { contextFit, largestCardBytes, readModel, withWorkload, type Plan } from "../plan/index.ts";
 import type { Cluster, Engine, EngineSettings as Settings, PlanOption, RepoSnapshot, Workload } from "../plan/index.ts";
 import {
   chooseCommand,
@@ -29,7 +28,6 @@ import {
   type AppStore,
 } from "../state/appStore.ts";
 import type { Filters } from "../state/choices.ts";
-import { linkCarriesManual } from "../state/link.ts";
 import { ClusterPanel } from "../ui/ClusterPanel.tsx";
 import { CommandForm } from "../ui/CommandForm.tsx";
 import { ContextControls } from "../ui/ContextControls.tsx";
@@ -40,12 +38,15 @@ import { LinkNotices } from "../ui/LinkNotices.tsx";
 import { NeedsGguf } from "../ui/NeedsGguf.tsx";
 import { OptionsView } from "../ui/OptionsView.tsx";
 import { RankControls } from "../ui/RankControls.tsx";
+import { useModule } from "../ui/useModule.ts";
 import { useSettled } from "../ui/useSettled.ts";
 import type { RepoStatus } from "../ui/RepoField.tsx";
 import { defaultChoices } from "./defaults.ts";
+import { loadManual } from "./loadManual.ts";
 import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
 import { PlanBoundary } from "./PlanBoundary.tsx";
-import { hubFallbackReason, quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
+import { planOnce } from "./planOnce.ts";
+import { hubFallbackReason, isBundled, quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
 const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.Accuracy })));
@@ -91,9 +92,13 @@ export function App({ store, tokens }: AppProps) {
   );
   const manual = choices.manual;
   // A model given by hand replaces the repo's: nothing is asked of the Hub for it.
+  const manualReader = useModule(loadManual, manual !== undefined);
   const manualSnapshot = useMemo(
-    () => (manual ? snapshotFromManual(manual.configJson, manual.weightsBytes, manual.name) : null),
-    [manual],
+    () =>
+      manual && manualReader
+        ? manualReader.snapshotFromManual(manual.configJson, manual.weightsBytes, manual.name)
+        : null,
+    [manual, manualReader],
   );
   const query = useQuery({
     ...repoQueryOptions(repo, revision === "" ? null : revision, access),
@@ -140,17 +145,20 @@ export function App({ store, tokens }: AppProps) {
         : workload,
     [fit, workload],
   );
+  // The model with its positions stretched when YaRN was asked; the model itself otherwise (planOnce keys on it).
+  const fittedModel = useMemo(
+    () => (read?.ok && fit && fit.shape !== read.model.shape ? { ...read.model, shape: fit.shape } : null),
+    [read, fit],
+  );
   // The engine's own failure is a message in the options panel, with the way back, not a blank page.
   const planned = useMemo((): { plan: Plan } | { error: string } | null => {
     if (!snapshot || !read?.ok || !fit) return null;
     try {
-      return {
-        plan: plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model, shape: fit.shape }, cluster, fitted),
-      };
+      return { plan: planOnce(snapshot, fittedModel ?? read.model, cluster, fitted) };
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
     }
-  }, [snapshot, read, fit, cluster, fitted]);
+  }, [snapshot, read, fit, fittedModel, cluster, fitted]);
   const enumerated = planned && "plan" in planned ? planned.plan : null;
   // Where the thumb has rested for a moment: the plan is made again there (every layout that fits that
   // context), so a pause mid-drag shows the plan the release will show (issue 17, defect 2).
@@ -159,10 +167,8 @@ export function App({ store, tokens }: AppProps) {
     if (restingAt === null || !snapshot || !read?.ok) return null;
     try {
       const at = contextFit(read.model.shape, restingAt, workload.settings.ropeScaling);
-      return plan({ repo: snapshot.repo, revision: snapshot.sha, ...read.model, shape: at.shape }, cluster, {
-        ...workload,
-        contextTokens: at.contextTokens,
-      });
+      const model = at.shape === read.model.shape ? read.model : { ...read.model, shape: at.shape };
+      return planOnce(snapshot, model, cluster, { ...workload, contextTokens: at.contextTokens });
     } catch {
       return null;
     }
@@ -187,7 +193,7 @@ export function App({ store, tokens }: AppProps) {
   const leave = useMemo(
     () => ({
       label: manual ? "Open without the link's model" : "Open the example model",
-      run: () => setRepo(store, EXAMPLE_REPO, catalogSnapshot(EXAMPLE_REPO)?.sha ?? ""),
+      run: () => setRepo(store, EXAMPLE_REPO, catalogSha(EXAMPLE_REPO) ?? ""),
     }),
     [manual, store],
   );
@@ -298,7 +304,7 @@ export function App({ store, tokens }: AppProps) {
           <h1>Modelplan</h1>
           <p className="tagline">Will this model fit my cluster, and how should it be split?</p>
         </div>
-        <CopyLink choices={choices} carriesManual={linkCarriesManual(choices)} />
+        <CopyLink choices={choices} />
       </header>
       <LinkNotices notices={linkNotices} onDismiss={() => dismissLinkNotices(store)} />
       <main>
@@ -500,8 +506,7 @@ function repoStatus(
   const fellBack = hubFallbackReason(snapshot);
   // The catalog's own object is what the page shows before (or without) asking the Hub; the Hub's answer, or
   // the copy kept when it failed, are other objects (queries.ts).
-  const bundled = fellBack !== undefined || snapshot === catalogSnapshot(snapshot.repo);
-  const source = manual ? "manual" : bundled ? "catalog" : "hub";
+  const source = manual ? "manual" : isBundled(snapshot) ? "catalog" : "hub";
   const ready: RepoStatus = {
     kind: "ready",
     summary: modelSummary(read.model.shape),

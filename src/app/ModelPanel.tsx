@@ -4,18 +4,19 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { memo, useEffect, useId, useMemo, useRef, useState } from "react";
-import { catalogEntries } from "../hub/catalog.ts";
+import { loadCatalogEntry } from "../hub/catalog.ts";
+import { catalogIndex, type CatalogIndexEntry } from "../hub/catalogIndex.ts";
 import { HubError } from "../hub/errors.ts";
-import { snapshotFromManual } from "../hub/manual.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import { parseRepoInput } from "../hub/repoId.ts";
 import { checkToken, DEFAULT_HUB_URL, normalizeHubUrl, type TokenStore } from "../hub/settings.ts";
 import { pinRevision, setHubUrl, setManualModel, setRepo, type AppStore } from "../state/appStore.ts";
 import { HubAccess } from "../ui/HubAccess.tsx";
-import { ManualModel, type ManualInput } from "../ui/ManualModel.tsx";
+import { ManualModel, type ManualInput, type ManualPreset } from "../ui/ManualModel.tsx";
 import { QuantizedChildren, type ChildrenState } from "../ui/QuantizedChildren.tsx";
 import { RepoField, type RepoStatus } from "../ui/RepoField.tsx";
 import { readProgressOf, subscribeReadProgress } from "../hub/readProgress.ts";
+import { loadManual } from "./loadManual.ts";
 import { quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 import { RetryCountdown } from "./RetryCountdown.tsx";
 
@@ -73,8 +74,9 @@ export const ModelPanel = memo(function ModelPanel({
     () => (token === undefined ? { hubUrl } : { hubUrl, accessToken: token }),
     [hubUrl, token],
   );
-  const catalog = useMemo(() => catalogEntries(), []);
+  const catalog = useMemo(() => catalogIndex(), []);
   const [manualOpen, setManualOpen] = useState(false);
+  const [manualPreset, setManualPreset] = useState<ManualPreset | null>(null);
   // The list belongs to the repo it was opened for: reading another repo closes it.
   const [childrenFor, setChildrenFor] = useState<string | null>(null);
   const childrenOpen = childrenFor === repo;
@@ -90,7 +92,8 @@ export const ModelPanel = memo(function ModelPanel({
   // Each read gets a number: a slow read that answers after a newer one was asked must not replace it.
   const reads = useRef(0);
 
-  function planManual(input: ManualInput): string | null {
+  async function planManual(input: ManualInput): Promise<string | null> {
+    const { snapshotFromManual } = await loadManual();
     const snapshot = snapshotFromManual(input.configJsonText, input.weightsBytes, input.name);
     if ("error" in snapshot) return snapshot.error;
     reads.current++;
@@ -185,10 +188,22 @@ export const ModelPanel = memo(function ModelPanel({
           ) : status.kind === "error" && (status.errorKind === "network" || status.errorKind === "timeout") ? (
             <OfflineWays
               catalog={catalog}
-              onCatalog={(repoId) => {
+              onCatalog={(entry) => {
                 reads.current++;
                 onAttempt(null);
-                setRepo(store, repoId, "");
+                if (entry.weights === "files") {
+                  setRepo(store, entry.repo, "");
+                  return;
+                }
+                // Its config.json is in the catalog, its files' sizes are not: manual mode, the config filled in.
+                void loadCatalogEntry(entry.repo).then((loaded) => {
+                  if (!loaded?.snapshot.config) return;
+                  setManualPreset({
+                    configJsonText: JSON.stringify(loaded.snapshot.config, null, 2),
+                    name: entry.repo,
+                  });
+                  setManualOpen(true);
+                });
               }}
               onManual={() => setManualOpen(true)}
             />
@@ -224,14 +239,20 @@ export const ModelPanel = memo(function ModelPanel({
           />
         }
       />
-      <ManualModel open={manualOpen} onToggle={setManualOpen} onUse={planManual} />
+      <ManualModel
+        key={manualPreset?.name ?? ""}
+        open={manualOpen}
+        preset={manualPreset}
+        onToggle={setManualOpen}
+        onUse={planManual}
+      />
     </section>
   );
 });
 
 interface OfflineWaysProps {
-  catalog: { repo: string; label: string }[];
-  onCatalog: (repo: string) => void;
+  catalog: readonly CatalogIndexEntry[];
+  onCatalog: (entry: CatalogIndexEntry) => void;
   onManual: () => void;
 }
 
@@ -245,7 +266,8 @@ function OfflineWays({ catalog, onCatalog, onManual }: OfflineWaysProps) {
         className="repo-form"
         onSubmit={(e) => {
           e.preventDefault();
-          if (picked !== "") onCatalog(picked);
+          const entry = catalog.find((c) => c.repo === picked);
+          if (entry) onCatalog(entry);
         }}
       >
         <div className="field grow">

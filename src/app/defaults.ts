@@ -3,7 +3,7 @@
  * sample cluster, planned with no network.
  */
 import { PRESETS } from "../cluster/presets.ts";
-import { catalogSnapshot, EXAMPLE_REPO } from "../hub/catalog.ts";
+import { catalogSha, EXAMPLE_REPO } from "../hub/catalogIndex.ts";
 import { DEFAULT_WORKLOAD } from "../plan/index.ts";
 import type { Cluster } from "../plan/index.ts";
 import { DEFAULT_FILTERS, type Choices } from "../state/choices.ts";
@@ -18,7 +18,7 @@ export function defaultChoices(): Choices {
   return {
     repo: EXAMPLE_REPO,
     // Pinned to the catalog's commit, so the example's link names the exact files it was planned from.
-    revision: catalogSnapshot(EXAMPLE_REPO)?.sha ?? "",
+    revision: catalogSha(EXAMPLE_REPO) ?? "",
     cluster: sampleCluster(),
     workload: DEFAULT_WORKLOAD,
     filters: DEFAULT_FILTERS,

@@ -7,7 +7,8 @@
  */
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import type { RepoSnapshot } from "../plan/index.ts";
-import { catalogSnapshot } from "../hub/catalog.ts";
+import { EXAMPLE_ENTRY, loadCatalogEntry } from "../hub/catalog.ts";
+import { catalogSha, EXAMPLE_REPO } from "../hub/catalogIndex.ts";
 import { HubError, isRetryable } from "../hub/errors.ts";
 import { repoKey } from "../hub/persist.ts";
 import { endReadProgress, publishReadProgress, readProgressOf } from "../hub/readProgress.ts";
@@ -35,14 +36,28 @@ function retryHub(failureCount: number, error: Error): boolean {
   return error instanceof HubError && error.kind === "network" && failureCount < 1;
 }
 
-/** The bundled catalog's snapshot, when no revision is asked for, or the catalog's own: known with no request. */
-export function catalogAnswer(repo: string, revision: string | null): RepoSnapshot | undefined {
-  const catalog = catalogSnapshot(repo);
-  return catalog && (revision === null || revision === catalog.sha) ? catalog : undefined;
+/** Whether the bundled catalog answers this read (no revision asked, or the catalog's own): no request to the Hub. */
+export function catalogAnswers(repo: string, revision: string | null): boolean {
+  const sha = catalogSha(repo);
+  return sha !== undefined && (revision === null || revision === sha);
 }
 
 /** The catalog's copies the page fell back on, each with why the Hub's answer was not used. */
 const FALLBACKS = new WeakMap<RepoSnapshot, string>();
+/** The catalog's own snapshots, as its chunks gave them: what the page plans from before (or without) the Hub. */
+const BUNDLED = new WeakSet<RepoSnapshot>([EXAMPLE_ENTRY.snapshot]);
+
+/** A catalog model's snapshot from its chunk, marked as the catalog's; undefined when the catalog has none. */
+async function bundledSnapshot(repo: string): Promise<RepoSnapshot | undefined> {
+  const entry = await loadCatalogEntry(repo);
+  if (entry) BUNDLED.add(entry.snapshot);
+  return entry?.snapshot;
+}
+
+/** Whether the page plans from the bundled catalog's copy (its own, or kept when the Hub failed), not the Hub's answer. */
+export function isBundled(snapshot: RepoSnapshot): boolean {
+  return BUNDLED.has(snapshot) || FALLBACKS.has(snapshot);
+}
 
 /** Why the page plans from the bundled copy of a repo the Hub was asked for ("the Hub did not answer"); undefined when it did not fall back. */
 export function hubFallbackReason(snapshot: RepoSnapshot): string | undefined {
@@ -57,20 +72,35 @@ function fallbackReason(err: unknown): string {
 }
 
 export function repoQueryOptions(repo: string, revision: string | null, access: HubAccess) {
-  const known = catalogAnswer(repo, revision);
+  const known = catalogAnswers(repo, revision);
+  // The example is planned on the first screen, from the first chunk; any other catalog model loads its own.
+  const initial = known && repo.toLowerCase() === EXAMPLE_REPO.toLowerCase() ? EXAMPLE_ENTRY.snapshot : undefined;
   const pinned = isCommitSha(revision);
   // A pinned commit's files never change: the catalog's copy of it is the answer. On a branch the Hub's
   // newer data wins (issue 17), and the catalog is what the page plans from meanwhile and when the Hub fails.
-  const bundledOnly = known !== undefined && pinned;
+  const bundledOnly = known && pinned;
   return queryOptions({
     queryKey: repoKey(repo, revision),
     queryFn: async ({ signal, client }): Promise<RepoSnapshot> => {
-      if (bundledOnly) return known;
+      if (bundledOnly) {
+        const bundled = await bundledSnapshot(repo);
+        if (bundled) return bundled;
+      }
+      // Meanwhile the bundled copy (its chunk is local) is what the page plans from, unless the Hub answers first.
+      let answered = false;
+      if (known && !initial)
+        void bundledSnapshot(repo).then((b) => {
+          if (b && !answered && !signal.aborted) client.setQueryData(repoKey(repo, revision), b);
+        });
       try {
-        return await readFromHub(repo, revision, access, signal, client, pinned);
+        const read = await readFromHub(repo, revision, access, signal, client, pinned);
+        answered = true;
+        return read;
       } catch (err) {
-        if (!known || signal.aborted) throw err;
-        const copy = { ...known };
+        answered = true;
+        const bundled = known && !signal.aborted ? await bundledSnapshot(repo) : undefined;
+        if (!bundled) throw err;
+        const copy = { ...bundled };
         FALLBACKS.set(copy, fallbackReason(err));
         // The plan pins to this sha next: that key answers with the same copy, and says why.
         if (!pinned) client.setQueryData(repoKey(repo, copy.sha), copy);
@@ -83,7 +113,7 @@ export function repoQueryOptions(repo: string, revision: string | null, access: 
     // structural sharing would hand back the catalog's object for an equal answer.
     structuralSharing: false,
     // Shown at once, with no request; on a branch stale from the start, so the Hub is asked as the page opens.
-    ...(known ? { initialData: known, initialDataUpdatedAt: bundledOnly ? Date.now() : 0 } : {}),
+    ...(initial ? { initialData: initial, initialDataUpdatedAt: bundledOnly ? Date.now() : 0 } : {}),
   });
 }
 

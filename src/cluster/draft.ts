@@ -7,7 +7,7 @@
  */
 import { cardMemoryBytes } from "../plan/index.ts";
 import type { ClusterNode, DeviceGroup } from "../plan/index.ts";
-import { MAX_DEVICES_PER_GROUP } from "./validate.ts";
+import { MAX_DEVICES_PER_GROUP } from "./bounds.ts";
 
 export interface DraftDevice {
   class: string;

@@ -11,7 +11,7 @@ import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
 import { note, type ImportMessage } from "./messages.ts";
 import { clusterSchema, MAX_GROUPS_PER_NODE, MAX_NODES, type SnakeNode } from "./schema.ts";
 
-export { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, MAX_NODES } from "./schema.ts";
+export { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, MAX_NODES } from "./bounds.ts";
 
 /**
  * Free memory may sit a hair above the catalog's total: cards of one class

@@ -10,10 +10,8 @@
 import type { Query, QueryClient } from "@tanstack/react-query";
 import { createAsyncStoragePersister } from "@tanstack/query-async-storage-persister";
 import type { PersistedClient, PersistQueryClientOptions } from "@tanstack/react-query-persist-client";
-import { z } from "zod";
-import { catalogSnapshot } from "./catalog.ts";
+import { catalogSha } from "./catalogIndex.ts";
 import { isCommitSha } from "./repoId.ts";
-import { snapshotSchema } from "./schemas.ts";
 import type { TabStorage } from "./settings.ts";
 
 /**
@@ -45,36 +43,7 @@ export function isKeptRead(query: Pick<Query, "queryKey" | "state">): boolean {
   if (kind !== "repo" || typeof repo !== "string" || typeof revision !== "string" || !isCommitSha(revision))
     return false;
   if (query.state.status !== "success") return false;
-  return catalogSnapshot(repo)?.sha !== revision;
-}
-
-const persistedQuery = z.object({
-  queryKey: z.tuple([z.literal("repo"), z.string(), z.string().regex(/^[0-9a-f]{40}$/)]),
-  queryHash: z.string(),
-  state: z.looseObject({ status: z.literal("success"), dataUpdatedAt: z.number(), data: snapshotSchema }),
-});
-
-/** What was stored, with every query that is not a sound snapshot read dropped (a hand-edited or older entry). */
-export function restoreClient(text: string): PersistedClient {
-  const empty: PersistedClient = { timestamp: 0, buster: "", clientState: { queries: [], mutations: [] } };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return empty;
-  }
-  const outer = z
-    .looseObject({
-      timestamp: z.number(),
-      buster: z.string(),
-      clientState: z.looseObject({ queries: z.array(z.unknown()) }),
-    })
-    .safeParse(value);
-  if (!outer.success) return empty;
-  const queries = outer.data.clientState.queries.filter(
-    (q) => persistedQuery.safeParse(q).success,
-  ) as PersistedClient["clientState"]["queries"];
-  return { timestamp: outer.data.timestamp, buster: outer.data.buster, clientState: { queries, mutations: [] } };
+  return catalogSha(repo) !== revision;
 }
 
 /**
@@ -127,7 +96,8 @@ export function snapshotPersistence(
     },
     key: PERSIST_KEY,
     serialize: (persisted) => keepUnder(persisted, lastUse, maxChars),
-    deserialize: restoreClient,
+    // What was kept is checked against the snapshot's schema (zod): loaded only when something was kept.
+    deserialize: async (text) => (await import("./restore.ts")).restoreClient(text),
     // Out of the browser's quota (shared with the rest of the origin): try again with half the reads, then give up.
     retry: ({ persistedClient, errorCount }) => {
       const queries = persistedClient.clientState.queries;

@@ -6,7 +6,6 @@
  */
 import type { Cluster, EngineSettings, Workload } from "../plan/index.ts";
 import type { Choices, Filters, ManualModel } from "./choices.ts";
-import { decodeLink, type DecodeOptions } from "./link.ts";
 import type { TabStorage } from "../hub/settings.ts";
 import { createPlanStore, type PlanStore } from "./store.ts";
 
@@ -124,24 +123,4 @@ export function setHubUrl(store: AppStore, hubUrl: string): void {
 /** A link pasted into this tab's address bar replaces the plan, as opening it would. */
 export function openLink(store: AppStore, choices: Choices, ignored: string[]): void {
   store.setState((s) => ({ ...s, choices, linkNotices: ignored }));
-}
-
-/**
- * A link pasted into this tab's address bar: read, it replaces the plan (its
- * bad fields fall back to the defaults, named); unreadable as a whole
- * (damaged, cut, another format), it leaves the last good plan on screen and
- * says why (issue 20), rather than throwing that plan away for the example.
- */
-export function openPastedLink(
-  store: AppStore,
-  fragment: string,
-  defaults: Choices,
-  options: DecodeOptions = {},
-): void {
-  const next = decodeLink(fragment, defaults, { ...options, keepsPlan: true });
-  if (next.choices === defaults && next.ignored.length > 0) {
-    store.setState((s) => ({ ...s, linkNotices: next.ignored }));
-    return;
-  }
-  openLink(store, next.choices, next.ignored);
 }

@@ -5,7 +5,10 @@
  * through every slider position.
  */
 import type { Choices } from "./choices.ts";
-import { encodeLink } from "./link.ts";
+import { encodeLink } from "./linkWire.ts";
+
+// The page loads the writer after its first screen (src/main.tsx, CopyLink.tsx); this is its one door to the link's text.
+export { linkCarriesManual } from "./linkWire.ts";
 import type { Mutate, StoreApi } from "zustand/vanilla";
 
 /** Long enough to coalesce a slider drag, short enough that a link copied from the address bar is current. */

@@ -30,14 +30,15 @@ import { gaps, summarize } from "../cluster/summary.ts";
 import {
   MAX_DEVICE_MEM_GIB,
   MAX_DEVICES_PER_GROUP,
+  MAX_FABRIC_GBPS,
+  MAX_HOST_GBPS,
   MAX_HOST_MEM_GIB,
   MAX_NODES,
-  validateCluster,
-} from "../cluster/validate.ts";
-import { MAX_FABRIC_GBPS, MAX_HOST_GBPS } from "../cluster/schema.ts";
+} from "../cluster/bounds.ts";
 import { DEFAULT_FABRIC_GBPS, DEFAULT_HOST_GBPS, fabricGbpsOfLabel } from "../plan/index.ts";
 import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
 import { FieldLabel, NumberField } from "./NumberField.tsx";
+import { useModule } from "./useModule.ts";
 import "./ClusterPanel.css";
 
 interface ClusterPanelProps {
@@ -56,12 +57,19 @@ const GROUPS = classGroups();
 /** Past this many rows the node list is virtualized, in a chunk of its own (the first screen has a few). */
 const PLAIN_ROWS = 24;
 const VirtualList = lazy(() => import("./VirtualList.tsx").then((m) => ({ default: m.VirtualList })));
+/**
+ * Validation and its zod schemas (~30 KB gzipped) load as the panel first
+ * draws, not before the first screen: the sample cluster it opens on is
+ * sound, and they are in long before a field is edited.
+ */
+const loadValidate = () => import("../cluster/validate.ts");
 const ImportDialog = lazy(() => import("./ImportDialog.tsx").then((m) => ({ default: m.ImportDialog })));
 
 export function ClusterPanel({ cluster, onChange }: ClusterPanelProps) {
   const id = useId();
   const [importing, setImporting] = useState(false);
-  const problems = validateCluster(cluster).errors;
+  const validation = useModule(loadValidate, true);
+  const problems = validation ? validation.validateCluster(cluster).errors : [];
   const fabrics = [...new Set([...cluster.nodes.map((n) => n.fabric).filter(Boolean), ...COMMON_FABRICS])];
 
   return (

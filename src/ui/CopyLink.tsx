@@ -1,6 +1,12 @@
 import { useState } from "react";
 import type { Choices } from "../state/choices.ts";
-import { currentLink } from "../state/linkWriter.ts";
+import { useModule } from "./useModule.ts";
+
+/**
+ * The link's writer (fflate's deflate, ~5 KB gzipped) is not needed to draw
+ * the first screen: it loads as this button first draws, long before a click.
+ */
+const loadWriter = () => import("../state/linkWriter.ts");
 
 type CopyState = { kind: "idle" } | { kind: "copied" } | { kind: "manual"; link: string };
 
@@ -9,10 +15,13 @@ type CopyState = { kind: "idle" } | { kind: "copied" } | { kind: "manual"; link:
  * Where the clipboard is refused (an insecure origin, a denied permission),
  * the link is shown selected for the user to copy.
  */
-export function CopyLink({ choices, carriesManual }: { choices: Choices; carriesManual: boolean }) {
+export function CopyLink({ choices }: { choices: Choices }) {
   const [state, setState] = useState<CopyState>({ kind: "idle" });
+  const writer = useModule(loadWriter, true);
+  // Until the writer is in, the note waits: a link with no manual model always carries it.
+  const carriesManual = choices.manual === undefined || writer === null || writer.linkCarriesManual(choices);
   async function copy() {
-    const link = currentLink(window.location.href, choices);
+    const link = (await loadWriter()).currentLink(window.location.href, choices);
     try {
       await navigator.clipboard.writeText(link);
       setState({ kind: "copied" });

@@ -16,22 +16,30 @@ export interface ManualInput {
   name: string;
 }
 
+/** A catalog model whose files' sizes are not known: its config.json filled in, the size left to the user. */
+export interface ManualPreset {
+  configJsonText: string;
+  name: string;
+}
+
 interface ManualModelProps {
   open: boolean;
+  /** Filled in from the catalog (the form is keyed by it, so a new preset starts a new form). */
+  preset?: ManualPreset | null;
   onToggle: (open: boolean) => void;
-  /** Plans the model; returns why it cannot, in words, or null. */
-  onUse: (input: ManualInput) => string | null;
+  /** Plans the model; says why it cannot, in words, or null (once manual mode's reader is loaded). */
+  onUse: (input: ManualInput) => Promise<string | null>;
 }
 
 /** config.json files are a few kB: a file far larger was picked by mistake, and is not read into memory. */
 const MAX_UPLOAD_BYTES = 1_000_000;
 
-export function ManualModel({ open, onToggle, onUse }: ManualModelProps) {
+export function ManualModel({ open, preset = null, onToggle, onUse }: ManualModelProps) {
   const id = useId();
-  const [configText, setConfigText] = useState("");
+  const [configText, setConfigText] = useState(preset?.configJsonText ?? "");
   const [size, setSize] = useState("");
   const [unit, setUnit] = useState<SizeUnit>("GB");
-  const [name, setName] = useState("");
+  const [name, setName] = useState(preset?.name ?? "");
   const [problem, setProblem] = useState<string | null>(null);
 
   function submit(): void {
@@ -42,7 +50,7 @@ export function ManualModel({ open, onToggle, onUse }: ManualModelProps) {
       );
       return;
     }
-    setProblem(onUse({ configJsonText: configText, weightsBytes: amount * BYTES_PER_UNIT[unit], name }));
+    void onUse({ configJsonText: configText, weightsBytes: amount * BYTES_PER_UNIT[unit], name }).then(setProblem);
   }
 
   return (
@@ -55,6 +63,12 @@ export function ManualModel({ open, onToggle, onUse }: ManualModelProps) {
           submit();
         }}
       >
+        {preset ? (
+          <p className="note">
+            The catalog holds {preset.name}&apos;s config.json but not its files&apos; sizes: give the weights&apos;
+            size (the sum of its *.safetensors files, on the Hub&apos;s Files tab).
+          </p>
+        ) : null}
         <div className="field">
           <label htmlFor={`${id}-config`}>config.json</label>
           <textarea

@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useDeferredValue, useId, useMemo } from "react";
+import { lazy, memo, Suspense, useId, useMemo } from "react";
 import type { PlanOption } from "../plan/index.ts";
 import {
   artifactLabel,
@@ -13,6 +13,7 @@ import {
 import { kvFigures } from "./kvFigures.ts";
 import type { WorkloadVerdict } from "./verdict.ts";
 import { cardBarRows, optionBadges, type CardBarRow } from "./rows.ts";
+import { useIdleValue } from "./useIdleValue.ts";
 
 const CardBars = lazy(() => import("./CardBars.tsx"));
 
@@ -244,9 +245,9 @@ function Speed({ option }: { option: PlanOption }) {
   );
 }
 
-/** The chart, drawn only near the screen, from the option as of the slider's last rest (a deferred render). */
+/** The chart, drawn only near the screen, from the option as of the slider's last rest (in an idle slice of its own). */
 function Bars({ rows: settledRows, near, label }: { rows: CardBarRow[]; near: boolean; label: string }) {
-  const rows = useDeferredValue(settledRows);
+  const rows = useIdleValue(settledRows);
   const placeholder = <div className="bars-placeholder" style={{ height: rows.length * ROW_PX + AXIS_PX }} />;
   return (
     <div className="bars" role="img" aria-label={label}>

@@ -27,8 +27,8 @@ interface RepoFieldProps {
   repo: string;
   revision: string;
   status: RepoStatus;
-  /** The bundled catalog: repos that plan with no network. */
-  catalog: { repo: string; label: string }[];
+  /** The bundled catalog's models, offered as the field is typed. */
+  catalog: readonly { repo: string; label: string }[];
   /** Parses and reads the typed text; returns the reason it cannot, or null. */
   onRead: (text: string) => string | null;
   /** The Hub access settings (token, address), shown in a disclosure under the field. */

@@ -104,3 +104,41 @@ describe("a Hub failure after a good plan", () => {
     expect(el.textContent).not.toContain("Still showing the last plan");
   });
 });
+
+describe("offline, the bundled catalog's models (issue 19)", () => {
+  async function pickFromCatalog(el: HTMLElement, repo: string): Promise<void> {
+    await typeRepo(el, "nvidia/Qwen3-235B-A22B-NVFP4");
+    await vi.waitFor(() => expect(el.textContent).toMatch(/Bundled catalog/), { timeout: 5000 });
+    const select = [...el.querySelectorAll<HTMLSelectElement>(".offline-ways select")][0];
+    if (!select) throw new Error("no catalog picker");
+    expect([...select.options].map((o) => o.value)).toHaveLength(82);
+    await act(async () => {
+      select.value = repo;
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    const button = [...el.querySelectorAll<HTMLButtonElement>(".offline-ways button")].find(
+      (b) => b.textContent === "Plan from the catalog",
+    );
+    await act(async () => button?.click());
+  }
+
+  test("a model with its files' sizes plans from its own chunk, with no request", async () => {
+    const { el, store, hub } = page("offline");
+    await pickFromCatalog(el, "microsoft/phi-4");
+    const requests = hub.requests.length;
+    await vi.waitFor(() => expect(store.getState().choices.repo).toBe("microsoft/phi-4"));
+    await vi.waitFor(() => expect(el.querySelector(".model-summary")?.textContent).toContain("40 layers"));
+    expect(hub.requests.length).toBe(requests);
+  });
+
+  test("a model with only its config.json opens manual mode with that config filled in, asking the weights' size", async () => {
+    const { el } = page("offline");
+    await pickFromCatalog(el, "zai-org/GLM-5");
+    await vi.waitFor(() => expect(el.querySelector("details.manual-model")?.hasAttribute("open")).toBe(true));
+    const config = el.querySelector<HTMLTextAreaElement>(".manual-form textarea");
+    expect(JSON.parse(config?.value ?? "null")).toMatchObject({ architectures: ["GlmMoeDsaForCausalLM"] });
+    expect(el.querySelector(".manual-form")?.textContent).toMatch(
+      /holds zai-org\/GLM-5's config.json but not its files' sizes/,
+    );
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { EXAMPLE_REPO, catalogEntries, catalogSnapshot, catalogSource } from "../../src/hub/catalog.ts";
+import { EXAMPLE_REPO, catalogEntries, catalogSnapshot, catalogSource } from "../../scripts/lib/catalog.ts";
 import { readModel } from "../../src/plan/index.ts";
 
 describe("the bundled catalog", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { MAX_KEPT_ARRAY, headerFromParse } from "../../src/hub/gguf.ts";
 import { ggufHeaderPaths } from "../../src/hub/ggufFiles.ts";
-import { catalogSnapshot } from "../../src/hub/catalog.ts";
+import { catalogSnapshot } from "../../scripts/lib/catalog.ts";
 
 describe("headerFromParse", () => {
   // The keys and sizes of a Qwen2.5 GGUF header (vocab 152,064: shared/fixtures/models/Qwen__Qwen2.5-7B-Instruct-GGUF.json).

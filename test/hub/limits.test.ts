@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { catalogEntries, catalogSnapshot } from "../../src/hub/catalog.ts";
+import { catalogEntries, catalogSnapshot } from "../../scripts/lib/catalog.ts";
 import { HubError } from "../../src/hub/errors.ts";
 import { configCeilingError, ggufCeilingError } from "../../src/hub/limits.ts";
 import { readRepo } from "../../src/hub/read.ts";

@@ -1,8 +1,9 @@
 import { QueryClient } from "@tanstack/react-query";
 import { persistQueryClientRestore, persistQueryClientSave } from "@tanstack/react-query-persist-client";
 import { describe, expect, test } from "vitest";
-import { catalogSnapshot, EXAMPLE_REPO } from "../../src/hub/catalog.ts";
-import { keepUnder, PERSIST_KEY, repoKey, restoreClient, snapshotPersistence } from "../../src/hub/persist.ts";
+import { catalogSnapshot, EXAMPLE_REPO } from "../../scripts/lib/catalog.ts";
+import { keepUnder, PERSIST_KEY, repoKey, snapshotPersistence } from "../../src/hub/persist.ts";
+import { restoreClient } from "../../src/hub/restore.ts";
 import type { TabStorage } from "../../src/hub/settings.ts";
 import type { RepoSnapshot } from "../../src/plan/index.ts";
 import { memoryStorage } from "./fakeHub.ts";

@@ -1,8 +1,10 @@
 import { QueryClient } from "@tanstack/react-query";
 import { persistQueryClientRestore, persistQueryClientSave } from "@tanstack/react-query-persist-client";
 import { describe, expect, test } from "vitest";
-import { hubFallbackReason, repoQueryOptions } from "../../src/app/queries.ts";
-import { catalogSnapshot, EXAMPLE_REPO } from "../../src/hub/catalog.ts";
+import { catalogSnapshot } from "../../scripts/lib/catalog.ts";
+import { hubFallbackReason, isBundled, repoQueryOptions } from "../../src/app/queries.ts";
+import { EXAMPLE_ENTRY } from "../../src/hub/catalog.ts";
+import { EXAMPLE_REPO } from "../../src/hub/catalogIndex.ts";
 import type { RepoSnapshot } from "../../src/plan/index.ts";
 import { repoKey, snapshotPersistence } from "../../src/hub/persist.ts";
 import { fakeHub, loadRecording, memoryStorage } from "./fakeHub.ts";
@@ -29,7 +31,8 @@ describe("repoQueryOptions", () => {
     const snap = await freshClient().fetchQuery(
       repoQueryOptions(EXAMPLE_REPO, CODER.info.sha, { hubUrl: HUB, fetch: hub.fetch }),
     );
-    expect(snap).toBe(catalogSnapshot(EXAMPLE_REPO));
+    expect(snap).toBe(EXAMPLE_ENTRY.snapshot);
+    expect(isBundled(snap)).toBe(true);
     expect(hub.requests).toHaveLength(0);
   });
 
@@ -41,7 +44,7 @@ describe("repoQueryOptions", () => {
     const snap = await client.fetchQuery(repoQueryOptions(EXAMPLE_REPO, null, { hubUrl: HUB, fetch: hub.fetch }));
     expect(hub.requests.map((r) => new URL(r.url).pathname)[0]).toBe(`/api/models/${EXAMPLE_REPO}/revision/main`);
     expect(snap.sha).toBe("1".repeat(40));
-    expect(snap).not.toBe(catalogSnapshot(EXAMPLE_REPO));
+    expect(isBundled(snap)).toBe(false);
     expect(hubFallbackReason(snap)).toBeUndefined();
   });
 
@@ -62,6 +65,7 @@ describe("repoQueryOptions", () => {
     const bundled = catalogSnapshot(repo);
     expect(snap).toEqual(bundled);
     expect(hubFallbackReason(snap)).toBe(reason);
+    expect(isBundled(snap)).toBe(true);
     // The plan pins to the copy's sha next (when the catalog knows it): that key answers with the same copy, still saying why.
     if (bundled?.sha) {
       const pinned = client.getQueryData<RepoSnapshot>(repoKey(repo, bundled.sha));

@@ -5,7 +5,7 @@
  * the bundled catalog's snapshots; the users' cases are the ones the issue met.
  */
 import { describe, expect, test } from "vitest";
-import { catalogSnapshot } from "../../src/hub/catalog.ts";
+import { catalogSnapshot } from "../../scripts/lib/catalog.ts";
 import {
   DEFAULT_WORKLOAD,
   plan,

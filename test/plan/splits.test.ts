@@ -6,7 +6,7 @@
  * (llm-d-planner PR #205: Llama-3.1-8B tp1pp2 / tp1pp4 on one H100 node).
  */
 import { describe, expect, test } from "vitest";
-import { catalogSnapshot } from "../../src/hub/catalog.ts";
+import { catalogSnapshot } from "../../scripts/lib/catalog.ts";
 import {
   DEFAULT_WORKLOAD,
   estimateSpeed,

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { catalogEntries } from "../../src/hub/catalog.ts";
+import { catalogEntries } from "../../scripts/lib/catalog.ts";
 import { badResponseError, gatedError, networkError, notFoundError, tokenError } from "../../src/hub/errors.ts";
 import { terminalHubMessage } from "../../scripts/lib/hubWords.ts";
 import { commandLines } from "../../scripts/lib/report.ts";

@@ -1,13 +1,7 @@
 import { describe, expect, test } from "vitest";
-import {
-  createAppStore,
-  dismissLinkNotices,
-  openPastedLink,
-  setHubUrl,
-  setWorkload,
-  type AppState,
-} from "../../src/state/appStore.ts";
+import { createAppStore, dismissLinkNotices, setHubUrl, setWorkload, type AppState } from "../../src/state/appStore.ts";
 import { encodeLink } from "../../src/state/link.ts";
+import { openPastedLink } from "../../src/state/pastedLink.ts";
 import type { Choices } from "../../src/state/choices.ts";
 import { HUB_URL_KEY } from "../../src/state/store.ts";
 import type { TabStorage } from "../../src/hub/settings.ts";

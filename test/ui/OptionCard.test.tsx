@@ -7,7 +7,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
 import { defaultChoices } from "../../src/app/defaults.ts";
 import { PRESETS } from "../../src/cluster/presets.ts";
-import { catalogSnapshot } from "../../src/hub/catalog.ts";
+import { catalogSnapshot } from "../../scripts/lib/catalog.ts";
 import { mtpWeightBytes, plan, readModel, type PlanOption } from "../../src/plan/index.ts";
 import { placementLabel } from "../../src/ui/format.ts";
 import { OptionCard } from "../../src/ui/OptionCard.tsx";

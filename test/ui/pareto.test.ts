@@ -6,7 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { defaultChoices } from "../../src/app/defaults.ts";
 import { PRESETS } from "../../src/cluster/presets.ts";
-import { catalogSnapshot } from "../../src/hub/catalog.ts";
+import { catalogSnapshot } from "../../scripts/lib/catalog.ts";
 import { plan, readModel } from "../../src/plan/index.ts";
 import { paretoPoints } from "../../src/ui/pareto.ts";
 
