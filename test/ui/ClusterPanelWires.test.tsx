@@ -10,6 +10,8 @@ import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import type { Cluster } from "../../src/plan/index.ts";
 import { ClusterPanel } from "../../src/ui/ClusterPanel.tsx";
+// The panel loads its validation lazily (issue 19); loaded here first, its import resolves before the test ends.
+import "../../src/cluster/validate.ts";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
