@@ -12,11 +12,10 @@
  * which is what cuBLAS and llama.cpp's kernels run at.
  *
  * Provenance: docs/speed/gpus.json was the starting list, written from
- * memory. `checked` is true only where the figure was read on the vendor's
- * own document (the quote says where); `checkQuote` otherwise says what
- * third-party page agreed, or that nothing was found. A figure marked
- * "derived" is arithmetic on vendor numbers (units × clock), not printed by
- * the vendor.
+ * memory. What was read for each card, where and when, is in
+ * cardSpecChecks.ts: the page never reads those quotes, so they stay out of
+ * its first chunk (issue 19). A figure marked "derived" is arithmetic on
+ * vendor numbers (units × clock), not printed by the vendor.
  */
 import { ddrChannelGBps, DEFAULT_HOST_GBPS } from "./speed/host.ts";
 import type { CardKind, CardVendor, ComputeFormat, SpeedCard } from "./speed/types.ts";
@@ -41,18 +40,8 @@ export interface CardSpec {
   /** Dense TFLOPS per format (INT8 in TOPS); null where the card has no such unit or none is published. */
   tflops: Record<ComputeFormat, number | null>;
   link: CardLink;
-  /** The vendor page the figures come from. */
+  /** The vendor page the figures come from; what was read there, and when, is in cardSpecChecks.ts. */
   source: string;
-  /**
-   * Read on a page the vendor itself hosts (its site, its docs, its own
-   * repository's rendered docs) during this work; a reprint or mirror of a
-   * vendor document does not count, however faithful.
-   */
-  checked: boolean;
-  /** The day it was read there (ISO date), when checked. */
-  checkedOn: string | null;
-  /** The line that was read, or what agreed / that nothing could be read. */
-  checkQuote: string;
 }
 
 const PCIE3 = 15.75; // 8 GT/s × 16 lanes × 128b/130b ÷ 8 (PCI-SIG PCIe 3.0)
@@ -134,9 +123,6 @@ function geforce(
   return { bf16, fp16: 2 * bf16, fp8, fp4, int8: int8 ?? 4 * bf16 };
 }
 
-const UNCHECKED =
-  "not re-read on the vendor's page here (the search corpus held no copy of it); value as in docs/speed/gpus.json";
-
 export function spec(
   label: string,
   name: string,
@@ -146,23 +132,8 @@ export function spec(
   tflops: Record<ComputeFormat, number | null>,
   cardLink: CardLink,
   source: string,
-  checkQuote: string = UNCHECKED,
-  checkedOn: string | null = null,
 ): CardSpec {
-  const checked = checkedOn !== null;
-  return {
-    label,
-    name,
-    kind,
-    formFactor,
-    memBandwidthGBps,
-    tflops,
-    link: cardLink,
-    source,
-    checked,
-    checkedOn,
-    checkQuote,
-  };
+  return { label, name, kind, formFactor, memBandwidthGBps, tflops, link: cardLink, source };
 }
 
 const NV_H100 = "https://www.nvidia.com/en-us/data-center/h100/";
@@ -175,23 +146,11 @@ const NV_A100 =
 const AMD_INSTINCT = "https://www.amd.com/en/products/accelerators/instinct";
 const ROCM_MI300 = "https://rocm.docs.amd.com/en/docs-6.2.2/conceptual/gpu-arch/mi300.html";
 const ROCM_MI350 = "https://rocm.docs.amd.com/en/latest/reference/gpu-arch/mi350.html";
-/** The day the figures marked checked were read on the vendor's page. */
-const CHECKED_ON = "2026-12-01";
 const APPLE_SPECS = "https://support.apple.com/en-us/docs/mac";
 
 export const CARD_SPECS: readonly CardSpec[] = [
   // Hopper
-  spec(
-    "h100-80g",
-    "NVIDIA H100 SXM5 80GB",
-    "hbm",
-    "sxm",
-    3350,
-    tf(989.4, 1978.9, null, 1978.9),
-    link.nvlink4,
-    NV_H100,
-    'not on NVIDIA\'s own page here; NVIDIA\'s table as a distributor reprints it (https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html): "BFLOAT16 Tensor コア | 1,979 TFLOPS* | 1,513 TFLOPS*" … "GPU メモリ帯域幅 | 3,350 GB/sec | 2000 GB/sec" … "* Shown with sparsity. Specifications 1/2 lower without sparsity"; "相互接続 | NVLink: 900GB/秒"',
-  ),
+  spec("h100-80g", "NVIDIA H100 SXM5 80GB", "hbm", "sxm", 3350, tf(989.4, 1978.9, null, 1978.9), link.nvlink4, NV_H100),
   spec(
     "h100-pcie-80g",
     "NVIDIA H100 PCIe 80GB",
@@ -201,7 +160,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(756, 1513, null, 1513),
     withNote(link.pcie5, "an NVLink bridge joins pairs at 600 GB/s"),
     NV_H100,
-    "not on NVIDIA's own site here: read on a third-party mirror of NVIDIA's H100 PCIe Product Brief PB-11133-001_v02, https://manuals.plus/m/56b0c3ef7d0a1c470c0af8f05a0bd1f29a778007472ba941201fbbb185c9bccd): \"The NVIDIA H100 PCIe debuts the world's highest PCIe card memory bandwidth greater than 2,000 gigabytes per second (GBps)\"; TFLOPS from the distributor's reprint of NVIDIA's table (https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html): \"BFLOAT16 Tensor コア | 1,979 TFLOPS* | 1,513 TFLOPS*\" (sparse, halved here)",
   ),
   spec(
     "h100-nvl-94g",
@@ -212,7 +170,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(835.5, 1670.5, null, 1670.5),
     withNote(link.pcie5, "sold as NVLink-bridged pairs, 600 GB/s between the two"),
     NV_H100,
-    "not on the vendor's page here; corroborated by https://grokipedia.com/page/210100120: \"delivering up to 3.93 TB/s memory bandwidth\" (3,900 kept, NVIDIA's table figure)",
   ),
   spec(
     "h200-141g",
@@ -223,7 +180,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(989.4, 1978.9, null, 1978.9),
     link.nvlink4,
     NV_H200,
-    'not on the vendor\'s page here; corroborated by https://www.aiminingco.com/gpu/h200/specs: "141GB of HBM3e memory with 4.8 TB/s of memory bandwidth"',
   ),
   spec(
     "gh200-96g",
@@ -236,17 +192,7 @@ export const CARD_SPECS: readonly CardSpec[] = [
     "https://www.nvidia.com/en-us/data-center/grace-hopper-superchip/",
   ),
   // Blackwell
-  spec(
-    "b200-180g",
-    "NVIDIA B200 (HGX)",
-    "hbm",
-    "sxm",
-    8000,
-    tf(2250, 4500, 9000, 4500),
-    link.nvlink5,
-    NV_HGX,
-    'not on the vendor\'s page here; corroborated by https://docs.vultr.com/inference-cookbook/cuda/getting-started/hardware-overview: "| Memory Bandwidth | 8.0 TB/s | FP8 Compute | ~4.5 PFLOPS | FP4 Compute | ~9.0 PFLOPS (NVFP4)"; https://glennklockwood.com/garden/processors/B200 (HGX at 1,000 W, from NVIDIA): "BF16 | 2250"',
-  ),
+  spec("b200-180g", "NVIDIA B200 (HGX)", "hbm", "sxm", 8000, tf(2250, 4500, 9000, 4500), link.nvlink5, NV_HGX),
   spec(
     "b300-288g",
     "NVIDIA B300 (HGX Blackwell Ultra)",
@@ -256,7 +202,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(2250, 4500, 13500, 150),
     link.nvlink5,
     NV_HGX,
-    'not on NVIDIA\'s own page here; third-party tables disagree on dense FP4 (https://glennklockwood.com/garden/processors/B300, HGX from NVIDIA: "BF16 | 2250 | 4500", "FP8 | 4500 | 9000", "FP4 | 13125"; https://verda.com/blog/gb300-nvl72-architecture: B300 "FP4 | … | 14 PFLOPS", "INT8 … 0.15 POPS"): 13,500 kept from gpus.json, INT8 cut on Blackwell Ultra so 150',
   ),
   spec(
     "gb200-186g",
@@ -267,7 +212,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(2500, 5000, 10000, 5000),
     link.nvlink5,
     NV_GB200,
-    'not on the vendor\'s page here; corroborated by https://glennklockwood.com/garden/processors/B200 (GB200 at 1,200 W, from NVIDIA): "BF16 | 2500 | FP8 | 5000 | FP4 | 10000"',
   ),
   spec(
     "gb300-288g",
@@ -278,7 +222,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(2500, 5000, 15000, 165),
     link.nvlink5,
     NV_GB300,
-    'not on NVIDIA\'s own page here; corroborated by https://verda.com/blog/gb300-nvl72-architecture (without sparsity): "FP4 | 15 PFLOPS", "FP8 | 5 PFLOPS", "FP16/BF16 | 2.5 PFLOPS", "GPU Memory Bandwidth | 8 TB/s"',
   ),
   spec(
     "rtxpro6000-96g",
@@ -289,7 +232,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(500, 1000, 2000, 1000),
     link.pcie5,
     "https://www.nvidia.com/en-us/data-center/rtx-pro-6000-blackwell-server-edition/",
-    "not on the vendor's page here; corroborated by https://gpu.name/posts/nvidia-unveils-rtx-pro-6000-blackwell-gpu-with-24-064-cores-and-96gb-memory: \"Memory Bandwidth: 1,792 GB/s\"; TFLOPS = NVIDIA's 4,000 AI TOPS (sparse FP4) halved per format, derived",
   ),
   spec(
     "rtxpro6000ws-96g",
@@ -300,7 +242,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(500, 1000, 2000, 1000),
     link.pcie5,
     "https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-6000/",
-    "as the Server Edition (same GB202, same GDDR7 at 28 Gbps): corroborated by the same gpu.name page; not re-read on NVIDIA's",
   ),
   spec(
     "rtxpro6000maxq-96g",
@@ -311,7 +252,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(438.9, 877.8, 1755.5, 877.8),
     link.pcie5,
     "https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-6000-max-q/",
-    "bandwidth as the other RTX PRO 6000s (same memory); TFLOPS derived from NVIDIA's 3,511 AI TOPS (sparse FP4); not re-read",
   ),
   spec(
     "rtxpro4500-32g",
@@ -332,7 +272,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     geforce(209.5, 419, 838, 838),
     link.pcie5,
     "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/",
-    'not on NVIDIA\'s page here; corroborated by https://pocketmags.com/linux-format-magazine/may-2025/articles/nvidia-geforce-rtx-5090: "AI cores: 680 … TFLOPS: 104 FP32, 838 FP16 … Bandwidth: 1,792GB/s" (838 = FP16-accumulate with sparsity, so 419 dense, 209.5 at FP32 accumulate)',
   ),
   spec(
     "rtx5080-16g",
@@ -343,7 +282,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     geforce(112.6),
     link.pcie5,
     "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5080/",
-    'bandwidth as in gpus.json, not re-read; BF16 derived: RTX 5090\'s 209.5 × 336/680 tensor cores × 2.62/2.41 GHz, the counts and clocks per https://www.sipoch.com/en/articles/300330022705642: "tensor cores 680 (5th generation) … 336 (5th generation)", "maximum clock frequency 2.41 GHz … 2.62 GHz"',
   ),
   spec(
     "rtx5070ti-16g",
@@ -354,20 +292,9 @@ export const CARD_SPECS: readonly CardSpec[] = [
     geforce(87.7),
     link.pcie5,
     "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5070-family/",
-    "bandwidth as in gpus.json, not re-read; BF16 derived: RTX 5090's 209.5 × 280/680 tensor cores × 2.45/2.41 GHz boost",
   ),
   // Ampere
-  spec(
-    "a100-80g",
-    "NVIDIA A100 SXM4 80GB",
-    "hbm",
-    "sxm",
-    2039,
-    tf(312, null, null, 624),
-    link.nvlink3,
-    NV_A100,
-    'not on the vendor\'s page here; corroborated by https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide: "| Memory Bandwidth | 1,555GB/s | 1,935GB/s | 1,555GB/s | 2,039GB/s |" and https://glennklockwood.com/garden/processors/A100 (citing this datasheet): "BF16 | 312 | 624"',
-  ),
+  spec("a100-80g", "NVIDIA A100 SXM4 80GB", "hbm", "sxm", 2039, tf(312, null, null, 624), link.nvlink3, NV_A100),
   spec(
     "a100-pcie-80g",
     "NVIDIA A100 PCIe 80GB",
@@ -377,19 +304,8 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(312, null, null, 624),
     withNote(link.pcie4, "an NVLink bridge joins pairs at 600 GB/s"),
     NV_A100,
-    'not on the vendor\'s page here; corroborated by https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide: "A100 PCIe 80GB … 1,935GB/s"',
   ),
-  spec(
-    "a100-40g",
-    "NVIDIA A100 SXM4 40GB",
-    "hbm",
-    "sxm",
-    1555,
-    tf(312, null, null, 624),
-    link.nvlink3,
-    NV_A100,
-    'not on the vendor\'s page here; corroborated by https://glennklockwood.com/garden/processors/A100: "40 GB HBM2 (5 stacks) … 1.555 TB/s"',
-  ),
+  spec("a100-40g", "NVIDIA A100 SXM4 40GB", "hbm", "sxm", 1555, tf(312, null, null, 624), link.nvlink3, NV_A100),
   spec(
     "a30-24g",
     "NVIDIA A30",
@@ -409,7 +325,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(null),
     link.pcie4,
     "https://aws.amazon.com/ec2/instance-types/g5/",
-    "AWS prints no TFLOPS for its A10G and NVIDIA no page for it: compute left unknown, so prefill is null",
   ),
   spec(
     "a10-24g",
@@ -430,7 +345,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(149.7, null, null, 299.3),
     withNote(link.pcie4, "an NVLink bridge joins pairs at 112.5 GB/s"),
     "https://www.nvidia.com/en-us/data-center/a40/",
-    'not on NVIDIA\'s own page here; NVIDIA\'s A40 datasheet table as a reseller reprints it (https://www.ecer.com/corp/details-uuuedqa-p1bsay9-multi-display-setups-supported-by-48gb-gddr6-ecc-memory-nvidia-a40-gpu-and-vga-outputs.html): "Memory bandwidth 696 GB/s" … "NVIDIA NVLink 112.5 GB/s (bidirectional) PCIe Gen4: 64GB/s" … "Peak BF16 Tensor TFLOPS with FP32 Accumulate 149.7 | 299.4*" … INT8 "299.3 | 598.6*"',
   ),
   spec(
     "rtxa6000-48g",
@@ -441,7 +355,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(154.8, null, null, 309.7),
     withNote(link.pcie4, "an NVLink bridge joins pairs at 112.5 GB/s"),
     "https://www.nvidia.com/en-us/design-visualization/rtx-a6000/",
-    'not on NVIDIA\'s own page here; NVIDIA\'s spec table as https://servethehome.com/nvidia-rtx-a6000-48gb-gpu-drops-quadro-designation reprints it: "Memory Bandwidth | 768 GB/s" … "NVLink Interconnect | 112.5 GB/s (bidirectional)"; TFLOPS per https://llmperf.net/categories/gpu/Nvidia-A6000-GPUs (citing Microway): "Mixed-Precision (FP16/BF16) 154.8 TFLOPS" … "INT8 Performance 309.7 TOPS"',
   ),
   spec(
     "rtxa5000-24g",
@@ -452,7 +365,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(111.1, null, null, 222.2),
     withNote(link.pcie4, "an NVLink bridge joins pairs at 112.5 GB/s"),
     "https://www.nvidia.com/en-us/design-visualization/rtx-a5000/",
-    "not in gpus.json and not re-read: NVIDIA's 222.2 sparse tensor TFLOPS halved",
   ),
   spec(
     "rtx3090-24g",
@@ -504,7 +416,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(362.05, 733, null, 733),
     link.pcie4,
     "https://www.nvidia.com/en-us/data-center/l40s/",
-    'not on NVIDIA\'s own page here; NVIDIA\'s L40/L40S table as a reseller reprints it (https://www.mullet.se/product.html?product_id=355414): "Memory Bandwidth | 864GB/s" … "BFLOAT16 Tensor Core TFLOPS | 181.05 | 362.1* | 362.05 | 733*" … "FP8 Tensor Core | 362 | 724* | 733 | 1,466*" (* with sparsity); "PCIe Gen4 x16: 64GB/s bidirectional"',
   ),
   spec(
     "l40-48g",
@@ -515,7 +426,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(181, 362, null, 362),
     link.pcie4,
     "https://www.nvidia.com/en-us/data-center/l40/",
-    'not on NVIDIA\'s own page here; the same reprinted L40/L40S table (https://www.mullet.se/product.html?product_id=355414): "BFLOAT16 Tensor Core TFLOPS | 181.05 | 362.1*" … "Peak INT8 Tensor TOPS | 362 | 724*"',
   ),
   spec(
     "l4-24g",
@@ -536,7 +446,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     geforce(165.2, 330.3, null, 660.6),
     link.pcie4,
     "https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4090/",
-    'not on the vendor\'s page here; corroborated by https://gist.github.com/mikasenghaas/d63ded03f1f0417b1677627119bacc0d: "flops_4090 = 165e12 # dense bf16 tensor cores … bandwidth_4090 = 1.008e12"',
   ),
   spec(
     "rtx4080-16g",
@@ -557,7 +466,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     geforce(104.4),
     link.pcie4,
     "https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4080-family/",
-    "bandwidth as in gpus.json, not re-read; BF16 derived: RTX 4080's 97.5 × 320/304 tensor cores × 2.55/2.505 GHz",
   ),
   spec(
     "rtx4070ti-12g",
@@ -568,7 +476,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     geforce(80.1),
     link.pcie4,
     "https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4070-family/",
-    "bandwidth as in gpus.json, not re-read; BF16 derived: RTX 4090's 165.2 × 240/512 tensor cores × 2.61/2.52 GHz",
   ),
   spec(
     "rtx6000ada-48g",
@@ -610,7 +517,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(65, null, null, 130),
     link.pcie3,
     "https://www.nvidia.com/en-us/data-center/tesla-t4/",
-    'not in gpus.json and not re-read; corroborated by https://huggingface.co/RajBhope/gpu-runtime-predictor/blob/main/gpu_catalog.json: "memory_bandwidth_gbps": 320 … "fp16_tflops": 65',
   ),
   spec(
     "v100-32g",
@@ -621,7 +527,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(125),
     link.nvlink2,
     "https://www.nvidia.com/en-us/data-center/v100/",
-    'not re-read; corroborated by the same gpu_catalog.json: "memory_bandwidth_gbps": 900 … "fp16_tflops": 125 (FP16 tensor; V100 has no BF16)',
   ),
   spec(
     "v100-16g",
@@ -632,7 +537,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(112),
     link.pcie3,
     "https://www.nvidia.com/en-us/data-center/v100/",
-    "value as in gpus.json (FP16 tensor; V100 has no BF16), not re-read",
   ),
   spec(
     "p100-16g",
@@ -643,7 +547,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(21.2),
     link.nvlink1,
     "https://www.nvidia.com/en-us/data-center/tesla-p100/",
-    "not in gpus.json and not re-read (FP16 vector rate; no tensor cores)",
   ),
   spec(
     "p40-24g",
@@ -654,7 +557,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(null, null, null, 47),
     link.pcie3,
     "https://www.nvidia.com/en-us/data-center/tesla-p40/",
-    "bandwidth as in gpus.json, not re-read; FP16 runs at 1/64 rate on GP102, so only INT8 (47 TOPS) is given and BF16 is null",
   ),
   // AMD
   spec(
@@ -671,8 +573,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
       note: "896 GB/s peak aggregate per GPU, 7 links in an 8-GPU mesh",
     },
     ROCM_MI300,
-    'AMD\'s ROCm documentation, "AMD Instinct MI300 series microarchitecture" (https://rocm.docs.amd.com/en/docs-6.2.2/conceptual/gpu-arch/mi300.html; its source ROCm/ROCm docs/conceptual/gpu-arch/mi300.md @ e396b4898f459db094bfd60b876f419f77eb9f09), table "Peak-performance capabilities of the MI300X": "Matrix BF16 | 2048 | 1307.4", "Matrix FP8 | 4096 | 2614.9", "Matrix INT8 | 4096 | 2614.9" (dense: the table has no sparsity column); "The theoretical aggregated peak memory bandwidth of the GPU is 5.3 TB per second." The xGMI figure is not on that page (it says only "seven high-bandwidth, low-latency AMD Infinity Fabric links")',
-    CHECKED_ON,
   ),
   spec(
     "mi325x-256g",
@@ -703,8 +603,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
       note: "1,075 GB/s peak aggregate per GPU, 7 links",
     },
     ROCM_MI350,
-    'AMD\'s ROCm documentation, "AMD Instinct MI350 Series microarchitecture" (https://rocm.docs.amd.com/en/latest/reference/gpu-arch/mi350.html; its source ROCm/rocm-docs docs/reference/gpu-arch/mi350.rst @ 002654d682cc540a946f88e04616b754e9f47a65), table "Peak theoretical performance", MI355X column: "Matrix BF16 | BF16 Sparsity: 2.5 PF | 5.0 PF", "Matrix OCP-FP8 | OCP-FP8 Sparsity: 5.0 PF | 10 PF", "Matrix MXFP6 / MXFP4: 10 PF", "Matrix INT8 | INT8 Sparsity: 5.0 POPs | 10 POPs"; "up to 8 TB/s of peak theoretical memory bandwidth"; "7 AMD Infinity Fabric links operating at 38.4 Gbps, providing over 1 TB/s of aggregate communication bandwidth per GPU". The page rounds to two figures; the table keeps 2516.6 (256 CUs × 4,096 BF16 FLOPS a clock × 2.4 GHz, AMD\'s peak engine clock, which that page does not print)',
-    CHECKED_ON,
   ),
   spec(
     "rx7900xtx-24g",
@@ -735,7 +633,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(null),
     link.pcie5,
     "https://www.amd.com/en/products/graphics/desktops/radeon/9000-series/amd-radeon-rx-9070xt.html",
-    "bandwidth as in gpus.json, not re-read; no dense matrix TFLOPS figure found",
   ),
   spec(
     "rx9070-16g",
@@ -746,7 +643,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(null),
     link.pcie5,
     "https://www.amd.com/en/products/graphics/desktops/radeon/9000-series/amd-radeon-rx-9070.html",
-    "bandwidth as in gpus.json, not re-read; no dense matrix TFLOPS figure found",
   ),
   spec(
     "r9700-32g",
@@ -757,7 +653,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(null),
     link.pcie5,
     "https://www.amd.com/en/products/graphics/workstations/radeon-ai-pro/ai-9000-series/amd-radeon-ai-pro-r9700.html",
-    "bandwidth as in gpus.json, not re-read; no dense matrix TFLOPS figure found",
   ),
   spec(
     "strixhalo-128g",
@@ -768,7 +663,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(null),
     link.none,
     "https://www.amd.com/en/products/processors/laptop/ryzen/ai-300-series/amd-ryzen-ai-max-plus-395.html",
-    "bandwidth derived (LPDDR5X-8000 × 256-bit = 256 GB/s) as in gpus.json, not re-read; no TFLOPS figure found",
   ),
   // Intel
   spec(
@@ -780,7 +674,6 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(null),
     link.pcie4,
     "https://www.intel.com/content/www/us/en/products/sku/241598/intel-arc-b580-graphics/specifications.html",
-    "bandwidth as in gpus.json, not re-read; its XMX figure is not used (unchecked)",
   ),
   // NVIDIA desktop SoC
   spec(
@@ -792,176 +685,25 @@ export const CARD_SPECS: readonly CardSpec[] = [
     tf(null, null, 500),
     withNote(link.none, "a ConnectX-7 200 GbE pairs two units (a fabric, not a card link)"),
     "https://www.nvidia.com/en-us/products/workstations/dgx-spark/",
-    'not on NVIDIA\'s own page here: NVIDIA\'s DGX Spark porting guide (https://docs.nvidia.com/dgx/dgx-spark-porting-guide/overview.html) says only "sharing 128GB of LPDDR5x memory with the integrated GPU"; the bandwidth agrees with https://ai-infrastructure.net/dgx-spark/ ("128 GB LPDDR5x unified, 273 GB/s") and FP4 with its "up to 1 PFLOP of FP4 (with sparsity)", halved here',
   ),
   // Apple: bandwidth as Apple prints it; GPU FP32 TFLOPS where Apple printed it (M1 family), else derived as cores × 128 ALUs × 2 × clock.
-  spec(
-    "apple-m1",
-    "Apple M1 (8-core GPU)",
-    "unified",
-    "soc",
-    68.25,
-    tf(2.6),
-    link.none,
-    APPLE_SPECS,
-    "M1 bandwidth (LPDDR4X-4266 × 128-bit) and Apple's \"2.6 teraflops\" as in gpus.json / Apple's M1 event, not re-read",
-  ),
+  spec("apple-m1", "Apple M1 (8-core GPU)", "unified", "soc", 68.25, tf(2.6), link.none, APPLE_SPECS),
   spec("apple-m1-pro", "Apple M1 Pro (16-core GPU)", "unified", "soc", 200, tf(5.2), link.none, APPLE_SPECS),
   spec("apple-m1-max", "Apple M1 Max (32-core GPU)", "unified", "soc", 400, tf(10.4), link.none, APPLE_SPECS),
-  spec(
-    "apple-m1-ultra",
-    "Apple M1 Ultra (64-core GPU)",
-    "unified",
-    "soc",
-    800,
-    tf(21),
-    link.none,
-    APPLE_SPECS,
-    'not on Apple\'s page here; corroborated by https://thetechportal.com/2022/03/09/apple-mac-studio-display-m1-ultra-chip/: "Its memory bandwidth is 800 GB/sec"',
-  ),
-  spec(
-    "apple-m2",
-    "Apple M2 (10-core GPU)",
-    "unified",
-    "soc",
-    100,
-    tf(3.6),
-    link.none,
-    APPLE_SPECS,
-    "bandwidth as in gpus.json, not re-read; TFLOPS derived (10 × 128 × 2 × 1.398 GHz)",
-  ),
-  spec(
-    "apple-m2-pro",
-    "Apple M2 Pro (19-core GPU)",
-    "unified",
-    "soc",
-    200,
-    tf(6.8),
-    link.none,
-    APPLE_SPECS,
-    "bandwidth as in gpus.json, not re-read; TFLOPS derived (19 × 128 × 2 × 1.398 GHz)",
-  ),
-  spec(
-    "apple-m2-max",
-    "Apple M2 Max (38-core GPU)",
-    "unified",
-    "soc",
-    400,
-    tf(13.6),
-    link.none,
-    APPLE_SPECS,
-    'not on Apple\'s page here; corroborated by https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra: "M2 Max … with 400 GB/s memory bandwidth"; TFLOPS derived (38 × 128 × 2 × 1.398 GHz)',
-  ),
-  spec(
-    "apple-m2-ultra",
-    "Apple M2 Ultra (76-core GPU)",
-    "unified",
-    "soc",
-    800,
-    tf(27.2),
-    link.none,
-    APPLE_SPECS,
-    "not on Apple's page here; corroborated by https://mactrast.com/2023/06/apple-unveils-m2-ultra-faster-cpu-and-gpu-support-for-more-unified-memory/amp (Apple's announcement): \"M2 Ultra features 800GB/s of system memory bandwidth\"; TFLOPS derived (76 × 128 × 2 × 1.398 GHz)",
-  ),
-  spec(
-    "apple-m3",
-    "Apple M3 (10-core GPU)",
-    "unified",
-    "soc",
-    100,
-    tf(3.5),
-    link.none,
-    APPLE_SPECS,
-    "bandwidth as in gpus.json, not re-read; TFLOPS derived (10 × 128 × 2 × 1.38 GHz)",
-  ),
-  spec(
-    "apple-m3-pro",
-    "Apple M3 Pro (18-core GPU)",
-    "unified",
-    "soc",
-    150,
-    tf(6.4),
-    link.none,
-    APPLE_SPECS,
-    "bandwidth as in gpus.json, not re-read; TFLOPS derived (18 × 128 × 2 × 1.38 GHz)",
-  ),
-  spec(
-    "apple-m3-max-30c",
-    "Apple M3 Max (30-core GPU)",
-    "unified",
-    "soc",
-    300,
-    tf(10.6),
-    link.none,
-    APPLE_SPECS,
-    "bandwidth as in gpus.json, not re-read; TFLOPS derived (30 × 128 × 2 × 1.38 GHz)",
-  ),
-  spec(
-    "apple-m3-max-40c",
-    "Apple M3 Max (40-core GPU)",
-    "unified",
-    "soc",
-    400,
-    tf(14.1),
-    link.none,
-    APPLE_SPECS,
-    "bandwidth as in gpus.json, not re-read; TFLOPS derived (40 × 128 × 2 × 1.38 GHz)",
-  ),
-  spec(
-    "apple-m3-ultra",
-    "Apple M3 Ultra (80-core GPU)",
-    "unified",
-    "soc",
-    819,
-    tf(28.3),
-    link.none,
-    APPLE_SPECS,
-    'not on Apple\'s page here; corroborated by https://english.worldmagazine.it/431260 (Macworld): "96GB of unified memory (819GBps memory bandwidth)"; TFLOPS derived (80 × 128 × 2 × 1.38 GHz)',
-  ),
-  spec(
-    "apple-m4",
-    "Apple M4 (10-core GPU)",
-    "unified",
-    "soc",
-    120,
-    tf(4),
-    link.none,
-    APPLE_SPECS,
-    "not on Apple's page here; Apple's launch table as reprinted at https://americanfork.business/?p=76748: \"Peak memory bandwidth (GBps) 120 273 410\" (M4, M4 Pro, M4 Max 32-core); TFLOPS derived (10 × 128 × 2 × 1.578 GHz)",
-  ),
-  spec(
-    "apple-m4-pro",
-    "Apple M4 Pro (20-core GPU)",
-    "unified",
-    "soc",
-    273,
-    tf(8.1),
-    link.none,
-    APPLE_SPECS,
-    'not on Apple\'s page here; the same reprinted table (https://americanfork.business/?p=76748): M4 Pro "273" GB/s; TFLOPS derived (20 × 128 × 2 × 1.578 GHz)',
-  ),
-  spec(
-    "apple-m4-max-32c",
-    "Apple M4 Max (32-core GPU)",
-    "unified",
-    "soc",
-    410,
-    tf(12.9),
-    link.none,
-    APPLE_SPECS,
-    'not on Apple\'s page here; corroborated by https://english.worldmagazine.it/431260 (Macworld): "M4 Max chip … 36GB of unified memory (410GBps memory bandwidth)"; TFLOPS derived (32 × 128 × 2 × 1.578 GHz)',
-  ),
-  spec(
-    "apple-m4-max-40c",
-    "Apple M4 Max (40-core GPU)",
-    "unified",
-    "soc",
-    546,
-    tf(16.2),
-    link.none,
-    APPLE_SPECS,
-    'not on Apple\'s page here; corroborated by https://macmegasite.com/2024/10/30/m4-max-chip-has-16-core-cpu-40-core-gpu-and-35-increase-in-memory-bandwidth: "the M4 Max chip features a 16-core CPU, 40-core GPU, and 546 GB/s of memory bandwidth"; TFLOPS derived (40 × 128 × 2 × 1.578 GHz)',
-  ),
+  spec("apple-m1-ultra", "Apple M1 Ultra (64-core GPU)", "unified", "soc", 800, tf(21), link.none, APPLE_SPECS),
+  spec("apple-m2", "Apple M2 (10-core GPU)", "unified", "soc", 100, tf(3.6), link.none, APPLE_SPECS),
+  spec("apple-m2-pro", "Apple M2 Pro (19-core GPU)", "unified", "soc", 200, tf(6.8), link.none, APPLE_SPECS),
+  spec("apple-m2-max", "Apple M2 Max (38-core GPU)", "unified", "soc", 400, tf(13.6), link.none, APPLE_SPECS),
+  spec("apple-m2-ultra", "Apple M2 Ultra (76-core GPU)", "unified", "soc", 800, tf(27.2), link.none, APPLE_SPECS),
+  spec("apple-m3", "Apple M3 (10-core GPU)", "unified", "soc", 100, tf(3.5), link.none, APPLE_SPECS),
+  spec("apple-m3-pro", "Apple M3 Pro (18-core GPU)", "unified", "soc", 150, tf(6.4), link.none, APPLE_SPECS),
+  spec("apple-m3-max-30c", "Apple M3 Max (30-core GPU)", "unified", "soc", 300, tf(10.6), link.none, APPLE_SPECS),
+  spec("apple-m3-max-40c", "Apple M3 Max (40-core GPU)", "unified", "soc", 400, tf(14.1), link.none, APPLE_SPECS),
+  spec("apple-m3-ultra", "Apple M3 Ultra (80-core GPU)", "unified", "soc", 819, tf(28.3), link.none, APPLE_SPECS),
+  spec("apple-m4", "Apple M4 (10-core GPU)", "unified", "soc", 120, tf(4), link.none, APPLE_SPECS),
+  spec("apple-m4-pro", "Apple M4 Pro (20-core GPU)", "unified", "soc", 273, tf(8.1), link.none, APPLE_SPECS),
+  spec("apple-m4-max-32c", "Apple M4 Max (32-core GPU)", "unified", "soc", 410, tf(12.9), link.none, APPLE_SPECS),
+  spec("apple-m4-max-40c", "Apple M4 Max (40-core GPU)", "unified", "soc", 546, tf(16.2), link.none, APPLE_SPECS),
 ];
 
 /** test/fixtures/speed/measured.jsonl's gpu_key → the class label above. */
