@@ -5,7 +5,8 @@
  * more replicas of this one. Other card classes and unnamed fabrics: buyAcross.ts (the full plan only).
  */
 import { cardsPerReplica, placementLabel } from "./placement.ts";
-import type { PlanOption, PurchaseChange, Workload } from "./types.ts";
+import type { ClusterLack, PlanOption, PurchaseChange, Workload } from "./types.ts";
+import { GIB } from "./units.ts";
 
 function cardsOf(o: PlanOption): number {
   return cardsPerReplica(o.placement);
@@ -17,6 +18,23 @@ function groupOf(o: PlanOption): string {
 
 function sequencesWord(n: number): string {
   return n >= 10 ? String(Math.floor(n)) : n.toFixed(1);
+}
+
+/** The change that is not a card: RAM on the node for what llama.cpp keeps there, or a fabric for a pipeline's nodes. */
+function lackChange(o: PlanOption, lack: ClusterLack): PurchaseChange {
+  const p = o.placement;
+  if (lack.kind === "fabric") {
+    const nodes = lack.nodeIds.join(" and ");
+    return {
+      change: `name a fabric for ${nodes}, and PP ${p.pipelineParallel} × TP ${p.tensorParallel} across them (${p.gpusPerNode} ${p.gpuClass} each) runs it`,
+      cardsAdded: 0,
+      gpuClass: "",
+    };
+  }
+  // Whole GiB, rounded up: a tenth short still fails to load.
+  const gib = Math.ceil(lack.moreBytes / GIB - 1e-9);
+  const flag = p.cpuMoeLayers > 0 ? `--n-cpu-moe ${p.cpuMoeLayers}` : `-ngl ${p.gpuLayers}`;
+  return { change: `+${gib} GiB of RAM on node ${lack.nodeId} lets \`${flag}\` run it`, cardsAdded: 0, gpuClass: "" };
 }
 
 /** Each option's `whatToBuy`, from the plan's own options (ranked: the first that meets the workload is the fewest cards). */
@@ -39,7 +57,9 @@ export function withPurchases(options: readonly PlanOption[], w: Workload): void
   for (const o of options) {
     const buys: PurchaseChange[] = [];
     const p = o.placement;
-    if (o.moreCardsNeeded > 0) {
+    if (o.lacks) {
+      buys.push(lackChange(o, o.lacks));
+    } else if (o.moreCardsNeeded > 0) {
       buys.push({
         change: `+${o.moreCardsNeeded} ${p.gpuClass}: ${placementLabel(p)}`,
         cardsAdded: o.moreCardsNeeded,
