@@ -2,7 +2,8 @@
  * What to buy: for an option that does not fit the cluster, or starts but does
  * not hold the workload, the smallest changes that would make it: the cards a
  * pipeline across more nodes lacks, a wider layout of the cards there are, or
- * more replicas of this one. Other card classes and unnamed fabrics: buyAcross.ts (the full plan only).
+ * more replicas of this one; RAM or a fabric for an option that lacks only that (`lacks`). Other card
+ * classes: buyAcross.ts (the full plan only).
  */
 import { cardsPerReplica, placementLabel } from "./placement.ts";
 import type { ClusterLack, PlanOption, PurchaseChange, Workload } from "./types.ts";
