@@ -12,8 +12,10 @@ import {
   type Cluster,
   type ClusterNode,
   type PlanOption,
+  withWorkload,
 } from "../../src/plan/index.ts";
 import { snapshotOf } from "./fixture.ts";
+import { ggufOf, shapeOf } from "./planning-fixtures.ts";
 
 function planned(name: string, cluster: Cluster): PlanOption[] {
   const s = snapshotOf(name);
@@ -58,6 +60,44 @@ describe("more RAM for the experts llama.cpp keeps there", () => {
     const fits = withRam(512).find(q4);
     expect(fits?.fits).toBe(true);
     expect(fits?.whatToBuy).toEqual([]);
+  });
+});
+
+describe("more RAM for the layers llama.cpp keeps there (-ngl)", () => {
+  // Qwen2.5-14B-Instruct Q8_0 (bartowski, 15,701,598,336 B) on one T4 (16 GB) at 32,768 tokens: the
+  // card holds 31 of 48 layers, the rest in RAM, more than 0.85 × 2 GiB.
+  const repo = "Qwen/Qwen2.5-14B-Instruct";
+  const input = {
+    repo,
+    revision: "",
+    shape: shapeOf(repo),
+    artifacts: [ggufOf(repo, "Qwen2.5-14B-Instruct-Q8_0.gguf", "Q8_0")],
+  };
+  const t4 = (gib: number): Cluster => ({
+    nodes: [
+      { id: "a", fabric: "", hostMemGib: gib, hostFreeGib: gib, devices: [{ class: "t4-16g", count: 1, free: 1 }] },
+    ],
+  });
+  const long = { ...DEFAULT_WORKLOAD, contextTokens: 32768 };
+  const gpu = (o: PlanOption) => !o.placement.cpu;
+
+  test("the RAM it lacks at 32k, and that much more runs it with the same -ngl", () => {
+    const short = plan(input, t4(2), long).options.find(gpu);
+    expect(short?.fits).toBe(false);
+    const m = /^\+(\d+) GiB of RAM on node a lets `-ngl 31` run it$/.exec(short?.whatToBuy?.[0]?.change ?? "");
+    expect(m).not.toBeNull();
+    const gib = Number(m?.[1]);
+    const after = plan(input, t4(2 + gib), long).options.find(gpu);
+    expect(after?.fits).toBe(true);
+    expect(after?.placement.gpuLayers).toBe(31);
+    expect(plan(input, t4(2 + gib - 1), long).options.find(gpu)?.fits).toBe(false);
+  });
+
+  test("the slider sizes it again: at 8k more layers stay on the card and less RAM is missing", () => {
+    const moved = withWorkload(plan(input, t4(2), long), DEFAULT_WORKLOAD).options.find(gpu);
+    expect(moved?.whatToBuy?.[0]?.change).toMatch(/^\+\d+ GiB of RAM on node a lets `-ngl 40` run it$/);
+    const gib = Number(/^\+(\d+)/.exec(moved?.whatToBuy?.[0]?.change ?? "")?.[1]);
+    expect(plan(input, t4(2 + gib), DEFAULT_WORKLOAD).options.find(gpu)?.fits).toBe(true);
   });
 });
 
