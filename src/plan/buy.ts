@@ -7,7 +7,6 @@
  */
 import { cardsPerReplica, placementLabel } from "./placement.ts";
 import type { ClusterLack, PlanOption, PurchaseChange, Workload } from "./types.ts";
-import { GIB } from "./units.ts";
 
 function cardsOf(o: PlanOption): number {
   return cardsPerReplica(o.placement);
@@ -32,10 +31,12 @@ function lackChange(o: PlanOption, lack: ClusterLack): PurchaseChange {
       gpuClass: "",
     };
   }
-  // Whole GiB, rounded up: a tenth short still fails to load.
-  const gib = Math.ceil(lack.moreBytes / GIB - 1e-9);
   const flag = p.cpuMoeLayers > 0 ? `--n-cpu-moe ${p.cpuMoeLayers}` : `-ngl ${p.gpuLayers}`;
-  return { change: `+${gib} GiB of RAM on node ${lack.nodeId} lets \`${flag}\` run it`, cardsAdded: 0, gpuClass: "" };
+  return {
+    change: `+${lack.moreGib} GiB of RAM on node ${lack.nodeId} lets \`${flag}\` run it`,
+    cardsAdded: 0,
+    gpuClass: "",
+  };
 }
 
 /** Each option's `whatToBuy`, from the plan's own options (ranked: the first that meets the workload is the fewest cards). */

@@ -21,6 +21,7 @@ import type { ModelShape } from "./shapeTypes.ts";
 import { optionSpeed, speedModelOf } from "./speed/option.ts";
 import type { SpeedEstimate, SpeedModel } from "./speed/types.ts";
 import type { Artifact, ClusterLack, Placement, PlanOption, Workload } from "./types.ts";
+import { GIB } from "./units.ts";
 
 /**
  * The largest context in [1, cap] for which `fits` holds, or 0 when not even
@@ -193,7 +194,8 @@ function lackOf(layout: Layout, r: LayoutEval): ClusterLack | null {
   if (l.kind === "fabric") return r.host && !fitsEval(r.host) ? null : l;
   if (!r.host || fitsEval(r.host) || r.host.load.usableBytes <= 0) return null;
   const perUsable = r.host.load.physicalBytes / r.host.load.usableBytes;
-  return { kind: "host-ram", nodeId: l.nodeId, moreBytes: (needOf(r.host) - r.host.load.usableBytes) * perUsable };
+  const moreBytes = (needOf(r.host) - r.host.load.usableBytes) * perUsable;
+  return { kind: "host-ram", nodeId: l.nodeId, moreGib: Math.ceil(moreBytes / GIB - 1e-9) };
 }
 
 /** Nodes whose free RAM holds the CPU replica now (the shares are sorted ascending: a binary search, as hostsFor). */

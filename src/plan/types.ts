@@ -238,10 +238,9 @@ export interface PurchaseChange {
 /**
  * What an option lacks that is not a card, for what to buy to name: more RAM on the node for what
  * llama.cpp keeps there (`--n-cpu-moe`, `-ngl`), or one fabric named for nodes a pipeline would span.
- * `moreBytes`: the physical RAM to add, at the plan's workload.
+ * `moreGib`: the physical RAM to add at the plan's workload, whole GiB rounded up (a tenth short still fails to load).
  */
-export type ClusterLack =
-  { kind: "host-ram"; nodeId: string; moreBytes: number } | { kind: "fabric"; nodeIds: string[] };
+export type ClusterLack = { kind: "host-ram"; nodeId: string; moreGib: number } | { kind: "fabric"; nodeIds: string[] };
 
 // ---------------------------------------------------------------------------
 // Out: options and refusals.

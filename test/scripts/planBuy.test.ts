@@ -38,10 +38,16 @@ describe("what would make it run, under the option", () => {
       cards_added: 0,
       class: "",
     });
+    expect(unjoined && optionJson(unjoined).lacks).toEqual({ kind: "fabric", node_ids: ["a", "b"] });
+    expect(optionJson(result.options.find((o) => !o.lacks) ?? unjoined!).lacks).toBeNull();
   });
 
-  test("a node short of RAM for the experts: the text says so and how much RAM", () => {
-    const { text } = report("unsloth__DeepSeek-R1-GGUF", { nodes: [h100s("a", "", 2, 256)] });
+  test("a node short of RAM for the experts: the text says so and how much RAM; --json's lacks agrees", () => {
+    const { result, text } = report("unsloth__DeepSeek-R1-GGUF", { nodes: [h100s("a", "", 2, 256)] });
+    const short = result.options.find((o) => o.artifact.endsWith("Q4_K_M"));
+    const lacks = short && (optionJson(short).lacks as { kind: string; node_id: string; more_gib: number });
+    expect(lacks).toMatchObject({ kind: "host_ram", node_id: "a" });
+    expect(text).toContain(`+${lacks?.more_gib} GiB of RAM on node a`);
     expect(text).toMatch(/DeepSeek-R1-Q4_K_M .* does not fit \(node a lacks RAM\)/);
     expect(text).toMatch(/to make it fit: \+\d+ GiB of RAM on node a lets `--n-cpu-moe 36` run it/);
   });
