@@ -22,10 +22,26 @@ function where(o: PlanOption): string {
   return printable(placementLabel(o.placement));
 }
 
+/** What a refused option lacks, in a few words: cards, RAM on its node, or a fabric for its nodes. */
+function lackWords(o: PlanOption): string {
+  if (o.lacks?.kind === "fabric") return "no one fabric joins its nodes";
+  if (o.lacks?.kind === "host-ram") return `node ${printable(o.lacks.nodeId)} lacks RAM`;
+  return `${o.moreCardsNeeded} more cards`;
+}
+
+/** Under a refused or short option, what would make it run (what_to_buy in --json); nothing under one that runs. */
+function buyLines(o: PlanOption): string[] {
+  const changes = o.whatToBuy ?? [];
+  if (changes.length === 0 || (o.fits && o.fitsWorkload !== false)) return [];
+  return [
+    `      ${o.fits ? "to hold every sequence" : "to make it fit"}: ${changes.map((c) => printable(c.change)).join("; ")}`,
+  ];
+}
+
 /** Whether it starts, holds the workload, and is free now, in words. */
 function statusOf(o: PlanOption, sequences: number): string {
   const busy = o.freeNow ? "free now" : "busy now";
-  if (!o.fits) return `does not fit (${o.moreCardsNeeded} more cards)`;
+  if (!o.fits) return `does not fit (${lackWords(o)})`;
   if (o.fitsWorkload === false) {
     const held = o.maxConcurrency >= 10 ? Math.floor(o.maxConcurrency).toString() : o.maxConcurrency.toFixed(1);
     return `starts, but holds ${held} of your ${sequences} sequences at once (${busy})`;
@@ -69,6 +85,7 @@ export function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof pla
     lines.push(
       `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${where(o).padEnd(32)} ${printable(artifactLabel(o.artifact))} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}`,
     );
+    lines.push(...buyLines(o));
     if (i === 0) lines.push(...commandLines(o.commands));
   });
   if (result.options.length > OPTIONS_SHOWN)

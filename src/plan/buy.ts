@@ -2,10 +2,11 @@
  * What to buy: for an option that does not fit the cluster, or starts but does
  * not hold the workload, the smallest changes that would make it: the cards a
  * pipeline across more nodes lacks, a wider layout of the cards there are, or
- * more replicas of this one. Other card classes and unnamed fabrics: buyAcross.ts (the full plan only).
+ * more replicas of this one; RAM or a fabric for an option that lacks only that (`lacks`). Other card
+ * classes: buyAcross.ts (the full plan only).
  */
 import { cardsPerReplica, placementLabel } from "./placement.ts";
-import type { PlanOption, PurchaseChange, Workload } from "./types.ts";
+import type { ClusterLack, PlanOption, PurchaseChange, Workload } from "./types.ts";
 
 function cardsOf(o: PlanOption): number {
   return cardsPerReplica(o.placement);
@@ -17,6 +18,25 @@ function groupOf(o: PlanOption): string {
 
 function sequencesWord(n: number): string {
   return n >= 10 ? String(Math.floor(n)) : n.toFixed(1);
+}
+
+/** The change that is not a card: RAM on the node for what llama.cpp keeps there, or a fabric for a pipeline's nodes. */
+function lackChange(o: PlanOption, lack: ClusterLack): PurchaseChange {
+  const p = o.placement;
+  if (lack.kind === "fabric") {
+    const nodes = lack.nodeIds.join(" and ");
+    return {
+      change: `name a fabric for ${nodes}, and PP ${p.pipelineParallel} × TP ${p.tensorParallel} across them (${p.gpusPerNode} ${p.gpuClass} each) runs it`,
+      cardsAdded: 0,
+      gpuClass: "",
+    };
+  }
+  const flag = p.cpuMoeLayers > 0 ? `--n-cpu-moe ${p.cpuMoeLayers}` : `-ngl ${p.gpuLayers}`;
+  return {
+    change: `+${lack.moreGib} GiB of RAM on node ${lack.nodeId} lets \`${flag}\` run it`,
+    cardsAdded: 0,
+    gpuClass: "",
+  };
 }
 
 /** Each option's `whatToBuy`, from the plan's own options (ranked: the first that meets the workload is the fewest cards). */
@@ -39,7 +59,9 @@ export function withPurchases(options: readonly PlanOption[], w: Workload): void
   for (const o of options) {
     const buys: PurchaseChange[] = [];
     const p = o.placement;
-    if (o.moreCardsNeeded > 0) {
+    if (o.lacks) {
+      buys.push(lackChange(o, o.lacks));
+    } else if (o.moreCardsNeeded > 0) {
       buys.push({
         change: `+${o.moreCardsNeeded} ${p.gpuClass}: ${placementLabel(p)}`,
         cardsAdded: o.moreCardsNeeded,

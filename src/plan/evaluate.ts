@@ -20,7 +20,8 @@ import { DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS } from "./settings.ts";
 import type { ModelShape } from "./shapeTypes.ts";
 import { optionSpeed, speedModelOf } from "./speed/option.ts";
 import type { SpeedEstimate, SpeedModel } from "./speed/types.ts";
-import type { Artifact, Placement, PlanOption, Workload } from "./types.ts";
+import type { Artifact, ClusterLack, Placement, PlanOption, Workload } from "./types.ts";
+import { GIB } from "./units.ts";
 
 /**
  * The largest context in [1, cap] for which `fits` holds, or 0 when not even
@@ -113,7 +114,7 @@ export function evaluate(
   // A data-parallel engine's ranks each keep such a pool: together they hold dp times its tokens and sequences.
   const dp = layout.dataParallel;
   const pool = dp > 1 ? { bytes: one.bytes, tokens: one.tokens * dp, concurrency: one.concurrency * dp } : one;
-  const hostedFits = layout.cardsShort === 0;
+  const hostedFits = layout.cardsShort === 0 && layout.lacks?.kind !== "fabric";
   const placement: Placement =
     r.cpuLayers > 0
       ? layout.host?.mode === "moe"
@@ -156,6 +157,8 @@ export function evaluate(
     moreCardsNeeded: layout.cardsShort,
     commands: [],
   };
+  const lacks = lackOf(layout, r);
+  if (lacks) option.lacks = lacks;
   const notes = [
     ...(past !== null ? [past.words] : []),
     ...(engineModel(layout.engine).layoutNotes?.(layout, ctx.shape) ?? []),
@@ -179,6 +182,20 @@ export function evaluate(
     option.speed.throughputTps,
   );
   return option;
+}
+
+/**
+ * What the cluster lacks for a layout that would run with it, when nothing else keeps it from fitting
+ * at this workload: the RAM past the node's (its physical bytes, the share the plan keeps included), or a fabric.
+ */
+function lackOf(layout: Layout, r: LayoutEval): ClusterLack | null {
+  const l = layout.lacks;
+  if (!l || !r.evals.every(fitsEval)) return null;
+  if (l.kind === "fabric") return r.host && !fitsEval(r.host) ? null : l;
+  if (!r.host || fitsEval(r.host) || r.host.load.usableBytes <= 0) return null;
+  const perUsable = r.host.load.physicalBytes / r.host.load.usableBytes;
+  const moreBytes = (needOf(r.host) - r.host.load.usableBytes) * perUsable;
+  return { kind: "host-ram", nodeId: l.nodeId, moreGib: Math.ceil(moreBytes / GIB - 1e-9) };
 }
 
 /** Nodes whose free RAM holds the CPU replica now (the shares are sorted ascending: a binary search, as hostsFor). */

@@ -57,6 +57,8 @@ export interface Layout {
   freeMemBytes?: number | null;
   /** Cards short of what the cluster has, for a placement it cannot host (0 when it can). */
   cardsShort: number;
+  /** A placement the cluster could host with more RAM on `nodeId`, or with one fabric for `nodeIds` (evaluate sizes the RAM). */
+  lacks?: { kind: "host-ram"; nodeId: string } | { kind: "fabric"; nodeIds: string[] };
   /** Copies of it the cluster holds at once, and on the cards free now (the CPU option's are counted per workload). */
   replicas: number;
   replicasFreeNow: number;

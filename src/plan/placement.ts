@@ -28,7 +28,9 @@ export function tensorParallelProblem(shape: ModelShape, width: number): string 
 }
 
 export function where(gpuClass: string, perNode: number, nodes: number, fabric: string): string {
-  return nodes > 1 ? `${nodes} nodes × ${perNode} ${gpuClass} on ${fabric}` : `${perNode} × ${gpuClass}`;
+  // No fabric: a pipeline that lacks one (what to buy names it).
+  const over = fabric === "" ? ", no fabric joins them" : ` on ${fabric}`;
+  return nodes > 1 ? `${nodes} nodes × ${perNode} ${gpuClass}${over}` : `${perNode} × ${gpuClass}`;
 }
 
 /** One literal shape for every placement (the hot paths read them all): the nodes named last. */

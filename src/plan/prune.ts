@@ -14,7 +14,7 @@ import type { PlanOption } from "./types.ts";
 function prunable(o: PlanOption): boolean {
   const p = o.placement;
   if (p.cpu || (o.engine !== "vllm" && o.engine !== "sglang") || p.pipelineParallel <= 1) return false;
-  return p.nodes <= 1 || o.moreCardsNeeded === 0;
+  return p.nodes <= 1 || (o.moreCardsNeeded === 0 && o.lacks === undefined);
 }
 
 function atLeast(x: number | null | undefined, y: number | null | undefined): boolean {

@@ -235,6 +235,13 @@ export interface PurchaseChange {
   gpuClass: string;
 }
 
+/**
+ * What an option lacks that is not a card, for what to buy to name: more RAM on the node for what
+ * llama.cpp keeps there (`--n-cpu-moe`, `-ngl`), or one fabric named for nodes a pipeline would span.
+ * `moreGib`: the physical RAM to add at the plan's workload, whole GiB rounded up (a tenth short still fails to load).
+ */
+export type ClusterLack = { kind: "host-ram"; nodeId: string; moreGib: number } | { kind: "fabric"; nodeIds: string[] };
+
 // ---------------------------------------------------------------------------
 // Out: options and refusals.
 
@@ -361,6 +368,8 @@ export interface PlanOption {
   maxConcurrency: number;
   /** Cards short, when it does not fit the cluster as it is (0 when it fits). */
   moreCardsNeeded: number;
+  /** What else it lacks to run, when that alone keeps it from fitting: host RAM, or a fabric for its nodes. */
+  lacks?: ClusterLack;
   /** The command(s) that start it, one entry per node/process. */
   commands: string[];
   /** What the option delivers: decode, prefill, time to first token and throughput (speed/README.md); null figures say why in `basis`. */

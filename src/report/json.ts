@@ -3,7 +3,7 @@
  * field names (docs/seed/options.go.txt `Option`), in GiB = 2^30 bytes as
  * the seed's GB() was, plus what Modelplan adds. A contract: scripts read it.
  */
-import type { CardLoad, PlanOption, Refusal } from "../plan/index.ts";
+import type { CardLoad, ClusterLack, PlanOption, Refusal } from "../plan/index.ts";
 import { GIB } from "../plan/index.ts";
 
 /** GiB to three decimals: enough for a 0.1% comparison, short enough to read. */
@@ -84,7 +84,15 @@ export function optionJson(o: PlanOption): Record<string, unknown> {
     data_parallel: o.dataParallel ?? 1,
     cost_per_mtok: o.costPerMtok == null ? null : Math.round(o.costPerMtok * 1000) / 1000,
     what_to_buy: (o.whatToBuy ?? []).map((b) => ({ change: b.change, cards_added: b.cardsAdded, class: b.gpuClass })),
+    // What it lacks that is not a card (null when nothing else): RAM on a node, or one fabric for its nodes.
+    lacks: lacksJson(o.lacks),
   };
+}
+
+function lacksJson(l: ClusterLack | undefined): Record<string, unknown> | null {
+  if (!l) return null;
+  if (l.kind === "fabric") return { kind: "fabric", node_ids: l.nodeIds };
+  return { kind: "host_ram", node_id: l.nodeId, more_gib: l.moreGib };
 }
 
 /** One refused configuration: where and why. */

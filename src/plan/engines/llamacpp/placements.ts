@@ -127,12 +127,19 @@ function offloadOptions(a: Artifact, c: EnumContext, pool: ClassPool, mem: numbe
     dataParallel: 1,
   };
   const why = c.problem(layout);
-  if (why === null) out.layouts.push(layout);
-  else
-    out.refused.push({
-      artifact: a.name,
-      engine: "llamacpp",
-      where: `${where(pool.gpuClass, wdt, 1, "")} + RAM`,
-      reason: why,
-    });
+  if (why === null) {
+    out.layouts.push(layout);
+    return;
+  }
+  out.refused.push({
+    artifact: a.name,
+    engine: "llamacpp",
+    where: `${where(pool.gpuClass, wdt, 1, "")} + RAM`,
+    reason: why,
+  });
+  // Would the cards hold their share with RAM enough on the node? Then it is an option that lacks RAM
+  // (what to buy sizes it at each workload; at a shorter context the slider may find it fits as it is).
+  const roomy = { ...node, hostMemBytes: Number.MAX_SAFE_INTEGER, hostFreeBytes: Number.MAX_SAFE_INTEGER };
+  if (c.problem({ ...layout, host: hostShare(mode, c, roomy, wp.embedBytes) }) === null)
+    out.layouts.push({ ...layout, lacks: { kind: "host-ram", nodeId: node.id } });
 }

@@ -253,6 +253,9 @@ function pipelineOptions(
     }
     if (placedAny) return;
   }
+  // Nodes that no one fabric joins but would hold it together: naming one for them is the smaller change
+  // (the cards one fabric lacks stay an option too: fabrics apart may be sites apart).
+  unjoinedPipeline({ a, engine, pool, mem, width, moe }, c, biggest?.nodes.length ?? 0, out);
   // Nothing the cluster has holds it: say how many more cards would, on the biggest fabric.
   if (!biggest) return;
   const have = biggest.nodes.length;
@@ -263,6 +266,32 @@ function pipelineOptions(
       out.layouts.push(layout);
       return;
     }
+  }
+}
+
+/**
+ * The fewest of the pool's nodes, whatever fabric each names (none, or different ones), that a pipeline
+ * at `width` would hold; listed as an option that lacks a fabric (it does not fit as the cluster is).
+ * Tried only when they outnumber the biggest fabric's, which was tried already.
+ */
+function unjoinedPipeline(
+  at: { a: Artifact; engine: "vllm" | "sglang"; pool: ClassPool; mem: number; width: number; moe: boolean },
+  c: EnumContext,
+  joined: number,
+  out: Enumerated,
+): void {
+  const { a, engine, pool, mem, width, moe } = at;
+  const nodes = [...pool.fabrics.values()].flat().filter((n) => n.count >= width);
+  if (nodes.length <= Math.max(1, joined)) return;
+  const order = fabricOrder(nodes, width);
+  // Fewer nodes than the biggest fabric's were tried there; as the more-cards search, at most 64 stages.
+  const most = Math.min(nodes.length, c.shape.layers, 64);
+  for (let n = Math.max(2, joined + 1, fewestStages(a, mem, width)); n <= most; n++) {
+    const layout = pipelineLayout(a, engine, c, pool, mem, width, n, "", moe, order, 0);
+    if (c.problem(layout) !== null) continue;
+    const lacks = { kind: "fabric" as const, nodeIds: order.ids.slice(0, n) };
+    out.layouts.push({ ...layout, freeNow: false, replicas: 0, replicasFreeNow: 0, lacks });
+    return;
   }
 }
 
