@@ -163,8 +163,11 @@ export function App({ store, tokens }: AppProps) {
   // Where the thumb has rested for a moment: the plan is made again there (every layout that fits that
   // context), so a pause mid-drag shows the plan the release will show (issue 17, defect 2).
   const restingAt = useSettled(sliding, SLIDER_REST_MS);
+  const released = sliding === null;
   const planAtRest = useMemo(() => {
-    if (restingAt === null || !snapshot || !read?.ok) return null;
+    // Released: the committed plan is shown, and a rest that has not yet caught up with the release would
+    // enumerate a second time in the release's own task (two planOnce calls, 17-37 ms each, in one long task).
+    if (released || restingAt === null || !snapshot || !read?.ok) return null;
     try {
       const at = contextFit(read.model.shape, restingAt, workload.settings.ropeScaling);
       const model = at.shape === read.model.shape ? read.model : { ...read.model, shape: at.shape };
@@ -172,7 +175,7 @@ export function App({ store, tokens }: AppProps) {
     } catch {
       return null;
     }
-  }, [restingAt, snapshot, read, cluster, workload]);
+  }, [released, restingAt, snapshot, read, cluster, workload]);
   const shown = useMemo((): { plan: Plan; catchingUp: boolean } | null => {
     if (!enumerated) return null;
     if (sliding === null) return { plan: enumerated, catchingUp: false };
