@@ -429,7 +429,8 @@ export function App({ store, tokens }: AppProps) {
               slidingContextTokens={sliding}
               maxContextTokens={maxContext}
               pastLimit={pastLimit}
-              ropeScaling={ropeScaling === "yarn"}
+              // The box shows the click at once (the store's), not the deferred plan's copy of it.
+              ropeScaling={workload.settings.ropeScaling === "yarn"}
               onRopeScaling={(on) => setEngineSetting(store, "ropeScaling", on ? "yarn" : undefined)}
               onSlide={setSliding}
               onSlideEnd={(tokens) => {
