@@ -29,10 +29,8 @@ import {
 } from "../state/appStore.ts";
 import type { Filters } from "../state/choices.ts";
 import { ClusterPanel } from "../ui/ClusterPanel.tsx";
-import { CommandForm } from "../ui/CommandForm.tsx";
 import { ContextControls } from "../ui/ContextControls.tsx";
 import { CopyLink } from "../ui/CopyLink.tsx";
-import { EngineSettings } from "../ui/EngineSettings.tsx";
 import { engineName, formatTps, modelSummary, placementLabel } from "../ui/format.ts";
 import { LinkNotices } from "../ui/LinkNotices.tsx";
 import { NeedsGguf } from "../ui/NeedsGguf.tsx";
@@ -56,6 +54,19 @@ const CalibrateFromLog = lazy(() =>
   import("../ui/CalibrateFromLog.tsx").then((m) => ({ default: m.CalibrateFromLog })),
 );
 const DeployPanel = lazy(() => import("../ui/DeployPanel.tsx").then((m) => ({ default: m.DeployPanel })));
+/**
+ * The engine settings sit under a closed disclosure: their fields (~1.5 KB gzipped) load after the first
+ * screen, which draws the same closed disclosure meanwhile (the 170 KB guard, e2e/speed.spec.ts).
+ */
+const EngineSettings = lazy(() => import("../ui/EngineSettings.tsx").then((m) => ({ default: m.EngineSettings })));
+const ENGINE_SETTINGS_LOADING = (
+  <details className="engine-settings">
+    <summary>Engine settings</summary>
+    <p className="muted">Loading…</p>
+  </details>
+);
+/** The command form is drawn only for the option opened: its code (~3 KB gzipped) loads after the first screen (the 170 KB guard). */
+const CommandForm = lazy(() => import("../ui/CommandForm.tsx").then((m) => ({ default: m.CommandForm })));
 
 /** How long the thumb rests before the plan is made again at its context: a pause, not a frame of a drag. */
 const SLIDER_REST_MS = 120;
@@ -251,12 +262,14 @@ export function App({ store, tokens }: AppProps) {
   const cardBytes = useMemo(() => largestCardBytes(cluster), [cluster]);
   const engineSettings = useMemo(
     () => (
-      <EngineSettings
-        settings={workload.settings}
-        cardMemoryBytes={cardBytes}
-        onSet={onSetting}
-        onReset={onResetSettings}
-      />
+      <Suspense fallback={ENGINE_SETTINGS_LOADING}>
+        <EngineSettings
+          settings={workload.settings}
+          cardMemoryBytes={cardBytes}
+          onSet={onSetting}
+          onReset={onResetSettings}
+        />
+      </Suspense>
     ),
     [workload.settings, cardBytes, onSetting, onResetSettings],
   );
@@ -337,17 +350,19 @@ export function App({ store, tokens }: AppProps) {
     (option: PlanOption) =>
       shownPlan ? (
         <>
-          <CommandForm
-            plan={shownPlan}
-            option={option}
-            workload={fitted}
-            onWorkloadChange={(w) => replaceWorkload(store, w)}
-            chosenIndex={option.id === selectedOptionId ? commandIndex : 0}
-            onChoose={(i) => {
-              selectOption(store, option.id);
-              chooseCommand(store, i);
-            }}
-          />
+          <Suspense fallback={<p className="muted">Loading the commands…</p>}>
+            <CommandForm
+              plan={shownPlan}
+              option={option}
+              workload={fitted}
+              onWorkloadChange={(w) => replaceWorkload(store, w)}
+              chosenIndex={option.id === selectedOptionId ? commandIndex : 0}
+              onChoose={(i) => {
+                selectOption(store, option.id);
+                chooseCommand(store, i);
+              }}
+            />
+          </Suspense>
           <details className="deploy">
             <summary>Deploy: Kubernetes, Compose, Slurm</summary>
             <Suspense fallback={<p className="muted">Loading…</p>}>
