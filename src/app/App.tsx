@@ -5,7 +5,7 @@
  * of its inputs, so a link that restores the choices restores the plan.
  */
 import { useQuery } from "@tanstack/react-query";
-import { lazy, Suspense, useCallback, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from "react";
 import { useStore } from "zustand";
 import { CATALOG_COPIED, catalogSha, EXAMPLE_REPO } from "../hub/catalogIndex.ts";
 import { HubError, isRetryable } from "../hub/errors.ts";
@@ -29,10 +29,8 @@ import {
 } from "../state/appStore.ts";
 import type { Filters } from "../state/choices.ts";
 import { ClusterPanel } from "../ui/ClusterPanel.tsx";
-import { CommandForm } from "../ui/CommandForm.tsx";
 import { ContextControls } from "../ui/ContextControls.tsx";
 import { CopyLink } from "../ui/CopyLink.tsx";
-import { EngineSettings } from "../ui/EngineSettings.tsx";
 import { engineName, formatTps, modelSummary, placementLabel } from "../ui/format.ts";
 import { LinkNotices } from "../ui/LinkNotices.tsx";
 import { NeedsGguf } from "../ui/NeedsGguf.tsx";
@@ -56,6 +54,19 @@ const CalibrateFromLog = lazy(() =>
   import("../ui/CalibrateFromLog.tsx").then((m) => ({ default: m.CalibrateFromLog })),
 );
 const DeployPanel = lazy(() => import("../ui/DeployPanel.tsx").then((m) => ({ default: m.DeployPanel })));
+/**
+ * The engine settings sit under a closed disclosure: their fields (~1.5 KB gzipped) load after the first
+ * screen, which draws the same closed disclosure meanwhile (the 170 KB guard, e2e/speed.spec.ts).
+ */
+const EngineSettings = lazy(() => import("../ui/EngineSettings.tsx").then((m) => ({ default: m.EngineSettings })));
+const ENGINE_SETTINGS_LOADING = (
+  <details className="engine-settings">
+    <summary>Engine settings</summary>
+    <p className="muted">Loading…</p>
+  </details>
+);
+/** The command form is drawn only for the option opened: its code (~3 KB gzipped) loads after the first screen (the 170 KB guard). */
+const CommandForm = lazy(() => import("../ui/CommandForm.tsx").then((m) => ({ default: m.CommandForm })));
 
 /** How long the thumb rests before the plan is made again at its context: a pause, not a frame of a drag. */
 const SLIDER_REST_MS = 120;
@@ -86,6 +97,15 @@ export function App({ store, tokens }: AppProps) {
   const [sliding, setSliding] = useState<number | null>(null);
 
   const { repo, revision, cluster, workload } = choices;
+  /**
+   * The plan follows the workload and the thumb one deferred render behind: a slider move's own render
+   * (the thumb, the context field) is a few milliseconds, and the plan's (withWorkload over every option,
+   * or the full enumeration on release, and every card) runs after it, in slices the next move can
+   * interrupt (issue 19: one long task per release, of the enumeration and the cards together).
+   */
+  const planInput = useDeferredValue(useMemo(() => ({ workload, sliding }), [workload, sliding]));
+  const planWorkload = planInput.workload;
+  const planSliding = planInput.sliding;
   const access = useMemo<HubAccessSettings>(
     () => (token === undefined ? { hubUrl } : { hubUrl, accessToken: token }),
     [hubUrl, token],
@@ -132,18 +152,18 @@ export function App({ store, tokens }: AppProps) {
     }
   }, [snapshot]);
   // A context past the model's limit is planned at the limit (or stretched by YaRN when asked), said once by the field.
-  const ropeScaling = workload.settings.ropeScaling;
+  const ropeScaling = planWorkload.settings.ropeScaling;
   const fit = useMemo(
-    () => (read?.ok ? contextFit(read.model.shape, workload.contextTokens, ropeScaling) : null),
-    [read, workload.contextTokens, ropeScaling],
+    () => (read?.ok ? contextFit(read.model.shape, planWorkload.contextTokens, ropeScaling) : null),
+    [read, planWorkload.contextTokens, ropeScaling],
   );
   // The workload as planned (its context at the model's limit when past it): one object, so the command form sees the plan's own.
   const fitted = useMemo(
     () =>
-      fit && fit.contextTokens !== workload.contextTokens
-        ? { ...workload, contextTokens: fit.contextTokens }
-        : workload,
-    [fit, workload],
+      fit && fit.contextTokens !== planWorkload.contextTokens
+        ? { ...planWorkload, contextTokens: fit.contextTokens }
+        : planWorkload,
+    [fit, planWorkload],
   );
   // The model with its positions stretched when YaRN was asked; the model itself otherwise (planOnce keys on it).
   const fittedModel = useMemo(
@@ -162,33 +182,36 @@ export function App({ store, tokens }: AppProps) {
   const enumerated = planned && "plan" in planned ? planned.plan : null;
   // Where the thumb has rested for a moment: the plan is made again there (every layout that fits that
   // context), so a pause mid-drag shows the plan the release will show (issue 17, defect 2).
-  const restingAt = useSettled(sliding, SLIDER_REST_MS);
+  const restingAt = useSettled(planSliding, SLIDER_REST_MS);
+  const released = planSliding === null;
   const planAtRest = useMemo(() => {
-    if (restingAt === null || !snapshot || !read?.ok) return null;
+    // Released: the committed plan is shown, and a rest that has not yet caught up with the release would
+    // enumerate a second time in the release's own task (two planOnce calls, 17-37 ms each, in one long task).
+    if (released || restingAt === null || !snapshot || !read?.ok) return null;
     try {
-      const at = contextFit(read.model.shape, restingAt, workload.settings.ropeScaling);
+      const at = contextFit(read.model.shape, restingAt, planWorkload.settings.ropeScaling);
       const model = at.shape === read.model.shape ? read.model : { ...read.model, shape: at.shape };
-      return planOnce(snapshot, model, cluster, { ...workload, contextTokens: at.contextTokens });
+      return planOnce(snapshot, model, cluster, { ...planWorkload, contextTokens: at.contextTokens });
     } catch {
       return null;
     }
-  }, [restingAt, snapshot, read, cluster, workload]);
+  }, [released, restingAt, snapshot, read, cluster, planWorkload]);
   const shown = useMemo((): { plan: Plan; catchingUp: boolean } | null => {
     if (!enumerated) return null;
-    if (sliding === null) return { plan: enumerated, catchingUp: false };
-    if (planAtRest && restingAt === sliding) return { plan: planAtRest, catchingUp: false };
+    if (planSliding === null) return { plan: enumerated, catchingUp: false };
+    if (planAtRest && restingAt === planSliding) return { plan: planAtRest, catchingUp: false };
     try {
       // Between rests, the last plan's layouts re-evaluated at the thumb: their figures are right, but the
       // set of layouts may not be the one this context gets, and the page says so.
       return {
-        plan: withWorkload(planAtRest ?? enumerated, { ...workload, contextTokens: sliding }),
+        plan: withWorkload(planAtRest ?? enumerated, { ...planWorkload, contextTokens: planSliding }),
         catchingUp: true,
       };
     } catch {
       // The committed plan stays on screen while a slider position cannot be planned.
       return { plan: enumerated, catchingUp: true };
     }
-  }, [enumerated, sliding, workload, planAtRest, restingAt]);
+  }, [enumerated, planSliding, planWorkload, planAtRest, restingAt]);
   const shownPlan = shown?.plan ?? null;
   const leave = useMemo(
     () => ({
@@ -239,12 +262,14 @@ export function App({ store, tokens }: AppProps) {
   const cardBytes = useMemo(() => largestCardBytes(cluster), [cluster]);
   const engineSettings = useMemo(
     () => (
-      <EngineSettings
-        settings={workload.settings}
-        cardMemoryBytes={cardBytes}
-        onSet={onSetting}
-        onReset={onResetSettings}
-      />
+      <Suspense fallback={ENGINE_SETTINGS_LOADING}>
+        <EngineSettings
+          settings={workload.settings}
+          cardMemoryBytes={cardBytes}
+          onSet={onSetting}
+          onReset={onResetSettings}
+        />
+      </Suspense>
     ),
     [workload.settings, cardBytes, onSetting, onResetSettings],
   );
@@ -293,9 +318,95 @@ export function App({ store, tokens }: AppProps) {
     [fit],
   );
 
-  function applyMeasuredOverhead(engine: Engine, overheadGib: number): void {
-    setEngineSetting(store, "measuredOverheadGib", { ...workload.settings.measuredOverheadGib, [engine]: overheadGib });
-  }
+  const measuredOverheadGib = workload.settings.measuredOverheadGib;
+  const applyMeasuredOverhead = useCallback(
+    (engine: Engine, overheadGib: number) =>
+      setEngineSetting(store, "measuredOverheadGib", { ...measuredOverheadGib, [engine]: overheadGib }),
+    [store, measuredOverheadGib],
+  );
+  const ggufsError = ggufs.error;
+  const ggufsData = ggufs.data;
+  const whyNone = useMemo(
+    () =>
+      needsGguf ? (
+        <NeedsGguf
+          repo={manual ? manual.name : repo}
+          state={
+            ggufsError
+              ? { kind: "error", message: ggufsError.message }
+              : ggufsData
+                ? { kind: "ready", children: ggufsData }
+                : manual
+                  ? { kind: "closed" }
+                  : { kind: "loading" }
+          }
+          onPlan={setReadRequest}
+        />
+      ) : undefined,
+    [needsGguf, manual, repo, ggufsError, ggufsData],
+  );
+  const { selectedOptionId, commandIndex, filters } = choices;
+  const renderCommands = useCallback(
+    (option: PlanOption) =>
+      shownPlan ? (
+        <>
+          <Suspense fallback={<p className="muted">Loading the commands…</p>}>
+            <CommandForm
+              plan={shownPlan}
+              option={option}
+              workload={fitted}
+              onWorkloadChange={(w) => replaceWorkload(store, w)}
+              chosenIndex={option.id === selectedOptionId ? commandIndex : 0}
+              onChoose={(i) => {
+                selectOption(store, option.id);
+                chooseCommand(store, i);
+              }}
+            />
+          </Suspense>
+          <details className="deploy">
+            <summary>Deploy: Kubernetes, Compose, Slurm</summary>
+            <Suspense fallback={<p className="muted">Loading…</p>}>
+              <DeployPanel plan={shownPlan} option={option} />
+            </Suspense>
+          </details>
+          <details className="calibrate">
+            <summary>Calibrate from a startup log</summary>
+            <Suspense fallback={<p className="muted">Loading…</p>}>
+              <CalibrateFromLog
+                option={option}
+                workload={fitted}
+                onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)}
+              />
+            </Suspense>
+          </details>
+        </>
+      ) : null,
+    [shownPlan, fitted, store, selectedOptionId, commandIndex, applyMeasuredOverhead],
+  );
+  // One element for the same plan and choices: a slider move's urgent render passes the list by, and only
+  // the deferred render (a new shown plan) draws the cards again.
+  const catchingUpToTokens = shown?.catchingUp === true ? planSliding : null;
+  const sequences = planWorkload.sequences;
+  const optionsView = useMemo(
+    () =>
+      shownPlan ? (
+        <OptionsView
+          options={shownPlan.options}
+          refused={shownPlan.refused}
+          artifacts={shownPlan.artifacts}
+          modelMaxContextTokens={shownPlan.shape.maxContextTokens}
+          sequences={sequences}
+          catchingUpToTokens={catchingUpToTokens}
+          filters={filters}
+          whyNone={whyNone}
+          selectedOptionId={selectedOptionId}
+          onFilters={onFilters}
+          onSelect={onSelect}
+          renderCommands={renderCommands}
+        />
+      ) : null,
+    [shownPlan, sequences, catchingUpToTokens, filters, whyNone, selectedOptionId, onFilters, onSelect, renderCommands],
+  );
 
   return (
     <div className="page">
@@ -333,7 +444,8 @@ export function App({ store, tokens }: AppProps) {
               slidingContextTokens={sliding}
               maxContextTokens={maxContext}
               pastLimit={pastLimit}
-              ropeScaling={ropeScaling === "yarn"}
+              // The box shows the click at once (the store's), not the deferred plan's copy of it.
+              ropeScaling={workload.settings.ropeScaling === "yarn"}
               onRopeScaling={(on) => setEngineSetting(store, "ropeScaling", on ? "yarn" : undefined)}
               onSlide={setSliding}
               onSlideEnd={(tokens) => {
@@ -367,66 +479,7 @@ export function App({ store, tokens }: AppProps) {
                   </button>
                 </div>
               ) : shownPlan ? (
-                <OptionsView
-                  options={shownPlan.options}
-                  refused={shownPlan.refused}
-                  artifacts={shownPlan.artifacts}
-                  modelMaxContextTokens={shownPlan.shape.maxContextTokens}
-                  sequences={workload.sequences}
-                  catchingUpToTokens={shown?.catchingUp === true ? sliding : null}
-                  filters={choices.filters}
-                  whyNone={
-                    needsGguf ? (
-                      <NeedsGguf
-                        repo={manual ? manual.name : repo}
-                        state={
-                          ggufs.error
-                            ? { kind: "error", message: ggufs.error.message }
-                            : ggufs.data
-                              ? { kind: "ready", children: ggufs.data }
-                              : manual
-                                ? { kind: "closed" }
-                                : { kind: "loading" }
-                        }
-                        onPlan={setReadRequest}
-                      />
-                    ) : undefined
-                  }
-                  selectedOptionId={choices.selectedOptionId}
-                  onFilters={onFilters}
-                  onSelect={onSelect}
-                  renderCommands={(option) => (
-                    <>
-                      <CommandForm
-                        plan={shownPlan}
-                        option={option}
-                        workload={fitted}
-                        onWorkloadChange={(w) => replaceWorkload(store, w)}
-                        chosenIndex={option.id === choices.selectedOptionId ? choices.commandIndex : 0}
-                        onChoose={(i) => {
-                          selectOption(store, option.id);
-                          chooseCommand(store, i);
-                        }}
-                      />
-                      <details className="deploy">
-                        <summary>Deploy: Kubernetes, Compose, Slurm</summary>
-                        <Suspense fallback={<p className="muted">Loading…</p>}>
-                          <DeployPanel plan={shownPlan} option={option} />
-                        </Suspense>
-                      </details>
-                      <details className="calibrate">
-                        <summary>Calibrate from a startup log</summary>
-                        <Suspense fallback={<p className="muted">Loading…</p>}>
-                          <CalibrateFromLog
-                            option={option}
-                            workload={fitted}
-                            onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)}
-                          />
-                        </Suspense>
-                      </details>
-                    </>
-                  )}
-                />
+                optionsView
               ) : (
                 <>
                   <p className="muted">

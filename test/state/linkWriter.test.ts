@@ -2,7 +2,13 @@ import { describe, expect, test } from "vitest";
 import { createAppStore, setHubUrl, setWorkload, type AppState } from "../../src/state/appStore.ts";
 import type { Choices } from "../../src/state/choices.ts";
 import { decodeLink } from "../../src/state/link.ts";
-import { currentLink, LINK_WRITE_DELAY_MS, startLinkWriter, type LinkWindow } from "../../src/state/linkWriter.ts";
+import {
+  currentLink,
+  LINK_IDLE_TIMEOUT_MS,
+  LINK_WRITE_DELAY_MS,
+  startLinkWriter,
+  type LinkWindow,
+} from "../../src/state/linkWriter.ts";
 
 const CHOICES: Choices = {
   repo: "Qwen/Qwen2.5-Coder-32B-Instruct",
@@ -76,6 +82,32 @@ describe("the link writer", () => {
     advance(LINK_WRITE_DELAY_MS);
     expect(writes).toHaveLength(1);
     expect(decodeLink(writes[0] ?? "", CHOICES).choices.workload.contextTokens).toBe(8192 + 30 * 256);
+  });
+
+  test("where the browser has idle callbacks, the write waits for idle after the debounce, with the last choices", () => {
+    const s = store();
+    const { win, writes, advance } = fakeWindow();
+    const idle = new Map<number, { run: () => void; timeout: number }>();
+    let nextIdle = 1;
+    win.requestIdleCallback = (run, options) => {
+      idle.set(nextIdle, { run, timeout: options.timeout });
+      return nextIdle++;
+    };
+    win.cancelIdleCallback = (id) => idle.delete(id);
+    startLinkWriter(s, (st) => st.choices, win);
+    setWorkload(s, { contextTokens: 16384 });
+    advance(LINK_WRITE_DELAY_MS);
+    // Debounced, then asked for idle time: nothing written while the page is busy.
+    expect(writes).toEqual([]);
+    expect([...idle.values()].map((i) => i.timeout)).toEqual([LINK_IDLE_TIMEOUT_MS]);
+    // A change while the idle write waits drops it: the next one carries the newer choice.
+    setWorkload(s, { contextTokens: 32768 });
+    expect(idle.size).toBe(0);
+    advance(LINK_WRITE_DELAY_MS);
+    const [only] = [...idle.values()];
+    only?.run();
+    expect(writes).toHaveLength(1);
+    expect(decodeLink(writes[0] ?? "", CHOICES).choices.workload.contextTokens).toBe(32768);
   });
 
   test("a change outside the plan (the Hub's address) does not touch the link", () => {
