@@ -66,6 +66,9 @@ export const MODEL_CASES: ModelCase[] = [
       ctx("8k fa-off", 8192, 1, 512, false),
       ctx("8k fa-on", 8192, 1, 512, true),
       ctx("2x8k fa-on", 16384, 2, 512, true),
+      // F5: the same ubatch at short contexts, where the pinned last layer output (t_h_nextn) sits low.
+      ctx("512 fa-on", 512, 1, 512, true),
+      ctx("2k fa-on", 2048, 1, 512, true),
     ],
   },
   {
@@ -74,7 +77,13 @@ export const MODEL_CASES: ModelCase[] = [
   },
   {
     spec: () => M.deepseekV2Lite(27),
-    contexts: [ctx("8k fa-off", 8192, 1, 512, false), ctx("8k fa-on", 8192, 1, 512, true)],
+    contexts: [
+      ctx("8k fa-off", 8192, 1, 512, false),
+      ctx("8k fa-on", 8192, 1, 512, true),
+      // F6: the same ubatch at short contexts (the 8k gap is where ggml-alloc leaves the last activation).
+      ctx("512 fa-on", 512, 1, 512, true),
+      ctx("2k fa-on", 2048, 1, 512, true),
+    ],
   },
   {
     spec: () => M.qwen3next80b(4),
