@@ -541,6 +541,8 @@ test("the command chosen among a multi-node option's lines is highlighted, kept 
   await option.getByRole("button", { name: "Commands" }).click();
   const commands = option.getByRole("region", { name: "Commands" });
   const choices = commands.getByRole("radio");
+  // The command form loads after the first screen (issue 19): wait for its lines before counting them.
+  await expect(choices.first()).toBeVisible();
   const count = await choices.count();
   expect(count, "a two-node option has a line per node").toBeGreaterThan(1);
   await expect(choices.first()).toBeChecked();
