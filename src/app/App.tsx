@@ -273,12 +273,9 @@ export function App({ store, tokens }: AppProps) {
     ),
     [workload.settings, cardBytes, onSetting, onResetSettings],
   );
-  // No GPU and no GGUF: the engine has nothing to turn down, so the page says why and lists the GGUFs.
+  // No GPU and no GGUF: llama.cpp's own refusal says so, and the page lists the repo's GGUFs beside it.
   const needsGguf =
-    shownPlan !== null &&
-    shownPlan.options.length === 0 &&
-    cluster.nodes.every((n) => n.devices.length === 0) &&
-    shownPlan.artifacts.every((a) => a.format !== "gguf");
+    shownPlan !== null && shownPlan.options.length === 0 && shownPlan.refused.some((r) => r.kind === "needs-gguf");
   const ggufs = useQuery({
     ...quantizedChildrenQueryOptions(repo, access),
     enabled: needsGguf && manual === undefined,

@@ -403,6 +403,8 @@ export interface Refusal {
   where: string;
   /** Why, e.g. "tensor parallel 3: 40 attention heads do not divide by 3". */
   reason: string;
+  /** A refusal the page acts on, not only shows: "needs-gguf" lists the repo's GGUF quantizations beside it. */
+  kind?: "needs-gguf";
 }
 
 // ---------------------------------------------------------------------------

@@ -52,6 +52,8 @@ describe("a CPU-only cluster and a repo without GGUF", () => {
     expect(why).toHaveLength(1);
     expect(why[0]?.where).toBe("CPU");
     expect(why[0]?.reason).toMatch(/^llama\.cpp loads GGUF files only .*original is safetensors.*GGUF quantizations/);
+    // The page lists the repo's GGUF quantizations on this refusal alone (App.tsx), not on a guess of its own.
+    expect(why[0]?.kind).toBe("needs-gguf");
   });
 
   test("with cards in the cluster the safetensors go to vLLM and SGLang, and llama.cpp says nothing of them", () => {

@@ -15,7 +15,14 @@ import { weightParts } from "../../weights.ts";
 export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
   if (a.format !== "gguf") {
     const cpuOnly = c.allHostUsable.length > 0 && c.pools.every((p) => p.memoryBytes === null);
-    if (cpuOnly) out.refused.push({ artifact: a.name, engine: "llamacpp", where: "CPU", reason: needsGguf(a) });
+    if (cpuOnly)
+      out.refused.push({
+        artifact: a.name,
+        engine: "llamacpp",
+        where: "CPU",
+        reason: needsGguf(a),
+        kind: "needs-gguf",
+      });
     return;
   }
   const shape = c.shape;
