@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../../scripts/plan.ts";
 import { loadConfig } from "../plan/fixture.ts";
+import { writeDgxCluster } from "./dgxCluster.ts";
 
 const work = mkdtempSync(join(tmpdir(), "modelplan-past-context-"));
 const model = join(work, "Qwen3-8B");
@@ -17,21 +18,7 @@ const { _source: _, ...config } = loadConfig("Qwen__Qwen3-8B");
 writeFileSync(join(model, "config.json"), JSON.stringify(config));
 writeFileSync(join(model, "model.safetensors"), "");
 truncateSync(join(model, "model.safetensors"), 16_381_470_720); // sparse; a stand-in size, 8.19 B × 2 bytes
-const cluster = join(work, "cluster.json");
-writeFileSync(
-  cluster,
-  JSON.stringify({
-    nodes: [
-      {
-        id: "dgx1",
-        fabric: "ib0",
-        host_mem_gib: 2048,
-        host_free_gib: 1900,
-        devices: [{ class: "h100-80g", count: 8, free: 8 }],
-      },
-    ],
-  }),
-);
+const cluster = writeDgxCluster(work);
 
 describe("--context past the model's limit", () => {
   test("--context 200000: planned at 40,960, said once on stderr with the YaRN flags, and no option 'does not fit'", async () => {

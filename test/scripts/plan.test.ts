@@ -8,6 +8,7 @@ import { FLAGS, parsePlanArgs } from "../../scripts/lib/args.ts";
 import { VLLM_VERSION_FORMS } from "../../src/plan/index.ts";
 import { cacheIdentity, readLocalModel } from "../../scripts/lib/localModel.ts";
 import { fakeHub, ggufHeaderBytes, loadRecording, serveFakeHub } from "../hub/fakeHub.ts";
+import { writeDgxCluster } from "./dgxCluster.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const CODER = loadRecording("Qwen/Qwen2.5-Coder-32B-Instruct");
@@ -18,21 +19,7 @@ const REDPAJAMA = loadRecording("togethercomputer/RedPajama-INCITE-7B-Base");
 const work = mkdtempSync(join(tmpdir(), "modelplan-plan-"));
 
 /** Modelplan's own cluster JSON (issue 2 §4): one node of 8 H100 80GB on InfiniBand. */
-const clusterFile = join(work, "cluster.json");
-writeFileSync(
-  clusterFile,
-  JSON.stringify({
-    nodes: [
-      {
-        id: "dgx1",
-        fabric: "ib0",
-        host_mem_gib: 2048,
-        host_free_gib: 1900,
-        devices: [{ class: "h100-80g", count: 8, free: 8 }],
-      },
-    ],
-  }),
-);
+const clusterFile = writeDgxCluster(work);
 
 const hub = fakeHub({ recordings: [CODER, R1_GGUF, LLAMA] });
 let server: { url: string; close(): Promise<void> };

@@ -9,23 +9,10 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../../scripts/plan.ts";
 import { ggufHeaderBytes, loadRecording } from "../hub/fakeHub.ts";
+import { writeDgxCluster } from "./dgxCluster.ts";
 
 const work = mkdtempSync(join(tmpdir(), "modelplan-shapes-"));
-const clusterFile = join(work, "cluster.json");
-writeFileSync(
-  clusterFile,
-  JSON.stringify({
-    nodes: [
-      {
-        id: "dgx1",
-        fabric: "ib0",
-        host_mem_gib: 2048,
-        host_free_gib: 1900,
-        devices: [{ class: "h100-80g", count: 8, free: 8 }],
-      },
-    ],
-  }),
-);
+const clusterFile = writeDgxCluster(work);
 
 describe("npm run plan on a local model past the ceilings", () => {
   test("a GGUF with block_count 2^32 − 1: one line naming the key, exit 2, at once", async () => {

@@ -4,30 +4,17 @@
  * on config.json. Now each case is one line naming the request, exit 1.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { fakeHub, loadRecording } from "../hub/fakeHub.ts";
 import { stallingHub, type Stall, type StallingHub } from "../hub/stallingHub.ts";
+import { writeDgxCluster } from "./dgxCluster.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const work = mkdtempSync(join(tmpdir(), "modelplan-timeout-"));
-const clusterFile = join(work, "cluster.json");
-writeFileSync(
-  clusterFile,
-  JSON.stringify({
-    nodes: [
-      {
-        id: "dgx1",
-        fabric: "ib0",
-        host_mem_gib: 2048,
-        host_free_gib: 1900,
-        devices: [{ class: "h100-80g", count: 8, free: 8 }],
-      },
-    ],
-  }),
-);
+const clusterFile = writeDgxCluster(work);
 
 let hub: StallingHub | undefined;
 afterEach(async () => {

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GGUFValueType, serializeGgufMetadata, type GGUFTypedMetadata } from "@huggingface/gguf";
 import { describe, expect, test } from "vitest";
+import { DGX_CLUSTER } from "./dgxCluster.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const work = mkdtempSync(join(tmpdir(), "modelplan-terminal-"));
@@ -92,20 +93,7 @@ function configDir(name: string, change: Record<string, unknown>): string {
   return dir;
 }
 
-const cluster = file(
-  "cluster.json",
-  JSON.stringify({
-    nodes: [
-      {
-        id: "dgx1",
-        fabric: "ib0",
-        host_mem_gib: 2048,
-        host_free_gib: 1900,
-        devices: [{ class: "h100-80g", count: 8, free: 8 }],
-      },
-    ],
-  }),
-);
+const cluster = file("cluster.json", JSON.stringify(DGX_CLUSTER));
 const ESC = "\u001b";
 const TITLE = `${ESC}]0;owned${"\u0007"}`;
 const CLEAR = `${ESC}[2J${ESC}[H`;
