@@ -35,13 +35,14 @@ export function nodeDevices(pools: readonly ClassPool[]): NodeDevices[] {
   return made;
 }
 
-function gatherNodeDevices(pools: readonly ClassPool[]): NodeDevices[] {
+function gatherNodeDevices(pools: readonly ClassPool[], only?: ReadonlySet<string>): NodeDevices[] {
   const byId = new Map<string, NodeDevices>();
   for (const pool of pools) {
     if (pool.memoryBytes === null || pool.mig) continue;
     const mem = pool.memoryBytes;
     for (const nodes of pool.fabrics.values()) {
       for (const n of nodes) {
+        if (only && !only.has(n.id)) continue;
         const node = byId.get(n.id) ?? { id: n.id, fabric: n.fabric, devices: [], allFree: true };
         for (let k = 0; k < n.count; k++) {
           // Free devices offer what the inventory says is free; busy ones are planned on their total and the option is not free now.
@@ -66,6 +67,28 @@ function gatherNodeDevices(pools: readonly ClassPool[]): NodeDevices[] {
     n.devices.forEach((d, i) => (d.index = i));
   }
   return [...byId.values()];
+}
+
+/**
+ * The nodes whose devices differ, read from the pools without making their devices: cards of two
+ * classes, or of one class some free with less than the card's memory beside busy ones (gatherNodeDevices).
+ */
+function differingNodeIds(pools: readonly ClassPool[]): Set<string> {
+  const classesOf = new Map<string, number>();
+  const ids = new Set<string>();
+  for (const pool of pools) {
+    if (pool.memoryBytes === null || pool.mig) continue;
+    for (const nodes of pool.fabrics.values()) {
+      for (const n of nodes) {
+        const classes = (classesOf.get(n.id) ?? 0) + 1;
+        classesOf.set(n.id, classes);
+        const unevenlyFree =
+          n.free > 0 && n.free < n.count && n.freeMemBytes !== null && n.freeMemBytes < pool.memoryBytes;
+        if (classes > 1 || unevenlyFree) ids.add(n.id);
+      }
+    }
+  }
+  return ids;
 }
 
 /** A node the per-class split cannot describe: cards of several classes, or of one class unevenly free. */
@@ -150,22 +173,40 @@ function push(a: Artifact, c: EnumContext, out: Enumerated, made: Layout | strin
   return false;
 }
 
+/** Nodes with the same differing devices, grouped once per plan's pools: each GGUF artifact asks (30 × 1,000 nodes on the bench). */
+const alikeOfPools = new WeakMap<readonly ClassPool[], NodeDevices[][]>();
+
+function alikeGroups(pools: readonly ClassPool[]): NodeDevices[][] {
+  const known = alikeOfPools.get(pools);
+  if (known) return known;
+  const alike = new Map<string, NodeDevices[]>();
+  const ids = differingNodeIds(pools);
+  for (const n of ids.size === 0 ? [] : gatherNodeDevices(pools, ids)) {
+    if (!differs(n)) continue;
+    const key = n.devices.map((d) => `${d.gpuClass}:${d.physicalBytes}:${d.freeBytes}`).join("|");
+    const group = alike.get(key);
+    if (group) group.push(n);
+    else alike.set(key, [n]);
+  }
+  const made = [...alike.values()];
+  alikeOfPools.set(pools, made);
+  return made;
+}
+
 /** One node's mixed or unevenly free cards as one --tensor-split target. */
 export function mixedNodeOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
-  // Nodes with the same devices are one option, hosted on each of them (a free one first).
-  const alike = new Map<string, NodeDevices[]>();
+  const groups = alikeGroups(c.pools);
+  if (groups.length === 0) return;
   // The nodes a GPU-only llama.cpp layout of this artifact already runs on: more devices buy nothing there.
   const placedOn = new Set(
     out.layouts
       .filter((l) => l.artifact === a && l.engine === "llamacpp" && !l.placement.cpu && l.host === null)
       .flatMap((l) => l.placement.nodeIds ?? []),
   );
-  for (const n of nodeDevices(c.pools)) {
-    if (!differs(n) || placedOn.has(n.id)) continue;
-    const key = n.devices.map((d) => `${d.gpuClass}:${d.physicalBytes}:${d.freeBytes}`).join("|");
-    alike.set(key, [...(alike.get(key) ?? []), n]);
-  }
-  for (const group of alike.values()) {
+  // Nodes with the same devices are one option, hosted on each of them (a free one first).
+  for (const all of groups) {
+    const group = all.filter((n) => !placedOn.has(n.id));
+    if (group.length === 0) continue;
     const n = group.find((x) => x.allFree) ?? (group[0] as NodeDevices);
     const made = splitLayout(a, c, n.devices, [n], "");
     if (typeof made !== "string") made.hosts = group.length;
