@@ -18,7 +18,7 @@ import { cardsPerReplica } from "./placement.ts";
 import { costPerMillionTokens, pricePerCardHour } from "./prices.ts";
 import { DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS } from "./settings.ts";
 import type { ModelShape } from "./shapeTypes.ts";
-import { optionSpeed, speedModelOf } from "./speed/option.ts";
+import { optionSpeed, speedQuestionOf, type SpeedContext, speedModelOf } from "./speed/option.ts";
 import type { SpeedEstimate, SpeedModel } from "./speed/types.ts";
 import type { Artifact, ClusterLack, Placement, PlanOption, Workload } from "./types.ts";
 import { GIB } from "./units.ts";
@@ -218,6 +218,13 @@ function countAtLeast(a: readonly number[], need: number): number {
 /** Each artifact's speed model at a KV element width, made once: it walks the layers for the KV bytes. */
 const speedModels = new WeakMap<Artifact, Map<number, SpeedModel | null>>();
 
+/**
+ * Each layout's last speed and what it was figured from (speedQuestionOf). The speed reads the option's
+ * placement (its layers or experts in RAM), the sequences its pool lets run and the workload's lengths,
+ * not the context the slider moves: most steps of a drag ask most options the same question.
+ */
+const lastSpeed = new WeakMap<Layout, { question: number[]; speed: SpeedEstimate }>();
+
 /** What an option delivers at the workload: the request's lengths, its sequences, and the wires the cluster says it has. */
 function speedOf(
   layout: Layout,
@@ -238,20 +245,20 @@ function speedOf(
     byElement.set(elementBytes, model);
   }
   const p = option.placement;
-  return optionSpeed(
-    option,
-    ctx.shape,
-    a,
-    {
-      inputTokens: w.inputTokens ?? DEFAULT_INPUT_TOKENS,
-      outputTokens: w.outputTokens ?? DEFAULT_OUTPUT_TOKENS,
-      sequences: Math.max(1, w.sequences),
-      kvElementBytes: elementBytes,
-      fabricGBps: p.nodes > 1 ? (ctx.links?.fabricGBps(p.fabric) ?? null) : null,
-      hostBandwidthGBps: (p.cpu ? ctx.links?.cpuHostGBps() : ctx.links?.hostGBps(p.nodeIds?.[0])) ?? null,
-    },
-    model,
-  );
+  const sc: SpeedContext = {
+    inputTokens: w.inputTokens ?? DEFAULT_INPUT_TOKENS,
+    outputTokens: w.outputTokens ?? DEFAULT_OUTPUT_TOKENS,
+    sequences: Math.max(1, w.sequences),
+    kvElementBytes: elementBytes,
+    fabricGBps: p.nodes > 1 ? (ctx.links?.fabricGBps(p.fabric) ?? null) : null,
+    hostBandwidthGBps: (p.cpu ? ctx.links?.cpuHostGBps() : ctx.links?.hostGBps(p.nodeIds?.[0])) ?? null,
+  };
+  const question = speedQuestionOf(option, sc);
+  const last = lastSpeed.get(layout);
+  if (last && last.question.every((x, i) => x === question[i])) return last.speed;
+  const speed = optionSpeed(option, ctx.shape, a, sc, model);
+  lastSpeed.set(layout, { question, speed });
+  return speed;
 }
 
 /**

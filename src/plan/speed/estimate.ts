@@ -26,6 +26,11 @@ function inputProblem(input: SpeedInput): string {
   return "";
 }
 
+/** The workload's sequences that run at once: all of them, or as many as the KV pool holds. */
+export function sequencesRunOf(sequences: number, sequencesTheKvHolds: number | null): number {
+  return sequencesTheKvHolds === null ? sequences : Math.min(sequences, Math.max(0, Math.floor(sequencesTheKvHolds)));
+}
+
 function termsLine(input: SpeedInput, terms: SpeedTerms): string {
   const bw = input.layout.cpuOnly ? "host RAM" : `${input.card.memBandwidthGBps} GB/s`;
   const fit = terms.fitted ? `fitted on ${terms.fittedOn}` : terms.fittedOn;
@@ -41,8 +46,7 @@ function termsLine(input: SpeedInput, terms: SpeedTerms): string {
  */
 export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): SpeedEstimate {
   const { workload, layout, card } = input;
-  const cap = workload.sequencesTheKvHolds;
-  const sequencesRun = cap === null ? workload.sequences : Math.min(workload.sequences, Math.max(0, Math.floor(cap)));
+  const sequencesRun = sequencesRunOf(workload.sequences, workload.sequencesTheKvHolds);
   const problem = inputProblem(input);
   if (problem !== "") return nulls(sequencesRun, `speed not estimated: ${problem}`);
   if (!layout.cpuOnly && (card.memBandwidthGBps === null || !(card.memBandwidthGBps > 0))) {

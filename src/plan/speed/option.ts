@@ -8,7 +8,7 @@
 import { cardSpecOf, speedCardOf } from "../cardSpecs.ts";
 import { kvBytesPerToken } from "../kvPerToken.ts";
 import type { ModelShape } from "../shapeTypes.ts";
-import { estimateSpeed } from "./estimate.ts";
+import { estimateSpeed, sequencesRunOf } from "./estimate.ts";
 import { rpcCrossings } from "./rpc.ts";
 import type { ComputeFormat, SpeedCard, SpeedEstimate, SpeedInput, SpeedModel } from "./types.ts";
 import type { Artifact, PlanOption } from "../types.ts";
@@ -132,7 +132,6 @@ export function speedInputOf(
   const llamacpp = option.engine === "llamacpp";
   const cards = Math.max(1, p.gpusPerNode * p.nodes);
   const host = hostBytesOf(option, shape, artifact);
-  const perSequenceTokens = ctx.inputTokens + ctx.outputTokens;
   // A data-parallel engine is its ranks side by side: the speed model sees one rank, its share of the
   // sequences and of the pool (optionSpeed adds the ranks up).
   const ranks = dataParallelRanks(option);
@@ -161,8 +160,7 @@ export function speedInputOf(
       inputTokens: ctx.inputTokens,
       outputTokens: ctx.outputTokens,
       sequences: Math.ceil(ctx.sequences / ranks),
-      sequencesTheKvHolds:
-        p.cpu || perSequenceTokens <= 0 ? null : Math.floor(option.kvPoolTokens / ranks / perSequenceTokens),
+      sequencesTheKvHolds: sequencesTheKvHoldsOf(option, ctx),
     },
   };
 }
@@ -203,6 +201,34 @@ export function optionSpeed(
     sequencesRun: Math.min(ctx.sequences, one.sequencesRun * busy),
     basis: `${one.basis}; ${ranks} data-parallel ranks, each with its share of the sequences (throughput is theirs together)`,
   };
+}
+
+/** Whole sequences of the request's length one rank's KV pool holds; null where the plan sizes no pool for it (the CPU). */
+function sequencesTheKvHoldsOf(option: PlanOption, ctx: SpeedContext): number | null {
+  const perSequenceTokens = ctx.inputTokens + ctx.outputTokens;
+  if (option.placement.cpu || perSequenceTokens <= 0) return null;
+  return Math.floor(option.kvPoolTokens / dataParallelRanks(option) / perSequenceTokens);
+}
+
+/**
+ * Everything optionSpeed reads from an option and its context that can change between two calls on
+ * one layout, as numbers (unknown as −1): equal questions (one layout at two contexts of the slider)
+ * have equal speeds. The pool enters only as the sequences it lets run, which is all it changes.
+ */
+export function speedQuestionOf(option: PlanOption, ctx: SpeedContext): number[] {
+  const p = option.placement;
+  const run = sequencesRunOf(Math.ceil(ctx.sequences / dataParallelRanks(option)), sequencesTheKvHoldsOf(option, ctx));
+  return [
+    run,
+    p.gpuLayers,
+    p.cpuMoeLayers,
+    ctx.inputTokens,
+    ctx.outputTokens,
+    ctx.sequences,
+    ctx.kvElementBytes,
+    ctx.fabricGBps ?? -1,
+    ctx.hostBandwidthGBps ?? -1,
+  ];
 }
 
 /** The data-parallel ranks of one vLLM/SGLang engine (placement.dataParallel), 1 otherwise. */
