@@ -41,6 +41,38 @@ export interface ResolvedSettings {
 }
 
 /**
+ * Settings are resolved for every card of every option on every slider move: the two parts that
+ * read tables (a release string, SGLang's tiers) are made once per release and per card × width.
+ */
+const profilesByVersion = new Map<string | undefined, readonly VllmMemoryProfile[]>();
+const fractionByCard = new Map<number, Map<number, number>>();
+
+function profilesOf(version: string | undefined): readonly VllmMemoryProfile[] {
+  let known = profilesByVersion.get(version);
+  if (known === undefined) {
+    if (profilesByVersion.size >= 256) profilesByVersion.clear();
+    known = vllmProfilesOf(version);
+    profilesByVersion.set(version, known);
+  }
+  return known;
+}
+
+function memFractionOf(cardMemoryBytes: number, tensorParallel: number): number {
+  let byWidth = fractionByCard.get(cardMemoryBytes);
+  if (byWidth === undefined) {
+    if (fractionByCard.size >= 1024) fractionByCard.clear();
+    byWidth = new Map();
+    fractionByCard.set(cardMemoryBytes, byWidth);
+  }
+  let known = byWidth.get(tensorParallel);
+  if (known === undefined) {
+    known = sglangMemFraction(cardMemoryBytes, tensorParallel);
+    byWidth.set(tensorParallel, known);
+  }
+  return known;
+}
+
+/**
  * Every setting resolved for an engine on a card of `cardMemoryBytes`: the
  * user's where given, else the engine's default. `tensorParallel` only moves
  * SGLang's reserve.
@@ -55,7 +87,7 @@ export function resolveSettings(
 ): ResolvedSettings {
   // vLLM keeps the smaller defaults on A100s whatever their memory (PR #17885: larger batches cost them throughput).
   const large = cardMemoryBytes >= VLLM_LARGE_CARD_GIB * GIB && !/^a100/i.test(gpuClass);
-  const vllmProfiles = vllmProfilesOf(settings.vllmVersion);
+  const vllmProfiles = profilesOf(settings.vllmVersion);
   const vllmProfile = vllmProfiles[0] ?? VLLM_NEWEST_PROFILE;
   return {
     gpuMemoryUtilization:
@@ -66,7 +98,7 @@ export function resolveSettings(
     dtype: settings.dtype ?? "auto",
     quantization: settings.quantization ?? "",
     enforceEager: settings.enforceEager ?? false,
-    memFractionStatic: settings.memFractionStatic ?? sglangMemFraction(cardMemoryBytes, tensorParallel),
+    memFractionStatic: settings.memFractionStatic ?? memFractionOf(cardMemoryBytes, tensorParallel),
     ubatch: settings.ubatch ?? LLAMACPP_UBATCH.value,
     batch: settings.batch ?? LLAMACPP_BATCH.value,
     // llama-server --parallel: one slot per concurrent sequence the user asks for.
