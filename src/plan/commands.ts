@@ -99,19 +99,29 @@ const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 /** A placeholder the user must replace (<head-node-ip>): left bare so it cannot run unnoticed. */
 const PLACEHOLDER = /^<[a-z0-9-]+>(:\d+)?$/;
 
+/** Words already quoted: a plan's commands repeat the same flags, repos and numbers over hundreds of options. */
+const quoted = new Map<string, string>();
+
 /** Quote a word for a POSIX shell when it needs it. */
 export function shellWord(word: string): string {
-  if (PLAIN_WORD.test(word) || PLACEHOLDER.test(word)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
+  const known = quoted.get(word);
+  if (known !== undefined) return known;
+  const made = PLAIN_WORD.test(word) || PLACEHOLDER.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+  // Bounded: a long session's contexts and node names must not grow it without end.
+  if (quoted.size >= 4096) quoted.clear();
+  quoted.set(word, made);
+  return made;
 }
 
 export function line(program: readonly string[], args: readonly Arg[]): string {
-  const words = [...program];
+  let out = "";
+  for (const word of program) out = out === "" ? shellWord(word) : `${out} ${shellWord(word)}`;
   for (const [flag, value] of args) {
-    words.push(flag);
-    if (value !== undefined) words.push(String(value));
+    out = out === "" ? shellWord(flag) : `${out} ${shellWord(flag)}`;
+    // A number's digits, sign, point and exponent are all plain words.
+    if (value !== undefined) out = `${out} ${typeof value === "number" ? String(value) : shellWord(value)}`;
   }
-  return words.map(shellWord).join(" ");
+  return out;
 }
 
 export function named(name: string, command: string): string {
