@@ -223,7 +223,10 @@ const speedModels = new WeakMap<Artifact, Map<number, SpeedModel | null>>();
  * placement (its layers or experts in RAM), the sequences its pool lets run and the workload's lengths,
  * not the context the slider moves: most steps of a drag ask most options the same question.
  */
-const lastSpeed = new WeakMap<Layout, { question: number[]; speed: SpeedEstimate }>();
+const LAST_SPEED = Symbol("lastSpeed");
+
+/** A layout with its last speed on a symbol property: not a WeakMap entry per layout and move, whose ephemerons cost the collector (plan.ts). */
+type SpeedKept = Layout & { [LAST_SPEED]?: { question: number[]; speed: SpeedEstimate } };
 
 /** What an option delivers at the workload: the request's lengths, its sequences, and the wires the cluster says it has. */
 function speedOf(
@@ -254,10 +257,10 @@ function speedOf(
     hostBandwidthGBps: (p.cpu ? ctx.links?.cpuHostGBps() : ctx.links?.hostGBps(p.nodeIds?.[0])) ?? null,
   };
   const question = speedQuestionOf(option, sc);
-  const last = lastSpeed.get(layout);
+  const last = (layout as SpeedKept)[LAST_SPEED];
   if (last && last.question.every((x, i) => x === question[i])) return last.speed;
   const speed = optionSpeed(option, ctx.shape, a, sc, model);
-  lastSpeed.set(layout, { question, speed });
+  (layout as SpeedKept)[LAST_SPEED] = { question, speed };
   return speed;
 }
 

@@ -87,7 +87,9 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
     // a whole-model step of one micro-batch (each stage is busy for its share of every one). Fewer
     // sequences than stages leave stages idle: the bubble. llama.cpp's layer split runs one batch.
     const microBatches = layout.engine === "llamacpp" ? 1 : Math.min(sequencesRun, layout.pipelineStages);
-    const step = decodeStepMs(input, terms, Math.ceil(sequencesRun / microBatches), decodeContext);
+    const perMicroBatch = Math.ceil(sequencesRun / microBatches);
+    // One sequence a micro-batch is the step the sequence alone took.
+    const step = perMicroBatch === 1 ? alone : decodeStepMs(input, terms, perMicroBatch, decodeContext);
     const interferenceMs =
       sequencesRun > 1 && prefill.ms !== null
         ? (terms.prefillInterference * (sequencesRun - 1) * prefill.ms) / workload.outputTokens

@@ -1,5 +1,5 @@
 /** What each card of a llama.cpp layer split holds. */
-import { kvGeometry } from "../../kv.ts";
+import { geometryOfFirst } from "../../geometries.ts";
 import type { Part } from "../../layout.ts";
 import type { ModelShape } from "../../shapeTypes.ts";
 import type { Artifact } from "../../types.ts";
@@ -21,7 +21,7 @@ export function layerSplitParts(
   const perCard = Math.ceil(shape.layers / cards);
   const moePerCard = Math.ceil(wp.moeLayers / cards);
   const body = perCard * wp.layerBytes + moePerCard * wp.expertLayerBytes;
-  const kv = kvGeometry(shape.layerCaches.slice(0, perCard), 1);
+  const kv = geometryOfFirst(shape, perCard);
   // The output layer sits on the last card; a tied model's is a copy of token_embd, whose
   // original stays in a CPU buffer for the lookups (calibration: Gemma-3-27B's CUDA0 buffer
   // is the whole file, and its CPU buffer the embedding again).
