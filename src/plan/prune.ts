@@ -34,13 +34,24 @@ function noWorse(b: PlanOption, a: PlanOption): boolean {
   );
 }
 
+/** The options one pipeline is judged against: its artifact, engine and card class. */
+function groupKey(o: PlanOption): string {
+  return `${o.artifact}|${o.engine}|${o.placement.gpuClass}`;
+}
+
 /** The layouts and options to keep, in the order given. */
 export function paretoPrune(layouts: Layout[], options: PlanOption[]): { layouts: Layout[]; options: PlanOption[] } {
+  // Only pipelines are dropped, and only by a layout of their own artifact, engine and class: the
+  // groups need only those keys (a plan of hundreds of llama.cpp splits has a few pipelines).
+  const pipelineKeys = new Set<string>();
+  for (const o of options) if (prunable(o)) pipelineKeys.add(groupKey(o));
+  if (pipelineKeys.size === 0) return { layouts, options };
   const groups = new Map<string, number[]>();
   for (let i = 0; i < options.length; i++) {
     const o = options[i];
-    if (!o) continue;
-    const key = `${o.artifact}|${o.engine}|${o.placement.gpuClass}`;
+    if (!o || (o.engine !== "vllm" && o.engine !== "sglang")) continue;
+    const key = groupKey(o);
+    if (!pipelineKeys.has(key)) continue;
     const g = groups.get(key);
     if (g) g.push(i);
     else groups.set(key, [i]);
