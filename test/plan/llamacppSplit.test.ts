@@ -133,6 +133,33 @@ describe("a box with an RTX 4090 and an RTX 3090 runs Llama-3.3-70B Q4_K_M with 
   });
 });
 
+describe("the speed of a split over a 4090 and a 3090", () => {
+  const mixed = splitOption(
+    plan70({ nodes: [node("box", "", [cards("rtx4090-24g", 1), cards("rtx3090-24g", 1)], 128)] }).options,
+  );
+  // The same artifact over two cards of one class: llama.cpp's plain layer split of that class.
+  const pair = (cls: string) =>
+    plan70({ nodes: [node("box", "", [cards(cls, 2)], 128)] }).options.find(
+      (o) => o.engine === "llamacpp" && o.placement.gpusPerNode === 2 && !o.placement.cpu,
+    );
+
+  test("it is estimated (it was null: the joined class label has no spec), and the basis names both cards", () => {
+    expect(mixed?.speed?.decodeTps).toBeGreaterThan(0);
+    expect(mixed?.speed?.basis).toContain("rtx4090-24g + rtx3090-24g");
+  });
+
+  // The layers run one card after the other, so a token costs each card's bytes at that card's
+  // bandwidth: between two 3090s (936 GB/s) and two 4090s (1,008 GB/s) with the same layers.
+  // No public llama-bench of this pair with a stated split was found to check the figure itself.
+  test("it decodes between the same split on two 3090s and on two 4090s", () => {
+    const slow = pair("rtx3090-24g")?.speed?.decodeTps ?? NaN;
+    const fast = pair("rtx4090-24g")?.speed?.decodeTps ?? NaN;
+    expect(slow).toBeLessThan(fast);
+    expect(mixed?.speed?.decodeTps).toBeGreaterThan(slow);
+    expect(mixed?.speed?.decodeTps).toBeLessThan(fast);
+  });
+});
+
 describe("a -ts typed by hand is checked like the context", () => {
   const p = plan70({ nodes: [node("box", "", [cards("rtx4090-24g", 1), cards("rtx3090-24g", 1)], 128)] });
   const o = splitOption(p.options) as PlanOption;

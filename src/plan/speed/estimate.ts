@@ -32,7 +32,11 @@ export function sequencesRunOf(sequences: number, sequencesTheKvHolds: number | 
 }
 
 function termsLine(input: SpeedInput, terms: SpeedTerms): string {
-  const bw = input.layout.cpuOnly ? "host RAM" : `${input.card.memBandwidthGBps} GB/s`;
+  const gbps = input.card.memBandwidthGBps;
+  // A split over several classes reads at a weighted mean (option.ts splitCardOf): said whole.
+  const bw = input.layout.cpuOnly
+    ? "host RAM"
+    : `${gbps !== null && !Number.isInteger(gbps) ? Math.round(gbps) : gbps} GB/s`;
   const fit = terms.fitted ? `fitted on ${terms.fittedOn}` : terms.fittedOn;
   return `${input.layout.engine} on ${input.card.label} (${input.card.kind}, ${bw}): reads at ${Math.round(terms.bandwidthEfficiency * 100)}% of bandwidth + ${terms.stepFixedMs} ms per step, prefill at ${Math.round(terms.prefillComputeEfficiency * 100)}% of dense TFLOPS (${fit})`;
 }

@@ -81,6 +81,61 @@ export interface SpeedContext {
   hostBandwidthGBps: number | null;
 }
 
+/** The devices of a llama.cpp split that hold weights, by class: the per-card loads, host RAM left out. */
+function splitDevicesOf(option: PlanOption): { gpuClass: string; bytes: number }[] {
+  return option.cards
+    .filter((c) => c.gpuClass !== "" && c.weightsBytes > 0)
+    .map((c) => ({ gpuClass: c.gpuClass, bytes: c.weightsBytes * c.cards }));
+}
+
+/**
+ * One card standing for a llama.cpp split over cards of several classes (-ts over a 4090 and a 3090):
+ * the layer split runs its layers one device after another, so a token takes Σ bytesᵢ ÷ bandwidthᵢ,
+ * the time of one card whose bandwidth is the harmonic mean of the devices' weighted by the bytes
+ * each holds; compute the same. Kind and vendor (for the fitted terms) are the device's that holds
+ * the most. Null for one class, or where a class has no spec (its speed stays unknown, not guessed).
+ */
+function splitCardOf(option: PlanOption): SpeedCard | null {
+  if (option.engine !== "llamacpp" || option.placement.tensorSplit === undefined) return null;
+  const devices = splitDevicesOf(option);
+  const classes = [...new Set(devices.map((d) => d.gpuClass))];
+  if (classes.length < 2) return null;
+  const cards = devices.map((d) => ({ bytes: d.bytes, card: speedCardOf(d.gpuClass) }));
+  const total = cards.reduce((sum, d) => sum + d.bytes, 0);
+  const weighted = (rate: (c: SpeedCard) => number | null): number | null => {
+    let seconds = 0;
+    for (const d of cards) {
+      const r = rate(d.card);
+      if (r === null || !(r > 0)) return null;
+      seconds += d.bytes / r;
+    }
+    return total / seconds;
+  };
+  const heaviest = cards.reduce((a, b) => (b.bytes > a.bytes ? b : a)).card;
+  return {
+    label: classes.join(" + "),
+    kind: heaviest.kind,
+    vendor: heaviest.vendor,
+    memBandwidthGBps: weighted((c) => c.memBandwidthGBps),
+    tflops: {
+      bf16: weighted((c) => c.tflops.bf16),
+      fp16: weighted((c) => c.tflops.fp16),
+      fp8: weighted((c) => c.tflops.fp8),
+      fp4: weighted((c) => c.tflops.fp4),
+      int8: weighted((c) => c.tflops.int8),
+    },
+  };
+}
+
+/** The slowest link between the cards of a split over several classes (null where a class has no spec). */
+function slowestLinkOf(option: PlanOption): number | null {
+  if (option.placement.tensorSplit === undefined) return null;
+  const links = [...new Set(splitDevicesOf(option).map((d) => d.gpuClass))].map(
+    (c) => cardSpecOf(c)?.link.gbpsPerDirection ?? null,
+  );
+  return links.length === 0 || links.includes(null) ? null : Math.min(...(links as number[]));
+}
+
 /** Decoder layers that carry routed experts. */
 function moeLayersOf(shape: ModelShape): number {
   const moe = shape.moe;
@@ -128,7 +183,7 @@ export function speedInputOf(
         memBandwidthGBps: null,
         tflops: { bf16: null, fp16: null, fp8: null, fp4: null, int8: null },
       }
-    : speedCardOf(p.gpuClass);
+    : (splitCardOf(option) ?? speedCardOf(p.gpuClass));
   const llamacpp = option.engine === "llamacpp";
   const cards = Math.max(1, p.gpusPerNode * p.nodes);
   const host = hostBytesOf(option, shape, artifact);
@@ -149,7 +204,7 @@ export function speedInputOf(
       cpuOnly: p.cpu,
     },
     links: {
-      intraNodeGBps: spec?.link.gbpsPerDirection ?? null,
+      intraNodeGBps: spec?.link.gbpsPerDirection ?? slowestLinkOf(option),
       fabricGBps: ctx.fabricGBps,
       // llama.cpp's hosts are joined by RPC, whose crossings (rpc.ts) replace the pipeline's cross-node hops.
       crossNodeHops: llamacpp ? 0 : Math.max(0, p.nodes - 1),
