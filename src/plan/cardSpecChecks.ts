@@ -80,10 +80,10 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
     note: "not on the vendor's page here; corroborated by https://grokipedia.com/page/210100120: \"delivering up to 3.93 TB/s memory bandwidth\" (3,900 kept, NVIDIA's table figure)",
   },
   "b200-180g": {
-    note: "bandwidth not checked: NVIDIA's file prints 7.7 TB/s (mem_bw, corrected from 8 \"per datasheet\" in ai-dynamo/aiconfigurator d738298f) where the table has 8,000 (docs/speed/gpus.json, and NVIDIA's DGX B200 64 TB/s over 8 GPUs as third parties reprint it); the driver agrees with 7.7: 7,680-bit bus × 3,996 MHz × 2 = 7.67 TB/s (https://github.com/pytorch/ao/pull/4002)",
+    note: "7,700 GB/s as the file in NVIDIA's repository has it (a contributor's fix from 8 TB/s \"per the official NVIDIA Blackwell datasheet\", merged there as d738298f), where docs/speed/gpus.json had 8,000 (NVIDIA's DGX B200 64 TB/s over 8 GPUs as third parties reprint it); the driver agrees: 7,680-bit bus × 3,996 MHz × 2 = 7.67 TB/s (https://github.com/pytorch/ao/pull/4002)",
   },
   "b300-288g": {
-    note: 'bandwidth not checked: NVIDIA\'s file prints 7.75 TB/s ("Total mem_bw: 62TB/s / 8 GPUs", from the Blackwell Ultra datasheet) where the table has 8,000 (docs/speed/gpus.json); FP4 14 PFLOPS dense and INT8 153.5 ("307 TOPS sparse / 2") are the file\'s, which replaced gpus.json\'s 13,500 and a guessed 150',
+    note: '7,750 GB/s ("Total mem_bw: 62TB/s / 8 GPUs"), FP4 14 PFLOPS dense and INT8 153.5 ("307 TOPS sparse / 2") are NVIDIA\'s file\'s, from the Blackwell Ultra datasheet it names; docs/speed/gpus.json had 8,000, 13,500 and a guessed 150',
   },
   "rtxpro6000-96g": {
     note: "TFLOPS not checked: NVIDIA's 4,000 AI TOPS (sparse FP4) halved per format, derived, as reprinted at https://gpu.name/posts/nvidia-unveils-rtx-pro-6000-blackwell-gpu-with-24-064-cores-and-96gb-memory; aiconfigurator's 467.8 BF16 is scaled to one node's clock, not NVIDIA's figure",

@@ -136,6 +136,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
         "intra_node_bw: 900000000000  # Byte/s per gpu, single direction",
       ],
       {
+        memBandwidthGBps: "mem_bw: 7700000000000",
         bf16: "bfloat16_tc_flops: 2250000000000000",
         int8: "int8_tc_flops: 4500000000000000",
         fp8: "fp8_tc_flops: 4500000000000000",
@@ -157,6 +158,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
         "intra_node_bw: 900000000000  # Byte/s per gpu, single direction (1.8 TB/s NVLink bidir / 2)",
       ],
       {
+        memBandwidthGBps: "mem_bw: 7750000000000",
         bf16: "bfloat16_tc_flops: 2250000000000000",
         int8: "int8_tc_flops: 153500000000000",
         fp8: "fp8_tc_flops: 4500000000000000",

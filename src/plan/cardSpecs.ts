@@ -195,13 +195,13 @@ export const CARD_SPECS: readonly CardSpec[] = [
     "https://www.nvidia.com/en-us/data-center/grace-hopper-superchip/",
   ),
   // Blackwell
-  spec("b200-180g", "NVIDIA B200 (HGX)", "hbm", "sxm", 8000, tf(2250, 4500, 9000, 4500), link.nvlink5, NV_HGX),
+  spec("b200-180g", "NVIDIA B200 (HGX)", "hbm", "sxm", 7700, tf(2250, 4500, 9000, 4500), link.nvlink5, NV_HGX),
   spec(
     "b300-288g",
     "NVIDIA B300 (HGX Blackwell Ultra)",
     "hbm",
     "sxm",
-    8000,
+    7750,
     tf(2250, 4500, 14000, 153.5),
     link.nvlink5,
     NV_HGX,

@@ -103,11 +103,15 @@ describe("card speed specs", () => {
     );
   });
 
-  test("a figure the vendor prints otherwise is not checked: aiconfigurator's B200 7.7 TB/s against the table's 8,000", () => {
-    const b200 = SPECS.find((c) => c.label === "b200-180g");
-    expect(b200?.memBandwidthGBps).toBe(8000);
-    expect(b200?.checkedFields).not.toContain("memBandwidthGBps");
-    expect(b200?.checked).toBe(false);
+  test("where the vendor prints another figure, the vendor's stands: B200 7,700 GB/s and B300 7,750, not gpus.json's 8,000", () => {
+    for (const [label, gbps] of [
+      ["b200-180g", 7700],
+      ["b300-288g", 7750],
+    ] as const) {
+      const c = SPECS.find((x) => x.label === label);
+      expect(c?.memBandwidthGBps, label).toBe(gbps);
+      expect(c?.checked, label).toBe(true);
+    }
   });
 
   test("rounding the vendor's own pages differ by is accepted, a different figure is not", () => {
