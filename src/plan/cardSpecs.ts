@@ -12,10 +12,13 @@
  * which is what cuBLAS and llama.cpp's kernels run at.
  *
  * Provenance: docs/speed/gpus.json was the starting list, written from
- * memory. What was read for each card, where and when, is in
- * cardSpecChecks.ts: the page never reads those quotes, so they stay out of
- * its first chunk (issue 19). A figure marked "derived" is arithmetic on
- * vendor numbers (units × clock), not printed by the vendor.
+ * memory. What the vendor itself prints for each card, where, and which
+ * field it gives, is in cardSpecReads.ts; cardSpecChecks.ts says which
+ * figures that confirms and what else was read (the page never reads those
+ * quotes, so they stay out of its first chunk, issue 19). Where a vendor
+ * page printed another figure, the vendor's replaced gpus.json's. A figure
+ * marked "derived" is arithmetic on vendor numbers (units × clock), not
+ * printed by the vendor.
  */
 import { ddrChannelGBps, DEFAULT_HOST_GBPS } from "./speed/host.ts";
 import type { CardKind, CardVendor, ComputeFormat, SpeedCard } from "./speed/types.ts";
@@ -157,7 +160,7 @@ export const CARD_SPECS: readonly CardSpec[] = [
     "hbm",
     "pcie",
     2000,
-    tf(756, 1513, null, 1513),
+    tf(756.5, 1513, null, 1513),
     withNote(link.pcie5, "an NVLink bridge joins pairs at 600 GB/s"),
     NV_H100,
   ),
@@ -192,14 +195,14 @@ export const CARD_SPECS: readonly CardSpec[] = [
     "https://www.nvidia.com/en-us/data-center/grace-hopper-superchip/",
   ),
   // Blackwell
-  spec("b200-180g", "NVIDIA B200 (HGX)", "hbm", "sxm", 8000, tf(2250, 4500, 9000, 4500), link.nvlink5, NV_HGX),
+  spec("b200-180g", "NVIDIA B200 (HGX)", "hbm", "sxm", 7700, tf(2250, 4500, 9000, 4500), link.nvlink5, NV_HGX),
   spec(
     "b300-288g",
     "NVIDIA B300 (HGX Blackwell Ultra)",
     "hbm",
     "sxm",
-    8000,
-    tf(2250, 4500, 13500, 150),
+    7750,
+    tf(2250, 4500, 14000, 153.5),
     link.nvlink5,
     NV_HGX,
   ),

@@ -141,7 +141,15 @@ export type {
   ComputeFormat,
 } from "./speed/types.ts";
 export { CARD_SPECS, BENCHMARK_GPU_KEYS, HOST_MEMORY, cardSpecOf, speedCardOf, type CardSpec } from "./cardSpecs.ts";
-export { cardSpecCheck, cardSpecsWithChecks, type CardSpecCheck } from "./cardSpecChecks.ts";
+export {
+  cardSpecCheck,
+  cardSpecsWithChecks,
+  fieldValue,
+  isVendorHosted,
+  printedAgrees,
+  type CardSpecCheck,
+} from "./cardSpecChecks.ts";
+export { VENDOR_READS, type CheckedField, type PrintedFigure, type VendorRead } from "./cardSpecReads.ts";
 export { appleGpuWorkingSetBytes, engineRunsOn, UNIFIED_MEMORY, type UnifiedMemory } from "./unifiedMemory.ts";
 export {
   checkTensorSplit,

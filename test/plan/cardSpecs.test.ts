@@ -8,14 +8,22 @@ import {
   BENCHMARK_GPU_KEYS,
   CARD_SPECS,
   HOST_MEMORY,
+  VENDOR_READS,
   cardSpecOf,
   cardSpecsWithChecks,
+  fieldValue,
+  isVendorHosted,
+  printedAgrees,
   speedCardOf,
+  type CheckedField,
+  type PrintedFigure,
 } from "../../src/plan/index.ts";
 import { measuredRows } from "./speedCases.ts";
 
 // Each card's figures with what was read for them (src/plan/cardSpecChecks.ts).
 const SPECS = cardSpecsWithChecks();
+// What the speed model multiplies by; a card is checked when each it has is vendor-read.
+const SPEED_FIELDS = ["memBandwidthGBps", "bf16", "fp8", "fp4", "int8"] as const;
 
 describe("card speed specs", () => {
   test.each(CARDS.map((c) => c.class))("catalog card %s has a speed spec under its own label", (label) => {
@@ -29,7 +37,7 @@ describe("card speed specs", () => {
     expect(cardSpecOf(label ?? "")).toBeDefined();
   });
 
-  test("labels are unique and every spec names a vendor URL and says whether it was checked", () => {
+  test("labels are unique and every spec names a vendor URL and says what was read for it", () => {
     const labels = CARD_SPECS.map((c) => c.label);
     expect(new Set(labels).size).toBe(labels.length);
     for (const c of SPECS) {
@@ -38,39 +46,82 @@ describe("card speed specs", () => {
     }
   });
 
-  test("a checked figure quotes the document it was read on", () => {
-    for (const c of SPECS.filter((x) => x.checked)) expect(c.checkQuote, c.label).toMatch(/https:\/\/.*"/);
+  // Issue 12: "checked" means read on the vendor's own page; a distributor's reprint, a mirror or a fork does not count.
+  test.each([
+    ["https://rocm.docs.amd.com/en/latest/reference/gpu-arch/mi350.html", true],
+    ["https://docs.nvidia.com/cuda/hopper-tuning-guide/index.html", true],
+    [`https://github.com/ai-dynamo/aiconfigurator/blob/${"0".repeat(40)}/x.yaml`, true],
+    // A branch moves: the quote must stay checkable at a commit.
+    ["https://github.com/NVIDIA/TensorRT-LLM/blob/main/docs/source/blogs/H200launch.md", false],
+    // A fork of NVIDIA's repository is not NVIDIA.
+    [`https://github.com/FriskFreeman/aiconfigurator/blob/${"0".repeat(40)}/x.yaml`, false],
+    ["https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html", false],
+    ["https://www.nvidia.com.example.org/h100/", false],
+  ])("%s is vendor-hosted: %s", (url, expected) => {
+    expect(isVendorHosted(url)).toBe(expected);
   });
 
-  // Issue 12: "checked" means read on the vendor's own page; a distributor's reprint or a mirror of a datasheet is not.
-  const VENDOR_HOSTS = /^https:\/\/([a-z0-9-]+\.)*(nvidia\.com|amd\.com|apple\.com|intel\.com)\//;
   const checked = SPECS.filter((c) => c.checked);
 
-  test("at least one card is checked, and every checked one names a vendor-hosted page and the day it was read", () => {
-    expect(checked.map((c) => c.label)).toContain("mi300x-192g");
-    for (const c of checked) {
-      expect(c.source, c.label).toMatch(VENDOR_HOSTS);
-      expect(c.checkQuote, c.label).toContain(c.source);
-      expect(c.checkedOn, c.label).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    }
-    for (const c of SPECS.filter((x) => !x.checked)) expect(c.checkedOn, c.label).toBeNull();
-  });
-
-  test("a checked card's figures are the ones its quote shows (bandwidth in GB/s or TB/s, dense TFLOPS)", () => {
-    for (const c of checked) {
-      const bw = c.memBandwidthGBps;
-      if (bw !== null)
-        expect(c.checkQuote.includes(String(bw)) || c.checkQuote.includes(`${bw / 1000} TB`), c.label).toBe(true);
-      for (const f of ["bf16", "fp8", "fp4", "int8"] as const) {
-        const v = c.tflops[f];
-        // AMD's MI350 page prints two figures ("2.5 PF" for 2516.6 TFLOPS): the exact value, or that rounding.
-        if (v !== null)
+  test("every vendor read is vendor-hosted, and each number it gives is in its quote and is the table's to the digits printed", () => {
+    for (const [label, reads] of Object.entries(VENDOR_READS)) {
+      const spec = cardSpecOf(label);
+      expect(spec, `${label} is not a card in cardSpecs.ts`).toBeDefined();
+      for (const r of reads) {
+        expect(isVendorHosted(r.url), `${label}: ${r.url}`).toBe(true);
+        for (const [field, figure] of Object.entries(r.fields) as [CheckedField, PrintedFigure][]) {
+          expect(r.quote, `${label} ${field}`).toContain(figure.printed);
+          const value = spec === undefined ? null : fieldValue(spec, field);
           expect(
-            c.checkQuote.includes(String(v)) || c.checkQuote.includes(`${(v / 1000).toPrecision(2)} P`),
-            `${c.label} ${f} ${v}`,
+            printedAgrees(value, figure),
+            `${label} ${field}: table ${value}, printed "${figure.printed}" × ${figure.times}`,
           ).toBe(true);
+        }
       }
     }
+  });
+
+  test("a card is checked when its bandwidth and every dense TFLOPS it has are vendor-read, and only then has a day", () => {
+    for (const c of SPECS) {
+      const needed = SPEED_FIELDS.filter((f) => fieldValue(c, f) !== null);
+      expect(c.checked, c.label).toBe(needed.length > 0 && needed.every((f) => c.checkedFields.includes(f)));
+      if (c.checked) {
+        expect(c.checkedOn, c.label).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        for (const r of c.reads) expect(c.checkQuote, c.label).toContain(r.url);
+      } else expect(c.checkedOn, c.label).toBeNull();
+    }
+    expect(checked.map((c) => c.label)).toEqual(
+      expect.arrayContaining([
+        "h100-80g",
+        "h200-141g",
+        "gb200-186g",
+        "a100-80g",
+        "l40s-48g",
+        "mi300x-192g",
+        "mi355x-288g",
+      ]),
+    );
+  });
+
+  test("where the vendor prints another figure, the vendor's stands: B200 7,700 GB/s and B300 7,750, not gpus.json's 8,000", () => {
+    for (const [label, gbps] of [
+      ["b200-180g", 7700],
+      ["b300-288g", 7750],
+    ] as const) {
+      const c = SPECS.find((x) => x.label === label);
+      expect(c?.memBandwidthGBps, label).toBe(gbps);
+      expect(c?.checked, label).toBe(true);
+    }
+  });
+
+  test("rounding the vendor's own pages differ by is accepted, a different figure is not", () => {
+    // H100 SXM: 1,979 sparse on the datasheet is 989.4 dense; aiconfigurator prints 989.
+    expect(printedAgrees(989.4, { printed: "bfloat16_tc_flops: 989000000000000", times: 1e-12 })).toBe(true);
+    // MI355X: "2.5 PF" holds 2,450 to 2,550.
+    expect(printedAgrees(2516.6, { printed: "BF16 Sparsity: 2.5 PF", times: 1000 })).toBe(true);
+    expect(printedAgrees(2600, { printed: "BF16 Sparsity: 2.5 PF", times: 1000 })).toBe(false);
+    expect(printedAgrees(8000, { printed: "mem_bw: 7700000000000", times: 1e-9 })).toBe(false);
+    expect(printedAgrees(null, { printed: "4.8TB/s", times: 1000 })).toBe(false);
   });
 
   test("vendors print 2:4-sparse TFLOPS; the table keeps dense ones: H100 SXM BF16 989.4, not 1,979", () => {

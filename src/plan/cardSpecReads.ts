@@ -1,0 +1,346 @@
+/**
+ * What each card's vendor itself prints for the figures in cardSpecs.ts:
+ * the line as read, where (a page the vendor hosts, or a file in the
+ * vendor's own GitHub organisation pinned at a commit) and which field each
+ * printed number gives. cardSpecChecks.ts turns these into `checked`.
+ *
+ * Issue 12: "check each one against the vendor's own page". A reprint on a
+ * distributor's or aggregator's site does not count however faithful; those
+ * are kept as notes in cardSpecChecks.ts. Read on 2026-12-01.
+ */
+
+/** A figure of cardSpecs.ts a vendor page can give: bandwidth, dense TFLOPS per format, the card-to-card link. */
+export type CheckedField = "memBandwidthGBps" | "bf16" | "fp8" | "fp4" | "int8" | "link";
+
+/** One number as printed: `printed` occurs verbatim in the quote; its last number × `times` is the table's value (GB/s, dense TFLOPS, link GB/s one way). */
+export interface PrintedFigure {
+  printed: string;
+  times: number;
+}
+
+export interface VendorRead {
+  /** The page or the pinned file it was read in. */
+  url: string;
+  /** Whose it is, and why it counts as the vendor's own. */
+  host: string;
+  /** The lines as read (joined with " … "). */
+  quote: string;
+  fields: Partial<Record<CheckedField, PrintedFigure>>;
+}
+
+/** The day these were read. */
+export const READ_ON = "2026-12-01";
+
+/** NVIDIA Dynamo's configurator, main at this commit; its system files are NVIDIA's copyright. */
+const AIC_COMMIT = "095f58a51c4ca8e61b66ec108d86f223f8d559ce";
+const AIC_HOST =
+  "NVIDIA's own repository ai-dynamo/aiconfigurator (NVIDIA Dynamo's configurator; the file says \"SPDX-FileCopyrightText: Copyright (c) … NVIDIA CORPORATION & AFFILIATES\"), main branch";
+
+/** A system file of aiconfigurator: its lines, and the fields they give (a yaml value, in bytes/s or FLOPS, or a figure as printed). */
+function aic(file: string, lines: string[], fields: Partial<Record<CheckedField, string | PrintedFigure>>): VendorRead {
+  const scale: Record<CheckedField, number> = {
+    memBandwidthGBps: 1e-9,
+    bf16: 1e-12,
+    fp8: 1e-12,
+    fp4: 1e-12,
+    int8: 1e-12,
+    link: 1e-9,
+  };
+  const out: Partial<Record<CheckedField, PrintedFigure>> = {};
+  for (const [k, f] of Object.entries(fields) as [CheckedField, string | PrintedFigure][])
+    out[k] = typeof f === "string" ? { printed: f, times: scale[k] } : f;
+  return {
+    url: `https://github.com/ai-dynamo/aiconfigurator/blob/${AIC_COMMIT}/aic-core/src/aiconfigurator_core/systems/${file}.yaml`,
+    host: AIC_HOST,
+    quote: lines.join(" … "),
+    fields: out,
+  };
+}
+
+const ROCM_HOST = "AMD's ROCm documentation (rocm.docs.amd.com)";
+
+/** By card label (cardSpecs.ts). A card not here has no vendor read. */
+export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
+  "h100-80g": [
+    aic(
+      "h100_sxm",
+      [
+        "mem_bw: 3350000000000 # 3350GB/s",
+        "bfloat16_tc_flops: 989000000000000 # 989TFLOPS",
+        "int8_tc_flops: 1978000000000000 # 1978TFLOPS",
+        "fp8_tc_flops: 1978000000000000 # 1978TFLOPS",
+        "intra_node_bw: 450000000000  # Byte/s per gpu, single direction",
+      ],
+      {
+        memBandwidthGBps: "mem_bw: 3350000000000",
+        bf16: "bfloat16_tc_flops: 989000000000000",
+        int8: "int8_tc_flops: 1978000000000000",
+        fp8: "fp8_tc_flops: 1978000000000000",
+        link: "intra_node_bw: 450000000000",
+      },
+    ),
+  ],
+  "h100-pcie-80g": [
+    aic(
+      "h100_pcie",
+      [
+        "mem_bw: 2000000000000 # 2TB/s",
+        "bfloat16_tc_flops: 756500000000000 # 756.5TFLOPS (dense; NVIDIA specs list 1513TFLOPS with sparsity)",
+        "int8_tc_flops: 1513000000000000 # 1513TOPS (dense; NVIDIA specs list 3026TOPS with sparsity)",
+        "fp8_tc_flops: 1513000000000000 # 1513TFLOPS (dense; NVIDIA specs list 3026TFLOPS with sparsity)",
+      ],
+      {
+        memBandwidthGBps: "mem_bw: 2000000000000",
+        bf16: "bfloat16_tc_flops: 756500000000000",
+        int8: "int8_tc_flops: 1513000000000000",
+        fp8: "fp8_tc_flops: 1513000000000000",
+      },
+    ),
+  ],
+  "h200-141g": [
+    aic(
+      "h200_sxm",
+      [
+        "mem_bw: 4800000000000 # 4800GB/s",
+        "bfloat16_tc_flops: 989000000000000 # 989TFLOPS",
+        "int8_tc_flops: 1978000000000000 # 1978TFLOPS",
+        "fp8_tc_flops: 1978000000000000 # 1978TFLOPS",
+        "intra_node_bw: 450000000000  # Byte/s per gpu, single direction",
+      ],
+      {
+        memBandwidthGBps: "mem_bw: 4800000000000",
+        bf16: "bfloat16_tc_flops: 989000000000000",
+        int8: "int8_tc_flops: 1978000000000000",
+        fp8: "fp8_tc_flops: 1978000000000000",
+        link: "intra_node_bw: 450000000000",
+      },
+    ),
+    {
+      url: "https://github.com/NVIDIA/TensorRT-LLM/blob/1555478c1b417a0b34de05209862ea5a2ab9add1/docs/source/blogs/H200launch.md",
+      host: "NVIDIA's TensorRT-LLM documentation (its blog post, rendered at nvidia.github.io/TensorRT-LLM)",
+      quote:
+        "H200 is the first GPU with HBM3e memory with 4.8TB/s of memory bandwidth, a 1.4X increase over H100. H200 also expands GPU memory capacity nearly 2X to 141 gigabytes (GB).",
+      fields: { memBandwidthGBps: { printed: "4.8TB/s", times: 1000 } },
+    },
+  ],
+  "b200-180g": [
+    aic(
+      "b200_sxm",
+      [
+        "# https://nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703",
+        "mem_bw: 7700000000000 # 7.7TB/s",
+        "bfloat16_tc_flops: 2250000000000000 # 2250TFLOPS",
+        "int8_tc_flops: 4500000000000000 # 4500TFLOPS",
+        "fp8_tc_flops: 4500000000000000 # 4500TFLOPS",
+        "fp4_tc_flops: 9000000000000000 # 9000TFLOPS",
+        "intra_node_bw: 900000000000  # Byte/s per gpu, single direction",
+      ],
+      {
+        memBandwidthGBps: "mem_bw: 7700000000000",
+        bf16: "bfloat16_tc_flops: 2250000000000000",
+        int8: "int8_tc_flops: 4500000000000000",
+        fp8: "fp8_tc_flops: 4500000000000000",
+        fp4: "fp4_tc_flops: 9000000000000000",
+        link: "intra_node_bw: 900000000000",
+      },
+    ),
+  ],
+  "b300-288g": [
+    aic(
+      "b300_sxm",
+      [
+        "# https://resources.nvidia.com/en-us-blackwell-architecture/blackwell-ultra-datasheet",
+        "mem_bw: 7750000000000 # 7.75 TB/s (Total mem_bw: 62TB/s / 8 GPUs)",
+        "bfloat16_tc_flops: 2250000000000000 # 2250 TFLOPS (4.5 PFLOPS sparse / 2)",
+        "int8_tc_flops: 153500000000000 # 153.5 TFLOPS (307 TOPS sparse / 2)",
+        "fp8_tc_flops: 4500000000000000 # 4.5 PFLOPS (9 PFLOPS sparse / 2)",
+        "fp4_tc_flops: 14000000000000000 # 14 PFLOPS (18 PFLOPS sparse | 14 PFLOPS dense)",
+        "intra_node_bw: 900000000000  # Byte/s per gpu, single direction (1.8 TB/s NVLink bidir / 2)",
+      ],
+      {
+        memBandwidthGBps: "mem_bw: 7750000000000",
+        bf16: "bfloat16_tc_flops: 2250000000000000",
+        int8: "int8_tc_flops: 153500000000000",
+        fp8: "fp8_tc_flops: 4500000000000000",
+        fp4: "fp4_tc_flops: 14000000000000000",
+        link: "intra_node_bw: 900000000000",
+      },
+    ),
+  ],
+  "gb200-186g": [
+    aic(
+      "gb200",
+      [
+        "# https://nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703",
+        "mem_bw: 8000000000000 # 8TB/s",
+        "bfloat16_tc_flops: 2500000000000000 # 2500TFLOPS",
+        "int8_tc_flops: 5000000000000000 # 5000TFLOPS",
+        "fp8_tc_flops: 5000000000000000 # 5000TFLOPS",
+        "fp4_tc_flops: 10000000000000000 # 10PFLOPS",
+        "intra_node_bw: 900000000000  # Byte/s per GPU, single direction - NVLink 5th gen within node",
+      ],
+      {
+        memBandwidthGBps: "mem_bw: 8000000000000",
+        bf16: "bfloat16_tc_flops: 2500000000000000",
+        int8: "int8_tc_flops: 5000000000000000",
+        fp8: "fp8_tc_flops: 5000000000000000",
+        fp4: "fp4_tc_flops: 10000000000000000",
+        link: "intra_node_bw: 900000000000",
+      },
+    ),
+  ],
+  "gb300-288g": [
+    aic(
+      "gb300",
+      [
+        "# https://resources.nvidia.com/en-us-blackwell-architecture/blackwell-ultra-datasheet",
+        "mem_bw: 8000000000000 # 8TB/s",
+        "bfloat16_tc_flops: 2500000000000000 # 2500TFLOPS",
+        "int8_tc_flops: 165000000000000 # 165TFLOPS",
+        "fp8_tc_flops: 5000000000000000 # 5PFLOPS",
+        "fp4_tc_flops: 15000000000000000 # 15PFLOPS",
+        "intra_node_bw: 900000000000  # Byte/s per GPU, single direction - NVLink 5th gen within node",
+      ],
+      {
+        memBandwidthGBps: "mem_bw: 8000000000000",
+        bf16: "bfloat16_tc_flops: 2500000000000000",
+        int8: "int8_tc_flops: 165000000000000",
+        fp8: "fp8_tc_flops: 5000000000000000",
+        fp4: "fp4_tc_flops: 15000000000000000",
+        link: "intra_node_bw: 900000000000",
+      },
+    ),
+  ],
+  "rtxpro6000-96g": [
+    // Only the bandwidth: the file's TFLOPS are scaled to one node's observed clock ("scaled conservatively"), not NVIDIA's spec.
+    aic(
+      "rtx_pro_6000_server",
+      [
+        "# Memory bandwidth and Tensor Core ratios are based on NVIDIA RTX PRO 6000",
+        "# Blackwell architecture specs, scaled conservatively to the observed max SM clock.",
+        "mem_bw: 1792000000000 # 1.792 TB/s GDDR7",
+      ],
+      { memBandwidthGBps: "mem_bw: 1792000000000" },
+    ),
+  ],
+  "a100-80g": [
+    aic(
+      "a100_sxm",
+      [
+        "mem_bw: 2039000000000 # 2.039TB/s",
+        "bfloat16_tc_flops: 312000000000000 # 312TFLOPS",
+        "int8_tc_flops: 624000000000000 # 624TFLOPS",
+        "intra_node_bw: 300000000000  # Byte/s per gpu, single direction",
+      ],
+      {
+        memBandwidthGBps: "mem_bw: 2039000000000",
+        bf16: "bfloat16_tc_flops: 312000000000000",
+        int8: "int8_tc_flops: 624000000000000",
+        link: "intra_node_bw: 300000000000",
+      },
+    ),
+  ],
+  "a100-pcie-80g": [
+    aic(
+      "a100_pcie",
+      [
+        "mem_bw: 1935000000000 # 1.935TB/s",
+        "bfloat16_tc_flops: 312000000000000 # 312TFLOPS",
+        "int8_tc_flops: 624000000000000 # 624TOPS",
+      ],
+      {
+        memBandwidthGBps: "mem_bw: 1935000000000",
+        bf16: "bfloat16_tc_flops: 312000000000000",
+        int8: "int8_tc_flops: 624000000000000",
+      },
+    ),
+  ],
+  "a30-24g": [
+    aic(
+      "a30",
+      [
+        "mem_bw: 933000000000 # 933GB/s",
+        "bfloat16_tc_flops: 165000000000000 # 165TFLOPS",
+        "int8_tc_flops: 330000000000000 # 330TOPS",
+      ],
+      {
+        memBandwidthGBps: "mem_bw: 933000000000",
+        bf16: "bfloat16_tc_flops: 165000000000000",
+        int8: "int8_tc_flops: 330000000000000",
+      },
+    ),
+  ],
+  "l4-24g": [
+    aic(
+      "l4",
+      [
+        "mem_bw: 300000000000 # 300GB/s",
+        "bfloat16_tc_flops: 121000000000000 # 121TFLOPS (dense; NVIDIA specs list 242TFLOPS with sparsity)",
+        "int8_tc_flops: 242000000000000 # 242TOPS (dense; NVIDIA specs list 485TOPS with sparsity)",
+        "fp8_tc_flops: 242000000000000 # 242TFLOPS (dense; NVIDIA specs list 485TFLOPS with sparsity)",
+      ],
+      {
+        memBandwidthGBps: "mem_bw: 300000000000",
+        bf16: "bfloat16_tc_flops: 121000000000000",
+        // The yaml rounds 485 / 2 down to 242; the table keeps NVIDIA's sparse figure halved.
+        int8: { printed: "242TOPS (dense; NVIDIA specs list 485TOPS", times: 0.5 },
+        fp8: { printed: "242TFLOPS (dense; NVIDIA specs list 485TFLOPS", times: 0.5 },
+      },
+    ),
+  ],
+  "l40s-48g": [
+    aic(
+      "l40s",
+      [
+        "mem_bw: 864000000000 # 864GB/s",
+        "bfloat16_tc_flops: 362050000000000 # 362.05 TFLOPS",
+        "int8_tc_flops: 733000000000000 # 733 TFLOPS",
+        "fp8_tc_flops: 733000000000000 # 733 TFLOPS",
+      ],
+      {
+        memBandwidthGBps: "mem_bw: 864000000000",
+        bf16: "bfloat16_tc_flops: 362050000000000",
+        int8: "int8_tc_flops: 733000000000000",
+        fp8: "fp8_tc_flops: 733000000000000",
+      },
+    ),
+  ],
+  "gb10-128g": [
+    {
+      url: "https://github.com/NVIDIA/dgx-spark-playbooks/blob/0db7c141da60870ca6ed5c99436320f4e35cd531/nvidia/cutile-kernels/README.md",
+      host: "NVIDIA's own repository NVIDIA/dgx-spark-playbooks (the build.nvidia.com/spark playbooks), main branch",
+      quote:
+        "## Platform Specifications … | Specification | DGX Spark (GB10) | B300 | … | Memory | 128 GB LPDDR5x | 192 GB HBM3e | … | Memory Bandwidth | 273 GB/s | 8 TB/s |",
+      fields: { memBandwidthGBps: { printed: "| Memory Bandwidth | 273 GB/s", times: 1 } },
+    },
+  ],
+  "mi300x-192g": [
+    {
+      url: "https://rocm.docs.amd.com/en/docs-6.2.2/conceptual/gpu-arch/mi300.html",
+      host: `${ROCM_HOST}; its source ROCm/ROCm docs/conceptual/gpu-arch/mi300.md @ e396b4898f459db094bfd60b876f419f77eb9f09`,
+      quote:
+        'table "Peak-performance capabilities of the MI300X": "Matrix BF16 | 2048 | 1307.4", "Matrix FP8 | 4096 | 2614.9", "Matrix INT8 | 4096 | 2614.9" (dense: the table has no sparsity column); "The theoretical aggregated peak memory bandwidth of the GPU is 5.3 TB per second." The xGMI figure is not on that page (it says only "seven high-bandwidth, low-latency AMD Infinity Fabric links")',
+      fields: {
+        memBandwidthGBps: { printed: "5.3 TB per second", times: 1000 },
+        bf16: { printed: "Matrix BF16 | 2048 | 1307.4", times: 1 },
+        fp8: { printed: "Matrix FP8 | 4096 | 2614.9", times: 1 },
+        int8: { printed: "Matrix INT8 | 4096 | 2614.9", times: 1 },
+      },
+    },
+  ],
+  "mi355x-288g": [
+    {
+      url: "https://rocm.docs.amd.com/en/latest/reference/gpu-arch/mi350.html",
+      host: `${ROCM_HOST}; its source ROCm/rocm-docs docs/reference/gpu-arch/mi350.rst @ 002654d682cc540a946f88e04616b754e9f47a65`,
+      quote:
+        'table "Peak theoretical performance", MI355X column: "Matrix BF16 | BF16 Sparsity: 2.5 PF | 5.0 PF", "Matrix OCP-FP8 | OCP-FP8 Sparsity: 5.0 PF | 10 PF", "Matrix MXFP6 / MXFP4: 10 PF", "Matrix INT8 | INT8 Sparsity: 5.0 POPs | 10 POPs"; "up to 8 TB/s of peak theoretical memory bandwidth"; "7 AMD Infinity Fabric links operating at 38.4 Gbps, providing over 1 TB/s of aggregate communication bandwidth per GPU". The page rounds to two figures; the table keeps 2516.6 (256 CUs × 4,096 BF16 FLOPS a clock × 2.4 GHz, AMD\'s peak engine clock, which that page does not print)',
+      fields: {
+        memBandwidthGBps: { printed: "up to 8 TB/s", times: 1000 },
+        bf16: { printed: "BF16 Sparsity: 2.5 PF", times: 1000 },
+        fp8: { printed: "OCP-FP8 Sparsity: 5.0 PF", times: 1000 },
+        fp4: { printed: "MXFP6 / MXFP4: 10 PF", times: 1000 },
+        int8: { printed: "INT8 Sparsity: 5.0 POPs", times: 1000 },
+      },
+    },
+  ],
+};
