@@ -9,20 +9,35 @@
  *    response shapes (the `?blobs=true` model info, the files' text, GGUF
  *    header facts) that the tests' fake Hub serves.
  *
- * Run: npx tsx scripts/build-catalog.ts [path/to/fixtures]
- * Nothing is invented: a file whose size was not seen is left out, and every
+ * and src/hub/catalog/copied.json, the day the catalog's entries last
+ * changed (what the page names a bundled copy by) with a hash of them: a
+ * build that writes the same entries keeps the day, one that changes them
+ * writes today's (UTC).
+ *
+ * Run: npx tsx scripts/build-catalog.ts [path/to/fixtures] [--out DIR] [--today YYYY-MM-DD]
+ * (--out writes the same tree under DIR, for test/scripts/buildCatalog.test.ts to compare; --today
+ * stands for the clock). Nothing is invented: a file whose size was not seen is left out, and every
  * output names its sources.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { readConfigJson } from "../src/hub/configJson.ts";
 import type { RepoFile, RepoSnapshot } from "../src/plan/index.ts";
 
-const fixtures = process.argv[2] ?? join(import.meta.dirname, "..", "test", "fixtures");
+const args = parseArgs({
+  allowPositionals: true,
+  options: { out: { type: "string" }, today: { type: "string" } },
+});
+const fixtures = args.positionals[0] ?? join(import.meta.dirname, "..", "test", "fixtures");
 const models = join(fixtures, "models");
 const configs = join(fixtures, "configs");
 const root = join(import.meta.dirname, "..");
+/** Where the files go: the repository, or --out's tree. */
+const outRoot = args.values.out ?? root;
+const today = args.values.today ?? new Date().toISOString().slice(0, 10);
+if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new Error(`--today ${today}: give the day as YYYY-MM-DD`);
 
 interface FixtureFile {
   path: string;
@@ -110,13 +125,15 @@ function snapshotOf(f: Fixture): RepoSnapshot {
  */
 const NON_FINITE = "__modelplan_non_finite__:";
 
-function writeJson(path: string, value: unknown): void {
+/** Writes a file and returns its text. */
+function writeJson(path: string, value: unknown): string {
   const text = JSON.stringify(
     value,
     (_k, v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? `${NON_FINITE}${String(v)}` : v),
     1,
   ).replace(new RegExp(`"${NON_FINITE}(-?Infinity|NaN)"`, "g"), "$1");
   writeFileSync(path, `${text}\n`);
+  return `${text}\n`;
 }
 
 /** A config fixture of test/fixtures/configs/: the file's JSON without its added `_source` key, and that source. */
@@ -137,17 +154,51 @@ function labelOf(repo: string, note: string): string {
   return `${name ?? repo} (${owner}${note})`;
 }
 
+/** The catalog's day (src/hub/catalogIndex.ts CATALOG_COPIED) and the hash of the entries with that day. */
+interface Copied {
+  copied: string;
+  sha256: string;
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * The day the entries last changed: the repository's copied.json's while its hash is theirs with
+ * that day, else today's. The fixtures record no day of their own (their sources are commits), so this
+ * is the honest one: when a build last put other facts in the catalog. The day is in the hash, so a
+ * day typed into copied.json is a stale file to the build (test/scripts/buildCatalog.test.ts).
+ */
+function writeCopied(dir: string, texts: Map<string, string>): void {
+  const entries = sha256(
+    [...texts.keys()]
+      .sort()
+      .map((name) => `${name}\0${texts.get(name) ?? ""}`)
+      .join("\0"),
+  );
+  const previousPath = join(root, "src", "hub", "catalog", "copied.json");
+  const previous = existsSync(previousPath) ? (JSON.parse(readFileSync(previousPath, "utf8")) as Copied) : null;
+  const kept = previous !== null && previous.sha256 === sha256(`${entries}\0${previous.copied}`);
+  const day = kept ? previous.copied : today;
+  writeJson(join(dir, "copied.json"), { copied: day, sha256: sha256(`${entries}\0${day}`) } satisfies Copied);
+}
+
 function buildCatalog(): void {
-  const dir = join(root, "src", "hub", "catalog");
+  const dir = join(outRoot, "src", "hub", "catalog");
   mkdirSync(dir, { recursive: true });
   const index: IndexEntry[] = [];
+  const texts = new Map<string, string>();
+  const write = (name: string, value: unknown): void => {
+    texts.set(name, writeJson(join(dir, name), value));
+  };
   for (const { repo, label } of CATALOG) {
     const f = load(repo);
     const dropped = [...(f.files ?? []), ...(f.other_files ?? [])]
       .filter((x) => !(x.size_exact && typeof x.size === "number"))
       .map((x) => x.path);
     const snapshot = snapshotOf(f);
-    writeJson(join(dir, fileName(repo)), {
+    write(fileName(repo), {
       label,
       weights: "files",
       source: [
@@ -169,7 +220,7 @@ function buildCatalog(): void {
     const f = load(repo);
     if (!f.config || !f.config_verbatim) throw new Error(`${repo}: no verbatim config`);
     const label = labelOf(repo, ", config.json only");
-    writeJson(join(dir, fileName(repo)), {
+    write(fileName(repo), {
       label,
       weights: "manual",
       source: [`test/fixtures/models/${fileName(repo)} (copied by scripts/build-catalog.ts)`, ...f.sources],
@@ -192,7 +243,7 @@ function buildCatalog(): void {
     const label = labelOf(repo, weights === "files" ? "" : ", config.json only");
     const snapshot = configOnlySnapshot(repo, "", config.json, quant?.json);
     if (weights === "files") snapshot.files.push(...exact.map((x) => ({ path: x.path, sizeBytes: x.size ?? 0 })));
-    writeJson(join(dir, fileName(repo)), {
+    write(fileName(repo), {
       label,
       weights,
       source: [
@@ -207,7 +258,8 @@ function buildCatalog(): void {
     });
     index.push({ repo, label, sha: "", weights });
   }
-  writeJson(join(dir, "index.json"), index);
+  write("index.json", index);
+  writeCopied(dir, texts);
 }
 
 /** A catalog snapshot of a config (and hf_quant_config.json) alone: the weights' files are the user's to size. */
@@ -317,7 +369,7 @@ function ggufFacts(raw: Record<string, unknown>): Record<string, unknown> {
 }
 
 function buildRecordings(): void {
-  const dir = join(root, "test", "fixtures", "hub");
+  const dir = join(outRoot, "test", "fixtures", "hub");
   mkdirSync(dir, { recursive: true });
   const note = (repo: string) =>
     `built by scripts/build-catalog.ts from test/fixtures/models/${repo.replace("/", "__")}.json`;

@@ -2,7 +2,7 @@
  * What every kind of deployment shares: where the model is cached, how big
  * that cache must be, the token's name, and the words a manifest opens with.
  */
-import { GIB } from "../plan/index.ts";
+import { artifactTotalBytes, GIB } from "../plan/index.ts";
 import type { Engine } from "../plan/index.ts";
 import type { DeployInput } from "./types.ts";
 import { imageRef, type EngineImage } from "./images.ts";
@@ -23,8 +23,7 @@ export function cacheDir(engine: Engine): string {
  */
 export function cacheGib(input: DeployInput): number {
   const a = input.plan.artifacts.find((x) => x.name === input.option.artifact);
-  const bytes = (a?.bytes ?? 0) + (a?.projectorBytes ?? 0);
-  return Math.ceil(bytes / GIB) + 1;
+  return Math.ceil((a ? artifactTotalBytes(a) : 0) / GIB) + 1;
 }
 
 /** The Secret (and its key) the Hub token is read from, never a literal in the manifest. */

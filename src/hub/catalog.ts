@@ -25,10 +25,15 @@ export const EXAMPLE_ENTRY = example as CatalogEntry;
 /**
  * The other models, as text: a config may hold Python's bare `Infinity`
  * (Nemotron-3-Super), which only the config reader takes, not JSON.parse.
- * The example is left out: it is in the first chunk already.
+ * The example is left out: it is in the first chunk already; so are the index and the day (catalogIndex.ts).
  */
 const CHUNKS = import.meta.glob<string>(
-  ["./catalog/*.json", "!./catalog/index.json", "!./catalog/Qwen__Qwen2.5-Coder-32B-Instruct.json"],
+  [
+    "./catalog/*.json",
+    "!./catalog/index.json",
+    "!./catalog/copied.json",
+    "!./catalog/Qwen__Qwen2.5-Coder-32B-Instruct.json",
+  ],
   { query: "?raw", import: "default" },
 );
 

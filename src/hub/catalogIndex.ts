@@ -5,6 +5,7 @@
  * eighty models cost the first screen nothing but this list. Written by
  * scripts/build-catalog.ts from test/fixtures/models/ and test/fixtures/configs/.
  */
+import copied from "./catalog/copied.json" with { type: "json" };
 import index from "./catalog/index.json" with { type: "json" };
 
 /**
@@ -31,8 +32,11 @@ const ENTRIES = index as CatalogIndexEntry[];
  */
 export const EXAMPLE_REPO = "Qwen/Qwen2.5-Coder-32B-Instruct";
 
-/** When scripts/build-catalog.ts last wrote the entries (`git log -- src/hub/catalog/`): the date the page names for a bundled copy. */
-export const CATALOG_COPIED = "2026-12-01";
+/**
+ * The day scripts/build-catalog.ts last changed the entries (it writes catalog/copied.json; a rebuild
+ * of the same facts keeps the day): the date the page names for a bundled copy.
+ */
+export const CATALOG_COPIED: string = copied.copied;
 
 /** Every model in the catalog, in the index's order (the complete ones first). */
 export function catalogIndex(): readonly CatalogIndexEntry[] {

@@ -55,6 +55,11 @@ function bitsPerWeightOf(bytes: number, paramsTotal: number | null, quant: strin
  */
 const SPLIT_PART = /^(.*)-(\d{5})-of-(\d{5})\.gguf$/i;
 
+/** An artifact's files and its projector together: what a download fetches and the page names it by. */
+export function artifactTotalBytes(a: Artifact): number {
+  return a.bytes + a.projectorBytes;
+}
+
 /** A picture model's projector: loaded beside the model with --mmproj, never served alone. */
 export function isProjector(path: string): boolean {
   return /mmproj/i.test(baseName(path));

@@ -19,6 +19,7 @@ export { tensorParallelProblem, placementLabel, cardsPerReplica, paretoFront } f
 export { rank, compareOptions, quality, QUALITY_CAP_BITS, CPU_QUALITY_CAP_BITS } from "./rank.ts";
 export { shortfallOf, type Shortfall } from "./shortfall.ts";
 export type { Layout, Part } from "./layout.ts";
+export { cardLoad, type CardLoadParts } from "./cardLoad.ts";
 
 // The engines, and their settings.
 export {
@@ -93,6 +94,7 @@ export { shapeFromGguf } from "./config/gguf.ts";
 export { ggmlTypeBytes } from "./config/ggml.ts";
 export {
   artifactsOf,
+  artifactTotalBytes,
   ggufSets,
   isProjector,
   needsPytorchIndex,

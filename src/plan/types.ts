@@ -256,6 +256,8 @@ export interface CardLoad {
   weightsBytes: number;
   /** The multi-token-prediction weights among weightsBytes (speculative decoding on): the bar's own band. */
   mtpWeightsBytes?: number;
+  /** weightsBytes less mtpWeightsBytes: the bar's weights band. */
+  weightsBesideMtpBytes: number;
   /** The KV cache (and any per-sequence state) this card holds for the chosen workload. */
   kvBytes: number;
   /** The engine's own: CUDA context, activations, graphs, compute buffers. */
@@ -264,6 +266,12 @@ export interface CardLoad {
   usableBytes: number;
   /** What the card really reports. */
   physicalBytes: number;
+  /** weightsBytes + kvBytes + engineBytes: what the card holds at the workload. */
+  usedBytes: number;
+  /** What usedBytes leaves of usableBytes; 0 when the card is over it. */
+  leftBytes: number;
+  /** How far usedBytes goes past usableBytes; 0 when it fits. */
+  overBytes: number;
 }
 
 /** Where an option runs: a node's CPU, one node's cards, or several nodes on one fabric. */

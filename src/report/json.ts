@@ -21,6 +21,9 @@ function cardJson(c: CardLoad): Record<string, unknown> {
     engine_gb: gib(c.engineBytes),
     usable_gb: gib(c.usableBytes),
     physical_gb: gib(c.physicalBytes),
+    mtp_weights_gb: gib(c.mtpWeightsBytes ?? 0),
+    left_gb: gib(c.leftBytes),
+    over_gb: gib(c.overBytes),
   };
 }
 

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import type { Artifact } from "../plan/index.ts";
+import { artifactTotalBytes, type Artifact } from "../plan/index.ts";
 import { formatGib } from "./format.ts";
 import { ReadProgressLine } from "./ReadProgressLine.tsx";
 
@@ -132,7 +132,7 @@ function ArtifactList({ artifacts }: { artifacts: Artifact[] }) {
           <li key={a.name}>
             <span className="artifact-name">{a.name}</span>{" "}
             <span className="muted">
-              {a.format} · {a.quant} · {formatGib(a.bytes + a.projectorBytes)}
+              {a.format} · {a.quant} · {formatGib(artifactTotalBytes(a))}
               {a.bitsPerWeight > 0 ? ` · ${a.bitsPerWeight.toFixed(2)} bits/weight` : ""}
               {a.files.length > 1 ? ` · ${a.files.length} files` : ""}
             </span>

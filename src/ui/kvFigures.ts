@@ -6,7 +6,6 @@
  */
 import type { PlanOption } from "../plan/index.ts";
 import { formatGib, formatTokens } from "./format.ts";
-import { cardBarRow } from "./rows.ts";
 import { sequencesHeld as sequences } from "./verdict.ts";
 
 export interface KvFigure {
@@ -36,7 +35,7 @@ export function kvFigures(option: PlanOption): KvFigure[] {
   figures.push({ term: `KV cache ${where}`, value: `${formatGib(worst.kvBytes)}${tokens}` });
   figures.push({
     term: option.placement.cpu ? "RAM left" : "Left on the fullest card",
-    value: `${cardBarRow(worst).freeGib.toFixed(1)} GiB`,
+    value: formatGib(worst.leftBytes),
   });
   return figures;
 }

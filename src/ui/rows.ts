@@ -7,7 +7,7 @@ import type { CardLoad, PlanOption } from "../plan/index.ts";
 import type { Filters, GroupBy } from "../state/choices.ts";
 import { bytesToGib, engineName } from "./format.ts";
 
-/** One stacked bar: one kind of card (or pipeline stage) of a replica, in GiB. */
+/** One stacked bar: one kind of card (or pipeline stage) of a replica, in GiB: the engine's figures (CardLoad), formatted. */
 export interface CardBarRow {
   /** "8 × h100-80g", "1 × a100-80g-mig-3g.40gb · stage 2" */
   label: string;
@@ -21,23 +21,24 @@ export interface CardBarRow {
   freeGib: number;
   /** How far the parts go past the usable share; 0 when they fit. */
   overGib: number;
+  /** All the parts together: the bar's length. */
+  usedGib: number;
   usableGib: number;
   physicalGib: number;
 }
 
 export function cardBarRow(card: CardLoad): CardBarRow {
-  const usedBytes = card.weightsBytes + card.kvBytes + card.engineBytes;
   const role = card.role === "" ? "" : ` · ${card.role}`;
-  const mtpBytes = Math.min(card.mtpWeightsBytes ?? 0, card.weightsBytes);
   return {
     // The CPU has no card class: its row is named by its role ("CPU"), not "1 ×  · CPU".
     label: card.gpuClass === "" ? (card.role === "" ? "CPU" : card.role) : `${card.cards} × ${card.gpuClass}${role}`,
-    weightsGib: bytesToGib(card.weightsBytes - mtpBytes),
-    mtpGib: bytesToGib(mtpBytes),
+    weightsGib: bytesToGib(card.weightsBesideMtpBytes),
+    mtpGib: bytesToGib(card.mtpWeightsBytes ?? 0),
     kvGib: bytesToGib(card.kvBytes),
     engineGib: bytesToGib(card.engineBytes),
-    freeGib: bytesToGib(Math.max(0, card.usableBytes - usedBytes)),
-    overGib: bytesToGib(Math.max(0, usedBytes - card.usableBytes)),
+    freeGib: bytesToGib(card.leftBytes),
+    overGib: bytesToGib(card.overBytes),
+    usedGib: bytesToGib(card.usedBytes),
     usableGib: bytesToGib(card.usableBytes),
     physicalGib: bytesToGib(card.physicalBytes),
   };
@@ -50,7 +51,7 @@ export function cardBarRows(option: PlanOption): CardBarRow[] {
 /** The right end of an option's bars: the largest physical card, or the fullest card when one is over. */
 export function barDomainGib(rows: readonly CardBarRow[]): number {
   let end = 0;
-  for (const r of rows) end = Math.max(end, r.physicalGib, r.weightsGib + r.mtpGib + r.kvGib + r.engineGib);
+  for (const r of rows) end = Math.max(end, r.physicalGib, r.usedGib);
   return end;
 }
 

@@ -54,12 +54,71 @@ class Tensors {
     this.list.push({ name, dims, type });
     return this;
   }
+  /** Block i's norm and fused attention: H query heads and KV key/value heads of D, one attn_qkv matrix. */
+  attention(i: number, embd: number, heads: number, kv: number, headDim: number): this {
+    return this.v(`blk.${i}.attn_norm.weight`, embd)
+      .w(`blk.${i}.attn_qkv.weight`, embd, (heads + 2 * kv) * headDim)
+      .w(`blk.${i}.attn_output.weight`, heads * headDim, embd);
+  }
+  /** Block i's gated feed-forward (gate, up, down); `suffix` "_shexp" for a shared expert's. */
+  ffn(i: number, embd: number, ff: number, suffix = ""): this {
+    return this.w(`blk.${i}.ffn_gate${suffix}.weight`, embd, ff)
+      .w(`blk.${i}.ffn_up${suffix}.weight`, embd, ff)
+      .w(`blk.${i}.ffn_down${suffix}.weight`, ff, embd);
+  }
+  /** Block i's router and routed experts' stacks. */
+  experts(i: number, embd: number, ff: number, experts: number): this {
+    return this.v(`blk.${i}.ffn_gate_inp.weight`, embd, experts)
+      .w(`blk.${i}.ffn_gate_exps.weight`, embd, ff, experts)
+      .w(`blk.${i}.ffn_up_exps.weight`, embd, ff, experts)
+      .w(`blk.${i}.ffn_down_exps.weight`, ff, embd, experts);
+  }
 }
 
-function common(
-  arch: string,
-  o: { layers: number; embd: number; heads: number; ctx: number; vocab: number },
-): Record<string, GgufKvValue> {
+/** The KV heads and their key and value widths, as most architectures name them (unprefixed). */
+function kvHeads(kv: number, headDim: number): Record<string, GgufKvValue> {
+  return {
+    "attention.head_count_kv": u32(kv),
+    "attention.key_length": u32(headDim),
+    "attention.value_length": u32(headDim),
+  };
+}
+
+/** What a model states: its header figures, its tensors and its own keys; modelSpec writes the rest. */
+interface ModelDef {
+  id: string;
+  arch: string;
+  header: Header;
+  /** The matrices' type; Q5_0 unless said. */
+  weight?: number;
+  /** The tensors after token_embd and before the blocks; unless said, output_norm and an untied output. */
+  top?: (t: Tensors) => void;
+  block: (t: Tensors, i: number) => void;
+  /** The architecture's own keys without its `<arch>.` prefix, in the header's order after the shared ones. */
+  keys: Record<string, GgufKvValue>;
+}
+
+/** A model's GGUF header: the shared keys and vocabulary, its own keys, token_embd, its top tensors and its blocks. */
+function modelSpec(d: ModelDef): ModelSpec {
+  const { embd, vocab } = d.header;
+  const t = new Tensors(d.weight ?? GGML.Q5_0).w("token_embd.weight", embd, vocab);
+  if (d.top) d.top(t);
+  else t.v("output_norm.weight", embd).w("output.weight", embd, vocab);
+  for (let i = 0; i < d.header.layers; i++) d.block(t, i);
+  const own = Object.fromEntries(Object.entries(d.keys).map(([k, v]) => [`${d.arch}.${k}`, v]));
+  return { id: d.id, metadata: { ...common(d.arch, d.header), ...own }, tensors: t.list };
+}
+
+/** The figures every architecture's header states. */
+interface Header {
+  layers: number;
+  embd: number;
+  heads: number;
+  ctx: number;
+  vocab: number;
+}
+
+function common(arch: string, o: Header): Record<string, GgufKvValue> {
   return {
     "general.architecture": str(arch),
     [`${arch}.block_count`]: u32(o.layers),
@@ -78,29 +137,34 @@ export function llama31_8b(layers = 32, weight: number = GGML.Q5_0): ModelSpec {
     H = 32,
     KV = 8,
     D = 128,
-    FF = 14336,
-    V = 128256;
-  const t = new Tensors(weight).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
-  for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E)
-      .w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D)
-      .w(`blk.${i}.attn_output.weight`, H * D, E)
-      .v(`blk.${i}.ffn_norm.weight`, E)
-      .w(`blk.${i}.ffn_gate.weight`, E, FF)
-      .w(`blk.${i}.ffn_up.weight`, E, FF)
-      .w(`blk.${i}.ffn_down.weight`, FF, E);
-  }
-  return {
+    FF = 14336;
+  return modelSpec({
     id: `llama-3.1-8b-L${layers}-${weightName(weight)}`,
-    metadata: {
-      ...common("llama", { layers, embd: E, heads: H, ctx: 131072, vocab: V }),
-      "llama.attention.head_count_kv": u32(KV),
-      "llama.feed_forward_length": u32(FF),
-      "llama.rope.dimension_count": u32(D),
-      "llama.rope.freq_base": f32(500000),
+    arch: "llama",
+    header: { layers, embd: E, heads: H, ctx: 131072, vocab: 128256 },
+    weight,
+    block: (t, i) => t.attention(i, E, H, KV, D).v(`blk.${i}.ffn_norm.weight`, E).ffn(i, E, FF),
+    keys: {
+      "attention.head_count_kv": u32(KV),
+      feed_forward_length: u32(FF),
+      "rope.dimension_count": u32(D),
+      "rope.freq_base": f32(500000),
     },
-    tensors: t.list,
-  };
+  });
+}
+
+/**
+ * Gemma's block (llama.cpp's gemma2 and gemma3 graphs, src/models/): norms before and after attention and
+ * the feed-forward, the output tied to the embedding; Gemma 3 adds q and k norms.
+ */
+function gemmaBlock(
+  t: Tensors,
+  i: number,
+  d: { E: number; H: number; KV: number; D: number; FF: number; qkNorm: boolean },
+): void {
+  t.attention(i, d.E, d.H, d.KV, d.D).v(`blk.${i}.post_attention_norm.weight`, d.E);
+  if (d.qkNorm) t.v(`blk.${i}.attn_k_norm.weight`, d.D).v(`blk.${i}.attn_q_norm.weight`, d.D);
+  t.v(`blk.${i}.ffn_norm.weight`, d.E).ffn(i, d.E, d.FF).v(`blk.${i}.post_ffw_norm.weight`, d.E);
 }
 
 /** Gemma-2-9B (google/gemma-2-9b config.json): sliding window 4096 on every other layer. */
@@ -109,34 +173,21 @@ export function gemma2_9b(layers = 42): ModelSpec {
     H = 16,
     KV = 8,
     D = 256,
-    FF = 14336,
-    V = 256000;
-  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E);
-  for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E)
-      .w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D)
-      .w(`blk.${i}.attn_output.weight`, H * D, E)
-      .v(`blk.${i}.post_attention_norm.weight`, E)
-      .v(`blk.${i}.ffn_norm.weight`, E)
-      .w(`blk.${i}.ffn_gate.weight`, E, FF)
-      .w(`blk.${i}.ffn_up.weight`, E, FF)
-      .w(`blk.${i}.ffn_down.weight`, FF, E)
-      .v(`blk.${i}.post_ffw_norm.weight`, E);
-  }
-  return {
+    FF = 14336;
+  return modelSpec({
     id: `gemma-2-9b-L${layers}`,
-    metadata: {
-      ...common("gemma2", { layers, embd: E, heads: H, ctx: 8192, vocab: V }),
-      "gemma2.attention.head_count_kv": u32(KV),
-      "gemma2.attention.key_length": u32(D),
-      "gemma2.attention.value_length": u32(D),
-      "gemma2.feed_forward_length": u32(FF),
-      "gemma2.attention.sliding_window": u32(4096),
-      "gemma2.attn_logit_softcapping": f32(50),
-      "gemma2.final_logit_softcapping": f32(30),
+    arch: "gemma2",
+    header: { layers, embd: E, heads: H, ctx: 8192, vocab: 256000 },
+    top: (t) => t.v("output_norm.weight", E),
+    block: (t, i) => gemmaBlock(t, i, { E, H, KV, D, FF, qkNorm: false }),
+    keys: {
+      ...kvHeads(KV, D),
+      feed_forward_length: u32(FF),
+      "attention.sliding_window": u32(4096),
+      attn_logit_softcapping: f32(50),
+      final_logit_softcapping: f32(30),
     },
-    tensors: t.list,
-  };
+  });
 }
 
 /** Gemma-3-4B (google/gemma-3-4b-it text_config): a 1024-token window on five layers of six. */
@@ -145,35 +196,20 @@ export function gemma3_4b(layers = 34): ModelSpec {
     H = 8,
     KV = 4,
     D = 256,
-    FF = 10240,
-    V = 262208;
-  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E);
-  for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E)
-      .w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D)
-      .w(`blk.${i}.attn_output.weight`, H * D, E)
-      .v(`blk.${i}.post_attention_norm.weight`, E)
-      .v(`blk.${i}.attn_k_norm.weight`, D)
-      .v(`blk.${i}.attn_q_norm.weight`, D)
-      .v(`blk.${i}.ffn_norm.weight`, E)
-      .w(`blk.${i}.ffn_gate.weight`, E, FF)
-      .w(`blk.${i}.ffn_up.weight`, E, FF)
-      .w(`blk.${i}.ffn_down.weight`, FF, E)
-      .v(`blk.${i}.post_ffw_norm.weight`, E);
-  }
-  return {
+    FF = 10240;
+  return modelSpec({
     id: `gemma-3-4b-L${layers}`,
-    metadata: {
-      ...common("gemma3", { layers, embd: E, heads: H, ctx: 131072, vocab: V }),
-      "gemma3.attention.head_count_kv": u32(KV),
-      "gemma3.attention.key_length": u32(D),
-      "gemma3.attention.value_length": u32(D),
-      "gemma3.feed_forward_length": u32(FF),
-      "gemma3.attention.sliding_window": u32(1024),
-      "gemma3.rope.freq_base": f32(1e6),
+    arch: "gemma3",
+    header: { layers, embd: E, heads: H, ctx: 131072, vocab: 262208 },
+    top: (t) => t.v("output_norm.weight", E),
+    block: (t, i) => gemmaBlock(t, i, { E, H, KV, D, FF, qkNorm: true }),
+    keys: {
+      ...kvHeads(KV, D),
+      feed_forward_length: u32(FF),
+      "attention.sliding_window": u32(1024),
+      "rope.freq_base": f32(1e6),
     },
-    tensors: t.list,
-  };
+  });
 }
 
 /**
@@ -186,47 +222,43 @@ export function gptOss20b(layers = 24): ModelSpec {
     KV = 8,
     D = 64,
     X = 32,
-    FFX = 2880,
-    V = 201088;
-  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
-  for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E)
-      .v(`blk.${i}.post_attention_norm.weight`, E)
-      .w(`blk.${i}.attn_q.weight`, E, H * D)
-      .w(`blk.${i}.attn_k.weight`, E, KV * D)
-      .w(`blk.${i}.attn_v.weight`, E, KV * D)
-      .v(`blk.${i}.attn_q.bias`, H * D)
-      .v(`blk.${i}.attn_k.bias`, KV * D)
-      .v(`blk.${i}.attn_v.bias`, KV * D)
-      .w(`blk.${i}.attn_output.weight`, H * D, E)
-      .v(`blk.${i}.attn_output.bias`, E)
-      .v(`blk.${i}.attn_sinks.weight`, H)
-      .v(`blk.${i}.ffn_gate_inp.weight`, E, X)
-      .v(`blk.${i}.ffn_gate_inp.bias`, X)
-      .typed(`blk.${i}.ffn_gate_exps.weight`, GGML.MXFP4, E, FFX, X)
-      .typed(`blk.${i}.ffn_up_exps.weight`, GGML.MXFP4, E, FFX, X)
-      .typed(`blk.${i}.ffn_down_exps.weight`, GGML.MXFP4, FFX, E, X)
-      .v(`blk.${i}.ffn_gate_exps.bias`, FFX, X)
-      .v(`blk.${i}.ffn_up_exps.bias`, FFX, X)
-      .v(`blk.${i}.ffn_down_exps.bias`, E, X);
-  }
-  return {
+    FFX = 2880;
+  return modelSpec({
     id: `gpt-oss-20b-L${layers}`,
-    metadata: {
-      ...common("gpt-oss", { layers, embd: E, heads: H, ctx: 131072, vocab: V }),
-      "gpt-oss.attention.head_count_kv": u32(KV),
-      "gpt-oss.attention.key_length": u32(D),
-      "gpt-oss.attention.value_length": u32(D),
-      "gpt-oss.rope.dimension_count": u32(D),
-      "gpt-oss.feed_forward_length": u32(FFX),
-      "gpt-oss.expert_feed_forward_length": u32(FFX),
-      "gpt-oss.expert_count": u32(X),
-      "gpt-oss.expert_used_count": u32(4),
-      "gpt-oss.attention.sliding_window": u32(128),
-      "gpt-oss.rope.freq_base": f32(150000),
+    arch: "gpt-oss",
+    header: { layers, embd: E, heads: H, ctx: 131072, vocab: 201088 },
+    block: (t, i) =>
+      t
+        .v(`blk.${i}.attn_norm.weight`, E)
+        .v(`blk.${i}.post_attention_norm.weight`, E)
+        .w(`blk.${i}.attn_q.weight`, E, H * D)
+        .w(`blk.${i}.attn_k.weight`, E, KV * D)
+        .w(`blk.${i}.attn_v.weight`, E, KV * D)
+        .v(`blk.${i}.attn_q.bias`, H * D)
+        .v(`blk.${i}.attn_k.bias`, KV * D)
+        .v(`blk.${i}.attn_v.bias`, KV * D)
+        .w(`blk.${i}.attn_output.weight`, H * D, E)
+        .v(`blk.${i}.attn_output.bias`, E)
+        .v(`blk.${i}.attn_sinks.weight`, H)
+        .v(`blk.${i}.ffn_gate_inp.weight`, E, X)
+        .v(`blk.${i}.ffn_gate_inp.bias`, X)
+        .typed(`blk.${i}.ffn_gate_exps.weight`, GGML.MXFP4, E, FFX, X)
+        .typed(`blk.${i}.ffn_up_exps.weight`, GGML.MXFP4, E, FFX, X)
+        .typed(`blk.${i}.ffn_down_exps.weight`, GGML.MXFP4, FFX, E, X)
+        .v(`blk.${i}.ffn_gate_exps.bias`, FFX, X)
+        .v(`blk.${i}.ffn_up_exps.bias`, FFX, X)
+        .v(`blk.${i}.ffn_down_exps.bias`, E, X),
+    keys: {
+      ...kvHeads(KV, D),
+      "rope.dimension_count": u32(D),
+      feed_forward_length: u32(FFX),
+      expert_feed_forward_length: u32(FFX),
+      expert_count: u32(X),
+      expert_used_count: u32(4),
+      "attention.sliding_window": u32(128),
+      "rope.freq_base": f32(150000),
     },
-    tensors: t.list,
-  };
+  });
 }
 
 /** Qwen3-30B-A3B (Qwen/Qwen3-30B-A3B config.json): 128 experts, 8 a token, 4 KV heads of 128. */
@@ -236,36 +268,27 @@ export function qwen3moe30b(layers = 48): ModelSpec {
     KV = 4,
     D = 128,
     X = 128,
-    FFX = 768,
-    V = 151936;
-  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
-  for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E)
-      .w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D)
-      .w(`blk.${i}.attn_output.weight`, H * D, E)
-      .v(`blk.${i}.attn_k_norm.weight`, D)
-      .v(`blk.${i}.attn_q_norm.weight`, D)
-      .v(`blk.${i}.ffn_norm.weight`, E)
-      .v(`blk.${i}.ffn_gate_inp.weight`, E, X)
-      .w(`blk.${i}.ffn_gate_exps.weight`, E, FFX, X)
-      .w(`blk.${i}.ffn_up_exps.weight`, E, FFX, X)
-      .w(`blk.${i}.ffn_down_exps.weight`, FFX, E, X);
-  }
-  return {
+    FFX = 768;
+  return modelSpec({
     id: `qwen3-30b-a3b-L${layers}`,
-    metadata: {
-      ...common("qwen3moe", { layers, embd: E, heads: H, ctx: 40960, vocab: V }),
-      "qwen3moe.attention.head_count_kv": u32(KV),
-      "qwen3moe.attention.key_length": u32(D),
-      "qwen3moe.attention.value_length": u32(D),
-      "qwen3moe.feed_forward_length": u32(6144),
-      "qwen3moe.expert_feed_forward_length": u32(FFX),
-      "qwen3moe.expert_count": u32(X),
-      "qwen3moe.expert_used_count": u32(8),
-      "qwen3moe.rope.freq_base": f32(1e6),
+    arch: "qwen3moe",
+    header: { layers, embd: E, heads: H, ctx: 40960, vocab: 151936 },
+    block: (t, i) =>
+      t
+        .attention(i, E, H, KV, D)
+        .v(`blk.${i}.attn_k_norm.weight`, D)
+        .v(`blk.${i}.attn_q_norm.weight`, D)
+        .v(`blk.${i}.ffn_norm.weight`, E)
+        .experts(i, E, FFX, X),
+    keys: {
+      ...kvHeads(KV, D),
+      feed_forward_length: u32(6144),
+      expert_feed_forward_length: u32(FFX),
+      expert_count: u32(X),
+      expert_used_count: u32(8),
+      "rope.freq_base": f32(1e6),
     },
-    tensors: t.list,
-  };
+  });
 }
 
 /**
@@ -282,51 +305,40 @@ export function deepseekV2Lite(layers = 27): ModelSpec {
     VD = 128,
     X = 64,
     FFX = 1408,
-    FF = 10944,
-    V = 102400;
-  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
-  for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E)
-      .v(`blk.${i}.attn_kv_a_norm.weight`, R)
-      .w(`blk.${i}.attn_q.weight`, E, H * (NOPE + ROPE))
-      .w(`blk.${i}.attn_kv_a_mqa.weight`, E, R + ROPE)
-      .w(`blk.${i}.attn_k_b.weight`, NOPE, R, H)
-      .w(`blk.${i}.attn_v_b.weight`, R, VD, H)
-      .w(`blk.${i}.attn_output.weight`, H * VD, E)
-      .v(`blk.${i}.ffn_norm.weight`, E);
-    if (i < 1)
-      t.w(`blk.${i}.ffn_gate.weight`, E, FF).w(`blk.${i}.ffn_up.weight`, E, FF).w(`blk.${i}.ffn_down.weight`, FF, E);
-    else {
-      t.v(`blk.${i}.ffn_gate_inp.weight`, E, X)
-        .w(`blk.${i}.ffn_gate_exps.weight`, E, FFX, X)
-        .w(`blk.${i}.ffn_up_exps.weight`, E, FFX, X)
-        .w(`blk.${i}.ffn_down_exps.weight`, FFX, E, X)
-        .w(`blk.${i}.ffn_gate_shexp.weight`, E, 2 * FFX)
-        .w(`blk.${i}.ffn_up_shexp.weight`, E, 2 * FFX)
-        .w(`blk.${i}.ffn_down_shexp.weight`, 2 * FFX, E);
-    }
-  }
-  return {
+    FF = 10944;
+  return modelSpec({
     id: `deepseek-v2-lite-L${layers}`,
-    metadata: {
-      ...common("deepseek2", { layers, embd: E, heads: H, ctx: 163840, vocab: V }),
-      "deepseek2.attention.head_count_kv": u32(1),
-      "deepseek2.attention.key_length": u32(R + ROPE),
-      "deepseek2.attention.value_length": u32(R),
-      "deepseek2.attention.key_length_mla": u32(NOPE + ROPE),
-      "deepseek2.attention.value_length_mla": u32(VD),
-      "deepseek2.attention.kv_lora_rank": u32(R),
-      "deepseek2.rope.dimension_count": u32(ROPE),
-      "deepseek2.feed_forward_length": u32(FF),
-      "deepseek2.leading_dense_block_count": u32(1),
-      "deepseek2.expert_feed_forward_length": u32(FFX),
-      "deepseek2.expert_count": u32(X),
-      "deepseek2.expert_used_count": u32(6),
-      "deepseek2.expert_shared_count": u32(2),
-      "deepseek2.expert_weights_scale": f32(1),
+    arch: "deepseek2",
+    header: { layers, embd: E, heads: H, ctx: 163840, vocab: 102400 },
+    block: (t, i) => {
+      t.v(`blk.${i}.attn_norm.weight`, E)
+        .v(`blk.${i}.attn_kv_a_norm.weight`, R)
+        .w(`blk.${i}.attn_q.weight`, E, H * (NOPE + ROPE))
+        .w(`blk.${i}.attn_kv_a_mqa.weight`, E, R + ROPE)
+        .w(`blk.${i}.attn_k_b.weight`, NOPE, R, H)
+        .w(`blk.${i}.attn_v_b.weight`, R, VD, H)
+        .w(`blk.${i}.attn_output.weight`, H * VD, E)
+        .v(`blk.${i}.ffn_norm.weight`, E);
+      if (i < 1) t.ffn(i, E, FF);
+      else t.experts(i, E, FFX, X).ffn(i, E, 2 * FFX, "_shexp");
     },
-    tensors: t.list,
-  };
+    keys: {
+      "attention.head_count_kv": u32(1),
+      "attention.key_length": u32(R + ROPE),
+      "attention.value_length": u32(R),
+      "attention.key_length_mla": u32(NOPE + ROPE),
+      "attention.value_length_mla": u32(VD),
+      "attention.kv_lora_rank": u32(R),
+      "rope.dimension_count": u32(ROPE),
+      feed_forward_length: u32(FF),
+      leading_dense_block_count: u32(1),
+      expert_feed_forward_length: u32(FFX),
+      expert_count: u32(X),
+      expert_used_count: u32(6),
+      expert_shared_count: u32(2),
+      expert_weights_scale: f32(1),
+    },
+  });
 }
 
 /**
@@ -340,66 +352,55 @@ export function qwen3next80b(layers = 48): ModelSpec {
     KV = 2,
     D = 256,
     X = 512,
-    FFX = 512,
-    V = 151936;
+    FFX = 512;
   const dState = 128,
     kHeads = 16,
     vHeads = 32,
     conv = 4;
   const keyDim = dState * kHeads,
     valueDim = dState * vHeads;
-  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
-  for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E).v(`blk.${i}.post_attention_norm.weight`, E);
-    if ((i + 1) % 4 === 0) {
-      // The attention graph reads wq (query and gate, 2 × head dim) and wk, wv apart: a fused attn_qkv loads but leaves wq null.
-      t.w(`blk.${i}.attn_q.weight`, E, H * D * 2)
-        .w(`blk.${i}.attn_k.weight`, E, KV * D)
-        .w(`blk.${i}.attn_v.weight`, E, KV * D)
-        .w(`blk.${i}.attn_output.weight`, H * D, E)
-        .v(`blk.${i}.attn_q_norm.weight`, D)
-        .v(`blk.${i}.attn_k_norm.weight`, D);
-    } else {
-      t.w(`blk.${i}.attn_qkv.weight`, E, keyDim * 2 + valueDim)
-        .w(`blk.${i}.attn_gate.weight`, E, valueDim)
-        .v(`blk.${i}.ssm_conv1d.weight`, conv, keyDim * 2 + valueDim)
-        .v(`blk.${i}.ssm_dt.bias`, vHeads)
-        .v(`blk.${i}.ssm_a`, vHeads)
-        .w(`blk.${i}.ssm_ba.weight`, E, vHeads * 2)
-        .v(`blk.${i}.ssm_norm.weight`, dState)
-        .w(`blk.${i}.ssm_out.weight`, valueDim, E);
-    }
-    t.v(`blk.${i}.ffn_gate_inp.weight`, E, X)
-      .w(`blk.${i}.ffn_gate_exps.weight`, E, FFX, X)
-      .w(`blk.${i}.ffn_up_exps.weight`, E, FFX, X)
-      .w(`blk.${i}.ffn_down_exps.weight`, FFX, E, X)
-      .v(`blk.${i}.ffn_gate_inp_shexp.weight`, E)
-      .w(`blk.${i}.ffn_gate_shexp.weight`, E, FFX)
-      .w(`blk.${i}.ffn_up_shexp.weight`, E, FFX)
-      .w(`blk.${i}.ffn_down_shexp.weight`, FFX, E);
-  }
-  return {
+  return modelSpec({
     id: `qwen3-next-80b-a3b-L${layers}`,
-    metadata: {
-      ...common("qwen3next", { layers, embd: E, heads: H, ctx: 262144, vocab: V }),
-      "qwen3next.attention.head_count_kv": u32(KV),
-      "qwen3next.attention.key_length": u32(D),
-      "qwen3next.attention.value_length": u32(D),
-      "qwen3next.rope.dimension_count": u32(64),
-      "qwen3next.feed_forward_length": u32(5120),
-      "qwen3next.expert_feed_forward_length": u32(FFX),
-      "qwen3next.expert_shared_feed_forward_length": u32(FFX),
-      "qwen3next.expert_count": u32(X),
-      "qwen3next.expert_used_count": u32(10),
-      "qwen3next.ssm.conv_kernel": u32(conv),
-      "qwen3next.ssm.inner_size": u32(valueDim),
-      "qwen3next.ssm.state_size": u32(dState),
-      "qwen3next.ssm.time_step_rank": u32(vHeads),
-      "qwen3next.ssm.group_count": u32(kHeads),
-      "qwen3next.full_attention_interval": u32(4),
+    arch: "qwen3next",
+    header: { layers, embd: E, heads: H, ctx: 262144, vocab: 151936 },
+    block: (t, i) => {
+      t.v(`blk.${i}.attn_norm.weight`, E).v(`blk.${i}.post_attention_norm.weight`, E);
+      if ((i + 1) % 4 === 0) {
+        // The attention graph reads wq (query and gate, 2 × head dim) and wk, wv apart: a fused attn_qkv loads but leaves wq null.
+        t.w(`blk.${i}.attn_q.weight`, E, H * D * 2)
+          .w(`blk.${i}.attn_k.weight`, E, KV * D)
+          .w(`blk.${i}.attn_v.weight`, E, KV * D)
+          .w(`blk.${i}.attn_output.weight`, H * D, E)
+          .v(`blk.${i}.attn_q_norm.weight`, D)
+          .v(`blk.${i}.attn_k_norm.weight`, D);
+      } else {
+        t.w(`blk.${i}.attn_qkv.weight`, E, keyDim * 2 + valueDim)
+          .w(`blk.${i}.attn_gate.weight`, E, valueDim)
+          .v(`blk.${i}.ssm_conv1d.weight`, conv, keyDim * 2 + valueDim)
+          .v(`blk.${i}.ssm_dt.bias`, vHeads)
+          .v(`blk.${i}.ssm_a`, vHeads)
+          .w(`blk.${i}.ssm_ba.weight`, E, vHeads * 2)
+          .v(`blk.${i}.ssm_norm.weight`, dState)
+          .w(`blk.${i}.ssm_out.weight`, valueDim, E);
+      }
+      t.experts(i, E, FFX, X).v(`blk.${i}.ffn_gate_inp_shexp.weight`, E).ffn(i, E, FFX, "_shexp");
     },
-    tensors: t.list,
-  };
+    keys: {
+      ...kvHeads(KV, D),
+      "rope.dimension_count": u32(64),
+      feed_forward_length: u32(5120),
+      expert_feed_forward_length: u32(FFX),
+      expert_shared_feed_forward_length: u32(FFX),
+      expert_count: u32(X),
+      expert_used_count: u32(10),
+      "ssm.conv_kernel": u32(conv),
+      "ssm.inner_size": u32(valueDim),
+      "ssm.state_size": u32(dState),
+      "ssm.time_step_rank": u32(vHeads),
+      "ssm.group_count": u32(kHeads),
+      full_attention_interval: u32(4),
+    },
+  });
 }
 
 /**
@@ -408,42 +409,36 @@ export function qwen3next80b(layers = 48): ModelSpec {
  */
 export function lfm2_1b(layers = 16): ModelSpec {
   const E = 2048,
-    H = 32,
     KV = 8,
     D = 64,
     FF = 8192,
-    V = 65536,
     LCACHE = 3;
   const attention = new Set([2, 5, 8, 10, 12, 14]);
-  const t = new Tensors(GGML.Q5_0).w("token_embd.weight", E, V).v("token_embd_norm.weight", E);
-  for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.ffn_norm.weight`, E)
-      .w(`blk.${i}.ffn_gate.weight`, E, FF)
-      .w(`blk.${i}.ffn_up.weight`, E, FF)
-      .w(`blk.${i}.ffn_down.weight`, FF, E)
-      .v(`blk.${i}.attn_norm.weight`, E);
-    if (attention.has(i)) {
-      t.v(`blk.${i}.attn_q_norm.weight`, D)
-        .v(`blk.${i}.attn_k_norm.weight`, D)
-        .w(`blk.${i}.attn_qkv.weight`, E, E + 2 * KV * D)
-        .w(`blk.${i}.attn_output.weight`, E, E);
-    } else {
-      t.v(`blk.${i}.shortconv.conv.weight`, LCACHE, E)
-        .w(`blk.${i}.shortconv.in_proj.weight`, E, 3 * E)
-        .w(`blk.${i}.shortconv.out_proj.weight`, E, E);
-    }
-  }
-  return {
+  return modelSpec({
     id: `lfm2-1.2b-L${layers}`,
-    metadata: {
-      ...common("lfm2", { layers, embd: E, heads: H, ctx: 128000, vocab: V }),
-      "lfm2.attention.head_count_kv": i32s(Array.from({ length: layers }, (_, i) => (attention.has(i) ? KV : 0))),
-      "lfm2.feed_forward_length": u32(FF),
-      "lfm2.shortconv.l_cache": u32(LCACHE),
-      "lfm2.rope.freq_base": f32(1e6),
+    arch: "lfm2",
+    header: { layers, embd: E, heads: 32, ctx: 128000, vocab: 65536 },
+    top: (t) => t.v("token_embd_norm.weight", E),
+    block: (t, i) => {
+      t.v(`blk.${i}.ffn_norm.weight`, E).ffn(i, E, FF).v(`blk.${i}.attn_norm.weight`, E);
+      if (attention.has(i)) {
+        t.v(`blk.${i}.attn_q_norm.weight`, D)
+          .v(`blk.${i}.attn_k_norm.weight`, D)
+          .w(`blk.${i}.attn_qkv.weight`, E, E + 2 * KV * D)
+          .w(`blk.${i}.attn_output.weight`, E, E);
+      } else {
+        t.v(`blk.${i}.shortconv.conv.weight`, LCACHE, E)
+          .w(`blk.${i}.shortconv.in_proj.weight`, E, 3 * E)
+          .w(`blk.${i}.shortconv.out_proj.weight`, E, E);
+      }
     },
-    tensors: t.list,
-  };
+    keys: {
+      "attention.head_count_kv": i32s(Array.from({ length: layers }, (_, i) => (attention.has(i) ? KV : 0))),
+      feed_forward_length: u32(FF),
+      "shortconv.l_cache": u32(LCACHE),
+      "rope.freq_base": f32(1e6),
+    },
+  });
 }
 
 function weightName(type: number): string {

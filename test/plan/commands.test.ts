@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { commandsFor, splitArgv, type CommandContext, type CommandOption } from "../../src/plan/index.ts";
 import { resolveSettings } from "../../src/plan/index.ts";
-import { plan } from "../../src/plan/index.ts";
+import { cardLoad, plan } from "../../src/plan/index.ts";
 import { readModel } from "../../src/plan/index.ts";
 import { loadConfig, snapshotOf } from "./fixture.ts";
 import { shapeFromConfig } from "../../src/plan/index.ts";
@@ -78,7 +78,7 @@ const SHAPE: ModelShape = {
 const H100_BYTES = 81559 * 2 ** 20;
 
 function card(gpuClass: string, physicalBytes: number, usableFraction: number, cards: number): CardLoad {
-  return {
+  return cardLoad({
     gpuClass,
     cards,
     role: "",
@@ -87,7 +87,7 @@ function card(gpuClass: string, physicalBytes: number, usableFraction: number, c
     engineBytes: 0,
     usableBytes: physicalBytes * usableFraction,
     physicalBytes,
-  };
+  });
 }
 
 function placement(p: Partial<Placement>): Placement {

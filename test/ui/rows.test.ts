@@ -1,13 +1,13 @@
 import { describe, expect, test } from "vitest";
-import type { CardLoad, PlanOption } from "../../src/plan/index.ts";
+import { cardLoad, type CardLoad, type CardLoadParts, type PlanOption } from "../../src/plan/index.ts";
 import { barDomainGib, bestOfEach, cardBarRow, filterOptions, groupOptions, optionBadges } from "../../src/ui/rows.ts";
 
 const GIB = 2 ** 30;
 /** An H100 as nvidia-smi reports it: 81,559 MiB (shared/fixtures/inventory/nvidia-smi-h100-sxm-80g-1.txt). */
 const H100_BYTES = 81559 * 2 ** 20;
 
-function card(partial: Partial<CardLoad>): CardLoad {
-  return {
+function card(partial: Partial<CardLoadParts>): CardLoad {
+  return cardLoad({
     gpuClass: "h100-80g",
     cards: 2,
     role: "",
@@ -17,7 +17,7 @@ function card(partial: Partial<CardLoad>): CardLoad {
     usableBytes: 0.9 * H100_BYTES,
     physicalBytes: H100_BYTES,
     ...partial,
-  };
+  });
 }
 
 function option(partial: Partial<PlanOption>): PlanOption {

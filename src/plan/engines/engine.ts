@@ -8,6 +8,7 @@
  */
 import { type Arg, type CommandContext, type CommandOption } from "../commands.ts";
 import type { PoolCapacity } from "../kv.ts";
+import { cardLoad } from "../cardLoad.ts";
 import type { CardEval, EnumContext, Enumerated, EvalContext, Layout, LayoutEval, Part } from "../layout.ts";
 import type { ResolvedSettings } from "../settings.ts";
 import type { ModelShape, YarnExtension } from "../shapeTypes.ts";
@@ -78,6 +79,8 @@ export interface CardBudget {
   sequences: number;
   outsideOk: boolean;
   requestedBytes?: number;
+  /** The MTP weights among weightsBytes (vLLM/SGLang with MTP speculative decoding on); absent or 0: none. */
+  mtpWeightsBytes?: number;
 }
 
 /**
@@ -91,7 +94,7 @@ export function cardEval(engine: Engine, part: Part, w: Workload, contextTokens:
   const weights = b.weightsBytes;
   const usable = b.usableBytes;
   const needKv = b.kvAt(contextTokens);
-  const load = {
+  const load = cardLoad({
     gpuClass: part.gpuClass,
     cards: part.cards,
     role: part.role,
@@ -100,7 +103,8 @@ export function cardEval(engine: Engine, part: Part, w: Workload, contextTokens:
     engineBytes,
     usableBytes: usable,
     physicalBytes: part.physicalBytes,
-  };
+    mtpWeightsBytes: b.mtpWeightsBytes ?? 0,
+  });
   const e: CardEval = {
     load,
     poolBytes: usable - weights - engineBytes,

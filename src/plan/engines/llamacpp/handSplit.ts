@@ -96,12 +96,11 @@ export function checkTensorSplit(p: HandSplitContext, option: PlanOption, text: 
     dataParallel: 1,
   };
   const again = evaluate(layout, { repo: p.repo, revision: p.revision, shape: p.shape }, p.workload);
-  const over = again.cards.find((c) => c.weightsBytes + c.kvBytes + c.engineBytes > c.usableBytes);
+  const over = again.cards.find((c) => c.overBytes > 0);
   if (over) {
-    const need = over.weightsBytes + over.kvBytes + over.engineBytes;
     return {
       ok: false,
-      words: `${over.role.split(":")[0] ?? ""} ${over.gpuClass} would hold ${over.role.split(": ")[1] ?? ""}: it needs ${gib1(need)} GiB and offers ${gib1(over.usableBytes)}`,
+      words: `${over.role.split(":")[0] ?? ""} ${over.gpuClass} would hold ${over.role.split(": ")[1] ?? ""}: it needs ${gib1(over.usedBytes)} GiB and offers ${gib1(over.usableBytes)}`,
     };
   }
   if (!again.fits)

@@ -4,10 +4,11 @@ import { flashAttnOff, flashOffComputeBytes } from "./flashAttn.ts";
 import { LLAMACPP_KV_PAD, llamacppCacheBytes } from "./kv.ts";
 import { CPU_ACTIVATION_ROWS, llamacppComputeBytes, llamacppHostBytes } from "./memory.ts";
 import { cpuRepackExtraBytes } from "./repack.ts";
+import { cardLoad } from "../../cardLoad.ts";
 import { growingBytesPerToken, type KvGeometry } from "../../kv.ts";
 import type { CardEval, EvalContext, Layout } from "../../layout.ts";
 import { resolveSettings } from "../../settings.ts";
-import type { CardLoad, Workload } from "../../types.ts";
+import type { Workload } from "../../types.ts";
 
 /** The host's load: everything in RAM for the CPU, or the offloaded share. */
 export function evalHost(
@@ -34,7 +35,7 @@ export function evalHost(
   // A CPU-only build repacks some matrices into a second copy (repack.ts); with cards, layers in RAM stay mapped.
   const weights =
     host.fixedBytes + offloadedBytes + (host.mode === "cpu" ? cpuRepackExtraBytes(layout.artifact.cpuRepack) : 0);
-  const load: CardLoad = {
+  const load = cardLoad({
     gpuClass: "",
     cards: 1,
     role: host.mode === "cpu" ? "CPU" : "host RAM",
@@ -43,7 +44,7 @@ export function evalHost(
     engineBytes,
     usableBytes: host.usableBytes,
     physicalBytes: host.physicalBytes,
-  };
+  });
   const growing = hostKv ? growingBytesPerToken(hostKv, elem) : 0;
   return {
     load,

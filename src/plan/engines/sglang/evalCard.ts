@@ -24,7 +24,7 @@ export function sglangEvalCard(
   const s = resolveSettings("sglang", part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
   const elem = sglangKvElementBytes(w.kvDtype, runElemBytes(ctx.shape, s));
   const weights = servingWeights(part, ctx.shape, s);
-  const e = cardEval("sglang", part, w, contextTokens, {
+  return cardEval("sglang", part, w, contextTokens, {
     settings: s,
     elementBytes: elem,
     weightsBytes: weights.bodyBytes + weights.embedBytes - mtpBytesSkipped(part, ctx.shape, w.settings),
@@ -35,8 +35,6 @@ export function sglangEvalCard(
     stepBytes: sglangBytesPerToken(part.kv, elem),
     sequences: Math.max(1, w.sequences),
     outsideOk: true,
+    mtpWeightsBytes: mtpBytesLoaded(part, ctx.shape, w.settings),
   });
-  const mtp = mtpBytesLoaded(part, ctx.shape, w.settings);
-  if (mtp > 0) e.load.mtpWeightsBytes = mtp;
-  return e;
 }

@@ -63,7 +63,7 @@ export function vllmEvalCard(
   const chosen = budgets.reduce((a, b) => (b.usableBytes - inside(b) < a.usableBytes - inside(a) ? b : a));
   const s = chosen.settings;
   const stepTokens = vllmBlockTokens(kv, elem);
-  const e = cardEval("vllm", part, w, contextTokens, {
+  return cardEval("vllm", part, w, contextTokens, {
     settings: s,
     elementBytes: elem,
     weightsBytes: weights,
@@ -76,8 +76,6 @@ export function vllmEvalCard(
     sequences: Math.max(1, w.sequences),
     outsideOk: budgets.every((b) => b.outsideOk),
     requestedBytes: Math.max(...budgets.map((b) => b.usableBytes)),
+    mtpWeightsBytes: mtpBytesLoaded(part, ctx.shape, w.settings),
   });
-  const mtp = mtpBytesLoaded(part, ctx.shape, w.settings);
-  if (mtp > 0) e.load.mtpWeightsBytes = mtp;
-  return e;
 }
