@@ -55,6 +55,8 @@ export {
 } from "./engines/vllm/releases.ts";
 export {
   vllmActivationBytes,
+  vllmCapturedGraphs,
+  vllmGraphEstimateBytes,
   vllmNonTorchBytes,
   vllmOutsideBudgetBytes,
   vllmOutsideFloorBytes,

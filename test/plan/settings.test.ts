@@ -295,21 +295,27 @@ describe("vLLM 0.21 and later reserve the CUDA-graph estimate inside the budget 
   // pool; 0.21 subtracts it: available KV = requested − non-KV − cudagraph_memory_estimate_applied.
   const log = logged("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192");
 
-  test("at the same utilization the 0.21 pool is the 0.19 pool less the graph estimate 0.19 logged (0.84 GiB), to within 0.1 GiB and never above it", () => {
+  // The 0.21+ estimate has no 0.4 GiB base: the 2026 logs print less than 0.19's line for more layers
+  // (Gemma-4-31B, 60 layers, 102 graphs: 0.76 GiB; test/plan/vllmGraphEstimate.test.ts), so on the 32-layer
+  // Llama it is below the 0.84 0.19 logged, and above the 0.4 of 0.19's PP4 8-layer stage.
+  const ESTIMATE_BOUNDS_GIB = [0.4, 0.84] as const;
+
+  test("at the same utilization the 0.21 pool is the 0.19 pool less a graph estimate below the one 0.19 logged (0.84 GiB) and above 0.4", () => {
     const estimateGib = log["cuda_graph_pool_estimated_gib"] ?? NaN;
+    expect(estimateGib).toBe(ESTIMATE_BOUNDS_GIB[1]);
     const old = pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.19.0" });
     const newer = pool({ gpuMemoryUtilization: 0.95, vllmVersion: "0.21.0" });
     expect(Math.abs(old / GIB - (log["kv_available_gib_per_card"] ?? NaN))).toBeLessThan(0.02);
     const shrink = (old - newer) / GIB;
-    expect(Math.abs(shrink - estimateGib)).toBeLessThan(0.1);
-    expect(newer / GIB).toBeLessThanOrEqual((log["kv_available_gib_per_card"] ?? NaN) - estimateGib + 0.01);
+    expect(shrink).toBeGreaterThan(ESTIMATE_BOUNDS_GIB[0]);
+    expect(shrink).toBeLessThan(ESTIMATE_BOUNDS_GIB[1]);
   });
 
   test("with util unset each release plans at its own default: 0.21's 0.92 less the estimate, 0.19's 0.9 without it", () => {
     const totalGib = log["gpu_total_memory_gib"] ?? NaN;
-    const estimateGib = log["cuda_graph_pool_estimated_gib"] ?? NaN;
     const gain = (pool({ vllmVersion: "0.21" }) - pool({ vllmVersion: "0.19" })) / GIB;
-    expect(Math.abs(gain - (0.02 * totalGib - estimateGib))).toBeLessThan(0.1);
+    expect(gain).toBeLessThan(0.02 * totalGib - ESTIMATE_BOUNDS_GIB[0]);
+    expect(gain).toBeGreaterThan(0.02 * totalGib - ESTIMATE_BOUNDS_GIB[1]);
   });
 
   test("no release named: the newest release's pool", () => {
