@@ -73,6 +73,33 @@ describe("defaults, each with its source", () => {
     });
   });
 
+  // PR #51726 (in v0.28.0's arg_utils.py, not v0.27.0's): a card of ≥ 160 GiB gets 16,384 batched tokens. The
+  // 0.26.0 Gemma-4-31B log on a 267.69 GiB B300 (newer-found.jsonl) printed max_num_batched_tokens=8192.
+  // B300 is not in the card catalog: its CUDA total as the 0.26.0 log printed it.
+  const b300 = 267.69 * GIB;
+  test.each([
+    ["b300-288g", b300, "0.26", 8192],
+    ["b200-180g", cardMemoryBytes("b200-180g") ?? 0, "0.27", 8192],
+    ["b200-180g", cardMemoryBytes("b200-180g") ?? 0, "0.28", 16384],
+    ["b300-288g", b300, "0.29", 16384],
+    ["mi300x-192g", cardMemoryBytes("mi300x-192g") ?? 0, "0.29", 16384],
+    ["h200-141g", cardMemoryBytes("h200-141g") ?? 0, "0.29", 8192],
+  ] as const)("vLLM on %s (%d B), release %s: %i batched tokens by default", (cls, bytes, version, tokens) => {
+    const r = resolveSettings("vllm", bytes, { vllmVersion: version }, 1, 1, cls);
+    expect(r).toMatchObject({ maxNumSeqs: 1024, maxNumBatchedTokens: tokens });
+  });
+
+  test("the 0.26.0 B300 log's own batch budget is the one 0.26 is planned with", () => {
+    const line = readFileSync(new URL("../fixtures/calibration/newer-found.jsonl", import.meta.url), "utf8")
+      .split("\n")
+      .find((l) => l.includes("vllm0260-b300-gemma-4-31b-it"));
+    expect(line).toContain("Chunked prefill is enabled with max_num_batched_tokens=8192.");
+    expect(line).toContain("Free memory on device (267.08/267.69 GiB)");
+    expect(
+      resolveSettings("vllm", 267.69 * GIB, { vllmVersion: "0.26.0" }, 1, 1, "b300-288g").maxNumBatchedTokens,
+    ).toBe(8192);
+  });
+
   test("SGLang keeps at least 10 GiB outside its fraction on cards above 60 GB", () => {
     const f = resolveSettings("sglang", h100, {}).memFractionStatic;
     expect((1 - f) * h100).toBeGreaterThanOrEqual(10 * GIB);
@@ -182,7 +209,7 @@ describe("the vLLM release a plan is for", () => {
     ["0.24.0", "0.21"],
     ["0.26.0", "0.26"],
     ["0.27.1", "0.27"],
-    ["0.28.0", "0.27"],
+    ["0.28.0", "0.28"],
     ["0.29.0", "0.29"],
     ["0.29.1rc1.dev17+gd2d649e67.d20260913", "0.29"],
     ["0.29.1rc1.dev339+gda9888462", "0.29"],
@@ -257,10 +284,10 @@ describe("the vLLM release a plan is for", () => {
 
   test("the page's select offers each range once and shows a typed release under its range", () => {
     const choices = vllmReleaseChoices();
-    expect(choices.map((c) => c.value)).toEqual(["0.29", "0.27", "0.26", "0.21", "0.19", "0.16", "0.10"]);
+    expect(choices.map((c) => c.value)).toEqual(["0.29", "0.28", "0.27", "0.26", "0.21", "0.19", "0.16", "0.10"]);
     expect(choices.map((c) => c.label)).toContain("0.21 to 0.25 (CUDA-graph estimate inside the budget, util 0.92)");
     expect(choices.map((c) => c.label)).toContain("0.29 and later (the newest: planned when none is named)");
-    expect(new Set(choices.map((c) => c.label)).size).toBe(7);
+    expect(new Set(choices.map((c) => c.label)).size).toBe(8);
     expect(vllmReleaseChoiceOf("0.22.1")).toBe("0.21");
     expect(vllmReleaseChoiceOf("0.20.0")).toBe("0.19");
     expect(vllmReleaseChoiceOf("0.15.0")).toBe("0.16");
