@@ -126,6 +126,7 @@ export function gpuClassOf(gpu: string): string | null {
     [/RTX A6000/i, "rtxa6000-48g"],
     [/6000 Ada/i, "rtx6000ada-48g"],
     [/B200/i, "b200-180g"],
+    [/B300/i, "b300-288g"],
     [/\bA40\b/, "a40-48g"],
     [/RTX PRO 6000/i, "rtxpro6000-96g"],
     [/RTX PRO 4500/i, "rtxpro4500-32g"],

@@ -56,6 +56,8 @@ export {
 } from "./engines/vllm/releases.ts";
 export {
   vllmActivationBytes,
+  vllmCapturedGraphs,
+  vllmGraphEstimateBytes,
   vllmNonTorchBytes,
   vllmOutsideBudgetBytes,
   vllmOutsideFloorBytes,

@@ -9,13 +9,12 @@ import { LLAMACPP_BATCH, LLAMACPP_UBATCH } from "./engines/llamacpp/settings.ts"
 import { sglangMemFraction } from "./engines/sglang/settings.ts";
 import { VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./engines/vllm/kv.ts";
 import {
-  VLLM_LARGE_CARD_GIB,
   VLLM_NEWEST_PROFILE,
   type VllmMemoryProfile,
   vllmProfilesOf,
+  vllmSchedulerDefaults,
 } from "./engines/vllm/releases.ts";
 import type { Engine, EngineSettings, Workload } from "./types.ts";
-import { GIB } from "./units.ts";
 
 /** Every setting resolved for one engine on one card: what the plan uses. */
 export interface ResolvedSettings {
@@ -85,16 +84,15 @@ export function resolveSettings(
   sequences = 1,
   gpuClass = "",
 ): ResolvedSettings {
-  // vLLM keeps the smaller defaults on A100s whatever their memory (PR #17885: larger batches cost them throughput).
-  const large = cardMemoryBytes >= VLLM_LARGE_CARD_GIB * GIB && !/^a100/i.test(gpuClass);
   const vllmProfiles = profilesOf(settings.vllmVersion);
   const vllmProfile = vllmProfiles[0] ?? VLLM_NEWEST_PROFILE;
+  const sched = vllmSchedulerDefaults(vllmProfile, cardMemoryBytes, gpuClass);
   return {
     gpuMemoryUtilization:
       settings.gpuMemoryUtilization ??
       (engine === "freetoken" ? FREETOKEN_MEMORY_RATIO : vllmProfile.defaultUtilization),
-    maxNumSeqs: settings.maxNumSeqs ?? (large ? 1024 : 256),
-    maxNumBatchedTokens: settings.maxNumBatchedTokens ?? (large ? 8192 : 2048),
+    maxNumSeqs: settings.maxNumSeqs ?? sched.maxNumSeqs,
+    maxNumBatchedTokens: settings.maxNumBatchedTokens ?? sched.maxNumBatchedTokens,
     dtype: settings.dtype ?? "auto",
     quantization: settings.quantization ?? "",
     enforceEager: settings.enforceEager ?? false,

@@ -33,7 +33,7 @@ export function Accuracy({ rows, newer }: AccuracyProps) {
       <p>
         Predicted against measured for {overview.cases} startups that engines logged on known cards (vLLM, llama.cpp,
         SGLang, TensorRT-LLM), each linked to its source. Each vLLM case is planned for the release it ran, as the
-        &quot;vLLM release&quot; engine setting would plan it (0.10, 0.11.1–0.16, 0.17–0.20, 0.21–0.25, 0.26, 0.27–0.28
+        &quot;vLLM release&quot; engine setting would plan it (0.10, 0.11.1–0.16, 0.17–0.20, 0.21–0.25, 0.26, 0.27, 0.28
         or 0.29+); its note names the release.
       </p>
       <Verdicts falseFits={overview.falseFits} falseRefusals={overview.falseRefusals} />

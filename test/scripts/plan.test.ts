@@ -231,10 +231,11 @@ describe("plan's main, in process", () => {
     const shrink =
       (await one([...at, "--vllm-version", "0.18"])).kv_pool_gb -
       (await one([...at, "--vllm-version", "0.21"])).kv_pool_gb;
-    // Qwen2.5-Coder-32B runs 64 layers on the card; vLLM 0.19 logged estimates of 1.05 GiB for Gemma-3-27B's
-    // 62 layers and 1.63 for Qwen2.5-72B's 80 at TP2 (H100, llm-d-planner PR #205 logs).
-    expect(shrink).toBeGreaterThan(1.05);
-    expect(shrink).toBeLessThan(1.63);
+    // Qwen2.5-Coder-32B runs 64 layers on the card, 102 graphs at 1,024 sequences: more than the 0.76 GiB vLLM
+    // 0.26.0 estimated for Gemma-4-31B's 60 (B300 log, newer-found.jsonl), less than the 1.05 that 0.19 logged
+    // for Gemma-3-27B's 62 (H100, llm-d-planner PR #205), whose 0.4 GiB base the 0.21+ estimates do not show.
+    expect(shrink).toBeGreaterThan(0.76);
+    expect(shrink).toBeLessThan(1.05);
     expect((await one(at)).kv_pool_gb).toBe((await one([...at, "--vllm-version", "0.29.0"])).kv_pool_gb);
     // Without a utilization the command leaves vLLM its release's own default (0.92 from 0.21).
     expect((await one(["--vllm-version", "0.21"])).command).not.toContain("--gpu-memory-utilization");

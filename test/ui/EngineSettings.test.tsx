@@ -28,12 +28,13 @@ function releaseSelect(settings: Settings): string {
   return html.slice(start, html.indexOf("</select>", start));
 }
 
-test("a labelled select offers no release named (the newest) and the seven release ranges, 0.29 and later first", () => {
+test("a labelled select offers no release named (the newest) and the eight release ranges, 0.29 and later first", () => {
   const select = releaseSelect({});
-  expect(select.match(/<option/g)).toHaveLength(8);
+  expect(select.match(/<option/g)).toHaveLength(9);
   // Short enough for a phone's full-width select (e2e/newUser.spec.ts: no select cuts its label at 375 px).
   expect(select).toContain(">newest (0.29 and later)</option>");
   expect(select).toContain('value="0.29">0.29 and later (the newest: planned when none is named)</option>');
+  expect(select).toContain('value="0.28">0.28 (CUDA-graph estimate inside the budget, util 0.92)</option>');
   expect(select).toContain('value="0.21">0.21 to 0.25 (CUDA-graph estimate inside the budget, util 0.92)</option>');
   expect(select).toContain('value="0.19">0.17 to 0.20 (calibrated on 0.17–0.19)</option>');
   expect(select).toContain('value="0.16">0.11.1 to 0.16</option>');

@@ -32,7 +32,7 @@ export function vllmDefaults(r: ResolvedSettings): Record<string, SettingDefault
     sampler: { flag: "VLLM_USE_FLASHINFER_SAMPLER", ...vllmSamplerOf(r.vllmProfile) },
     asyncScheduling: {
       flag: "--async-scheduling",
-      value: ["0.21", "0.26", "0.27", "0.29"].includes(r.vllmProfile.id),
+      value: ["0.21", "0.26", "0.27", "0.28", "0.29"].includes(r.vllmProfile.id),
       source:
         'seen on in the 0.23.1rc1.dev1327 log ("Asynchronous scheduling is enabled.", vllm.py:1109) and taken as on from 0.21; the release that turned it on and its effect on in-flight KV tokens were not read in source',
     },

@@ -5,7 +5,7 @@
 import { VLLM_DEFAULT_PROFILE, type VllmMemoryProfile } from "./releases.ts";
 import type { ResolvedSettings } from "../../settings.ts";
 import type { ModelShape } from "../../shapeTypes.ts";
-import { GIB } from "../../units.ts";
+import { GIB, MIB } from "../../units.ts";
 
 /**
  * The forward pass's share, per batched token and hidden unit, when the
@@ -154,14 +154,31 @@ export function vllmCapturedGraphs(maxNumSeqs: number): number {
 const VLLM_GRAPH_ESTIMATE_FLOOR_BYTES = 0.05 * GIB;
 
 /**
+ * What one more captured graph adds per layer on the card: the 0.19 pool line's slope, 0.0155 GiB a layer
+ * over the 102 graphs of a 1024-sequence run (vllmCudaGraphPoolBytes), 0.156 MiB a layer a graph.
+ */
+export const VLLM_GRAPH_BYTES_PER_LAYER_GRAPH = (0.0155 * GIB) / 102;
+
+/**
+ * vLLM 0.21+'s own CUDA-graph estimate (gpu_model_runner.profile_cudagraph_memory, stored main 2026): per mode
+ * it captures the two largest graphs into a scratch pool and takes `first + max(second, 1 MiB) × (graphs − 1)`,
+ * then `max(first over modes) + Σ the rest`, since PIECEWISE and FULL share one pool. With the first capture
+ * about the size of the second (the logs leave no room for more), that is one graph's bytes × (graphs − 1).
+ * A graph's bytes grow with the layers it launches: 0.19's per-layer slope. 0.19's 0.4 GiB base is not in
+ * the 0.21+ estimates: Gemma-4-31B (60 layers, 51 + 51 graphs) printed 0.76 (0.92 here; the base would make
+ * it 1.33), Qwen3-8B (36, 51 + 35) 0.52 (0.47), Qwen3-235B-FP8 TP4 (94, 11 + 7) captured 0.32 (0.24),
+ * gpt-oss-120b (36, 8 graphs) 0.06 (the floor). No TP or MoE term: the estimate is per rank and vLLM 0.23
+ * estimated 0.11 GiB for Qwen3.5-122B's 48 × 256 × 8 expert picks, where the 0.19 MoE term would say 5.9.
+ */
+export function vllmGraphEstimateBytes(layersOnCard: number, maxNumSeqs: number): number {
+  const perGraph = Math.max(MIB, VLLM_GRAPH_BYTES_PER_LAYER_GRAPH * layersOnCard);
+  return Math.max(VLLM_GRAPH_ESTIMATE_FLOOR_BYTES, perGraph * (vllmCapturedGraphs(maxNumSeqs) - 1));
+}
+
+/**
  * What a release reserves for CUDA graphs INSIDE util × total: from 0.21 its own estimate
- * (gpu_model_runner.profile_cudagraph_memory, vllm#45178: first capture + second capture × (graphs − 1)),
- * which Modelplan takes as the 0.19 dense pool line spread over the 102 graphs of a 1024-sequence run and
- * counted for the run's own graphs (vllmCapturedGraphs), with no MoE term: on the 0.21+ logs vLLM
- * estimated 0.11 GiB for Qwen3.5-122B's 48 × 256 × 8 expert picks, where the 0.19 term would reserve 5.9.
- * Logged against this: gpt-oss-120b 8 graphs 0.06 (0.08 here), Qwen3-235B 18 graphs (0.32 actual; 0.33),
- * Qwen3.5-122B 3 graphs 0.11 (0.05), Agents-A1 18 graphs 0.76 (≈ 0.2: its first capture is 0.5).
- * None with --enforce-eager, nothing before 0.21, nothing on the V2 runner until 0.29 (`inside` false).
+ * (vllmGraphEstimateBytes); none with --enforce-eager, nothing before 0.21, nothing on the V2 runner until
+ * 0.29 (`inside` false).
  */
 export function vllmGraphReserveBytes(
   inside: boolean,
@@ -170,8 +187,7 @@ export function vllmGraphReserveBytes(
   maxNumSeqs: number,
 ): number {
   if (!inside || enforceEager) return 0;
-  const dense = (0.4 + 0.0155 * layersOnCard) * GIB;
-  return Math.max(VLLM_GRAPH_ESTIMATE_FLOOR_BYTES, (dense * vllmCapturedGraphs(maxNumSeqs)) / 102);
+  return vllmGraphEstimateBytes(layersOnCard, maxNumSeqs);
 }
 
 /**

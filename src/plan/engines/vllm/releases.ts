@@ -39,7 +39,7 @@ export const VLLM_SORTING_SAMPLER_BYTES_PER_SEQ_VOCAB = 39;
 /** What a vLLM release's profile run adds inside util × total beyond the weights. */
 export interface VllmMemoryProfile {
   /** The first release of the range, as settings and links name the profile. */
-  id: "0.10" | "0.11.1" | "0.17" | "0.21" | "0.26" | "0.27" | "0.29";
+  id: "0.10" | "0.11.1" | "0.17" | "0.21" | "0.26" | "0.27" | "0.28" | "0.29";
   /** The releases it covers, in words. */
   releases: string;
   /** A release of the range: what the page's select and the command line's help name it by. */
@@ -73,6 +73,11 @@ export interface VllmMemoryProfile {
   v2: null | { models: "dense" | "dense-and-hybrid"; graphsInsideBudget: boolean; samplerBytesPerSeqVocab: number };
   /** The release's own --gpu-memory-utilization default (CacheConfig.gpu_memory_utilization). */
   defaultUtilization: number;
+  /**
+   * The OpenAI server's max_num_batched_tokens on a card of at least VLLM_HUGE_CARD_GIB (0.28's tier for
+   * B200/B300), null where the release has only the 70 GiB tier (VLLM_SCHED_SOURCE).
+   */
+  hugeCardBatchedTokens: number | null;
   /** The line the worker prints its budget in: 0.27's "consumed memory (weights + non-torch)" or the older per-term line. */
   usageLine: "weight-peak-non-torch" | "consumed-peak";
   /** The logs and sources each figure came from. */
@@ -100,11 +105,11 @@ export interface VllmMemoryProfile {
  *   H100 logs that print both it is 0.49–1.92 GiB, within ±0.3 GiB of the pool
  *   in 29, 0.31–0.54 under it for four MoE runs (Kimi-VL TP1, gpt-oss-20b), and
  *   0.8–0.9 over it in two (Llama-3.1-8B TP2 1.69 against 0.76, Granite-3.1-2B
- *   1.60 against 0.84). Modelplan reserves its graph-pool line
- *   (vllmCudaGraphPoolBytes) for it: on those logs that is 0.06 GiB above the
- *   logged estimate on the mean, below it by more than 0.05 GiB in 6 of 35
- *   (those two by 0.6–0.8 GiB, gpt-oss-20b and the 80-layer W8A8 70B by
- *   0.13–0.34). The sampler stays 15.4 B: PR #40376 turned FlashInfer's
+ *   1.60 against 0.84). Modelplan reserves its own model of the 0.21+
+ *   estimate (memory.ts vllmGraphEstimateBytes: 0.19's per-layer slope per
+ *   graph, without 0.19's 0.4 GiB base, which the 2026 logs do not show).
+ *   From 0.28 a card of ≥ 160 GiB batches 16,384 tokens by default
+ *   (VLLM_HUGE_CARD_GIB). The sampler stays 15.4 B: PR #40376 turned FlashInfer's
  *   top-k/top-p sampler on by default again (merged after 2026-04-20), which,
  *   like the Triton kernel, does not sort (0.10's FlashInfer runs measured 15 B
  *   an entry). No 0.21+ H100 log of a known model calibrates the rest: the
@@ -201,6 +206,17 @@ const VLLM_V2_027_SAMPLER_BYTES = 4;
 const FLASHINFER_SAMPLER =
   'FlashInfer top-p/top-k sampler (PR #40376; "Using FlashInfer for top-p & top-k sampling" in dev1327, 0.27.1, 0.29.0)';
 
+/**
+ * From 0.28.0 a third tier: "for GPUs like B200/B300 with >= 160GB memory, use the largest defaults",
+ * `if device_memory >= 160 * GiB_bytes:` OPENAI_API_SERVER 16,384 batched tokens (PR #51726, opened 2026-08-10;
+ * the diff as vllm#53961 quotes it; arg_utils.py lines 2582–2591 at tag v0.28.0, commit 2cf0a69, absent at
+ * v0.27.0, commit 4bdc8a7). It gates on memory alone, so MI300X's 191.98 GiB is in it too (vllm#53961; PR
+ * #54043, open, would keep ROCm out). max_num_seqs stays 1024. 0.26.0 on a 267.69 GiB B300 still printed
+ * "Chunked prefill is enabled with max_num_batched_tokens=8192" (the Gemma-4-31B log, newer-found.jsonl).
+ */
+export const VLLM_HUGE_CARD_GIB = 160;
+export const VLLM_HUGE_CARD_BATCHED_TOKENS = 16384;
+
 export const VLLM_PROFILES: readonly VllmMemoryProfile[] = [
   {
     id: "0.29",
@@ -211,18 +227,33 @@ export const VLLM_PROFILES: readonly VllmMemoryProfile[] = [
     graphsInsideBudget: true,
     v2: { models: "dense-and-hybrid", graphsInsideBudget: true, samplerBytesPerSeqVocab: VLLM_V2_027_SAMPLER_BYTES },
     defaultUtilization: 0.92,
+    hugeCardBatchedTokens: VLLM_HUGE_CARD_BATCHED_TOKENS,
     usageLine: "consumed-peak",
     source: `vLLM 0.29.0 logs: the V2 runner runs hybrid Qwen3.5-class models too and captures its graphs during profiling, reserving them ("Graph capturing finished … took 0.14 GiB" before "Available KV cache memory"; ThinkingCap 27.68 − 22.53 − 0.42 = 4.73); the 0.27 consumed/peak line; ${FLASHINFER_SAMPLER}`,
   },
   {
+    id: "0.28",
+    releases: "0.28",
+    representative: "0.28",
+    samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
+    nonTorch: VLLM_021_NON_TORCH,
+    graphsInsideBudget: true,
+    v2: { models: "dense", graphsInsideBudget: false, samplerBytesPerSeqVocab: VLLM_V2_027_SAMPLER_BYTES },
+    defaultUtilization: 0.92,
+    hugeCardBatchedTokens: VLLM_HUGE_CARD_BATCHED_TOKENS,
+    usageLine: "consumed-peak",
+    source: `vLLM 0.28.0: 0.27's accounting and the 16,384-token batch default on cards of ≥ 160 GiB (PR #51726, arg_utils.py at tag v0.28.0); 0.27.1 logs: "Actual usage is X GiB for consumed memory (weights + non-torch), Y GiB for peak activation" (gpu_worker.py:789; peak includes the graph estimate, PR #49208 / #57936); Qwen3-235B-FP8 TP4 85.51 − 56.89 − 0.76 = 27.86; dense models on the V2 runner (model_runner.py:329); ${FLASHINFER_SAMPLER}`,
+  },
+  {
     id: "0.27",
-    releases: "0.27 to 0.28",
+    releases: "0.27",
     representative: "0.27",
     samplerBytesPerSeqVocab: VLLM_SAMPLER_BYTES_PER_SEQ_VOCAB,
     nonTorch: VLLM_021_NON_TORCH,
     graphsInsideBudget: true,
     v2: { models: "dense", graphsInsideBudget: false, samplerBytesPerSeqVocab: VLLM_V2_027_SAMPLER_BYTES },
     defaultUtilization: 0.92,
+    hugeCardBatchedTokens: null,
     usageLine: "consumed-peak",
     source: `vLLM 0.27.1 logs: "Actual usage is X GiB for consumed memory (weights + non-torch), Y GiB for peak activation" (gpu_worker.py:789; peak includes the graph estimate, PR #49208 / #57936); Qwen3-235B-FP8 TP4 85.51 − 56.89 − 0.76 = 27.86; dense models on the V2 runner (model_runner.py:329); ${FLASHINFER_SAMPLER}`,
   },
@@ -235,6 +266,7 @@ export const VLLM_PROFILES: readonly VllmMemoryProfile[] = [
     graphsInsideBudget: true,
     v2: { models: "dense", graphsInsideBudget: false, samplerBytesPerSeqVocab: VLLM_V2_026_SAMPLER_BYTES },
     defaultUtilization: 0.92,
+    hugeCardBatchedTokens: null,
     usageLine: "weight-peak-non-torch",
     source:
       'vLLM 0.26.0: dense models on the V2 runner ("Using V2 Model Runner", gpu_worker.py:378), whose profile_cudagraph_memory() returns 0: no estimate inside (A40 Llama-3.1-8B 39.99 − 15.0 − 1.01 − 0.08 = 23.90, the 0.56 GiB pool outside); MoE models stay V1 with the estimate',
@@ -248,6 +280,7 @@ export const VLLM_PROFILES: readonly VllmMemoryProfile[] = [
     graphsInsideBudget: true,
     v2: null,
     defaultUtilization: 0.92,
+    hugeCardBatchedTokens: null,
     usageLine: "weight-peak-non-torch",
     source:
       'vLLM source: CUDA-graph estimate inside the budget and util 0.92 by default (PR #38284, v0.21.0; "CUDA graph memory profiling is enabled (default since v0.21.0)"); gpt-oss-120b dev1229 84.12 − 66.17 − 1.17 − 0.15 − 0.06 = 16.57; FlashInfer sampler (PR #40376)',
@@ -261,6 +294,7 @@ export const VLLM_PROFILES: readonly VllmMemoryProfile[] = [
     graphsInsideBudget: false,
     v2: null,
     defaultUtilization: 0.9,
+    hugeCardBatchedTokens: null,
     usageLine: "weight-peak-non-torch",
     source:
       "vLLM 0.19.0 H100 sweep (llm-d-planner PR #205 logs) and 0.18.0 Qwen3-14B; Triton top-k/top-p sampler (PR #33538)",
@@ -274,6 +308,7 @@ export const VLLM_PROFILES: readonly VllmMemoryProfile[] = [
     graphsInsideBudget: false,
     v2: null,
     defaultUtilization: 0.9,
+    hugeCardBatchedTokens: null,
     usageLine: "weight-peak-non-torch",
     source:
       "vLLM 0.15.0 Qwen3-14B (llm-d-planner version sweep) and llm-d-benchmark's pre-0.17 H100 runs; sort-based top-k/top-p (FlashInfer sampler off by default since PR #26859)",
@@ -287,6 +322,7 @@ export const VLLM_PROFILES: readonly VllmMemoryProfile[] = [
     graphsInsideBudget: false,
     v2: null,
     defaultUtilization: 0.9,
+    hugeCardBatchedTokens: null,
     usageLine: "weight-peak-non-torch",
     source:
       "vLLM 0.10.1.1 on A100 80GB/40GB (dennislee22/vLLM-benchmarking logs, util 0.25/0.5, TP1, TP2, TP2 over two nodes); FlashInfer sampler on by default in V1",
@@ -355,7 +391,8 @@ export function vllmReleaseFor(version: string): VllmRelease | { error: string }
   if (major === 0 && minor <= 20) return at("0.17");
   if (major === 0 && minor <= 25) return at("0.21");
   if (major === 0 && minor === 26) return at("0.26");
-  if (major === 0 && minor <= 28) return at("0.27");
+  if (major === 0 && minor === 27) return at("0.27");
+  if (major === 0 && minor === 28) return at("0.28");
   const newer = major > NEWEST_SEEN.major || minor > NEWEST_SEEN.minor;
   return { profile: VLLM_NEWEST_PROFILE, release, newerThanProfiles: newer };
 }
@@ -440,8 +477,21 @@ export function vllmProfilesOf(version: string | undefined): readonly VllmMemory
  */
 export const VLLM_LARGE_CARD_GIB = 70;
 
+/** vLLM's OpenAI-server scheduler defaults for a release on a card (get_batch_defaults; VLLM_SCHED_SOURCE). */
+export function vllmSchedulerDefaults(
+  profile: VllmMemoryProfile,
+  cardMemoryBytes: number,
+  gpuClass: string,
+): { maxNumSeqs: number; maxNumBatchedTokens: number } {
+  if (profile.hugeCardBatchedTokens !== null && cardMemoryBytes >= VLLM_HUGE_CARD_GIB * GIB)
+    return { maxNumSeqs: 1024, maxNumBatchedTokens: profile.hugeCardBatchedTokens };
+  // vLLM keeps the smaller defaults on A100s whatever their memory (PR #17885: larger batches cost them throughput).
+  const large = cardMemoryBytes >= VLLM_LARGE_CARD_GIB * GIB && !/^a100/i.test(gpuClass);
+  return large ? { maxNumSeqs: 1024, maxNumBatchedTokens: 8192 } : { maxNumSeqs: 256, maxNumBatchedTokens: 2048 };
+}
+
 export const VLLM_SCHED_SOURCE =
-  'vLLM arg_utils (OpenAI server), 0.10 through the 2026 get_batch_defaults: ≥70 GiB cards that are not A100s 8192 tokens / 1024 seqs, else 2048 / 256 (0.27.1 RTX PRO 6000 log: "Chunked prefill is enabled with max_num_batched_tokens=8192"; 0.26.0 A40: compile range (1, 2048))';
+  'vLLM arg_utils (OpenAI server), 0.10 through the 2026 get_batch_defaults: ≥70 GiB cards that are not A100s 8192 tokens / 1024 seqs, else 2048 / 256; from 0.28.0 16384 tokens on cards of ≥160 GiB (PR #51726) (0.27.1 RTX PRO 6000 log: "Chunked prefill is enabled with max_num_batched_tokens=8192"; 0.26.0 A40: compile range (1, 2048))';
 
 /** The top-k/top-p sampler each range's profile run uses, with its source. */
 export function vllmSamplerOf(p: VllmMemoryProfile): { value: string; source: string } {
