@@ -16,6 +16,7 @@
 import type { ClassPool, EnumContext, Enumerated, FabricOrder, Layout, Part, PoolNode } from "../../layout.ts";
 import { basePlacement, layoutId, tensorParallelProblem, where } from "../../placement.ts";
 import { fabricOrder, singleNodeHosts } from "../../pools.ts";
+import { dataParallelAcrossNodes } from "./spanDp.ts";
 import { bitsOf } from "../../quant.ts";
 import type { Artifact, Engine } from "../../types.ts";
 import { servingParts } from "../../weights.ts";
@@ -63,6 +64,8 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
     }
     if (widest === 0) continue;
     if (!pool.mig && nodeSplits(a, engine, c, pool, mem, widths, alone, moe, out, tpParts)) placed = true;
+    // vLLM's DP engine over nodes, where a node's own does not hold the experts (spanDp.ts); pipelines are still tried.
+    if (engine === "vllm") dataParallelAcrossNodes(a, c, pool, mem, widths, out);
     if (placed) continue;
     if (pool.mig) {
       out.refused.push({
