@@ -2,9 +2,10 @@
  * Where vLLM and SGLang run: tensor parallel on one node at every width the heads allow and that fits
  * (with and without expert parallel for a mixture of experts); pipeline stages within one node at the
  * widths that do not fit alone (vLLM --tensor-parallel-size × --pipeline-parallel-size, SGLang
- * --tp-size × --pp-size); a node's replicas as one data-parallel engine; else pipeline parallel over
- * the nodes of one fabric at every width; a MIG instance alone. How many copies the cluster holds
- * comes with each.
+ * --tp-size × --pp-size); a node's replicas as one data-parallel engine; vLLM's data-parallel engine
+ * over nodes for a mixture of experts (spanDp.ts); else pipeline parallel over the nodes of one fabric
+ * at every width, and stages within nodes that no width fills (stagedPipeline); a MIG instance alone.
+ * How many copies the cluster holds comes with each.
  *
  * Pruning (why not every TP × PP × DP product): at a TP width that fits alone, a pipeline of it buys
  * only KV for more cards, which another replica of the width gives as well without a hop per stage,
