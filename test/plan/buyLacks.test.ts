@@ -65,6 +65,11 @@ describe("more RAM for the experts llama.cpp keeps there", () => {
     expect(withRam(256 + gib - 1).find(q4)?.fits).toBe(false);
   });
 
+  test("the CPU option is not listed as lacking RAM beside it: the cards' offload asks for less", () => {
+    const all = withRam(256).filter((o) => o.artifact.endsWith("Q4_K_M"));
+    expect(all.some((o) => o.placement.cpu)).toBe(false);
+  });
+
   test("a node with RAM enough lists no RAM to buy", () => {
     const fits = withRam(512).find(q4);
     expect(fits?.fits).toBe(true);

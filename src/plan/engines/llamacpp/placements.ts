@@ -26,7 +26,7 @@ export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): v
     return;
   }
   const shape = c.shape;
-  // The CPU option when the largest node's RAM does not hold it: what to buy sizes the RAM, once nothing else runs it.
+  // The CPU option when the largest node's RAM does not hold it: what to buy sizes the RAM, when llama.cpp has nothing else.
   let cpuShort: Layout | null = null;
   if (c.allHostUsable.length > 0) {
     const placement: Placement = {
@@ -105,14 +105,15 @@ export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): v
 }
 
 /**
- * The CPU option as one that lacks RAM on the roomiest node, when no llama.cpp layout of the artifact
- * runs as the cluster is (cards, RAM beside them, RPC) and RAM alone would run it: evaluate sizes the
- * GiB at each workload ("+N GiB of RAM on node x runs it on the CPU").
+ * The CPU option as one that lacks RAM on the roomiest node, when llama.cpp has no other layout of the
+ * artifact (cards, RAM beside them, RPC: one that lacks only RAM beside cards needs less of it) and RAM
+ * alone would run it: evaluate sizes the GiB at each workload ("+N GiB of RAM on node x runs it on the CPU").
  */
 function cpuLacksRam(a: Artifact, c: EnumContext, cpu: Layout, out: Enumerated): void {
   const nodeId = c.roomiestHostId;
   if (nodeId === null || !cpu.host) return;
-  if (out.layouts.some((l) => l.artifact === a && l.engine === "llamacpp" && l.lacks === undefined)) return;
+  // Any other llama.cpp layout, one that lacks RAM beside cards included, runs it or asks for less.
+  if (out.layouts.some((l) => l.artifact === a && l.engine === "llamacpp")) return;
   const roomy = Number.MAX_SAFE_INTEGER;
   const host = { ...cpu.host, usableBytes: roomy, physicalBytes: roomy, freeBytes: roomy };
   if (c.problem({ ...cpu, host }) === null) out.layouts.push({ ...cpu, lacks: { kind: "host-ram", nodeId } });
