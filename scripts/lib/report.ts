@@ -19,7 +19,7 @@ function gib(bytes: number): string {
 
 /** Where an option runs, in the engine's one wording, made safe to print. */
 function where(o: PlanOption): string {
-  return printable(placementLabel(o.placement));
+  return printable(placementLabel(o.placement, o.engine));
 }
 
 /** What a refused option lacks, in a few words: cards, RAM on its node, or a fabric for its nodes. */

@@ -8,12 +8,21 @@
  * (kubernetes-sigs/lws docs/examples).
  */
 import { stringify } from "yaml";
-import { shellWord } from "../plan/index.ts";
+import { type Engine, shellWord } from "../plan/index.ts";
 import { cacheDir, cacheGib, header, TOKEN_SECRET } from "./common.ts";
 import { cardRequest, groupOn, type CardRequest } from "./devices.ts";
 import { engineImage, imageRef, LLAMACPP_RPC_IMAGE, type EngineImage } from "./images.ts";
 import { inventoryName, objectName } from "./names.ts";
-import { assertWired, HEALTH_PATH, layoutOf, listenOf, withFlag, type Process } from "./serve.ts";
+import {
+  assertWired,
+  HEALTH_PATH,
+  layoutOf,
+  listenOf,
+  withFlag,
+  withHead,
+  withoutFlag,
+  type Process,
+} from "./serve.ts";
 import { DeployError, type DeployInput, type Manifest } from "./types.ts";
 
 type Obj = Record<string, unknown>;
@@ -179,15 +188,30 @@ function singleNode(pod: Pod, serve: Process): Obj[] {
 const LWS_ENV = { address: "$(LWS_LEADER_ADDRESS)", size: "$(LWS_GROUP_SIZE)", rank: "$(LWS_WORKER_INDEX)" } as const;
 
 /** The rank flags of vLLM's own launcher and of SGLang, read from LWS's environment. */
-function rankArgs(engine: string, args: readonly string[]): string[] {
-  let out = withFlag(
-    withFlag(args, "--nnodes", () => LWS_ENV.size),
-    "--node-rank",
-    () => LWS_ENV.rank,
-  );
-  if (engine === "vllm") out = withFlag(out, "--master-addr", () => LWS_ENV.address);
-  else out = withFlag(out, "--dist-init-addr", (v) => v.replace("<head-node-ip>", LWS_ENV.address));
-  return out;
+function rankArgs(engine: Engine, args: readonly string[]): string[] {
+  // A vLLM data-parallel engine over nodes names no node count or rank: its workers' first DP rank (startRank) does.
+  const ranked = args.includes("--data-parallel-address")
+    ? args
+    : withFlag(
+        withFlag(args, "--nnodes", () => LWS_ENV.size),
+        "--node-rank",
+        () => LWS_ENV.rank,
+      );
+  return withHead(engine, ranked, LWS_ENV.address);
+}
+
+/**
+ * A vLLM DP worker's command, its first rank worked out from its LWS index: `--data-parallel-start-rank`
+ * is the index × the ranks a node runs, arithmetic Kubernetes' $(VAR) cannot do, so the pod runs it
+ * through sh ($$ is Kubernetes' escape for a literal $). Null for any other command.
+ */
+function startRankScript(program: readonly string[], args: readonly string[]): string[] | null {
+  const at = args.indexOf("--data-parallel-start-rank");
+  const local = Number(args[args.indexOf("--data-parallel-size-local") + 1]);
+  if (at < 0 || !Number.isInteger(local) || local < 1) return null;
+  const words = [...program, ...args.slice(0, at + 1)].map(shellWord);
+  const rest = args.slice(at + 2).map(shellWord);
+  return [`exec ${[...words, `$$((LWS_WORKER_INDEX * ${local}))`, ...rest].join(" ")}`];
 }
 
 interface Roles {
@@ -211,18 +235,22 @@ function leaderWorkerSet(pod: Pod): Obj[] {
       const [lead, ...rest] = layout.ranks.map((p) => ({ ...p, args: rankArgs(option.engine, p.args) }));
       const first = rest[0];
       if (!lead || !first) throw new DeployError("kubernetes: a multi-node option needs a command per node");
-      // Every worker must run the same command: LWS has one worker template.
-      if (rest.some((p) => p.args.join("\0") !== first.args.join("\0")))
+      // Every worker must run the same command: LWS has one worker template (a DP worker's first rank is its index's).
+      const template = (p: Process) => withoutFlag(p.args, "--data-parallel-start-rank").join("\0");
+      if (rest.some((p) => template(p) !== template(first)))
         throw new DeployError(
           "kubernetes: the workers' commands differ beyond their rank, which one worker template cannot express",
         );
+      const script = startRankScript(image.program, first.args);
       roles = {
         leader: container(`${option.engine}-leader`, image, lead, image.program, [...lead.args, ...listen.args], {
           ports: [{ name: "http", containerPort: listen.port }],
           ...gpu,
           ...probes(listen.port),
         }),
-        worker: container(`${option.engine}-worker`, image, first, image.program, first.args, gpu),
+        worker: script
+          ? container(`${option.engine}-worker`, image, first, ["sh", "-c"], script, gpu)
+          : container(`${option.engine}-worker`, image, first, image.program, first.args, gpu),
         port: listen.port,
       };
       break;

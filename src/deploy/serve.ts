@@ -109,6 +109,26 @@ export function withFlag(args: readonly string[], flag: string, value: (old: str
   return [...args.slice(0, at + 1), value(old), ...args.slice(at + 2)];
 }
 
+/** The arguments without a flag and its value (absent: as they are). */
+export function withoutFlag(args: readonly string[], flag: string): string[] {
+  const at = args.indexOf(flag);
+  return at < 0 ? [...args] : [...args.slice(0, at), ...args.slice(at + 2)];
+}
+
+/**
+ * The arguments with the head's address where the command leaves its placeholder: vLLM's --master-addr,
+ * or --data-parallel-address for a data-parallel engine over nodes (which runs without --nnodes); SGLang's
+ * --dist-init-addr, which keeps its port.
+ */
+export function withHead(engine: Engine, args: readonly string[], address: string): string[] {
+  if (engine !== "vllm") return withFlag(args, "--dist-init-addr", (v) => v.replace("<head-node-ip>", address));
+  return withFlag(
+    args,
+    args.includes("--data-parallel-address") ? "--data-parallel-address" : "--master-addr",
+    () => address,
+  );
+}
+
 /** A placeholder the plan's commands leave for the user (<head-node-ip>, <node-2-ip>); none may reach a deployment. */
 export const PLACEHOLDER = /<[a-z0-9-]+>/;
 

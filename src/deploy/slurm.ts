@@ -8,7 +8,7 @@ import { shellWord } from "../plan/index.ts";
 import { header } from "./common.ts";
 import { groupOn } from "./devices.ts";
 import { inventoryName, objectName } from "./names.ts";
-import { layoutOf, listenOf, withFlag, type Process } from "./serve.ts";
+import { layoutOf, listenOf, withFlag, withHead, type Process } from "./serve.ts";
 import { DeployError, type DeployInput, type Manifest } from "./types.ts";
 
 /** Why the option cannot be an sbatch script, or null when it can. */
@@ -74,10 +74,7 @@ export function slurmScript(input: DeployInput): Manifest {
     case "ranks":
       layout.ranks.forEach((proc, rank) => {
         let args = proc.args;
-        args =
-          option.engine === "vllm"
-            ? withFlag(args, "--master-addr", () => "${HEAD}")
-            : withFlag(args, "--dist-init-addr", (v) => v.replace("<head-node-ip>", "${HEAD}"));
+        args = withHead(option.engine, args, "${HEAD}");
         if (rank === 0) args = [...args, ...listen.args];
         body.push(on(rank, [...env(proc), ...proc.program, ...args], true));
       });

@@ -20,11 +20,24 @@ function sequencesWord(n: number): string {
   return n >= 10 ? String(Math.floor(n)) : n.toFixed(1);
 }
 
+/** "a and b", "a, b and c": node ids as a sentence names them. */
+function andList(ids: readonly string[]): string {
+  return ids.length <= 2 ? ids.join(" and ") : `${ids.slice(0, -1).join(", ")} and ${ids[ids.length - 1] ?? ""}`;
+}
+
 /** The change that is not a card: RAM on the node for what llama.cpp keeps there, or a fabric for a pipeline's nodes. */
 function lackChange(o: PlanOption, lack: ClusterLack): PurchaseChange {
   const p = o.placement;
   if (lack.kind === "fabric") {
-    const nodes = lack.nodeIds.join(" and ");
+    const nodes = andList(lack.nodeIds);
+    if (o.engine === "llamacpp") {
+      const [head, ...workers] = lack.nodeIds;
+      return {
+        change: `name a fabric for ${nodes}, and llama.cpp over RPC across them runs it (rpc-server on ${andList(workers)}, llama-server --rpc on ${head ?? "the head"})`,
+        cardsAdded: 0,
+        gpuClass: "",
+      };
+    }
     return {
       change: `name a fabric for ${nodes}, and PP ${p.pipelineParallel} × TP ${p.tensorParallel} across them (${p.gpusPerNode} ${p.gpuClass} each) runs it`,
       cardsAdded: 0,
@@ -33,7 +46,9 @@ function lackChange(o: PlanOption, lack: ClusterLack): PurchaseChange {
   }
   const flag = p.cpuMoeLayers > 0 ? `--n-cpu-moe ${p.cpuMoeLayers}` : `-ngl ${p.gpuLayers}`;
   return {
-    change: `+${lack.moreGib} GiB of RAM on node ${lack.nodeId} lets \`${flag}\` run it`,
+    change: p.cpu
+      ? `+${lack.moreGib} GiB of RAM on node ${lack.nodeId} runs it on the CPU`
+      : `+${lack.moreGib} GiB of RAM on node ${lack.nodeId} lets \`${flag}\` run it`,
     cardsAdded: 0,
     gpuClass: "",
   };

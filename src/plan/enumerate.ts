@@ -57,12 +57,16 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
     .filter((n) => n.hostMemGib > 0)
     .map((n) => n.hostFreeGib * GIB)
     .sort((x, y) => x - y);
+  let roomiest: { id: string; hostMemGib: number } | null = null;
+  for (const n of cluster.nodes)
+    if (n.hostMemGib > 0 && (!roomiest || n.hostMemGib > roomiest.hostMemGib)) roomiest = n;
   const base = { repo: input.repo, revision: input.revision, shape: input.shape, workload };
   const c: EnumContext = {
     ...base,
     pools,
     allHostUsable: hostUsable,
     allHostFree: hostFree,
+    roomiestHostId: roomiest?.id ?? null,
     problem: (layout) => problem(layout, base, seen),
   };
   const seen = new Map<Layout, LayoutEval>();

@@ -140,6 +140,8 @@ export interface EnumContext extends EvalContext {
   pools: ClassPool[];
   allHostUsable: number[];
   allHostFree: number[];
+  /** The node with the most RAM, which the CPU option is sized on (what to buy names it); null when none says its RAM. */
+  roomiestHostId: string | null;
   /** Why a layout does not fit at the plan's workload, in words; null when it fits (enumerate.ts). */
   problem: (layout: Layout) => string | null;
 }

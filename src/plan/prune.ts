@@ -2,27 +2,38 @@
  * The layouts a plan keeps once evaluated: a pipeline (stages within a node, or over nodes at a width
  * narrower than theirs) is dropped when another layout of the same artifact, engine and card class is
  * at least as good on every axis: no more cards, as much memory headroom (sequences and context) and
- * as fast (decode, throughput), and as able to start. Only pipelines are pruned: every TP width, EP
- * on/off and data-parallel engine stays, as before. Judged once, at the plan's workload; the slider
+ * as fast (decode, throughput), and as able to start. Only pipelines and DP engines over nodes are
+ * pruned: every TP width, EP on/off and one node's data-parallel engine stays, as before. Judged once, at the plan's workload; the slider
  * keeps the plan's layouts.
  */
 import type { Layout } from "./layout.ts";
 import { cardsPerReplica } from "./placement.ts";
 import type { PlanOption } from "./types.ts";
 
-/** A pipeline the enumerator adds beyond one node's TP widths: TP × PP in a node, or a width narrower than its nodes'. */
+/** A pipeline the enumerator adds beyond one node's TP widths (TP × PP in a node, or over nodes), or a DP engine over nodes. */
 function prunable(o: PlanOption): boolean {
   const p = o.placement;
-  if (p.cpu || (o.engine !== "vllm" && o.engine !== "sglang") || p.pipelineParallel <= 1) return false;
+  if (p.cpu || (o.engine !== "vllm" && o.engine !== "sglang")) return false;
+  if (spansDp(o)) return true;
+  if (p.pipelineParallel <= 1) return false;
   return p.nodes <= 1 || (o.moreCardsNeeded === 0 && o.lacks === undefined);
+}
+
+/** One data-parallel engine over several nodes (spanDp.ts). */
+function spansDp(o: PlanOption): boolean {
+  return o.placement.nodes > 1 && (o.placement.dataParallel ?? 1) > 1;
 }
 
 function atLeast(x: number | null | undefined, y: number | null | undefined): boolean {
   return (x ?? -Infinity) >= (y ?? -Infinity);
 }
 
-/** Whether `b` beats or equals `a` on every axis. */
+/**
+ * Whether `b` beats or equals `a` on every axis. A DP engine over nodes never beats another kind of
+ * layout: its speed leaves out the experts' all-to-all over the fabric (src/plan/README.md, known gaps).
+ */
 function noWorse(b: PlanOption, a: PlanOption): boolean {
+  if (spansDp(b) && !spansDp(a)) return false;
   return (
     cardsPerReplica(b.placement) <= cardsPerReplica(a.placement) &&
     (b.fits || !a.fits) &&

@@ -6,7 +6,16 @@
 import { describe, expect, test } from "vitest";
 import { duplicateNode, updateNode } from "../../src/cluster/model.ts";
 import { deploy, DeployError } from "../../src/deploy/index.ts";
-import { splitArgv, type Cluster, type Plan, type PlanOption } from "../../src/plan/index.ts";
+import {
+  DEFAULT_WORKLOAD,
+  plan,
+  readModel,
+  splitArgv,
+  type Cluster,
+  type Plan,
+  type PlanOption,
+} from "../../src/plan/index.ts";
+import { snapshotOf } from "../plan/fixture.ts";
 import {
   documents,
   inventory,
@@ -238,6 +247,54 @@ describe("several nodes: one LeaderWorkerSet", () => {
     };
     expectRanks(t.leaderTemplate.spec.containers[0], option.commands[0]!, 3, wired, LISTEN.sglang!);
     expectRanks(t.workerTemplate.spec.containers[0], option.commands[1]!, 3, wired, []);
+  });
+
+  test("vLLM's DP 16 × TP 1 engine over two 8 × H100 nodes: the head's address from LWS, each worker's first rank its index × 8", () => {
+    // DeepSeek-R1's recorded file list (163 shards): two nodes' experts spread over 16 ranks (test/plan/spanDp.test.ts).
+    const s = snapshotOf("deepseek-ai__DeepSeek-R1");
+    const { shape, artifacts } = readModel(s);
+    const node = (id: string) => ({
+      id,
+      fabric: "ib0",
+      hostMemGib: 2048,
+      hostFreeGib: 2048,
+      devices: [{ class: "h100-80g", count: 8, free: 8 }],
+    });
+    const p = plan(
+      { repo: s.repo, revision: s.sha, shape, artifacts },
+      { nodes: [node("a"), node("b")] },
+      DEFAULT_WORKLOAD,
+    );
+    const option = optionOf(
+      p,
+      (o) => o.placement.dataParallel === 16 && o.placement.nodes === 2,
+      "DP 16 over two nodes",
+    );
+    const lws = byKind(manifest(p, option), "LeaderWorkerSet");
+    expect(lwsErrors(lws)).toEqual([]);
+    const t = lws.spec.leaderWorkerTemplate;
+    expect(t.size).toBe(2);
+    const leader = t.leaderTemplate.spec.containers[0];
+    const worker = t.workerTemplate.spec.containers[0];
+    // Every pod asks for the node's eight cards: 16 in all, what DP 16 × TP 1 starts.
+    for (const c of [leader, worker]) expect(c.resources.limits).toEqual({ "nvidia.com/gpu": "8" });
+    expectRanks(leader, option.commands[0]!, 2, { "--data-parallel-address": "$(LWS_LEADER_ADDRESS)" }, []);
+    // The worker's first DP rank is arithmetic on its LWS index ($$ is Kubernetes' escape for a literal $).
+    expect(worker.command).toEqual(["sh", "-c"]);
+    const script = String(worker.args[0]);
+    expect(script).toMatch(/^exec vllm serve /);
+    const words = splitArgv(script.replace("exec ", "").replace("$$((LWS_WORKER_INDEX * 8))", "RANK"));
+    const planned = splitArgv(option.commands[1]!);
+    expect(words).toEqual(
+      planned.map((w, i) =>
+        planned[i - 1] === "--data-parallel-start-rank"
+          ? "RANK"
+          : planned[i - 1] === "--data-parallel-address"
+            ? "$(LWS_LEADER_ADDRESS)"
+            : w,
+      ),
+    );
+    expect(words).toContain("--headless");
   });
 
   test("vLLM over Ray: vLLM's multi-node-serving.sh starts Ray as LWS's vLLM example does, then the plan's serve command", async () => {

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { duplicateNode, updateNode } from "../../src/cluster/model.ts";
 import { deploy, DeployError } from "../../src/deploy/index.ts";
-import { splitArgv, type Cluster } from "../../src/plan/index.ts";
+import { DEFAULT_WORKLOAD, plan, readModel, splitArgv, type Cluster } from "../../src/plan/index.ts";
+import { snapshotOf } from "../plan/fixture.ts";
 import { inventory, optionOf, planOf, spread } from "./fixtures.ts";
 
 const CODER = "Qwen/Qwen2.5-Coder-32B-Instruct";
@@ -91,6 +92,30 @@ describe("Slurm", () => {
     });
     expect(script).toMatch(/^mapfile -t NODES < <\(scontrol show hostnames "\$SLURM_JOB_NODELIST"\)$/m);
     expect(script.trimEnd().endsWith("wait")).toBe(true);
+  });
+
+  test("vLLM's DP engine over four Lambda nodes: the plan's commands, --data-parallel-address the job's head", () => {
+    // DeepSeek-R1's recorded file list (641 GiB) on four nodes of 8 × A100 40 GB: one DP engine with EP.
+    let cluster = duplicateNode(inventory(LAMBDA), 0, 3);
+    cluster.nodes.forEach((_, i) => (cluster = updateNode(cluster, i, { fabric: "ib0" })));
+    const s = snapshotOf("deepseek-ai__DeepSeek-R1");
+    const { shape, artifacts } = readModel(s);
+    const p = plan({ repo: s.repo, revision: s.sha, shape, artifacts }, cluster, DEFAULT_WORKLOAD);
+    const option = optionOf(
+      p,
+      (o) => (o.placement.dataParallel ?? 1) > 1 && o.placement.nodes > 1,
+      "a DP engine over nodes",
+    );
+    const script = deploy("slurm", { option, plan: p }).text;
+    bashParses(script);
+    expect(directives(script)).toContain("--gres=gpu:a100:8");
+    const lines = sruns(script);
+    expect(lines).toHaveLength(option.placement.nodes);
+    lines.forEach((words, rank) => {
+      const planned = splitArgv(option.commands[rank] ?? "");
+      expect(words).toEqual(planned.map((w, i) => (planned[i - 1] === "--data-parallel-address" ? "${HEAD}" : w)));
+      expect(words.includes("--headless")).toBe(rank > 0);
+    });
   });
 
   test("llama.cpp RPC: rpc-server on the workers, llama-server on the head once each worker accepts, --rpc naming the workers", async () => {

@@ -31,6 +31,15 @@ const h100s = (id: string, fabric: string, count: number, ramGib: number): Clust
   devices: [{ class: "h100-80g", count, free: count }],
 });
 
+/** Qwen2.5-14B-Instruct Q8_0 (bartowski, 15,701,598,336 B). */
+const QWEN14 = "Qwen/Qwen2.5-14B-Instruct";
+const QWEN14_Q8 = {
+  repo: QWEN14,
+  revision: "",
+  shape: shapeOf(QWEN14),
+  artifacts: [ggufOf(QWEN14, "Qwen2.5-14B-Instruct-Q8_0.gguf", "Q8_0")],
+};
+
 describe("more RAM for the experts llama.cpp keeps there", () => {
   // DeepSeek-R1 Q4_K_M (unsloth, 9 shards of its recorded sizes) on 2 × H100 and 256 GiB: 36 layers'
   // experts must stay in RAM, more than 0.85 × 256 GiB holds.
@@ -56,6 +65,11 @@ describe("more RAM for the experts llama.cpp keeps there", () => {
     expect(withRam(256 + gib - 1).find(q4)?.fits).toBe(false);
   });
 
+  test("the CPU option is not listed as lacking RAM beside it: the cards' offload asks for less", () => {
+    const all = withRam(256).filter((o) => o.artifact.endsWith("Q4_K_M"));
+    expect(all.some((o) => o.placement.cpu)).toBe(false);
+  });
+
   test("a node with RAM enough lists no RAM to buy", () => {
     const fits = withRam(512).find(q4);
     expect(fits?.fits).toBe(true);
@@ -66,13 +80,7 @@ describe("more RAM for the experts llama.cpp keeps there", () => {
 describe("more RAM for the layers llama.cpp keeps there (-ngl)", () => {
   // Qwen2.5-14B-Instruct Q8_0 (bartowski, 15,701,598,336 B) on one T4 (16 GB) at 32,768 tokens: the
   // card holds 31 of 48 layers, the rest in RAM, more than 0.85 × 2 GiB.
-  const repo = "Qwen/Qwen2.5-14B-Instruct";
-  const input = {
-    repo,
-    revision: "",
-    shape: shapeOf(repo),
-    artifacts: [ggufOf(repo, "Qwen2.5-14B-Instruct-Q8_0.gguf", "Q8_0")],
-  };
+  const input = QWEN14_Q8;
   const t4 = (gib: number): Cluster => ({
     nodes: [
       { id: "a", fabric: "", hostMemGib: gib, hostFreeGib: gib, devices: [{ class: "t4-16g", count: 1, free: 1 }] },
@@ -129,4 +137,85 @@ describe("a fabric for nodes that no one fabric joins", () => {
       expect(joined?.lacks).toBeUndefined();
     });
   }
+});
+
+describe("a fabric for llama.cpp's RPC hosts", () => {
+  // Qwen2.5-14B-Instruct Q8_0 (bartowski, 15,701,598,336 B) on two hosts of one T4 (16 GB) each: one card
+  // does not hold it, the two together do over RPC, once one network joins them.
+  const input = QWEN14_Q8;
+  const t4 = (id: string, fabric: string): ClusterNode => ({
+    id,
+    fabric,
+    hostMemGib: 4,
+    hostFreeGib: 4,
+    devices: [{ class: "t4-16g", count: 1, free: 1 }],
+  });
+  const rpc = (fa: string, fb: string) =>
+    plan(input, { nodes: [t4("a", fa), t4("b", fb)] }, DEFAULT_WORKLOAD).options.find((o) => o.placement.nodes === 2);
+
+  for (const [fa, fb] of [
+    ["", ""],
+    ["eth-a", "eth-b"],
+  ] as const) {
+    test(`fabrics "${fa}" and "${fb}": name one for a and b, and llama.cpp over RPC runs it`, () => {
+      const unjoined = rpc(fa, fb);
+      expect(unjoined?.engine).toBe("llamacpp");
+      expect(unjoined?.fits).toBe(false);
+      expect(unjoined?.replicas).toBe(0);
+      expect(unjoined?.lacks).toEqual({ kind: "fabric", nodeIds: ["a", "b"] });
+      expect(unjoined?.whatToBuy?.[0]).toEqual({
+        change:
+          "name a fabric for a and b, and llama.cpp over RPC across them runs it (rpc-server on b, llama-server --rpc on a)",
+        cardsAdded: 0,
+        gpuClass: "",
+      });
+      // Applied: the same two hosts on one fabric run it.
+      const joined = rpc("eth0", "eth0");
+      expect(joined?.fits).toBe(true);
+      expect(joined?.lacks).toBeUndefined();
+      expect(joined?.commands.some((c) => c.includes("--rpc"))).toBe(true);
+    });
+  }
+});
+
+describe("more RAM for the CPU option", () => {
+  // The same Q8_0 on a node of CPUs only, 16 GiB of RAM: llama.cpp needs 16.4 GiB of the 0.85 × 16 = 13.6 it plans on.
+  const input = QWEN14_Q8;
+  const cpuOn = (gib: number) =>
+    plan(
+      input,
+      { nodes: [{ id: "box", fabric: "", hostMemGib: gib, hostFreeGib: gib, devices: [] }] },
+      DEFAULT_WORKLOAD,
+    ).options.find((o) => o.placement.cpu);
+
+  test("the CPU option that lacks RAM says how much, and that much more runs it; a GiB less does not", () => {
+    const short = cpuOn(16);
+    expect(short?.fits).toBe(false);
+    const m = /^\+(\d+) GiB of RAM on node box runs it on the CPU$/.exec(short?.whatToBuy?.[0]?.change ?? "");
+    expect(m).not.toBeNull();
+    const gib = Number(m?.[1]);
+    expect(cpuOn(16 + gib)?.fits).toBe(true);
+    expect(cpuOn(16 + gib)?.lacks).toBeUndefined();
+    expect(cpuOn(16 + gib - 1)?.fits).toBe(false);
+  });
+
+  test("with cards that run it, the CPU option that lacks RAM is not listed: the cards are the answer", () => {
+    const withCard = plan(
+      input,
+      {
+        nodes: [
+          {
+            id: "box",
+            fabric: "",
+            hostMemGib: 16,
+            hostFreeGib: 16,
+            devices: [{ class: "l40s-48g", count: 1, free: 1 }],
+          },
+        ],
+      },
+      DEFAULT_WORKLOAD,
+    ).options;
+    expect(withCard.some((o) => o.placement.cpu)).toBe(false);
+    expect(withCard.some((o) => o.fits)).toBe(true);
+  });
 });

@@ -286,6 +286,51 @@ describe("vLLM", () => {
   });
 });
 
+describe("vLLM: one data-parallel engine over nodes", () => {
+  // DP 16 × TP 1 on two nodes of 8, as docs/serving/data_parallel_deployment.md runs DP 4 on two nodes:
+  // the head with the API, the other --headless from its first rank; the same global size on both.
+  const opt = option("vllm", SAFETENSORS, {
+    tensorParallel: 1,
+    gpusPerNode: 8,
+    nodes: 2,
+    expertParallel: true,
+    dataParallel: 16,
+  });
+
+  test("each node its own ranks, the head's address and the docs' RPC port; no --nnodes", () => {
+    const entries = commandsFor(opt, ctx(SAFETENSORS, {}, { nodeIds: ["dgx-1", "dgx-2"] }));
+    expect(entries.map((e) => e.split("\n")[0])).toEqual([
+      "# dgx-1 (head, serves the API; DP ranks 0–7)",
+      "# dgx-2 (DP ranks 8–15)",
+    ]);
+    entries.forEach((entry, rank) => {
+      const { flags } = parse(entry, "vllm");
+      expect(flags.get("--data-parallel-size")).toBe("16");
+      expect(flags.get("--data-parallel-size-local")).toBe("8");
+      expect(flags.get("--data-parallel-start-rank")).toBe(rank === 0 ? undefined : "8");
+      expect(flags.get("--data-parallel-address")).toBe("<head-node-ip>");
+      expect(flags.get("--data-parallel-rpc-port")).toBe("13345");
+      expect(flags.has("--headless")).toBe(rank > 0);
+      // "include the `--enable-expert-parallel` CLI arg (on all nodes in the multi-node case)"
+      expect(flags.has("--enable-expert-parallel")).toBe(true);
+      expect(flags.has("--nnodes") || flags.has("--node-rank") || flags.has("--master-addr")).toBe(false);
+      expectRealFlags(entry, "vllm");
+    });
+  });
+
+  test("with Ray: every node joins, then one command on the head places all ranks (--data-parallel-backend ray)", () => {
+    const entries = commandsFor(opt, ctx(SAFETENSORS, {}, { vllmLauncher: "ray" }));
+    expect(entries).toHaveLength(3);
+    const [head, worker, serve] = entries.map((e) => parse(e, "vllm"));
+    expect(head?.program).toEqual(["ray", "start"]);
+    expect(worker?.flags.get("--address")).toBe("<head-node-ip>:6379");
+    expect(serve?.flags.get("--data-parallel-backend")).toBe("ray");
+    expect(serve?.flags.get("--data-parallel-size-local")).toBe("8");
+    expect(serve?.flags.has("--data-parallel-address")).toBe(false);
+    for (const entry of entries) expectRealFlags(entry, "vllm");
+  });
+});
+
 describe("SGLang", () => {
   test("one node, fp8 KV spelled as SGLang spells it", () => {
     const opt = option("sglang", SAFETENSORS, { tensorParallel: 4, gpusPerNode: 4, expertParallel: true });
@@ -595,8 +640,11 @@ describe("the planner's own options, read back", () => {
           String(workload.contextTokens),
         );
         expect(first.has(o.engine === "vllm" ? "--enable-expert-parallel" : "--ep-size")).toBe(p.expertParallel);
-        expect(first.get("--nnodes")).toBe(p.nodes > 1 ? String(p.nodes) : undefined);
         const dp = p.dataParallel ?? 1;
+        // A vLLM DP engine over nodes names each node's ranks instead (--data-parallel-size-local, start rank).
+        const spansDp = o.engine === "vllm" && dp > 1 && p.nodes > 1;
+        expect(first.get("--nnodes")).toBe(p.nodes > 1 && !spansDp ? String(p.nodes) : undefined);
+        expect(first.get("--data-parallel-size-local")).toBe(spansDp ? String(dp / p.nodes) : undefined);
         expect(first.get(o.engine === "vllm" ? "--data-parallel-size" : "--dp-size")).toBe(
           dp > 1 ? String(dp) : undefined,
         );

@@ -36,9 +36,19 @@ describe("the CPU option's cache", () => {
     expect(cpu?.kvPoolBytes).toBeGreaterThan(0);
   });
 
-  test("holds none when it does not fit", () => {
+  test("holds none when it does not fit, and says the RAM that would run it (with it, it runs)", () => {
     const small = planOn({ nodes: [node("small", "", [], 8, 8)] }, [Q4], w);
-    expect(small.options.filter((o) => o.placement.cpu)).toEqual([]);
+    const short = small.options.find((o) => o.placement.cpu);
+    expect([short?.fits, short?.kvPoolTokens, short?.maxConcurrency, short?.replicas]).toEqual([false, 0, 0, 0]);
+    const gib = Number(
+      /^\+(\d+) GiB of RAM on node small runs it on the CPU$/.exec(short?.whatToBuy?.[0]?.change ?? "")?.[1],
+    );
+    expect(gib).toBeGreaterThan(0);
+    const cpuOn = (ram: number) =>
+      planOn({ nodes: [node("small", "", [], ram, ram)] }, [Q4], w).options.find((o) => o.placement.cpu);
+    expect(cpuOn(8 + gib)?.fits).toBe(true);
+    expect(cpuOn(8 + gib)?.kvPoolTokens).toBe(8192 * 3);
+    expect(cpuOn(8 + gib - 1)?.fits).toBe(false);
   });
 });
 

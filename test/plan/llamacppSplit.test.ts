@@ -280,13 +280,24 @@ describe("four boxes of 2 × RTX 4090 on one fabric run DeepSeek-R1 UD-IQ1_S ove
   });
 });
 
-test("hosts with no shared fabric get no RPC option, and are told why", () => {
+test("hosts with no shared fabric get no RPC option that runs, are told why, and what fabric would run one", () => {
   const loose = ["b1", "b2", "b3", "b4"].map((id) => node(id, "", [cards("rtx4090-24g", 2)], 128));
   const { p } = planR1(loose);
-  expect(p.options.some((o) => o.placement.nodes > 1)).toBe(false);
+  expect(p.options.some((o) => o.placement.nodes > 1 && o.fits)).toBe(false);
   expect(p.refused.find((r) => r.where === "4 hosts over RPC")?.reason).toMatch(
     /^no two of the hosts are on one named fabric/,
   );
+  // 131 GiB of UD-IQ1_S on 24 GB cards: three hosts' six cards (134 GiB) leave no room for caches and buffers; all four would hold it.
+  const unjoined = p.options.find((o) => o.placement.nodes > 1);
+  expect(unjoined?.fits).toBe(false);
+  expect(unjoined?.lacks).toEqual({ kind: "fabric", nodeIds: ["b1", "b2", "b3", "b4"] });
+  expect(unjoined?.whatToBuy?.[0]?.change).toBe(
+    "name a fabric for b1, b2, b3 and b4, and llama.cpp over RPC across them runs it (rpc-server on b2, b3 and b4, llama-server --rpc on b1)",
+  );
+  // Named: the same hosts over RPC run it.
+  const joined = planR1(loose.map((n) => ({ ...n, fabric: "eth0" }))).p.options.find((o) => o.placement.nodes > 1);
+  expect(joined?.fits).toBe(true);
+  expect(joined?.placement.nodeIds).toEqual(["b1", "b2", "b3", "b4"]);
 });
 
 test("a fabric whose cards cannot hold the weights is refused without trying each host count", () => {

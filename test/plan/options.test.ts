@@ -199,8 +199,11 @@ describe("Qwen2.5-14B GGUFs (the seed's measured 14.62 and 8.37 GiB files)", () 
     expect(cpu?.haveBytes).toBe(64 * GIB * 0.85);
     expect(cpu?.fits).toBe(true);
     const tiny = planOf(repo, { nodes: [node("cpu", "", [], 16, 16)] }, [q8]);
-    expect(tiny.options).toEqual([]);
     expect(tiny.refused[0]?.reason).toMatch(/^needs \d+\.\d GiB of host RAM; the node offers 13\.6$/);
+    // Listed as what more RAM would run: 16.4 GiB ÷ 0.85 is 19.3 GiB of RAM, 4 more than the node's 16.
+    expect(tiny.options.map((o) => [o.placement.cpu, o.fits, o.lacks])).toEqual([
+      [true, false, { kind: "host-ram", nodeId: "cpu", moreGib: 4 }],
+    ]);
   });
 });
 

@@ -116,6 +116,60 @@ describe("pipelines over nodes at every width", () => {
   });
 });
 
+describe("stages within nodes and a pipeline across them", () => {
+  // Qwen2.5-72B-Instruct (bf16, 135 GiB; 64 heads, 8 KV heads) on rigs of 6 × RTX 3090 24 GB: TP 6 does
+  // not divide the heads, so TP 4 × PP 2 over two rigs leaves two cards of each idle.
+  const repo = "Qwen/Qwen2.5-72B-Instruct";
+  const rigs = (n: number): Cluster => ({
+    nodes: Array.from({ length: n }, (_, i) => ({
+      id: `rig-${i + 1}`,
+      fabric: "eth0",
+      hostMemGib: 256,
+      hostFreeGib: 256,
+      devices: [{ class: "rtx3090-24g", count: 6, free: 6 }],
+    })),
+  });
+  const a = originalOf(repo);
+  const p = plan({ repo, revision: "", shape: shapeOf(repo), artifacts: [a] }, rigs(3), DEFAULT_WORKLOAD);
+  const of = (engine: string, pp: number) =>
+    p.options.find((o) => o.engine === engine && o.placement.nodes === 2 && o.placement.pipelineParallel === pp);
+
+  test("TP 2 × PP 6 over two rigs uses all twelve cards and holds about four times the sequences of TP 4 × PP 2", () => {
+    for (const engine of ["vllm", "sglang"]) {
+      const staged = of(engine, 6);
+      const plain = of(engine, 2);
+      expect(staged?.placement).toMatchObject({ gpusPerNode: 6, tensorParallel: 2 });
+      expect(plain?.placement).toMatchObject({ gpusPerNode: 4, tensorParallel: 4 });
+      expect(staged?.fits).toBe(true);
+      expect(staged?.maxConcurrency ?? 0).toBeGreaterThan(3 * (plain?.maxConcurrency ?? Infinity));
+    }
+  });
+
+  test("no layer left out: the twelve cards' weights are the checkpoint, the middle stages shown at their heaviest", () => {
+    const staged = of("vllm", 6) as PlanOption;
+    const total = staged.cards.reduce((sum, c) => sum + c.weightsBytes * c.cards, 0);
+    expect(staged.cards.reduce((n, c) => n + c.cards, 0)).toBe(12);
+    // get_pp_indices gives 80 layers as 13, 13, 13, 14, 14, 13: stages 2–5 are one row at 14 layers,
+    // 2 of 80 layers more than they hold; each rank's rotary cache adds a few MiB.
+    expect(total).toBeGreaterThan(a.bytes);
+    expect((total - a.bytes) / a.bytes).toBeLessThan(2 / 80 + 0.005);
+  });
+
+  test("each rig its command: six ranks a node, --nnodes 2, as vLLM and SGLang start a pipeline over nodes", () => {
+    const v = of("vllm", 6) as PlanOption;
+    expect(v.commands).toHaveLength(2);
+    for (const c of v.commands) expect(c).toMatch(/--tensor-parallel-size 2 --pipeline-parallel-size 6 .*--nnodes 2 /);
+    expect(of("sglang", 6)?.commands[1]).toMatch(/--tp-size 2 --pp-size 6 .*--nnodes 2 --node-rank 1 /);
+  });
+
+  test("on nodes of 8, which TP 8 fills, none is tried", () => {
+    const r1 = planned("deepseek-ai/DeepSeek-R1", dgx(2));
+    expect(r1.options.some((o) => o.placement.nodes > 1 && o.placement.pipelineParallel > o.placement.nodes)).toBe(
+      false,
+    );
+  });
+});
+
 describe("one data-parallel engine over a node", () => {
   const p = planned("meta-llama/Llama-3.1-8B-Instruct", dgx(1), 64);
   const one = p.options.find(

@@ -26,6 +26,8 @@ export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): v
     return;
   }
   const shape = c.shape;
+  // The CPU option when the largest node's RAM does not hold it: what to buy sizes the RAM, when llama.cpp has nothing else.
+  let cpuShort: Layout | null = null;
   if (c.allHostUsable.length > 0) {
     const placement: Placement = {
       cpu: true,
@@ -57,7 +59,10 @@ export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): v
     };
     const why = c.problem(layout);
     if (why === null) out.layouts.push(layout);
-    else out.refused.push({ artifact: a.name, engine: "llamacpp", where: "CPU", reason: why });
+    else {
+      out.refused.push({ artifact: a.name, engine: "llamacpp", where: "CPU", reason: why });
+      cpuShort = layout;
+    }
   }
   for (const pool of c.pools) {
     if (pool.memoryBytes === null) continue;
@@ -96,6 +101,22 @@ export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): v
   // Devices that differ, on one node (-ts) or over several hosts (--rpc), once the classes alone are tried.
   mixedNodeOptions(a, c, out);
   rpcOptions(a, c, out);
+  if (cpuShort) cpuLacksRam(a, c, cpuShort, out);
+}
+
+/**
+ * The CPU option as one that lacks RAM on the roomiest node, when llama.cpp has no other layout of the
+ * artifact (cards, RAM beside them, RPC: one that lacks only RAM beside cards needs less of it) and RAM
+ * alone would run it: evaluate sizes the GiB at each workload ("+N GiB of RAM on node x runs it on the CPU").
+ */
+function cpuLacksRam(a: Artifact, c: EnumContext, cpu: Layout, out: Enumerated): void {
+  const nodeId = c.roomiestHostId;
+  if (nodeId === null || !cpu.host) return;
+  // Any other llama.cpp layout, one that lacks RAM beside cards included, runs it or asks for less.
+  if (out.layouts.some((l) => l.artifact === a && l.engine === "llamacpp")) return;
+  const roomy = Number.MAX_SAFE_INTEGER;
+  const host = { ...cpu.host, usableBytes: roomy, physicalBytes: roomy, freeBytes: roomy };
+  if (c.problem({ ...cpu, host }) === null) out.layouts.push({ ...cpu, lacks: { kind: "host-ram", nodeId } });
 }
 
 /** Why a CPU-only cluster runs nothing of a safetensors or .bin artifact: on CPUs the plan runs llama.cpp, which loads GGUF only. */

@@ -238,6 +238,7 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
         "no two of the hosts are on one named fabric: llama.cpp's --rpc needs the head to reach each rpc-server over a network they share; give the hosts that share one the same fabric in the cluster",
     });
   }
+  let joined = false;
   for (const [fabric, members] of named) {
     const nodes = [...members].sort((x, y) => memOf(y) - memOf(x));
     // The fewest hosts whose cards could hold the weights at all, and a few more for the caches and
@@ -254,6 +255,7 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
       const why = typeof last === "string" ? last : c.problem(last);
       if (why === null) placed = push(a, c, out, last, "");
     }
+    if (placed) joined = true;
     if (!placed) {
       // Why the cards alone do not, then the same hosts with the head's CPU taking the first layers.
       push(a, c, out, last, `${nodes.length} hosts on ${fabric} over RPC`);
@@ -269,6 +271,36 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
         reason: `${other.id} is ${other.fabric === "" ? "on no named fabric" : `on ${other.fabric}`}, not on ${fabric} with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its cards are left out; give it fabric "${fabric}" if it is on that network`,
       });
     }
+  }
+  if (!joined) unjoinedRpc(a, c, out, all, memOf);
+}
+
+/**
+ * The fewest hosts, whatever fabric each names, whose cards would hold it over RPC when no one fabric's
+ * hosts do: listed as an option that lacks a fabric for them (what to buy: "name a fabric for a and b").
+ * Hosts one named fabric already joins were tried above.
+ */
+function unjoinedRpc(
+  a: Artifact,
+  c: EnumContext,
+  out: Enumerated,
+  all: readonly NodeDevices[],
+  memOf: (n: NodeDevices) => number,
+): void {
+  const nodes = [...all].sort((x, y) => memOf(y) - memOf(x));
+  let offered = 0;
+  const first = Math.max(2, nodes.findIndex((n) => (offered += memOf(n)) >= a.bytes) + 1);
+  if (offered < a.bytes) return;
+  for (let k = first; k <= Math.min(nodes.length, first + RPC_EXTRA_HOSTS); k++) {
+    const chosen = nodes.slice(0, k);
+    const fabric = chosen[0]?.fabric ?? "";
+    if (fabric !== "" && chosen.every((n) => n.fabric === fabric)) return;
+    const devices = [...chosen.slice(1).flatMap((n) => n.devices), ...(chosen[0] as NodeDevices).devices];
+    const made = splitLayout(a, c, devices, chosen, "");
+    if (typeof made === "string" || c.problem(made) !== null) continue;
+    const lacks = { kind: "fabric" as const, nodeIds: chosen.map((n) => n.id) };
+    out.layouts.push({ ...made, freeNow: false, replicas: 0, replicasFreeNow: 0, lacks });
+    return;
   }
 }
 

@@ -2,9 +2,10 @@
  * Where vLLM and SGLang run: tensor parallel on one node at every width the heads allow and that fits
  * (with and without expert parallel for a mixture of experts); pipeline stages within one node at the
  * widths that do not fit alone (vLLM --tensor-parallel-size × --pipeline-parallel-size, SGLang
- * --tp-size × --pp-size); a node's replicas as one data-parallel engine; else pipeline parallel over
- * the nodes of one fabric at every width; a MIG instance alone. How many copies the cluster holds
- * comes with each.
+ * --tp-size × --pp-size); a node's replicas as one data-parallel engine; vLLM's data-parallel engine
+ * over nodes for a mixture of experts (spanDp.ts); else pipeline parallel over the nodes of one fabric
+ * at every width, and stages within nodes that no width fills (stagedPipeline); a MIG instance alone.
+ * How many copies the cluster holds comes with each.
  *
  * Pruning (why not every TP × PP × DP product): at a TP width that fits alone, a pipeline of it buys
  * only KV for more cards, which another replica of the width gives as well without a hop per stage,
@@ -16,6 +17,7 @@
 import type { ClassPool, EnumContext, Enumerated, FabricOrder, Layout, Part, PoolNode } from "../../layout.ts";
 import { basePlacement, layoutId, tensorParallelProblem, where } from "../../placement.ts";
 import { fabricOrder, singleNodeHosts } from "../../pools.ts";
+import { dataParallelAcrossNodes } from "./spanDp.ts";
 import { bitsOf } from "../../quant.ts";
 import type { Artifact, Engine } from "../../types.ts";
 import { servingParts } from "../../weights.ts";
@@ -63,6 +65,8 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
     }
     if (widest === 0) continue;
     if (!pool.mig && nodeSplits(a, engine, c, pool, mem, widths, alone, moe, out, tpParts)) placed = true;
+    // vLLM's DP engine over nodes, where a node's own does not hold the experts (spanDp.ts); pipelines are still tried.
+    if (engine === "vllm") dataParallelAcrossNodes(a, c, pool, mem, widths, out);
     if (placed) continue;
     if (pool.mig) {
       out.refused.push({
@@ -251,6 +255,7 @@ function pipelineOptions(
       }
       if (!found) failedOn = able.length;
     }
+    if (stagedPipeline({ a, engine, c, pool, mem, moe }, widths, fabric, all, out)) placedAny = true;
     if (placedAny) return;
   }
   // Nodes that no one fabric joins but would hold it together: naming one for them is the smaller change
@@ -295,6 +300,39 @@ function unjoinedPipeline(
   }
 }
 
+/**
+ * Nodes whose card count no width the heads allow fills (a rig of 6 × RTX 3090 for Qwen2.5-72B's 64
+ * heads: TP 4 leaves two cards of each idle, TP 6 does not divide them): stages of the widest width
+ * that divides the count, several on each node, then over the fewest nodes that hold it (TP 2 × PP 6 on
+ * two rigs: vLLM `--tensor-parallel-size 2 --pipeline-parallel-size 6 --nnodes 2`, SGLang's
+ * `pp_size // nnodes` stages a node). On nodes the widest width fills (8 cards, every large model's
+ * heads allow TP 8) it adds nothing the pipeline at that width does not give, and is not tried.
+ */
+function stagedPipeline(
+  at: { a: Artifact; engine: "vllm" | "sglang"; c: EnumContext; pool: ClassPool; mem: number; moe: boolean },
+  widths: readonly number[],
+  fabric: string,
+  all: readonly PoolNode[],
+  out: Enumerated,
+): boolean {
+  const { a, engine, c, pool, mem, moe } = at;
+  const m = pool.maxPerNode;
+  if ((widths[widths.length - 1] ?? m) === m) return false;
+  const tp = [...widths].reverse().find((w) => m % w === 0 && w < m);
+  if (tp === undefined) return false;
+  const stages = m / tp;
+  const able = all.filter((n) => n.count >= m);
+  const order = fabricOrder(able, m);
+  for (let n = Math.max(2, fewestStages(a, mem, m)); n <= able.length && n * stages <= c.shape.layers; n++) {
+    const layout = pipelineLayout(a, engine, c, pool, mem, tp, n, fabric, moe, order, 0, stages);
+    if (c.problem(layout) === null) {
+      out.layouts.push(layout);
+      return true;
+    }
+  }
+  return false;
+}
+
 function pipelineLayout(
   a: Artifact,
   engine: Engine,
@@ -307,13 +345,15 @@ function pipelineLayout(
   moe: boolean,
   order: FabricOrder,
   cardsShort: number,
+  stagesPerNode = 1,
 ): Layout {
   const ep = moe && width > 1;
+  const cards = width * stagesPerNode;
   // The n nodes a replica would take: free ones first, the most free memory first (vLLM's start-up check reads the least of them).
-  const placement = basePlacement(pool.gpuClass, fabric, width, n, width, n, ep, order.ids.slice(0, n));
+  const placement = basePlacement(pool.gpuClass, fabric, cards, n, width, n * stagesPerNode, ep, order.ids.slice(0, n));
   // Stage slots: a node of 8 holds one stage of two TP-4 pipelines at once.
   let perNode = Infinity;
-  for (const node of order.able) perNode = Math.min(perNode, Math.floor(node.count / width));
+  for (const node of order.able) perNode = Math.min(perNode, Math.floor(node.count / cards));
   perNode = Number.isFinite(perNode) ? Math.max(1, perNode) : 1;
   return {
     id: layoutId(a, engine, placement, ""),
@@ -321,7 +361,7 @@ function pipelineLayout(
     engine,
     placement,
     bitsPerWeight: bitsOf(a),
-    parts: servingParts(c.shape, a, pool.gpuClass, mem, width, n, ep),
+    parts: servingParts(c.shape, a, pool.gpuClass, mem, width, n * stagesPerNode, ep),
     host: null,
     hosts: order.able.length,
     freeNow: cardsShort === 0 && order.freeCount >= n,

@@ -83,6 +83,7 @@ export function vllmCommands(option: CommandOption, ctx: CommandContext): string
   const args = vllmServeArgs(option, ctx);
   const nodes = Math.max(1, option.placement.nodes);
   if (nodes === 1) return [line(serve, args)];
+  if ((option.placement.dataParallel ?? 1) > 1) return vllmDataParallelCommands(option, serve, args, nodes, ctx);
   if (ctx.vllmLauncher === "ray") return vllmRayCommands(serve, args, nodes, ctx);
   return Array.from({ length: nodes }, (_, rank) => {
     const multi: Arg[] = [
@@ -94,6 +95,41 @@ export function vllmCommands(option: CommandOption, ctx: CommandContext): string
     if (rank > 0) multi.push(["--headless"]);
     const role = rank === 0 ? "head, serves the API" : `worker ${rank}`;
     return named(`${nodeName(ctx, rank)} (${role})`, line(serve, [...args, ...multi]));
+  });
+}
+
+/** The RPC port of vLLM's data-parallel docs' multi-node examples (docs/serving/data_parallel_deployment.md: `--data-parallel-rpc-port 13345`). */
+const VLLM_DP_RPC_PORT = 13345;
+
+/**
+ * A data-parallel engine over nodes (docs/serving/data_parallel_deployment.md, "Internal Load
+ * Balancing"): every node runs `vllm serve` with the global size and its own ranks; the head serves the
+ * one API, the others run `--headless` from their first rank on. No --nnodes: each rank's TP group is
+ * on one node. Over Ray, one command on the head places every rank (`--data-parallel-backend ray`).
+ */
+function vllmDataParallelCommands(
+  option: CommandOption,
+  serve: string[],
+  args: Arg[],
+  nodes: number,
+  ctx: CommandContext,
+): string[] {
+  const local = Math.max(1, Math.floor(option.placement.gpusPerNode / Math.max(1, option.placement.tensorParallel)));
+  if (ctx.vllmLauncher === "ray") {
+    const [head, ...workers] = vllmRayCommands(serve, args, nodes, ctx).slice(0, nodes);
+    const start = named(
+      `${nodeName(ctx, 0)} (head, once every node has joined)`,
+      line(serve, [...args, ["--data-parallel-size-local", local], ["--data-parallel-backend", "ray"]]),
+    );
+    return [...(head ? [head] : []), ...workers, start];
+  }
+  return Array.from({ length: nodes }, (_, rank) => {
+    const dp: Arg[] = [["--data-parallel-size-local", local]];
+    if (rank > 0) dp.push(["--headless"], ["--data-parallel-start-rank", rank * local]);
+    dp.push(["--data-parallel-address", headAddress()], ["--data-parallel-rpc-port", VLLM_DP_RPC_PORT]);
+    const ranks = local === 1 ? `DP rank ${rank}` : `DP ranks ${rank * local}–${(rank + 1) * local - 1}`;
+    const role = rank === 0 ? `head, serves the API; ${ranks}` : ranks;
+    return named(`${nodeName(ctx, rank)} (${role})`, line(serve, [...args, ...dp]));
   });
 }
 
