@@ -4,7 +4,7 @@
  * fixed priors (issue 12: "Write down the fitted terms with their data").
  * A change to a card's bandwidth or a benchmark row that moves a fitted term
  * fails here until `npx tsx scripts/speed-accuracy.ts --fit --write` is rerun.
- * The two SGLang entries are refitted here (≈2 s); the whole file, ≈15 s, by
+ * The two SGLang entries are refitted here (≈3 s); the whole file, ≈15 s, by
  * `npx tsx scripts/speed-accuracy.ts --fit --check`.
  */
 import { readFileSync } from "node:fs";
