@@ -133,7 +133,7 @@ export { estimateSpeed } from "./speed/estimate.ts";
 export { expectedDistinctExperts } from "./speed/experts.ts";
 export { DEFAULT_FABRIC_GBPS } from "./speed/links.ts";
 export { DEFAULT_HOST_GBPS, ddrChannelGBps } from "./speed/host.ts";
-export { speedTerms, type SpeedTerms, type FittedKey } from "./speed/terms.ts";
+export { speedTerms, SPEED_PRIORS, type SpeedTerms, type SpeedTermValues, type FittedKey } from "./speed/terms.ts";
 export type {
   SpeedInput,
   SpeedEstimate,

@@ -55,6 +55,38 @@ type TermsTable = Record<SpeedEngine, Record<CardKind, SpeedTerms>>;
 export type FittedKey =
   "llamacpp/gddr" | "llamacpp/hbm" | "llamacpp/unified" | "vllm/hbm" | "sglang/hbm" | "sglang/hbm/amd";
 
+/** The numbers of a set of terms, without the words saying where they come from. */
+export type SpeedTermValues = Omit<SpeedTerms, "fittedOn" | "fitted">;
+
+/** Round shares a first reading of the kernels would guess: 70% of bandwidth, 30% of dense TFLOPS, 1 ms a step. */
+const PRIOR: SpeedTermValues = {
+  bandwidthEfficiency: 0.7,
+  stepFixedMs: 1,
+  prefillComputeEfficiency: 0.3,
+  prefillEfficiencyByFormat: {},
+  kvBandwidthEfficiency: 0.7,
+  attentionComputeEfficiency: 0.3,
+  decodeComputeEfficiency: 0.3,
+  prefillInterference: 1,
+  requestOverheadMs: 0,
+  prefillChunkTokens: 512,
+  allReduceLatencyUs: 30,
+  hopMs: 0.2,
+};
+
+/**
+ * Where the fit (scripts/speed-accuracy.ts --fit) starts, before it reads a row: fixed round
+ * figures, never the fitted.json it replaces, so a refit depends on the rows and these alone and
+ * writes the same file every time. A term no row moves keeps its prior (README.md marks it `*`).
+ * Set, not fitted: `prefillChunkTokens` (llama-bench's default `-ub` 512; vLLM/SGLang's chunked
+ * prefill budget of 8,192 tokens) and llama.cpp's `requestOverheadMs` 0 (llama-bench times the
+ * kernels alone) and `allReduceLatencyUs` (no llama.cpp TP row).
+ */
+export const SPEED_PRIORS: Record<"llamacpp" | "serving", SpeedTermValues> = {
+  llamacpp: PRIOR,
+  serving: { ...PRIOR, prefillChunkTokens: 8192, allReduceLatencyUs: 10 },
+};
+
 interface FittedEntry extends Omit<SpeedTerms, "fitted"> {
   /** The measured.jsonl ids the entry was fitted on. */
   rows: string[];
