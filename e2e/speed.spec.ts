@@ -9,9 +9,9 @@ import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { gzipSync } from "node:zlib";
 import { catalogFileName, catalogIndex, catalogSha } from "../src/hub/catalogIndex.ts";
-import type { Cluster } from "../src/plan/index.ts";
 import { defaultChoices } from "../src/app/defaults.ts";
 import { decodeLink, encodeLink } from "../src/state/link.ts";
+import { MANY_CLASSES, THREE_CLASSES, twoNodesEach } from "../test/app/speedCluster.ts";
 import { routeNetwork } from "./hub.ts";
 
 /** The preview server's origin; E2E_ORIGIN lets a second checkout on the same machine use its own port. */
@@ -45,42 +45,6 @@ const WARMUP = 3;
 /** Pixels per move: about four of the slider's thousand steps on its 1280-px-wide layout, so every move is a new context. */
 const STEP_PX = 1.6;
 
-/** Three card classes: 52 options of DeepSeek-R1's 13 GGUF artifacts (issue 5's case). */
-const THREE_CLASSES = ["h100-80g", "a100-80g", "l40s-48g"];
-/** Seventeen: about 200 options (issue 13's case, every layout listed). */
-const MANY_CLASSES = [
-  ...THREE_CLASSES,
-  "h200-141g",
-  "b200-180g",
-  "a100-40g",
-  "l40-48g",
-  "a40-48g",
-  "mi300x-192g",
-  "gh200-96g",
-  "a10g-24g",
-  "l4-24g",
-  "h100-nvl-94g",
-  "mi325x-256g",
-  "a30-24g",
-  "gb200-186g",
-  "rtxpro6000-96g",
-];
-
-/** Each class on two nodes of 8 (one half busy). */
-function cluster(classes: readonly string[]): Cluster {
-  return {
-    nodes: classes.flatMap((cls) =>
-      [0, 1].map((k) => ({
-        id: `${cls}-${k}`,
-        fabric: "ib0",
-        hostMemGib: 2048,
-        hostFreeGib: 1800,
-        devices: [{ class: cls, count: 8, free: k === 0 ? 8 : 4 }],
-      })),
-    ),
-  };
-}
-
 /**
  * Opens DeepSeek-R1's GGUF plan on `classes` with every layout listed (not
  * the best of each artifact × engine: the most the list can draw), once at
@@ -91,7 +55,7 @@ async function openEveryLayout(page: Page, classes: readonly string[], atLeast: 
   const link = encodeLink({
     repo: REPO,
     revision: catalogSha(REPO) ?? "",
-    cluster: cluster(classes),
+    cluster: twoNodesEach(classes),
     workload: { contextTokens: OPENED_CONTEXT_TOKENS, sequences: 1, kvDtype: "auto", settings: {} },
     filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
     selectedOptionId: "",
