@@ -1,25 +1,40 @@
 /**
  * The page's side of the plan worker. Latest wins: one request is in the
  * worker at a time, and of those asked meanwhile only the newest is sent next
- * (a drag's sixty moves are a handful of plans, each of the thumb's newest
+ * (a drag's sixty moves are a few dozen plans, each of the thumb's newest
  * context). Every reply is delivered, so the page shows the last plan until
- * a newer one arrives.
+ * a newer one arrives. Paced by the page: the next request goes once the page
+ * has drawn the last reply (`drawn`). Unpaced, the worker (~5 ms a move)
+ * answered nearly every move of a drag, and the page's thread spent its share
+ * of a loaded machine starting renders the next reply made stale.
  */
 import type { Cluster, Plan, PlanInput, Refusal } from "../plan/index.ts";
 import type { PlanJob } from "./planSession.ts";
-import { planOfReply, planReplier, type PlanReply, type PlanRequest } from "./planWire.ts";
+import { PLAN_WORKER_READY, planOfReply, planReplier, type PlanReply, type PlanRequest } from "./planWire.ts";
 
 export type PlanAnswer = { job: PlanJob; plan: Plan } | { job: PlanJob; error: string };
 
 /** Where requests go: the worker, or the same replies made on this thread. */
 export interface PlanPort {
   post(request: PlanRequest): void;
-  /** `onFail`: the port cannot answer (a worker that did not start); nothing sent is answered. */
-  listen(onReply: (reply: PlanReply) => void, onFail: (why: string) => void): void;
+  listen(on: PortListener): void;
+}
+
+export interface PortListener {
+  reply(reply: PlanReply): void;
+  /** The port answers from here on: the worker's script has loaded and run. */
+  ready(): void;
+  /** The port cannot answer (a worker that did not start); nothing sent to it is answered. */
+  fail(why: string): void;
 }
 
 export interface PlanClient {
   request(job: PlanJob, deliver: (answer: PlanAnswer) => void): void;
+  /** The page has drawn the last answer delivered: the newest request waiting goes. */
+  drawn(): void;
+  /** Whether the worker is up: until then a request waits on its chunk being fetched and compiled. */
+  isReady(): boolean;
+  onReady(listener: () => void): () => void;
 }
 
 interface Pending {
@@ -36,6 +51,10 @@ export function planClient(open: () => PlanPort): PlanClient {
   let nextId = 0;
   let inFlight: (Pending & { id: number }) | null = null;
   let newest: Pending | null = null;
+  /** An answer is delivered and the page has not yet drawn it. */
+  let drawing = false;
+  let ready = false;
+  const readyListeners = new Set<() => void>();
 
   const send = (pending: Pending) => {
     const { job } = pending;
@@ -46,39 +65,56 @@ export function planClient(open: () => PlanPort): PlanClient {
     inFlight = { ...pending, id: request.id };
     port.post(request);
   };
+  const sendNewest = () => {
+    if (inFlight || drawing || !newest) return;
+    const next = newest;
+    newest = null;
+    send(next);
+  };
   const onReply = (reply: PlanReply) => {
     const done = inFlight;
     if (!done || reply.id !== done.id) return;
     inFlight = null;
-    // The worker starts on the newest while this reply is drawn.
-    if (newest) {
-      const next = newest;
-      newest = null;
-      send(next);
-    }
+    drawing = true;
     if (!reply.ok) return done.deliver({ job: done.job, error: reply.message });
     refused = reply.refused ?? refused;
     done.deliver({ job: done.job, plan: planOfReply(done.job, reply.plan, refused) });
   };
   const connect = (to: PlanPort) => {
     port = to;
-    port.listen(onReply, (why) => {
-      // A worker that cannot start (a CSP without worker-src, a chunk the network lost): the page plans on its
-      // own thread from here on, as it did before the worker, and what was asked is asked again there.
-      console.warn(`modelplan: the plan worker failed (${why}); planning on the page's thread`);
-      sentInput = sentCluster = null;
-      refused = [];
-      const again = inFlight;
-      inFlight = null;
-      connect(inlinePlanPort());
-      if (again) send(again);
+    port.listen({
+      reply: onReply,
+      ready: () => {
+        ready = true;
+        for (const listener of readyListeners) listener();
+      },
+      fail: (why) => {
+        // A worker that cannot start (a CSP without worker-src, a chunk the network lost): the page plans on
+        // its own thread from here on, as it did before the worker, and what was asked is asked again there.
+        console.warn(`modelplan: the plan worker failed (${why}); planning on the page's thread`);
+        sentInput = sentCluster = null;
+        refused = [];
+        const again = inFlight;
+        inFlight = null;
+        connect(inlinePlanPort());
+        if (again) send(again);
+      },
     });
   };
   connect(open());
   return {
     request(job, deliver) {
-      if (inFlight) newest = { job, deliver };
-      else send({ job, deliver });
+      newest = { job, deliver };
+      sendNewest();
+    },
+    drawn() {
+      drawing = false;
+      sendNewest();
+    },
+    isReady: () => ready,
+    onReady(listener) {
+      readyListeners.add(listener);
+      return () => readyListeners.delete(listener);
     },
   };
 }
@@ -89,14 +125,15 @@ export function planClient(open: () => PlanPort): PlanClient {
  */
 export function inlinePlanPort(): PlanPort {
   const reply = planReplier();
-  let onReply: ((reply: PlanReply) => void) | null = null;
+  let listener: PortListener | null = null;
   return {
     post(request) {
       const sent = structuredClone(request);
-      setTimeout(() => onReply?.(structuredClone(reply(sent))), 0);
+      setTimeout(() => listener?.reply(structuredClone(reply(sent))), 0);
     },
     listen(on) {
-      onReply = on;
+      listener = on;
+      on.ready();
     },
   };
 }
@@ -106,16 +143,19 @@ export function planWorkerPort(): PlanPort {
   const worker = new Worker(new URL("./planWorker.ts", import.meta.url), { type: "module", name: "plan" });
   return {
     post: (request) => worker.postMessage(request),
-    listen(onReply, onFail) {
-      worker.onmessage = (e: MessageEvent<PlanReply>) => onReply(e.data);
+    listen(on) {
+      worker.onmessage = (e: MessageEvent<PlanReply | typeof PLAN_WORKER_READY>) => {
+        if (e.data === PLAN_WORKER_READY) on.ready();
+        else on.reply(e.data);
+      };
       worker.onerror = (e) => {
         e.preventDefault();
         worker.terminate();
-        onFail(e.message || "it did not start");
+        on.fail(e.message || "it did not start");
       };
       worker.onmessageerror = () => {
         worker.terminate();
-        onFail("a reply could not be read");
+        on.fail("a reply could not be read");
       };
     },
   };

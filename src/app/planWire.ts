@@ -29,6 +29,9 @@ export type PlanWire = Omit<Plan, "shape" | "artifacts" | "cluster" | "workload"
 export type PlanReply =
   { id: number; ok: true; plan: PlanWire; refused: Refusal[] | null } | { id: number; ok: false; message: string };
 
+/** The worker's first message, once its script (the engine) has loaded and run. */
+export const PLAN_WORKER_READY = "ready";
+
 /** The worker's side: each request answered from one engine session, in the order sent. */
 export function planReplier(session: PlanSession = planSession()): (request: PlanRequest) => PlanReply {
   let input: PlanInput | null = null;

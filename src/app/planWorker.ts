@@ -4,12 +4,13 @@
  * of wall time at load 4-6 per core) never holds a frame (issue 19). The page
  * keeps the drawing; this file only plans.
  */
-import { planReplier, type PlanReply, type PlanRequest } from "./planWire.ts";
+import { PLAN_WORKER_READY, planReplier, type PlanReply, type PlanRequest } from "./planWire.ts";
 
 const scope = self as unknown as {
   onmessage: ((e: MessageEvent<PlanRequest>) => void) | null;
-  postMessage(reply: PlanReply): void;
+  postMessage(reply: PlanReply | typeof PLAN_WORKER_READY): void;
 };
 
 const reply = planReplier();
 scope.onmessage = (e) => scope.postMessage(reply(e.data));
+scope.postMessage(PLAN_WORKER_READY);

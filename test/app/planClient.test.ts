@@ -4,7 +4,13 @@
  * page's plan must be the engine's, and a drag's stale moves are never made.
  */
 import { afterEach, expect, test, vi } from "vitest";
-import { inlinePlanPort, planClient, type PlanAnswer, type PlanPort } from "../../src/app/planClient.ts";
+import {
+  inlinePlanPort,
+  planClient,
+  type PlanAnswer,
+  type PlanClient,
+  type PlanPort,
+} from "../../src/app/planClient.ts";
 import type { PlanJob } from "../../src/app/planSession.ts";
 import { defaultChoices } from "../../src/app/defaults.ts";
 import { plan, readModel, withWorkload, type Cluster } from "../../src/plan/index.ts";
@@ -20,8 +26,11 @@ const workload = { ...defaultChoices().workload, contextTokens: 4096 };
 const committed: PlanJob = { input, cluster, workload };
 const slide = (contextTokens: number): PlanJob => ({ ...committed, slideTo: { ...workload, contextTokens } });
 
-/** Each answer as it is delivered. */
-function collect(): { answers: PlanAnswer[]; deliver: (a: PlanAnswer) => void; next: () => Promise<PlanAnswer> } {
+/** Each answer as it is delivered, drawn at once (as the page says once it has drawn it) unless told not to. */
+function collect(
+  client: PlanClient,
+  draw = true,
+): { answers: PlanAnswer[]; deliver: (a: PlanAnswer) => void; next: () => Promise<PlanAnswer> } {
   const answers: PlanAnswer[] = [];
   const waiters: ((a: PlanAnswer) => void)[] = [];
   return {
@@ -29,6 +38,7 @@ function collect(): { answers: PlanAnswer[]; deliver: (a: PlanAnswer) => void; n
     deliver: (a) => {
       answers.push(a);
       waiters.shift()?.(a);
+      if (draw) client.drawn();
     },
     next: () => new Promise((done) => waiters.push(done)),
   };
@@ -43,7 +53,7 @@ afterEach(() => vi.restoreAllMocks());
 
 test("a plan made across the worker's messages is the engine's own, and holds the page's objects", async () => {
   const client = planClient(inlinePlanPort);
-  const got = collect();
+  const got = collect(client);
   client.request(committed, got.deliver);
   const answer = planned(await got.next());
   const direct = plan(input, cluster, workload);
@@ -63,7 +73,7 @@ test("a plan made across the worker's messages is the engine's own, and holds th
 
 test("latest wins: of the moves asked while one is being made, only the newest is made next", async () => {
   const client = planClient(inlinePlanPort);
-  const got = collect();
+  const got = collect(client);
   client.request(committed, got.deliver);
   const contexts = [8_000, 9_000, 10_000, 11_000, 12_000, 13_000];
   for (const tokens of contexts) client.request(slide(tokens), got.deliver);
@@ -75,21 +85,47 @@ test("latest wins: of the moves asked while one is being made, only the newest i
   expect(last).toEqual(withWorkload(plan(input, cluster, workload), { ...workload, contextTokens: 13_000 }));
 });
 
+test("paced by the page: nothing more is asked of the worker until the page has drawn the last answer", async () => {
+  let posted = 0;
+  const counted = (): PlanPort => {
+    const port = inlinePlanPort();
+    return { post: (r) => (posted++, port.post(r)), listen: (on) => port.listen(on) };
+  };
+  const client = planClient(counted);
+  const got = collect(client, false);
+  client.request(committed, got.deliver);
+  await got.next();
+  client.request(slide(8_000), got.deliver);
+  client.request(slide(9_000), got.deliver);
+  await new Promise((done) => setTimeout(done, 50));
+  expect(posted).toBe(1);
+  client.drawn();
+  expect(planned(await got.next()).workload.contextTokens).toBe(9_000);
+  expect(posted).toBe(2);
+});
+
 test("a worker that fails to start: the job asked is made on the page's thread instead, and the next ones too", async () => {
   const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
   const broken = (): PlanPort => {
     let fail: (why: string) => void = () => undefined;
     return {
       post: () => setTimeout(() => fail("a CSP without worker-src"), 0),
-      listen: (_onReply, onFail) => {
-        fail = onFail;
+      listen: (on) => {
+        fail = on.fail;
       },
     };
   };
   const client = planClient(broken);
-  const got = collect();
+  const readied = vi.fn();
+  client.onReady(readied);
+  // Not up: the page plans its first plan itself meanwhile (usePlanView.ts).
+  expect(client.isReady()).toBe(false);
+  const got = collect(client);
   client.request(committed, got.deliver);
   expect(planned(await got.next())).toEqual(plan(input, cluster, workload));
+  // The page's thread answers from here on, and says so.
+  expect(client.isReady()).toBe(true);
+  expect(readied).toHaveBeenCalledOnce();
   expect(warn).toHaveBeenCalledWith(expect.stringContaining("a CSP without worker-src"));
   client.request(slide(20_000), got.deliver);
   expect(planned(await got.next()).workload.contextTokens).toBe(20_000);
@@ -97,7 +133,7 @@ test("a worker that fails to start: the job asked is made on the page's thread i
 
 test("a job the engine throws on comes back as its message, and the worker answers the next job", async () => {
   const client = planClient(inlinePlanPort);
-  const got = collect();
+  const got = collect(client);
   // The engine guards every input the page can give it; a cluster with no node list stands in for a bug in it.
   const broken = { nodes: null } as unknown as Cluster;
   client.request({ ...committed, cluster: broken }, got.deliver);
