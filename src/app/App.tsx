@@ -1,8 +1,9 @@
 /**
  * The planner page. Data flows one way: the user's choices (the
- * store) and the Hub's data (react-query's cache) → readModel → plan →
- * withWorkload → the view. Nothing derived is stored: the plan is a useMemo
- * of its inputs, so a link that restores the choices restores the plan.
+ * store) and the Hub's data (react-query's cache) → readModel → a plan job
+ * → plan / withWorkload (in the plan worker, usePlanView.ts) → the view.
+ * Nothing derived is stored in the store: the job is a useMemo of its
+ * inputs, so a link that restores the choices restores the plan.
  */
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from "react";
@@ -11,7 +12,7 @@ import { CATALOG_COPIED, catalogSha, EXAMPLE_REPO } from "../hub/catalogIndex.ts
 import { HubError, isRetryable } from "../hub/errors.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
-import { contextFit, largestCardBytes, readModel, withWorkload, type Plan } from "../plan/index.ts";
+import { contextFit, largestCardBytes, readModel, type PlanInput } from "../plan/index.ts";
 import type { Cluster, Engine, EngineSettings as Settings, PlanOption, RepoSnapshot, Workload } from "../plan/index.ts";
 import {
   chooseCommand,
@@ -43,7 +44,8 @@ import { defaultChoices } from "./defaults.ts";
 import { loadManual } from "./loadManual.ts";
 import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
 import { PlanBoundary } from "./PlanBoundary.tsx";
-import { planOnce } from "./planOnce.ts";
+import type { PlanJob } from "./planSession.ts";
+import { usePlanView } from "./usePlanView.ts";
 import { hubFallbackReason, isBundled, quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
@@ -99,9 +101,9 @@ export function App({ store, tokens }: AppProps) {
   const { repo, revision, cluster, workload } = choices;
   /**
    * The plan follows the workload and the thumb one deferred render behind: a slider move's own render
-   * (the thumb, the context field) is a few milliseconds, and the plan's (withWorkload over every option,
-   * or the full enumeration on release, and every card) runs after it, in slices the next move can
-   * interrupt (issue 19: one long task per release, of the enumeration and the cards together).
+   * (the thumb, the context field) is a few milliseconds, and the job it asks (withWorkload over every
+   * option, or the full enumeration on release) is asked after it. Where there is no worker the engine
+   * runs in that deferred render, in slices the next move can interrupt.
    */
   const planInput = useDeferredValue(useMemo(() => ({ workload, sliding }), [workload, sliding]));
   const planWorkload = planInput.workload;
@@ -165,54 +167,51 @@ export function App({ store, tokens }: AppProps) {
         : planWorkload,
     [fit, planWorkload],
   );
-  // The model with its positions stretched when YaRN was asked; the model itself otherwise (planOnce keys on it).
+  // The model with its positions stretched when YaRN was asked; the model itself otherwise (the session keys on it).
   const fittedModel = useMemo(
     () => (read?.ok && fit && fit.shape !== read.model.shape ? { ...read.model, shape: fit.shape } : null),
     [read, fit],
   );
-  // The engine's own failure is a message in the options panel, with the way back, not a blank page.
-  const planned = useMemo((): { plan: Plan } | { error: string } | null => {
-    if (!snapshot || !read?.ok || !fit) return null;
-    try {
-      return { plan: planOnce(snapshot, fittedModel ?? read.model, cluster, fitted) };
-    } catch (e) {
-      return { error: e instanceof Error ? e.message : String(e) };
-    }
-  }, [snapshot, read, fit, fittedModel, cluster, fitted]);
-  const enumerated = planned && "plan" in planned ? planned.plan : null;
+  // What the engine is asked: the model as planned (stretched when YaRN was asked) on the cluster, for the
+  // committed workload. One object per input, so the plan session and the worker's copy key on it.
+  const readInput = useMemo(() => (snapshot && read?.ok ? planInputOf(snapshot, read.model) : null), [snapshot, read]);
+  const committedJob = useMemo((): PlanJob | null => {
+    if (!snapshot || !readInput || !fit) return null;
+    const input = fittedModel ? planInputOf(snapshot, fittedModel) : readInput;
+    return { input, cluster, workload: fitted };
+  }, [snapshot, readInput, fit, fittedModel, cluster, fitted]);
   // Where the thumb has rested for a moment: the plan is made again there (every layout that fits that
   // context), so a pause mid-drag shows the plan the release will show (issue 17, defect 2).
   const restingAt = useSettled(planSliding, SLIDER_REST_MS);
   const released = planSliding === null;
-  const planAtRest = useMemo(() => {
-    // Released: the committed plan is shown, and a rest that has not yet caught up with the release would
-    // enumerate a second time in the release's own task (two planOnce calls, 17-37 ms each, in one long task).
-    if (released || restingAt === null || !snapshot || !read?.ok) return null;
+  const restJob = useMemo((): PlanJob | null => {
+    // Released: the committed plan is shown (a release where the thumb rested is the same plan, made once).
+    if (released || restingAt === null || !snapshot || !read?.ok || !readInput) return null;
     try {
       const at = contextFit(read.model.shape, restingAt, planWorkload.settings.ropeScaling);
-      const model = at.shape === read.model.shape ? read.model : { ...read.model, shape: at.shape };
-      return planOnce(snapshot, model, cluster, { ...planWorkload, contextTokens: at.contextTokens });
+      const input =
+        at.shape === read.model.shape ? readInput : planInputOf(snapshot, { ...read.model, shape: at.shape });
+      return { input, cluster, workload: { ...planWorkload, contextTokens: at.contextTokens } };
     } catch {
       return null;
     }
-  }, [released, restingAt, snapshot, read, cluster, planWorkload]);
-  const shown = useMemo((): { plan: Plan; catchingUp: boolean } | null => {
-    if (!enumerated) return null;
-    if (planSliding === null) return { plan: enumerated, catchingUp: false };
-    if (planAtRest && restingAt === planSliding) return { plan: planAtRest, catchingUp: false };
-    try {
-      // Between rests, the last plan's layouts re-evaluated at the thumb: their figures are right, but the
-      // set of layouts may not be the one this context gets, and the page says so.
-      return {
-        plan: withWorkload(planAtRest ?? enumerated, { ...planWorkload, contextTokens: planSliding }),
-        catchingUp: true,
-      };
-    } catch {
-      // The committed plan stays on screen while a slider position cannot be planned.
-      return { plan: enumerated, catchingUp: true };
-    }
-  }, [enumerated, planSliding, planWorkload, planAtRest, restingAt]);
-  const shownPlan = shown?.plan ?? null;
+  }, [released, restingAt, snapshot, read, readInput, cluster, planWorkload]);
+  const shownJob = useMemo((): PlanJob | null => {
+    if (!committedJob) return null;
+    if (planSliding === null) return committedJob;
+    if (restJob && restingAt === planSliding) return restJob;
+    // Between rests, the last plan's layouts re-evaluated at the thumb: their figures are right, but the
+    // set of layouts may not be the one this context gets, and the page says so.
+    return { ...(restJob ?? committedJob), slideTo: { ...planWorkload, contextTokens: planSliding } };
+  }, [committedJob, planSliding, restJob, restingAt, planWorkload]);
+  // Made off the page's thread in a browser: the page draws the newest plan made until the next arrives.
+  const view = usePlanView(shownJob);
+  // The engine's own failure is a message in the options panel, with the way back, not a blank page.
+  const planError =
+    view.failed && committedJob && view.failed.job.input === committedJob.input && view.failed.job.cluster === cluster
+      ? view.failed.error
+      : null;
+  const shownPlan = shownJob && planError === null ? (view.shown?.plan ?? null) : null;
   const leave = useMemo(
     () => ({
       label: manual ? "Open without the link's model" : "Open the example model",
@@ -300,7 +299,7 @@ export function App({ store, tokens }: AppProps) {
     ),
     [workload.rankBy, workload.pricesPerCardHour, gpuClasses, onRank],
   );
-  const maxContext = enumerated?.shape.maxContextTokens ?? workload.contextTokens;
+  const maxContext = committedJob?.input.shape.maxContextTokens ?? workload.contextTokens;
   const pastLimit = useMemo(
     () =>
       fit?.message
@@ -348,10 +347,11 @@ export function App({ store, tokens }: AppProps) {
       shownPlan ? (
         <>
           <Suspense fallback={<p className="muted">Loading the commands…</p>}>
+            {/* The plan's own workload: the form re-checks it without a plan of its own to make (CommandForm). */}
             <CommandForm
               plan={shownPlan}
               option={option}
-              workload={fitted}
+              workload={shownPlan.workload}
               onWorkloadChange={(w) => replaceWorkload(store, w)}
               chosenIndex={option.id === selectedOptionId ? commandIndex : 0}
               onChoose={(i) => {
@@ -382,7 +382,7 @@ export function App({ store, tokens }: AppProps) {
   );
   // One element for the same plan and choices: a slider move's urgent render passes the list by, and only
   // the deferred render (a new shown plan) draws the cards again.
-  const catchingUpToTokens = shown?.catchingUp === true ? planSliding : null;
+  const catchingUpToTokens = view.shown?.job.slideTo?.contextTokens ?? null;
   const sequences = planWorkload.sequences;
   const optionsView = useMemo(
     () =>
@@ -466,10 +466,10 @@ export function App({ store, tokens }: AppProps) {
               </p>
             ) : null}
             <PlanBoundary part="the plan" leave={leave} resetKey={shownPlan}>
-              {planned && "error" in planned ? (
+              {planError !== null ? (
                 <div className="notice" role="alert">
                   <p>
-                    <strong>This model could not be planned:</strong> {planned.error.slice(0, 300)}
+                    <strong>This model could not be planned:</strong> {planError.slice(0, 300)}
                   </p>
                   <button type="button" onClick={leave.run}>
                     {leave.label}
@@ -536,6 +536,11 @@ function topVerdict(options: readonly PlanOption[]): string {
       : "Nothing fits at this context: see what to add under each option.";
   const speed = best.speed?.decodeTps ?? null;
   return `Fits on ${placementLabel(best.placement)} with ${engineName(best.engine)}${speed === null ? "" : `, ${formatTps(speed)} for one user`}.`;
+}
+
+/** The engine's input for a repo read: the model, at the revision it was read at. */
+function planInputOf(snapshot: RepoSnapshot, model: ReturnType<typeof readModel>): PlanInput {
+  return { repo: snapshot.repo, revision: snapshot.sha, ...model };
 }
 
 function errorStatus(error: Error): RepoStatus {

@@ -1,0 +1,162 @@
+/**
+ * The page's side of the plan worker. Latest wins: one request is in the
+ * worker at a time, and of those asked meanwhile only the newest is sent next
+ * (a drag's sixty moves are a few dozen plans, each of the thumb's newest
+ * context). Every reply is delivered, so the page shows the last plan until
+ * a newer one arrives. Paced by the page: the next request goes once the page
+ * has drawn the last reply (`drawn`). Unpaced, the worker (~5 ms a move)
+ * answered nearly every move of a drag, and the page's thread spent its share
+ * of a loaded machine starting renders the next reply made stale.
+ */
+import type { Cluster, Plan, PlanInput, Refusal } from "../plan/index.ts";
+import type { PlanJob } from "./planSession.ts";
+import { PLAN_WORKER_READY, planOfReply, planReplier, type PlanReply, type PlanRequest } from "./planWire.ts";
+
+export type PlanAnswer = { job: PlanJob; plan: Plan } | { job: PlanJob; error: string };
+
+/** Where requests go: the worker, or the same replies made on this thread. */
+export interface PlanPort {
+  post(request: PlanRequest): void;
+  listen(on: PortListener): void;
+}
+
+export interface PortListener {
+  reply(reply: PlanReply): void;
+  /** The port answers from here on: the worker's script has loaded and run. */
+  ready(): void;
+  /** The port cannot answer (a worker that did not start); nothing sent to it is answered. */
+  fail(why: string): void;
+}
+
+export interface PlanClient {
+  request(job: PlanJob, deliver: (answer: PlanAnswer) => void): void;
+  /** The page has drawn the last answer delivered: the newest request waiting goes. */
+  drawn(): void;
+  /** Whether the worker is up: until then a request waits on its chunk being fetched and compiled. */
+  isReady(): boolean;
+  onReady(listener: () => void): () => void;
+}
+
+interface Pending {
+  job: PlanJob;
+  deliver: (answer: PlanAnswer) => void;
+}
+
+export function planClient(open: () => PlanPort): PlanClient {
+  let port: PlanPort;
+  let sentInput: PlanInput | null = null;
+  let sentCluster: Cluster | null = null;
+  /** The refusals of the last plan replied: a reply without its own has these (planWire.ts). */
+  let refused: Refusal[] = [];
+  let nextId = 0;
+  let inFlight: (Pending & { id: number }) | null = null;
+  let newest: Pending | null = null;
+  /** An answer is delivered and the page has not yet drawn it. */
+  let drawing = false;
+  let ready = false;
+  const readyListeners = new Set<() => void>();
+
+  const send = (pending: Pending) => {
+    const { job } = pending;
+    const request: PlanRequest = { id: ++nextId, workload: job.workload };
+    if (job.slideTo) request.slideTo = job.slideTo;
+    if (job.input !== sentInput) request.input = sentInput = job.input;
+    if (job.cluster !== sentCluster) request.cluster = sentCluster = job.cluster;
+    inFlight = { ...pending, id: request.id };
+    port.post(request);
+  };
+  const sendNewest = () => {
+    if (inFlight || drawing || !newest) return;
+    const next = newest;
+    newest = null;
+    send(next);
+  };
+  const onReply = (reply: PlanReply) => {
+    const done = inFlight;
+    if (!done || reply.id !== done.id) return;
+    inFlight = null;
+    drawing = true;
+    if (!reply.ok) return done.deliver({ job: done.job, error: reply.message });
+    refused = reply.refused ?? refused;
+    done.deliver({ job: done.job, plan: planOfReply(done.job, reply.plan, refused) });
+  };
+  const connect = (to: PlanPort) => {
+    port = to;
+    port.listen({
+      reply: onReply,
+      ready: () => {
+        ready = true;
+        for (const listener of readyListeners) listener();
+      },
+      fail: (why) => {
+        // A worker that cannot start (a CSP without worker-src, a chunk the network lost): the page plans on
+        // its own thread from here on, as it did before the worker, and what was asked is asked again there.
+        console.warn(`modelplan: the plan worker failed (${why}); planning on the page's thread`);
+        sentInput = sentCluster = null;
+        refused = [];
+        const again = inFlight;
+        inFlight = null;
+        connect(inlinePlanPort());
+        if (again) send(again);
+      },
+    });
+  };
+  connect(open());
+  return {
+    request(job, deliver) {
+      newest = { job, deliver };
+      sendNewest();
+    },
+    drawn() {
+      drawing = false;
+      sendNewest();
+    },
+    isReady: () => ready,
+    onReady(listener) {
+      readyListeners.add(listener);
+      return () => readyListeners.delete(listener);
+    },
+  };
+}
+
+/**
+ * The worker's replies made on this thread, a task later, across the same
+ * structured clone: the fallback when the worker fails, and the tests' worker.
+ */
+export function inlinePlanPort(): PlanPort {
+  const reply = planReplier();
+  let listener: PortListener | null = null;
+  return {
+    post(request) {
+      const sent = structuredClone(request);
+      setTimeout(() => listener?.reply(structuredClone(reply(sent))), 0);
+    },
+    listen(on) {
+      listener = on;
+      on.ready();
+    },
+  };
+}
+
+/** The plan worker, as a Vite module worker (its own chunk, not in the first screen's JS). */
+export function planWorkerPort(): PlanPort {
+  const worker = new Worker(new URL("./planWorker.ts", import.meta.url), { type: "module", name: "plan" });
+  return {
+    post: (request) => worker.postMessage(request),
+    listen(on) {
+      worker.onmessage = (e: MessageEvent<PlanReply | typeof PLAN_WORKER_READY>) => {
+        if (e.data === PLAN_WORKER_READY) on.ready();
+        else on.reply(e.data);
+      };
+      worker.onerror = (e) => {
+        e.preventDefault();
+        worker.terminate();
+        on.fail(e.message || "it did not start");
+      };
+      worker.onmessageerror = () => {
+        worker.terminate();
+        on.fail("a reply could not be read");
+      };
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The plan worker's messages. A plan is plain data (no functions, no class
+ * instances: structured-clone safe), but the page already holds part of it,
+ * so that part stays behind: the model and the cluster are sent when they
+ * change, not with every slider move, and a reply leaves out what the page
+ * gave. The layouts a plan keeps for withWorkload (a non-enumerable symbol
+ * property) are not cloned: the worker keeps them, and re-evaluates there.
+ */
+import type { Cluster, Plan, PlanInput, Refusal, Workload } from "../plan/index.ts";
+import { planSession, type PlanJob, type PlanSession } from "./planSession.ts";
+
+export interface PlanRequest {
+  id: number;
+  /** Sent when it is not the one the last request carried (the worker keeps it). */
+  input?: PlanInput;
+  cluster?: Cluster;
+  workload: Workload;
+  slideTo?: Workload;
+}
+
+/** A plan as sent: the page's own inputs left out. */
+export type PlanWire = Omit<Plan, "shape" | "artifacts" | "cluster" | "workload" | "refused">;
+
+/**
+ * `refused` is null when it is the last reply's: a slider move re-ranks the
+ * options and keeps the refusals, and on issue 13's 200-option case they are
+ * 144 KB of a 600 KB plan (JSON).
+ */
+export type PlanReply =
+  { id: number; ok: true; plan: PlanWire; refused: Refusal[] | null } | { id: number; ok: false; message: string };
+
+/** The worker's first message, once its script (the engine) has loaded and run. */
+export const PLAN_WORKER_READY = "ready";
+
+/** The worker's side: each request answered from one engine session, in the order sent. */
+export function planReplier(session: PlanSession = planSession()): (request: PlanRequest) => PlanReply {
+  let input: PlanInput | null = null;
+  let cluster: Cluster | null = null;
+  let sentRefused: Refusal[] | null = null;
+  return (request) => {
+    input = request.input ?? input;
+    cluster = request.cluster ?? cluster;
+    if (!input || !cluster)
+      return { id: request.id, ok: false, message: "the plan worker was asked for a plan before it had the model" };
+    const job: PlanJob = { input, cluster, workload: request.workload };
+    if (request.slideTo) job.slideTo = request.slideTo;
+    try {
+      const {
+        shape: _shape,
+        artifacts: _artifacts,
+        cluster: _cluster,
+        workload: _workload,
+        refused,
+        ...plan
+      } = session.run(job);
+      const same = refused === sentRefused;
+      sentRefused = refused;
+      return { id: request.id, ok: true, plan, refused: same ? null : refused };
+    } catch (e) {
+      return { id: request.id, ok: false, message: e instanceof Error ? e.message : String(e) };
+    }
+  };
+}
+
+/** The page's side: the plan a reply stands for, its left-out parts the job's own objects (the views key on them). */
+export function planOfReply(job: PlanJob, plan: PlanWire, refused: Refusal[]): Plan {
+  return {
+    ...plan,
+    shape: job.input.shape,
+    artifacts: job.input.artifacts,
+    cluster: job.cluster,
+    workload: job.slideTo ?? job.workload,
+    refused,
+  };
+}
