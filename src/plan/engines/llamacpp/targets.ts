@@ -98,8 +98,9 @@ function differs(n: NodeDevices): boolean {
   return n.devices.some((d) => d.gpuClass !== first.gpuClass || d.freeBytes !== first.freeBytes);
 }
 
+/** The card classes of a split (an rpc-server's CPU is no class). */
 function classLabel(devices: readonly SplitDevice[]): string {
-  return [...new Set(devices.map((d) => d.gpuClass))].join(" + ");
+  return [...new Set(devices.filter((d) => !d.cpu).map((d) => d.gpuClass))].join(" + ");
 }
 
 /** A GPU-only llama.cpp layout of this artifact already fits (on `nodeId`, when given): more devices buy nothing. */
@@ -122,8 +123,9 @@ function splitLayout(
   nodes: NodeDevices[],
   fabric: string,
   headCpuLayers = 0,
+  cpuDeviceLayers?: number,
 ): Layout | string {
-  const choice = chooseSplit(c.shape, a, devices, c.workload, headCpuLayers);
+  const choice = chooseSplit(c.shape, a, devices, c.workload, headCpuLayers, cpuDeviceLayers);
   if (choice.kind !== "split") return splitProblem(choice, c.shape);
   const head = nodes[0] as NodeDevices;
   let host: HostShare | null = null;
@@ -147,7 +149,18 @@ function splitLayout(
     tensorSplit: choice.slots,
   };
   return {
-    id: layoutId(a, "llamacpp", placement, nodes.length > 1 ? (headCpuLayers > 0 ? "rpc-cpu" : "rpc") : "ts"),
+    id: layoutId(
+      a,
+      "llamacpp",
+      placement,
+      nodes.length > 1
+        ? headCpuLayers > 0
+          ? "rpc-cpu"
+          : cpuDeviceLayers !== undefined
+            ? "rpc-cpu-hosts"
+            : "rpc"
+        : "ts",
+    ),
     artifact: a,
     engine: "llamacpp",
     placement,
@@ -218,47 +231,57 @@ export function mixedNodeOptions(a: Artifact, c: EnumContext, out: Enumerated): 
  * Hosts of one fabric over RPC, when no single host holds the model on its cards: the hosts with
  * the most memory first, as few as hold it. The head (the largest) keeps the output layer on its
  * own cards; llama.cpp puts the RPC devices first in its device list "to minimize network
- * transfers" (src/llama.cpp), so the workers' devices come first in the split.
+ * transfers" (src/llama.cpp), so the workers' devices come first in the split. Hosts without cards
+ * join when the cards cannot hold it (cpuHostsOption).
  */
 export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
   if (alreadyPlaced(a, out)) return;
   const all = nodeDevices(c.pools).filter((n) => n.devices.length > 0);
-  if (all.length < 2) return;
+  const cpus = cpuWorkers(c);
+  // A head with cards is needed; beside it another host with cards, or one without.
+  if (all.length === 0 || all.length + cpus.length < 2) return;
   const memOf = (n: NodeDevices): number => n.devices.reduce((s, d) => s + Math.min(d.physicalBytes, d.freeBytes), 0);
   const byFabric = new Map<string, NodeDevices[]>();
   for (const n of all) byFabric.set(n.fabric, [...(byFabric.get(n.fabric) ?? []), n]);
-  const named = [...byFabric].filter(([fabric, members]) => fabric !== "" && members.length >= 2);
+  const cpusOn = (fabric: string): NodeDevices[] => cpus.filter((n) => n.fabric === fabric);
+  const named = [...byFabric].filter(
+    ([fabric, members]) => fabric !== "" && members.length + cpusOn(fabric).length >= 2,
+  );
   if (named.length === 0) {
     // No two hosts share a named network: RPC has nothing to join them over.
     out.refused.push({
       artifact: a.name,
       engine: "llamacpp",
-      where: `${all.length} hosts over RPC`,
+      where: `${all.length + cpus.length} hosts over RPC`,
       reason:
         "no two of the hosts are on one named fabric: llama.cpp's --rpc needs the head to reach each rpc-server over a network they share; give the hosts that share one the same fabric in the cluster",
     });
   }
   for (const [fabric, members] of named) {
     const nodes = [...members].sort((x, y) => memOf(y) - memOf(x));
-    // The fewest hosts whose cards could hold the weights at all, and a few more for the caches and
-    // buffers: a fabric of a hundred hosts is not tried a hundred times.
-    let offered = 0;
-    const first = Math.max(2, nodes.findIndex((n) => (offered += memOf(n)) >= a.bytes) + 1);
-    let last: Layout | string =
-      `the ${nodes.length} hosts on ${fabric} offer ${gib1(offered)} GiB in all; the weights alone are ${gib1(a.bytes)}`;
     let placed = false;
-    for (let k = first; offered >= a.bytes && k <= Math.min(nodes.length, first + RPC_EXTRA_HOSTS) && !placed; k++) {
-      const chosen = nodes.slice(0, k);
-      const devices = [...chosen.slice(1).flatMap((n) => n.devices), ...(chosen[0] as NodeDevices).devices];
-      last = splitLayout(a, c, devices, chosen, fabric);
-      const why = typeof last === "string" ? last : c.problem(last);
-      if (why === null) placed = push(a, c, out, last, "");
+    if (nodes.length >= 2) {
+      // The fewest hosts whose cards could hold the weights at all, and a few more for the caches and
+      // buffers: a fabric of a hundred hosts is not tried a hundred times.
+      let offered = 0;
+      const first = Math.max(2, nodes.findIndex((n) => (offered += memOf(n)) >= a.bytes) + 1);
+      let last: Layout | string =
+        `the ${nodes.length} hosts on ${fabric} offer ${gib1(offered)} GiB in all; the weights alone are ${gib1(a.bytes)}`;
+      for (let k = first; offered >= a.bytes && k <= Math.min(nodes.length, first + RPC_EXTRA_HOSTS) && !placed; k++) {
+        const chosen = nodes.slice(0, k);
+        const devices = [...chosen.slice(1).flatMap((n) => n.devices), ...(chosen[0] as NodeDevices).devices];
+        last = splitLayout(a, c, devices, chosen, fabric);
+        const why = typeof last === "string" ? last : c.problem(last);
+        if (why === null) placed = push(a, c, out, last, "");
+      }
+      if (!placed) {
+        // Why the cards alone do not, then the same hosts with the head's CPU taking the first layers.
+        push(a, c, out, last, `${nodes.length} hosts on ${fabric} over RPC`);
+        headCpuOption(a, c, out, nodes, fabric);
+      }
     }
-    if (!placed) {
-      // Why the cards alone do not, then the same hosts with the head's CPU taking the first layers.
-      push(a, c, out, last, `${nodes.length} hosts on ${fabric} over RPC`);
-      headCpuOption(a, c, out, nodes, fabric);
-    }
+    // Hosts without cards, their RAM holding the layers the cards cannot.
+    if (!placed && cpusOn(fabric).length > 0) cpuHostsOption(a, c, out, nodes, cpusOn(fabric), fabric);
     // A host elsewhere cannot join: rpc-server is reached over the head's network.
     for (const other of all) {
       if (other.fabric === fabric) continue;
@@ -266,10 +289,51 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
         artifact: a.name,
         engine: "llamacpp",
         where: `${other.id} over RPC`,
-        reason: `${other.id} is ${other.fabric === "" ? "on no named fabric" : `on ${other.fabric}`}, not on ${fabric} with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its cards are left out; give it fabric "${fabric}" if it is on that network`,
+        reason: `${other.id} is ${elsewhere(other.fabric)}, not on ${fabric} with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its cards are left out; give it fabric "${fabric}" if it is on that network`,
+      });
+    }
+    // A host without cards elsewhere, said where its RAM was wanted.
+    for (const other of placed ? [] : cpus) {
+      if (other.fabric === fabric) continue;
+      out.refused.push({
+        artifact: a.name,
+        engine: "llamacpp",
+        where: `${other.id} over RPC`,
+        reason: `${other.id} is ${elsewhere(other.fabric)}, not on ${fabric} with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its CPU and RAM are left out; give it fabric "${fabric}" if it is on that network`,
       });
     }
   }
+}
+
+function elsewhere(fabric: string): string {
+  return fabric === "" ? "on no named fabric" : `on ${fabric}`;
+}
+
+/**
+ * The nodes without cards as RPC workers: rpc-server serves one CPU device on a host with no
+ * accelerator (tools/rpc/rpc-server.cpp `get_devices`: "If there are no accelerators, fallback to
+ * CPU device"), whose memory is what ggml's CPU device reports, the host's RAM. It offers the share
+ * of it the plan keeps for llama.cpp (HOST_SHARE, as the CPU option), or the free RAM when the
+ * inventory says less; a host whose RAM is not known offers nothing.
+ */
+function cpuWorkers(c: EnumContext): NodeDevices[] {
+  return (c.cpuOnlyNodes ?? [])
+    .filter((n) => n.hostMemBytes > 0)
+    .map((n) => {
+      const share = n.hostMemBytes * HOST_SHARE;
+      // Free RAM the inventory gives caps the share; none given (0), the share is planned and it is not free now.
+      const offer = n.hostFreeBytes > 0 ? Math.min(share, n.hostFreeBytes) : share;
+      const device: SplitDevice = {
+        nodeId: n.id,
+        gpuClass: "",
+        index: 0,
+        physicalBytes: n.hostMemBytes,
+        freeBytes: offer,
+        cpu: true,
+      };
+      return { id: n.id, fabric: n.fabric, devices: [device], allFree: n.hostFreeBytes > 0 };
+    })
+    .sort((x, y) => (y.devices[0]?.freeBytes ?? 0) - (x.devices[0]?.freeBytes ?? 0));
 }
 
 /** A node's pool entry (its RAM), by id. */
@@ -303,6 +367,56 @@ function headCpuOption(a: Artifact, c: EnumContext, out: Enumerated, nodes: Node
     if (typeof last !== "string" && c.problem(last) === null) {
       push(a, c, out, last, where);
       return;
+    }
+  }
+  push(a, c, out, last, where);
+}
+
+/**
+ * The fabric's hosts with cards over RPC and, beside them, the fewest hosts without cards (the most RAM
+ * first) whose CPUs take the fewest layers the cards cannot hold: the cards run faster than any CPU, so
+ * they are kept full and the CPU devices hold the rest (split.ts chooseSplit's cpuDeviceLayers). The
+ * CPU workers come first in --rpc and so in llama.cpp's device order, taking the first layers; the head
+ * keeps the output. Whether it is offered, or why not, is pushed.
+ */
+function cpuHostsOption(
+  a: Artifact,
+  c: EnumContext,
+  out: Enumerated,
+  cardNodes: NodeDevices[],
+  cpuNodes: NodeDevices[],
+  fabric: string,
+): void {
+  const head = cardNodes[0] as NodeDevices;
+  const cardDevices = [...cardNodes.slice(1).flatMap((n) => n.devices), ...head.devices];
+  const L = c.shape.layers;
+  const cardsOnly = chooseSplit(c.shape, a, cardDevices, c.workload);
+  const where = `${cardNodes.length} host${cardNodes.length === 1 ? "" : "s"} with cards on ${fabric} over RPC + hosts without cards`;
+  if (cardsOnly.kind === "too-small") {
+    push(a, c, out, splitProblem(cardsOnly, c.shape), where);
+    return;
+  }
+  // The cards' layers by the mean-layer estimate; the fit check may want one more on the CPUs.
+  const fewest = Math.max(1, L - (cardsOnly.kind === "short" ? cardsOnly.layersHeld : L - 1));
+  const wp = weightParts(c.shape, a);
+  const layerBytes = wp.layerBytes + (wp.moeLayers * wp.expertLayerBytes) / Math.max(1, L);
+  const ramOf = (n: NodeDevices): number => n.devices[0]?.freeBytes ?? 0;
+  let ram = 0;
+  let last: Layout | string =
+    `the ${cpuNodes.length} hosts without cards on ${fabric} offer ${gib1(cpuNodes.reduce((s, n) => s + ramOf(n), 0))} GiB of RAM for llama.cpp; the ${fewest} layers the cards cannot hold need about ${gib1(fewest * layerBytes)}`;
+  for (let h = 1; h <= cpuNodes.length; h++) {
+    const chosen = cpuNodes.slice(0, h);
+    ram += ramOf(chosen[h - 1] as NodeDevices);
+    if (ram < fewest * layerBytes) continue;
+    const devices = [...chosen.flatMap((n) => n.devices), ...cardDevices];
+    const nodes = [head, ...chosen, ...cardNodes.slice(1)];
+    // One more layer on the CPUs until each card fits, while their RAM still holds them.
+    for (let k = fewest; k < L && k * layerBytes <= ram; k++) {
+      last = splitLayout(a, c, devices, nodes, fabric, 0, k);
+      if (typeof last !== "string" && c.problem(last) === null) {
+        push(a, c, out, last, where);
+        return;
+      }
     }
   }
   push(a, c, out, last, where);
