@@ -295,6 +295,11 @@ export interface Placement {
    */
   tensorSplit?: number[];
   /**
+   * llama.cpp over RPC: how many of `nodes` are hosts without cards whose rpc-server lends its CPU
+   * and RAM (never the head). Absent: none.
+   */
+  cpuHosts?: number;
+  /**
    * The cluster's ids of the nodes one replica would run on, head first: nodes
    * with the cards free before busy ones, all on one fabric. Fewer than
    * `nodes` when the cluster lacks some (`moreCardsNeeded`); empty for the

@@ -8,13 +8,16 @@
 import { describe, expect, test } from "vitest";
 import {
   artifactsOf,
+  cardsPerReplica,
   checkTensorSplit,
   CUDA_CONTEXT_BYTES,
   DEFAULT_WORKLOAD,
   llamacppSlotDevices,
+  placementLabel,
   plan,
   splitArgv,
 } from "../../src/plan/index.ts";
+import { optionJson } from "../../src/report/json.ts";
 import type { Artifact, Cluster, ClusterNode, PlanOption } from "../../src/plan/index.ts";
 import { snapshotOf } from "./fixture.ts";
 import { GIB, cards, node, shapeOf } from "./planning-fixtures.ts";
@@ -367,6 +370,12 @@ describe("one 2 × RTX 4090 head and two CPU-only 256 GB boxes on eth0 run DeepS
     expect(o?.fits).toBe(true);
     expect(o?.placement.nodeIds).toEqual(["head", "c1"]);
     expect(o?.placement.gpuClass).toBe("rtx4090-24g");
+    // Two cards, not two hosts of two: the CPU box lends no card to the count, the price or the label.
+    expect(cardsPerReplica(o?.placement as PlanOption["placement"])).toBe(2);
+    expect(placementLabel(o?.placement as PlanOption["placement"])).toBe("2 × rtx4090-24g + 1 CPU host on eth0");
+    const json = optionJson(o as PlanOption);
+    expect(json["cpu_hosts"]).toBe(1);
+    expect((json["cards"] as Record<string, unknown>[])[0]?.["cpu_node"]).toBe("c1");
   });
 
   test("the CPU worker comes first in the device order, named and drawn as RAM; the head's cards last with the output", () => {

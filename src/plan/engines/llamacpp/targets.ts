@@ -148,6 +148,8 @@ function splitLayout(
     ),
     tensorSplit: choice.slots,
   };
+  const cpuHosts = nodes.filter((n) => n.devices.every((d) => d.cpu)).length;
+  if (cpuHosts > 0) placement.cpuHosts = cpuHosts;
   return {
     id: layoutId(
       a,
