@@ -1,10 +1,12 @@
 /**
  * A llama.cpp RPC option's CPU host (issue 14: a host without cards whose rpc-server serves its CPU)
- * drawn as the page draws it: a RAM row named by its role, not "1 ×  · c1/CPU".
+ * drawn as the page draws it (a RAM row named by its role, not "1 ×  · c1/CPU"), and the deployments that
+ * cannot give such a host its own pod or node shape refused in words.
  */
 import { expect, test } from "vitest";
 import { artifactsOf, DEFAULT_WORKLOAD, plan } from "../../src/plan/index.ts";
 import type { Artifact } from "../../src/plan/index.ts";
+import { deployTargets } from "../../src/deploy/index.ts";
 import { cardBarRows } from "../../src/ui/rows.ts";
 import { snapshotOf } from "../plan/fixture.ts";
 import { cards, node, shapeOf } from "../plan/planning-fixtures.ts";
@@ -31,4 +33,12 @@ test("DeepSeek-R1 UD-IQ1_S on a 2 × RTX 4090 head and a 256 GB CPU box: the box
   expect(rows[0]?.physicalGib).toBeCloseTo(256, 6);
   expect(rows[0]?.weightsGib).toBeGreaterThan(48);
   expect(rows[1]?.physicalGib).toBeLessThan(24);
+  // Kubernetes' worker pods would each ask the head's 2 cards, which the box has not: refused in words.
+  const k8s = o ? deployTargets(o, { nodes }).find((t) => t.kind === "kubernetes") : undefined;
+  expect(k8s).toEqual({
+    kind: "kubernetes",
+    ok: false,
+    reason:
+      "this RPC option has 1 host without cards, whose rpc-server serves the CPU, and a LeaderWorkerSet's worker pods all ask the head's 2 cards: run its commands on the hosts themselves",
+  });
 });
