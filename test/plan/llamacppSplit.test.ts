@@ -454,6 +454,28 @@ describe("one 2 × RTX 4090 head and two CPU-only 256 GB boxes on eth0 run DeepS
   });
 });
 
+test("two 2 × RTX 4090 hosts and a CPU box: the box's CPU first, then the worker's cards, then the head's; 4 crossings a token", () => {
+  const { shape, p } = planR1([
+    node("b1", "eth0", [cards("rtx4090-24g", 2)], 64),
+    node("b2", "eth0", [cards("rtx4090-24g", 2)], 64),
+    node("c1", "eth0", [], 256),
+  ]);
+  // 96 GB of cards for 131 GiB: the head's own RAM takes the first layers in one option, the box's in another.
+  expect(p.options.some((x) => x.id.endsWith("|rpc-cpu") && x.fits)).toBe(true);
+  const o = p.options.find((x) => x.engine === "llamacpp" && x.placement.cpuHosts === 1);
+  expect(o?.fits).toBe(true);
+  expect(o?.placement.nodeIds).toEqual(["b1", "c1", "b2"]);
+  expect(o?.cards.map((c) => c.role.split(":")[0])).toEqual(["c1/CPU", "b2/0", "b2/1", "b1/0", "b1/1"]);
+  const head = splitArgv(o?.commands.at(-1) ?? "");
+  expect(head[head.indexOf("--rpc") + 1]).toBe("<node-2-ip>:50052,<node-3-ip>:50052");
+  const slots = llamacppSlots(o?.placement.tensorSplit ?? [], shape.layers);
+  (o?.cards ?? []).forEach((c, d) => {
+    const [s, e] = rangeOf(c.role);
+    expect(slots.slice(s, e + 1).every((x) => x === d)).toBe(true);
+  });
+  expect(o?.notes?.some((n) => n.includes("4 crossings a token here"))).toBe(true);
+});
+
 test("a CPU box whose RAM cannot take the layers the cards cannot is refused in words", () => {
   const { p } = planR1([node("head", "eth0", [cards("rtx4090-24g", 2)], 64), node("c1", "eth0", [], 64)]);
   expect(p.options.some((o) => o.engine === "llamacpp" && o.placement.nodes > 1)).toBe(false);
