@@ -476,6 +476,28 @@ test("two 2 × RTX 4090 hosts and a CPU box: the box's CPU first, then the worke
   expect(o?.notes?.some((n) => n.includes("4 crossings a token here"))).toBe(true);
 });
 
+test("two 64 GB CPU boxes when one cannot hold the ~42 layers the cards cannot", () => {
+  // 64 GiB × 0.85 = 54.4 GiB a box against ~88 GiB of layers: both join, the head's cards last.
+  const box = (id: string, gbps: number): ClusterNode => ({ ...node(id, "eth0", [], 64), hostMemGBps: gbps });
+  const { shape, p } = planR1([
+    node("head", "eth0", [cards("rtx4090-24g", 2)], 64),
+    box("c1", 204.8),
+    box("c2", 102.4),
+  ]);
+  const o = p.options.find((x) => x.engine === "llamacpp" && (x.placement.cpuHosts ?? 0) > 0);
+  expect(o?.fits).toBe(true);
+  expect(o?.placement.cpuHosts).toBe(2);
+  expect(o?.cards.map((c) => c.role.split(":")[0])).toEqual(["c1/CPU", "c2/CPU", "head/0", "head/1"]);
+  const slots = llamacppSlots(o?.placement.tensorSplit ?? [], shape.layers);
+  (o?.cards ?? []).forEach((c, d) => {
+    const [s, e] = rangeOf(c.role);
+    expect(slots.slice(s, e + 1).every((x) => x === d)).toBe(true);
+  });
+  for (const c of o?.cards ?? []) expect(c.weightsBytes + c.kvBytes + c.engineBytes).toBeLessThanOrEqual(c.usableBytes);
+  expect(o?.notes?.some((n) => n.startsWith("c1, c2 have no cards: rpc-server"))).toBe(true);
+  expect(o?.notes?.some((n) => n.includes("4 crossings a token here"))).toBe(true);
+});
+
 test("a CPU box whose RAM cannot take the layers the cards cannot is refused in words", () => {
   const { p } = planR1([node("head", "eth0", [cards("rtx4090-24g", 2)], 64), node("c1", "eth0", [], 64)]);
   expect(p.options.some((o) => o.engine === "llamacpp" && o.placement.nodes > 1)).toBe(false);
@@ -537,6 +559,14 @@ describe("the speed of Llama-3.3-70B Q8_0 on a 2 × RTX 4090 head with a CPU box
     const unknown = rpcOf([head, box()]);
     expect(unknown?.speed?.basis).toContain("host bandwidth unknown: 51.2 GB/s (2 × DDR4-3200) assumed");
     expect(unknown?.speed?.decodeTps).toBeLessThan(withCpu?.speed?.decodeTps ?? NaN);
+  });
+
+  test("over two 32 GB boxes (neither alone holds the ~27 GiB the cards cannot), the slower box's bandwidth prices their layers", () => {
+    const small = (id: string, gbps: number): ClusterNode => ({ ...node(id, "eth0", [], 32), hostMemGBps: gbps });
+    const two = rpcOf([head, small("c1", 204.8), small("c2", 102.4)]);
+    expect(two?.placement.cpuHosts).toBe(2);
+    expect(two?.speed?.basis).toContain("GiB of weights in host RAM, read at 102.4 GB/s");
+    expect(two?.speed?.decodeTps).toBeLessThan(withCpu?.speed?.decodeTps ?? NaN);
   });
 
   test("a token crosses the network twice: one CPU host beside the head", () => {
