@@ -503,7 +503,7 @@ test("a CPU box whose RAM cannot take the layers the cards cannot is refused in 
   expect(p.options.some((o) => o.engine === "llamacpp" && o.placement.nodes > 1)).toBe(false);
   // 64 GiB × 0.85 = 54.4 GiB against the ~42 layers of ~2.1 GiB the cards cannot hold.
   expect(p.refused.find((r) => r.where === "1 host with cards on eth0 over RPC + hosts without cards")?.reason).toMatch(
-    /^the 1 hosts without cards on eth0 offer 54\.4 GiB of RAM for llama\.cpp; the \d+ layers the cards cannot hold need about \d+\.\d$/,
+    /^the host without cards on eth0 offers 54\.4 GiB of RAM for llama\.cpp; the \d+ layers the cards cannot hold need about \d+\.\d$/,
   );
 });
 

@@ -404,12 +404,16 @@ function cpuHostsOption(
   const layerBytes = wp.layerBytes + (wp.moeLayers * wp.expertLayerBytes) / Math.max(1, L);
   const ramOf = (n: NodeDevices): number => n.devices[0]?.freeBytes ?? 0;
   let ram = 0;
+  const one = cpuNodes.length === 1;
   let last: Layout | string =
-    `the ${cpuNodes.length} hosts without cards on ${fabric} offer ${gib1(cpuNodes.reduce((s, n) => s + ramOf(n), 0))} GiB of RAM for llama.cpp; the ${fewest} layers the cards cannot hold need about ${gib1(fewest * layerBytes)}`;
-  for (let h = 1; h <= cpuNodes.length; h++) {
+    `the ${one ? "host" : `${cpuNodes.length} hosts`} without cards on ${fabric} offer${one ? "s" : ""} ${gib1(cpuNodes.reduce((s, n) => s + ramOf(n), 0))} GiB of RAM for llama.cpp; the ${fewest} layers the cards cannot hold need about ${gib1(fewest * layerBytes)}`;
+  // The fewest hosts whose RAM holds those layers, and a few more for their caches: not every host of a large fabric.
+  let enough = Infinity;
+  for (let h = 1; h <= Math.min(cpuNodes.length, enough + RPC_EXTRA_HOSTS); h++) {
     const chosen = cpuNodes.slice(0, h);
     ram += ramOf(chosen[h - 1] as NodeDevices);
     if (ram < fewest * layerBytes) continue;
+    enough = Math.min(enough, h);
     const devices = [...chosen.flatMap((n) => n.devices), ...cardDevices];
     const nodes = [head, ...chosen, ...cardNodes.slice(1)];
     // One more layer on the CPUs until each card fits, while their RAM still holds them.
