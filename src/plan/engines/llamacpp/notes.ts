@@ -27,7 +27,7 @@ export function llamacppNotes(layout: Layout, shape: ModelShape): string[] {
   const cpuHosts = [...new Set(layout.parts.flatMap((part) => (part.cpuNode === undefined ? [] : [part.cpuNode])))];
   if (cpuHosts.length > 0) {
     notes.push(
-      `${cpuHosts.join(", ")} ${cpuHosts.length === 1 ? "has" : "have"} no cards: rpc-server, built with -DGGML_RPC=ON (tools/rpc/README.md), serves a host's CPU when it finds no accelerator, so the same rpc-server line runs there and its layers sit in that host's RAM, read at its memory bandwidth one host after another with the cards' layers (the speed shown counts them so).`,
+      `${cpuHosts.join(", ")} ${cpuHosts.length === 1 ? "has" : "have"} no cards: rpc-server, built with -DGGML_RPC=ON (tools/rpc/README.md), serves a host's CPU when it finds no accelerator, so the same rpc-server line runs there and its layers sit in that host's RAM, read at its memory bandwidth one host after another with the cards' layers (the speed shown counts them so). A prompt's pass over those layers runs on that CPU's cores, whose compute the plan does not model: the prefill and time to first token shown count it at the cards' speed, and are optimistic.`,
     );
   }
   return notes;
