@@ -9,7 +9,7 @@ import { basePlacement, gib1, layoutId } from "../../placement.ts";
 import { HOST_SHARE } from "./memory.ts";
 import { hostShare } from "../../pools.ts";
 import { bitsOf } from "../../quant.ts";
-import type { Artifact, Placement } from "../../types.ts";
+import type { Artifact, Placement, Refusal } from "../../types.ts";
 import { weightParts } from "../../weights.ts";
 
 /** Hosts past the fewest whose cards hold the weights that the RPC search still tries (caches, buffers and margins need a little more). */
@@ -239,8 +239,8 @@ export function mixedNodeOptions(a: Artifact, c: EnumContext, out: Enumerated): 
 export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
   if (alreadyPlaced(a, out)) return;
   const all = nodeDevices(c.pools).filter((n) => n.devices.length > 0);
+  // Hosts without cards join a head with cards (cpuHostsOption): one of those and one other host is enough.
   const cpus = cpuWorkers(c);
-  // A head with cards is needed; beside it another host with cards, or one without.
   if (all.length === 0 || all.length + cpus.length < 2) return;
   const memOf = (n: NodeDevices): number => n.devices.reduce((s, d) => s + Math.min(d.physicalBytes, d.freeBytes), 0);
   const byFabric = new Map<string, NodeDevices[]>();
@@ -261,29 +261,30 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
   }
   for (const [fabric, members] of named) {
     const nodes = [...members].sort((x, y) => memOf(y) - memOf(x));
+    // The fewest hosts whose cards could hold the weights at all, and a few more for the caches and
+    // buffers: a fabric of a hundred hosts is not tried a hundred times.
+    let offered = 0;
+    const first = Math.max(2, nodes.findIndex((n) => (offered += memOf(n)) >= a.bytes) + 1);
+    let last: Layout | string =
+      `the ${nodes.length} hosts on ${fabric} offer ${gib1(offered)} GiB in all; the weights alone are ${gib1(a.bytes)}`;
     let placed = false;
-    if (nodes.length >= 2) {
-      // The fewest hosts whose cards could hold the weights at all, and a few more for the caches and
-      // buffers: a fabric of a hundred hosts is not tried a hundred times.
-      let offered = 0;
-      const first = Math.max(2, nodes.findIndex((n) => (offered += memOf(n)) >= a.bytes) + 1);
-      let last: Layout | string =
-        `the ${nodes.length} hosts on ${fabric} offer ${gib1(offered)} GiB in all; the weights alone are ${gib1(a.bytes)}`;
-      for (let k = first; offered >= a.bytes && k <= Math.min(nodes.length, first + RPC_EXTRA_HOSTS) && !placed; k++) {
-        const chosen = nodes.slice(0, k);
-        const devices = [...chosen.slice(1).flatMap((n) => n.devices), ...(chosen[0] as NodeDevices).devices];
-        last = splitLayout(a, c, devices, chosen, fabric);
-        const why = typeof last === "string" ? last : c.problem(last);
-        if (why === null) placed = push(a, c, out, last, "");
-      }
-      if (!placed) {
-        // Why the cards alone do not, then the same hosts with the head's CPU taking the first layers.
-        push(a, c, out, last, `${nodes.length} hosts on ${fabric} over RPC`);
-        headCpuOption(a, c, out, nodes, fabric);
-      }
+    for (let k = first; offered >= a.bytes && k <= Math.min(nodes.length, first + RPC_EXTRA_HOSTS) && !placed; k++) {
+      const chosen = nodes.slice(0, k);
+      const devices = [...chosen.slice(1).flatMap((n) => n.devices), ...(chosen[0] as NodeDevices).devices];
+      last = splitLayout(a, c, devices, chosen, fabric);
+      const why = typeof last === "string" ? last : c.problem(last);
+      if (why === null) placed = push(a, c, out, last, "");
     }
-    // Hosts without cards, their RAM holding the layers the cards cannot.
-    if (!placed && cpusOn(fabric).length > 0) cpuHostsOption(a, c, out, nodes, cpusOn(fabric), fabric);
+    if (!placed) {
+      // Why the cards alone do not, then the same hosts with the head's CPU taking the first layers
+      // (a lone host with cards has neither: its own RAM is offloadOptions'), then hosts without cards.
+      if (nodes.length >= 2) push(a, c, out, last, `${nodes.length} hosts on ${fabric} over RPC`);
+      if (nodes.length >= 2) headCpuOption(a, c, out, nodes, fabric);
+      if (cpusOn(fabric).length > 0) cpuHostsOption(a, c, out, nodes, cpusOn(fabric), fabric);
+      // A host without cards elsewhere, said where its RAM was wanted.
+      for (const other of cpus)
+        if (other.fabric !== fabric) out.refused.push(elsewhereRefusal(a, other, fabric, "CPU and RAM"));
+    }
     // A host elsewhere cannot join: rpc-server is reached over the head's network.
     for (const other of all) {
       if (other.fabric === fabric) continue;
@@ -291,24 +292,20 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
         artifact: a.name,
         engine: "llamacpp",
         where: `${other.id} over RPC`,
-        reason: `${other.id} is ${elsewhere(other.fabric)}, not on ${fabric} with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its cards are left out; give it fabric "${fabric}" if it is on that network`,
-      });
-    }
-    // A host without cards elsewhere, said where its RAM was wanted.
-    for (const other of placed ? [] : cpus) {
-      if (other.fabric === fabric) continue;
-      out.refused.push({
-        artifact: a.name,
-        engine: "llamacpp",
-        where: `${other.id} over RPC`,
-        reason: `${other.id} is ${elsewhere(other.fabric)}, not on ${fabric} with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its CPU and RAM are left out; give it fabric "${fabric}" if it is on that network`,
+        reason: `${other.id} is ${other.fabric === "" ? "on no named fabric" : `on ${other.fabric}`}, not on ${fabric} with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its cards are left out; give it fabric "${fabric}" if it is on that network`,
       });
     }
   }
 }
 
-function elsewhere(fabric: string): string {
-  return fabric === "" ? "on no named fabric" : `on ${fabric}`;
+/** A host on another fabric than the RPC option's, refused in words: its `what` (cards, or CPU and RAM) is left out. */
+function elsewhereRefusal(a: Artifact, other: NodeDevices, fabric: string, what: string): Refusal {
+  return {
+    artifact: a.name,
+    engine: "llamacpp",
+    where: `${other.id} over RPC`,
+    reason: `${other.id} is ${other.fabric === "" ? "on no named fabric" : `on ${other.fabric}`}, not on ${fabric} with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its ${what} are left out; give it fabric "${fabric}" if it is on that network`,
+  };
 }
 
 /**
