@@ -65,6 +65,7 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
     pools,
     allHostUsable: hostUsable,
     allHostFree: hostFree,
+    problem: (layout) => problem(layout, base, seen),
     // Nodes without cards: an RPC worker's rpc-server serves such a host's CPU (llama.cpp targets.ts).
     cpuOnlyNodes: cluster.nodes
       .filter((n) => n.devices.every((d) => d.count <= 0))
@@ -74,7 +75,6 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
         hostMemBytes: n.hostMemGib * GIB,
         hostFreeBytes: n.hostFreeGib * GIB,
       })),
-    problem: (layout) => problem(layout, base, seen),
   };
   const seen = new Map<Layout, LayoutEval>();
   const out: Enumerated = { layouts: [], refused: [], evals: seen };
