@@ -30,6 +30,17 @@ export function optionProblem(option: PlanOption): string | null {
   return null;
 }
 
+/**
+ * llama.cpp over RPC with hosts without cards (their rpc-server serves the CPU): a LeaderWorkerSet's
+ * worker pods and an sbatch job's nodes all ask the head's cards, which such a host cannot give.
+ */
+function cpuHostsProblem(option: PlanOption, kind: DeployKind): string | null {
+  const hosts = option.placement.cpuHosts ?? 0;
+  if (hosts === 0 || kind === "compose") return null;
+  const what = kind === "kubernetes" ? "a LeaderWorkerSet's worker pods" : "an sbatch job's nodes";
+  return `this RPC option has ${hosts} host${hosts === 1 ? "" : "s"} without cards, whose rpc-server serves the CPU, and ${what} all ask the head's ${option.placement.gpusPerNode} cards: run its commands on the hosts themselves`;
+}
+
 const PROBLEM: Record<DeployKind, (input: DeployInput) => string | null> = {
   kubernetes: kubernetesProblem,
   compose: composeProblem,
@@ -54,7 +65,7 @@ export function deployTargets(option: PlanOption, cluster: Cluster, vllmVersion?
     },
   };
   return DEPLOY_KINDS.map((kind) => {
-    const reason = optionProblem(option) ?? PROBLEM[kind](input);
+    const reason = optionProblem(option) ?? cpuHostsProblem(option, kind) ?? PROBLEM[kind](input);
     return reason === null ? { kind, ok: true } : { kind, ok: false, reason };
   });
 }

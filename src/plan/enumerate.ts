@@ -36,6 +36,8 @@ export function problem(
     if (!e.outsideOk) {
       return `vLLM's CUDA context, graphs and sampler warm-up need more than the ${gib1(e.load.physicalBytes - e.load.usableBytes)} GiB ${article(e.load.gpuClass)} keeps outside --gpu-memory-utilization`;
     }
+    if (!fitsEval(e) && e.load.cpuNode !== undefined)
+      return `needs ${gib1(needOf(e))} GiB of ${e.load.cpuNode}'s RAM for its layers; it offers ${gib1(e.load.usableBytes)} after llama.cpp's 1 GiB --fit margin`;
     if (!fitsEval(e))
       return `needs ${gib1(needOf(e))} GiB a card; ${article(e.load.gpuClass)} offers ${gib1(e.load.usableBytes)}`;
   }
@@ -68,6 +70,15 @@ export function enumerate(input: PlanInput, cluster: Cluster, workload: Workload
     allHostFree: hostFree,
     roomiestHostId: roomiest?.id ?? null,
     problem: (layout) => problem(layout, base, seen),
+    // Nodes without cards: an RPC worker's rpc-server serves such a host's CPU (llama.cpp targets.ts).
+    cpuOnlyNodes: cluster.nodes
+      .filter((n) => n.devices.every((d) => d.count <= 0))
+      .map((n) => ({
+        id: n.id,
+        fabric: n.fabric,
+        hostMemBytes: n.hostMemGib * GIB,
+        hostFreeBytes: n.hostFreeGib * GIB,
+      })),
   };
   const seen = new Map<Layout, LayoutEval>();
   const out: Enumerated = { layouts: [], refused: [], evals: seen };

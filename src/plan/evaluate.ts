@@ -254,7 +254,7 @@ function speedOf(
     sequences: Math.max(1, w.sequences),
     kvElementBytes: elementBytes,
     fabricGBps: p.nodes > 1 ? (ctx.links?.fabricGBps(p.fabric) ?? null) : null,
-    hostBandwidthGBps: (p.cpu ? ctx.links?.cpuHostGBps() : ctx.links?.hostGBps(p.nodeIds?.[0])) ?? null,
+    hostBandwidthGBps: hostBandwidthOf(option, ctx),
   };
   const question = speedQuestionOf(option, sc);
   const last = (layout as SpeedKept)[LAST_SPEED];
@@ -262,6 +262,25 @@ function speedOf(
   const speed = optionSpeed(option, ctx.shape, a, sc, model);
   (layout as SpeedKept)[LAST_SPEED] = { question, speed };
   return speed;
+}
+
+/**
+ * The host memory an option's RAM-resident layers are read at: the CPU option's host, a split's CPU devices'
+ * (the slowest, since each reads its own layers in turn; unknown for one, unknown for all and a default is
+ * assumed and flagged), else the head's.
+ */
+function hostBandwidthOf(option: PlanOption, ctx: EvalContext): number | null {
+  const p = option.placement;
+  if (p.cpu) return ctx.links?.cpuHostGBps() ?? null;
+  const cpuNodes = option.cards.flatMap((c) => (c.cpuNode === undefined ? [] : [c.cpuNode]));
+  if (cpuNodes.length === 0) return ctx.links?.hostGBps(p.nodeIds?.[0]) ?? null;
+  let slowest = Infinity;
+  for (const id of cpuNodes) {
+    const gbps = ctx.links?.hostGBps(id) ?? null;
+    if (gbps === null) return null;
+    slowest = Math.min(slowest, gbps);
+  }
+  return slowest;
 }
 
 /**

@@ -25,6 +25,12 @@ export interface Part {
   kv: KvGeometry;
   /** The routed experts this card holds (vLLM/SGLang parts of a MoE model), for engine-specific layouts. */
   routedExperts?: RoutedExpertsOnCard;
+  /**
+   * A llama.cpp split's CPU device, not a card: the node whose rpc-server has no accelerator and serves its CPU
+   * (tools/rpc/rpc-server.cpp `get_devices`). It holds no CUDA context, its compute buffer is the CPU backend's,
+   * its memory the host's RAM.
+   */
+  cpuNode?: string;
 }
 
 /** A card's routed experts: what an engine may lay out otherwise than the checkpoint. */
@@ -144,6 +150,16 @@ export interface EnumContext extends EvalContext {
   roomiestHostId: string | null;
   /** Why a layout does not fit at the plan's workload, in words; null when it fits (enumerate.ts). */
   problem: (layout: Layout) => string | null;
+  /** The nodes with no cards, by their RAM: llama.cpp's rpc-server serves such a host's CPU (targets.ts). */
+  cpuOnlyNodes?: CpuOnlyNode[];
+}
+
+/** A node without cards, as an RPC worker sees it: its fabric and RAM. */
+export interface CpuOnlyNode {
+  id: string;
+  fabric: string;
+  hostMemBytes: number;
+  hostFreeBytes: number;
 }
 
 /** A layout evaluated at a context: each part's card, the host where one is used, and for llama.cpp's offload the layers (or experts) in RAM. */

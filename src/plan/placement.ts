@@ -81,9 +81,14 @@ function serving(engine: Engine): boolean {
 
 /** Where an option runs, in the words every view uses: "CPU", "2 × h100-80g", "2 nodes × 8 h100-80g on ib0"; a vLLM/SGLang split its width does not say is added. */
 export function placementLabel(p: Placement, engine?: Engine): string {
-  return p.cpu
-    ? "CPU"
-    : where(p.gpuClass, p.gpusPerNode, p.nodes, p.fabric) + (engine && serving(engine) ? splitWords(p) : "");
+  if (p.cpu) return "CPU";
+  const cpuHosts = p.cpuHosts ?? 0;
+  if (cpuHosts > 0) {
+    // llama.cpp over RPC with hosts that lend only their CPU: "2 × rtx4090-24g + 1 CPU host on eth0".
+    const cards = where(p.gpuClass, p.gpusPerNode, p.nodes - cpuHosts, "").replace(/, no fabric joins them$/, "");
+    return `${cards} + ${cpuHosts} CPU host${cpuHosts === 1 ? "" : "s"} on ${p.fabric}`;
+  }
+  return where(p.gpuClass, p.gpusPerNode, p.nodes, p.fabric) + (engine && serving(engine) ? splitWords(p) : "");
 }
 
 /** How a vLLM/SGLang replica splits its cards when its width alone does not say: " (TP 2 × PP 3)", " (DP 4 × TP 2)". */
@@ -105,7 +110,8 @@ function inNodeStages(p: Placement): boolean {
 
 /** Cards one replica takes: its width on each of its nodes; none on the CPU. */
 export function cardsPerReplica(p: Placement): number {
-  return p.cpu ? 0 : p.gpusPerNode * Math.max(1, p.nodes);
+  // Hosts that lend only their CPU over RPC (cpuHosts) take no card.
+  return p.cpu ? 0 : p.gpusPerNode * Math.max(1, p.nodes - (p.cpuHosts ?? 0));
 }
 
 /**

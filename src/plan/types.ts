@@ -249,6 +249,8 @@ export type ClusterLack = { kind: "host-ram"; nodeId: string; moreGib: number } 
 export interface CardLoad {
   /** The class label, e.g. "h100-80g". */
   gpuClass: string;
+  /** A llama.cpp split's CPU device on this node (an rpc-server with no cards), not a card: its memory is the host's RAM. */
+  cpuNode?: string;
   /** How many cards of the replica carry this load (e.g. 8, or 1 for a PP stage). */
   cards: number;
   /** Which role: "" for all alike, or e.g. "stage 1" for a pipeline stage. */
@@ -300,6 +302,11 @@ export interface Placement {
    * split over one class's cards.
    */
   tensorSplit?: number[];
+  /**
+   * llama.cpp over RPC: how many of `nodes` are hosts without cards whose rpc-server lends its CPU
+   * and RAM (never the head). Absent: none.
+   */
+  cpuHosts?: number;
   /**
    * The cluster's ids of the nodes one replica would run on, head first: nodes
    * with the cards free before busy ones, all on one fabric. Fewer than

@@ -16,6 +16,8 @@ function cardJson(c: CardLoad): Record<string, unknown> {
     gpu_class: c.gpuClass,
     cards: c.cards,
     role: c.role,
+    // A llama.cpp split's CPU device on a host without cards (an rpc-server's CPU): the node, its RAM the row's memory.
+    ...(c.cpuNode !== undefined ? { cpu_node: c.cpuNode } : {}),
     weights_gb: gib(c.weightsBytes),
     kv_gb: gib(c.kvBytes),
     engine_gb: gib(c.engineBytes),
@@ -48,6 +50,8 @@ export function optionJson(o: PlanOption): Record<string, unknown> {
     fabric: p.fabric,
     gpus_per_node: p.gpusPerNode,
     nodes: p.nodes,
+    // Of those nodes, the hosts without cards that lend llama.cpp's RPC their CPU and RAM.
+    cpu_hosts: p.cpuHosts ?? 0,
     need_gb: gib(o.needBytes),
     have_gb: gib(o.haveBytes),
     hosts: o.hosts,

@@ -8,12 +8,16 @@
 import { describe, expect, test } from "vitest";
 import {
   artifactsOf,
+  cardsPerReplica,
   checkTensorSplit,
+  CUDA_CONTEXT_BYTES,
   DEFAULT_WORKLOAD,
   llamacppSlotDevices,
+  placementLabel,
   plan,
   splitArgv,
 } from "../../src/plan/index.ts";
+import { optionJson } from "../../src/report/json.ts";
 import type { Artifact, Cluster, ClusterNode, PlanOption } from "../../src/plan/index.ts";
 import { snapshotOf } from "./fixture.ts";
 import { GIB, cards, node, shapeOf } from "./planning-fixtures.ts";
@@ -352,4 +356,231 @@ test("a head whose RAM cannot take the layers the cards cannot is refused in wor
   expect(p.refused.find((r) => r.where === "2 hosts on eth0 over RPC + b1's CPU")?.reason).toMatch(
     /^b1's RAM \(27\.2 GiB for llama\.cpp\) cannot hold the 21 layers the cards cannot$/,
   );
+});
+
+/**
+ * Hosts without cards as RPC workers (issue 14: "every device of every host is a target"): rpc-server
+ * serves its host's CPU when it finds no accelerator (tools/rpc/rpc-server.cpp `get_devices`, "If there
+ * are no accelerators, fallback to CPU device", https://github.com/ggml-org/llama.cpp/blob/075f1e0a936523f06b33173238f4c31b75bcb103/tools/rpc/rpc-server.cpp),
+ * whose memory is ggml's CPU device's, the host's RAM.
+ */
+describe("one 2 × RTX 4090 head and two CPU-only 256 GB boxes on eth0 run DeepSeek-R1 UD-IQ1_S over RPC", () => {
+  const cpuBox = (id: string, fabric = "eth0") => node(id, fabric, [], 256);
+  const { shape, iq1s, p } = planR1([
+    node("head", "eth0", [cards("rtx4090-24g", 2)], 64),
+    cpuBox("c1"),
+    cpuBox("c2"),
+    cpuBox("c9", "wifi"),
+  ]);
+  const o = p.options.find((x) => x.engine === "llamacpp" && x.placement.nodes > 1);
+  const L = shape.layers;
+
+  test("neither the cards alone nor the head's 64 GB beside them hold 131 GiB: one CPU box joins, the fewest", () => {
+    expect(p.refused.some((r) => r.engine === "llamacpp" && r.where === "2 × rtx4090-24g")).toBe(true);
+    expect(p.refused.some((r) => r.engine === "llamacpp" && r.where === "2 × rtx4090-24g + RAM")).toBe(true);
+    expect(o?.fits).toBe(true);
+    expect(o?.placement.nodeIds).toEqual(["head", "c1"]);
+    expect(o?.placement.gpuClass).toBe("rtx4090-24g");
+    // Two cards, not two hosts of two: the CPU box lends no card to the count, the price or the label.
+    expect(cardsPerReplica(o?.placement as PlanOption["placement"])).toBe(2);
+    expect(placementLabel(o?.placement as PlanOption["placement"])).toBe("2 × rtx4090-24g + 1 CPU host on eth0");
+    const json = optionJson(o as PlanOption);
+    expect(json["cpu_hosts"]).toBe(1);
+    expect((json["cards"] as Record<string, unknown>[])[0]?.["cpu_node"]).toBe("c1");
+  });
+
+  test("the CPU worker comes first in the device order, named and drawn as RAM; the head's cards last with the output", () => {
+    const [cpu, ...cardRows] = o?.cards ?? [];
+    expect(cpu?.role).toMatch(/^c1\/CPU: layers 0–\d+$/);
+    expect(cpu?.gpuClass).toBe("");
+    expect(cpu?.cpuNode).toBe("c1");
+    expect(cardRows.map((c) => c.role.split(":")[0])).toEqual(["head/0", "head/1"]);
+    expect(cardRows.at(-1)?.role.endsWith("+ output")).toBe(true);
+    // Its share is the plan's for llama.cpp in a host's RAM (256 GiB × 0.85), less --fit's 1 GiB margin.
+    expect(cpu?.physicalBytes).toBe(256 * GIB);
+    expect(cpu?.usableBytes).toBeCloseTo(256 * GIB * 0.85 - GIB, -3);
+    for (const c of o?.cards ?? [])
+      expect(c.weightsBytes + c.kvBytes + c.engineBytes).toBeLessThanOrEqual(c.usableBytes);
+  });
+
+  test("the -ts printed places exactly the layers each row says, by llama.cpp's own rule, the cards kept full", () => {
+    const ts = tensorSplitOf(o as PlanOption);
+    expect(ts).toBe(o?.placement.tensorSplit?.join(","));
+    const split = (ts ?? "").split(",").map(Number);
+    expect(split).toHaveLength(3);
+    expect(split.reduce((a, b) => a + b, 0)).toBe(L + 1);
+    const slots = llamacppSlots(split, L);
+    (o?.cards ?? []).forEach((c, d) => {
+      const [s, e] = rangeOf(c.role);
+      expect(slots.slice(s, e + 1).every((x) => x === d)).toBe(true);
+    });
+    expect(slots[L]).toBe(2);
+    // The cards run faster than the CPU: the CPU takes only what they cannot (under 2.5 GiB of each card left).
+    for (const c of (o?.cards ?? []).slice(1))
+      expect(c.usableBytes - c.weightsBytes - c.kvBytes - c.engineBytes).toBeLessThan(2.5 * GIB);
+  });
+
+  test("no CUDA context on the CPU device: its engine bytes are the CPU backend's compute buffer alone", () => {
+    const [cpu, first] = o?.cards ?? [];
+    // One ubatch of 512 × 3 rows × 7,168 × 4 B (memory.ts CPU_ACTIVATION_ROWS); a card adds its context, and 2 rows.
+    expect(cpu?.engineBytes).toBe(512 * 3 * 7168 * 4);
+    expect(first?.engineBytes).toBe(CUDA_CONTEXT_BYTES + 512 * 2 * 7168 * 4);
+  });
+
+  test("one rpc-server line on the CPU box, as on a worker with cards; the note says it must be built with RPC and serves its CPU", () => {
+    expect(o?.commands).toHaveLength(2);
+    expect(o?.commands[0]).toMatch(/^# c1 \(rpc worker\)\n/);
+    expect(splitArgv(o?.commands[0] ?? "")).toEqual(["rpc-server", "-H", "0.0.0.0", "-p", "50052", "-c"]);
+    const head = splitArgv(o?.commands[1] ?? "");
+    expect(head[head.indexOf("--rpc") + 1]).toBe("<node-2-ip>:50052");
+    expect(head[head.indexOf("--n-gpu-layers") + 1]).toBe("999");
+    expect(o?.notes?.some((n) => n.startsWith("c1 has no cards: rpc-server, built with -DGGML_RPC=ON"))).toBe(true);
+    expect(o?.notes?.some((n) => n.includes("the plan assumes c1/CPU, head/0 rtx4090-24g, head/1 rtx4090-24g"))).toBe(
+      true,
+    );
+  });
+
+  test("its own -ts typed back by hand fits again; all layers on the cards is refused naming a card", () => {
+    const ctx = {
+      repo: "unsloth/DeepSeek-R1-GGUF",
+      revision: "",
+      shape,
+      artifacts: [iq1s],
+      workload: DEFAULT_WORKLOAD,
+    };
+    const again = checkTensorSplit(ctx, o as PlanOption, (o?.placement.tensorSplit ?? []).join(","));
+    expect(again.ok).toBe(true);
+    // Read back from its row, the CPU device is still no card: the same name, no CUDA context.
+    if (again.ok)
+      expect(again.option.cards[0]).toMatchObject({ role: o?.cards[0]?.role, engineBytes: 512 * 3 * 7168 * 4 });
+    const r = checkTensorSplit(ctx, o as PlanOption, "0,1,1");
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.words).toMatch(/^head\/\d rtx4090-24g would hold layers/);
+  });
+
+  test("the CPU box on another fabric is refused in words", () => {
+    expect(p.refused.find((x) => x.where === "c9 over RPC")?.reason).toBe(
+      "c9 is on wifi, not on eth0 with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its CPU and RAM are left out; give it fabric \"eth0\" if it is on that network",
+    );
+  });
+});
+
+test("two 2 × RTX 4090 hosts and a CPU box: the box's CPU first, then the worker's cards, then the head's; 4 crossings a token", () => {
+  const { shape, p } = planR1([
+    node("b1", "eth0", [cards("rtx4090-24g", 2)], 64),
+    node("b2", "eth0", [cards("rtx4090-24g", 2)], 64),
+    node("c1", "eth0", [], 256),
+  ]);
+  // 96 GB of cards for 131 GiB: the head's own RAM takes the first layers in one option, the box's in another.
+  expect(p.options.some((x) => x.id.endsWith("|rpc-cpu") && x.fits)).toBe(true);
+  const o = p.options.find((x) => x.engine === "llamacpp" && x.placement.cpuHosts === 1);
+  expect(o?.fits).toBe(true);
+  expect(o?.placement.nodeIds).toEqual(["b1", "c1", "b2"]);
+  expect(o?.cards.map((c) => c.role.split(":")[0])).toEqual(["c1/CPU", "b2/0", "b2/1", "b1/0", "b1/1"]);
+  const head = splitArgv(o?.commands.at(-1) ?? "");
+  expect(head[head.indexOf("--rpc") + 1]).toBe("<node-2-ip>:50052,<node-3-ip>:50052");
+  const slots = llamacppSlots(o?.placement.tensorSplit ?? [], shape.layers);
+  (o?.cards ?? []).forEach((c, d) => {
+    const [s, e] = rangeOf(c.role);
+    expect(slots.slice(s, e + 1).every((x) => x === d)).toBe(true);
+  });
+  expect(o?.notes?.some((n) => n.includes("4 crossings a token here"))).toBe(true);
+});
+
+test("two 64 GB CPU boxes when one cannot hold the ~42 layers the cards cannot", () => {
+  // 64 GiB × 0.85 = 54.4 GiB a box against ~88 GiB of layers: both join, the head's cards last.
+  const box = (id: string, gbps: number): ClusterNode => ({ ...node(id, "eth0", [], 64), hostMemGBps: gbps });
+  const { shape, p } = planR1([
+    node("head", "eth0", [cards("rtx4090-24g", 2)], 64),
+    box("c1", 204.8),
+    box("c2", 102.4),
+  ]);
+  const o = p.options.find((x) => x.engine === "llamacpp" && (x.placement.cpuHosts ?? 0) > 0);
+  expect(o?.fits).toBe(true);
+  expect(o?.placement.cpuHosts).toBe(2);
+  expect(o?.cards.map((c) => c.role.split(":")[0])).toEqual(["c1/CPU", "c2/CPU", "head/0", "head/1"]);
+  const slots = llamacppSlots(o?.placement.tensorSplit ?? [], shape.layers);
+  (o?.cards ?? []).forEach((c, d) => {
+    const [s, e] = rangeOf(c.role);
+    expect(slots.slice(s, e + 1).every((x) => x === d)).toBe(true);
+  });
+  for (const c of o?.cards ?? []) expect(c.weightsBytes + c.kvBytes + c.engineBytes).toBeLessThanOrEqual(c.usableBytes);
+  expect(o?.notes?.some((n) => n.startsWith("c1, c2 have no cards: rpc-server"))).toBe(true);
+  expect(o?.notes?.some((n) => n.includes("4 crossings a token here"))).toBe(true);
+});
+
+test("a CPU box whose RAM cannot take the layers the cards cannot is refused in words", () => {
+  const { p } = planR1([node("head", "eth0", [cards("rtx4090-24g", 2)], 64), node("c1", "eth0", [], 64)]);
+  expect(p.options.some((o) => o.engine === "llamacpp" && o.placement.nodes > 1)).toBe(false);
+  // 64 GiB × 0.85 = 54.4 GiB against the ~42 layers of ~2.1 GiB the cards cannot hold.
+  expect(p.refused.find((r) => r.where === "1 host with cards on eth0 over RPC + hosts without cards")?.reason).toMatch(
+    /^the host without cards on eth0 offers 54\.4 GiB of RAM for llama\.cpp; the \d+ layers the cards cannot hold need about \d+\.\d$/,
+  );
+});
+
+/**
+ * Llama-3.3-70B-Instruct Q8_0: 74.98 GB as bartowski's table prints it
+ * (https://huggingface.co/bartowski/Llama-3.3-70B-Instruct-GGUF, "Llama-3.3-70B-Instruct-Q8_0.gguf | Q8_0 | 74.98GB";
+ * ggml's Q8_0 is 34 bytes per 32 weights, 70.55e9 × 8.5 ÷ 8 = 74.96e9), so ±0.05e9.
+ */
+const Q80: Artifact = {
+  ...Q4KM,
+  name: "Llama-3.3-70B-Instruct-Q8_0",
+  files: ["Llama-3.3-70B-Instruct-Q8_0/Llama-3.3-70B-Instruct-Q8_0-00001-of-00002.gguf"],
+  bytes: 74.98e9,
+  quant: "Q8_0",
+};
+
+function plan70q8(nodes: ClusterNode[]) {
+  return plan({ repo: LLAMA70, revision: "", shape: shapeOf(LLAMA70), artifacts: [Q80] }, { nodes }, DEFAULT_WORKLOAD);
+}
+
+describe("the speed of Llama-3.3-70B Q8_0 on a 2 × RTX 4090 head with a CPU box over RPC", () => {
+  // 8 channels of DDR4-3200: 204.8 GB/s (speed/host.ts ddrChannelGBps).
+  const box = (gbps?: number): ClusterNode => ({
+    ...node("c1", "eth0", [], 256),
+    ...(gbps ? { hostMemGBps: gbps } : {}),
+  });
+  const head = node("head", "eth0", [cards("rtx4090-24g", 2)], 64);
+  const rpcOf = (nodes: ClusterNode[]) =>
+    plan70q8(nodes).options.find((o) => o.engine === "llamacpp" && o.placement.nodes > 1);
+  const withCpu = rpcOf([head, box(204.8)]);
+  const onCpuRam = (withCpu?.cards[0]?.weightsBytes ?? 0) / 1e9;
+  // The same model over the cards of two such heads: all on GPUs.
+  const allGpu = rpcOf([head, node("b2", "eth0", [cards("rtx4090-24g", 2)], 64)]);
+  const cpuAlone = plan70q8([box(204.8)]).options.find((o) => o.placement.cpu);
+
+  test("the CPU box holds what the 48 GB of cards cannot", () => {
+    expect(withCpu?.fits).toBe(true);
+    expect(withCpu?.cards[0]?.cpuNode).toBe("c1");
+    expect(onCpuRam).toBeGreaterThan(74.98 - 48);
+    expect(allGpu?.fits).toBe(true);
+  });
+
+  test("it decodes slower than all on cards, faster than all on the CPU, and no faster than its RAM reads its layers", () => {
+    const tps = withCpu?.speed?.decodeTps ?? NaN;
+    expect(tps).toBeLessThan(allGpu?.speed?.decodeTps ?? NaN);
+    expect(tps).toBeGreaterThan(cpuAlone?.speed?.decodeTps ?? NaN);
+    // A token reads every byte in c1's RAM at 204.8 GB/s at best, one host after another with the cards.
+    expect(tps).toBeLessThan(204.8 / onCpuRam);
+  });
+
+  test("the basis says the host's bandwidth; unknown, the default is assumed and said", () => {
+    expect(withCpu?.speed?.basis).toContain("GiB of weights in host RAM, read at 204.8 GB/s");
+    const unknown = rpcOf([head, box()]);
+    expect(unknown?.speed?.basis).toContain("host bandwidth unknown: 51.2 GB/s (2 × DDR4-3200) assumed");
+    expect(unknown?.speed?.decodeTps).toBeLessThan(withCpu?.speed?.decodeTps ?? NaN);
+  });
+
+  test("over two 32 GB boxes (neither alone holds the ~27 GiB the cards cannot), the slower box's bandwidth prices their layers", () => {
+    const small = (id: string, gbps: number): ClusterNode => ({ ...node(id, "eth0", [], 32), hostMemGBps: gbps });
+    const two = rpcOf([head, small("c1", 204.8), small("c2", 102.4)]);
+    expect(two?.placement.cpuHosts).toBe(2);
+    expect(two?.speed?.basis).toContain("GiB of weights in host RAM, read at 102.4 GB/s");
+    expect(two?.speed?.decodeTps).toBeLessThan(withCpu?.speed?.decodeTps ?? NaN);
+  });
+
+  test("a token crosses the network twice: one CPU host beside the head", () => {
+    expect(withCpu?.notes?.some((n) => n.includes("2 crossings a token here"))).toBe(true);
+  });
 });

@@ -62,6 +62,11 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
 
   const terms = termsOverride ?? speedTerms(layout.engine, card.kind, card.vendor);
   const notes: string[] = [termsLine(input, terms)];
+  // Weights in RAM (-ngl below all, --n-cpu-moe, a split's CPU hosts) read at the host's bandwidth: said when known (unknown is flagged as assumed).
+  if (!layout.cpuOnly && layout.hostWeightsBytes > 0 && layout.hostBandwidthGBps !== null)
+    notes.push(
+      `${(layout.hostWeightsBytes / 2 ** 30).toFixed(1)} GiB of weights in host RAM, read at ${layout.hostBandwidthGBps} GB/s after the cards' layers`,
+    );
   const decodeContext = workload.inputTokens + workload.outputTokens / 2;
 
   const alone = decodeStepMs(input, terms, 1, decodeContext);

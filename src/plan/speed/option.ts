@@ -127,6 +127,11 @@ function splitCardOf(option: PlanOption): SpeedCard | null {
   };
 }
 
+/** The card devices of a llama.cpp split, its CPU devices left out. */
+function cardRowsOf(option: PlanOption): number {
+  return Math.max(1, option.cards.filter((c) => c.gpuClass !== "" && c.cpuNode === undefined).length);
+}
+
 /** The slowest link between the cards of a split over several classes (null where a class has no spec). */
 function slowestLinkOf(option: PlanOption): number | null {
   if (option.placement.tensorSplit === undefined) return null;
@@ -136,6 +141,13 @@ function slowestLinkOf(option: PlanOption): number | null {
   return links.length === 0 || links.includes(null) ? null : Math.min(...(links as number[]));
 }
 
+/** The weights on a llama.cpp split's CPU devices (rpc-servers on hosts without cards). */
+function cpuDeviceBytesOf(option: PlanOption): number {
+  let bytes = 0;
+  for (const c of option.cards) if (c.cpuNode !== undefined) bytes += c.weightsBytes * c.cards;
+  return bytes;
+}
+
 /** Decoder layers that carry routed experts. */
 function moeLayersOf(shape: ModelShape): number {
   const moe = shape.moe;
@@ -143,10 +155,19 @@ function moeLayersOf(shape: ModelShape): number {
   return moe.moeLayers ?? Math.max(0, shape.layers - moe.denseFirstLayers);
 }
 
-/** The bytes llama.cpp leaves in host RAM: --n-cpu-moe's experts, or the layers -ngl does not put on the cards. */
+/**
+ * The bytes llama.cpp leaves in host RAM: --n-cpu-moe's experts, the layers -ngl does not put on the
+ * cards, or the layers of a split's CPU devices (rpc-servers without cards, their rows' `cpuNode`).
+ * Their experts are taken in the artifact's proportion, as for -ngl.
+ */
 function hostBytesOf(option: PlanOption, shape: ModelShape, artifact: Artifact): { weights: number; experts: number } {
   const p = option.placement;
   if (p.cpu || option.engine !== "llamacpp") return { weights: 0, experts: 0 };
+  const onCpuDevices = cpuDeviceBytesOf(option);
+  if (onCpuDevices > 0) {
+    const expertShare = artifact.bytes > 0 ? artifact.expertBytes / artifact.bytes : 0;
+    return { weights: onCpuDevices, experts: onCpuDevices * expertShare };
+  }
   const moeLayers = moeLayersOf(shape);
   if (p.cpuMoeLayers > 0 && moeLayers > 0) {
     const experts = artifact.expertBytes * Math.min(1, p.cpuMoeLayers / moeLayers);
@@ -196,7 +217,14 @@ export function speedInputOf(
     layout: {
       engine: option.engine,
       tensorParallel: llamacpp ? 1 : p.tensorParallel,
-      pipelineStages: llamacpp ? (p.cpu ? 1 : cards) : p.pipelineParallel,
+      // A split's CPU devices are no card stage: their layers are the host's share, their boundaries RPC crossings.
+      pipelineStages: llamacpp
+        ? p.cpu
+          ? 1
+          : cpuDeviceBytesOf(option) > 0
+            ? cardRowsOf(option)
+            : cards
+        : p.pipelineParallel,
       expertParallel: p.expertParallel ? p.tensorParallel * p.pipelineParallel : 1,
       hostWeightsBytes: host.weights,
       hostExpertBytes: host.experts,

@@ -1,10 +1,10 @@
 /** What a llama.cpp card holds: its layers, their whole cache (every slot, up front) and its compute buffer, against the card less --fit's margin. */
-import { CUDA_CONTEXT_BYTES } from "../../cards.ts";
 import { cardEval } from "../engine.ts";
+import { deviceComputeBytes, deviceContextBytes } from "./device.ts";
 import { flashAttnOff, flashOffComputeBytes, kqStepBytes } from "./flashAttn.ts";
 import { partOfferBytes } from "./free.ts";
 import { LLAMACPP_KV_PAD, llamacppCacheBytes } from "./kv.ts";
-import { LLAMACPP_FIT_MARGIN_BYTES, llamacppComputeBytes } from "./memory.ts";
+import { LLAMACPP_FIT_MARGIN_BYTES } from "./memory.ts";
 import { growingBytesPerToken } from "../../kv.ts";
 import type { CardEval, EvalContext, Layout, Part } from "../../layout.ts";
 import { resolveSettings } from "../../settings.ts";
@@ -29,17 +29,19 @@ export function evalCard(_layout: Layout, part: Part, ctx: EvalContext, w: Workl
   const elem = llamacppKvElementBytes(w.kvDtype);
   // Without flash attention the compute buffer grows with the cache (flashAttn.ts): it is counted
   // at the workload's context, and its growth past it rides on the cache's, so the longest context holds both.
-  const flashOn = llamacppComputeBytes(ctx.shape, s.ubatch, part.holdsOutput);
+  // An rpc-server's CPU (part.cpuNode) has the CPU backend's compute buffer and no CUDA context (device.ts).
+  const cpu = part.cpuNode !== undefined;
+  const flashOn = deviceComputeBytes(ctx.shape, s.ubatch, part.holdsOutput, cpu);
   const computeAt = (c: number): number =>
     flashAttnOff(w) ? flashOffComputeBytes(ctx.shape, part.kv, c, s.parallel, s.ubatch, flashOn) : flashOn;
   const computeHere = computeAt(contextTokens);
   const cacheAt = (c: number): number => llamacppCacheBytes(part.kv, elem, c, s.parallel, s.ubatch);
-  return cardEval("llamacpp", part, w, contextTokens, {
+  const e = cardEval("llamacpp", part, w, contextTokens, {
     settings: s,
     elementBytes: elem,
     weightsBytes: part.bodyBytes + part.embedBytes,
     usableBytes: partOfferBytes(part) - LLAMACPP_FIT_MARGIN_BYTES,
-    engineBytes: CUDA_CONTEXT_BYTES + computeHere,
+    engineBytes: deviceContextBytes(cpu) + computeHere,
     // llama.cpp allocates every slot's context up front: n_ctx = context × --parallel.
     kvAt: (c) => cacheAt(c) + computeAt(c) - computeHere,
     stepTokens: LLAMACPP_KV_PAD / s.parallel,
@@ -50,4 +52,6 @@ export function evalCard(_layout: Layout, part: Part, ctx: EvalContext, w: Workl
     sequences: 1,
     outsideOk: true,
   });
+  if (part.cpuNode !== undefined) e.load.cpuNode = part.cpuNode;
+  return e;
 }

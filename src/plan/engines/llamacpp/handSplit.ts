@@ -56,6 +56,16 @@ export function llamacppSlotDevices(split: readonly number[], layers: number): n
 /** The devices of a split option, back from its card rows ("box/0: layers 0–40" and what each offers). */
 function devicesOf(option: PlanOption): SplitDevice[] {
   return option.cards.map((c, i) => {
+    // An rpc-server's CPU ("c1/CPU: layers 0–30") is a device too, its RAM share what it offers.
+    if (c.cpuNode !== undefined)
+      return {
+        nodeId: c.cpuNode,
+        gpuClass: "",
+        index: 0,
+        physicalBytes: c.physicalBytes,
+        freeBytes: c.usableBytes + LLAMACPP_FIT_MARGIN_BYTES,
+        cpu: true,
+      };
     const [nodeId = "", index = String(i)] = (c.role.split(":")[0] ?? "").split("/");
     return {
       nodeId,

@@ -11,7 +11,9 @@ export function llamacppNotes(layout: Layout, shape: ModelShape): string[] {
   const p = layout.placement;
   if (p.cpu) return repackNotes(layout);
   if (p.tensorSplit === undefined) return [];
-  const order = layout.parts.map((part) => `${part.role.split(":")[0] ?? ""} ${part.gpuClass}`).join(", ");
+  const order = layout.parts
+    .map((part) => `${part.role.split(":")[0] ?? ""}${part.gpuClass === "" ? "" : ` ${part.gpuClass}`}`)
+    .join(", ");
   const notes = [
     `--tensor-split gives its shares in llama.cpp's device order${p.nodes > 1 ? " (the RPC servers' devices first, in --rpc order, then the head's own)" : ""}: the plan assumes ${order}, the last holding the output layer. Check with llama-server --list-devices and reorder the cards (CUDA_VISIBLE_DEVICES) or the shares to match.`,
   ];
@@ -20,6 +22,12 @@ export function llamacppNotes(layout: Layout, shape: ModelShape): string[] {
     const crossings = rpcCrossings(p.nodes);
     notes.push(
       `Over RPC every token crosses the network at each host boundary: ${crossings} crossings a token here (the head sends the activations to each worker and takes them back, since rpc-servers do not pass tensors to one another), each ${kib.toFixed(0)} KiB and an RPC round trip of about ${RPC_CROSSING_MS} ms (two DGX Sparks over a direct cable; a switched network adds its own latency), so generation pays about ${(crossings * RPC_CROSSING_MS).toFixed(1)} ms a token on top of the cards' time, which the speed shown includes; prompt batches cross the same way, a ubatch at a time. Loading sends each worker its weights over the network (rpc-server -c keeps them in a local cache for the next start).`,
+    );
+  }
+  const cpuHosts = [...new Set(layout.parts.flatMap((part) => (part.cpuNode === undefined ? [] : [part.cpuNode])))];
+  if (cpuHosts.length > 0) {
+    notes.push(
+      `${cpuHosts.join(", ")} ${cpuHosts.length === 1 ? "has" : "have"} no cards: rpc-server, built with -DGGML_RPC=ON (tools/rpc/README.md), serves a host's CPU when it finds no accelerator, so the same rpc-server line runs there and its layers sit in that host's RAM, read at its memory bandwidth one host after another with the cards' layers (the speed shown counts them so). A prompt's pass over those layers runs on that CPU's cores, whose compute the plan does not model: the prefill and time to first token shown count it at the cards' speed, and are optimistic.`,
     );
   }
   return notes;

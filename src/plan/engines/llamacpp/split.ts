@@ -10,11 +10,11 @@
  * Giving each device its whole number of slots, summing to n_layer + 1, therefore places exactly
  * those layers on it: device d holds slots [cum(d − 1), cum(d)), and the last device the output.
  */
-import { CUDA_CONTEXT_BYTES } from "../../cards.ts";
+import { deviceComputeBytes, deviceContextBytes } from "./device.ts";
 import { llamacppKvElementBytes } from "./evalCard.ts";
 import { setPartFree } from "./free.ts";
 import { llamacppCacheBytes } from "./kv.ts";
-import { LLAMACPP_FIT_MARGIN_BYTES, llamacppComputeBytes } from "./memory.ts";
+import { LLAMACPP_FIT_MARGIN_BYTES } from "./memory.ts";
 import { geometryOfFirst, geometryOfRange } from "../../geometries.ts";
 import type { Part } from "../../layout.ts";
 import { gib1 } from "../../placement.ts";
@@ -32,6 +32,8 @@ export interface SplitDevice {
   physicalBytes: number;
   /** Free now, when the inventory says; else its total. */
   freeBytes: number;
+  /** The CPU of a host without cards, served by its rpc-server: its RAM, no CUDA context (gpuClass ""). */
+  cpu?: true;
 }
 
 export type SplitChoice =
@@ -43,7 +45,31 @@ export type SplitChoice =
 
 /** "box/0 rtx4090-24g": a device as refusals and card rows name it. */
 export function deviceLabel(d: SplitDevice): string {
-  return `${d.nodeId}/${d.index} ${d.gpuClass}`;
+  return d.cpu ? `${d.nodeId}/CPU` : `${d.nodeId}/${d.index} ${d.gpuClass}`;
+}
+
+/** "box/0" or "c1/CPU": the device as its card row names it. */
+function deviceName(d: SplitDevice): string {
+  return d.cpu ? `${d.nodeId}/CPU` : `${d.nodeId}/${d.index}`;
+}
+
+/**
+ * `n` layers spread over devices in proportion to the layers each can hold (`held`); the layers the
+ * rounding leaves go to the devices with the most room left, one each.
+ */
+function spread(n: number, held: readonly number[]): number[] {
+  const total = held.reduce((x, y) => x + y, 0);
+  const layers = held.map((m) => (total > 0 ? Math.floor((n * m) / total) : 0));
+  let left = n - layers.reduce((x, y) => x + y, 0);
+  const byRoom = held
+    .map((_, i) => i)
+    .sort((x, y) => (held[y] ?? 0) - (layers[y] ?? 0) - ((held[x] ?? 0) - (layers[x] ?? 0)));
+  for (const i of byRoom) {
+    if (left <= 0) break;
+    layers[i] = (layers[i] ?? 0) + 1;
+    left--;
+  }
+  return layers;
 }
 
 /**
@@ -57,6 +83,7 @@ export function chooseSplit(
   devices: readonly SplitDevice[],
   w: Workload,
   firstLayer = 0,
+  cpuDeviceLayers?: number,
 ): SplitChoice {
   // Layers before `firstLayer` stay on the head's CPU (-ngl below all of them): the devices split the rest.
   const L = shape.layers - firstLayer;
@@ -72,8 +99,11 @@ export function chooseSplit(
   for (let i = 0; i < devices.length; i++) {
     const d = devices[i] as SplitDevice;
     const last = i === devices.length - 1;
+    const cpu = d.cpu === true;
     const fixed =
-      CUDA_CONTEXT_BYTES + llamacppComputeBytes(shape, s.ubatch, last) + (last ? output + wp.projectorBytes : 0);
+      deviceContextBytes(cpu) +
+      deviceComputeBytes(shape, s.ubatch, last, cpu) +
+      (last ? output + wp.projectorBytes : 0);
     const offers = Math.min(d.physicalBytes, d.freeBytes) - LLAMACPP_FIT_MARGIN_BYTES;
     const n = Math.floor((offers - fixed) / perLayer);
     if (n < 1) return { kind: "too-small", device: d, needBytes: fixed + perLayer, offersBytes: offers };
@@ -81,16 +111,18 @@ export function chooseSplit(
   }
   const total = held.reduce((x, y) => x + y, 0);
   if (total < L) return { kind: "short", layersHeld: total };
-  const layers = held.map((m) => Math.floor((L * m) / total));
-  // The layers the rounding left go to the devices with the most room left, one each.
-  let left = L - layers.reduce((x, y) => x + y, 0);
-  const byRoom = held
-    .map((_, i) => i)
-    .sort((x, y) => (held[y] ?? 0) - (layers[y] ?? 0) - ((held[x] ?? 0) - (layers[x] ?? 0)));
-  for (const i of byRoom) {
-    if (left <= 0) break;
-    layers[i] = (layers[i] ?? 0) + 1;
-    left--;
+  let layers = spread(L, held);
+  if (cpuDeviceLayers !== undefined) {
+    // CPU devices given their count (the fewest the cards need, targets.ts): the cards share the rest.
+    const isCpu = devices.map((d) => d.cpu === true);
+    const heldBy = (cpu: boolean): number[] => held.map((m, i) => (isCpu[i] === cpu ? m : 0));
+    const sum = (xs: number[]): number => xs.reduce((x, y) => x + y, 0);
+    const onCpuHeld = Math.min(cpuDeviceLayers, sum(heldBy(true)));
+    const onCardsHeld = Math.min(L - cpuDeviceLayers, sum(heldBy(false)));
+    if (onCpuHeld + onCardsHeld < L) return { kind: "short", layersHeld: onCpuHeld + onCardsHeld };
+    const onCpu = spread(cpuDeviceLayers, heldBy(true));
+    const onCards = spread(L - cpuDeviceLayers, heldBy(false));
+    layers = held.map((_, i) => (isCpu[i] ? (onCpu[i] ?? 0) : (onCards[i] ?? 0)));
   }
   const slots = layers.map((n, i) => (i === layers.length - 1 ? n + 1 : n));
   return { kind: "split", slots, parts: splitParts(shape, a, devices, layers, devices.length - 1, firstLayer) };
@@ -120,7 +152,7 @@ export function splitParts(
     const part: Part = {
       gpuClass: d.gpuClass,
       cards: 1,
-      role: `${d.nodeId}/${d.index}: ${end > start ? `layers ${start}–${end - 1}` : "no layers"}${last ? " + output" : ""}`,
+      role: `${deviceName(d)}: ${end > start ? `layers ${start}–${end - 1}` : "no layers"}${last ? " + output" : ""}`,
       physicalBytes: d.physicalBytes,
       bodyBytes: body + (last ? output + wp.projectorBytes : 0),
       embedBytes: 0,
@@ -129,6 +161,7 @@ export function splitParts(
       holdsOutput: last,
       kv: geometryOfRange(shape, start, end, 1),
     };
+    if (d.cpu) part.cpuNode = d.nodeId;
     if (d.freeBytes < d.physicalBytes) setPartFree(part, d.freeBytes);
     parts.push(part);
     start = end;

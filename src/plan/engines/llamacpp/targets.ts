@@ -9,7 +9,7 @@ import { basePlacement, gib1, layoutId } from "../../placement.ts";
 import { HOST_SHARE } from "./memory.ts";
 import { hostShare } from "../../pools.ts";
 import { bitsOf } from "../../quant.ts";
-import type { Artifact, Placement } from "../../types.ts";
+import type { Artifact, Placement, Refusal } from "../../types.ts";
 import { weightParts } from "../../weights.ts";
 
 /** Hosts past the fewest whose cards hold the weights that the RPC search still tries (caches, buffers and margins need a little more). */
@@ -98,8 +98,9 @@ function differs(n: NodeDevices): boolean {
   return n.devices.some((d) => d.gpuClass !== first.gpuClass || d.freeBytes !== first.freeBytes);
 }
 
+/** The card classes of a split (an rpc-server's CPU is no class). */
 function classLabel(devices: readonly SplitDevice[]): string {
-  return [...new Set(devices.map((d) => d.gpuClass))].join(" + ");
+  return [...new Set(devices.filter((d) => !d.cpu).map((d) => d.gpuClass))].join(" + ");
 }
 
 /** A GPU-only llama.cpp layout of this artifact already fits (on `nodeId`, when given): more devices buy nothing. */
@@ -122,8 +123,9 @@ function splitLayout(
   nodes: NodeDevices[],
   fabric: string,
   headCpuLayers = 0,
+  cpuDeviceLayers?: number,
 ): Layout | string {
-  const choice = chooseSplit(c.shape, a, devices, c.workload, headCpuLayers);
+  const choice = chooseSplit(c.shape, a, devices, c.workload, headCpuLayers, cpuDeviceLayers);
   if (choice.kind !== "split") return splitProblem(choice, c.shape);
   const head = nodes[0] as NodeDevices;
   let host: HostShare | null = null;
@@ -146,8 +148,21 @@ function splitLayout(
     ),
     tensorSplit: choice.slots,
   };
+  const cpuHosts = nodes.filter((n) => n.devices.every((d) => d.cpu)).length;
+  if (cpuHosts > 0) placement.cpuHosts = cpuHosts;
   return {
-    id: layoutId(a, "llamacpp", placement, nodes.length > 1 ? (headCpuLayers > 0 ? "rpc-cpu" : "rpc") : "ts"),
+    id: layoutId(
+      a,
+      "llamacpp",
+      placement,
+      nodes.length > 1
+        ? headCpuLayers > 0
+          ? "rpc-cpu"
+          : cpuDeviceLayers !== undefined
+            ? "rpc-cpu-hosts"
+            : "rpc"
+        : "ts",
+    ),
     artifact: a,
     engine: "llamacpp",
     placement,
@@ -218,22 +233,28 @@ export function mixedNodeOptions(a: Artifact, c: EnumContext, out: Enumerated): 
  * Hosts of one fabric over RPC, when no single host holds the model on its cards: the hosts with
  * the most memory first, as few as hold it. The head (the largest) keeps the output layer on its
  * own cards; llama.cpp puts the RPC devices first in its device list "to minimize network
- * transfers" (src/llama.cpp), so the workers' devices come first in the split.
+ * transfers" (src/llama.cpp), so the workers' devices come first in the split. Hosts without cards
+ * join when the cards cannot hold it (cpuHostsOption).
  */
 export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
   if (alreadyPlaced(a, out)) return;
   const all = nodeDevices(c.pools).filter((n) => n.devices.length > 0);
-  if (all.length < 2) return;
+  // Hosts without cards join a head with cards (cpuHostsOption): one of those and one other host is enough.
+  const cpus = cpuWorkers(c);
+  if (all.length === 0 || all.length + cpus.length < 2) return;
   const memOf = (n: NodeDevices): number => n.devices.reduce((s, d) => s + Math.min(d.physicalBytes, d.freeBytes), 0);
   const byFabric = new Map<string, NodeDevices[]>();
   for (const n of all) byFabric.set(n.fabric, [...(byFabric.get(n.fabric) ?? []), n]);
-  const named = [...byFabric].filter(([fabric, members]) => fabric !== "" && members.length >= 2);
+  const cpusOn = (fabric: string): NodeDevices[] => cpus.filter((n) => n.fabric === fabric);
+  const named = [...byFabric].filter(
+    ([fabric, members]) => fabric !== "" && members.length + cpusOn(fabric).length >= 2,
+  );
   if (named.length === 0) {
     // No two hosts share a named network: RPC has nothing to join them over.
     out.refused.push({
       artifact: a.name,
       engine: "llamacpp",
-      where: `${all.length} hosts over RPC`,
+      where: `${all.length + cpus.length} hosts over RPC`,
       reason:
         "no two of the hosts are on one named fabric: llama.cpp's --rpc needs the head to reach each rpc-server over a network they share; give the hosts that share one the same fabric in the cluster",
     });
@@ -257,9 +278,14 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
     }
     if (placed) joined = true;
     if (!placed) {
-      // Why the cards alone do not, then the same hosts with the head's CPU taking the first layers.
-      push(a, c, out, last, `${nodes.length} hosts on ${fabric} over RPC`);
-      headCpuOption(a, c, out, nodes, fabric);
+      // Why the cards alone do not, then the same hosts with the head's CPU taking the first layers
+      // (a lone host with cards has neither: its own RAM is offloadOptions'), then hosts without cards.
+      if (nodes.length >= 2) push(a, c, out, last, `${nodes.length} hosts on ${fabric} over RPC`);
+      if (nodes.length >= 2) headCpuOption(a, c, out, nodes, fabric);
+      if (cpusOn(fabric).length > 0) cpuHostsOption(a, c, out, nodes, cpusOn(fabric), fabric);
+      // A host without cards elsewhere, said where its RAM was wanted.
+      for (const other of cpus)
+        if (other.fabric !== fabric) out.refused.push(elsewhereRefusal(a, other, fabric, "CPU and RAM"));
     }
     // A host elsewhere cannot join: rpc-server is reached over the head's network.
     for (const other of all) {
@@ -304,6 +330,43 @@ function unjoinedRpc(
   }
 }
 
+/** A host on another fabric than the RPC option's, refused in words: its `what` (cards, or CPU and RAM) is left out. */
+function elsewhereRefusal(a: Artifact, other: NodeDevices, fabric: string, what: string): Refusal {
+  return {
+    artifact: a.name,
+    engine: "llamacpp",
+    where: `${other.id} over RPC`,
+    reason: `${other.id} is ${other.fabric === "" ? "on no named fabric" : `on ${other.fabric}`}, not on ${fabric} with the other hosts: llama.cpp's --rpc reaches each rpc-server over the head's network, so its ${what} are left out; give it fabric "${fabric}" if it is on that network`,
+  };
+}
+
+/**
+ * The nodes without cards as RPC workers: rpc-server serves one CPU device on a host with no
+ * accelerator (tools/rpc/rpc-server.cpp `get_devices`: "If there are no accelerators, fallback to
+ * CPU device"), whose memory is what ggml's CPU device reports, the host's RAM. It offers the share
+ * of it the plan keeps for llama.cpp (HOST_SHARE, as the CPU option), or the free RAM when the
+ * inventory says less; a host whose RAM is not known offers nothing.
+ */
+function cpuWorkers(c: EnumContext): NodeDevices[] {
+  return (c.cpuOnlyNodes ?? [])
+    .filter((n) => n.hostMemBytes > 0)
+    .map((n) => {
+      const share = n.hostMemBytes * HOST_SHARE;
+      // Free RAM the inventory gives caps the share; none given (0), the share is planned and it is not free now.
+      const offer = n.hostFreeBytes > 0 ? Math.min(share, n.hostFreeBytes) : share;
+      const device: SplitDevice = {
+        nodeId: n.id,
+        gpuClass: "",
+        index: 0,
+        physicalBytes: n.hostMemBytes,
+        freeBytes: offer,
+        cpu: true,
+      };
+      return { id: n.id, fabric: n.fabric, devices: [device], allFree: n.hostFreeBytes > 0 };
+    })
+    .sort((x, y) => (y.devices[0]?.freeBytes ?? 0) - (x.devices[0]?.freeBytes ?? 0));
+}
+
 /** A node's pool entry (its RAM), by id. */
 function poolNodeOf(pools: readonly ClassPool[], id: string): PoolNode | undefined {
   for (const pool of pools) for (const nodes of pool.fabrics.values()) for (const n of nodes) if (n.id === id) return n;
@@ -335,6 +398,60 @@ function headCpuOption(a: Artifact, c: EnumContext, out: Enumerated, nodes: Node
     if (typeof last !== "string" && c.problem(last) === null) {
       push(a, c, out, last, where);
       return;
+    }
+  }
+  push(a, c, out, last, where);
+}
+
+/**
+ * The fabric's hosts with cards over RPC and, beside them, the fewest hosts without cards (the most RAM
+ * first) whose CPUs take the fewest layers the cards cannot hold: the cards run faster than any CPU, so
+ * they are kept full and the CPU devices hold the rest (split.ts chooseSplit's cpuDeviceLayers). The
+ * CPU workers come first in --rpc and so in llama.cpp's device order, taking the first layers; the head
+ * keeps the output. Whether it is offered, or why not, is pushed.
+ */
+function cpuHostsOption(
+  a: Artifact,
+  c: EnumContext,
+  out: Enumerated,
+  cardNodes: NodeDevices[],
+  cpuNodes: NodeDevices[],
+  fabric: string,
+): void {
+  const head = cardNodes[0] as NodeDevices;
+  const cardDevices = [...cardNodes.slice(1).flatMap((n) => n.devices), ...head.devices];
+  const L = c.shape.layers;
+  const cardsOnly = chooseSplit(c.shape, a, cardDevices, c.workload);
+  const where = `${cardNodes.length} host${cardNodes.length === 1 ? "" : "s"} with cards on ${fabric} over RPC + hosts without cards`;
+  if (cardsOnly.kind === "too-small") {
+    push(a, c, out, splitProblem(cardsOnly, c.shape), where);
+    return;
+  }
+  // The cards' layers by the mean-layer estimate; the fit check may want one more on the CPUs.
+  const fewest = Math.max(1, L - (cardsOnly.kind === "short" ? cardsOnly.layersHeld : L - 1));
+  const wp = weightParts(c.shape, a);
+  const layerBytes = wp.layerBytes + (wp.moeLayers * wp.expertLayerBytes) / Math.max(1, L);
+  const ramOf = (n: NodeDevices): number => n.devices[0]?.freeBytes ?? 0;
+  let ram = 0;
+  const one = cpuNodes.length === 1;
+  let last: Layout | string =
+    `the ${one ? "host" : `${cpuNodes.length} hosts`} without cards on ${fabric} offer${one ? "s" : ""} ${gib1(cpuNodes.reduce((s, n) => s + ramOf(n), 0))} GiB of RAM for llama.cpp; the ${fewest} layers the cards cannot hold need about ${gib1(fewest * layerBytes)}`;
+  // The fewest hosts whose RAM holds those layers, and a few more for their caches: not every host of a large fabric.
+  let enough = Infinity;
+  for (let h = 1; h <= Math.min(cpuNodes.length, enough + RPC_EXTRA_HOSTS); h++) {
+    const chosen = cpuNodes.slice(0, h);
+    ram += ramOf(chosen[h - 1] as NodeDevices);
+    if (ram < fewest * layerBytes) continue;
+    enough = Math.min(enough, h);
+    const devices = [...chosen.flatMap((n) => n.devices), ...cardDevices];
+    const nodes = [head, ...chosen, ...cardNodes.slice(1)];
+    // One more layer on the CPUs until each card fits, while their RAM still holds them.
+    for (let k = fewest; k < L && k * layerBytes <= ram; k++) {
+      last = splitLayout(a, c, devices, nodes, fabric, 0, k);
+      if (typeof last !== "string" && c.problem(last) === null) {
+        push(a, c, out, last, where);
+        return;
+      }
     }
   }
   push(a, c, out, last, where);
