@@ -69,6 +69,10 @@ export const MODEL_CASES: ModelCase[] = [
       // F5: the same ubatch at short contexts, where the pinned last layer output (t_h_nextn) sits low.
       ctx("512 fa-on", 512, 1, 512, true),
       ctx("2k fa-on", 2048, 1, 512, true),
+      // F5 closed by placing the graph (gallocr.ts); these were predicted before they were run: 409.63 MiB of
+      // compute at 16k (less than at 8k: the 16 MiB mask leaves no hole the MoE sum fits), 217.51 at ub 256.
+      ctx("16k fa-on", 16384, 1, 512, true),
+      ctx("8k ub256 fa-on", 8192, 1, 256, true),
     ],
   },
   {
@@ -83,6 +87,9 @@ export const MODEL_CASES: ModelCase[] = [
       // F6: the same ubatch at short contexts (the 8k gap is where ggml-alloc leaves the last activation).
       ctx("512 fa-on", 512, 1, 512, true),
       ctx("2k fa-on", 2048, 1, 512, true),
+      // Predicted by the placed graph before they were run: 240.26 MiB of compute from 4k cells on, 120.13 at ub 256.
+      ctx("4k fa-on", 4096, 1, 512, true),
+      ctx("8k ub256 fa-on", 8192, 1, 256, true),
     ],
   },
   {

@@ -1,6 +1,7 @@
 /** llama.cpp's host RAM: the whole model on the CPU, or the layers and experts offloaded to it. */
 import { llamacppKvElementBytes } from "./evalCard.ts";
 import { flashAttnOff, flashOffComputeBytes } from "./flashAttn.ts";
+import { graphComputeBytes, graphInputs } from "./graphCompute.ts";
 import { LLAMACPP_KV_PAD, llamacppCacheBytes } from "./kv.ts";
 import { CPU_ACTIVATION_ROWS, llamacppComputeBytes, llamacppHostBytes } from "./memory.ts";
 import { cpuRepackExtraBytes } from "./repack.ts";
@@ -24,8 +25,13 @@ export function evalHost(
   const elem = llamacppKvElementBytes(w.kvDtype);
   const kvAt = (c: number): number => (hostKv ? llamacppCacheBytes(hostKv, elem, c, s.parallel, s.ubatch) : 0);
   const kv = kvAt(contextTokens);
-  // On the CPU the compute buffer is the host's, with KQ in it when flash attention is off (flashAttn.ts).
-  const flashOn = llamacppComputeBytes(ctx.shape, s.ubatch, true, CPU_ACTIVATION_ROWS);
+  // On the CPU the compute buffer is the host's, with KQ in it when flash attention is off (flashAttn.ts);
+  // with it on, a modelled graph is placed as ggml-alloc places it (graphCompute.ts), else logits + rows.
+  const graph = layout.artifact.llamaGraph;
+  const flashOn =
+    graph && hostKv
+      ? graphComputeBytes(graph, graphInputs(hostKv, contextTokens, s.ubatch))
+      : llamacppComputeBytes(ctx.shape, s.ubatch, true, CPU_ACTIVATION_ROWS);
   const compute =
     hostKv && flashAttnOff(w)
       ? flashOffComputeBytes(ctx.shape, hostKv, contextTokens, s.parallel, s.ubatch, flashOn)
