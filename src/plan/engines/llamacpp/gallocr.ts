@@ -2,7 +2,7 @@
  * ggml-alloc's measure pass, ported: the CPU compute buffer llama.cpp reserves is the high-water mark of
  * ggml_gallocr placing one ubatch's graph (ggml-org/llama.cpp v0.4.0, ggml/src/ggml-alloc.c). Its size
  * depends on where best fit left each tensor, not on a sum of sizes (test/engine FINDINGS.md F5, F6), so
- * the plan runs the same placement over a model of the graph (graphOpenaiMoe.ts, graphDeepseek2.ts).
+ * the plan runs the same placement over a model of the graph (graphLlama.ts, graphDeepseek2.ts).
  * Only tensors the compute buffer holds are modelled: weights and KV-cache views live in other buffers.
  */
 

@@ -5,7 +5,7 @@
 import { computeBufferBytes } from "./gallocr.ts";
 import { deepseek2Graph } from "./graphDeepseek2.ts";
 import type { GraphInputs, LlamaGraphDims } from "./graphDims.ts";
-import { openaiMoeGraph } from "./graphOpenaiMoe.ts";
+import { llamaGraph } from "./graphLlama.ts";
 import { LLAMACPP_KV_PAD, pad } from "./kv.ts";
 import type { KvGeometry } from "../../kv.ts";
 
@@ -18,7 +18,7 @@ export function graphComputeBytes(dims: LlamaGraphDims, x: GraphInputs): number 
   const key = `${x.ubatch}:${x.outputs}:${x.cells}:${x.swaCells}`;
   let bytes = byInputs.get(key);
   if (bytes === undefined) {
-    bytes = computeBufferBytes(dims.arch === "openai-moe" ? openaiMoeGraph(dims, x) : deepseek2Graph(dims, x));
+    bytes = computeBufferBytes(dims.arch === "deepseek2" ? deepseek2Graph(dims, x) : llamaGraph(dims, x));
     byInputs.set(key, bytes);
   }
   return bytes;

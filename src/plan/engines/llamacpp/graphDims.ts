@@ -8,7 +8,7 @@
 import type { GgufHeader, GgufValue } from "../../types.ts";
 import type { LlamaGraphDims } from "./graphTypes.ts";
 
-export type { Deepseek2Dims, GraphInputs, LlamaGraphDims, OpenaiMoeDims } from "./graphTypes.ts";
+export type { Deepseek2Dims, GraphInputs, LlamaDims, LlamaGraphDims } from "./graphTypes.ts";
 
 type Meta = Record<string, GgufValue>;
 const num = (m: Meta, key: string): number | undefined => {
@@ -25,31 +25,50 @@ export function llamaGraphDimsOf(header: GgufHeader | undefined, vocab: number):
   const layers = k("block_count"),
     embd = k("embedding_length"),
     heads = k("attention.head_count");
-  const experts = k("expert_count"),
-    used = k("expert_used_count"),
-    expertFf = k("expert_feed_forward_length");
-  if (!layers || !embd || !heads || !experts || !used || !expertFf || vocab <= 0) return undefined;
-  if (arch === "gpt-oss") {
-    const kvHeads = k("attention.head_count_kv"),
-      headDim = k("rope.dimension_count") ?? k("attention.key_length");
+  if (!layers || !embd || !heads || vocab <= 0) return undefined;
+  const experts = k("expert_count") ?? 0,
+    used = k("expert_used_count") ?? 0,
+    expertFf = k("expert_feed_forward_length") ?? 0;
+  const tensors = header.tensors;
+  const has = (suffix: string): boolean =>
+    tensors?.some((t) => t.name.startsWith("blk.0.") && t.name.endsWith(suffix)) ?? false;
+  if (arch === "gpt-oss" || arch === "llama") {
+    const kvHeads = k("attention.head_count_kv") ?? heads;
+    const headDim = arch === "gpt-oss" ? k("rope.dimension_count") : (k("attention.key_length") ?? embd / heads);
     const period =
-      m[`${arch}.attention.sliding_window_pattern`] === undefined ? 2 : k("attention.sliding_window_pattern");
-    if (!kvHeads || !headDim || period === undefined) return undefined;
-    const swaLayers = Array.from({ length: layers }, (_, il) => period === 0 || il % period < period - 1);
+      arch === "gpt-oss"
+        ? m[`${arch}.attention.sliding_window_pattern`] === undefined
+          ? 2
+          : k("attention.sliding_window_pattern")
+        : 0;
+    // The llama builder here is the dense one without FFN biases; its tensor index says which QKV path runs.
+    const ff = k("feed_forward_length") ?? 0;
+    if (!headDim || period === undefined || !tensors) return undefined;
+    if (
+      arch === "llama" &&
+      (experts > 0 || ff <= 0 || has("ffn_up.bias") || has("ffn_down.bias") || has("ffn_gate.bias"))
+    )
+      return undefined;
+    if (arch === "gpt-oss" && (!experts || !used || !expertFf)) return undefined;
     return {
-      arch: "openai-moe",
+      arch: arch === "gpt-oss" ? "openai-moe" : "llama",
       layers,
       embd,
       heads,
       kvHeads,
       headDim,
-      experts,
-      expertsUsed: used,
-      expertFf,
       vocab,
-      swaLayers,
+      fusedQkv: has("attn_qkv.weight"),
+      qkvBias: has("attn_q.bias"),
+      outBias: has("attn_output.bias"),
+      ff: arch === "llama" ? ff : 0,
+      ...(arch === "gpt-oss" ? { moe: { experts, used, ff: expertFf } } : {}),
+      pinsLastLayer: arch === "gpt-oss",
+      // hparams.set_swa_pattern(period) (src/llama-hparams.cpp:8-17): a layer slides when il % period < period − 1.
+      swaLayers: Array.from({ length: layers }, (_, il) => period !== 0 && il % period < period - 1),
     };
   }
+  if (!experts || !used || !expertFf) return undefined;
   if (arch === "deepseek2") {
     const kMla = k("attention.key_length_mla"),
       vHead = k("attention.value_length_mla"),

@@ -1,18 +1,30 @@
 /** The dimensions of the llama.cpp graphs the plan places tensor by tensor (graphDims.ts reads them, gallocr.ts places them). */
 
-export interface OpenaiMoeDims {
-  arch: "openai-moe";
+/** llama.cpp's `llama` builder (dense) and `openai-moe` (gpt-oss), which share their attention (graphLlama.ts). */
+export interface LlamaDims {
+  arch: "llama" | "openai-moe";
   layers: number;
   embd: number;
   heads: number;
   kvHeads: number;
-  /** n_rot, each Q/K/V head's width (openai-moe.cpp: n_head × n_rot). */
+  /** Each Q/K/V head's width (n_rot for gpt-oss, n_embd_head for llama). */
   headDim: number;
-  experts: number;
-  expertsUsed: number;
-  expertFf: number;
   vocab: number;
-  /** Which layers slide (hparams.set_swa_pattern, period 2 unless the header says). */
+  /** One `attn_qkv` matrix in the file (create_tensor_qkv, src/llama-model.cpp:3167-3196), else three. */
+  fusedQkv: boolean;
+  /** Biases on Q/K/V and on the attention output (gpt-oss). */
+  qkvBias: boolean;
+  outBias: boolean;
+  /** The dense FFN's width (llama); 0 with experts. */
+  ff: number;
+  /** gpt-oss's experts (build_moe_ffn's SOFTMAX_WEIGHT path with ADD_ID biases). */
+  moe?: { experts: number; used: number; ff: number };
+  /**
+   * gpt-oss keeps the last layer's output as a graph output (res->t_h_nextn) and takes the output rows after
+   * the loop (openai-moe.cpp); llama takes them inside the last layer (llama.cpp:174-177).
+   */
+  pinsLastLayer: boolean;
+  /** Which layers slide (hparams.set_swa_pattern); all false for llama. */
   swaLayers: boolean[];
 }
 
@@ -40,7 +52,7 @@ export interface Deepseek2Dims {
   vocab: number;
 }
 
-export type LlamaGraphDims = OpenaiMoeDims | Deepseek2Dims;
+export type LlamaGraphDims = LlamaDims | Deepseek2Dims;
 
 /** What one reserve's graph is built for (llama-context.cpp graph_reserve: a full ubatch, every token an output). */
 export interface GraphInputs {

@@ -26,8 +26,9 @@ export function evalHost(
   const kvAt = (c: number): number => (hostKv ? llamacppCacheBytes(hostKv, elem, c, s.parallel, s.ubatch) : 0);
   const kv = kvAt(contextTokens);
   // On the CPU the compute buffer is the host's, with KQ in it when flash attention is off (flashAttn.ts);
-  // with it on, a modelled graph is placed as ggml-alloc places it (graphCompute.ts), else logits + rows.
-  const graph = layout.artifact.llamaGraph;
+  // with it on, a modelled graph is placed as ggml-alloc places it (graphCompute.ts), else logits + rows. A
+  // quantized cache adds rotation inputs and nodes (FINDINGS.md F7) the graphs do not build.
+  const graph = elem === 2 ? layout.artifact.llamaGraph : undefined;
   const flashOn =
     graph && hostKv
       ? graphComputeBytes(graph, graphInputs(hostKv, contextTokens, s.ubatch))
