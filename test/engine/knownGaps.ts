@@ -15,7 +15,6 @@ export interface KnownGap {
 
 export const KNOWN_GAPS: Record<string, KnownGap> = {
   // The CPU's three activation rows beside the logits (F2) are one more than these graphs left: the plan is over by one row.
-  "lfm2-1.2b-L16 8k fa-on | overhead": { engineMib: 136.25, planMib: 140.25, findings: ["F2"] },
   "gemma-3-4b-L6 2x16k unified fa-on | nonWeight": { engineMib: 1234.25, planMib: 1264.25, findings: ["F3", "F2"] },
   // The plan sizes the compute its command runs: four streams of 4k cells, where a unified cache is one of 16k (F3, F2).
   "llama-3.1-8b-L2-Q5_0 4x4k unified fa-on | overhead": { engineMib: 276.46, planMib: 268.46, findings: ["F3", "F2"] },
@@ -31,8 +30,6 @@ export const KNOWN_GAPS: Record<string, KnownGap> = {
   "gemma-3-4b-L6 auto slots 8k | kv": { engineMib: 122.0, planMib: 62.0, findings: ["F9"] },
   "gemma-3-4b-L6 auto slots 8k | nonWeight": { engineMib: 648.13, planMib: 590.13, findings: ["F9"] },
   "gpt-oss-20b-L2 auto slots 8k | kv": { engineMib: 18.0, planMib: 17.5, findings: ["F9"] },
-  "lfm2-1.2b-L6 8k fa-on | nonWeight": { engineMib: 180.32, planMib: 172.31, findings: ["F2", "F4"] },
-  "lfm2-1.2b-L6 8k fa-on | overhead": { engineMib: 148.26, planMib: 140.25, findings: ["F2"] },
   "qwen3-next-80b-a3b-L4 2x8k fa-off | nonWeight": { engineMib: 362.47, planMib: 354.47, findings: ["F2"] },
   "qwen3-next-80b-a3b-L4 2x8k fa-off | overhead": { engineMib: 317.91, planMib: 309.91, findings: ["F2"] },
 };

@@ -168,9 +168,10 @@ export class GraphBuilder {
    * build_inp_embd and build_inp_pos (llama-graph.cpp:2303-2318): the token ids, an embedding input the token
    * path leaves unused but allocated, and the positions.
    */
-  tokenInputs(tokens: number, embd: number): { tokens: number; pos: number } {
+  tokenInputs(tokens: number, embd: number, between?: () => void): { tokens: number; pos: number } {
     const ids = this.input(tokens * I32, dense("i32", tokens));
     this.input(embd * tokens * F32, dense("f32", embd, tokens));
+    between?.();
     return { tokens: ids, pos: this.input(tokens * I32, dense("i32", tokens)) };
   }
 

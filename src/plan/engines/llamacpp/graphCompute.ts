@@ -5,6 +5,7 @@
 import { computeBufferBytes } from "./gallocr.ts";
 import { deepseek2Graph } from "./graphDeepseek2.ts";
 import type { GraphInputs, LlamaGraphDims } from "./graphDims.ts";
+import { lfm2Graph } from "./graphLfm2.ts";
 import { llamaGraph } from "./graphLlama.ts";
 import { LLAMACPP_KV_PAD, pad } from "./kv.ts";
 import type { KvGeometry } from "../../kv.ts";
@@ -15,10 +16,16 @@ const memo = new WeakMap<LlamaGraphDims, Map<string, number>>();
 export function graphComputeBytes(dims: LlamaGraphDims, x: GraphInputs): number {
   let byInputs = memo.get(dims);
   if (!byInputs) memo.set(dims, (byInputs = new Map()));
-  const key = `${x.ubatch}:${x.outputs}:${x.cells}:${x.swaCells}`;
+  const key = `${x.ubatch}:${x.outputs}:${x.cells}:${x.swaCells}:${x.sequences}`;
   let bytes = byInputs.get(key);
   if (bytes === undefined) {
-    bytes = computeBufferBytes(dims.arch === "deepseek2" ? deepseek2Graph(dims, x) : llamaGraph(dims, x));
+    bytes = computeBufferBytes(
+      dims.arch === "deepseek2"
+        ? deepseek2Graph(dims, x)
+        : dims.arch === "lfm2"
+          ? lfm2Graph(dims, x)
+          : llamaGraph(dims, x),
+    );
     byInputs.set(key, bytes);
   }
   return bytes;
@@ -30,9 +37,9 @@ export function graphComputeBytes(dims: LlamaGraphDims, x: GraphInputs): number 
  * [n_kv, n_tokens / n_stream, 1, n_stream], the same bytes as one stream of n_tokens), the window's
  * pad256(min(context, n_swa + n_ubatch)) (kv.ts); every token of the ubatch is an output.
  */
-export function graphInputs(g: KvGeometry, contextTokens: number, ubatch: number): GraphInputs {
+export function graphInputs(g: KvGeometry, contextTokens: number, ubatch: number, slots: number): GraphInputs {
   const cells = pad(contextTokens, LLAMACPP_KV_PAD);
   const window = g.sliding[0]?.windowTokens;
   const swaCells = window === undefined ? cells : pad(Math.min(contextTokens, window + ubatch), LLAMACPP_KV_PAD);
-  return { ubatch, outputs: ubatch, cells, swaCells };
+  return { ubatch, outputs: ubatch, cells, swaCells, sequences: slots };
 }

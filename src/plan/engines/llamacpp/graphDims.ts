@@ -8,7 +8,7 @@
 import type { GgufHeader, GgufValue } from "../../types.ts";
 import type { LlamaGraphDims } from "./graphTypes.ts";
 
-export type { Deepseek2Dims, GraphInputs, LlamaDims, LlamaGraphDims } from "./graphTypes.ts";
+export type { Deepseek2Dims, GraphInputs, LlamaDims, LlamaGraphDims, Lfm2Dims } from "./graphTypes.ts";
 
 type Meta = Record<string, GgufValue>;
 const num = (m: Meta, key: string): number | undefined => {
@@ -31,7 +31,7 @@ export function llamaGraphDimsOf(header: GgufHeader | undefined, vocab: number):
     expertFf = k("expert_feed_forward_length") ?? 0;
   const tensors = header.tensors;
   const has = (suffix: string): boolean =>
-    tensors?.some((t) => t.name.startsWith("blk.0.") && t.name.endsWith(suffix)) ?? false;
+    tensors?.some((t) => t.name.startsWith("blk.") && t.name.endsWith(suffix)) ?? false;
   if (arch === "gpt-oss" || arch === "llama") {
     const kvHeads = k("attention.head_count_kv") ?? heads;
     const headDim = arch === "gpt-oss" ? k("rope.dimension_count") : (k("attention.key_length") ?? embd / heads);
@@ -66,6 +66,28 @@ export function llamaGraphDimsOf(header: GgufHeader | undefined, vocab: number):
       pinsLastLayer: arch === "gpt-oss",
       // hparams.set_swa_pattern(period) (src/llama-hparams.cpp:8-17): a layer slides when il % period < period − 1.
       swaLayers: Array.from({ length: layers }, (_, il) => period !== 0 && il % period < period - 1),
+    };
+  }
+  if (arch === "lfm2") {
+    // One KV-head count a layer, 0 for the short convolutions (src/models/lfm2.cpp load_arch_hparams); the
+    // sliding-window variant builds the iSWA graph, not modelled.
+    const kv = m[`${arch}.attention.head_count_kv`];
+    const lCache = k("shortconv.l_cache"),
+      ff = k("feed_forward_length");
+    if (!Array.isArray(kv) || kv.length !== layers || !lCache || !ff || !tensors || experts > 0) return undefined;
+    if (m[`${arch}.attention.sliding_window`] !== undefined) return undefined;
+    const kvHeads = kv.map(Number);
+    return {
+      arch: "lfm2",
+      layers,
+      embd,
+      heads,
+      kvHeads,
+      headDim: embd / heads,
+      ff,
+      lCache,
+      fusedQkv: has("attn_qkv.weight"),
+      vocab,
     };
   }
   if (!experts || !used || !expertFf) return undefined;

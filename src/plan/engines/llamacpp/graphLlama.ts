@@ -9,7 +9,7 @@ import type { GraphInputs, LlamaDims } from "./graphDims.ts";
 
 export function llamaGraph(d: LlamaDims, x: GraphInputs): Graph {
   const b = new GraphBuilder();
-  const { embd: E, headDim: D } = d;
+  const E = d.embd;
   const T = x.ubatch;
   const { tokens, pos } = b.tokenInputs(T, E);
   // build_attn_inp_kv(_iswa) (llama-graph.cpp:2760-2770, 3324-3345): each cache's k/v row indices (i64) and f16
@@ -28,36 +28,14 @@ export function llamaGraph(d: LlamaDims, x: GraphInputs): Graph {
   const row = (width: number, rows = T): [number, string] => [width * rows * F32, dense("f32", width, rows)];
   const op = (shape: [number, string], srcs: number[], inplace = false, output = false): number =>
     b.op(shape[0], shape[1], srcs, { inplace, output });
-  const heads3 = (heads: number): [number, string] => [heads * D * T * F32, dense("f32", D, heads, T)];
 
   let inpL = op(row(E), [tokens]);
   for (let il = 0; il < d.layers; il++) {
     const cache = caches.get(d.swaLayers[il] ?? false)!;
     const last = il === d.layers - 1;
     const attnNorm = op(row(E), [op(row(E), [inpL], true)], true);
-    // build_qkv (llama-graph.cpp): one fused matmul viewed three ways, or three with their biases, reshaped;
-    // RoPE on Q and K. In the engine's order: Q's rope before K's projection, the fused V view before K's.
-    let q: number, k: number, v: number;
-    if (d.fusedQkv) {
-      const qkv = op(row((d.heads + 2 * d.kvHeads) * D), [attnNorm]);
-      q = op(heads3(d.heads), [b.view(qkv, 0, "q"), pos], true);
-      v = b.view(qkv, 0, "v");
-      k = op(heads3(d.kvHeads), [b.view(qkv, 0, "k"), pos], true);
-    } else {
-      const project = (heads: number): number => {
-        const mm = op(row(heads * D), [attnNorm]);
-        return b.view(d.qkvBias ? op(row(heads * D), [mm], true) : mm, 0, "reshape");
-      };
-      q = op(heads3(d.heads), [project(d.heads), pos], true);
-      k = op(heads3(d.kvHeads), [project(d.kvHeads), pos], true);
-      v = project(d.kvHeads);
-    }
-    // The cache writes (llama-kv-cache.cpp cpy_k / cpy_v: SET_ROWS of a 2-D view by the row indices).
-    b.external([b.view(k, 0, "k2d"), cache.k]);
-    b.external([b.view(v, 0, "v2d"), cache.v]);
-    // ggml_flash_attn_ext: [head_dim, n_head, n_tokens] f32, with the mask (and gpt-oss's sinks, a weight).
-    const fa = op(heads3(d.heads), [b.view(b.view(q, 0, "q"), 0, "q_perm"), cache.mask]);
-    const wo = op(row(E), [b.view(fa, 0, "kqv_out")]);
+    const kqvOut = attentionHead(b, attnNorm, T, pos, cache, { ...d, qkNorm: false, iswa: d.arch === "openai-moe" });
+    const wo = op(row(E), [kqvOut]);
     let attn = d.outBias ? op(row(E), [wo], true) : wo;
     let residual = inpL;
     const rows = last && !d.pinsLastLayer ? x.outputs : T;
@@ -70,11 +48,7 @@ export function llamaGraph(d: LlamaDims, x: GraphInputs): Graph {
     const ffnNorm = op(row(E, rows), [op(row(E, rows), [ffnInp], true)], true);
     let out: number;
     if (d.moe) out = oaiMoe(b, op, row, ffnNorm, d.moe, E, rows);
-    else {
-      const gate = op(row(d.ff, rows), [ffnNorm]);
-      const up = op(row(d.ff, rows), [ffnNorm]);
-      out = op(row(E, rows), [op(row(d.ff, rows), [gate, up])]);
-    }
+    else out = denseFfn(op, row, ffnNorm, d.ff, E, rows);
     // gpt-oss's last layer output is res->t_h_nextn, a graph output (llm_graph_result::set_outputs).
     inpL = op(row(E, rows), [out, ffnInp], true, last && d.pinsLastLayer);
   }
@@ -84,7 +58,72 @@ export function llamaGraph(d: LlamaDims, x: GraphInputs): Graph {
   return b.g;
 }
 
-type Op = (shape: [number, string], srcs: number[], inplace?: boolean, output?: boolean) => number;
+export type Op = (shape: [number, string], srcs: number[], inplace?: boolean, output?: boolean) => number;
+type Row = (width: number, rows?: number) => [number, string];
+
+/** What one layer's attention is built from: its heads, how Q/K/V are stored, Q/K norms (LFM2), which build_attn. */
+export interface AttnSpec {
+  heads: number;
+  kvHeads: number;
+  headDim: number;
+  fusedQkv: boolean;
+  qkvBias: boolean;
+  qkNorm: boolean;
+  /** build_attn for an iSWA cache expands Q, K, V; the plain KV cache's expands Q, V, K (llama-graph.cpp:2811-2813, 3054-3061). */
+  iswa: boolean;
+}
+
+/**
+ * One layer's attention up to kqv_out, in the engine's node order: build_qkv (one fused matmul viewed three
+ * ways, or three with their biases, reshaped), the Q/K norms and RoPE, expanded Q first then K and V in
+ * build_attn's order; the cache writes (SET_ROWS of 2-D views by the row indices, llama-kv-cache.cpp cpy_k /
+ * cpy_v); ggml_flash_attn_ext, [head_dim, n_head, n_tokens] f32, with the mask (gpt-oss's sinks are a weight).
+ */
+export function attentionHead(
+  b: GraphBuilder,
+  x: number,
+  T: number,
+  pos: number,
+  cache: { k: number; v: number; mask: number },
+  s: AttnSpec,
+): number {
+  const D = s.headDim;
+  const heads3 = (heads: number): [number, string] => [heads * D * T * F32, dense("f32", D, heads, T)];
+  const op: Op = (shape, srcs, inplace = false) => b.op(shape[0], shape[1], srcs, { inplace });
+  const qkv = s.fusedQkv
+    ? op([(s.heads + 2 * s.kvHeads) * D * T * F32, dense("f32", (s.heads + 2 * s.kvHeads) * D, T)], [x])
+    : -1;
+  const project = (heads: number, name: string): number => {
+    if (s.fusedQkv) return b.view(qkv, 0, name);
+    const mm = op([heads * D * T * F32, dense("f32", heads * D, T)], [x]);
+    return b.view(s.qkvBias ? op([heads * D * T * F32, dense("f32", heads * D, T)], [mm], true) : mm, 0, name);
+  };
+  const roped = (heads: number, name: string): number => {
+    let t = project(heads, name);
+    if (s.qkNorm) t = op(heads3(heads), [op(heads3(heads), [t], true)], true);
+    return op(heads3(heads), [t, pos], true);
+  };
+  const q = roped(s.heads, "q");
+  let k: number, v: number;
+  if (s.iswa) {
+    k = roped(s.kvHeads, "k");
+    v = project(s.kvHeads, "v");
+  } else {
+    v = project(s.kvHeads, "v");
+    k = roped(s.kvHeads, "k");
+  }
+  b.external([b.view(k, 0, "k2d"), cache.k]);
+  b.external([b.view(v, 0, "v2d"), cache.v]);
+  const fa = op(heads3(s.heads), [b.view(b.view(q, 0, "q"), 0, "q_perm"), cache.mask]);
+  return b.view(fa, 0, "kqv_out");
+}
+
+/** build_ffn's SILU/PAR path (llama-graph.cpp): gate and up matmuls, SWIGLU, down. */
+export function denseFfn(op: Op, row: Row, x: number, ff: number, E: number, T: number): number {
+  const gate = op(row(ff, T), [x]);
+  const up = op(row(ff, T), [x]);
+  return op(row(E, T), [op(row(ff, T), [gate, up])]);
+}
 
 /**
  * build_moe_ffn's SOFTMAX_WEIGHT path with biases (llama-graph.cpp:1950-2160, gpt-oss): router logits + bias,
@@ -94,7 +133,7 @@ type Op = (shape: [number, string], srcs: number[], inplace?: boolean, output?: 
 function oaiMoe(
   b: GraphBuilder,
   op: Op,
-  row: (width: number, rows?: number) => [number, string],
+  row: Row,
   x: number,
   m: { experts: number; used: number; ff: number },
   E: number,

@@ -52,7 +52,23 @@ export interface Deepseek2Dims {
   vocab: number;
 }
 
-export type LlamaGraphDims = LlamaDims | Deepseek2Dims;
+/** LFM2 (src/models/lfm2.cpp): short-convolution layers and attention layers with Q/K norms, a dense FFN each. */
+export interface Lfm2Dims {
+  arch: "lfm2";
+  layers: number;
+  embd: number;
+  heads: number;
+  /** KV heads per layer; 0 marks a short-convolution layer (lfm2.attention.head_count_kv). */
+  kvHeads: number[];
+  headDim: number;
+  ff: number;
+  /** lfm2.shortconv.l_cache: the convolution keeps l_cache − 1 columns of state. */
+  lCache: number;
+  fusedQkv: boolean;
+  vocab: number;
+}
+
+export type LlamaGraphDims = LlamaDims | Deepseek2Dims | Lfm2Dims;
 
 /** What one reserve's graph is built for (llama-context.cpp graph_reserve: a full ubatch, every token an output). */
 export interface GraphInputs {
@@ -62,4 +78,6 @@ export interface GraphInputs {
   cells: number;
   /** The same for the sliding-window cache. */
   swaCells: number;
+  /** Sequences of the ubatch (n_seqs): the rows of a recurrent state read and written (LFM2's short convolution). */
+  sequences: number;
 }

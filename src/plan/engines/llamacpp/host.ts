@@ -31,7 +31,7 @@ export function evalHost(
   const graph = elem === 2 ? layout.artifact.llamaGraph : undefined;
   const flashOn =
     graph && hostKv
-      ? graphComputeBytes(graph, graphInputs(hostKv, contextTokens, s.ubatch))
+      ? graphComputeBytes(graph, graphInputs(hostKv, contextTokens, s.ubatch, s.parallel))
       : llamacppComputeBytes(ctx.shape, s.ubatch, true, CPU_ACTIVATION_ROWS);
   const compute =
     hostKv && flashAttnOff(w)
