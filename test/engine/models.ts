@@ -72,8 +72,12 @@ function common(
   };
 }
 
-/** Llama-3.1-8B (meta-llama/Llama-3.1-8B config.json): GQA, 32 heads over 8 KV heads of 128. */
-export function llama31_8b(layers = 32, weight: number = GGML.Q5_0): ModelSpec {
+/**
+ * Llama-3.1-8B (meta-llama/Llama-3.1-8B config.json): GQA, 32 heads over 8 KV heads of 128. `separateQkv`: Q, K
+ * and V as three matrices, as the Hub's Llama GGUFs have them (convert_hf_to_gguf.py writes attn_q/attn_k/attn_v),
+ * which llama.cpp multiplies one by one; by default one fused attn_qkv.
+ */
+export function llama31_8b(layers = 32, weight: number = GGML.Q5_0, separateQkv = false): ModelSpec {
   const E = 4096,
     H = 32,
     KV = 8,
@@ -82,16 +86,20 @@ export function llama31_8b(layers = 32, weight: number = GGML.Q5_0): ModelSpec {
     V = 128256;
   const t = new Tensors(weight).w("token_embd.weight", E, V).v("output_norm.weight", E).w("output.weight", E, V);
   for (let i = 0; i < layers; i++) {
-    t.v(`blk.${i}.attn_norm.weight`, E)
-      .w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D)
-      .w(`blk.${i}.attn_output.weight`, H * D, E)
+    t.v(`blk.${i}.attn_norm.weight`, E);
+    if (separateQkv)
+      t.w(`blk.${i}.attn_q.weight`, E, H * D)
+        .w(`blk.${i}.attn_k.weight`, E, KV * D)
+        .w(`blk.${i}.attn_v.weight`, E, KV * D);
+    else t.w(`blk.${i}.attn_qkv.weight`, E, (H + 2 * KV) * D);
+    t.w(`blk.${i}.attn_output.weight`, H * D, E)
       .v(`blk.${i}.ffn_norm.weight`, E)
       .w(`blk.${i}.ffn_gate.weight`, E, FF)
       .w(`blk.${i}.ffn_up.weight`, E, FF)
       .w(`blk.${i}.ffn_down.weight`, FF, E);
   }
   return {
-    id: `llama-3.1-8b-L${layers}-${weightName(weight)}`,
+    id: `llama-3.1-8b-L${layers}-${weightName(weight)}${separateQkv ? "-qkv3" : ""}`,
     metadata: {
       ...common("llama", { layers, embd: E, heads: H, ctx: 131072, vocab: V }),
       "llama.attention.head_count_kv": u32(KV),

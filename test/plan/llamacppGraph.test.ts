@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { writeSparseGguf } from "../engine/ggufWriter.ts";
+import { GGML, writeSparseGguf } from "../engine/ggufWriter.ts";
 import * as M from "../engine/models.ts";
 import { planCpu } from "../engine/planOf.ts";
 
@@ -50,6 +50,14 @@ const CASES: [string, () => M.ModelSpec, Printed[]][] = [
       [4096, 1, 256, 133.74],
       [32768, 1, 2048, 1098.5],
       [4096, 4, 512, 268.46],
+    ],
+  ],
+  [
+    "Llama-3.1 with Q, K and V as three matrices",
+    () => M.llama31_8b(2, GGML.Q5_0, true),
+    [
+      [8192, 1, 512, 266.99],
+      [32768, 1, 2048, 1066.5],
     ],
   ],
   ["LFM2 (short convolutions), 6 layers", () => M.lfm2_1b(6), [[8192, 1, 512, 148.26]]],
