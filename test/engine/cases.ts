@@ -96,6 +96,8 @@ export const MODEL_CASES: ModelCase[] = [
       // Predicted by the placed graph before they were run: 240.26 MiB of compute from 4k cells on, 120.13 at ub 256.
       ctx("4k fa-on", 4096, 1, 512, true),
       ctx("8k ub256 fa-on", 8192, 1, 256, true),
+      // F1 closed by placing the flash-off MLA graph: 165.14 MiB of compute predicted (KQ + mask + rows: 172).
+      ctx("8k ub256 fa-off", 8192, 1, 256, false),
     ],
   },
   {

@@ -24,8 +24,6 @@ export const KNOWN_GAPS: Record<string, KnownGap> = {
   // ... and its compute for two streams of 8k cells: a unified cache is one stream of 16k, whose mask leaves the MoE sum lower (F5).
   "gpt-oss-20b-L2 2x8k unified fa-on | overhead": { engineMib: 411.16, planMib: 436.81, findings: ["F3", "F5"] },
   "gpt-oss-20b-L2 2x8k unified fa-on | nonWeight": { engineMib: 444.66, planMib: 471.81, findings: ["F3", "F5"] },
-  "deepseek-v2-lite-L27 8k fa-off | nonWeight": { engineMib: 573.66, planMib: 587.39, findings: ["F1"] },
-  "deepseek-v2-lite-L27 8k fa-off | overhead": { engineMib: 330.66, planMib: 344.39, findings: ["F1"] },
   "gemma-3-4b-L6 auto slots 8k | hostRam": { engineMib: 1459.74, planMib: 1407.39, findings: ["F9"] },
   "gemma-3-4b-L6 auto slots 8k | kv": { engineMib: 122.0, planMib: 62.0, findings: ["F9"] },
   "gemma-3-4b-L6 auto slots 8k | nonWeight": { engineMib: 648.13, planMib: 590.13, findings: ["F9"] },

@@ -16,8 +16,8 @@ import { planCpu } from "../engine/planOf.ts";
 const dir = mkdtempSync(join(tmpdir(), "modelplan-graph-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** [n_ctx per sequence, sequences, n_ubatch, compute + output MiB llama.cpp printed]. */
-type Printed = [number, number, number, number];
+/** [n_ctx per sequence, sequences, n_ubatch, compute + output MiB llama.cpp printed, flash attention (default on)]. */
+type Printed = [number, number, number, number, ("on" | "off")?];
 
 const CASES: [string, () => M.ModelSpec, Printed[]][] = [
   [
@@ -40,6 +40,8 @@ const CASES: [string, () => M.ModelSpec, Printed[]][] = [
       [4096, 1, 512, 240.65],
       [8192, 1, 512, 240.65],
       [8192, 1, 256, 120.52],
+      [8192, 1, 512, 330.66, "off"],
+      [8192, 1, 256, 165.53, "off"],
     ],
   ],
   [
@@ -68,8 +70,14 @@ describe.each(CASES)("llama.cpp's CPU compute buffer: %s", (_, spec, printed) =>
   const s = spec();
   const path = join(dir, `${s.id}.gguf`);
   writeSparseGguf(path, s.metadata, s.tensors);
-  test.each(printed)("%i cells × %i, ub %i: %f MiB", async (contextTokens, sequences, ubatch, mib) => {
-    const { load } = await planCpu(path, { contextTokens, sequences, kvDtype: "f16", ubatch, flashAttn: "on" });
+  test.each(printed)("%i cells × %i, ub %i: %f MiB", async (contextTokens, sequences, ubatch, mib, flashAttn) => {
+    const { load } = await planCpu(path, {
+      contextTokens,
+      sequences,
+      kvDtype: "f16",
+      ubatch,
+      flashAttn: flashAttn ?? "on",
+    });
     // Two figures each rounded to 0.01 MiB: at most 0.01 apart.
     expect(Math.abs(load.engineBytes / 2 ** 20 - mib)).toBeLessThanOrEqual(0.011);
   });

@@ -12,11 +12,16 @@ import type { KvGeometry } from "../../kv.ts";
 
 const memo = new WeakMap<LlamaGraphDims, Map<string, number>>();
 
-/** The compute buffer llama.cpp's CPU build reserves for `dims` with flash attention on. */
+/** Whether the graph of `dims` is built with flash attention off too (DeepSeek2's MLA; the rest keep flashAttn.ts). */
+export function placesFlashOff(dims: LlamaGraphDims): boolean {
+  return dims.arch === "deepseek2";
+}
+
+/** The compute buffer llama.cpp's CPU build reserves for `dims` (with flash attention off only where placesFlashOff). */
 export function graphComputeBytes(dims: LlamaGraphDims, x: GraphInputs): number {
   let byInputs = memo.get(dims);
   if (!byInputs) memo.set(dims, (byInputs = new Map()));
-  const key = `${x.ubatch}:${x.outputs}:${x.cells}:${x.swaCells}:${x.sequences}`;
+  const key = `${x.ubatch}:${x.outputs}:${x.cells}:${x.swaCells}:${x.sequences}:${x.flashAttn}`;
   let bytes = byInputs.get(key);
   if (bytes === undefined) {
     bytes = computeBufferBytes(
@@ -37,9 +42,15 @@ export function graphComputeBytes(dims: LlamaGraphDims, x: GraphInputs): number 
  * [n_kv, n_tokens / n_stream, 1, n_stream], the same bytes as one stream of n_tokens), the window's
  * pad256(min(context, n_swa + n_ubatch)) (kv.ts); every token of the ubatch is an output.
  */
-export function graphInputs(g: KvGeometry, contextTokens: number, ubatch: number, slots: number): GraphInputs {
+export function graphInputs(
+  g: KvGeometry,
+  contextTokens: number,
+  ubatch: number,
+  slots: number,
+  flashAttn: boolean,
+): GraphInputs {
   const cells = pad(contextTokens, LLAMACPP_KV_PAD);
   const window = g.sliding[0]?.windowTokens;
   const swaCells = window === undefined ? cells : pad(Math.min(contextTokens, window + ubatch), LLAMACPP_KV_PAD);
-  return { ubatch, outputs: ubatch, cells, swaCells, sequences: slots };
+  return { ubatch, outputs: ubatch, cells, swaCells, sequences: slots, flashAttn };
 }

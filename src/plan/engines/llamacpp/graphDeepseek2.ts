@@ -19,7 +19,10 @@ export function deepseek2Graph(d: Deepseek2Dims, x: GraphInputs): Graph {
   const { tokens, pos } = b.tokenInputs(T, E);
   // MLA's V is a view of K's cache rows: only K's row indices are in the graph (llama-kv-cache.cpp cpy_k).
   const kIdx = b.input(T * I64, dense("i64", T));
-  const mask = b.input(x.cells * T * F16, dense("f16", x.cells, T));
+  // The mask is f16 for flash attention, f32 without (build_attn_inp_kq_mask, llama-graph.cpp:38-41).
+  const mask = x.flashAttn
+    ? b.input(x.cells * T * F16, dense("f16", x.cells, T))
+    : b.input(x.cells * T * F32, dense("f32", x.cells, T));
   const outIds = b.input(x.outputs * I32, dense("i32", x.outputs));
 
   let inpL = op(f32(E, T), [tokens]);
@@ -41,12 +44,25 @@ export function deepseek2Graph(d: Deepseek2Dims, x: GraphInputs): Graph {
     const kPe = op(f32(P, 1, T), [b.view(kvPe, 0, "k_pe"), pos], true);
     const kCur = op(f32(R + P, 1, T), [vCur, kPe]);
     b.external([b.view(kCur, 0, "k_view"), kIdx]);
-    const qPerm = b.view(b.view(qCur, 0, "q_view"), 0, "q_perm");
-    // ggml_flash_attn_ext over the latent: [kv_lora_rank, n_head, n_tokens] f32; then × wv_b per head.
-    const fa = op(f32(R, H, T), [qPerm, mask]);
-    const mla = op(f32(d.vHead, T, H), [b.view(fa, 0, "fa_perm")]);
-    const cont = op(f32(d.vHead, H, T), [b.view(mla, 0, "mla_perm")]);
-    let attn = op(f32(E, T), [b.view(cont, 0, "kqv_out")]);
+    let attn: number;
+    if (x.flashAttn) {
+      const qPerm = b.view(b.view(qCur, 0, "q_view"), 0, "q_perm");
+      // ggml_flash_attn_ext over the latent: [kv_lora_rank, n_head, n_tokens] f32; then × wv_b per head.
+      const fa = op(f32(R, H, T), [qPerm, mask]);
+      const mla = op(f32(d.vHead, T, H), [b.view(fa, 0, "fa_perm")]);
+      const cont = op(f32(d.vHead, H, T), [b.view(mla, 0, "mla_perm")]);
+      attn = op(f32(E, T), [b.view(cont, 0, "kqv_out")]);
+    } else {
+      // build_attn_mha without flash attention (llama-graph.cpp): V, the cache's latent, transposed and made
+      // contiguous (v_cont, the cache's f16, in this buffer); KQ = K·Q f32 [n_kv, n_tokens, n_head]; its softmax
+      // in place with the f32 mask; KQV = V·KQ, × wv_b (kqv_mla), permuted and made contiguous.
+      const vCont = b.op(x.cells * R * F16, dense("f16", x.cells, R), []);
+      const qPerm = b.view(b.view(qCur, 0, "q_view"), 0, "q_perm");
+      const kq = op(f32(x.cells, T, H), [qPerm]);
+      const kqv = op(f32(R, T, H), [vCont, op(f32(x.cells, T, H), [kq, mask], true)]);
+      const kqvOut = op(f32(H * d.vHead, T), [b.view(op(f32(d.vHead, T, H), [kqv]), 0, "kqv_perm")]);
+      attn = op(f32(E, T), [kqvOut]);
+    }
     let residual = inpL;
     const rows = last ? x.outputs : T;
     if (last) {

@@ -78,6 +78,8 @@ export interface GraphInputs {
   cells: number;
   /** The same for the sliding-window cache. */
   swaCells: number;
+  /** Flash attention on (the graphs' default); off is built for DeepSeek2's MLA only (graphDeepseek2.ts). */
+  flashAttn: boolean;
   /** Sequences of the ubatch (n_seqs): the rows of a recurrent state read and written (LFM2's short convolution). */
   sequences: number;
 }
