@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { GGML, writeSparseGguf } from "../engine/ggufWriter.ts";
+import { GGML, u32, writeSparseGguf } from "../engine/ggufWriter.ts";
 import * as M from "../engine/models.ts";
 import { planCpu } from "../engine/planOf.ts";
 
@@ -81,4 +81,20 @@ describe.each(CASES)("llama.cpp's CPU compute buffer: %s", (_, spec, printed) =>
     // Two figures each rounded to 0.01 MiB: at most 0.01 apart.
     expect(Math.abs(load.engineBytes / 2 ** 20 - mib)).toBeLessThanOrEqual(0.011);
   });
+});
+
+test("a graph the builders do not have keeps the logits + rows estimate: DeepSeek-V3's expert groups", async () => {
+  // deepseek2 with expert_group_count > 1 selects experts by groups first (llama-graph.cpp build_moe_ffn), nodes
+  // graphDeepseek2.ts does not build: the plan falls back to n_ubatch × (n_vocab + 3 n_embd) × 4 + the output.
+  const s = M.deepseekV2Lite(27);
+  const path = join(dir, "grouped.gguf");
+  writeSparseGguf(path, { ...s.metadata, "deepseek2.expert_group_count": u32(8) }, s.tensors);
+  const { load } = await planCpu(path, {
+    contextTokens: 8192,
+    sequences: 1,
+    kvDtype: "f16",
+    ubatch: 512,
+    flashAttn: "on",
+  });
+  expect(load.engineBytes).toBe(512 * (102400 + 3 * 2048) * 4 + 102400 * 4);
 });
