@@ -8,6 +8,7 @@
 import { isRecord } from "./config/fields.ts";
 import { isExpertTensor, isWholeModel, tensorBytes, tensorElements } from "./config/ggml.ts";
 import { dtypeBytes } from "./dtype.ts";
+import { llamaGraphDimsOf } from "./engines/llamacpp/graphDims.ts";
 import { cpuRepackOf } from "./engines/llamacpp/repack.ts";
 import { ggufQuantOf, nominalBitsOf, quantFromName } from "./quant.ts";
 import type { ModelShape } from "./shapeTypes.ts";
@@ -143,6 +144,7 @@ function ggufArtifacts(snapshot: RepoSnapshot, shape: ModelShape): Artifact[] {
     const bytes = sumBytes(set.parts);
     const quant = ggufQuantOf(first, header);
     const repack = cpuRepackOf(header, bytes, header !== undefined && isWholeModel(header));
+    const graph = llamaGraphDimsOf(header, shape.vocabSize);
     return {
       name: set.name,
       format: "gguf",
@@ -153,6 +155,7 @@ function ggufArtifacts(snapshot: RepoSnapshot, shape: ModelShape): Artifact[] {
       bitsPerWeight: bitsPerWeightOf(bytes, shape.paramsTotal, quant),
       expertBytes: ggufExpertBytes(header, bytes, shape, quant),
       ...(repack ? { cpuRepack: repack } : {}),
+      ...(graph ? { llamaGraph: graph } : {}),
     };
   });
 }

@@ -7,6 +7,7 @@
  *
  * Units: `Bytes` are bytes; `Gib` are GiB = 2^30 bytes, everywhere.
  */
+import type { LlamaGraphDims } from "./engines/llamacpp/graphTypes.ts";
 import type { ModelShape } from "./shapeTypes.ts";
 import type { SpeedEstimate } from "./speed/types.ts";
 
@@ -340,6 +341,8 @@ export interface Artifact {
   expertBytes: number;
   /** A GGUF's weights llama.cpp's CPU build repacks into a second copy (engines/llamacpp/repack.ts); absent without a tensor index. */
   cpuRepack?: CpuRepack;
+  /** The dimensions of the GGUF's llama.cpp graph where the plan places it tensor by tensor (engines/llamacpp/graphDims.ts). */
+  llamaGraph?: LlamaGraphDims;
 }
 
 /** What llama.cpp's CPU repack adds to host RAM (engines/llamacpp/repack.ts): the copies, and the repacked bytes the mapping lets go. */

@@ -41,6 +41,12 @@ export const MODEL_CASES: ModelCase[] = [
     ],
   },
   { spec: () => M.llama31_8b(32), contexts: [ctx("8k fa-on", 8192, 1, 512, true)] },
+  {
+    // Q, K, V as three matrices (the Hub's Llama GGUFs): the placed graph predicted 266.50 and 1,066.01 MiB of
+    // compute before these were run, 8 and 32 MiB under the fused file's (F2: two rows under the logits, not three).
+    spec: () => M.llama31_8b(2, GGML.Q5_0, true),
+    contexts: [ctx("8k fa-on", 8192, 1, 512, true), ctx("32k ub2048 fa-on", 32768, 1, 2048, true)],
+  },
   { spec: () => M.llama31_8b(2, GGML.Q4_0), contexts: [ctx("8k fa-on", 8192, 1, 512, true)] },
   {
     spec: () => M.gemma2_9b(2),
@@ -69,6 +75,10 @@ export const MODEL_CASES: ModelCase[] = [
       // F5: the same ubatch at short contexts, where the pinned last layer output (t_h_nextn) sits low.
       ctx("512 fa-on", 512, 1, 512, true),
       ctx("2k fa-on", 2048, 1, 512, true),
+      // F5 closed by placing the graph (gallocr.ts); these were predicted before they were run: 409.63 MiB of
+      // compute at 16k (less than at 8k: the 16 MiB mask leaves no hole the MoE sum fits), 217.51 at ub 256.
+      ctx("16k fa-on", 16384, 1, 512, true),
+      ctx("8k ub256 fa-on", 8192, 1, 256, true),
     ],
   },
   {
@@ -83,6 +93,11 @@ export const MODEL_CASES: ModelCase[] = [
       // F6: the same ubatch at short contexts (the 8k gap is where ggml-alloc leaves the last activation).
       ctx("512 fa-on", 512, 1, 512, true),
       ctx("2k fa-on", 2048, 1, 512, true),
+      // Predicted by the placed graph before they were run: 240.26 MiB of compute from 4k cells on, 120.13 at ub 256.
+      ctx("4k fa-on", 4096, 1, 512, true),
+      ctx("8k ub256 fa-on", 8192, 1, 256, true),
+      // F1 closed by placing the flash-off MLA graph: 165.14 MiB of compute predicted (KQ + mask + rows: 172).
+      ctx("8k ub256 fa-off", 8192, 1, 256, false),
     ],
   },
   {

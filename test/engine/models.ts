@@ -55,10 +55,14 @@ class Tensors {
     return this;
   }
   /** Block i's norm and fused attention: H query heads and KV key/value heads of D, one attn_qkv matrix. */
-  attention(i: number, embd: number, heads: number, kv: number, headDim: number): this {
-    return this.v(`blk.${i}.attn_norm.weight`, embd)
-      .w(`blk.${i}.attn_qkv.weight`, embd, (heads + 2 * kv) * headDim)
-      .w(`blk.${i}.attn_output.weight`, heads * headDim, embd);
+  attention(i: number, embd: number, heads: number, kv: number, headDim: number, separateQkv = false): this {
+    this.v(`blk.${i}.attn_norm.weight`, embd);
+    if (separateQkv)
+      this.w(`blk.${i}.attn_q.weight`, embd, heads * headDim)
+        .w(`blk.${i}.attn_k.weight`, embd, kv * headDim)
+        .w(`blk.${i}.attn_v.weight`, embd, kv * headDim);
+    else this.w(`blk.${i}.attn_qkv.weight`, embd, (heads + 2 * kv) * headDim);
+    return this.w(`blk.${i}.attn_output.weight`, heads * headDim, embd);
   }
   /** Block i's gated feed-forward (gate, up, down); `suffix` "_shexp" for a shared expert's. */
   ffn(i: number, embd: number, ff: number, suffix = ""): this {
@@ -131,19 +135,23 @@ function common(arch: string, o: Header): Record<string, GgufKvValue> {
   };
 }
 
-/** Llama-3.1-8B (meta-llama/Llama-3.1-8B config.json): GQA, 32 heads over 8 KV heads of 128. */
-export function llama31_8b(layers = 32, weight: number = GGML.Q5_0): ModelSpec {
+/**
+ * Llama-3.1-8B (meta-llama/Llama-3.1-8B config.json): GQA, 32 heads over 8 KV heads of 128. `separateQkv`: Q, K
+ * and V as three matrices, as the Hub's Llama GGUFs have them (convert_hf_to_gguf.py writes attn_q/attn_k/attn_v),
+ * which llama.cpp multiplies one by one; by default one fused attn_qkv.
+ */
+export function llama31_8b(layers = 32, weight: number = GGML.Q5_0, separateQkv = false): ModelSpec {
   const E = 4096,
     H = 32,
     KV = 8,
     D = 128,
     FF = 14336;
   return modelSpec({
-    id: `llama-3.1-8b-L${layers}-${weightName(weight)}`,
+    id: `llama-3.1-8b-L${layers}-${weightName(weight)}${separateQkv ? "-qkv3" : ""}`,
     arch: "llama",
     header: { layers, embd: E, heads: H, ctx: 131072, vocab: 128256 },
     weight,
-    block: (t, i) => t.attention(i, E, H, KV, D).v(`blk.${i}.ffn_norm.weight`, E).ffn(i, E, FF),
+    block: (t, i) => t.attention(i, E, H, KV, D, separateQkv).v(`blk.${i}.ffn_norm.weight`, E).ffn(i, E, FF),
     keys: {
       "attention.head_count_kv": u32(KV),
       feed_forward_length: u32(FF),

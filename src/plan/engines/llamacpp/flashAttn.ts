@@ -27,8 +27,8 @@ export function flashAttnOff(w: Workload): boolean {
  * --kv-unified gives each of its `slots` sequences a cache of its own, so KQ spans one sequence's
  * context (pad256), or its window on a model whose every layer slides.
  * Measured against llama.cpp v0.4.0 itself (test/engine, FINDINGS.md F1): within 1.4% on Llama-3.1,
- * gpt-oss, Qwen3-MoE, Qwen3-Next, Gemma and LFM2 at 1 to 4 sequences, and 4–15% under on MLA
- * (DeepSeek-V2-Lite), whose absorbed attention keeps more alive.
+ * gpt-oss, Qwen3-MoE, Qwen3-Next, Gemma and LFM2 at 1 to 4 sequences; DeepSeek2's MLA, 4% over here, is
+ * placed tensor by tensor instead where its GGUF gives the graph (host.ts, graphDeepseek2.ts).
  */
 export function flashOffComputeBytes(
   shape: ModelShape,

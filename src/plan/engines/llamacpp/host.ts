@@ -1,6 +1,7 @@
 /** llama.cpp's host RAM: the whole model on the CPU, or the layers and experts offloaded to it. */
 import { llamacppKvElementBytes } from "./evalCard.ts";
 import { flashAttnOff, flashOffComputeBytes } from "./flashAttn.ts";
+import { graphComputeBytes, graphInputs, placesFlashOff } from "./graphCompute.ts";
 import { LLAMACPP_KV_PAD, llamacppCacheBytes } from "./kv.ts";
 import { CPU_ACTIVATION_ROWS, llamacppComputeBytes, llamacppHostBytes } from "./memory.ts";
 import { cpuRepackExtraBytes } from "./repack.ts";
@@ -25,11 +26,18 @@ export function evalHost(
   const elem = llamacppKvElementBytes(w.kvDtype);
   const kvAt = (c: number): number => (hostKv ? llamacppCacheBytes(hostKv, elem, c, s.parallel, s.ubatch) : 0);
   const kv = kvAt(contextTokens);
-  // On the CPU the compute buffer is the host's, with KQ in it when flash attention is off (flashAttn.ts).
-  const flashOn = llamacppComputeBytes(ctx.shape, s.ubatch, true, CPU_ACTIVATION_ROWS);
+  // On the CPU the compute buffer is the host's, with KQ in it when flash attention is off (flashAttn.ts);
+  // with it on, a modelled graph is placed as ggml-alloc places it (graphCompute.ts), else logits + rows. A
+  // quantized cache adds rotation inputs and nodes (FINDINGS.md F7) the graphs do not build.
+  const graph = elem === 2 && hostKv ? layout.artifact.llamaGraph : undefined;
+  const placed = (flash: boolean): number | undefined =>
+    graph && hostKv && (flash || placesFlashOff(graph))
+      ? graphComputeBytes(graph, graphInputs(hostKv, contextTokens, s.ubatch, s.parallel, flash))
+      : undefined;
+  const flashOn = placed(true) ?? llamacppComputeBytes(ctx.shape, s.ubatch, true, CPU_ACTIVATION_ROWS);
   const compute =
     hostKv && flashAttnOff(w)
-      ? flashOffComputeBytes(ctx.shape, hostKv, contextTokens, s.parallel, s.ubatch, flashOn)
+      ? (placed(false) ?? flashOffComputeBytes(ctx.shape, hostKv, contextTokens, s.parallel, s.ubatch, flashOn))
       : flashOn;
   const engineBytes = llamacppHostBytes(ctx.shape, s.parallel) + (host.mode === "cpu" ? compute : 0);
   // A CPU-only build repacks some matrices into a second copy (repack.ts); with cards, layers in RAM stay mapped.

@@ -1,0 +1,56 @@
+/**
+ * The CPU compute buffer of a modelled graph (graphDims.ts), placed as ggml-alloc places it (gallocr.ts).
+ * Memoised: the slider re-plans the same graph at each context step, and 24–61 layers take ~0.1 ms.
+ */
+import { computeBufferBytes } from "./gallocr.ts";
+import { deepseek2Graph } from "./graphDeepseek2.ts";
+import type { GraphInputs, LlamaGraphDims } from "./graphDims.ts";
+import { lfm2Graph } from "./graphLfm2.ts";
+import { llamaGraph } from "./graphLlama.ts";
+import { LLAMACPP_KV_PAD, pad } from "./kv.ts";
+import type { KvGeometry } from "../../kv.ts";
+
+const memo = new WeakMap<LlamaGraphDims, Map<string, number>>();
+
+/** Whether the graph of `dims` is built with flash attention off too (DeepSeek2's MLA; the rest keep flashAttn.ts). */
+export function placesFlashOff(dims: LlamaGraphDims): boolean {
+  return dims.arch === "deepseek2";
+}
+
+/** The compute buffer llama.cpp's CPU build reserves for `dims` (with flash attention off only where placesFlashOff). */
+export function graphComputeBytes(dims: LlamaGraphDims, x: GraphInputs): number {
+  let byInputs = memo.get(dims);
+  if (!byInputs) memo.set(dims, (byInputs = new Map()));
+  const key = `${x.ubatch}:${x.outputs}:${x.cells}:${x.swaCells}:${x.sequences}:${x.flashAttn}`;
+  let bytes = byInputs.get(key);
+  if (bytes === undefined) {
+    bytes = computeBufferBytes(
+      dims.arch === "deepseek2"
+        ? deepseek2Graph(dims, x)
+        : dims.arch === "lfm2"
+          ? lfm2Graph(dims, x)
+          : llamaGraph(dims, x),
+    );
+    byInputs.set(key, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * The reserve's inputs for one slot of `contextTokens`: llama-server without --kv-unified gives each slot a
+ * stream of its own, so a mask spans one stream's cells (llama-graph.cpp build_attn_inp_kq_mask:
+ * [n_kv, n_tokens / n_stream, 1, n_stream], the same bytes as one stream of n_tokens), the window's
+ * pad256(min(context, n_swa + n_ubatch)) (kv.ts); every token of the ubatch is an output.
+ */
+export function graphInputs(
+  g: KvGeometry,
+  contextTokens: number,
+  ubatch: number,
+  slots: number,
+  flashAttn: boolean,
+): GraphInputs {
+  const cells = pad(contextTokens, LLAMACPP_KV_PAD);
+  const window = g.sliding[0]?.windowTokens;
+  const swaCells = window === undefined ? cells : pad(Math.min(contextTokens, window + ubatch), LLAMACPP_KV_PAD);
+  return { ubatch, outputs: ubatch, cells, swaCells, sequences: slots, flashAttn };
+}
