@@ -59,10 +59,13 @@ function aic(file: string, lines: string[], fields: Partial<Record<CheckedField,
 
 const ROCM_HOST = "AMD's ROCm documentation (rocm.docs.amd.com)";
 
-/** By card label (cardSpecs.ts). A card not here has no vendor read. */
+/**
+ * By card label (cardSpecs.ts). A card not here has no vendor read. Each `aic(…)` is marked pure so
+ * the bundler can leave this table out of the first screen's chunk, which never reads it.
+ */
 export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
   "h100-80g": [
-    aic(
+    /* @__PURE__ */ aic(
       "h100_sxm",
       [
         "mem_bw: 3350000000000 # 3350GB/s",
@@ -81,7 +84,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
     ),
   ],
   "h100-pcie-80g": [
-    aic(
+    /* @__PURE__ */ aic(
       "h100_pcie",
       [
         "mem_bw: 2000000000000 # 2TB/s",
@@ -98,7 +101,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
     ),
   ],
   "h200-141g": [
-    aic(
+    /* @__PURE__ */ aic(
       "h200_sxm",
       [
         "mem_bw: 4800000000000 # 4800GB/s",
@@ -124,7 +127,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
     },
   ],
   "b200-180g": [
-    aic(
+    /* @__PURE__ */ aic(
       "b200_sxm",
       [
         "# https://nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703",
@@ -146,7 +149,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
     ),
   ],
   "b300-288g": [
-    aic(
+    /* @__PURE__ */ aic(
       "b300_sxm",
       [
         "# https://resources.nvidia.com/en-us-blackwell-architecture/blackwell-ultra-datasheet",
@@ -168,7 +171,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
     ),
   ],
   "gb200-186g": [
-    aic(
+    /* @__PURE__ */ aic(
       "gb200",
       [
         "# https://nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703",
@@ -190,7 +193,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
     ),
   ],
   "gb300-288g": [
-    aic(
+    /* @__PURE__ */ aic(
       "gb300",
       [
         "# https://resources.nvidia.com/en-us-blackwell-architecture/blackwell-ultra-datasheet",
@@ -213,7 +216,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
   ],
   "rtxpro6000-96g": [
     // Only the bandwidth: the file's TFLOPS are scaled to one node's observed clock ("scaled conservatively"), not NVIDIA's spec.
-    aic(
+    /* @__PURE__ */ aic(
       "rtx_pro_6000_server",
       [
         "# Memory bandwidth and Tensor Core ratios are based on NVIDIA RTX PRO 6000",
@@ -224,7 +227,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
     ),
   ],
   "a100-80g": [
-    aic(
+    /* @__PURE__ */ aic(
       "a100_sxm",
       [
         "mem_bw: 2039000000000 # 2.039TB/s",
@@ -241,7 +244,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
     ),
   ],
   "a100-pcie-80g": [
-    aic(
+    /* @__PURE__ */ aic(
       "a100_pcie",
       [
         "mem_bw: 1935000000000 # 1.935TB/s",
@@ -256,7 +259,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
     ),
   ],
   "a30-24g": [
-    aic(
+    /* @__PURE__ */ aic(
       "a30",
       [
         "mem_bw: 933000000000 # 933GB/s",
@@ -271,7 +274,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
     ),
   ],
   "l4-24g": [
-    aic(
+    /* @__PURE__ */ aic(
       "l4",
       [
         "mem_bw: 300000000000 # 300GB/s",
@@ -289,7 +292,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
     ),
   ],
   "l40s-48g": [
-    aic(
+    /* @__PURE__ */ aic(
       "l40s",
       [
         "mem_bw: 864000000000 # 864GB/s",
