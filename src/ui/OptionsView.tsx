@@ -2,7 +2,6 @@ import { memo, useId, useMemo, useState } from "react";
 import type { Artifact, PlanOption, Refusal } from "../plan/index.ts";
 import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/choices.ts";
 import { downloadText } from "./download.ts";
-import { planCsvText, planJsonText } from "./exportPlan.ts";
 import { artifactLabel, engineName, formatCount, formatTokens } from "./format.ts";
 import { OptionCard } from "./OptionCard.tsx";
 import { bestOfEach, filterOptions, groupOptions } from "./rows.ts";
@@ -10,6 +9,9 @@ import { useNearSet } from "./useNearSet.ts";
 import { TradeOff } from "./TradeOff.tsx";
 import { useSettled } from "./useSettled.ts";
 import { workloadVerdict } from "./verdict.ts";
+
+/** The JSON/CSV writers (and the terminal's JSON shape) load when a download is asked for, not with the first screen. */
+const exportPlan = () => import("./exportPlan.ts");
 
 interface OptionsViewProps {
   options: PlanOption[];
@@ -85,14 +87,20 @@ export function OptionsView(props: OptionsViewProps) {
         <button
           type="button"
           className="secondary"
-          onClick={() => downloadText(planJsonText(options), "modelplan-options.json", "application/json")}
+          onClick={() =>
+            void exportPlan().then((m) =>
+              downloadText(m.planJsonText(options), "modelplan-options.json", "application/json"),
+            )
+          }
         >
           Download the options (JSON)
         </button>{" "}
         <button
           type="button"
           className="secondary"
-          onClick={() => downloadText(planCsvText(options), "modelplan-options.csv", "text/csv")}
+          onClick={() =>
+            void exportPlan().then((m) => downloadText(m.planCsvText(options), "modelplan-options.csv", "text/csv"))
+          }
         >
           Download the options (CSV)
         </button>{" "}
