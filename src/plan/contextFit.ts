@@ -6,7 +6,7 @@
  * cards)" and still printed --max-model-len 200000, and the page clamped the field without a word.
  */
 import { line } from "./commands.ts";
-import { ENGINE_ORDER } from "./engines/index.ts";
+import { ENGINE_CONTEXT_FLAGS } from "./engines/contextFlags.ts";
 import { contextLimitSource, modelContextTokens, yarnContextTokens, yarnFor } from "./engines/pastContext.ts";
 import type { ModelShape, YarnExtension } from "./shapeTypes.ts";
 
@@ -29,7 +29,7 @@ function tokens(n: number): string {
 
 /** Each engine's flags for the stretch and the context, "vLLM: --hf-overrides '…' --max-model-len 200000". */
 export function yarnFlagWords(y: YarnExtension, contextTokens: number): string {
-  return ENGINE_ORDER.flatMap((e) => {
+  return ENGINE_CONTEXT_FLAGS.flatMap((e) => {
     const args = e.yarnArgs(y);
     return args === null ? [] : [`${e.label}: ${line([], [...args, [e.contextFlag, contextTokens]])}`];
   }).join("; ");

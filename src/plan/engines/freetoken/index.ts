@@ -1,4 +1,5 @@
 /** FreeToken: one card with the experts in pinned host RAM, for a mixture of experts larger than the card, on its known-good models. */
+import { FREETOKEN_CONTEXT } from "../contextFlags.ts";
 import type { EngineModel } from "../engine.ts";
 import { freetokenCapacity } from "./capacity.ts";
 import { freetokenCommand } from "./commands.ts";
@@ -9,8 +10,8 @@ import { evalHost } from "../llamacpp/host.ts";
 import { weightParts } from "../../weights.ts";
 
 export const FREETOKEN: EngineModel = {
-  id: "freetoken",
-  label: "FreeToken",
+  // Its id, name, context flag and YaRN flags (contextFlags.ts: the page reads them before the engines load).
+  ...FREETOKEN_CONTEXT,
   kvDtypes: ["auto"],
   kvElementBytes: () => FREETOKEN_KV_ELEMENT_BYTES,
   defaults: freetokenDefaults,
@@ -27,9 +28,7 @@ export const FREETOKEN: EngineModel = {
   },
   capacity: (layout, part, e, w, shape) => freetokenCapacity(layout, part, e, w, shape),
   pastModelContext: () => null,
-  contextFlag: "--max-seq-len-override",
   // python/freetoken/server/args.py (03fb0438) defines no rope-scaling flag.
-  yarnArgs: () => null,
   startsOnFreeMemory: () => true,
   commands: (option, ctx) => [freetokenCommand(option, ctx)],
 };

@@ -1,7 +1,8 @@
 /** llama.cpp (llama-server): GGUF on the CPU, a layer split over a node's cards, layers or experts in host RAM, and its commands. */
+import { LLAMACPP_CONTEXT } from "../contextFlags.ts";
 import type { EngineModel } from "../engine.ts";
 import type { PoolCapacity } from "../../kv.ts";
-import { llamacppCommands, llamacppYarnArgs } from "./commands.ts";
+import { llamacppCommands } from "./commands.ts";
 import { llamacppDefaults } from "./defaults.ts";
 import { evalCard, llamacppKvElementBytes } from "./evalCard.ts";
 import { evalHost } from "./host.ts";
@@ -24,8 +25,8 @@ function cacheCapacity(e: CardEval, w: Workload): PoolCapacity {
 }
 
 export const LLAMACPP: EngineModel = {
-  id: "llamacpp",
-  label: "llama.cpp",
+  // Its id, name, context flag and YaRN flags (contextFlags.ts: the page reads them before the engines load).
+  ...LLAMACPP_CONTEXT,
   kvDtypes: ["auto", "f16", "q8_0", "q4_0"],
   kvElementBytes: (kv) => llamacppKvElementBytes(kv),
   defaults: llamacppDefaults,
@@ -83,8 +84,6 @@ export const LLAMACPP: EngineModel = {
       words: `a context of ${past.asked} tokens runs past the ${past.own} the model was trained on: llama.cpp starts and warns of a possible training context overflow, and llama-server caps each slot at ${past.own} tokens, so the cache beyond that is allocated but unused`,
     };
   },
-  contextFlag: "--ctx-size",
-  yarnArgs: llamacppYarnArgs,
   startsOnFreeMemory: () => true,
   commands: llamacppCommands,
   layoutNotes: llamacppNotes,

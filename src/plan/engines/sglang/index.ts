@@ -1,9 +1,10 @@
 /** SGLang: mem_fraction_static of the card, its token pool (sliding layers at 0.8), tensor/pipeline/expert parallel, and its commands. */
+import { SGLANG_CONTEXT } from "../contextFlags.ts";
 import { cardsOnly, type EngineModel } from "../engine.ts";
 import { pastContextWords } from "../pastContext.ts";
 import { servingAdmits } from "../serving/admits.ts";
 import { servingOptions } from "../serving/placements.ts";
-import { sglangCommands, sglangYarnArgs } from "./commands.ts";
+import { sglangCommands } from "./commands.ts";
 import { sglangDefaults } from "./defaults.ts";
 import { sglangEvalCard, sglangKvElementBytes } from "./evalCard.ts";
 import { sglangCapacity } from "./kv.ts";
@@ -13,8 +14,8 @@ const DSV4_UNMODELLED =
   "DeepSeek-V4's compressed attention (window, 4×/128× compressed entries, indexer keys, compressor states) is not modelled for SGLang: its pool layout for it was not checked against SGLang's source. Plan it on vLLM.";
 
 export const SGLANG: EngineModel = {
-  id: "sglang",
-  label: "SGLang",
+  // Its id, name, context flag and YaRN flags (contextFlags.ts: the page reads them before the engines load).
+  ...SGLANG_CONTEXT,
   kvDtypes: ["auto", "fp8"],
   kvElementBytes: sglangKvElementBytes,
   defaults: sglangDefaults,
@@ -33,8 +34,6 @@ export const SGLANG: EngineModel = {
       words: `a context of ${past.asked} tokens is longer than the model's own ${past.own}: SGLang refuses --context-length ${contextTokens} at start-up ("User-specified context_length is greater than the derived context_length"); choose ${past.own} or less, or extend the model's positions (a rope_scaling override) first`,
     };
   },
-  contextFlag: "--context-length",
-  yarnArgs: sglangYarnArgs,
   startsOnFreeMemory: () => true,
   commands: sglangCommands,
 };

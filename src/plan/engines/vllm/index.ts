@@ -1,17 +1,18 @@
 /** vLLM (V1 engine, 0.10 and later): its budget by release, its paged KV, tensor/pipeline/expert parallel, and its commands. */
+import { VLLM_CONTEXT } from "../contextFlags.ts";
 import { cardsOnly, type EngineModel } from "../engine.ts";
 import { pastContextWords } from "../pastContext.ts";
 import { servingAdmits } from "../serving/admits.ts";
 import { servingOptions } from "../serving/placements.ts";
 import { vllmFreeMemoryOk } from "./budget.ts";
-import { vllmCommands, vllmYarnArgs } from "./commands.ts";
+import { vllmCommands } from "./commands.ts";
 import { vllmDefaults } from "./defaults.ts";
 import { vllmEvalCard, vllmKvElementBytes } from "./evalCard.ts";
 import { vllmCachedGeometry, vllmCapacity } from "./kv.ts";
 
 export const VLLM: EngineModel = {
-  id: "vllm",
-  label: "vLLM",
+  // Its id, name, context flag and YaRN flags (contextFlags.ts: the page reads them before the engines load).
+  ...VLLM_CONTEXT,
   kvDtypes: ["auto", "fp8"],
   kvElementBytes: vllmKvElementBytes,
   defaults: vllmDefaults,
@@ -38,8 +39,6 @@ export const VLLM: EngineModel = {
       words: `a context of ${past.asked} tokens is longer than the model's own ${past.own}: vLLM refuses --max-model-len ${contextTokens} at start-up ("User-specified max_model_len is greater than the derived max_model_len"); choose ${past.own} or less, or extend the model's positions (a rope_scaling override) first`,
     };
   },
-  contextFlag: "--max-model-len",
-  yarnArgs: vllmYarnArgs,
   startsOnFreeMemory: vllmFreeMemoryOk,
   commands: vllmCommands,
 };
