@@ -80,7 +80,7 @@ export function planClient(open: () => PlanPort): PlanClient {
     refused = reply.refused ?? refused;
     done.deliver({ job: done.job, plan: planOfReply(done.job, reply.plan, refused) });
   };
-  const connect = (to: PlanPort) => {
+  const connect = (to: PlanPort, onThisThread = false) => {
     port = to;
     port.listen({
       reply: onReply,
@@ -89,6 +89,14 @@ export function planClient(open: () => PlanPort): PlanClient {
         for (const listener of readyListeners) listener();
       },
       fail: (why) => {
+        if (onThisThread) {
+          // The engine's own chunk did not load here either: what was asked is answered in words.
+          const lost = inFlight;
+          inFlight = null;
+          drawing = true;
+          lost?.deliver({ job: lost.job, error: `the planning engine could not be loaded (${why}): reload the page` });
+          return;
+        }
         // A worker that cannot start (a CSP without worker-src, a chunk the network lost): the page plans on
         // its own thread from here on, as it did before the worker, and what was asked is asked again there.
         console.warn(`modelplan: the plan worker failed (${why}); planning on the page's thread`);
@@ -96,7 +104,7 @@ export function planClient(open: () => PlanPort): PlanClient {
         refused = [];
         const again = inFlight;
         inFlight = null;
-        connect(inlinePlanPort());
+        connect(inlinePlanPort(), true);
         if (again) send(again);
       },
     });
@@ -122,18 +130,26 @@ export function planClient(open: () => PlanPort): PlanClient {
 /**
  * The worker's replies made on this thread, a task later, across the same
  * structured clone: the fallback when the worker fails, and the tests' worker.
+ * The engine is loaded when the port opens (a chunk of its own: the first
+ * screen's JS does not carry it).
  */
 export function inlinePlanPort(): PlanPort {
-  const reply = planReplier();
   let listener: PortListener | null = null;
+  const replier = import("./planSession.ts").then((m) => planReplier(m.planSession()));
   return {
     post(request) {
       const sent = structuredClone(request);
-      setTimeout(() => listener?.reply(structuredClone(reply(sent))), 0);
+      void replier.then(
+        (reply) => setTimeout(() => listener?.reply(structuredClone(reply(sent))), 0),
+        (e: unknown) => listener?.fail(e instanceof Error ? e.message : String(e)),
+      );
     },
     listen(on) {
       listener = on;
-      on.ready();
+      void replier.then(
+        () => on.ready(),
+        (e: unknown) => on.fail(e instanceof Error ? e.message : String(e)),
+      );
     },
   };
 }

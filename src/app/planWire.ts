@@ -7,7 +7,7 @@
  * property) are not cloned: the worker keeps them, and re-evaluates there.
  */
 import type { Cluster, Plan, PlanInput, Refusal, Workload } from "../plan/index.ts";
-import { planSession, type PlanJob, type PlanSession } from "./planSession.ts";
+import type { PlanJob, PlanSession } from "./planSession.ts";
 
 export interface PlanRequest {
   id: number;
@@ -32,8 +32,8 @@ export type PlanReply =
 /** The worker's first message, once its script (the engine) has loaded and run. */
 export const PLAN_WORKER_READY = "ready";
 
-/** The worker's side: each request answered from one engine session, in the order sent. */
-export function planReplier(session: PlanSession = planSession()): (request: PlanRequest) => PlanReply {
+/** The worker's side: each request answered from one engine session (the caller's: the engine stays out of the page's first chunk), in the order sent. */
+export function planReplier(session: PlanSession): (request: PlanRequest) => PlanReply {
   let input: PlanInput | null = null;
   let cluster: Cluster | null = null;
   let sentRefused: Refusal[] | null = null;

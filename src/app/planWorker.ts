@@ -4,6 +4,7 @@
  * of wall time at load 4-6 per core) never holds a frame (issue 19). The page
  * keeps the drawing; this file only plans.
  */
+import { planSession } from "./planSession.ts";
 import { PLAN_WORKER_READY, planReplier, type PlanReply, type PlanRequest } from "./planWire.ts";
 
 const scope = self as unknown as {
@@ -11,6 +12,6 @@ const scope = self as unknown as {
   postMessage(reply: PlanReply | typeof PLAN_WORKER_READY): void;
 };
 
-const reply = planReplier();
+const reply = planReplier(planSession());
 scope.onmessage = (e) => scope.postMessage(reply(e.data));
 scope.postMessage(PLAN_WORKER_READY);

@@ -5,10 +5,10 @@
  * happy-dom or Node) the engine runs inline, in the render, as it did
  * before the worker.
  */
-import { startTransition, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { startTransition, useEffect, useMemo, useRef, useState } from "react";
 import type { Plan } from "../plan/index.ts";
 import { inlinePlanPort, planClient, planWorkerPort, type PlanAnswer, type PlanClient } from "./planClient.ts";
-import { planSession, type PlanJob } from "./planSession.ts";
+import type { PlanJob, PlanSession } from "./planSession.ts";
 
 export interface PlanView {
   /** The newest plan made, and the job it answers: kept while a newer job is being made or fails. */
@@ -28,34 +28,30 @@ function viewAfter(view: PlanView, answer: PlanAnswer): PlanView {
 /**
  * Started as the page's script loads, so the worker's chunk is fetched and
  * compiled while the first screen renders, before the first plan is asked.
+ * The built page always plans through it (or, where no worker can start, the
+ * same replies made on this thread from the engine's own lazy chunk); only
+ * the component tests, where there is no Worker, plan inline in the render.
  */
 const client: PlanClient | null =
-  typeof Worker === "function" && typeof window !== "undefined"
-    ? planClient(() => {
-        try {
-          return planWorkerPort();
-        } catch {
-          // new Worker throws where the page may not start one (a CSP without worker-src).
-          return inlinePlanPort();
-        }
-      })
-    : null;
-
-const subscribeReady = (listener: () => void) => client?.onReady(listener) ?? (() => undefined);
-const isReady = () => client?.isReady() ?? false;
+  typeof window === "undefined"
+    ? null
+    : typeof Worker === "function"
+      ? planClient(() => {
+          try {
+            return planWorkerPort();
+          } catch {
+            // new Worker throws where the page may not start one (a CSP without worker-src).
+            return inlinePlanPort();
+          }
+        })
+      : import.meta.env.MODE === "test"
+        ? null
+        : planClient(inlinePlanPort);
 
 function useWorkerPlanView(job: PlanJob | null): PlanView {
   // `replies` counts the answers folded in: each is drawn (an effect after its commit) before the next is asked.
   const [state, setState] = useState({ view: NOTHING, replies: 0 });
-  // Until the worker is up, the page plans on its own thread, as before the worker: the first plan of a load
-  // would otherwise wait on the worker's chunk (~230 ms more to the first option on a loaded 2-core machine).
-  const ready = useSyncExternalStore(subscribeReady, isReady, () => false);
-  const early = useInlinePlanView(ready ? null : job);
-  const earlyRef = useRef(early);
   const mounted = useRef(true);
-  useEffect(() => {
-    earlyRef.current = early;
-  }, [early]);
   useEffect(() => {
     mounted.current = true;
     return () => {
@@ -63,7 +59,7 @@ function useWorkerPlanView(job: PlanJob | null): PlanView {
     };
   }, []);
   useEffect(() => {
-    if (!job || !ready || !client) return;
+    if (!job || !client) return;
     const to = client;
     // Not cancelled when the job changes: a reply to an older job is still newer than what is on screen.
     to.request(job, (answer) => {
@@ -71,22 +67,33 @@ function useWorkerPlanView(job: PlanJob | null): PlanView {
       // A transition: drawing the new plan's cards yields to the next slider move.
       startTransition(() =>
         setState((s) => {
-          // The worker's first plans carry on from the page thread's; a job already drawn is not drawn again.
-          const last = s.view === NOTHING ? earlyRef.current : s.view;
-          const view = "plan" in answer && last.shown?.job === answer.job ? last : viewAfter(last, answer);
+          const view = "plan" in answer && s.view.shown?.job === answer.job ? s.view : viewAfter(s.view, answer);
           return { view, replies: s.replies + 1 };
         }),
       );
     });
-  }, [job, ready]);
+  }, [job]);
   useEffect(() => {
     if (state.replies > 0) client?.drawn();
   }, [state.replies]);
-  return state.view === NOTHING ? early : state.view;
+  return state.view;
+}
+
+/**
+ * The inline session's maker, given by the component tests (happy-dom has no Worker): not imported
+ * here, so the engine stays out of the built page's first chunk (the built page plans through the worker).
+ */
+let inlineSession: (() => PlanSession) | null = null;
+
+export function planInlineWith(session: () => PlanSession): void {
+  inlineSession = session;
 }
 
 function useInlinePlanView(job: PlanJob | null): PlanView {
-  const [session] = useState(planSession);
+  const [session] = useState(() => {
+    if (!inlineSession) throw new Error("no plan worker here and no inline session given (planInlineWith)");
+    return inlineSession();
+  });
   const answer = useMemo((): PlanAnswer | null => {
     if (!job) return null;
     try {
@@ -103,4 +110,7 @@ function useInlinePlanView(job: PlanJob | null): PlanView {
   return next.view;
 }
 
-export const usePlanView: (job: PlanJob | null) => PlanView = client ? useWorkerPlanView : useInlinePlanView;
+// In the build MODE is "production", so this folds to the worker's view and the inline session (the whole
+// engine) is left out of the first screen's chunk.
+export const usePlanView: (job: PlanJob | null) => PlanView =
+  import.meta.env.MODE === "test" && client === null ? useInlinePlanView : useWorkerPlanView;

@@ -118,7 +118,7 @@ test("a worker that fails to start: the job asked is made on the page's thread i
   const client = planClient(broken);
   const readied = vi.fn();
   client.onReady(readied);
-  // Not up: the page plans its first plan itself meanwhile (usePlanView.ts).
+  // Not up yet: the first request waits for the port, and the broken worker gives way to the page's thread.
   expect(client.isReady()).toBe(false);
   const got = collect(client);
   client.request(committed, got.deliver);
