@@ -6,6 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
+import { defaultChoices } from "../src/app/defaults.ts";
+import { decodeLink } from "../src/state/link.ts";
 import { routeNetwork } from "./hub.ts";
 
 const ORIGIN = "http://127.0.0.1:4173";
@@ -49,8 +51,15 @@ test("defect 5: a typed 100,000 on a 32,768-token model is kept, said once with 
   await expect(again.locator(".commands pre").first()).toContainText(
     `--max-model-len 100000 --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":3.06,"original_max_position_embeddings":32768}}'`,
   );
-  // The link keeps the choice: a fresh page on it opens with the box ticked and the same plan.
+  // The link keeps the choice: a fresh page on it opens with the box ticked and the same plan. The link is
+  // written in idle moments, the context and the tick maybe apart: wait for the one that carries both.
   await expect.poll(() => page.evaluate(() => window.location.hash)).not.toBe(before);
+  await expect
+    .poll(async () => {
+      const w = decodeLink(await page.evaluate(() => window.location.hash), defaultChoices()).choices.workload;
+      return [w.contextTokens, w.settings.ropeScaling];
+    })
+    .toEqual([100000, "yarn"]);
   const url = page.url();
   const fresh = await page.context().newPage();
   await fresh.goto(url);
