@@ -80,7 +80,7 @@ function useWorkerPlanView(job: PlanJob | null): PlanView {
 }
 
 /**
- * The inline session's maker, given by the component tests (happy-dom has no Worker): not imported
+ * The inline session's maker, given by the tests' setup (test/setup/planInline.ts: Node and happy-dom have no Worker): not imported
  * here, so the engine stays out of the built page's first chunk (the built page plans through the worker).
  */
 let inlineSession: (() => PlanSession) | null = null;

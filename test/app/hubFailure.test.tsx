@@ -14,11 +14,6 @@ import { defaultChoices } from "../../src/app/defaults.ts";
 import { tokenStore } from "../../src/hub/settings.ts";
 import { createAppStore } from "../../src/state/appStore.ts";
 import { fakeHub, loadRecording, type Fault } from "../hub/fakeHub.ts";
-import { planSession } from "../../src/app/planSession.ts";
-import { planInlineWith } from "../../src/app/usePlanView.ts";
-
-// happy-dom has no Worker: the page plans inline here, as the built page does only in its worker.
-planInlineWith(planSession);
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
