@@ -367,7 +367,7 @@ test("a 10-quant GGUF repo of a 152k vocabulary plans after ≤ 2 header reads a
   expect(network.blocked).toEqual([]);
 });
 
-/** Issue 19: a 1,000-node kubectl JSON replaces the cluster in ≤ 2 s; issue 20: 2,000 nodes with no long task over 200 ms. */
+/** Issue 19: a 1,000-node kubectl JSON imports and replaces the cluster in ≤ 2 s; issue 20: 2,000 nodes with no long task over 200 ms. */
 const IMPORT_REPLACE_LIMIT_MS = 2000;
 const IMPORT_LONG_TASK_LIMIT_MS = 200;
 
@@ -420,12 +420,23 @@ for (const nodes of [1000, 2000]) {
     await page.getByRole("article").first().waitFor({ timeout: 30_000 });
     await page.getByRole("button", { name: /Import/ }).click();
     const json = kubectlNodes(nodes);
+    // The page's own share of the read starts when the file input changes: before it, Playwright is
+    // still passing the file into the page (most of the wall time for a 10 MiB file).
+    await page.evaluate(() => {
+      const w = window as unknown as { fileChangedAt?: number };
+      document.addEventListener("change", () => (w.fileChangedAt ??= performance.now()), { capture: true });
+    });
     const readStart = Date.now();
     await page
       .getByLabel("Or upload a file")
       .setInputFiles({ name: "nodes.json", mimeType: "application/json", buffer: Buffer.from(json) });
     await expect(page.getByText(/Read as kubectl get nodes/)).toBeVisible({ timeout: 60_000 });
     const readMs = Date.now() - readStart;
+    const pageReadMs = Math.round(
+      await page.evaluate(
+        () => performance.now() - ((window as unknown as { fileChangedAt?: number }).fileChangedAt ?? NaN),
+      ),
+    );
     await page.evaluate(() => {
       (window as unknown as { longTasksMs: number[] }).longTasksMs = [];
     });
@@ -440,13 +451,14 @@ for (const nodes of [1000, 2000]) {
     const longest = Math.max(0, ...longTasks);
     const domNodes = await page.evaluate(() => document.getElementsByTagName("*").length);
     console.log(
-      `${nodes} nodes (${(json.length / 2 ** 20).toFixed(1)} MiB of kubectl JSON): read ${readMs} ms; replace and plan ${replaceMs} ms, ${longTasks.length} long tasks, longest ${longest.toFixed(0)} ms, ${domNodes} DOM elements`,
+      `${nodes} nodes (${(json.length / 2 ** 20).toFixed(1)} MiB of kubectl JSON): read ${readMs} ms with the file's transfer, ${pageReadMs} ms the page's own; replace and plan ${replaceMs} ms, ${longTasks.length} long tasks, longest ${longest.toFixed(0)} ms, ${domNodes} DOM elements`,
     );
     test.info().annotations.push({
       type: `${nodes}-node import`,
       description: `replace ${replaceMs} ms, longest task ${longest.toFixed(0)} ms`,
     });
-    expect(replaceMs).toBeLessThanOrEqual(
+    // Imports and replaces: the page's read of the file, then the replace and the plan.
+    expect(pageReadMs + replaceMs).toBeLessThanOrEqual(
       IMPORT_REPLACE_LIMIT_MS * Math.max(1, (loadavg()[0] ?? 0) / availableParallelism()),
     );
     expect(longest).toBeLessThanOrEqual(IMPORT_LONG_TASK_LIMIT_MS);
