@@ -46,8 +46,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
     benchmark: { include: ["bench/**/*.bench.ts"] },
     environment: "node",
-    // The page's inline planning where there is no Worker (test/setup/planInline.ts).
-    setupFiles: ["test/setup/planInline.ts"],
+    // The page's inline planning where there is no Worker (test/setup/planInline.ts), and the
+    // property tests' fixed seed (test/setup/fastCheck.ts).
+    setupFiles: ["test/setup/planInline.ts", "test/setup/fastCheck.ts"],
     // Property tests run 10,000 cases each; on a loaded 2-core CI machine
     // that can take more than vitest's default 5 s. Speed is measured by
     // `npm run bench`, not by test timeouts.

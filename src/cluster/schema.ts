@@ -35,6 +35,9 @@ function shown(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
+/** −0 (a "-0" cell) is 0: JSON writes it as 0, and a cluster must equal its own link's round trip. */
+const positiveZero = (n: number): number => (n === 0 ? 0 : n);
+
 /** A whole number of cards, 0 to MAX_DEVICES_PER_GROUP. */
 export const deviceCount = (what: string) =>
   z
@@ -44,7 +47,8 @@ export const deviceCount = (what: string) =>
     .refine(Number.isInteger, { message: `${what} must be a whole number of cards, not a fraction`, abort: true })
     .refine((n) => n <= MAX_DEVICES_PER_GROUP, {
       message: `${what} is absurd (over ${MAX_DEVICES_PER_GROUP} on one node): check the number`,
-    });
+    })
+    .transform(positiveZero);
 
 /** GiB, 0 to `max`. */
 export const gibAmount = (what: string, max: number) =>
@@ -52,7 +56,8 @@ export const gibAmount = (what: string, max: number) =>
     .number({ error: typed(what, "a number of GiB") })
     .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
     .refine((n) => n >= 0, { message: `${what} is negative: give 0 or more GiB`, abort: true })
-    .refine((n) => n <= max, { message: `${what} is absurd (over ${max} GiB): is it in MB? give GiB` });
+    .refine((n) => n <= max, { message: `${what} is absurd (over ${max} GiB): is it in MB? give GiB` })
+    .transform(positiveZero);
 
 /**
  * Control characters no host name or card class has: in an id they would
