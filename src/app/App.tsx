@@ -201,9 +201,12 @@ export function App({ store, tokens }: AppProps) {
     if (planSliding === null) return committedJob;
     if (restJob && restingAt === planSliding) return restJob;
     // Between rests, the last plan's layouts re-evaluated at the thumb: their figures are right, but the
-    // set of layouts may not be the one this context gets, and the page says so.
-    return { ...(restJob ?? committedJob), slideTo: { ...planWorkload, contextTokens: planSliding } };
-  }, [committedJob, planSliding, restJob, restingAt, planWorkload]);
+    // set of layouts may not be the one this context gets, and the page says so. Only the selected
+    // option's commands are made: no other is on screen, and they are a quarter of each move's work.
+    const slideTo = { ...planWorkload, contextTokens: planSliding };
+    const commandsFor = choices.selectedOptionId === "" ? [] : [choices.selectedOptionId];
+    return { ...(restJob ?? committedJob), slideTo, commandsFor };
+  }, [committedJob, planSliding, restJob, restingAt, planWorkload, choices.selectedOptionId]);
   // Made off the page's thread in a browser: the page draws the newest plan made until the next arrives.
   const view = usePlanView(shownJob);
   // The engine's own failure is a message in the options panel, with the way back, not a blank page.

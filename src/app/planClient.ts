@@ -60,6 +60,7 @@ export function planClient(open: () => PlanPort): PlanClient {
     const { job } = pending;
     const request: PlanRequest = { id: ++nextId, workload: job.workload };
     if (job.slideTo) request.slideTo = job.slideTo;
+    if (job.commandsFor) request.commandsFor = job.commandsFor;
     if (job.input !== sentInput) request.input = sentInput = job.input;
     if (job.cluster !== sentCluster) request.cluster = sentCluster = job.cluster;
     inFlight = { ...pending, id: request.id };

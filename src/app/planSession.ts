@@ -16,6 +16,8 @@ export interface PlanJob {
    * workload (withWorkload), not enumerated again. The page says the set of layouts may be the last one's.
    */
   slideTo?: Workload;
+  /** With slideTo: the options whose commands are made (the selected one); the page shows no other's. */
+  commandsFor?: string[];
 }
 
 export interface PlanSession {
@@ -57,7 +59,10 @@ export function planSession(): PlanSession {
   return {
     run(job) {
       const made = planned(job.input, job.cluster, job.workload);
-      return job.slideTo ? withWorkload(made, job.slideTo) : made;
+      if (!job.slideTo) return made;
+      return job.commandsFor
+        ? withWorkload(made, job.slideTo, { commandsFor: job.commandsFor })
+        : withWorkload(made, job.slideTo);
     },
   };
 }

@@ -16,6 +16,7 @@ export interface PlanRequest {
   cluster?: Cluster;
   workload: Workload;
   slideTo?: Workload;
+  commandsFor?: string[];
 }
 
 /** A plan as sent: the page's own inputs left out. */
@@ -44,6 +45,7 @@ export function planReplier(session: PlanSession): (request: PlanRequest) => Pla
       return { id: request.id, ok: false, message: "the plan worker was asked for a plan before it had the model" };
     const job: PlanJob = { input, cluster, workload: request.workload };
     if (request.slideTo) job.slideTo = request.slideTo;
+    if (request.commandsFor) job.commandsFor = request.commandsFor;
     try {
       const {
         shape: _shape,

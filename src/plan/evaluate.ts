@@ -164,7 +164,8 @@ export function evaluate(
     ...(engineModel(layout.engine).layoutNotes?.(layout, ctx.shape) ?? []),
   ];
   if (notes.length > 0) option.notes = notes;
-  option.commands = commandsFor(option, cc);
+  // The page's slider asks for the selected option's commands alone: they are a quarter of this function's time.
+  if (ctx.commandsFor === undefined || ctx.commandsFor.has(layout.id)) option.commands = commandsFor(option, cc);
   option.speed = speedOf(layout, option, ctx, w, worst?.elementBytes ?? 2);
   // The workload is a requirement: every sequence asked for, at once. llama.cpp sized a slot for each
   // (fits already says so); a pool holds some number of sequences, which must reach the workload's.
@@ -272,15 +273,15 @@ function speedOf(
 function hostBandwidthOf(option: PlanOption, ctx: EvalContext): number | null {
   const p = option.placement;
   if (p.cpu) return ctx.links?.cpuHostGBps() ?? null;
-  const cpuNodes = option.cards.flatMap((c) => (c.cpuNode === undefined ? [] : [c.cpuNode]));
-  if (cpuNodes.length === 0) return ctx.links?.hostGBps(p.nodeIds?.[0]) ?? null;
+  // A loop, not a flatMap: the slider asks this of every option at every move.
   let slowest = Infinity;
-  for (const id of cpuNodes) {
-    const gbps = ctx.links?.hostGBps(id) ?? null;
+  for (const c of option.cards) {
+    if (c.cpuNode === undefined) continue;
+    const gbps = ctx.links?.hostGBps(c.cpuNode) ?? null;
     if (gbps === null) return null;
     slowest = Math.min(slowest, gbps);
   }
-  return slowest;
+  return slowest === Infinity ? (ctx.links?.hostGBps(p.nodeIds?.[0]) ?? null) : slowest;
 }
 
 /**

@@ -10,7 +10,7 @@ export { DEFAULT_PRICES_PER_CARD_HOUR, pricePerCardHour, costPerMillionTokens } 
 export { withPurchases } from "./buy.ts";
 
 // Planning: enumerate once, evaluate again for every workload (the slider's path).
-export { plan, withWorkload } from "./plan.ts";
+export { plan, withWorkload, type WithWorkloadOptions } from "./plan.ts";
 // A context past the model's own: planned at its limit with one message, or stretched by YaRN when asked.
 export { contextFit, yarnFlagWords, type ContextFit } from "./contextFit.ts";
 export { enumerate } from "./enumerate.ts";

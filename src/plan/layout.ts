@@ -123,6 +123,8 @@ export interface EvalContext {
   shape: ModelShape;
   /** The cluster's wires, for the speed figures; absent, every wire is unknown and a default is assumed. */
   links?: ClusterLinks;
+  /** The options whose commands are made (WithWorkloadOptions.commandsFor); absent, every option's. */
+  commandsFor?: ReadonlySet<string>;
 }
 
 export function fitsEval(e: CardEval): boolean {

@@ -34,13 +34,18 @@ function linksOf(p: Plan): ClusterLinks {
   return (p as Plan & { [LINKS]?: ClusterLinks })[LINKS] ?? clusterLinks(p.cluster);
 }
 
+export interface WithWorkloadOptions {
+  /** Make the commands of these options only (by id): the page's slider shows the selected option's alone. */
+  commandsFor?: readonly string[];
+}
+
 /**
  * The plan for another workload: each option's KV, fits, longest context,
  * pool, concurrency and commands, recomputed from the placements already
  * found. Options keep their ids; they are ranked again, since fitting moves
  * an option up.
  */
-export function withWorkload(p: Plan, workload: Workload): Plan {
+export function withWorkload(p: Plan, workload: Workload, only: WithWorkloadOptions = {}): Plan {
   const layouts = layoutsOf(p);
   // A plan not made here (rebuilt from JSON) has no placements to recompute: plan it afresh.
   const at = p.modelPath !== undefined ? { modelPath: p.modelPath } : {};
@@ -51,13 +56,16 @@ export function withWorkload(p: Plan, workload: Workload): Plan {
       workload,
     );
   const ctx: EvalContext = { repo: p.repo, revision: p.revision, ...at, shape: p.shape, links: linksOf(p) };
+  if (only.commandsFor) ctx.commandsFor = new Set(only.commandsFor);
   const shared = new Map<Part[], LayoutEval>();
   const options = rank(
     layouts.map((l) => evaluate(l, ctx, workload, undefined, shared)),
     workload.rankBy,
   );
   withPurchases(options, workload);
-  const next: Plan = { ...p, workload, options };
+  const { commandsFor: _before, ...rest } = p;
+  const next: Plan = { ...rest, workload, options };
+  if (only.commandsFor) next.commandsFor = [...only.commandsFor];
   rememberLayouts(next, layouts, ctx.links ?? clusterLinks(p.cluster));
   return next;
 }

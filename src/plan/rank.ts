@@ -125,14 +125,28 @@ function firstKey(o: PlanOption, by: RankBy): number {
   }
 }
 
+const LOW_BITS_WHY = `below ${LOW_BITS} bits a weight`;
+/** Each low-bit artifact's note, written once: the slider re-ranks every option at every move. */
+const lowBitsNotes = new Map<number, string>();
+
+function lowBitsWhy(bitsPerWeight: number): string {
+  let why = lowBitsNotes.get(bitsPerWeight);
+  if (why === undefined) {
+    why = `${LOW_BITS_WHY} (${bitsPerWeight.toFixed(2)}): ranked after the ${GOOD_BITS}-bit-or-better artifacts that fit this cluster`;
+    if (lowBitsNotes.size >= 256) lowBitsNotes.clear();
+    lowBitsNotes.set(bitsPerWeight, why);
+  }
+  return why;
+}
+
 /** The options, best first by the chosen order (a new array; stable for equal options). */
 export function rank(options: readonly PlanOption[], by: RankBy = "fewest-cards"): PlanOption[] {
   const demote = by === "fewest-cards" && options.some((o) => o.fits && o.bitsPerWeight >= GOOD_BITS);
   if (demote) {
     for (const o of options) {
       if (o.bitsPerWeight > 0 && o.bitsPerWeight < LOW_BITS) {
-        const why = `below ${LOW_BITS} bits a weight (${o.bitsPerWeight.toFixed(2)}): ranked after the ${GOOD_BITS}-bit-or-better artifacts that fit this cluster`;
-        o.notes = [...(o.notes ?? []).filter((n) => !n.startsWith(`below ${LOW_BITS} bits`)), why];
+        const why = lowBitsWhy(o.bitsPerWeight);
+        o.notes = o.notes ? [...o.notes.filter((n) => !n.startsWith(LOW_BITS_WHY)), why] : [why];
       }
     }
   }

@@ -441,6 +441,11 @@ export interface Plan {
   workload: Workload;
   options: PlanOption[];
   refused: Refusal[];
+  /**
+   * The only options whose `commands` were made (the page's slider asks for the selected option's alone);
+   * every other option's are empty. Absent: every option carries its commands.
+   */
+  commandsFor?: string[];
 }
 
 /** What the engine plans: a model's shape and the artifacts its repository offers. */

@@ -45,7 +45,10 @@ const MAX_SEQUENCES = 4096;
  */
 export function CommandForm({ plan, option, workload, onWorkloadChange, chosenIndex, onChoose }: CommandFormProps) {
   const groupName = useId();
-  const checked = useMemo(() => (plan.workload === workload ? plan : withWorkload(plan, workload)), [plan, workload]);
+  const checked = useMemo(
+    () => (plan.workload === workload ? plan : withWorkload(plan, workload, { commandsFor: [option.id] })),
+    [plan, workload, option.id],
+  );
   const current = checked.options.find((o) => o.id === option.id) ?? null;
   const commands = current?.commands ?? option.commands;
   const set = (patch: Partial<Workload>) => onWorkloadChange({ ...workload, ...patch });
@@ -84,6 +87,10 @@ export function CommandForm({ plan, option, workload, onWorkloadChange, chosenIn
       <FitStatus option={current} />
       {current?.placement.tensorSplit !== undefined ? <TensorSplitField plan={checked} option={current} /> : null}
       {/* A link whose index this option no longer has (the plan changed) points at the first command. */}
+      {commands.length === 0 ? (
+        // Mid-slide the worker makes only the selected option's commands: one just selected waits a reply for its own.
+        <p className="muted">Making this option's commands…</p>
+      ) : null}
       <CommandList
         commands={commands}
         chosen={chosenIndex < commands.length ? chosenIndex : 0}

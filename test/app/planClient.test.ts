@@ -69,6 +69,13 @@ test("a plan made across the worker's messages is the engine's own, and holds th
   const moved = planned(await got.next());
   expect(moved.refused).toBe(answer.refused);
   expect(moved).toEqual(withWorkload(direct, { ...workload, contextTokens: 32_768 }));
+
+  // Mid-drag the page asks for the opened option's commands alone, and the worker makes those alone.
+  const opened = direct.options[3]?.id ?? "";
+  client.request({ ...slide(16_384), commandsFor: [opened] }, got.deliver);
+  const openedOnly = planned(await got.next());
+  expect(openedOnly).toEqual(withWorkload(direct, { ...workload, contextTokens: 16_384 }, { commandsFor: [opened] }));
+  expect(openedOnly.options.filter((o) => o.commands.length > 0).map((o) => o.id)).toEqual([opened]);
 });
 
 test("latest wins: of the moves asked while one is being made, only the newest is made next", async () => {

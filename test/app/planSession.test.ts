@@ -54,3 +54,16 @@ test("a slider move between rests is the kept plan's layouts re-evaluated at the
   expect(new Set(moved.options.map((o) => o.id))).toEqual(new Set(committed.options.map((o) => o.id)));
   expect(session.run(at(8_192))).toBe(committed);
 });
+
+test("between rests only the opened option's commands are made, as the job asks", () => {
+  const session = planSession();
+  const committed = session.run(at(8_192));
+  const opened = committed.options[0]?.id ?? "";
+  const thumb = { ...workload, contextTokens: 60_000 };
+  const moved = session.run(at(8_192, { slideTo: thumb, commandsFor: [opened] }));
+  expect(moved).toEqual(withWorkload(committed, thumb, { commandsFor: [opened] }));
+  expect(moved.options.find((o) => o.id === opened)?.commands).toEqual(
+    withWorkload(committed, thumb).options.find((o) => o.id === opened)?.commands,
+  );
+  expect(moved.options.filter((o) => o.commands.length > 0).map((o) => o.id)).toEqual([opened]);
+});

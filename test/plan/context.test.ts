@@ -47,6 +47,25 @@ describe("withWorkload", () => {
     }
   });
 
+  test("asked for one option's commands (the page's slider), it makes those alone, and says so", () => {
+    const opened = at8k.options[1];
+    if (!opened) throw new Error("the plan has one option");
+    const everyOne = withWorkload(at8k, workload(65536));
+    const onlyOpened = withWorkload(at8k, workload(65536), { commandsFor: [opened.id] });
+    expect(onlyOpened.commandsFor).toEqual([opened.id]);
+    for (const o of onlyOpened.options) {
+      const full = everyOne.options.find((x) => x.id === o.id);
+      // The opened option's commands are the ones a full re-evaluation makes; everything else agrees too.
+      expect(o.commands).toEqual(o.id === opened.id ? full?.commands : []);
+      expect({ ...o, commands: [] }).toEqual({ ...full, commands: [] });
+    }
+    expect(everyOne.options.every((o) => o.commands.length > 0)).toBe(true);
+    // Moved on again without the restriction, every option has its commands and the plan no longer says otherwise.
+    const again = withWorkload(onlyOpened, workload(32768));
+    expect(again.commandsFor).toBeUndefined();
+    expect(again.options.every((o) => o.commands.length > 0)).toBe(true);
+  });
+
   test("a context past what fits turns an option unfit, and its commands follow the context", () => {
     const two = at8k.options.find((o) => o.engine === "vllm");
     expect(two?.fits).toBe(true);
