@@ -76,6 +76,12 @@ export function fieldValue(spec: CardSpec, field: CheckedField): number | null {
 
 /** Third-party corroboration, derivations, and what could not be read, by card label. */
 const NOTES: Readonly<Record<string, { note: string }>> = {
+  "gh200-96g": {
+    note: "not checked: NVIDIA's own Grace Hopper post (https://developer.nvidia.com/blog/nvidia-grace-hopper-superchip-architecture-in-depth/, written before launch) says \"Hopper has up to 96 GB HBM3 at up to 3000 GB/s bandwidth\", where NVIDIA's GH200 datasheet as third parties reprint it, and this table (from gpus.json), have 4 TB/s: NVIDIA's figures disagree, so 4,000 stays, unchecked; TFLOPS as the H100 SXM's (the same GH100), not re-read",
+  },
+  "mi325x-256g": {
+    note: 'TFLOPS not checked: no AMD page here prints the MI325X\'s. AMD\'s ROCm hardware table (https://github.com/ROCm/ROCm/blob/e396b4898f459db094bfd60b876f419f77eb9f09/docs/reference/gpu-arch-specs.rst: "MI325X", "CDNA3", "gfx942", "256", "304 (38 per XCD)", as for the MI300X) gives it the MI300X\'s silicon, so the MI300X\'s checked 1,307.4 / 2,614.9 are carried over (derived); a third party says the same (https://www.slicast.com/article/1w7kkwv: "the MI325X has the same capabilities as the MI300X: 2.6 petaflops for 8-bit floating point (FP8) performance and 1.3 petaflops for 16-bit floating point (FP16)")',
+  },
   "h100-nvl-94g": {
     note: "not on the vendor's page here; corroborated by https://grokipedia.com/page/210100120: \"delivering up to 3.93 TB/s memory bandwidth\" (3,900 kept, NVIDIA's table figure)",
   },
@@ -95,7 +101,7 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
     note: "bandwidth as the other RTX PRO 6000s (same memory); TFLOPS derived from NVIDIA's 3,511 AI TOPS (sparse FP4); not re-read",
   },
   "rtx5090-32g": {
-    note: 'not on NVIDIA\'s page here; corroborated by https://pocketmags.com/linux-format-magazine/may-2025/articles/nvidia-geforce-rtx-5090: "AI cores: 680 … TFLOPS: 104 FP32, 838 FP16 … Bandwidth: 1,792GB/s" (838 = FP16-accumulate with sparsity, so 419 dense, 209.5 at FP32 accumulate)',
+    note: 'not on NVIDIA\'s page here; corroborated by https://pocketmags.com/linux-format-magazine/may-2025/articles/nvidia-geforce-rtx-5090: "AI cores: 680 … TFLOPS: 104 FP32, 838 FP16 … Bandwidth: 1,792GB/s" (838 = FP16-accumulate with sparsity, so 419 dense, 209.5 at FP32 accumulate). FP4 is 1,676, where the starting list had 838: NVIDIA\'s "3,352 AI TOPS" (FP4, 2:4-sparse) halved, as https://techcrawlr.com/nvidia-launches-geforce-rtx-50-series-with-blackwell-architecture reprints it ("delivers 3,352 trillion AI operations per second"; third-party, not read on NVIDIA\'s page); a contributor\'s system file in an unmerged pull request to NVIDIA\'s repository (ai-dynamo/aiconfigurator#1312 at 2388232, so not NVIDIA\'s figure) has the same "1676.0 TFLOPS dense" and "mem_bw: 1792000000000"',
   },
   "rtx5080-16g": {
     note: 'bandwidth as in gpus.json, not re-read; BF16 derived: RTX 5090\'s 209.5 × 336/680 tensor cores × 2.62/2.41 GHz, the counts and clocks per https://www.sipoch.com/en/articles/300330022705642: "tensor cores 680 (5th generation) … 336 (5th generation)", "maximum clock frequency 2.41 GHz … 2.62 GHz"',
@@ -147,7 +153,7 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
   },
   "arcb580-12g": { note: "bandwidth as in gpus.json, not re-read; its XMX figure is not used (unchecked)" },
   "gb10-128g": {
-    note: 'FP4 not checked: NVIDIA\'s DGX Spark porting guide (https://docs.nvidia.com/dgx/dgx-spark-porting-guide/overview.html) says only "sharing 128GB of LPDDR5x memory with the integrated GPU"; FP4 is "up to 1 PFLOP of FP4 (with sparsity)" as https://ai-infrastructure.net/dgx-spark/ reprints NVIDIA\'s page, halved here',
+    note: 'FP4 is NVIDIA\'s "1 千万亿次" (10^15 FLOPS) halved, as every card\'s 2:4-sparse headline is; that page does not say "sparse", NVIDIA\'s English product page does in its footnote as reprinted at https://ai-infrastructure.net/dgx-spark/ ("up to 1 PFLOP of FP4 (with sparsity)"), and a contributor\'s system file in an unmerged pull request to NVIDIA\'s repository (ai-dynamo/aiconfigurator#677 at 11b96f9d, so not NVIDIA\'s figure) measured "~427 TFLOPS dense (mmapeak); 1 PFLOP with 2:4 structured sparsity (official)", under the 500 kept; NVIDIA\'s DGX Spark porting guide (https://docs.nvidia.com/dgx/dgx-spark-porting-guide/overview.html) says only "sharing 128GB of LPDDR5x memory with the integrated GPU"',
   },
   "apple-m1": {
     note: "M1 bandwidth (LPDDR4X-4266 × 128-bit) and Apple's \"2.6 teraflops\" as in gpus.json / Apple's M1 event, not re-read",

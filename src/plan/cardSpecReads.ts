@@ -316,6 +316,26 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
         "## Platform Specifications … | Specification | DGX Spark (GB10) | B300 | … | Memory | 128 GB LPDDR5x | 192 GB HBM3e | … | Memory Bandwidth | 273 GB/s | 8 TB/s |",
       fields: { memBandwidthGBps: { printed: "| Memory Bandwidth | 273 GB/s", times: 1 } },
     },
+    {
+      url: "https://developer.nvidia.com/zh-cn/blog/how-nvidia-dgx-sparks-performance-enables-intensive-ai-tasks",
+      host: "NVIDIA's developer blog (developer.nvidia.com, Chinese edition of \"How NVIDIA DGX Spark's Performance Enables Intensive AI Tasks\"), as the search corpus stores it",
+      quote:
+        "这款基于 Blackwell 架构的紧凑型超级计算机,具备每秒 1 千万亿次的 FP4 AI 计算性能、128 GB 的一致性统一系统内存,以及每秒 273 GB 的内存带宽,并预装了 NVIDIA AI 软件堆栈。",
+      fields: {
+        memBandwidthGBps: { printed: "以及每秒 273 GB", times: 1 },
+        // "1 千万亿次" is 10^15 FLOPS of FP4: NVIDIA's 2:4-sparse headline, halved like every card's (cardSpecs.ts).
+        fp4: { printed: "具备每秒 1 千万亿次", times: 500 },
+      },
+    },
+  ],
+  "mi325x-256g": [
+    {
+      url: "https://github.com/ROCm/rocm-blogs/blob/2961d765a04c4d6d6ff19269baf9a268dcd59db0/blogs/artificial-intelligence/mlperf-training-v5.0/README.md",
+      host: "AMD's own repository ROCm/rocm-blogs (the source of rocm.blogs.amd.com; the post's MLPerf Training v5.0 submission is AMD's)",
+      quote:
+        "MI300X has a large HBM3 memory capacity of 192GB and 5.3 TB/s memory bandwidth, and the newer MI325X has 256 GB of HBM3e memory offering 6 TB/s memory bandwidth. … AMD's MI300X accelerator features 192GB of HBM3 memory with 5.3TB/s of bandwidth across eight memory stacks while the newer MI325X upgrades to 256GB of HBM3E memory delivering 6TB/s of bandwidth.",
+      fields: { memBandwidthGBps: { printed: "256 GB of HBM3e memory offering 6 TB/s", times: 1000 } },
+    },
   ],
   "mi300x-192g": [
     {

@@ -272,7 +272,7 @@ export const CARD_SPECS: readonly CardSpec[] = [
     "gddr",
     "pcie",
     1792,
-    geforce(209.5, 419, 838, 838),
+    geforce(209.5, 419, 1676, 838),
     link.pcie5,
     "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/",
   ),

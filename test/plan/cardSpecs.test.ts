@@ -99,8 +99,32 @@ describe("card speed specs", () => {
         "l40s-48g",
         "mi300x-192g",
         "mi355x-288g",
+        "gb10-128g",
       ]),
     );
+  });
+
+  test('DGX Spark is checked whole on NVIDIA\'s developer blog: 273 GB/s, and its FP4 "1 千万亿次" (10^15) halved to 500 dense', () => {
+    const gb10 = SPECS.find((c) => c.label === "gb10-128g");
+    expect(gb10?.checked).toBe(true);
+    expect(gb10?.checkedFields).toEqual(expect.arrayContaining(["memBandwidthGBps", "fp4"]));
+    expect(gb10?.tflops.fp4).toBe(500);
+    expect(gb10?.reads.some((r) => r.url.startsWith("https://developer.nvidia.com/"))).toBe(true);
+  });
+
+  test("MI325X: AMD's own blog gives its 6 TB/s, but no AMD page here prints its TFLOPS, so it is not checked whole", () => {
+    const mi325x = SPECS.find((c) => c.label === "mi325x-256g");
+    expect(mi325x?.memBandwidthGBps).toBe(6000);
+    expect(mi325x?.checkedFields).toEqual(["memBandwidthGBps"]);
+    expect(mi325x?.checked).toBe(false);
+    expect(mi325x?.checkQuote).toContain("TFLOPS not checked");
+  });
+
+  test("RTX 5090 FP4 is NVIDIA's 3,352 sparse AI TOPS halved (1,676), not the starting list's 838, and stays unchecked (a reprint)", () => {
+    const rtx5090 = SPECS.find((c) => c.label === "rtx5090-32g");
+    expect(rtx5090?.tflops.fp4).toBe(1676);
+    expect(rtx5090?.checked).toBe(false);
+    expect(rtx5090?.checkQuote).toContain("3,352");
   });
 
   test("where the vendor prints another figure, the vendor's stands: B200 7,700 GB/s and B300 7,750, not gpus.json's 8,000", () => {
