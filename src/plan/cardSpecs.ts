@@ -805,10 +805,47 @@ export function vendorOf(spec: Pick<CardSpec, "name">): CardVendor {
   return "other";
 }
 
+/**
+ * The cards whose every speed figure was read on the vendor's own page or repository (cardSpecChecks.ts
+ * decides it from the quotes; test/plan/cardSpecs.test.ts holds this copy equal), so an option's speed
+ * basis can say so without the quotes in the engine's chunk.
+ */
+export const VENDOR_CHECKED_LABELS: ReadonlySet<string> = new Set([
+  "h100-80g",
+  "h100-pcie-80g",
+  "h200-141g",
+  "b200-180g",
+  "b300-288g",
+  "gb200-186g",
+  "gb300-288g",
+  "a100-80g",
+  "a100-pcie-80g",
+  "a30-24g",
+  "l40s-48g",
+  "l4-24g",
+  "mi300x-192g",
+  "mi355x-288g",
+  "gb10-128g",
+]);
+
 /** The speed model's view of a card; a label not in the table gives a card with no bandwidth, whose speed is null with a reason. */
 export function speedCardOf(gpuClass: string): SpeedCard {
   const s = cardSpecOf(gpuClass);
   if (s === undefined)
-    return { label: gpuClass, kind: "gddr", vendor: "other", memBandwidthGBps: null, tflops: tf(null) };
-  return { label: s.label, kind: s.kind, vendor: vendorOf(s), memBandwidthGBps: s.memBandwidthGBps, tflops: s.tflops };
+    return {
+      label: gpuClass,
+      kind: "gddr",
+      vendor: "other",
+      memBandwidthGBps: null,
+      tflops: tf(null),
+      vendorChecked: false,
+    };
+  return {
+    label: s.label,
+    kind: s.kind,
+    vendor: vendorOf(s),
+    memBandwidthGBps: s.memBandwidthGBps,
+    tflops: s.tflops,
+    vendorChecked: VENDOR_CHECKED_LABELS.has(s.label),
+  };
 }

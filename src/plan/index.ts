@@ -144,7 +144,15 @@ export type {
   CardVendor,
   ComputeFormat,
 } from "./speed/types.ts";
-export { CARD_SPECS, BENCHMARK_GPU_KEYS, HOST_MEMORY, cardSpecOf, speedCardOf, type CardSpec } from "./cardSpecs.ts";
+export {
+  CARD_SPECS,
+  BENCHMARK_GPU_KEYS,
+  HOST_MEMORY,
+  VENDOR_CHECKED_LABELS,
+  cardSpecOf,
+  speedCardOf,
+  type CardSpec,
+} from "./cardSpecs.ts";
 export {
   cardSpecCheck,
   cardSpecsWithChecks,

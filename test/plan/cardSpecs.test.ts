@@ -8,6 +8,7 @@ import {
   BENCHMARK_GPU_KEYS,
   CARD_SPECS,
   HOST_MEMORY,
+  VENDOR_CHECKED_LABELS,
   VENDOR_READS,
   cardSpecOf,
   cardSpecsWithChecks,
@@ -102,6 +103,12 @@ describe("card speed specs", () => {
         "gb10-128g",
       ]),
     );
+  });
+
+  test("the engine's copy of the checked cards is the quotes' verdict, and an option's speed basis says which were not read", () => {
+    expect([...VENDOR_CHECKED_LABELS].sort()).toEqual(checked.map((c) => c.label).sort());
+    expect(speedCardOf("h100-80g").vendorChecked).toBe(true);
+    expect(speedCardOf("rtx4090-24g").vendorChecked).toBe(false);
   });
 
   test('DGX Spark is checked whole on NVIDIA\'s developer blog: 273 GB/s, and its FP4 "1 千万亿次" (10^15) halved to 500 dense', () => {

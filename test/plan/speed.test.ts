@@ -114,6 +114,16 @@ describe("what the model must say, not only how close it gets", () => {
     expect(e.basis).toContain("custom-card-48g has no memory bandwidth known");
   });
 
+  test("the basis says when a card's figures were not read on the vendor's own page (RTX A6000), and not when they were (H100)", () => {
+    const a6000 = oneCardCase().input;
+    expect(estimateSpeed(a6000).basis).toContain(
+      "rtxa6000-48g (gddr, 768 GB/s, figures not read on the vendor's own page)",
+    );
+    const h100 = estimateSpeed({ ...a6000, card: speedCardOf("h100-80g") }).basis;
+    expect(h100).toContain("h100-80g (hbm, 3350 GB/s)");
+    expect(h100).not.toContain("vendor's own page");
+  });
+
   test("llama.cpp's layer split does not speed decode: RTX A6000 8B Q4_K_M measured 105.4 t/s on 1 card, 96.5 on 4", () => {
     const one = oneCardCase();
     const four = cases.find((x) => x.id === "xd-rtx-a6000-48gb-x4-8b-q4-k-m tg512");

@@ -39,7 +39,7 @@ describe("optionSpeed on a real plan option", () => {
     const e = optionSpeed(theOption(), shape, q4, tg128);
     expect(e.decodeTps).not.toBeNull();
     expect(Math.abs((e.decodeTps as number) / 188.96 - 1)).toBeLessThanOrEqual(0.15);
-    expect(e.basis).toContain("llamacpp on rtx4090-24g (gddr, 1008 GB/s)");
+    expect(e.basis).toContain("llamacpp on rtx4090-24g (gddr, 1008 GB/s, figures not read on the vendor's own page)");
   });
 
   test("the same option's pp512 within 60% of the scoreboard's 14,770.63 t/s (its group's p90 band)", () => {

@@ -215,6 +215,7 @@ describe("speed of a pipeline", () => {
       vendor: "nvidia",
       memBandwidthGBps: 3350,
       tflops: { bf16: 989, fp16: 989, fp8: 1979, fp4: null, int8: 1979 },
+      vendorChecked: true,
     },
     model: {
       weightsBytes: 16e9,

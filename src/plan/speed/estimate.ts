@@ -38,7 +38,9 @@ function termsLine(input: SpeedInput, terms: SpeedTerms): string {
     ? "host RAM"
     : `${gbps !== null && !Number.isInteger(gbps) ? Math.round(gbps) : gbps} GB/s`;
   const fit = terms.fitted ? `fitted on ${terms.fittedOn}` : terms.fittedOn;
-  return `${input.layout.engine} on ${input.card.label} (${input.card.kind}, ${bw}): reads at ${Math.round(terms.bandwidthEfficiency * 100)}% of bandwidth + ${terms.stepFixedMs} ms per step, prefill at ${Math.round(terms.prefillComputeEfficiency * 100)}% of dense TFLOPS (${fit})`;
+  // Said where a card's figures are third parties' reprints: the vendor's own page was not read for them.
+  const read = input.card.vendorChecked === false ? ", figures not read on the vendor's own page" : "";
+  return `${input.layout.engine} on ${input.card.label} (${input.card.kind}, ${bw}${read}): reads at ${Math.round(terms.bandwidthEfficiency * 100)}% of bandwidth + ${terms.stepFixedMs} ms per step, prefill at ${Math.round(terms.prefillComputeEfficiency * 100)}% of dense TFLOPS (${fit})`;
 }
 
 /**

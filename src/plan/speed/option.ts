@@ -116,6 +116,7 @@ function splitCardOf(option: PlanOption): SpeedCard | null {
     label: classes.join(" + "),
     kind: heaviest.kind,
     vendor: heaviest.vendor,
+    vendorChecked: cards.every((d) => d.card.vendorChecked === true),
     memBandwidthGBps: weighted((c) => c.memBandwidthGBps),
     tflops: {
       bf16: weighted((c) => c.tflops.bf16),
@@ -203,6 +204,7 @@ export function speedInputOf(
         vendor: "other",
         memBandwidthGBps: null,
         tflops: { bf16: null, fp16: null, fp8: null, fp4: null, int8: null },
+        vendorChecked: null,
       }
     : (splitCardOf(option) ?? speedCardOf(p.gpuClass));
   const llamacpp = option.engine === "llamacpp";

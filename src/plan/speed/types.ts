@@ -42,6 +42,11 @@ export interface SpeedCard {
   memBandwidthGBps: number | null;
   /** Dense matrix TFLOPS per format; null where the card has none or none is published. */
   tflops: Record<ComputeFormat, number | null>;
+  /**
+   * Every figure above was read on the vendor's own page (cardSpecChecks.ts); false: as third parties
+   * print them; null: not the card table's (a CPU's host RAM, whose figure the basis names).
+   */
+  vendorChecked: boolean | null;
 }
 
 /** The model as speed sees it: what one decoded token reads and multiplies. */
