@@ -323,7 +323,8 @@ export function speedQuestionOf(option: PlanOption, ctx: SpeedContext): number[]
  * A data-parallel MoE engine's expert group (speed/expertGroup.ts): vLLM's DP ranks spread the experts over
  * DP × TP cards ("expert layers form a tensor parallel group of size DP × TP", its all2all by all-gather and
  * reduce-scatter unless told otherwise); SGLang's DP attention over them too, through DeepEP's all-to-all across
- * nodes and by gather within one. A card's bytes are its load's, its experts E ÷ ranks a layer (ceil, under EP).
+ * nodes and by gather within one (its plain --dp-size ranks are replicas). A card's bytes are its load's, its
+ * experts E ÷ ranks a layer (ceil, under EP).
  */
 function expertGroupOf(
   option: PlanOption,
@@ -335,6 +336,8 @@ function expertGroupOf(
   const dp = dataParallelRanks(option);
   const card = option.cards[0];
   if (dp <= 1 || model.routedExperts <= 1 || !card || option.engine === "llamacpp") return null;
+  // SGLang's plain --dp-size ranks are whole replicas, each its own experts: no group.
+  if (option.engine !== "vllm" && p.dpAttention !== true) return null;
   const ranks = dp * Math.max(1, p.tensorParallel) * Math.max(1, p.pipelineParallel);
   const e = model.routedExperts;
   const cardExpertBytes = artifact.expertBytes * (p.expertParallel ? Math.ceil(e / ranks) / e : 1 / ranks);
