@@ -57,7 +57,7 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
   const reduce = allReduceMs(tp, model.layers, model.hiddenSize, chunkTokens, links, terms);
   const hops = pipelineHopsMs(layout.pipelineStages, model.hiddenSize, chunkTokens, links, terms);
   const rpc = rpcMs(model.hiddenSize, chunkTokens, links);
-  const exchange = group ? expertExchangeMs(group, model, chunkTokens, links, terms) : { ms: 0, assumed: "" };
+  const exchange = group ? expertExchangeMs(group, model, chunkTokens, links, terms, true) : { ms: 0, assumed: "" };
   for (const a of [reduce.assumed, hops.assumed, rpc.assumed, exchange.assumed]) if (a !== "") assumed.push(a);
 
   let layerMs = Math.max(computeMs, deviceMs) + hostMs + chunks * (terms.stepFixedMs + reduce.ms + exchange.ms);
