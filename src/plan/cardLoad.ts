@@ -29,5 +29,6 @@ export function cardLoad(parts: CardLoadParts): CardLoad {
     overBytes: Math.max(0, used - parts.usableBytes),
   };
   if (mtp > 0) load.mtpWeightsBytes = mtp;
+  if ((parts.commBufferBytes ?? 0) > 0) load.commBufferBytes = parts.commBufferBytes ?? 0;
   return load;
 }

@@ -131,6 +131,8 @@ export { splitArgv, shellWord, type CommandContext, type CommandOption } from ".
 export { optionSpeed, speedModelOf, computeFormatOf, type SpeedContext } from "./speed/option.ts";
 export { estimateSpeed } from "./speed/estimate.ts";
 export { expectedDistinctExperts } from "./speed/experts.ts";
+export { EXCHANGE_TERMS, expertExchangeMs } from "./speed/expertGroup.ts";
+export { deepEpBufferBytes } from "./engines/sglang/deepep.ts";
 export { DEFAULT_FABRIC_GBPS } from "./speed/links.ts";
 export { DEFAULT_HOST_GBPS, ddrChannelGBps } from "./speed/host.ts";
 export { speedTerms, SPEED_PRIORS, type SpeedTerms, type SpeedTermValues, type FittedKey } from "./speed/terms.ts";

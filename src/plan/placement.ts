@@ -72,6 +72,8 @@ export function layoutId(a: Artifact, engine: Engine, p: Placement, mode: string
     ...(serving(engine) && (p.pipelineParallel !== Math.max(1, p.nodes) || (p.dataParallel ?? 1) > 1)
       ? [`tp${p.tensorParallel}pp${p.pipelineParallel}dp${p.dataParallel ?? 1}`]
       : []),
+    // SGLang's DP attention over the same ranks as its plain --dp-size is another layout.
+    ...(p.dpAttention === true ? ["dpa"] : []),
   ].join("|");
 }
 
@@ -94,6 +96,7 @@ export function placementLabel(p: Placement, engine?: Engine): string {
 /** How a vLLM/SGLang replica splits its cards when its width alone does not say: " (TP 2 × PP 3)", " (DP 4 × TP 2)". */
 export function splitWords(p: Placement): string {
   const dp = p.dataParallel ?? 1;
+  if (p.dpAttention === true) return ` (DP attention ${dp} × TP ${p.tensorParallel}, EP ${dp * p.tensorParallel})`;
   if (dp > 1) return ` (DP ${dp} × TP ${p.tensorParallel})`;
   if (inNodeStages(p)) return ` (TP ${p.tensorParallel} × PP ${p.pipelineParallel})`;
   return "";

@@ -135,6 +135,11 @@ export interface ModelShape {
    * num_nextn_predict_layers), which the engines load only for speculative decoding; absent: none.
    */
   mtpParams?: number;
+  /**
+   * Parameters of one decoder layer's attention projections (MLA's low-rank q/kv, or GQA's q/k/v/o), from the
+   * config's geometry: what SGLang's DP attention keeps whole on every rank. Absent: not read.
+   */
+  attentionParamsPerLayer?: number;
 }
 
 /** YaRN rope scaling: positions stretched by `factor` over the model's native `originalTokens` (vLLM: original × factor tokens). */

@@ -265,6 +265,8 @@ export interface CardLoad {
   kvBytes: number;
   /** The engine's own: CUDA context, activations, graphs, compute buffers. */
   engineBytes: number;
+  /** Of engineBytes, the MoE all-to-all library's buffers (DeepEP's NVSHMEM/NVLink buffers under SGLang's deepep backend); absent: none counted. */
+  commBufferBytes?: number;
   /** What the engine lets itself use of this card (e.g. utilization × total). */
   usableBytes: number;
   /** What the card really reports. */
@@ -292,6 +294,12 @@ export interface Placement {
    * the node, served as one endpoint (gpusPerNode = ranks × TP). Absent: 1.
    */
   dataParallel?: number;
+  /**
+   * SGLang --enable-dp-attention: the `dataParallel` ranks are one TP group of dataParallel × tensorParallel
+   * cards whose attention runs data-parallel (each rank its own attention weights and KV pool) while the MoE
+   * layers are sharded over the whole group (engines/serving/dpAttention.ts). Absent: false.
+   */
+  dpAttention?: boolean;
   /** llama.cpp: layers whose MoE experts stay in host RAM (--n-cpu-moe). */
   cpuMoeLayers: number;
   /** llama.cpp: layers on the cards (-ngl); -1 for all. */

@@ -24,6 +24,8 @@ function cardJson(c: CardLoad): Record<string, unknown> {
     usable_gb: gib(c.usableBytes),
     physical_gb: gib(c.physicalBytes),
     mtp_weights_gb: gib(c.mtpWeightsBytes ?? 0),
+    // Of engine_gb, the MoE all-to-all library's buffers (SGLang's DeepEP across nodes); 0 when none is counted.
+    comm_buffer_gb: gib(c.commBufferBytes ?? 0),
     left_gb: gib(c.leftBytes),
     over_gb: gib(c.overBytes),
   };
@@ -89,6 +91,8 @@ export function optionJson(o: PlanOption): Record<string, unknown> {
     // The ranks the option's one command starts (--data-parallel-size, --dp-size); 1 for plain TP / PP. Before the
     // data-parallel options existed it counted the copies one node could hold, which `replicas` says cluster-wide.
     data_parallel: o.dataParallel ?? 1,
+    // SGLang --enable-dp-attention: the data_parallel ranks are one TP group, each its own attention and KV pool.
+    dp_attention: p.dpAttention === true,
     cost_per_mtok: o.costPerMtok == null ? null : Math.round(o.costPerMtok * 1000) / 1000,
     what_to_buy: (o.whatToBuy ?? []).map((b) => ({ change: b.change, cards_added: b.cardsAdded, class: b.gpuClass })),
     // What it lacks that is not a card (null when nothing else): RAM on a node, or one fabric for its nodes.

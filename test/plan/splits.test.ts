@@ -202,7 +202,8 @@ describe("one data-parallel engine over a node", () => {
     const dp = m.options.find((o) => o.engine === "vllm" && o.placement.dataParallel === 8);
     expect(dp?.fits).toBe(true);
     expect(dp?.placement.tensorParallel).toBe(1);
-    // SGLang's ranks are whole replicas: one card does not hold Mixtral, so no SGLang DP 8 × TP 1.
+    // SGLang's ranks are whole replicas: one card does not hold Mixtral, so no SGLang DP 8 × TP 1 (and its DP
+    // attention, which would spread the experts, is not offered for Mixtral: server_args names DeepSeek and Qwen MoE).
     expect(m.options.some((o) => o.engine === "sglang" && o.placement.dataParallel === 8)).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ import { type Json, optionalInt } from "./fields.ts";
 import type { ModelShape } from "../shapeTypes.ts";
 
 /** One MTP layer's attention: MLA's low-rank projections (GLM-5.x, DeepSeek-V3) or GQA's, Qwen3.5's gated q included. */
-function attentionParams(t: Json, hidden: number): number {
+export function attentionParams(t: Json, hidden: number): number {
   const heads = optionalInt(t, "num_attention_heads") ?? 0;
   const rank = optionalInt(t, "kv_lora_rank");
   if (rank !== undefined && rank > 0) {

@@ -19,7 +19,7 @@ import {
   tiedEmbeddingsOf,
 } from "./model.ts";
 import { moeOf } from "./moe.ts";
-import { mtpParamsOf } from "./mtp.ts";
+import { attentionParams, mtpParamsOf } from "./mtp.ts";
 import { dtypeBytes } from "../dtype.ts";
 import type { ModelShape } from "../shapeTypes.ts";
 
@@ -96,7 +96,21 @@ export function shapeFromConfig(
     quantMethod: quantMethodOf(config, text, extraJson),
     tiedEmbeddings: tiedEmbeddingsOf(config, text, modelType),
     ...(mtpParams !== undefined ? { mtpParams } : {}),
+    attentionParamsPerLayer: attentionParams(text, hiddenSize) + indexerParams(text, hiddenSize),
   };
+}
+
+/**
+ * DSA's lightning indexer beside each attention (DeepSeek-V3.2, GLM-5.x: `index_n_heads`, `index_head_dim`): its
+ * query from the q latent (q_lora_rank → heads × dim), its key (hidden → dim) and its head weights (hidden →
+ * heads), as DeepSeek's inference/model.py `Indexer` builds them; 0 without one.
+ */
+function indexerParams(t: Json, hidden: number): number {
+  const dim = optionalInt(t, "index_head_dim") ?? 0;
+  const heads = optionalInt(t, "index_n_heads") ?? 0;
+  if (dim <= 0 || heads <= 0) return 0;
+  const qRank = optionalInt(t, "q_lora_rank") ?? hidden;
+  return qRank * heads * dim + hidden * dim + hidden * heads;
 }
 
 /**

@@ -81,6 +81,8 @@ export interface CardBudget {
   requestedBytes?: number;
   /** The MTP weights among weightsBytes (vLLM/SGLang with MTP speculative decoding on); absent or 0: none. */
   mtpWeightsBytes?: number;
+  /** Of engineBytes, the MoE all-to-all library's buffers (SGLang's DeepEP); absent or 0: none. */
+  commBufferBytes?: number;
 }
 
 /**
@@ -104,6 +106,7 @@ export function cardEval(engine: Engine, part: Part, w: Workload, contextTokens:
     usableBytes: usable,
     physicalBytes: part.physicalBytes,
     mtpWeightsBytes: b.mtpWeightsBytes ?? 0,
+    commBufferBytes: b.commBufferBytes ?? 0,
   });
   const e: CardEval = {
     load,

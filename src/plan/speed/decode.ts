@@ -7,10 +7,13 @@
  */
 import { touchedExpertShare } from "./experts.ts";
 import { DEFAULT_HOST_GBPS } from "./host.ts";
-import { allReduceMs, pipelineHopsMs } from "./links.ts";
+import { expertExchangeMs, expertGroupReadBytes } from "./expertGroup.ts";
+import { allReduceMs, pipelineHopsMs, type WireTime } from "./links.ts";
 import { rpcMs } from "./rpc.ts";
 import type { SpeedTerms } from "./terms.ts";
 import type { ComputeFormat, SpeedInput } from "./types.ts";
+
+const NO_WIRE: WireTime = { ms: 0, assumed: "" };
 
 export interface StepTime {
   ms: number;
@@ -34,9 +37,16 @@ export function cardCompute(input: SpeedInput): { tflops: number | null; format:
 /**
  * The step for `batch` sequences at `contextTokens` of context each.
  * Needs the card's bandwidth (the caller checks); compute unknown counts as
- * no compute bound, which the caller only allows at batch 1.
+ * no compute bound, which the caller only allows at batch 1. `alone`: the one
+ * sequence in the whole engine (a data-parallel engine's other ranks idle).
  */
-export function decodeStepMs(input: SpeedInput, terms: SpeedTerms, batch: number, contextTokens: number): StepTime {
+export function decodeStepMs(
+  input: SpeedInput,
+  terms: SpeedTerms,
+  batch: number,
+  contextTokens: number,
+  alone = false,
+): StepTime {
   const { model, layout, card, links } = input;
   const assumed: string[] = [];
   const share = touchedExpertShare(model.routedExperts, model.expertsPerToken, batch);
@@ -55,8 +65,11 @@ export function decodeStepMs(input: SpeedInput, terms: SpeedTerms, batch: number
   }
   const deviceBw = layout.cpuOnly ? (hostBw ?? DEFAULT_HOST_GBPS) : (card.memBandwidthGBps ?? 0);
   const deviceBytes = layout.cpuOnly ? touchedBytes : touchedBytes - hostTouched;
+  // Experts spread over a data-parallel engine's ranks: the card's own bytes, its experts at the group's tokens.
+  const group = layout.expertGroup;
+  const cardBytes = group ? expertGroupReadBytes(group, model, batch, alone) : deviceBytes / tp;
   const memoryMs =
-    deviceBytes / tp / (deviceBw * terms.bandwidthEfficiency * 1e6) +
+    cardBytes / (deviceBw * terms.bandwidthEfficiency * 1e6) +
     kvPerCard / (deviceBw * terms.kvBandwidthEfficiency * 1e6);
   const hostMs =
     !layout.cpuOnly && hostTouched > 0
@@ -70,9 +83,10 @@ export function decodeStepMs(input: SpeedInput, terms: SpeedTerms, batch: number
   const reduce = allReduceMs(tp, model.layers, model.hiddenSize, batch, links, terms);
   const hops = pipelineHopsMs(layout.pipelineStages, model.hiddenSize, batch, links, terms);
   const rpc = rpcMs(model.hiddenSize, batch, links);
-  for (const a of [reduce.assumed, hops.assumed, rpc.assumed]) if (a !== "") assumed.push(a);
+  const exchange = group ? expertExchangeMs(group, model, batch, links, terms) : NO_WIRE;
+  for (const a of [reduce.assumed, hops.assumed, rpc.assumed, exchange.assumed]) if (a !== "") assumed.push(a);
 
   const bound = computeMs > memoryMs ? "compute" : "memory";
-  const ms = Math.max(memoryMs, computeMs) + hostMs + terms.stepFixedMs + reduce.ms + hops.ms + rpc.ms;
+  const ms = Math.max(memoryMs, computeMs) + hostMs + terms.stepFixedMs + reduce.ms + hops.ms + rpc.ms + exchange.ms;
   return { ms, bound, assumed };
 }

@@ -71,7 +71,7 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
     );
   const decodeContext = workload.inputTokens + workload.outputTokens / 2;
 
-  const alone = decodeStepMs(input, terms, 1, decodeContext);
+  const alone = decodeStepMs(input, terms, 1, decodeContext, true);
   const decodeTps = 1000 / alone.ms;
 
   const prefill = prefillMs(input, terms, workload.inputTokens);
@@ -79,7 +79,7 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
   const ttftMs =
     prefill.ms === null
       ? null
-      : terms.requestOverheadMs + prefill.ms + decodeStepMs(input, terms, 1, workload.inputTokens).ms;
+      : terms.requestOverheadMs + prefill.ms + decodeStepMs(input, terms, 1, workload.inputTokens, true).ms;
   if (prefill.ms === null)
     notes.push(
       layout.cpuOnly ? "prefill: CPU compute is not modelled" : `prefill: ${card.label} has no dense TFLOPS known`,
@@ -100,7 +100,8 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
     const microBatches = layout.engine === "llamacpp" ? 1 : Math.min(sequencesRun, layout.pipelineStages);
     const perMicroBatch = Math.ceil(sequencesRun / microBatches);
     // One sequence a micro-batch is the step the sequence alone took.
-    const step = perMicroBatch === 1 ? alone : decodeStepMs(input, terms, perMicroBatch, decodeContext);
+    const step =
+      perMicroBatch === 1 && !layout.expertGroup ? alone : decodeStepMs(input, terms, perMicroBatch, decodeContext);
     const interferenceMs =
       sequencesRun > 1 && prefill.ms !== null
         ? (terms.prefillInterference * (sequencesRun - 1) * prefill.ms) / workload.outputTokens

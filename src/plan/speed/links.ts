@@ -33,7 +33,7 @@ export interface WireTime {
   assumed: string;
 }
 
-function linkGBps(links: SpeedLinks, crossesNodes: boolean): { gbps: number; assumed: string } {
+export function linkGBps(links: SpeedLinks, crossesNodes: boolean): { gbps: number; assumed: string } {
   if (crossesNodes) {
     return links.fabricGBps === null
       ? { gbps: DEFAULT_FABRIC_GBPS, assumed: `fabric speed unknown: ${DEFAULT_FABRIC_GBPS} GB/s per card assumed` }

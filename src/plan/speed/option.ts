@@ -10,7 +10,7 @@ import { kvBytesPerToken } from "../kvPerToken.ts";
 import type { ModelShape } from "../shapeTypes.ts";
 import { estimateSpeed, sequencesRunOf } from "./estimate.ts";
 import { rpcCrossings } from "./rpc.ts";
-import type { ComputeFormat, SpeedCard, SpeedEstimate, SpeedInput, SpeedModel } from "./types.ts";
+import type { ComputeFormat, ExpertGroup, SpeedCard, SpeedEstimate, SpeedInput, SpeedModel } from "./types.ts";
 import type { Artifact, PlanOption } from "../types.ts";
 
 /**
@@ -62,6 +62,7 @@ export function speedModelOf(shape: ModelShape, artifact: Artifact, kvElementByt
     kvSplitByTensorParallel: shape.kvHeads > 0,
     attentionFlopsPerContextToken: 4 * shape.layers * shape.attentionHeads * shape.headDim,
     computeFormat: computeFormatOf(artifact),
+    moeLayers: moeLayersOf(shape),
   };
 }
 
@@ -213,7 +214,7 @@ export function speedInputOf(
   // A data-parallel engine is its ranks side by side: the speed model sees one rank, its share of the
   // sequences and of the pool (optionSpeed adds the ranks up).
   const ranks = dataParallelRanks(option);
-  return {
+  const input: SpeedInput = {
     card,
     model,
     layout: {
@@ -248,6 +249,10 @@ export function speedInputOf(
       sequencesTheKvHolds: sequencesTheKvHoldsOf(option, ctx),
     },
   };
+  // Set, not spread: speedInputOf runs for every option on every slider move.
+  const group = ranks > 1 ? expertGroupOf(option, model, artifact, ctx.sequences) : null;
+  if (group) input.layout.expertGroup = group;
+  return input;
 }
 
 /**
@@ -314,6 +319,39 @@ export function speedQuestionOf(option: PlanOption, ctx: SpeedContext): number[]
     ctx.fabricGBps ?? -1,
     ctx.hostBandwidthGBps ?? -1,
   ];
+}
+
+/**
+ * A data-parallel MoE engine's expert group (speed/expertGroup.ts): vLLM's DP ranks spread the experts over
+ * DP × TP cards ("expert layers form a tensor parallel group of size DP × TP", its all2all by all-gather and
+ * reduce-scatter unless told otherwise); SGLang's DP attention over them too, through DeepEP's all-to-all across
+ * nodes and by gather within one (its plain --dp-size ranks are replicas). A card's bytes are its load's, its
+ * experts E ÷ ranks a layer (ceil, under EP).
+ */
+function expertGroupOf(
+  option: PlanOption,
+  model: SpeedModel,
+  artifact: Artifact,
+  sequences: number,
+): ExpertGroup | null {
+  const p = option.placement;
+  const dp = dataParallelRanks(option);
+  const card = option.cards[0];
+  if (dp <= 1 || model.routedExperts <= 1 || !card || option.engine === "llamacpp") return null;
+  // SGLang's plain --dp-size ranks are whole replicas, each its own experts: no group.
+  if (option.engine !== "vllm" && p.dpAttention !== true) return null;
+  const ranks = dp * Math.max(1, p.tensorParallel) * Math.max(1, p.pipelineParallel);
+  const e = model.routedExperts;
+  const cardExpertBytes = artifact.expertBytes * (p.expertParallel ? Math.ceil(e / ranks) / e : 1 / ranks);
+  return {
+    ranks,
+    ranksPerNode: Math.max(1, p.gpusPerNode),
+    dataParallel: dp,
+    busyRanks: Math.max(1, Math.min(dp, sequences)),
+    exchange: p.dpAttention === true && p.nodes > 1 ? "all-to-all" : "gather",
+    cardDenseBytes: Math.max(0, card.weightsBytes - cardExpertBytes),
+    cardExpertBytes,
+  };
 }
 
 /** The data-parallel ranks of one vLLM/SGLang engine (placement.dataParallel), 1 otherwise. */

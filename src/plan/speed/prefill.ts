@@ -8,6 +8,7 @@
 import { cardCompute } from "./decode.ts";
 import { touchedExpertShare } from "./experts.ts";
 import { DEFAULT_HOST_GBPS } from "./host.ts";
+import { expertExchangeMs, expertGroupReadBytes } from "./expertGroup.ts";
 import { allReduceMs, pipelineHopsMs } from "./links.ts";
 import { rpcMs } from "./rpc.ts";
 import type { SpeedTerms } from "./terms.ts";
@@ -41,8 +42,10 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
   const share = touchedExpertShare(model.routedExperts, model.expertsPerToken, chunkTokens);
   const chunkBytes = model.weightsBytes - model.routedExpertBytes * (1 - share);
   const hostChunkBytes = layout.hostWeightsBytes - layout.hostExpertBytes * (1 - share);
-  const deviceMs =
-    (chunks * (chunkBytes - hostChunkBytes)) / tp / (card.memBandwidthGBps * terms.bandwidthEfficiency * 1e6);
+  // Experts spread over a data-parallel engine's ranks: a chunk reads the card's own weights once (expertGroup.ts).
+  const group = layout.expertGroup;
+  const perChunkBytes = group ? expertGroupReadBytes(group, model, chunkTokens) : (chunkBytes - hostChunkBytes) / tp;
+  const deviceMs = (chunks * perChunkBytes) / (card.memBandwidthGBps * terms.bandwidthEfficiency * 1e6);
   let hostMs = 0;
   if (hostChunkBytes > 0) {
     const hostBw = layout.hostBandwidthGBps ?? DEFAULT_HOST_GBPS;
@@ -54,9 +57,10 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
   const reduce = allReduceMs(tp, model.layers, model.hiddenSize, chunkTokens, links, terms);
   const hops = pipelineHopsMs(layout.pipelineStages, model.hiddenSize, chunkTokens, links, terms);
   const rpc = rpcMs(model.hiddenSize, chunkTokens, links);
-  for (const a of [reduce.assumed, hops.assumed, rpc.assumed]) if (a !== "") assumed.push(a);
+  const exchange = group ? expertExchangeMs(group, model, chunkTokens, links, terms, true) : { ms: 0, assumed: "" };
+  for (const a of [reduce.assumed, hops.assumed, rpc.assumed, exchange.assumed]) if (a !== "") assumed.push(a);
 
-  let layerMs = Math.max(computeMs, deviceMs) + hostMs + chunks * (terms.stepFixedMs + reduce.ms);
+  let layerMs = Math.max(computeMs, deviceMs) + hostMs + chunks * (terms.stepFixedMs + reduce.ms + exchange.ms);
   const stages = Math.max(1, layout.pipelineStages);
   if (layout.engine === "llamacpp" && stages > 1) {
     // Each batch's ubatches flow through the cards like a pipeline: u ubatches

@@ -43,6 +43,12 @@ export interface SpeedTerms extends WireTerms {
   requestOverheadMs: number;
   /** Tokens one prefill pass takes at most (llama.cpp -ub 512; vLLM/SGLang's chunked-prefill budget). */
   prefillChunkTokens: number;
+  /**
+   * A data-parallel engine's expert exchange (expertGroup.ts): fixed cost of one dispatch or combine, µs, and the
+   * share of the link's line rate its bytes reach. Absent: EXCHANGE_TERMS (fitted apart, on disaggregated decode rows).
+   */
+  exchangeLatencyUs?: number;
+  exchangeLinkShare?: number;
   /** Which rows the terms come from, or which terms they borrow and why. */
   fittedOn: string;
   /** Whether these terms were fitted on this engine and card kind's own rows. */

@@ -73,6 +73,34 @@ export interface SpeedModel {
   attentionFlopsPerContextToken: number;
   /** Which TFLOPS row the matmuls run at (fp8 for an FP8 checkpoint on a card with FP8, else bf16…). */
   computeFormat: ComputeFormat;
+  /** Decoder layers with routed experts: how many dispatch/combine exchanges an expert group makes a pass; absent: none. */
+  moeLayers?: number;
+}
+
+/**
+ * Routed experts spread over the ranks of a data-parallel engine (vLLM --data-parallel-size with a MoE, SGLang
+ * --enable-dp-attention): every card holds its share of the experts and runs its own rank's tokens; each MoE
+ * layer sends the tokens to the experts' cards and back (expertGroup.ts).
+ */
+export interface ExpertGroup {
+  /** Cards the experts spread over (DP × TP). */
+  ranks: number;
+  /** Of them, on one node (the rest are over the fabric). */
+  ranksPerNode: number;
+  /** Data-parallel ranks, each running its own batch. */
+  dataParallel: number;
+  /** Ranks that have a sequence at the workload (at most dataParallel): a step carries busyRanks × a rank's tokens. */
+  busyRanks: number;
+  /**
+   * How tokens reach the experts: "all-to-all" sends each token to its k experts' cards and back (DeepEP's
+   * dispatch and combine); "gather" all-gathers every rank's tokens and reduce-scatters the results
+   * (SGLang's DP attention without an a2a backend, vLLM's default all2all over the group).
+   */
+  exchange: "all-to-all" | "gather";
+  /** Weight bytes on one card that every step reads whatever the routing: attention, dense, shared, vocab. */
+  cardDenseBytes: number;
+  /** Routed-expert bytes on one card (its E ÷ ranks experts of every MoE layer). */
+  cardExpertBytes: number;
 }
 
 /** How the replica is laid out. */
@@ -96,6 +124,8 @@ export interface SpeedLayout {
   hostBandwidthGBps: number | null;
   /** The whole model runs on the CPU (llama.cpp without a GPU): every byte at host bandwidth. */
   cpuOnly: boolean;
+  /** A data-parallel engine's experts spread over its ranks; absent: the replica's experts are its own. */
+  expertGroup?: ExpertGroup;
 }
 
 /** The wires between the replica's cards. */

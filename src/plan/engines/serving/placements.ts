@@ -17,6 +17,7 @@
 import type { ClassPool, EnumContext, Enumerated, FabricOrder, Layout, Part, PoolNode } from "../../layout.ts";
 import { basePlacement, layoutId, tensorParallelProblem, where } from "../../placement.ts";
 import { fabricOrder, singleNodeHosts } from "../../pools.ts";
+import { sglangDpAttention } from "./dpAttention.ts";
 import { dataParallelAcrossNodes } from "./spanDp.ts";
 import { bitsOf } from "../../quant.ts";
 import type { Artifact, Engine } from "../../types.ts";
@@ -67,6 +68,8 @@ export function servingOptions(a: Artifact, engine: "vllm" | "sglang", c: EnumCo
     if (!pool.mig && nodeSplits(a, engine, c, pool, mem, widths, alone, moe, out, tpParts)) placed = true;
     // vLLM's DP engine over nodes, where a node's own does not hold the experts (spanDp.ts); pipelines are still tried.
     if (engine === "vllm") dataParallelAcrossNodes(a, c, pool, mem, widths, out);
+    // SGLang's DP attention: the node's cards as one group, or over nodes where one node's does not hold it (dpAttention.ts).
+    if (engine === "sglang") sglangDpAttention(a, c, pool, out);
     if (placed) continue;
     if (pool.mig) {
       out.refused.push({

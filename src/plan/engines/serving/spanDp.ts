@@ -17,7 +17,7 @@
  * copy of it gives the same KV without the expert all-to-all crossing the fabric; and there only the
  * fewest nodes that hold it. SGLang is not planned here: without DP attention its `--dp-size` TP groups
  * each span all `--nnodes` (data_parallel_controller.py: `tp_size_per_node = tp_size //
- * nnodes_per_tp_group`), which is TP across the fabric, and DP attention's own layout is not modelled.
+ * nnodes_per_tp_group`), which is TP across the fabric; its DP attention is dpAttention.ts.
  */
 import type { ClassPool, EnumContext, Enumerated, FabricOrder, Layout } from "../../layout.ts";
 import { basePlacement, layoutId } from "../../placement.ts";

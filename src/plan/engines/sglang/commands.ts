@@ -13,6 +13,7 @@ import {
   sequences,
 } from "../../commands.ts";
 import type { YarnExtension } from "../../shapeTypes.ts";
+import { sglangDpAttentionFraction } from "./evalCard.ts";
 import { yarnRopeScalingJson } from "../pastContext.ts";
 
 /**
@@ -32,6 +33,10 @@ function sglangArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   const { workload } = ctx;
   const args: Arg[] = [["--model-path", modelSource(ctx)]];
   if (ctx.revision !== "") args.push(["--revision", ctx.revision]);
+  if (placement.dpAttention === true) {
+    dpAttentionArgs(option, ctx, args);
+    return args;
+  }
   args.push(["--tp-size", placement.tensorParallel]);
   if (placement.pipelineParallel > 1) args.push(["--pp-size", placement.pipelineParallel]);
   // dp_size TP groups behind SGLang's own data-parallel controller, one endpoint (server_args.py `dp_size`;
@@ -46,6 +51,34 @@ function sglangArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   if (workload.kvDtype === "fp8") args.push(["--kv-cache-dtype", "fp8_e4m3"]);
   if (sequences(workload) > 1) args.push(["--max-running-requests", sequences(workload)]);
   return args;
+}
+
+/**
+ * DP attention (engines/serving/dpAttention.ts): `--tp-size` is the whole group and `--dp-size` the attention
+ * ranks in it (server_args `_handle_data_parallelism`: `assert tp_size % dp_size == 0`), the experts over all of
+ * them (`--ep-size`), across nodes through DeepEP. `--max-running-requests` is the whole engine's, which the
+ * scheduler divides by dp_size, so it is rounded up to a multiple of the ranks (a share of 0 would admit none).
+ */
+function dpAttentionArgs(option: CommandOption, ctx: CommandContext, args: Arg[]): void {
+  const { placement } = option;
+  const { workload } = ctx;
+  const dp = placement.dataParallel ?? 1;
+  const ranks = dp * placement.tensorParallel;
+  args.push(["--tp-size", ranks], ["--dp-size", dp], ["--enable-dp-attention"], ["--ep-size", ranks]);
+  if (placement.nodes > 1) args.push(["--moe-a2a-backend", "deepep"]);
+  args.push(["--context-length", workload.contextTokens]);
+  if (ctx.shape.yarn) args.push(...sglangYarnArgs(ctx.shape.yarn));
+  const card = option.cards[option.worstCardIndex ?? 0];
+  const mla = ctx.shape.layerCaches.some((l) => l.kind === "mla");
+  if (card)
+    pushFraction(
+      args,
+      "--mem-fraction-static",
+      workload.settings.memFractionStatic ?? sglangDpAttentionFraction(card.physicalBytes, ranks, mla),
+    );
+  if (workload.kvDtype === "fp8") args.push(["--kv-cache-dtype", "fp8_e4m3"]);
+  const perRank = Math.ceil(sequences(workload) / dp);
+  if (sequences(workload) > 1) args.push(["--max-running-requests", perRank * dp]);
 }
 
 export function sglangCommands(option: CommandOption, ctx: CommandContext): string[] {

@@ -3,10 +3,13 @@ import { cudaTotalBytes } from "../../cards.ts";
 import { cardEval } from "../engine.ts";
 import { runElemBytes, servingWeights } from "../serving/weights.ts";
 import { sglangBytesPerToken, sglangSequenceBytes } from "./kv.ts";
+import { deepEpBufferBytes } from "./deepep.ts";
 import { sglangContextBytes } from "./memory.ts";
+import { sglangMemFraction } from "./settings.ts";
 import { mtpBytesLoaded, mtpBytesSkipped } from "../vllm/mtp.ts";
 import type { CardEval, EvalContext, Layout, Part } from "../../layout.ts";
 import { resolveSettings } from "../../settings.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
 import type { KvDtype, Workload } from "../../types.ts";
 
 /** Bytes of one KV element: "auto" is the dtype the model runs in, fp8 one byte (as vLLM). */
@@ -15,12 +18,13 @@ export function sglangKvElementBytes(kv: KvDtype, modelDtypeBytes: number): numb
 }
 
 export function sglangEvalCard(
-  _layout: Layout,
+  layout: Layout,
   part: Part,
   ctx: EvalContext,
   w: Workload,
   contextTokens: number,
 ): CardEval {
+  if (layout.placement.dpAttention === true) return dpAttentionCard(layout, part, ctx, w, contextTokens);
   const s = resolveSettings("sglang", part.physicalBytes, w.settings, part.tensorParallel, w.sequences, part.gpuClass);
   const elem = sglangKvElementBytes(w.kvDtype, runElemBytes(ctx.shape, s));
   const weights = servingWeights(part, ctx.shape, s);
@@ -37,4 +41,54 @@ export function sglangEvalCard(
     outsideOk: true,
     mtpWeightsBytes: mtpBytesLoaded(part, ctx.shape, w.settings),
   });
+}
+
+/**
+ * One rank of SGLang's DP attention (engines/serving/dpAttention.ts): its own pool at the group's
+ * mem_fraction_static (tp_size the whole group, with the DP-attention reserve), the group's NCCL context,
+ * DeepEP's buffers across nodes, its share of the MTP layer, and its share of the sequences (the scheduler
+ * divides --max-running-requests by dp_size: model_runner `server_args.max_running_requests // dp_size`).
+ */
+function dpAttentionCard(layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
+  const ranks = Math.max(1, layout.dataParallel);
+  const s = resolveSettings("sglang", part.physicalBytes, w.settings, ranks, w.sequences, part.gpuClass);
+  const mla = ctx.shape.layerCaches.some((l) => l.kind === "mla");
+  const fraction = w.settings.memFractionStatic ?? sglangDpAttentionFraction(part.physicalBytes, ranks, mla);
+  const elem = sglangKvElementBytes(w.kvDtype, runElemBytes(ctx.shape, s));
+  const weights = servingWeights(part, ctx.shape, s);
+  const comm = layout.placement.nodes > 1 ? sglangDeepEpBytes(ctx.shape, ranks) : 0;
+  return cardEval("sglang", part, w, contextTokens, {
+    settings: s,
+    elementBytes: elem,
+    weightsBytes: weights.bodyBytes + weights.embedBytes - mtpBytesSkipped(part, ctx.shape, w.settings) / ranks,
+    usableBytes: fraction * cudaTotalBytes(part.physicalBytes, part.gpuClass),
+    engineBytes: sglangContextBytes(ranks) + comm,
+    kvAt: (c) => sglangSequenceBytes(part.kv, elem, c),
+    stepTokens: 1,
+    stepBytes: sglangBytesPerToken(part.kv, elem),
+    sequences: Math.ceil(Math.max(1, w.sequences) / ranks),
+    outsideOk: true,
+    mtpWeightsBytes: mtpBytesLoaded(part, ctx.shape, w.settings) / ranks,
+    commBufferBytes: comm,
+  });
+}
+
+/** SGLang's default --mem-fraction-static for a DP-attention group of `ranks` (dp = tp = ranks), kept per card and width. */
+export function sglangDpAttentionFraction(cardBytes: number, ranks: number, mla: boolean): number {
+  const key = `${cardBytes}|${ranks}|${mla ? 1 : 0}`;
+  let f = dpaFractions.get(key);
+  if (f === undefined) {
+    f = sglangMemFraction(cardBytes, ranks, mla, ranks);
+    dpaFractions.set(key, f);
+  }
+  return f;
+}
+const dpaFractions = new Map<string, number>();
+
+/** DeepEP's buffers on a card of a group of `ranks` (sglang/deepep.ts), dispatching in FP8 for an FP8 checkpoint. */
+export function sglangDeepEpBytes(shape: ModelShape, ranks: number): number {
+  const experts = shape.moe?.routedExperts ?? 0;
+  if (experts <= 0) return 0;
+  const b = deepEpBufferBytes(shape.hiddenSize, experts, ranks, shape.quantMethod === "fp8");
+  return b.nvlBytes + b.rdmaBytes;
 }

@@ -38,12 +38,20 @@ export function sglangPiecewiseGraphSizes(maxTokens: number): number {
  * docs/vllm-releases.md §7); the 2025 rule (8,192 above 60 GB, no piecewise term) gave 0.922, a pool 9% large.
  * Older 0.4.x builds used 0.88 at TP1, 0.87 TP2, 0.85 TP4, 0.81 TP8.
  */
-export function sglangMemFraction(cardMemoryBytes: number, tensorParallel: number, mla = false): number {
+export function sglangMemFraction(
+  cardMemoryBytes: number,
+  tensorParallel: number,
+  mla = false,
+  dpAttentionRanks = 0,
+): number {
   const cardMib = cardMemoryBytes / 2 ** 20;
   const { chunkedPrefill, graphMaxBs } = sglangTier(cardMib, tensorParallel);
   const piecewise = sglangPiecewiseGraphSizes(mla ? 2048 : chunkedPrefill);
   let reservedMib =
     512 + Math.max(chunkedPrefill, 2048) * 1.5 + graphMaxBs * 2 + (tensorParallel / 8) * 1024 + piecewise * 8;
+  // --enable-dp-attention: "DP attention needs more padding for some operations" (cuda_graph_max_bs × dp_size × 3
+  // MiB), and × 1.5 more past a graph batch of 300 (the same _handle_gpu_memory_settings).
+  if (dpAttentionRanks > 1) reservedMib += graphMaxBs * dpAttentionRanks * (graphMaxBs > 300 ? 4.5 : 3);
   if (cardMib > 60 * 1024) reservedMib = Math.max(reservedMib, 10 * 1024);
   return Math.min(0.95, Math.max(0.5, Math.round(((cardMib - reservedMib) / cardMib) * 1000) / 1000));
 }

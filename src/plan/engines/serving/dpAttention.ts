@@ -1,0 +1,179 @@
+/**
+ * SGLang's data-parallel attention for a mixture of experts (`--tp T --dp T --enable-dp-attention --ep-size T`,
+ * across nodes with `--nnodes --node-rank --dist-init-addr` and `--moe-a2a-backend deepep`): one TP group of T
+ * cards whose attention runs data-parallel, each rank its own attention weights, requests and KV pool, while
+ * the MoE layers are sharded over all T. Read at sgl-project/sglang (stored copies):
+ * - `layers/dp_attention.py` `compute_dp_attention_world_info`: `attn_tp_size = tp_size // dp_size`; at dp = tp
+ *   (the only split planned here) every rank's attention is TP 1, whole.
+ * - `model_executor/model_runner_kv_cache_mixin.py` @ 001ccef0 `get_cell_size_per_token`: an MLA cell is
+ *   (kv_lora_rank + qk_rope_head_dim) × layers, GQA's `get_num_kv_heads(get_attention_tp_size())`, and
+ *   `profile_max_num_token` sizes each rank's pool from its own card (`available − total × (1 − mem_fraction_static)`).
+ * - `models/deepseek_v2.py`: the embedding `VocabParallelEmbedding(..., enable_tp=not is_dp_attention_enabled())`
+ *   is whole on every rank; the dense layers' MLP keeps the whole group's TP unless `--moe-dense-tp-size 1`
+ *   (`enable_moe_dense_fully_dp`); the shared experts are `tp_size=1`, whole, under the deepep backend; the
+ *   lm_head stays vocab-parallel over the group unless `--enable-dp-lm-head`.
+ * Routed experts: E ÷ T a rank (SGLang's EP and DeepEP's low-latency buffer both need E divisible by T).
+ * Only for the families `enable_dp_attention`'s help names ("Currently DeepSeek-V2 and Qwen 2/3 MoE models are
+ * supported", server_args.py): DeepSeek V2/V3/R1/V3.2 and Kimi-K2 (DeepseekV3ForCausalLM), Qwen2/3-MoE.
+ *
+ * Listed on one node (the node's cards as one group: T pools where TP T keeps one copy of an MLA latent on
+ * each card) and, only where one node's group does not hold it, over the fewest nodes of one fabric.
+ */
+import { computeDtypeBytes } from "../../dtype.ts";
+import { geometryOfRange } from "../../geometries.ts";
+import type { ClassPool, EnumContext, Enumerated, Layout, Part } from "../../layout.ts";
+import { basePlacement, layoutId } from "../../placement.ts";
+import { fabricOrder, singleNodeHosts } from "../../pools.ts";
+import { bitsOf } from "../../quant.ts";
+import type { ModelShape } from "../../shapeTypes.ts";
+import type { Artifact, Placement } from "../../types.ts";
+import { moeLayersIn, weightParts } from "../../weights.ts";
+
+/** model_types of the families SGLang's --enable-dp-attention help says it supports. */
+const DP_ATTENTION_MODELS = new Set([
+  "deepseek_v2",
+  "deepseek_v3",
+  "deepseek_v32",
+  "kimi_k2",
+  "qwen2_moe",
+  "qwen3_moe",
+]);
+
+export function sglangDpAttention(a: Artifact, c: EnumContext, pool: ClassPool, out: Enumerated): void {
+  const experts = c.shape.moe?.routedExperts ?? 0;
+  const perNode = pool.maxPerNode;
+  if (!DP_ATTENTION_MODELS.has(c.shape.architecture)) return;
+  if (experts <= 1 || pool.mig || perNode < 2 || pool.memoryBytes === null) return;
+  const mem = pool.memoryBytes;
+  if (experts % perNode === 0) {
+    const hosts = singleNodeHosts(pool, perNode);
+    const one: Layout = {
+      id: "",
+      artifact: a,
+      engine: "sglang",
+      placement: dpaPlacement(pool.gpuClass, "", perNode, 1, hosts.nodeIds),
+      bitsPerWeight: bitsOf(a),
+      parts: [dpaPart(c.shape, a, pool.gpuClass, mem, perNode, false)],
+      host: null,
+      hosts: hosts.hosts,
+      freeNow: hosts.freeNow,
+      freeMemBytes: hosts.freeMemBytes,
+      cardsShort: 0,
+      replicas: hosts.replicas,
+      replicasFreeNow: hosts.replicasFreeNow,
+      dataParallel: perNode,
+    };
+    one.id = layoutId(a, "sglang", one.placement, "");
+    if (c.problem(one) === null) {
+      out.layouts.push(one);
+      return;
+    }
+  }
+  acrossNodes(a, c, pool, mem, experts, out);
+}
+
+/** The fewest nodes of one named fabric whose cards, one DP-attention group, hold it; the first fabric that does. */
+function acrossNodes(a: Artifact, c: EnumContext, pool: ClassPool, mem: number, experts: number, out: Enumerated) {
+  const perNode = pool.maxPerNode;
+  // The weights alone need this many nodes' cards at the least (half the bytes: runtime fp8 halves a 16-bit checkpoint).
+  const fewest = Math.max(2, Math.ceil(a.bytes / 2 / (perNode * mem)));
+  let refusal: { at: string; why: string } | null = null;
+  for (const [fabric, all] of pool.fabrics) {
+    if (fabric === "") continue;
+    const able = all.filter((n) => n.count >= perNode);
+    if (able.length < fewest) continue;
+    const order = fabricOrder(able, perNode);
+    for (let n = fewest; n <= able.length && perNode * n <= experts; n++) {
+      const ranks = perNode * n;
+      if (experts % ranks !== 0) continue;
+      const layout: Layout = {
+        id: "",
+        artifact: a,
+        engine: "sglang",
+        placement: dpaPlacement(pool.gpuClass, fabric, perNode, n, order.ids.slice(0, n)),
+        bitsPerWeight: bitsOf(a),
+        parts: [dpaPart(c.shape, a, pool.gpuClass, mem, ranks, true)],
+        host: null,
+        hosts: order.able.length,
+        freeNow: order.freeCount >= n,
+        freeMemBytes: order.freeMem ? (order.freeMem[n - 1] ?? null) : null,
+        cardsShort: 0,
+        replicas: Math.floor(order.able.length / n),
+        replicasFreeNow: Math.floor(order.freeCount / n),
+        dataParallel: ranks,
+      };
+      layout.id = layoutId(a, "sglang", layout.placement, "");
+      const why = c.problem(layout);
+      if (why === null) {
+        out.layouts.push(layout);
+        return;
+      }
+      refusal = { at: `${n} nodes × ${perNode} ${pool.gpuClass} on ${fabric}, DP attention ${ranks}`, why };
+    }
+  }
+  // Said once: SGLang's own reserve for DP attention grows with the ranks (cuda_graph_max_bs × dp_size × 4.5 MiB).
+  if (refusal) out.refused.push({ artifact: a.name, engine: "sglang", where: refusal.at, reason: refusal.why });
+}
+
+/** `nodes` × `perNode` cards as one DP-attention group: every card a rank of attention TP 1, EP over all of them. */
+function dpaPlacement(gpuClass: string, fabric: string, perNode: number, nodes: number, ids: string[]): Placement {
+  const p = basePlacement(gpuClass, fabric, perNode, nodes, 1, 1, true, ids);
+  p.dataParallel = perNode * nodes;
+  p.dpAttention = true;
+  return p;
+}
+
+/**
+ * One rank's card: its layers' attention whole, the rest of each layer (dense MLP, shared experts, router,
+ * norms) a 1/ranks share (shared experts whole under deepep), E ÷ ranks routed experts, the embedding whole
+ * and the lm_head a 1/ranks share; the KV geometry of attention TP 1 (every KV head, or the whole latent).
+ */
+function dpaPart(shape: ModelShape, a: Artifact, gpuClass: string, mem: number, ranks: number, deepep: boolean): Part {
+  const wp = weightParts(shape, a);
+  const moe = shape.moe;
+  const experts = moe?.routedExperts ?? 0;
+  const moeLayers = moeLayersIn(shape, 0, shape.layers);
+  const perParam = attentionBytesPerParam(shape);
+  const attention = Math.min(wp.layerBytes, (shape.attentionParamsPerLayer ?? 0) * perParam);
+  // Shared experts: gate/up/down of n_shared × moe_intermediate_size on each MoE layer (DeepseekV2MoE).
+  const sharedPerMoeLayer =
+    deepep && moe ? 3 * shape.hiddenSize * moe.sharedExperts * moe.expertIntermediateSize * perParam : 0;
+  const shared = Math.min(sharedPerMoeLayer * moeLayers, (wp.layerBytes - attention) * shape.layers);
+  const sharded = (wp.layerBytes - attention) * shape.layers - shared;
+  const body =
+    shape.layers * attention +
+    shared +
+    sharded / ranks +
+    moeLayers * wp.expertLayerBytes * (experts > 0 ? Math.ceil(experts / ranks) / experts : 1 / ranks) +
+    wp.projectorBytes;
+  return {
+    gpuClass,
+    cards: 1,
+    role: "",
+    physicalBytes: mem,
+    bodyBytes: body,
+    embedBytes: wp.embedBytes + (shape.tiedEmbeddings === true ? 0 : wp.headBytes / ranks),
+    tensorParallel: 1,
+    pipelineParallel: 1,
+    holdsOutput: true,
+    kv: geometryOfRange(shape, 0, shape.layers, 1),
+    ...(moe && moe.expertIntermediateSize > 0 && moeLayers > 0
+      ? {
+          routedExperts: {
+            moeLayers,
+            experts: Math.ceil(experts / ranks),
+            intermediatePerCard: moe.expertIntermediateSize,
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Bytes an attention parameter takes in the checkpoint: 1 in a block-FP8 one (DeepSeek's, GLM-5-FP8's; their
+ * 128 × 128 scales add 0.02%), else the model's dtype: NVIDIA's NVFP4 builds quantize the experts and keep
+ * attention in bf16; a checkpoint that quantizes attention too (AWQ, GPTQ) is over-counted, up to its layer bytes.
+ */
+function attentionBytesPerParam(shape: ModelShape): number {
+  return shape.quantMethod === "fp8" ? 1 : computeDtypeBytes(shape.dtype);
+}
