@@ -83,6 +83,8 @@ function serving(engine: Engine): boolean {
 export function placementLabel(p: Placement, engine?: Engine): string {
   if (p.cpu) return "CPU";
   const cpuHosts = p.cpuHosts ?? 0;
+  // llama.cpp over RPC on hosts none of which has a card: "4 CPU hosts on eth-25g".
+  if (cpuHosts > 0 && cpuHosts >= p.nodes) return `${cpuHosts} CPU hosts on ${p.fabric}`;
   if (cpuHosts > 0) {
     // llama.cpp over RPC with hosts that lend only their CPU: "2 × rtx4090-24g + 1 CPU host on eth0".
     const cards = where(p.gpuClass, p.gpusPerNode, p.nodes - cpuHosts, "").replace(/, no fabric joins them$/, "");

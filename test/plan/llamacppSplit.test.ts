@@ -20,35 +20,8 @@ import {
 import { optionJson } from "../../src/report/json.ts";
 import type { Artifact, Cluster, ClusterNode, PlanOption } from "../../src/plan/index.ts";
 import { snapshotOf } from "./fixture.ts";
+import { llamacppSlots, rangeOf } from "./llamacppSlots.ts";
 import { GIB, cards, node, shapeOf } from "./planning-fixtures.ts";
-
-/** llama.cpp's device of each slot 0..n_layer for a -ts vector, in float32 as load_tensors computes it. */
-function llamacppSlots(split: readonly number[], layers: number): number[] {
-  const f = Math.fround;
-  const cum: number[] = [];
-  let sum = f(0);
-  for (const s of split) {
-    sum = f(sum + f(s));
-    cum.push(sum);
-  }
-  const fractions = cum.map((c) => f(c / sum));
-  const act = layers + 1;
-  const out: number[] = [];
-  for (let il = 0; il <= layers; il++) {
-    const v = f(il / act);
-    let d = fractions.findIndex((x) => x > v);
-    if (d < 0) d = split.length;
-    out.push(d);
-  }
-  return out;
-}
-
-/** The layer range a card row names ("box/0: layers 0–43"). */
-function rangeOf(role: string): [number, number] {
-  const m = /layers (\d+)–(\d+)/.exec(role);
-  if (!m) throw new Error(`no layer range in "${role}"`);
-  return [Number(m[1]), Number(m[2])];
-}
 
 function tensorSplitOf(o: PlanOption): string | undefined {
   const words = splitArgv(o.commands[o.commands.length - 1] ?? "");
