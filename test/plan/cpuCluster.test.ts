@@ -16,6 +16,7 @@ import {
   splitArgv,
 } from "../../src/plan/index.ts";
 import type { Artifact, ClusterNode, PlanOption } from "../../src/plan/index.ts";
+import { deployTargets } from "../../src/deploy/index.ts";
 import { optionJson } from "../../src/report/json.ts";
 import { loadConfig, snapshotOf } from "./fixture.ts";
 import { llamacppSlots, rangeOf } from "./llamacppSlots.ts";
@@ -154,5 +155,57 @@ describe("what stays as it was, and what is refused", () => {
     expect(p.refused.find((r) => r.where === "4 CPU hosts on eth-25g over RPC")?.reason).toBe(
       `the 4 hosts on eth-25g offer 870.4 GiB of RAM for llama.cpp in all; the weights alone are ${(bf16.bytes / GIB).toFixed(1)}`,
     );
+  });
+});
+
+/**
+ * Issue 14's second gap: in an RPC plan that mixes a card host and CPU-only hosts, the CPU hosts' layers multiply
+ * the prompt on their own cores (an rpc-server's CPU device computes what it holds; no card can reach its buffer),
+ * where the plan counted them at the cards' TFLOPS. The head's own RAM-resident layers are not so: llama.cpp's op
+ * offload runs their prompt matmuls on its card.
+ */
+describe("a 2 × RTX 4090 head and CPU boxes over RPC: the boxes' layers prefill at their cores", () => {
+  const iq1s = ARTIFACTS.find((a) => a.name === "DeepSeek-R1-UD-IQ1_S/DeepSeek-R1-UD-IQ1_S") as Artifact;
+  const nodes = (cores?: number): ClusterNode[] => [
+    node("head", "eth0", [{ class: "rtx4090-24g", count: 2, free: 2 }], 64),
+    { ...node("c1", "eth0", [], 256), ...(cores !== undefined ? { cpuCores: cores } : {}) },
+  ];
+  const o = overRpc(planOn(nodes(), iq1s).options) as PlanOption;
+  const cpuBytes = o.cards.filter((c) => c.cpuNode !== undefined).reduce((s, c) => s + c.weightsBytes, 0);
+
+  test("the prompt takes at least the CPU's share of the FLOPs at 8 × 57 GFLOPS", () => {
+    expect(o.placement.cpuHosts).toBe(1);
+    expect(cpuBytes / iq1s.bytes).toBeGreaterThan(0.4);
+    // A token's 2 × 37B FLOPs, the CPU box's share by its bytes (a lower bound: its experts are most of them).
+    const share = cpuBytes / iq1s.bytes;
+    const atLeastMs = ((1024 * 2 * 37e9 * share * 0.5) / (8 * 57e9)) * 1000;
+    const prefillMs = (1024 * 1000) / (o.speed?.prefillTps ?? NaN);
+    expect(prefillMs).toBeGreaterThan(atLeastMs);
+    expect(o.speed?.basis).toMatch(/CPU cores unknown: 8 cores at 57 GFLOPS each assumed for the prompt/);
+  });
+
+  test("a box that says its cores (cpu_cores 32) prefills faster by them; its decode, bandwidth-bound, is unchanged", () => {
+    const said = overRpc(planOn(nodes(32), iq1s).options) as PlanOption;
+    expect(said.speed?.basis).not.toMatch(/CPU cores unknown/);
+    expect(said.speed?.prefillTps ?? 0).toBeGreaterThan(1.5 * (o.speed?.prefillTps ?? Infinity));
+    expect(said.speed?.decodeTps).toBe(o.speed?.decodeTps);
+  });
+});
+
+test("Kubernetes and Slurm, whose manifests ask for cards, are refused for a cluster of CPUs in words", () => {
+  const boxes = ["cpu-1", "cpu-2"].map((id) => node(id, "eth-25g", [], 256));
+  const o = overRpc(planOn(boxes, byQuant("Q4_K_M")).options) as PlanOption;
+  const targets = deployTargets(o, { nodes: boxes });
+  expect(targets.find((t) => t.kind === "kubernetes")).toEqual({
+    kind: "kubernetes",
+    ok: false,
+    reason:
+      "this RPC option runs on 2 hosts without cards, whose rpc-servers serve their CPUs, and a LeaderWorkerSet's worker pods ask for cards: run its commands on the hosts themselves",
+  });
+  expect(targets.find((t) => t.kind === "slurm")).toEqual({
+    kind: "slurm",
+    ok: false,
+    reason:
+      "this RPC option runs on 2 hosts without cards, whose rpc-servers serve their CPUs, and an sbatch job's nodes ask for cards: run its commands on the hosts themselves",
   });
 });
