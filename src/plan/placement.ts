@@ -110,6 +110,11 @@ function inNodeStages(p: Placement): boolean {
   return p.pipelineParallel > 1 && p.pipelineParallel !== Math.max(1, p.nodes);
 }
 
+/** Whether an option runs on CPUs alone: the CPU option, or llama.cpp over RPC on hosts none of which has a card (cpuCluster.ts). */
+export function onCpusOnly(p: Placement): boolean {
+  return p.cpu || (p.gpusPerNode === 0 && (p.cpuHosts ?? 0) > 0);
+}
+
 /** Cards one replica takes: its width on each of its nodes; none on the CPU. */
 export function cardsPerReplica(p: Placement): number {
   // Hosts that lend only their CPU over RPC (cpuHosts) take no card.

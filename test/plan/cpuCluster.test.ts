@@ -209,3 +209,17 @@ test("Kubernetes and Slurm, whose manifests ask for cards, are refused for a clu
       "this RPC option runs on 2 hosts without cards, whose rpc-servers serve their CPUs, and an sbatch job's nodes ask for cards: run its commands on the hosts themselves",
   });
 });
+
+test("CPU hosts over RPC rank as the CPU does, after no card and one host before several", () => {
+  // A 512 GiB box holds Q4_K_M alone; Q8_0 needs it and two 256 GiB boxes over RPC.
+  const boxes = [node("big", "eth-25g", [], 512), node("cpu-2", "eth-25g", [], 256), node("cpu-3", "eth-25g", [], 256)];
+  const p = plan(
+    { repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape: SHAPE, artifacts: [byQuant("Q8_0"), byQuant("Q4_K_M")] },
+    { nodes: boxes },
+    DEFAULT_WORKLOAD,
+  );
+  expect(p.options.map((o) => [o.artifact, o.placement.cpu, o.placement.nodes])).toEqual([
+    ["DeepSeek-R1-Q4_K_M/DeepSeek-R1-Q4_K_M", true, 1],
+    ["DeepSeek-R1-Q8_0/DeepSeek-R1.Q8_0", false, 3],
+  ]);
+});

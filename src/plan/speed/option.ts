@@ -6,6 +6,7 @@
  * (the plan lint zone forbids `../`).
  */
 import { cardSpecOf, speedCardOf } from "../cardSpecs.ts";
+import { onCpusOnly } from "../placement.ts";
 import { kvBytesPerToken } from "../kvPerToken.ts";
 import type { ModelShape } from "../shapeTypes.ts";
 import { estimateSpeed, sequencesRunOf } from "./estimate.ts";
@@ -84,9 +85,8 @@ export interface SpeedContext {
 }
 
 /** llama.cpp over RPC on hosts none of which has a card (cpuCluster.ts): every layer on a CPU, one host after another. */
-export function onCpuHostsOnly(option: PlanOption): boolean {
-  const p = option.placement;
-  return option.engine === "llamacpp" && !p.cpu && p.gpusPerNode === 0 && (p.cpuHosts ?? 0) > 0;
+function onCpuHostsOnly(option: PlanOption): boolean {
+  return option.engine === "llamacpp" && !option.placement.cpu && onCpusOnly(option.placement);
 }
 
 /** The devices of a llama.cpp split that hold weights, by class: the per-card loads, host RAM left out. */
