@@ -9,6 +9,7 @@ import { describe, expect, test } from "vitest";
 import {
   artifactsOf,
   cardsPerReplica,
+  checkTensorSplit,
   DEFAULT_WORKLOAD,
   placementLabel,
   plan,
@@ -116,6 +117,25 @@ describe("four 256 GiB CPU boxes on eth-25g run DeepSeek-R1 Q8_0 over RPC; a fif
     expect(two?.placement.nodes).toBe(2);
     const stepMs = (x: PlanOption | undefined): number => 1000 / (x?.speed?.decodeTps ?? NaN);
     expect(stepMs(two) - stepMs(one)).toBeCloseTo(2 * 1.28, 0);
+  });
+
+  test("its own -ts typed back by hand fits again, the head's layers kept; all on the last worker is refused naming it", () => {
+    const ctx = {
+      repo: "unsloth/DeepSeek-R1-GGUF",
+      revision: "",
+      shape: SHAPE,
+      artifacts: [q8],
+      workload: DEFAULT_WORKLOAD,
+    };
+    const again = checkTensorSplit(ctx, o as PlanOption, (o?.placement.tensorSplit ?? []).join(","));
+    expect(again.ok).toBe(true);
+    if (again.ok) expect(again.option.cards.map((c) => c.role)).toEqual(o?.cards.map((c) => c.role));
+    const all = checkTensorSplit(ctx, o as PlanOption, "0,0,1");
+    expect(all.ok).toBe(false);
+    if (!all.ok)
+      expect(all.words).toMatch(
+        /^cpu-4\/CPU would hold layers \d+–60 \+ output: it needs \d+\.\d GiB and offers 216\.6$/,
+      );
   });
 
   test("the box on another fabric is refused in words, its CPU and RAM left out", () => {

@@ -319,6 +319,19 @@ describe("two boxes of 2 × RTX 4090 for DeepSeek-R1 UD-IQ1_S: the cards cannot 
       expect(slots.slice(s - cpuLayers, e - cpuLayers + 1).every((x) => x === d)).toBe(true);
     });
   });
+
+  test("its own -ts typed back by hand fits again with the head's CPU layers kept (they were taken for a device)", () => {
+    const ctx = {
+      repo: "unsloth/DeepSeek-R1-GGUF",
+      revision: "",
+      shape,
+      artifacts: [iq1s],
+      workload: DEFAULT_WORKLOAD,
+    };
+    const again = checkTensorSplit(ctx, o as PlanOption, (o?.placement.tensorSplit ?? []).join(","));
+    expect(again.ok).toBe(true);
+    if (again.ok) expect(again.option.cards.map((c) => c.role)).toEqual(o?.cards.map((c) => c.role));
+  });
 });
 
 test("a head whose RAM cannot take the layers the cards cannot is refused in words, naming it", () => {
