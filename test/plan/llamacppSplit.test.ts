@@ -18,7 +18,7 @@ import {
   splitArgv,
 } from "../../src/plan/index.ts";
 import { optionJson } from "../../src/report/json.ts";
-import type { Artifact, Cluster, ClusterNode, PlanOption } from "../../src/plan/index.ts";
+import type { Artifact, Cluster, ClusterNode, ModelShape, PlanOption } from "../../src/plan/index.ts";
 import { snapshotOf } from "./fixture.ts";
 import { llamacppSlots, rangeOf } from "./llamacppSlots.ts";
 import { GIB, cards, node, shapeOf } from "./planning-fixtures.ts";
@@ -52,6 +52,11 @@ function plan70(cluster: Cluster) {
 
 function splitOption(options: PlanOption[]): PlanOption | undefined {
   return options.find((o) => o.engine === "llamacpp" && o.placement.tensorSplit !== undefined);
+}
+
+/** What checkTensorSplit is told of a DeepSeek-R1 plan: the model, its artifact and the workload. */
+function r1Context(shape: ModelShape, a: Artifact) {
+  return { repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [a], workload: DEFAULT_WORKLOAD };
 }
 
 /** DeepSeek-R1 UD-IQ1_S (the issue's 131 GiB over RPC) planned on `nodes`. */
@@ -321,13 +326,7 @@ describe("two boxes of 2 × RTX 4090 for DeepSeek-R1 UD-IQ1_S: the cards cannot 
   });
 
   test("its own -ts typed back by hand fits again with the head's CPU layers kept (they were taken for a device)", () => {
-    const ctx = {
-      repo: "unsloth/DeepSeek-R1-GGUF",
-      revision: "",
-      shape,
-      artifacts: [iq1s],
-      workload: DEFAULT_WORKLOAD,
-    };
+    const ctx = r1Context(shape, iq1s);
     const again = checkTensorSplit(ctx, o as PlanOption, (o?.placement.tensorSplit ?? []).join(","));
     expect(again.ok).toBe(true);
     if (again.ok) expect(again.option.cards.map((c) => c.role)).toEqual(o?.cards.map((c) => c.role));
@@ -427,13 +426,7 @@ describe("one 2 × RTX 4090 head and two CPU-only 256 GB boxes on eth0 run DeepS
   });
 
   test("its own -ts typed back by hand fits again; all layers on the cards is refused naming a card", () => {
-    const ctx = {
-      repo: "unsloth/DeepSeek-R1-GGUF",
-      revision: "",
-      shape,
-      artifacts: [iq1s],
-      workload: DEFAULT_WORKLOAD,
-    };
+    const ctx = r1Context(shape, iq1s);
     const again = checkTensorSplit(ctx, o as PlanOption, (o?.placement.tensorSplit ?? []).join(","));
     expect(again.ok).toBe(true);
     // Read back from its row, the CPU device is still no card: the same name, no CUDA context.
