@@ -131,6 +131,9 @@ export function evaluate(
   };
   if (ctx.modelPath !== undefined) cc.modelPath = ctx.modelPath;
   if (placement.nodeIds !== undefined) cc.nodeIds = placement.nodeIds;
+  const links = ctx.links;
+  if (links && placement.nodeIds?.some((id) => links.hostCores(id) !== null))
+    cc.nodeCpuCores = placement.nodeIds.map((id) => links.hostCores(id));
   const option: PlanOption = {
     id: layout.id,
     artifact: layout.artifact.name,

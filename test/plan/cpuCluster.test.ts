@@ -145,6 +145,16 @@ describe("four 256 GiB CPU boxes on eth-25g run DeepSeek-R1 Q8_0 over RPC; a fif
   });
 });
 
+test("hosts that say their cores get them as -t: each rpc-server's CPU threads, and the head's", () => {
+  const boxes = ["cpu-1", "cpu-2"].map((id, i) => ({ ...node(id, "eth-25g", [], 256), cpuCores: 32 + 16 * i }));
+  const o = overRpc(planOn(boxes, byQuant("Q4_K_M")).options) as PlanOption;
+  expect(splitArgv(o.commands[0] ?? "")).toEqual(["rpc-server", "-H", "0.0.0.0", "-p", "50052", "-c", "-t", "48"]);
+  const head = splitArgv(o.commands[1] ?? "");
+  expect(head[head.indexOf("-t") + 1]).toBe("32");
+  // The prompt is planned on those cores: 48 and 32 by the bytes each holds, no default assumed.
+  expect(o.speed?.basis).not.toMatch(/CPU cores unknown/);
+});
+
 describe("what stays as it was, and what is refused", () => {
   test("one box that holds the model stays a plain CPU option, with no RPC one beside it", () => {
     const iq1 = byQuant("IQ1_S") ?? ARTIFACTS.find((a) => a.name.includes("UD-IQ1_S"));
