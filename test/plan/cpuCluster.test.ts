@@ -155,6 +155,16 @@ test("hosts that say their cores get them as -t: each rpc-server's CPU threads, 
   expect(o.speed?.basis).not.toMatch(/CPU cores unknown/);
 });
 
+test("the plain CPU option's prompt runs at its host's cpu_cores: 32 cores a quarter the time of the 8 assumed", () => {
+  const prefill = (cores?: number): number => {
+    const box = { ...node("box", "", [], 512), ...(cores !== undefined ? { cpuCores: cores } : {}) };
+    const o = planOn([box], byQuant("Q4_K_M")).options.find((x) => x.placement.cpu);
+    return o?.speed?.prefillTps ?? NaN;
+  };
+  // Compute-bound at 37B active × 2 FLOPs a token: the weights' read once per 512-token ubatch is far shorter.
+  expect(prefill(32) / prefill()).toBeCloseTo(4, 1);
+});
+
 describe("what stays as it was, and what is refused", () => {
   test("one box that holds the model stays a plain CPU option, with no RPC one beside it", () => {
     const iq1 = byQuant("IQ1_S") ?? ARTIFACTS.find((a) => a.name.includes("UD-IQ1_S"));
