@@ -28,7 +28,7 @@ what it read and what it could not.
            { "format": "nvidia-smi",
              "summary": "1 node, 8 GPUs of 1 class; host RAM unknown: set it",
              "cluster": { "nodes": [ { "id", "fabric", "host_mem_gib",
-                          "host_free_gib", "fabric_gbps"?, "host_mem_gbps"?,
+                          "host_free_gib", "fabric_gbps"?, "host_mem_gbps"?, "cpu_cores"?,
                           "devices": [ { "class", "count", "free",
                           "mem_gib"? } ] } ] },
              "warnings": [ { "message", "line"?, "node"?, "field"? } ] }
@@ -77,7 +77,9 @@ function report(result: ImportResult, json: boolean): string {
             )
             .join("; ");
     const ram = node.hostMemGib > 0 ? `, ${node.hostMemGib} GiB RAM (${node.hostFreeGib} free)` : "";
-    const ramSpeed = node.hostMemGBps !== undefined ? ` at ${node.hostMemGBps} GB/s` : "";
+    const ramSpeed =
+      (node.hostMemGBps !== undefined ? ` at ${node.hostMemGBps} GB/s` : "") +
+      (node.cpuCores !== undefined ? `, ${node.cpuCores} CPU cores` : "");
     const fabricSpeed = node.fabricGbps !== undefined ? ` (${node.fabricGbps} Gbit/s)` : "";
     const fabric = node.fabric ? ` on ${printable(node.fabric)}${fabricSpeed}` : fabricSpeed;
     lines.push(`  ${printable(node.id)}${fabric}: ${cards}${ram}${ramSpeed}`);

@@ -31,3 +31,5 @@ export const MAX_TEXT_CHARS = 200;
  */
 export const MAX_FABRIC_GBPS = 10_000;
 export const MAX_HOST_GBPS = 10_000;
+/** No host has 10,000 cores (two 192-core EPYCs have 384): past that it is a typo. */
+export const MAX_CPU_CORES = 10_000;

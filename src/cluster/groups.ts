@@ -18,7 +18,7 @@ export interface NodeGroup {
 export function nodeKey(n: ClusterNode): string {
   // Every card field counts (memory, free memory, free indices, product): the importers write them in one order.
   // So do the wires: nodes on a 400G and a 100G link are two groups, or one edit would overwrite the other's speed.
-  return `${n.fabric}|${n.hostMemGib}|${n.hostFreeGib}|${n.fabricGbps ?? ""}|${n.hostMemGBps ?? ""}|${JSON.stringify(n.devices)}`;
+  return `${n.fabric}|${n.hostMemGib}|${n.hostFreeGib}|${n.fabricGbps ?? ""}|${n.hostMemGBps ?? ""}|${n.cpuCores ?? ""}|${JSON.stringify(n.devices)}`;
 }
 
 /** The cluster's nodes grouped by nodeKey, in the order each group first appears. */

@@ -27,6 +27,7 @@ export function clusterToJson(cluster: Cluster): string {
     host_free_gib: n.hostFreeGib,
     ...(n.fabricGbps !== undefined ? { fabric_gbps: n.fabricGbps } : {}),
     ...(n.hostMemGBps !== undefined ? { host_mem_gbps: n.hostMemGBps } : {}),
+    ...(n.cpuCores !== undefined ? { cpu_cores: n.cpuCores } : {}),
     devices: n.devices.map((d) => ({
       class: d.class,
       count: d.count,
@@ -219,11 +220,13 @@ const NODE_FIELDS = [
   "host_free_gib",
   "fabric_gbps",
   "host_mem_gbps",
+  "cpu_cores",
   "devices",
   "hostMemGib",
   "hostFreeGib",
   "fabricGbps",
   "hostMemGBps",
+  "cpuCores",
 ];
 const DEVICE_FIELDS = [
   "class",

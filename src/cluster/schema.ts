@@ -12,6 +12,7 @@ import {
   MAX_DEVICES_PER_GROUP,
   MAX_FABRIC_GBPS,
   MAX_GROUPS_PER_NODE,
+  MAX_CPU_CORES,
   MAX_HOST_GBPS,
   MAX_HOST_MEM_GIB,
   MAX_NODES,
@@ -122,6 +123,19 @@ export const fabricGbps = bandwidth("the fabric's speed (fabric_gbps)", MAX_FABR
 /** A host's memory bandwidth, GB/s. */
 export const hostMemGbps = bandwidth("the host memory bandwidth (host_mem_gbps)", MAX_HOST_GBPS);
 
+/** The CPU cores a host gives llama.cpp (its threads): a whole number above 0. */
+export const cpuCores = z
+  .number({ error: typed("the CPU cores (cpu_cores)", "a whole number above 0") })
+  .refine(Number.isFinite, { message: "the CPU cores (cpu_cores) must be a finite number", abort: true })
+  .refine((n) => n > 0, {
+    message: "the CPU cores (cpu_cores) must be above 0: leave it out when unknown",
+    abort: true,
+  })
+  .refine(Number.isInteger, { message: "the CPU cores (cpu_cores) must be a whole number", abort: true })
+  .refine((n) => n <= MAX_CPU_CORES, {
+    message: `the CPU cores (cpu_cores) is absurd (over ${MAX_CPU_CORES}): check the number`,
+  });
+
 export const nodeSchema = z.object(
   {
     id: nodeId,
@@ -132,6 +146,8 @@ export const nodeSchema = z.object(
     fabric_gbps: fabricGbps.optional(),
     /** Host memory bandwidth in GB/s (channels × transfer rate × 8 B): CPU decode and experts in RAM run at it. */
     host_mem_gbps: hostMemGbps.optional(),
+    /** CPU cores llama.cpp's threads run on: a prompt on the CPU multiplies at them (speed/host.ts). */
+    cpu_cores: cpuCores.optional(),
     devices: z
       .array(deviceSchema, { error: typed("the card list (devices)", "a list (empty for a CPU-only node)") })
       .max(MAX_GROUPS_PER_NODE, { message: `the card list has more than ${MAX_GROUPS_PER_NODE} classes` })

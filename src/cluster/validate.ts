@@ -31,6 +31,7 @@ const CAMEL_TO_SNAKE: Record<string, string> = {
   gresType: "gres_type",
   fabricGbps: "fabric_gbps",
   hostMemGBps: "host_mem_gbps",
+  cpuCores: "cpu_cores",
 };
 const SNAKE_TO_CAMEL = Object.fromEntries(Object.entries(CAMEL_TO_SNAKE).map(([c, s]) => [s, c]));
 
@@ -213,6 +214,7 @@ function checkNode(
   };
   if (n.fabric_gbps !== undefined) out.fabricGbps = n.fabric_gbps;
   if (n.host_mem_gbps !== undefined) out.hostMemGBps = n.host_mem_gbps;
+  if (n.cpu_cores !== undefined) out.cpuCores = n.cpu_cores;
   return out;
 }
 

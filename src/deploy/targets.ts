@@ -38,6 +38,9 @@ function cpuHostsProblem(option: PlanOption, kind: DeployKind): string | null {
   const hosts = option.placement.cpuHosts ?? 0;
   if (hosts === 0 || kind === "compose") return null;
   const what = kind === "kubernetes" ? "a LeaderWorkerSet's worker pods" : "an sbatch job's nodes";
+  // No host has a card (a cluster of CPUs over RPC): the manifests' card requests fit none of them.
+  if (option.placement.gpusPerNode === 0)
+    return `this RPC option runs on ${hosts} hosts without cards, whose rpc-servers serve their CPUs, and ${what} ask for cards: run its commands on the hosts themselves`;
   return `this RPC option has ${hosts} host${hosts === 1 ? "" : "s"} without cards, whose rpc-server serves the CPU, and ${what} all ask the head's ${option.placement.gpusPerNode} cards: run its commands on the hosts themselves`;
 }
 

@@ -76,6 +76,8 @@ export interface CommandContext {
    * address stays a placeholder (<head-node-ip>), never invented.
    */
   nodeIds?: string[];
+  /** Each of those nodes' CPU cores as the cluster says them (cpu_cores), null where it does not: llama.cpp's -t. */
+  nodeCpuCores?: (number | null)[];
   /** The card to run on, for single-card engines (FreeToken); absent means the first (0). */
   gpuIndex?: number;
   /** How a vLLM replica spans nodes: vLLM's own multiprocessing flags (default) or a Ray cluster. */

@@ -131,6 +131,9 @@ export function evaluate(
   };
   if (ctx.modelPath !== undefined) cc.modelPath = ctx.modelPath;
   if (placement.nodeIds !== undefined) cc.nodeIds = placement.nodeIds;
+  const links = ctx.links;
+  if (links && placement.nodeIds?.some((id) => links.hostCores(id) !== null))
+    cc.nodeCpuCores = placement.nodeIds.map((id) => links.hostCores(id));
   const option: PlanOption = {
     id: layout.id,
     artifact: layout.artifact.name,
@@ -256,6 +259,7 @@ function speedOf(
     kvElementBytes: elementBytes,
     fabricGBps: p.nodes > 1 ? (ctx.links?.fabricGBps(p.fabric) ?? null) : null,
     hostBandwidthGBps: hostBandwidthOf(option, ctx),
+    hostCpuCores: hostCoresOf(option, ctx),
   };
   const question = speedQuestionOf(option, sc);
   const last = (layout as SpeedKept)[LAST_SPEED];
@@ -282,6 +286,25 @@ function hostBandwidthOf(option: PlanOption, ctx: EvalContext): number | null {
     slowest = Math.min(slowest, gbps);
   }
   return slowest === Infinity ? (ctx.links?.hostGBps(p.nodeIds?.[0]) ?? null) : slowest;
+}
+
+/**
+ * The CPU cores a prompt's RAM-resident layers multiply on: the CPU option's host's; a split's CPU hosts', each
+ * weighted by the bytes it holds (they run one after another: Σ bytes ÷ Σ bytesᵢ/coresᵢ); unknown for one,
+ * unknown for all (the default is assumed and flagged); null where no CPU computes layers.
+ */
+function hostCoresOf(option: PlanOption, ctx: EvalContext): number | null {
+  if (option.placement.cpu) return ctx.links?.cpuHostCores() ?? null;
+  let bytes = 0;
+  let perCore = 0;
+  for (const c of option.cards) {
+    if (c.cpuNode === undefined) continue;
+    const cores = ctx.links?.hostCores(c.cpuNode) ?? null;
+    if (cores === null) return null;
+    bytes += c.weightsBytes;
+    perCore += c.weightsBytes / cores;
+  }
+  return perCore > 0 ? bytes / perCore : null;
 }
 
 /**

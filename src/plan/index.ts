@@ -134,7 +134,7 @@ export { expectedDistinctExperts } from "./speed/experts.ts";
 export { EXCHANGE_TERMS, expertExchangeMs } from "./speed/expertGroup.ts";
 export { deepEpBufferBytes } from "./engines/sglang/deepep.ts";
 export { DEFAULT_FABRIC_GBPS } from "./speed/links.ts";
-export { DEFAULT_HOST_GBPS, ddrChannelGBps } from "./speed/host.ts";
+export { CPU_PREFILL_GFLOPS_PER_CORE, DEFAULT_CPU_CORES, DEFAULT_HOST_GBPS, ddrChannelGBps } from "./speed/host.ts";
 export { speedTerms, SPEED_PRIORS, type SpeedTerms, type SpeedTermValues, type FittedKey } from "./speed/terms.ts";
 export type {
   SpeedInput,

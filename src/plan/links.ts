@@ -26,6 +26,10 @@ export interface ClusterLinks {
    * (the fastest said among equals), or null when none of them says.
    */
   cpuHostGBps(): number | null;
+  /** A node's CPU cores (cpu_cores), or null when the inventory does not say. */
+  hostCores(nodeId: string | undefined): number | null;
+  /** The CPU option's host's cores (the node cpuHostGBps names: the most RAM, the most cores said among equals). */
+  cpuHostCores(): number | null;
 }
 
 export function clusterLinks(cluster: Cluster): ClusterLinks {
@@ -33,12 +37,18 @@ export function clusterLinks(cluster: Cluster): ClusterLinks {
   const host = new Map<string, number>();
   let mostRamGib = -Infinity;
   let cpuHost: number | null = null;
+  const cores = new Map<string, number>();
+  let cpuCores: number | null = null;
   for (const n of cluster.nodes) {
     if (n.hostMemGib > mostRamGib) {
       mostRamGib = n.hostMemGib;
       cpuHost = n.hostMemGBps ?? null;
-    } else if (n.hostMemGib === mostRamGib && n.hostMemGBps !== undefined)
-      cpuHost = Math.max(cpuHost ?? 0, n.hostMemGBps);
+      cpuCores = n.cpuCores ?? null;
+    } else if (n.hostMemGib === mostRamGib) {
+      if (n.hostMemGBps !== undefined) cpuHost = Math.max(cpuHost ?? 0, n.hostMemGBps);
+      if (n.cpuCores !== undefined) cpuCores = Math.max(cpuCores ?? 0, n.cpuCores);
+    }
+    if (n.cpuCores !== undefined) cores.set(n.id, n.cpuCores);
     const said = n.fabricGbps ?? fabricGbpsOfLabel(n.fabric);
     // The slowest node a fabric names decides a replica that spans it.
     if (n.fabric !== "" && said !== null) fabric.set(n.fabric, Math.min(fabric.get(n.fabric) ?? Infinity, said));
@@ -51,5 +61,7 @@ export function clusterLinks(cluster: Cluster): ClusterLinks {
     },
     hostGBps: (id) => (id === undefined ? null : (host.get(id) ?? null)),
     cpuHostGBps: () => cpuHost,
+    hostCores: (id) => (id === undefined ? null : (cores.get(id) ?? null)),
+    cpuHostCores: () => cpuCores,
   };
 }

@@ -85,6 +85,8 @@ function serving(engine: Engine): boolean {
 export function placementLabel(p: Placement, engine?: Engine): string {
   if (p.cpu) return "CPU";
   const cpuHosts = p.cpuHosts ?? 0;
+  // llama.cpp over RPC on hosts none of which has a card: "4 CPU hosts on eth-25g".
+  if (cpuHosts > 0 && cpuHosts >= p.nodes) return `${cpuHosts} CPU hosts on ${p.fabric}`;
   if (cpuHosts > 0) {
     // llama.cpp over RPC with hosts that lend only their CPU: "2 × rtx4090-24g + 1 CPU host on eth0".
     const cards = where(p.gpuClass, p.gpusPerNode, p.nodes - cpuHosts, "").replace(/, no fabric joins them$/, "");
@@ -109,6 +111,11 @@ export function splitUnsaid(p: Placement): boolean {
 
 function inNodeStages(p: Placement): boolean {
   return p.pipelineParallel > 1 && p.pipelineParallel !== Math.max(1, p.nodes);
+}
+
+/** Whether an option runs on CPUs alone: the CPU option, or llama.cpp over RPC on hosts none of which has a card (cpuCluster.ts). */
+export function onCpusOnly(p: Placement): boolean {
+  return p.cpu || (p.gpusPerNode === 0 && (p.cpuHosts ?? 0) > 0);
 }
 
 /** Cards one replica takes: its width on each of its nodes; none on the CPU. */

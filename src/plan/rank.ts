@@ -2,7 +2,7 @@
  * The order options are shown in, best first, as the seed ranks them
  * (docs/seed/options.go.txt `Rank`).
  */
-import { cardsPerReplica, splitUnsaid } from "./placement.ts";
+import { cardsPerReplica, onCpusOnly, splitUnsaid } from "./placement.ts";
 import type { PlanOption, RankBy } from "./types.ts";
 
 /**
@@ -68,10 +68,11 @@ function rankKeys(o: PlanOption, by: RankBy = "fewest-cards", demoteLowBits = fa
     fits: o.fitsWorkload === true ? 0 : o.fits ? 1 : 2,
     first: firstKey(o, by),
     lowBits: demoteLowBits && o.bitsPerWeight > 0 && o.bitsPerWeight < LOW_BITS ? 1 : 0,
-    cpu: o.placement.cpu ? 1 : 0,
+    // CPU hosts over RPC rank as the CPU does (after cards, every bit read from RAM), one host before several.
+    cpu: onCpusOnly(o.placement) ? 1 : 0,
     cards: cardsOf(o),
     nodes: o.placement.nodes,
-    quality: -quality(o.bitsPerWeight, o.placement.cpu),
+    quality: -quality(o.bitsPerWeight, onCpusOnly(o.placement)),
     // On as many cards plain TP answers one user sooner than stages or ranks; the older layouts keep their order.
     split: (o.engine === "vllm" || o.engine === "sglang") && splitUnsaid(o.placement) ? 1 : 0,
     free: o.freeNow ? 0 : 1,

@@ -123,6 +123,8 @@ export interface ClusterNode {
   fabricGbps?: number;
   /** Host memory bandwidth in GB/s (channels × transfer rate × 8 B), when known: CPU decode and experts in RAM run at it. */
   hostMemGBps?: number;
+  /** CPU cores llama.cpp's threads run on, when known: a prompt on the CPU multiplies at them (speed/host.ts). */
+  cpuCores?: number;
 }
 
 export interface Cluster {

@@ -23,6 +23,7 @@ import type { Cluster, DeviceGroup, EngineSettings, Workload } from "../plan/ind
 import { KV_DTYPES, RANK_BYS, RUN_DTYPES, vllmProfileFor } from "../plan/index.ts";
 import {
   cardClass,
+  cpuCores,
   deviceCount,
   deviceMemGib,
   fabricGbps,
@@ -159,7 +160,7 @@ const wireNode = z.tuple([
   hostMemGib("host_mem_gib"),
   hostMemGib("host_free_gib"),
   boundedArray(wireDeviceSchema, MAX_GROUPS_PER_NODE, "device groups on a node"),
-  z.object({ fg: fabricGbps.optional(), hb: hostMemGbps.optional() }).strict().optional(),
+  z.object({ fg: fabricGbps.optional(), hb: hostMemGbps.optional(), cc: cpuCores.optional() }).strict().optional(),
 ]);
 const wireCluster = boundedArray(wireNode, MAX_NODES, "nodes").refine((nodes) => nodes.length > 0, "no nodes");
 
@@ -380,6 +381,7 @@ function readCluster(
       hostFreeGib,
       ...(links?.fg !== undefined ? { fabricGbps: links.fg } : {}),
       ...(links?.hb !== undefined ? { hostMemGBps: links.hb } : {}),
+      ...(links?.cc !== undefined ? { cpuCores: links.cc } : {}),
       devices: devices.map(([cls, total, free, memGib, names]): DeviceGroup => {
         const d: DeviceGroup = { class: cls, count: total, free };
         if (memGib !== undefined && memGib !== null) d.memGib = memGib;

@@ -43,6 +43,8 @@ export type WireDevice = [cls: string, count: number, free: number, memGib?: num
 export interface WireNodeLinks {
   fg?: number;
   hb?: number;
+  /** CPU cores (cpu_cores). */
+  cc?: number;
 }
 export type WireNode = [
   id: string,
@@ -101,10 +103,11 @@ function toWire(choices: Choices): WireV1 {
 
 /** A node's wires as the link carries them, or null when it says none (the link stays as short as before). */
 function wireLinks(node: ClusterNode): WireNodeLinks | null {
-  if (node.fabricGbps === undefined && node.hostMemGBps === undefined) return null;
+  if (node.fabricGbps === undefined && node.hostMemGBps === undefined && node.cpuCores === undefined) return null;
   return {
     ...(node.fabricGbps !== undefined ? { fg: node.fabricGbps } : {}),
     ...(node.hostMemGBps !== undefined ? { hb: node.hostMemGBps } : {}),
+    ...(node.cpuCores !== undefined ? { cc: node.cpuCores } : {}),
   };
 }
 

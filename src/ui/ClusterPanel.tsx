@@ -31,11 +31,12 @@ import {
   MAX_DEVICE_MEM_GIB,
   MAX_DEVICES_PER_GROUP,
   MAX_FABRIC_GBPS,
+  MAX_CPU_CORES,
   MAX_HOST_GBPS,
   MAX_HOST_MEM_GIB,
   MAX_NODES,
 } from "../cluster/bounds.ts";
-import { DEFAULT_FABRIC_GBPS, DEFAULT_HOST_GBPS, fabricGbpsOfLabel } from "../plan/index.ts";
+import { DEFAULT_CPU_CORES, DEFAULT_FABRIC_GBPS, DEFAULT_HOST_GBPS, fabricGbpsOfLabel } from "../plan/index.ts";
 import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
 import { FieldLabel, NumberField } from "./NumberField.tsx";
 import { useModule } from "./useModule.ts";
@@ -333,7 +334,7 @@ function NodeEditor({ node, title, subtitle, problemOf, fabricList, edit, idFiel
   const id = useId();
   const patch = (change: Partial<Omit<ClusterNode, "devices">>) => edit((n) => ({ ...n, ...change }));
   // An emptied speed field drops the key: the node says nothing, and the speed model assumes its stated default.
-  const setSpeed = (key: "fabricGbps" | "hostMemGBps", value: number | undefined) =>
+  const setSpeed = (key: "fabricGbps" | "hostMemGBps" | "cpuCores", value: number | undefined) =>
     edit((n) => {
       const { [key]: _dropped, ...rest } = n;
       return value === undefined ? rest : { ...rest, [key]: value };
@@ -404,6 +405,17 @@ function NodeEditor({ node, title, subtitle, problemOf, fabricList, edit, idFiel
           placeholder={`${DEFAULT_HOST_GBPS} assumed`}
           hint="Channels × MT/s × 8 ÷ 1000 (12 × DDR5-4800: 460.8); empty: 2 × DDR4-3200 assumed"
           onCommit={(v) => setSpeed("hostMemGBps", v)}
+        />
+        <NumberField
+          label={`${title} CPU cores`}
+          visibleLabel="CPU cores"
+          value={node.cpuCores}
+          min={1}
+          max={MAX_CPU_CORES}
+          step={1}
+          placeholder={`${DEFAULT_CPU_CORES} assumed`}
+          hint="Cores llama.cpp's threads run on: a prompt on the CPU multiplies at them; empty: 8 assumed"
+          onCommit={(v) => setSpeed("cpuCores", v === undefined ? undefined : Math.round(v))}
         />
       </div>
 

@@ -50,6 +50,21 @@ describe("a fabric's speed in a cluster file", () => {
     });
   });
 
+  test("cpu_cores is read, written back, and refused in words when not a whole number above 0", () => {
+    const r = importCluster(file({ cpu_cores: 32 }), "c.json");
+    expect(r.cluster?.nodes[0]).toMatchObject({ cpuCores: 32 });
+    expect(JSON.parse(clusterToJson(r.cluster as Cluster)).nodes[0]).toMatchObject({ cpu_cores: 32 });
+    for (const [bad, words] of [
+      [0, /CPU cores \(cpu_cores\) must be above 0: leave it out when unknown/],
+      [12.5, /CPU cores \(cpu_cores\) must be a whole number/],
+      ["many", /CPU cores \(cpu_cores\) must be a whole number above 0/],
+    ] as const) {
+      const refused = importCluster(file({ cpu_cores: bad }), "c.json");
+      expect(refused.cluster).toBeNull();
+      expect(refused.errors.map((e) => e.message).join(" ")).toMatch(words);
+    }
+  });
+
   test.each([[0], [-25], ["fast"]])("fabric_gbps %j is refused in words at the field", (value) => {
     const r = importCluster(file({ fabric_gbps: value }), "c.json");
     expect(r.cluster).toBeNull();

@@ -18,37 +18,10 @@ import {
   splitArgv,
 } from "../../src/plan/index.ts";
 import { optionJson } from "../../src/report/json.ts";
-import type { Artifact, Cluster, ClusterNode, PlanOption } from "../../src/plan/index.ts";
+import type { Artifact, Cluster, ClusterNode, ModelShape, PlanOption } from "../../src/plan/index.ts";
 import { snapshotOf } from "./fixture.ts";
+import { llamacppSlots, rangeOf } from "./llamacppSlots.ts";
 import { GIB, cards, node, shapeOf } from "./planning-fixtures.ts";
-
-/** llama.cpp's device of each slot 0..n_layer for a -ts vector, in float32 as load_tensors computes it. */
-function llamacppSlots(split: readonly number[], layers: number): number[] {
-  const f = Math.fround;
-  const cum: number[] = [];
-  let sum = f(0);
-  for (const s of split) {
-    sum = f(sum + f(s));
-    cum.push(sum);
-  }
-  const fractions = cum.map((c) => f(c / sum));
-  const act = layers + 1;
-  const out: number[] = [];
-  for (let il = 0; il <= layers; il++) {
-    const v = f(il / act);
-    let d = fractions.findIndex((x) => x > v);
-    if (d < 0) d = split.length;
-    out.push(d);
-  }
-  return out;
-}
-
-/** The layer range a card row names ("box/0: layers 0–43"). */
-function rangeOf(role: string): [number, number] {
-  const m = /layers (\d+)–(\d+)/.exec(role);
-  if (!m) throw new Error(`no layer range in "${role}"`);
-  return [Number(m[1]), Number(m[2])];
-}
 
 function tensorSplitOf(o: PlanOption): string | undefined {
   const words = splitArgv(o.commands[o.commands.length - 1] ?? "");
@@ -79,6 +52,11 @@ function plan70(cluster: Cluster) {
 
 function splitOption(options: PlanOption[]): PlanOption | undefined {
   return options.find((o) => o.engine === "llamacpp" && o.placement.tensorSplit !== undefined);
+}
+
+/** What checkTensorSplit is told of a DeepSeek-R1 plan: the model, its artifact and the workload. */
+function r1Context(shape: ModelShape, a: Artifact) {
+  return { repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [a], workload: DEFAULT_WORKLOAD };
 }
 
 /** DeepSeek-R1 UD-IQ1_S (the issue's 131 GiB over RPC) planned on `nodes`. */
@@ -346,6 +324,13 @@ describe("two boxes of 2 × RTX 4090 for DeepSeek-R1 UD-IQ1_S: the cards cannot 
       expect(slots.slice(s - cpuLayers, e - cpuLayers + 1).every((x) => x === d)).toBe(true);
     });
   });
+
+  test("its own -ts typed back by hand fits again with the head's CPU layers kept (they were taken for a device)", () => {
+    const ctx = r1Context(shape, iq1s);
+    const again = checkTensorSplit(ctx, o as PlanOption, (o?.placement.tensorSplit ?? []).join(","));
+    expect(again.ok).toBe(true);
+    if (again.ok) expect(again.option.cards.map((c) => c.role)).toEqual(o?.cards.map((c) => c.role));
+  });
 });
 
 test("a head whose RAM cannot take the layers the cards cannot is refused in words, naming it", () => {
@@ -441,13 +426,7 @@ describe("one 2 × RTX 4090 head and two CPU-only 256 GB boxes on eth0 run DeepS
   });
 
   test("its own -ts typed back by hand fits again; all layers on the cards is refused naming a card", () => {
-    const ctx = {
-      repo: "unsloth/DeepSeek-R1-GGUF",
-      revision: "",
-      shape,
-      artifacts: [iq1s],
-      workload: DEFAULT_WORKLOAD,
-    };
+    const ctx = r1Context(shape, iq1s);
     const again = checkTensorSplit(ctx, o as PlanOption, (o?.placement.tensorSplit ?? []).join(","));
     expect(again.ok).toBe(true);
     // Read back from its row, the CPU device is still no card: the same name, no CUDA context.

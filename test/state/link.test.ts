@@ -615,12 +615,26 @@ describe("plan links: what a node says of its wires (issue 12)", () => {
     expect(decoded.choices.cluster.nodes[0]).toMatchObject({ fabricGbps: 200, hostMemGBps: 307.2 });
   });
 
+  test("a host's CPU cores survive the round trip as cc", () => {
+    const cored = {
+      ...DEFAULTS,
+      cluster: {
+        nodes: [{ id: "epyc-1", fabric: "eth-25g", hostMemGib: 768, hostFreeGib: 700, devices: [], cpuCores: 32 }],
+      },
+    };
+    const decoded = decodeLink("#" + encodeLink(cored), DEFAULTS);
+    expect(decoded.ignored).toEqual([]);
+    expect(decoded.choices.cluster.nodes[0]).toMatchObject({ cpuCores: 32 });
+    expect(decodeLink(wire(node({ cc: 64 })), DEFAULTS).choices.cluster.nodes[0]).toMatchObject({ cpuCores: 64 });
+  });
+
   test.each([
     ["a fabric of 0 Gbit/s", { fg: 0 }, /fabric's speed \(fabric_gbps\) must be above 0/],
     ["a negative fabric", { fg: -400 }, /fabric's speed \(fabric_gbps\) must be above 0/],
     ["a fabric as text", { fg: "fast" }, /fabric's speed \(fabric_gbps\) must be a number above 0/],
     ["a fabric of 400,000 Gbit/s", { fg: 400_000 }, /fabric's speed \(fabric_gbps\) is absurd/],
     ["a host bandwidth of -1", { hb: -1 }, /host memory bandwidth \(host_mem_gbps\) must be above 0/],
+    ["half a CPU core", { cc: 0.5 }, /CPU cores \(cpu_cores\) must be a whole number/],
     ["an unknown wire field", { zz: 1 }, /the cluster/],
   ])("%s is refused in words, and the last good cluster kept", (_name, links, message) => {
     const decoded = decodeLink(wire(node(links)), DEFAULTS);

@@ -99,3 +99,15 @@ test("the host's memory bandwidth: typed GB/s reach the cluster, and emptying th
   expect(last.nodes[0]).not.toHaveProperty("hostMemGBps");
   expect(input.placeholder).toBe("51.2 assumed");
 });
+
+test("the host's CPU cores: a typed count reaches the cluster, and emptying the field drops it (8 assumed again)", () => {
+  const onChange = vi.fn();
+  render(cluster, onChange);
+  const input = field("Node 1 CPU cores");
+  expect(input.placeholder).toBe("8 assumed");
+  type(input, "32");
+  expect(onChange).toHaveBeenLastCalledWith({ nodes: [{ ...cluster.nodes[0], cpuCores: 32 }] });
+  type(input, "");
+  const last = onChange.mock.lastCall?.[0] as Cluster;
+  expect(last.nodes[0]).not.toHaveProperty("cpuCores");
+});

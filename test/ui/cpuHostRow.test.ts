@@ -42,3 +42,25 @@ test("DeepSeek-R1 UD-IQ1_S on a 2 × RTX 4090 head and a 256 GB CPU box: the box
       "this RPC option has 1 host without cards, whose rpc-server serves the CPU, and a LeaderWorkerSet's worker pods all ask the head's 2 cards: run its commands on the hosts themselves",
   });
 });
+
+test("DeepSeek-R1 Q4_K_M on two 256 GiB CPU boxes over RPC: each box one RAM bar, named by its host and layers", () => {
+  const shape = shapeOf("deepseek-ai/DeepSeek-R1");
+  const q4 = artifactsOf(snapshotOf("unsloth__DeepSeek-R1-GGUF"), shape).find((a) => a.quant === "Q4_K_M") as Artifact;
+  const nodes = [node("c1", "eth0", [], 256), node("c2", "eth0", [], 256)];
+  const p = plan(
+    { repo: "unsloth/DeepSeek-R1-GGUF", revision: "", shape, artifacts: [q4] },
+    { nodes },
+    DEFAULT_WORKLOAD,
+  );
+  const o = p.options.find((x) => x.engine === "llamacpp" && x.placement.nodes > 1);
+  const rows = o ? cardBarRows(o) : [];
+  expect(rows.map((r) => r.label.replace(/\d+–\d+/, "a–b"))).toEqual([
+    "c2/CPU: layers a–b + output",
+    "c1 CPU: layers a–b",
+  ]);
+  for (const r of rows) {
+    expect(r.physicalGib).toBeCloseTo(256, 6);
+    // 377 GiB of weights over the two: each bar holds most of its host's share.
+    expect(r.weightsGib).toBeGreaterThan(150);
+  }
+});

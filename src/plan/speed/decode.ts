@@ -6,7 +6,7 @@
  * over pipeline stages: one token visits them one after the other.
  */
 import { touchedExpertShare } from "./experts.ts";
-import { DEFAULT_HOST_GBPS } from "./host.ts";
+import { cpuComputeMs, DEFAULT_HOST_GBPS } from "./host.ts";
 import { expertExchangeMs, expertGroupReadBytes } from "./expertGroup.ts";
 import { allReduceMs, pipelineHopsMs, type WireTime } from "./links.ts";
 import { rpcMs } from "./rpc.ts";
@@ -78,7 +78,14 @@ export function decodeStepMs(
 
   const tflops = cardTflops(input);
   const flops = batch * (2 * model.activeParams + model.attentionFlopsPerContextToken * contextTokens);
-  const computeMs = tflops === null || layout.cpuOnly ? 0 : flops / (tp * tflops * terms.decodeComputeEfficiency * 1e9);
+  // On the CPU a batch of sequences multiplies on its cores as a prompt does (host.ts); one alone is bandwidth-bound.
+  const cpu = layout.cpuOnly && batch > 1 ? cpuComputeMs(flops, layout.cpuCores) : null;
+  if (cpu && cpu.assumed !== "") assumed.push(cpu.assumed);
+  const computeMs = layout.cpuOnly
+    ? (cpu?.ms ?? 0)
+    : tflops === null
+      ? 0
+      : flops / (tp * tflops * terms.decodeComputeEfficiency * 1e9);
 
   const reduce = allReduceMs(tp, model.layers, model.hiddenSize, batch, links, terms);
   const hops = pipelineHopsMs(layout.pipelineStages, model.hiddenSize, batch, links, terms);

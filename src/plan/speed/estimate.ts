@@ -4,6 +4,7 @@
  * thousands of options stays inside the engine benchmark's budget.
  */
 import { decodeStepMs } from "./decode.ts";
+import { CPU_PREFILL_GFLOPS_PER_CORE } from "./host.ts";
 import { prefillMs } from "./prefill.ts";
 import { speedTerms, type SpeedTerms } from "./terms.ts";
 import type { SpeedEstimate, SpeedInput } from "./types.ts";
@@ -40,7 +41,10 @@ function termsLine(input: SpeedInput, terms: SpeedTerms): string {
   const fit = terms.fitted ? `fitted on ${terms.fittedOn}` : terms.fittedOn;
   // Said where a card's figures are third parties' reprints: the vendor's own page was not read for them.
   const read = input.card.vendorChecked === false ? ", figures not read on the vendor's own page" : "";
-  return `${input.layout.engine} on ${input.card.label} (${input.card.kind}, ${bw}${read}): reads at ${Math.round(terms.bandwidthEfficiency * 100)}% of bandwidth + ${terms.stepFixedMs} ms per step, prefill at ${Math.round(terms.prefillComputeEfficiency * 100)}% of dense TFLOPS (${fit})`;
+  const prefill = input.layout.cpuOnly
+    ? `prefill at ${CPU_PREFILL_GFLOPS_PER_CORE} GFLOPS a core`
+    : `prefill at ${Math.round(terms.prefillComputeEfficiency * 100)}% of dense TFLOPS`;
+  return `${input.layout.engine} on ${input.card.label} (${input.card.kind}, ${bw}${read}): reads at ${Math.round(terms.bandwidthEfficiency * 100)}% of bandwidth + ${terms.stepFixedMs} ms per step, ${prefill} (${fit})`;
 }
 
 /**
@@ -80,10 +84,7 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
     prefill.ms === null
       ? null
       : terms.requestOverheadMs + prefill.ms + decodeStepMs(input, terms, 1, workload.inputTokens, true).ms;
-  if (prefill.ms === null)
-    notes.push(
-      layout.cpuOnly ? "prefill: CPU compute is not modelled" : `prefill: ${card.label} has no dense TFLOPS known`,
-    );
+  if (prefill.ms === null) notes.push(`prefill: ${card.label} has no dense TFLOPS known`);
 
   let tpotMs: number | null = null;
   let throughputTps: number | null = null;

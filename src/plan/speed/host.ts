@@ -21,3 +21,27 @@ export function ddrChannelGBps(megaTransfersPerSecond: number): number {
  * in the basis whenever it is used.
  */
 export const DEFAULT_HOST_GBPS = 2 * ddrChannelGBps(3200);
+
+/**
+ * What one CPU core reaches on a prompt's matrix products in llama.cpp's CPU backend, GFLOPS (2 × active
+ * parameters × tokens ÷ seconds ÷ threads at llama-bench pp512). Fitted (the median of three rows) on three
+ * llama-bench CPU runs of Llama-3.2-3B-Instruct Q4_K_M: Intel i5-4278U at 2 threads 17.70 t/s (56.8 a core,
+ * geerlingguy/ai-benchmarks#53), Radxa Dragon Q8B at 8 threads 72.31 t/s (58.0, #54), Cix CP8180 at 12 threads
+ * 81.27 t/s (43.5, #51); checked on five others (test/plan/cpuSpeed.test.ts, within a factor 2: a core's rate
+ * differs by its vector units, 36–117 GFLOPS over those rows). A prompt on the CPU is compute-bound at this, not
+ * at a card's TFLOPS.
+ */
+export const CPU_PREFILL_GFLOPS_PER_CORE = 57;
+
+/** Cores when a node does not say: a desktop's 8 (deliberately low, as DEFAULT_HOST_GBPS); flagged where used. */
+export const DEFAULT_CPU_CORES = 8;
+
+/** The time, ms, of `flops` on a host's CPU of `cores` cores (null: the default, and said so). */
+export function cpuComputeMs(flops: number, cores: number | null | undefined): { ms: number; assumed: string } {
+  const n = cores ?? DEFAULT_CPU_CORES;
+  const assumed =
+    cores == null
+      ? `CPU cores unknown: ${DEFAULT_CPU_CORES} cores at ${CPU_PREFILL_GFLOPS_PER_CORE} GFLOPS each assumed for the prompt`
+      : "";
+  return { ms: flops / (n * CPU_PREFILL_GFLOPS_PER_CORE * 1e6), assumed };
+}

@@ -6,6 +6,7 @@
  * (the plan lint zone forbids `../`).
  */
 import { cardSpecOf, speedCardOf } from "../cardSpecs.ts";
+import { onCpusOnly } from "../placement.ts";
 import { kvBytesPerToken } from "../kvPerToken.ts";
 import type { ModelShape } from "../shapeTypes.ts";
 import { estimateSpeed, sequencesRunOf } from "./estimate.ts";
@@ -80,6 +81,13 @@ export interface SpeedContext {
   fabricGBps: number | null;
   /** The host's memory bandwidth, GB/s; null when the node does not say (a default is assumed and flagged). */
   hostBandwidthGBps: number | null;
+  /** The CPU cores that run layers in a host's RAM; absent or null: host.ts DEFAULT_CPU_CORES, flagged. */
+  hostCpuCores?: number | null;
+}
+
+/** llama.cpp over RPC on hosts none of which has a card (cpuCluster.ts): every layer on a CPU, one host after another. */
+function onCpuHostsOnly(option: PlanOption): boolean {
+  return option.engine === "llamacpp" && !option.placement.cpu && onCpusOnly(option.placement);
 }
 
 /** The devices of a llama.cpp split that hold weights, by class: the per-card loads, host RAM left out. */
@@ -164,7 +172,7 @@ function moeLayersOf(shape: ModelShape): number {
  */
 function hostBytesOf(option: PlanOption, shape: ModelShape, artifact: Artifact): { weights: number; experts: number } {
   const p = option.placement;
-  if (p.cpu || option.engine !== "llamacpp") return { weights: 0, experts: 0 };
+  if (p.cpu || option.engine !== "llamacpp" || onCpuHostsOnly(option)) return { weights: 0, experts: 0 };
   const onCpuDevices = cpuDeviceBytesOf(option);
   if (onCpuDevices > 0) {
     const expertShare = artifact.bytes > 0 ? artifact.expertBytes / artifact.bytes : 0;
@@ -197,8 +205,10 @@ export function speedInputOf(
 ): SpeedInput | string {
   if (model === null) return `${artifact.name}: the parameter count is unknown, so the FLOPs per token are`;
   const p = option.placement;
-  const spec = p.cpu ? undefined : cardSpecOf(p.gpuClass);
-  const card: SpeedCard = p.cpu
+  // On CPU hosts alone (over RPC) the whole model runs as on one CPU, with the RPC crossings between them.
+  const cpuOnly = p.cpu || onCpuHostsOnly(option);
+  const spec = cpuOnly ? undefined : cardSpecOf(p.gpuClass);
+  const card: SpeedCard = cpuOnly
     ? {
         label: "CPU",
         kind: "cpu",
@@ -222,7 +232,7 @@ export function speedInputOf(
       tensorParallel: llamacpp ? 1 : p.tensorParallel,
       // A split's CPU devices are no card stage: their layers are the host's share, their boundaries RPC crossings.
       pipelineStages: llamacpp
-        ? p.cpu
+        ? cpuOnly
           ? 1
           : cpuDeviceBytesOf(option) > 0
             ? cardRowsOf(option)
@@ -232,7 +242,10 @@ export function speedInputOf(
       hostWeightsBytes: host.weights,
       hostExpertBytes: host.experts,
       hostBandwidthGBps: ctx.hostBandwidthGBps,
-      cpuOnly: p.cpu,
+      cpuOnly,
+      // A split's CPU devices (rpc-servers without cards) multiply their own layers, the prompt's too.
+      cpuComputedWeightsBytes: cpuOnly ? 0 : cpuDeviceBytesOf(option),
+      cpuCores: ctx.hostCpuCores ?? null,
     },
     links: {
       intraNodeGBps: spec?.link.gbpsPerDirection ?? slowestLinkOf(option),
@@ -318,6 +331,7 @@ export function speedQuestionOf(option: PlanOption, ctx: SpeedContext): number[]
     ctx.kvElementBytes,
     ctx.fabricGBps ?? -1,
     ctx.hostBandwidthGBps ?? -1,
+    ctx.hostCpuCores ?? -1,
   ];
 }
 

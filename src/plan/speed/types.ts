@@ -122,10 +122,17 @@ export interface SpeedLayout {
   hostExpertBytes: number;
   /** Host memory bandwidth, GB/s; null: the stated default of cardSpecs' HOST_MEMORY is used and flagged. */
   hostBandwidthGBps: number | null;
-  /** The whole model runs on the CPU (llama.cpp without a GPU): every byte at host bandwidth. */
+  /** The whole model runs on the CPU (llama.cpp without a GPU, on one host or over RPC): every byte at host bandwidth. */
   cpuOnly: boolean;
   /** A data-parallel engine's experts spread over its ranks; absent: the replica's experts are its own. */
   expertGroup?: ExpertGroup;
+  /**
+   * Of hostWeightsBytes, the bytes whose layers a CPU computes itself, prompt included (an RPC split's CPU
+   * devices); absent or 0 where llama.cpp's op offload runs the RAM-resident layers' prompt matmuls on the card.
+   */
+  cpuComputedWeightsBytes?: number;
+  /** CPU cores that run the host's layers (llama.cpp's threads); absent or null: host.ts DEFAULT_CPU_CORES, flagged. */
+  cpuCores?: number | null;
 }
 
 /** The wires between the replica's cards. */

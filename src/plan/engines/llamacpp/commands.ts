@@ -111,6 +111,16 @@ function llamacppServerArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   return args;
 }
 
+/**
+ * -t for a node whose cores the cluster says: the threads the plan's prompt speed assumes (speed/host.ts). Without it
+ * rpc-server takes half the logical CPUs (tools/rpc/rpc-server.cpp `n_threads = hardware_concurrency()/2`) and
+ * llama-server its own default.
+ */
+function threadArgs(ctx: CommandContext, index: number): Arg[] {
+  const cores = ctx.nodeCpuCores?.[index];
+  return cores === null || cores === undefined ? [] : [["-t", cores]];
+}
+
 export function llamacppCommands(option: CommandOption, ctx: CommandContext): string[] {
   const args = llamacppServerArgs(option, ctx);
   const nodes = Math.max(1, option.placement.nodes);
@@ -120,13 +130,17 @@ export function llamacppCommands(option: CommandOption, ctx: CommandContext): st
     // (tools/rpc/rpc-server.cpp: "-c, --cache  enable local file cache"; -H, -p, -d, -t are its other flags).
     return named(
       `${nodeName(ctx, i + 1)} (rpc worker)`,
-      line(["rpc-server"], [["-H", "0.0.0.0"], ["-p", RPC_PORT], ["-c"]]),
+      line(["rpc-server"], [["-H", "0.0.0.0"], ["-p", RPC_PORT], ["-c"], ...threadArgs(ctx, i + 1)]),
     );
   });
   const endpoints = Array.from({ length: nodes - 1 }, (_, i) => `${nodeAddress(i + 1)}:${RPC_PORT}`);
   const head = named(
     `${nodeName(ctx, 0)} (head, serves the API)`,
-    line(["llama-server"], [...args, ["--rpc", endpoints.join(",")]]),
+    // On a cluster of CPUs the head's own CPU runs the first layers: its threads too.
+    line(
+      ["llama-server"],
+      [...args, ...(option.placement.gpusPerNode === 0 ? threadArgs(ctx, 0) : []), ["--rpc", endpoints.join(",")]],
+    ),
   );
   return [...workers, head];
 }

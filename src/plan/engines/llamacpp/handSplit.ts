@@ -5,10 +5,11 @@
 import { LLAMACPP_FIT_MARGIN_BYTES } from "./memory.ts";
 import { type SplitDevice, splitParts } from "./split.ts";
 import { evaluate } from "../../evaluate.ts";
-import type { Layout } from "../../layout.ts";
+import type { HostShare, Layout } from "../../layout.ts";
 import { gib1 } from "../../placement.ts";
 import type { ModelShape } from "../../shapeTypes.ts";
-import type { Artifact, PlanOption, Workload } from "../../types.ts";
+import type { Artifact, CardLoad, PlanOption, Workload } from "../../types.ts";
+import { weightParts } from "../../weights.ts";
 
 export type HandSplit = { ok: true; option: PlanOption } | { ok: false; words: string };
 
@@ -53,28 +54,43 @@ export function llamacppSlotDevices(split: readonly number[], layers: number): n
   return out;
 }
 
+/** The head's own CPU row of a split that keeps the first layers in its RAM ("b1 CPU: layers 0–9", offload.ts headCpuSplit): no device. */
+const HEAD_CPU_ROW = /^\S+ CPU: layers 0–(\d+)$/;
+
+/** The head's CPU row and the layers it keeps (-ngl below all), or null when every layer is on the split's devices. */
+function headCpuRow(option: PlanOption): { row: CardLoad; layers: number } | null {
+  for (const c of option.cards) {
+    const m = c.gpuClass === "" ? HEAD_CPU_ROW.exec(c.role) : null;
+    if (m) return { row: c, layers: Number(m[1]) + 1 };
+  }
+  return null;
+}
+
 /** The devices of a split option, back from its card rows ("box/0: layers 0–40" and what each offers). */
 function devicesOf(option: PlanOption): SplitDevice[] {
-  return option.cards.map((c, i) => {
-    // An rpc-server's CPU ("c1/CPU: layers 0–30") is a device too, its RAM share what it offers.
-    if (c.cpuNode !== undefined)
+  const head = headCpuRow(option)?.row;
+  return option.cards
+    .filter((c) => c !== head)
+    .map((c, i) => {
+      // An rpc-server's CPU ("c1/CPU: layers 0–30") is a device too, its RAM share what it offers.
+      if (c.cpuNode !== undefined)
+        return {
+          nodeId: c.cpuNode,
+          gpuClass: "",
+          index: 0,
+          physicalBytes: c.physicalBytes,
+          freeBytes: c.usableBytes + LLAMACPP_FIT_MARGIN_BYTES,
+          cpu: true,
+        };
+      const [nodeId = "", index = String(i)] = (c.role.split(":")[0] ?? "").split("/");
       return {
-        nodeId: c.cpuNode,
-        gpuClass: "",
-        index: 0,
+        nodeId,
+        gpuClass: c.gpuClass,
+        index: Number(index),
         physicalBytes: c.physicalBytes,
         freeBytes: c.usableBytes + LLAMACPP_FIT_MARGIN_BYTES,
-        cpu: true,
       };
-    const [nodeId = "", index = String(i)] = (c.role.split(":")[0] ?? "").split("/");
-    return {
-      nodeId,
-      gpuClass: c.gpuClass,
-      index: Number(index),
-      physicalBytes: c.physicalBytes,
-      freeBytes: c.usableBytes + LLAMACPP_FIT_MARGIN_BYTES,
-    };
-  });
+    });
 }
 
 /** The option again with the user's -ts, or why that split cannot be read or does not fit, naming the card. */
@@ -86,10 +102,23 @@ export function checkTensorSplit(p: HandSplitContext, option: PlanOption, text: 
   const devices = devicesOf(option);
   const split = parseSplit(text, devices.length);
   if (typeof split === "string") return { ok: false, words: split };
-  const L = p.shape.layers;
+  // Layers the head's CPU keeps stay there: the devices share the other slots (-ngl = n_layer + 1 − those).
+  const head = headCpuRow(option);
+  const first = head?.layers ?? 0;
+  const L = p.shape.layers - first;
   const slots = llamacppSlotDevices(split, L);
   const layers = devices.map((_, d) => slots.slice(0, L).filter((x) => x === d).length);
-  const parts = splitParts(p.shape, artifact, devices, layers, slots[L] ?? devices.length - 1);
+  const parts = splitParts(p.shape, artifact, devices, layers, slots[L] ?? devices.length - 1, first);
+  const host: HostShare | null = head && {
+    usableBytes: head.row.usableBytes,
+    physicalBytes: head.row.physicalBytes,
+    freeBytes: head.row.physicalBytes,
+    fixedBytes: weightParts(p.shape, artifact).embedBytes,
+    mode: "layers",
+    splitCpuLayers: first,
+    nodeUsableBytes: [],
+    nodeFreeBytes: [],
+  };
   const layout: Layout = {
     id: option.id,
     artifact,
@@ -97,7 +126,7 @@ export function checkTensorSplit(p: HandSplitContext, option: PlanOption, text: 
     placement: { ...option.placement, tensorSplit: split },
     bitsPerWeight: option.bitsPerWeight,
     parts,
-    host: null,
+    host,
     hosts: option.hosts,
     freeNow: option.freeNow,
     cardsShort: 0,
@@ -110,7 +139,7 @@ export function checkTensorSplit(p: HandSplitContext, option: PlanOption, text: 
   if (over) {
     return {
       ok: false,
-      words: `${over.role.split(":")[0] ?? ""} ${over.gpuClass} would hold ${over.role.split(": ")[1] ?? ""}: it needs ${gib1(over.usedBytes)} GiB and offers ${gib1(over.usableBytes)}`,
+      words: `${over.role.split(":")[0] ?? ""}${over.gpuClass === "" ? "" : ` ${over.gpuClass}`} would hold ${over.role.split(": ")[1] ?? ""}: it needs ${gib1(over.usedBytes)} GiB and offers ${gib1(over.usableBytes)}`,
     };
   }
   if (!again.fits)

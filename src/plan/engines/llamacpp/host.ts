@@ -1,4 +1,5 @@
 /** llama.cpp's host RAM: the whole model on the CPU, or the layers and experts offloaded to it. */
+import { deviceComputeBytes } from "./device.ts";
 import { llamacppKvElementBytes } from "./evalCard.ts";
 import { flashAttnOff, flashOffComputeBytes } from "./flashAttn.ts";
 import { graphComputeBytes, graphInputs, placesFlashOff } from "./graphCompute.ts";
@@ -39,7 +40,12 @@ export function evalHost(
     hostKv && flashAttnOff(w)
       ? (placed(false) ?? flashOffComputeBytes(ctx.shape, hostKv, contextTokens, s.parallel, s.ubatch, flashOn))
       : flashOn;
-  const engineBytes = llamacppHostBytes(ctx.shape, s.parallel) + (host.mode === "cpu" ? compute : 0);
+  // The head of a cluster without cards computes its own layers on its CPU (cpuCluster.ts): a CPU device's
+  // buffer without the output, as its workers' rpc-servers hold (device.ts).
+  const headOfCpus = host.splitCpuLayers !== undefined && layout.placement.gpusPerNode === 0;
+  const engineBytes =
+    llamacppHostBytes(ctx.shape, s.parallel) +
+    (host.mode === "cpu" ? compute : headOfCpus ? deviceComputeBytes(ctx.shape, s.ubatch, false, true) : 0);
   // A CPU-only build repacks some matrices into a second copy (repack.ts); with cards, layers in RAM stay mapped.
   const weights =
     host.fixedBytes + offloadedBytes + (host.mode === "cpu" ? cpuRepackExtraBytes(layout.artifact.cpuRepack) : 0);

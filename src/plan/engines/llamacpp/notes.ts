@@ -1,6 +1,7 @@
 /** What a llama.cpp option must tell the user beyond its figures: the device order its -ts assumes, what RPC costs, and the CPU's repacked copy. */
 import type { Layout } from "../../layout.ts";
 import { gib1 } from "../../placement.ts";
+import { CPU_PREFILL_GFLOPS_PER_CORE } from "../../speed/host.ts";
 import { RPC_CROSSING_MS, rpcCrossings } from "../../speed/rpc.ts";
 import type { ModelShape } from "../../shapeTypes.ts";
 
@@ -14,20 +15,24 @@ export function llamacppNotes(layout: Layout, shape: ModelShape): string[] {
   const order = layout.parts
     .map((part) => `${part.role.split(":")[0] ?? ""}${part.gpuClass === "" ? "" : ` ${part.gpuClass}`}`)
     .join(", ");
+  // No host has a card (cpuCluster.ts): the workers' CPUs are the split's devices, the head's CPU the first layers.
+  const cpusOnly = p.gpusPerNode === 0;
   const notes = [
-    `--tensor-split gives its shares in llama.cpp's device order${p.nodes > 1 ? " (the RPC servers' devices first, in --rpc order, then the head's own)" : ""}: the plan assumes ${order}, the last holding the output layer. Check with llama-server --list-devices and reorder the cards (CUDA_VISIBLE_DEVICES) or the shares to match.`,
+    cpusOnly
+      ? `--tensor-split gives its shares to the rpc-servers' CPUs in --rpc order: the plan assumes ${order}, the last holding the output layer; the first ${layout.host?.splitCpuLayers ?? 0} layers and the token embedding stay on ${p.nodeIds?.[0] ?? "the head"}'s own CPU (--n-gpu-layers counts the rest and the output). Check with llama-server --list-devices.`
+      : `--tensor-split gives its shares in llama.cpp's device order${p.nodes > 1 ? " (the RPC servers' devices first, in --rpc order, then the head's own)" : ""}: the plan assumes ${order}, the last holding the output layer. Check with llama-server --list-devices and reorder the cards (CUDA_VISIBLE_DEVICES) or the shares to match.`,
   ];
   if (p.nodes > 1) {
     const kib = (shape.hiddenSize * ACTIVATION_ELEMENT_BYTES) / 1024;
     const crossings = rpcCrossings(p.nodes);
     notes.push(
-      `Over RPC every token crosses the network at each host boundary: ${crossings} crossings a token here (the head sends the activations to each worker and takes them back, since rpc-servers do not pass tensors to one another), each ${kib.toFixed(0)} KiB and an RPC round trip of about ${RPC_CROSSING_MS} ms (two DGX Sparks over a direct cable; a switched network adds its own latency), so generation pays about ${(crossings * RPC_CROSSING_MS).toFixed(1)} ms a token on top of the cards' time, which the speed shown includes; prompt batches cross the same way, a ubatch at a time. Loading sends each worker its weights over the network (rpc-server -c keeps them in a local cache for the next start).`,
+      `Over RPC every token crosses the network at each host boundary: ${crossings} crossings a token here (the head sends the activations to each worker and takes them back, since rpc-servers do not pass tensors to one another), each ${kib.toFixed(0)} KiB and an RPC round trip of about ${RPC_CROSSING_MS} ms (two DGX Sparks over a direct cable; a switched network adds its own latency), so generation pays about ${(crossings * RPC_CROSSING_MS).toFixed(1)} ms a token on top of the ${cpusOnly ? "hosts'" : "cards'"} time, which the speed shown includes; prompt batches cross the same way, a ubatch at a time. Loading sends each worker its weights over the network (rpc-server -c keeps them in a local cache for the next start).`,
     );
   }
   const cpuHosts = [...new Set(layout.parts.flatMap((part) => (part.cpuNode === undefined ? [] : [part.cpuNode])))];
   if (cpuHosts.length > 0) {
     notes.push(
-      `${cpuHosts.join(", ")} ${cpuHosts.length === 1 ? "has" : "have"} no cards: rpc-server, built with -DGGML_RPC=ON (tools/rpc/README.md), serves a host's CPU when it finds no accelerator, so the same rpc-server line runs there and its layers sit in that host's RAM, read at its memory bandwidth one host after another with the cards' layers (the speed shown counts them so). A prompt's pass over those layers runs on that CPU's cores, whose compute the plan does not model: the prefill and time to first token shown count it at the cards' speed, and are optimistic.`,
+      `${cpuHosts.join(", ")} ${cpuHosts.length === 1 ? "has" : "have"} no cards: rpc-server, built with -DGGML_RPC=ON (tools/rpc/README.md), serves a host's CPU when it finds no accelerator, so the same rpc-server line runs there and its layers sit in that host's RAM, read at its memory bandwidth one host after another${cpusOnly ? "" : " with the cards' layers"} (the speed shown counts them so). A prompt's pass over those layers runs on that CPU's cores (rpc-server -t, half the logical CPUs by default): the prefill shown counts them at ${CPU_PREFILL_GFLOPS_PER_CORE} GFLOPS a core (llama-bench CPU pp512 rows), which differs by a factor 2 between CPUs.`,
     );
   }
   return notes;

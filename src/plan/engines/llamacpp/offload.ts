@@ -87,6 +87,9 @@ export function headCpuSplit(
   const evals = layout.parts.map((p) => evalCard(layout, p, ctx, w, contextTokens));
   const offloaded = k * wp.layerBytes + moeLayersIn(ctx.shape, 0, k) * wp.expertLayerBytes;
   const host = evalHost(layout, ctx, w, contextTokens, offloaded, k > 0 ? geometryOfFirst(ctx.shape, k) : null);
-  if (host) host.load.role = `${layout.placement.nodeIds?.[0] ?? "head"} CPU: layers 0–${k - 1}`;
+  const head = layout.placement.nodeIds?.[0] ?? "head";
+  if (host) host.load.role = `${head} CPU: layers 0–${k - 1}`;
+  // A cluster without cards (cpuCluster.ts): the head is a CPU host like its workers, named as theirs are.
+  if (host && layout.placement.gpusPerNode === 0) host.load.cpuNode = head;
   return { cpuLayers: k, evals, host };
 }

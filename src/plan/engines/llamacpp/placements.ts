@@ -2,6 +2,7 @@
  * Where llama.cpp runs: the CPU, a layer split over one node's cards, and layers or experts in RAM
  * when the cards cannot hold it.
  */
+import { cpuClusterOptions } from "./cpuCluster.ts";
 import { layerSplitParts } from "./parts.ts";
 import { mixedNodeOptions, rpcOptions } from "./targets.ts";
 import type { ClassPool, EnumContext, Enumerated, HostShare, Layout, PoolNode } from "../../layout.ts";
@@ -101,6 +102,8 @@ export function llamacppOptions(a: Artifact, c: EnumContext, out: Enumerated): v
   // Devices that differ, on one node (-ts) or over several hosts (--rpc), once the classes alone are tried.
   mixedNodeOptions(a, c, out);
   rpcOptions(a, c, out);
+  // No host's RAM holds it and no host has cards: the CPU hosts together over RPC.
+  if (cpuShort && c.pools.every((p) => p.memoryBytes === null)) cpuClusterOptions(a, c, out);
   if (cpuShort) cpuLacksRam(a, c, cpuShort, out);
 }
 

@@ -4,7 +4,7 @@
  * --rpc on the head), every device with its own share.
  */
 import { chooseSplit, type SplitDevice, splitProblem } from "./split.ts";
-import type { ClassPool, EnumContext, Enumerated, HostShare, Layout, PoolNode } from "../../layout.ts";
+import type { ClassPool, CpuOnlyNode, EnumContext, Enumerated, HostShare, Layout, PoolNode } from "../../layout.ts";
 import { basePlacement, gib1, layoutId } from "../../placement.ts";
 import { HOST_SHARE } from "./memory.ts";
 import { hostShare } from "../../pools.ts";
@@ -16,7 +16,7 @@ import { weightParts } from "../../weights.ts";
 const RPC_EXTRA_HOSTS = 3;
 
 /** A node as llama.cpp sees it: all its devices, whatever their class. */
-interface NodeDevices {
+export interface NodeDevices {
   id: string;
   fabric: string;
   devices: SplitDevice[];
@@ -116,7 +116,7 @@ function alreadyPlaced(a: Artifact, out: Enumerated, nodeId?: string): boolean {
 }
 
 /** The layout of one split over `devices` (head's own last), or the reason it cannot be made. */
-function splitLayout(
+export function splitLayout(
   a: Artifact,
   c: EnumContext,
   devices: SplitDevice[],
@@ -130,7 +130,7 @@ function splitLayout(
   const head = nodes[0] as NodeDevices;
   let host: HostShare | null = null;
   if (headCpuLayers > 0) {
-    const node = poolNodeOf(c.pools, head.id);
+    const node = poolNodeOf(c.pools, head.id, c.cpuOnlyNodes);
     if (!node || node.hostMemBytes <= 0) return `${head.id}'s RAM is not known, so no layers can be planned on its CPU`;
     // The token embedding stays in the head's RAM beside the layers (llama.cpp's input layer is always the CPU's).
     host = { ...hostShare("layers", c, node, weightParts(c.shape, a).embedBytes), splitCpuLayers: headCpuLayers };
@@ -178,7 +178,7 @@ function splitLayout(
   };
 }
 
-function push(a: Artifact, c: EnumContext, out: Enumerated, made: Layout | string, where: string): boolean {
+export function push(a: Artifact, c: EnumContext, out: Enumerated, made: Layout | string, where: string): boolean {
   const why = typeof made === "string" ? made : c.problem(made);
   if (why === null && typeof made !== "string") {
     out.layouts.push(made);
@@ -249,16 +249,8 @@ export function rpcOptions(a: Artifact, c: EnumContext, out: Enumerated): void {
   const named = [...byFabric].filter(
     ([fabric, members]) => fabric !== "" && members.length + cpusOn(fabric).length >= 2,
   );
-  if (named.length === 0) {
-    // No two hosts share a named network: RPC has nothing to join them over.
-    out.refused.push({
-      artifact: a.name,
-      engine: "llamacpp",
-      where: `${all.length + cpus.length} hosts over RPC`,
-      reason:
-        "no two of the hosts are on one named fabric: llama.cpp's --rpc needs the head to reach each rpc-server over a network they share; give the hosts that share one the same fabric in the cluster",
-    });
-  }
+  // No two hosts share a named network: RPC has nothing to join them over.
+  if (named.length === 0) out.refused.push(noFabricRefusal(a, all.length + cpus.length));
   let joined = false;
   for (const [fabric, members] of named) {
     const nodes = [...members].sort((x, y) => memOf(y) - memOf(x));
@@ -330,8 +322,19 @@ function unjoinedRpc(
   }
 }
 
+/** Hosts no two of which share a named fabric, refused in words. */
+export function noFabricRefusal(a: Artifact, hosts: number): Refusal {
+  return {
+    artifact: a.name,
+    engine: "llamacpp",
+    where: `${hosts} hosts over RPC`,
+    reason:
+      "no two of the hosts are on one named fabric: llama.cpp's --rpc needs the head to reach each rpc-server over a network they share; give the hosts that share one the same fabric in the cluster",
+  };
+}
+
 /** A host on another fabric than the RPC option's, refused in words: its `what` (cards, or CPU and RAM) is left out. */
-function elsewhereRefusal(a: Artifact, other: NodeDevices, fabric: string, what: string): Refusal {
+export function elsewhereRefusal(a: Artifact, other: NodeDevices, fabric: string, what: string): Refusal {
   return {
     artifact: a.name,
     engine: "llamacpp",
@@ -347,7 +350,7 @@ function elsewhereRefusal(a: Artifact, other: NodeDevices, fabric: string, what:
  * of it the plan keeps for llama.cpp (HOST_SHARE, as the CPU option), or the free RAM when the
  * inventory says less; a host whose RAM is not known offers nothing.
  */
-function cpuWorkers(c: EnumContext): NodeDevices[] {
+export function cpuWorkers(c: EnumContext): NodeDevices[] {
   return (c.cpuOnlyNodes ?? [])
     .filter((n) => n.hostMemBytes > 0)
     .map((n) => {
@@ -367,10 +370,12 @@ function cpuWorkers(c: EnumContext): NodeDevices[] {
     .sort((x, y) => (y.devices[0]?.freeBytes ?? 0) - (x.devices[0]?.freeBytes ?? 0));
 }
 
-/** A node's pool entry (its RAM), by id. */
-function poolNodeOf(pools: readonly ClassPool[], id: string): PoolNode | undefined {
+/** A node's pool entry (its RAM), by id; a node without cards (in no pool) as one of no cards. */
+function poolNodeOf(pools: readonly ClassPool[], id: string, cpuOnly?: readonly CpuOnlyNode[]): PoolNode | undefined {
   for (const pool of pools) for (const nodes of pool.fabrics.values()) for (const n of nodes) if (n.id === id) return n;
-  return undefined;
+  const n = cpuOnly?.find((x) => x.id === id);
+  if (!n) return undefined;
+  return { ...n, count: 0, free: 0, instances: 0, instancesFree: 0, freeMemBytes: null };
 }
 
 /**
