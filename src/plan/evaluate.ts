@@ -161,7 +161,7 @@ export function evaluate(
   if (lacks) option.lacks = lacks;
   const notes = [
     ...(past !== null ? [past.words] : []),
-    ...(engineModel(layout.engine).layoutNotes?.(layout, ctx.shape) ?? []),
+    ...(engineModel(layout.engine).layoutNotes?.(layout, ctx.shape, w) ?? []),
   ];
   if (notes.length > 0) option.notes = notes;
   option.commands = commandsFor(option, cc);
