@@ -20,6 +20,4 @@ export const KNOWN_GAPS: Record<string, KnownGap> = {
   "gemma-3-4b-L6 auto slots 8k | kv": { engineMib: 122.0, planMib: 62.0, findings: ["F9"] },
   "gemma-3-4b-L6 auto slots 8k | nonWeight": { engineMib: 648.13, planMib: 590.13, findings: ["F9"] },
   "gpt-oss-20b-L2 auto slots 8k | kv": { engineMib: 18.0, planMib: 17.5, findings: ["F9"] },
-  "qwen3-next-80b-a3b-L4 2x8k fa-off | nonWeight": { engineMib: 362.47, planMib: 354.47, findings: ["F2"] },
-  "qwen3-next-80b-a3b-L4 2x8k fa-off | overhead": { engineMib: 317.91, planMib: 309.91, findings: ["F2"] },
 };

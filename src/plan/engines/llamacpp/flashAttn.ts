@@ -28,8 +28,9 @@ export function flashAttnOff(w: Workload): boolean {
  * spans one sequence's context (pad256), or its window on a model whose every layer slides; with
  * --kv-unified it spans the whole pool of context × slots.
  * Measured against llama.cpp v0.4.0 itself (test/engine, FINDINGS.md F1): within 1.4% on Llama-3.1,
- * gpt-oss, Qwen3-MoE, Qwen3-Next, Gemma and LFM2 at 1 to 4 sequences; DeepSeek2's MLA, 4% over here, is
- * placed tensor by tensor instead where its GGUF gives the graph (host.ts, graphDeepseek2.ts).
+ * gpt-oss, Qwen3-MoE, Gemma and LFM2 at 1 to 4 sequences, unified or not; DeepSeek2's MLA (4% over here)
+ * and Qwen3-Next (2.5% under) are placed tensor by tensor instead where the GGUF gives the graph (host.ts,
+ * graphDeepseek2.ts, graphQwen3next.ts).
  */
 export function flashOffComputeBytes(
   shape: ModelShape,

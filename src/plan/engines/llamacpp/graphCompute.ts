@@ -7,14 +7,15 @@ import { deepseek2Graph } from "./graphDeepseek2.ts";
 import type { GraphInputs, LlamaGraphDims } from "./graphDims.ts";
 import { lfm2Graph } from "./graphLfm2.ts";
 import { llamaGraph } from "./graphLlama.ts";
+import { qwen3nextGraph } from "./graphQwen3next.ts";
 import { llamacppCells, llamacppWindowCells } from "./kv.ts";
 import type { KvGeometry } from "../../kv.ts";
 
 const memo = new WeakMap<LlamaGraphDims, Map<string, number>>();
 
-/** Whether the graph of `dims` is built with flash attention off too (DeepSeek2's MLA; the rest keep flashAttn.ts). */
+/** Whether the graph of `dims` is built with flash attention off too (DeepSeek2's MLA, Qwen3-Next; the rest keep flashAttn.ts). */
 export function placesFlashOff(dims: LlamaGraphDims): boolean {
-  return dims.arch === "deepseek2";
+  return dims.arch === "deepseek2" || dims.arch === "qwen3next";
 }
 
 /** The compute buffer llama.cpp's CPU build reserves for `dims` (with flash attention off only where placesFlashOff). */
@@ -29,7 +30,9 @@ export function graphComputeBytes(dims: LlamaGraphDims, x: GraphInputs): number 
         ? deepseek2Graph(dims, x)
         : dims.arch === "lfm2"
           ? lfm2Graph(dims, x)
-          : llamaGraph(dims, x),
+          : dims.arch === "qwen3next"
+            ? qwen3nextGraph(dims, x)
+            : llamaGraph(dims, x),
     );
     byInputs.set(key, bytes);
   }
