@@ -104,6 +104,9 @@ export const MODEL_CASES: ModelCase[] = [
     spec: () => M.qwen3next80b(4),
     contexts: [ctx("8k fa-on", 8192, 1, 512, true), ctx("2x8k fa-off", 16384, 2, 512, false)],
   },
+  // The earlier GGUFs' one ssm_in per delta-net layer (graphQwen3next.ts's legacy split): the same 316.75 MiB of
+  // compute at 2 × 8k without flash attention, every tensor at the engine's offset at 512 cells (allocDump.py).
+  { spec: () => M.qwen3next80b(4, true), contexts: [ctx("2x8k fa-off", 16384, 2, 512, false)] },
   {
     spec: () => M.lfm2_1b(6),
     contexts: [ctx("8k fa-on", 8192, 1, 512, true), ctx("2x8k fa-off", 16384, 2, 512, false)],

@@ -77,6 +77,16 @@ const CASES: [string, () => M.ModelSpec, Printed[]][] = [
       [16384, 1, 512, 586.59, "off"],
     ],
   ],
+  [
+    "Qwen3-Next with the earlier files' one ssm_in (in_proj_qkvz, split and made contiguous by the graph)",
+    () => M.qwen3next80b(4, true),
+    [
+      [8192, 1, 512, 309.33],
+      [512, 1, 512, 312.34, "off"],
+      [8192, 2, 512, 317.91, "off"],
+      [16384, 1, 512, 586.59, "off"],
+    ],
+  ],
   ["LFM2 (short convolutions), 6 layers", () => M.lfm2_1b(6), [[8192, 1, 512, 148.26]]],
   ["LFM2, 16 layers", () => M.lfm2_1b(16), [[8192, 1, 512, 136.25]]],
 ];

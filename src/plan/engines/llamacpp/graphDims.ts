@@ -102,10 +102,10 @@ export function llamaGraphDimsOf(header: GgufHeader | undefined, vocab: number):
       dConv = k("ssm.conv_kernel"),
       interval = k("full_attention_interval") ?? 4;
     if (!kvHeads || !headDim || !dState || !kHeads || !vHeads || !dInner || !dConv || !tensors) return undefined;
-    // Built: the fused wqkv path, separate expert gate/up, a shared expert, no MTP block, the interval pattern.
+    // Built: the wqkv + wqkv_gate path or the legacy ssm_in, separate expert gate/up, a shared expert, no MTP block, the interval pattern.
+    const legacySsmIn = has("ssm_in.weight");
     const unbuilt =
-      !has("attn_qkv.weight") ||
-      has("ssm_in.weight") ||
+      (!has("attn_qkv.weight") && !legacySsmIn) ||
       has("ffn_gate_up_exps.weight") ||
       !has("ffn_up_shexp.weight") ||
       (k("nextn_predict_layers") ?? 0) > 0 ||
@@ -124,6 +124,7 @@ export function llamaGraphDimsOf(header: GgufHeader | undefined, vocab: number):
       vHeads,
       dInner,
       dConv,
+      legacySsmIn,
       experts,
       expertsUsed: used,
       expertFf,

@@ -57,12 +57,23 @@ export function qwen3nextGraph(d: Qwen3NextDims, x: GraphInputs): Graph {
 
   const convCh = 2 * d.kHeads * d.dState + d.dInner;
   const vHeadDim = d.dInner / d.vHeads;
+  const keyDim = d.kHeads * d.dState;
+  // build_qkvz's legacy path (one ssm_in): the four parts are views of its output, Q/K/V made contiguous and
+  // concatenated, z made contiguous only when the gated norm reads it, so the projection lives through the layer.
+  const legacyQkvz = (normed: number): { qkv: number; z: () => number } => {
+    const mixed = b.view(op(row(2 * keyDim + 2 * d.dInner), [normed]), 0, "qkvz_4d");
+    const part = (name: string, width: number): number => op(row(width), [b.view(mixed, 0, name)]);
+    const qk = op(row(2 * keyDim), [part("q", keyDim), part("k", keyDim)]);
+    const qkv = op(row(convCh), [qk, part("v", d.dInner)]);
+    return { qkv, z: () => part("z", d.dInner) };
+  };
   const deltaNet = (normed: number): number => {
     const convStates = readState((d.dConv - 1) * convCh);
-    const qkv = op(row(convCh), [normed]);
+    const legacy = d.legacySsmIn ? legacyQkvz(normed) : undefined;
+    const qkv = legacy ? legacy.qkv : op(row(convCh), [normed]);
     const convInput = op(f32(T / S + d.dConv - 1, convCh, S), [
       b.view(convStates, 0, "conv_states_reshaped"),
-      b.view(b.view(qkv, 0, "qkv_3d"), 0, "qkv_t"),
+      b.view(legacy ? qkv : b.view(qkv, 0, "qkv_3d"), 0, "qkv_t"),
     ]);
     b.external([b.view(convInput, 0, "conv_state_last")]);
     const state = readState(vHeadDim * vHeadDim * d.vHeads);
@@ -88,7 +99,7 @@ export function qwen3nextGraph(d: Qwen3NextDims, x: GraphInputs): Graph {
     const out = b.view(gdn, 0, "output");
     const heads = f32(vHeadDim, d.vHeads, T);
     const normedOut = op(heads, [op(heads, [out], true)], true);
-    const z = op(row(d.dInner), [normed]);
+    const z = legacy ? legacy.z() : op(row(d.dInner), [normed]);
     const gated = op(heads, [normedOut, op(heads, [b.view(z, 0, "z_4d")], true)], true);
     return b.view(op(row(E), [b.view(gated, 0, "final_output")]), 0, "linear_attn_out");
   };

@@ -87,6 +87,8 @@ export interface Qwen3NextDims {
   vHeads: number;
   dInner: number;
   dConv: number;
+  /** One ssm_in (in_proj_qkvz) per delta-net layer, as earlier GGUFs have it, where the converter now writes attn_qkv + attn_gate. */
+  legacySsmIn: boolean;
   experts: number;
   expertsUsed: number;
   expertFf: number;
