@@ -166,6 +166,11 @@ export const FLAGS: Record<string, FlagSpec> = {
     choices: ["on", "off", "auto"],
     help: "llama.cpp: flash attention on, off or auto (llama.cpp's default, on where the backend has it); off makes the compute buffer grow with the context",
   },
+  kvUnified: {
+    names: ["--kv-unified", "-kvu"],
+    kind: "flag",
+    help: "llama.cpp: one KV pool of context × sequences cells the slots share (llama-server --kv-unified; off by default when --parallel is given): sliding windows shrink, the attention's mask spans the whole pool",
+  },
   json: { names: ["--json"], kind: "flag", help: "print { model, options, refused } as JSON" },
   deploy: {
     names: ["--deploy"],
@@ -286,6 +291,7 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
   if (typeof dtype === "string") set("dtype", DTYPE_ALIASES[dtype] ?? (dtype as EngineSettings["dtype"]));
   if (values.get("quantization") === "fp8") settings.quantization = "fp8";
   if (values.get("enforceEager") === true) settings.enforceEager = true;
+  if (values.get("kvUnified") === true) settings.kvUnified = true;
   if (values.get("ropeScaling") === "yarn") settings.ropeScaling = "yarn";
   const speculative = values.get("speculativeConfig");
   if (typeof speculative === "string") settings.speculativeMtpTokens = mtpTokensOf(speculative);

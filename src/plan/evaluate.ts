@@ -164,7 +164,7 @@ export function evaluate(
   if (lacks) option.lacks = lacks;
   const notes = [
     ...(past !== null ? [past.words] : []),
-    ...(engineModel(layout.engine).layoutNotes?.(layout, ctx.shape) ?? []),
+    ...(engineModel(layout.engine).layoutNotes?.(layout, ctx.shape, w) ?? []),
   ];
   if (notes.length > 0) option.notes = notes;
   // The page's slider asks for the selected option's commands alone: they are a quarter of this function's time.

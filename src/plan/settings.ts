@@ -5,7 +5,7 @@
  * user will run, so every default here is the engine's, not ours.
  */
 import { FREETOKEN_MEMORY_RATIO } from "./engines/freetoken/settings.ts";
-import { LLAMACPP_BATCH, LLAMACPP_UBATCH } from "./engines/llamacpp/settings.ts";
+import { LLAMACPP_BATCH, LLAMACPP_KV_UNIFIED, LLAMACPP_UBATCH } from "./engines/llamacpp/settings.ts";
 import { sglangMemFraction } from "./engines/sglang/settings.ts";
 import { VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT } from "./engines/vllm/kv.ts";
 import {
@@ -28,6 +28,8 @@ export interface ResolvedSettings {
   ubatch: number;
   batch: number;
   parallel: number;
+  /** llama.cpp --kv-unified: the slots share one stream of cells (kv.ts llamacppCells). */
+  kvUnified: boolean;
   /** vLLM: a chunked-local model keeps the hybrid KV cache manager (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE). */
   chunkedLocalHybridKv: boolean;
   /** vLLM: what the release's profile run holds inside its budget (the newest releases' unless a release is given). */
@@ -101,6 +103,7 @@ export function resolveSettings(
     batch: settings.batch ?? LLAMACPP_BATCH.value,
     // llama-server --parallel: one slot per concurrent sequence the user asks for.
     parallel: settings.parallel ?? Math.max(1, sequences),
+    kvUnified: settings.kvUnified ?? LLAMACPP_KV_UNIFIED.value,
     chunkedLocalHybridKv: settings.vllmChunkedLocalHybridKv ?? VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT,
     vllmProfile,
     vllmProfiles,

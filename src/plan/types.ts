@@ -184,6 +184,14 @@ export interface EngineSettings {
    */
   flashAttn?: "on" | "off" | "auto";
   /**
+   * llama.cpp --kv-unified (-kvu): the slots share one pool of context × slots cells instead of a cache
+   * each. N sequences of the context each still fit; one may run longer while others are short (up to
+   * the pool, capped at the model's trained context); sliding windows are one shared window × slots +
+   * ubatch, and the attention's mask (and KQ with flash attention off) spans the whole pool. Absent:
+   * off, llama-server's default when --parallel is given (llama.cpp v0.4.0 common/common.h:573).
+   */
+  kvUnified?: boolean;
+  /**
    * vLLM's VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: whether a model
    * with chunked local attention (Llama-4) keeps the hybrid KV cache manager
    * (chunk layers hold chunk + batch tokens) or has it turned off (every layer

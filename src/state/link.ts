@@ -209,6 +209,7 @@ const settingSchemas: { [K in keyof Required<EngineSettings>]: z.ZodType<NonNull
   batch: z.number().int().min(1).max(MAX_CONTEXT_TOKENS),
   parallel: z.number().int().min(1).max(MAX_SEQUENCES),
   flashAttn: z.enum(["on", "off", "auto"]),
+  kvUnified: z.boolean(),
   measuredOverheadGib: z.partialRecord(z.enum(ENGINES), z.number().min(0).max(MAX_MEM_GIB)),
   // Added with issue 17: a link made before it has no such key and decodes as it did.
   ropeScaling: z.literal("yarn"),

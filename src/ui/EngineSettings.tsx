@@ -172,6 +172,12 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
               )
             }
           />
+          <SettingCheckbox
+            label="Unified KV cache (one pool the slots share)"
+            d={defaults.llamacpp["kvUnified"]}
+            checked={settings.kvUnified === true}
+            onChange={(on) => onSet("kvUnified", on ? true : undefined)}
+          />
         </div>
       </fieldset>
       <p className="hint">

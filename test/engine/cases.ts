@@ -104,6 +104,9 @@ export const MODEL_CASES: ModelCase[] = [
     spec: () => M.qwen3next80b(4),
     contexts: [ctx("8k fa-on", 8192, 1, 512, true), ctx("2x8k fa-off", 16384, 2, 512, false)],
   },
+  // The earlier GGUFs' one ssm_in per delta-net layer (graphQwen3next.ts's legacy split): the same 316.75 MiB of
+  // compute at 2 × 8k without flash attention, every tensor at the engine's offset at 512 cells (allocDump.py).
+  { spec: () => M.qwen3next80b(4, true), contexts: [ctx("2x8k fa-off", 16384, 2, 512, false)] },
   {
     spec: () => M.lfm2_1b(6),
     contexts: [ctx("8k fa-on", 8192, 1, 512, true), ctx("2x8k fa-off", 16384, 2, 512, false)],
@@ -133,7 +136,12 @@ const unified = (
 export const UNIFIED_CASES: UnifiedCase[] = [
   {
     spec: () => M.llama31_8b(2),
-    contexts: [unified("4x4k unified fa-on", 16384, 4, 512, true), unified("auto slots 8k", 8192, 4, 512, "auto", 1)],
+    contexts: [
+      unified("4x4k unified fa-on", 16384, 4, 512, true),
+      // Without flash attention KQ spans the whole pool of 16k cells, not a slot's 4k (flashAttn.ts).
+      unified("4x4k unified fa-off", 16384, 4, 512, false),
+      unified("auto slots 8k", 8192, 4, 512, "auto", 1),
+    ],
   },
   {
     spec: () => M.gemma3_4b(6),
@@ -141,7 +149,17 @@ export const UNIFIED_CASES: UnifiedCase[] = [
   },
   {
     spec: () => M.gptOss20b(2),
-    contexts: [unified("2x8k unified fa-on", 16384, 2, 512, true), unified("auto slots 8k", 8192, 4, 512, "auto", 1)],
+    contexts: [
+      unified("2x8k unified fa-on", 16384, 2, 512, true),
+      unified("2x8k unified fa-off", 16384, 2, 512, false),
+      unified("auto slots 8k", 8192, 4, 512, "auto", 1),
+    ],
   },
-  { spec: () => M.qwen3next80b(4), contexts: [unified("2x8k unified fa-on", 16384, 2, 512, true)] },
+  {
+    spec: () => M.qwen3next80b(4),
+    contexts: [
+      unified("2x8k unified fa-on", 16384, 2, 512, true),
+      unified("2x8k unified fa-off", 16384, 2, 512, false),
+    ],
+  },
 ];

@@ -90,6 +90,7 @@ async function checkContext(
   log: Context,
   c: ContextParams,
   planSequences = c.nSeqMax,
+  unified = false,
 ): Promise<string[]> {
   // CPU_Mapped is the file mapped in place; any other model buffer (CPU_REPACK, AMX) is a second copy.
   const mappedMib = modelMib["CPU_Mapped"] ?? 0;
@@ -115,6 +116,9 @@ async function checkContext(
     kvDtype,
     ubatch: log.nUbatch,
     flashAttn,
+    // A unified cache the plan is asked for with --kv-unified; llama-server's automatic slots (planSequences 1) are
+    // what the plan's one-sequence command avoids by naming --parallel 1 (F9), so those are asked without it.
+    kvUnified: unified && planSequences === c.nSeqMax,
   });
   const engineKv = log.kv.reduce((s, k) => s + k.mib, 0) + log.recurrentMib;
   const engineOverhead = log.computeMib + log.outputMib;
@@ -174,7 +178,9 @@ describe.each(UNIFIED_CASES)(
         for (const [i, c] of uc.contexts.entries()) {
           const log = readContext(run.contextLogs[i] ?? "");
           expect(log.kvUnified).toBe(true);
-          wrong.push(...(await checkContext(`${spec.id} ${c.name}`, path, modelMib, log, c, c.planSequences)));
+          wrong.push(
+            ...(await checkContext(`${spec.id} ${c.name}`, path, modelMib, log, c, c.planSequences, c.unified)),
+          );
         }
         expect(wrong).toEqual([]);
       } finally {

@@ -354,7 +354,7 @@ export function deepseekV2Lite(layers = 27): ModelSpec {
  * of attention (full_attention_interval 4); 16 key heads and 32 value heads of 128, conv kernel 4;
  * 512 experts (10 a token) and a shared expert.
  */
-export function qwen3next80b(layers = 48): ModelSpec {
+export function qwen3next80b(layers = 48, legacySsmIn = false): ModelSpec {
   const E = 2048,
     H = 16,
     KV = 2,
@@ -368,7 +368,7 @@ export function qwen3next80b(layers = 48): ModelSpec {
   const keyDim = dState * kHeads,
     valueDim = dState * vHeads;
   return modelSpec({
-    id: `qwen3-next-80b-a3b-L${layers}`,
+    id: `qwen3-next-80b-a3b-L${layers}${legacySsmIn ? "-ssm_in" : ""}`,
     arch: "qwen3next",
     header: { layers, embd: E, heads: H, ctx: 262144, vocab: 151936 },
     block: (t, i) => {
@@ -382,9 +382,11 @@ export function qwen3next80b(layers = 48): ModelSpec {
           .v(`blk.${i}.attn_q_norm.weight`, D)
           .v(`blk.${i}.attn_k_norm.weight`, D);
       } else {
-        t.w(`blk.${i}.attn_qkv.weight`, E, keyDim * 2 + valueDim)
-          .w(`blk.${i}.attn_gate.weight`, E, valueDim)
-          .v(`blk.${i}.ssm_conv1d.weight`, conv, keyDim * 2 + valueDim)
+        // The converter's split (conversion/qwen.py: ATTN_QKV and ATTN_GATE), or the earlier files' one in_proj_qkvz
+        // (ssm_in, "used by legacy GGUF", src/models/qwen3next.cpp), which the graph splits itself.
+        if (legacySsmIn) t.w(`blk.${i}.ssm_in.weight`, E, keyDim * 2 + valueDim * 2);
+        else t.w(`blk.${i}.attn_qkv.weight`, E, keyDim * 2 + valueDim).w(`blk.${i}.attn_gate.weight`, E, valueDim);
+        t.v(`blk.${i}.ssm_conv1d.weight`, conv, keyDim * 2 + valueDim)
           .v(`blk.${i}.ssm_dt.bias`, vHeads)
           .v(`blk.${i}.ssm_a`, vHeads)
           .w(`blk.${i}.ssm_ba.weight`, E, vHeads * 2)

@@ -21,7 +21,15 @@ export interface PlannedCpu {
 /** The llama.cpp CPU option's load for `sequences` slots of `contextTokens` each. */
 export async function planCpu(
   path: string,
-  w: { contextTokens: number; sequences: number; kvDtype: KvDtype; ubatch: number; flashAttn: "on" | "off" | "auto" },
+  w: {
+    contextTokens: number;
+    sequences: number;
+    kvDtype: KvDtype;
+    ubatch: number;
+    flashAttn: "on" | "off" | "auto";
+    /** llama-server --kv-unified: the plan's setting for a unified cache. */
+    kvUnified?: boolean;
+  },
 ): Promise<PlannedCpu> {
   const parse = await gguf(path, { allowLocalFile: true });
   const name = basename(path);
@@ -39,7 +47,13 @@ export async function planCpu(
     contextTokens: w.contextTokens,
     sequences: w.sequences,
     kvDtype: w.kvDtype,
-    settings: { ubatch: w.ubatch, batch: w.ubatch, parallel: w.sequences, flashAttn: w.flashAttn },
+    settings: {
+      ubatch: w.ubatch,
+      batch: w.ubatch,
+      parallel: w.sequences,
+      flashAttn: w.flashAttn,
+      ...(w.kvUnified === true ? { kvUnified: true } : {}),
+    },
   };
   const p = plan({ repo: snapshot.repo, revision: "", shape, artifacts }, cluster, workload);
   const cpu = p.options.find((o) => o.engine === "llamacpp" && o.placement.cpu);

@@ -62,6 +62,31 @@ const CASES: [string, () => M.ModelSpec, Printed[]][] = [
       [32768, 1, 2048, 1066.5],
     ],
   ],
+  [
+    "Qwen3-Next (gated delta nets, gated attention every 4th layer, MoE + shared expert), 4 layers",
+    () => M.qwen3next80b(4),
+    [
+      [8192, 1, 512, 309.33],
+      // Flash attention off: the pinned output norm (t_h_nextn) lands higher as the mask grows, until KQ
+      // (n_kv × n_ubatch × n_head f32) outgrows the logits at 16k cells. Printed by test/engine/unified.py's
+      // contexts on the suite's file (node-llama-cpp 3.21.1's libraries), 2 × 8k by the suite itself.
+      [512, 1, 512, 312.34, "off"],
+      [2048, 1, 512, 315.34, "off"],
+      [8192, 1, 512, 317.33, "off"],
+      [8192, 2, 512, 317.91, "off"],
+      [16384, 1, 512, 586.59, "off"],
+    ],
+  ],
+  [
+    "Qwen3-Next with the earlier files' one ssm_in (in_proj_qkvz, split and made contiguous by the graph)",
+    () => M.qwen3next80b(4, true),
+    [
+      [8192, 1, 512, 309.33],
+      [512, 1, 512, 312.34, "off"],
+      [8192, 2, 512, 317.91, "off"],
+      [16384, 1, 512, 586.59, "off"],
+    ],
+  ],
   ["LFM2 (short convolutions), 6 layers", () => M.lfm2_1b(6), [[8192, 1, 512, 148.26]]],
   ["LFM2, 16 layers", () => M.lfm2_1b(16), [[8192, 1, 512, 136.25]]],
 ];

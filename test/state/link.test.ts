@@ -188,6 +188,10 @@ describe("plan links: round trips", () => {
       { ...DEFAULTS, workload: { ...DEFAULTS.workload, settings: { flashAttn: "off" as const } } },
     ],
     [
+      "llama.cpp with one KV pool the slots share (--kv-unified)",
+      { ...DEFAULTS, workload: { ...DEFAULTS.workload, sequences: 4, settings: { parallel: 4, kvUnified: true } } },
+    ],
+    [
       "a context past the model's, stretched with YaRN (issue 17)",
       {
         ...DEFAULTS,
@@ -271,6 +275,12 @@ describe("plan links: tampered fields fall back one by one and are named", () =>
       { e: { flashAttn: "yes", ubatch: 256 } },
       "flashAttn",
       (c: Choices) => c.workload.settings.flashAttn === undefined && c.workload.settings.ubatch === 256,
+    ],
+    [
+      "a --kv-unified that is neither on nor off",
+      { e: { kvUnified: "yes", ubatch: 256 } },
+      "kvUnified",
+      (c: Choices) => c.workload.settings.kvUnified === undefined && c.workload.settings.ubatch === 256,
     ],
     [
       "an engine setting no engine has",

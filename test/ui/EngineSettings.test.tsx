@@ -83,6 +83,22 @@ test("llama.cpp's flash attention: a select of on, off, auto whose default is ll
   expect(html).toContain("llama.cpp common_params.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_AUTO (common/common.h)");
 });
 
+test("llama.cpp's unified KV cache: a checkbox, off by default when --parallel is given, with its source", () => {
+  const html = renderToStaticMarkup(
+    <EngineSettings
+      settings={{ kvUnified: true }}
+      cardMemoryBytes={H100_BYTES}
+      onSet={() => undefined}
+      onReset={() => undefined}
+    />,
+  );
+  const label = html.indexOf(">Unified KV cache (one pool the slots share)</label>");
+  expect(label).toBeGreaterThan(0);
+  expect(html.slice(html.lastIndexOf("<input", label), label)).toContain('checked=""');
+  expect(html).toContain(">--kv-unified · default false</span>");
+  expect(html).toContain("common/common.h:573");
+});
+
 test("each setting says its flag and default in a few words; where the default comes from sits behind a Source toggle", async () => {
   const { engineDefaults } = await import("../../src/plan/index.ts");
   const d = engineDefaults("vllm", H100_BYTES, "", undefined)["gpuMemoryUtilization"];

@@ -62,7 +62,7 @@ export interface EngineModel {
   /** The command lines that start an option, one per process (and node). */
   commands(option: CommandOption, ctx: CommandContext): string[];
   /** What the user must know about a layout that its figures do not say (llama.cpp's RPC cost, its device order); absent: nothing. */
-  layoutNotes?(layout: Layout, shape: ModelShape): string[];
+  layoutNotes?(layout: Layout, shape: ModelShape, w?: Workload): string[];
 }
 
 /** What an engine decides about a card before the engine-neutral tail: its budget and its KV need as the context grows. */

@@ -105,6 +105,8 @@ function llamacppServerArgs(option: CommandOption, ctx: CommandContext): Arg[] {
   // Always named, 1 included: without it llama-server picks 4 unified slots itself (measured on v0.4.0,
   // test/engine FINDINGS.md F9), four times the output buffer and wider windows than the plan holds.
   args.push(["--parallel", slots]);
+  // One pool the slots share (kv.ts llamacppCells), where llama-server with --parallel gives each its own.
+  if (settings.kvUnified === true) args.push(["--kv-unified"]);
   args.push(...llamacppGpuArgs(option), ...llamacppKvArgs(workload.kvDtype, settings.flashAttn));
   if (settings.ubatch !== undefined) args.push(["-ub", settings.ubatch]);
   if (settings.batch !== undefined) args.push(["-b", settings.batch]);

@@ -1,6 +1,6 @@
 /** llama.cpp's defaults as the page's "Engine settings" shows them, each with its source. */
 import type { SettingDefault } from "../engine.ts";
-import { LLAMACPP_BATCH, LLAMACPP_FLASH_ATTN, LLAMACPP_UBATCH } from "./settings.ts";
+import { LLAMACPP_BATCH, LLAMACPP_FLASH_ATTN, LLAMACPP_KV_UNIFIED, LLAMACPP_UBATCH } from "./settings.ts";
 import type { ResolvedSettings } from "../../settings.ts";
 
 export function llamacppDefaults(r: ResolvedSettings): Record<string, SettingDefault> {
@@ -15,5 +15,6 @@ export function llamacppDefaults(r: ResolvedSettings): Record<string, SettingDef
       source: "one slot per concurrent sequence of the plan (llama-server -np)",
     },
     flashAttn: { flag: "-fa", value: LLAMACPP_FLASH_ATTN.value, source: LLAMACPP_FLASH_ATTN.source },
+    kvUnified: { flag: "--kv-unified", value: LLAMACPP_KV_UNIFIED.value, source: LLAMACPP_KV_UNIFIED.source },
   };
 }

@@ -33,9 +33,9 @@ export function evalCard(_layout: Layout, part: Part, ctx: EvalContext, w: Workl
   const cpu = part.cpuNode !== undefined;
   const flashOn = deviceComputeBytes(ctx.shape, s.ubatch, part.holdsOutput, cpu);
   const computeAt = (c: number): number =>
-    flashAttnOff(w) ? flashOffComputeBytes(ctx.shape, part.kv, c, s.parallel, s.ubatch, flashOn) : flashOn;
+    flashAttnOff(w) ? flashOffComputeBytes(ctx.shape, part.kv, c, s.parallel, s.ubatch, flashOn, s.kvUnified) : flashOn;
   const computeHere = computeAt(contextTokens);
-  const cacheAt = (c: number): number => llamacppCacheBytes(part.kv, elem, c, s.parallel, s.ubatch);
+  const cacheAt = (c: number): number => llamacppCacheBytes(part.kv, elem, c, s.parallel, s.ubatch, s.kvUnified);
   const e = cardEval("llamacpp", part, w, contextTokens, {
     settings: s,
     elementBytes: elem,

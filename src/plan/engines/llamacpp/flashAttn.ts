@@ -6,7 +6,7 @@
  * layer, so it holds one layer's KQ more than with flash attention, whose kernel works in tiles.
  * "auto", the default, turns flash attention on wherever the backend has it (CUDA, Metal, Vulkan, CPU).
  */
-import { LLAMACPP_KV_PAD, pad } from "./kv.ts";
+import { LLAMACPP_KV_PAD, llamacppCells, llamacppWindowCells } from "./kv.ts";
 import type { KvGeometry } from "../../kv.ts";
 import type { ModelShape } from "../../shapeTypes.ts";
 import type { Workload } from "../../types.ts";
@@ -23,24 +23,27 @@ export function flashAttnOff(w: Workload): boolean {
  * The compute buffer without flash attention on a card whose layers are `g`: the attention's live
  * tensors, KQ (n_kv × n_ubatch × n_head f32), its mask (n_kv × n_ubatch f32) and the layer's Q/KQV
  * rows (4 × n_ubatch × n_head × head_dim f32), or the flash-attention buffer where that is larger
- * (the logits are not live at the same time). n_kv is one stream's cells: llama-server without
- * --kv-unified gives each of its `slots` sequences a cache of its own, so KQ spans one sequence's
- * context (pad256), or its window on a model whose every layer slides.
+ * (the logits are not live at the same time). n_kv is one stream's cells (kv.ts llamacppCells):
+ * llama-server without --kv-unified gives each of its `slots` sequences a cache of its own, so KQ
+ * spans one sequence's context (pad256), or its window on a model whose every layer slides; with
+ * --kv-unified it spans the whole pool of context × slots.
  * Measured against llama.cpp v0.4.0 itself (test/engine, FINDINGS.md F1): within 1.4% on Llama-3.1,
- * gpt-oss, Qwen3-MoE, Qwen3-Next, Gemma and LFM2 at 1 to 4 sequences; DeepSeek2's MLA, 4% over here, is
- * placed tensor by tensor instead where its GGUF gives the graph (host.ts, graphDeepseek2.ts).
+ * gpt-oss, Qwen3-MoE, Gemma and LFM2 at 1 to 4 sequences, unified or not; DeepSeek2's MLA (4% over here)
+ * and Qwen3-Next (2.5% under) are placed tensor by tensor instead where the GGUF gives the graph (host.ts,
+ * graphDeepseek2.ts, graphQwen3next.ts).
  */
 export function flashOffComputeBytes(
   shape: ModelShape,
   g: KvGeometry,
   contextTokens: number,
-  _slots: number,
+  slots: number,
   ubatch: number,
   flashOnBytes: number,
+  unified = false,
 ): number {
-  const streamCells = pad(contextTokens, LLAMACPP_KV_PAD);
-  let nKv = g.fullLayers + g.mlaLayers > 0 ? streamCells : 0;
-  for (const s of g.sliding) nKv = Math.max(nKv, pad(Math.min(streamCells, s.windowTokens + ubatch), LLAMACPP_KV_PAD));
+  const stream = llamacppCells(contextTokens, slots, unified);
+  let nKv = g.fullLayers + g.mlaLayers > 0 ? stream.streamCells : 0;
+  for (const s of g.sliding) nKv = Math.max(nKv, llamacppWindowCells(s.windowTokens, stream, slots, unified, ubatch));
   if (nKv === 0) return flashOnBytes;
   const heads = shape.attentionHeads;
   const attention =

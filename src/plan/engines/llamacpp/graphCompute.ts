@@ -7,14 +7,15 @@ import { deepseek2Graph } from "./graphDeepseek2.ts";
 import type { GraphInputs, LlamaGraphDims } from "./graphDims.ts";
 import { lfm2Graph } from "./graphLfm2.ts";
 import { llamaGraph } from "./graphLlama.ts";
-import { LLAMACPP_KV_PAD, pad } from "./kv.ts";
+import { qwen3nextGraph } from "./graphQwen3next.ts";
+import { llamacppCells, llamacppWindowCells } from "./kv.ts";
 import type { KvGeometry } from "../../kv.ts";
 
 const memo = new WeakMap<LlamaGraphDims, Map<string, number>>();
 
-/** Whether the graph of `dims` is built with flash attention off too (DeepSeek2's MLA; the rest keep flashAttn.ts). */
+/** Whether the graph of `dims` is built with flash attention off too (DeepSeek2's MLA, Qwen3-Next; the rest keep flashAttn.ts). */
 export function placesFlashOff(dims: LlamaGraphDims): boolean {
-  return dims.arch === "deepseek2";
+  return dims.arch === "deepseek2" || dims.arch === "qwen3next";
 }
 
 /** The compute buffer llama.cpp's CPU build reserves for `dims` (with flash attention off only where placesFlashOff). */
@@ -29,7 +30,9 @@ export function graphComputeBytes(dims: LlamaGraphDims, x: GraphInputs): number 
         ? deepseek2Graph(dims, x)
         : dims.arch === "lfm2"
           ? lfm2Graph(dims, x)
-          : llamaGraph(dims, x),
+          : dims.arch === "qwen3next"
+            ? qwen3nextGraph(dims, x)
+            : llamaGraph(dims, x),
     );
     byInputs.set(key, bytes);
   }
@@ -37,10 +40,11 @@ export function graphComputeBytes(dims: LlamaGraphDims, x: GraphInputs): number 
 }
 
 /**
- * The reserve's inputs for one slot of `contextTokens`: llama-server without --kv-unified gives each slot a
- * stream of its own, so a mask spans one stream's cells (llama-graph.cpp build_attn_inp_kq_mask:
- * [n_kv, n_tokens / n_stream, 1, n_stream], the same bytes as one stream of n_tokens), the window's
- * pad256(min(context, n_swa + n_ubatch)) (kv.ts); every token of the ubatch is an output.
+ * The reserve's inputs for `slots` slots of `contextTokens`: a mask spans one stream's cells
+ * (llama-graph.cpp build_attn_inp_kq_mask: [n_kv, n_tokens / n_stream, 1, n_stream], n_stream = 1 with
+ * --kv-unified, else the ubatch's sequences: the same bytes as one stream of n_tokens), so a unified
+ * pool's mask spans all its cells and a per-slot cache's one slot's (kv.ts llamacppCells); the window's
+ * cells as kv.ts sizes them; every token of the ubatch is an output.
  */
 export function graphInputs(
   g: KvGeometry,
@@ -48,9 +52,11 @@ export function graphInputs(
   ubatch: number,
   slots: number,
   flashAttn: boolean,
+  unified = false,
 ): GraphInputs {
-  const cells = pad(contextTokens, LLAMACPP_KV_PAD);
+  const stream = llamacppCells(contextTokens, slots, unified);
   const window = g.sliding[0]?.windowTokens;
-  const swaCells = window === undefined ? cells : pad(Math.min(contextTokens, window + ubatch), LLAMACPP_KV_PAD);
-  return { ubatch, outputs: ubatch, cells, swaCells, sequences: slots, flashAttn };
+  const swaCells =
+    window === undefined ? stream.streamCells : llamacppWindowCells(window, stream, slots, unified, ubatch);
+  return { ubatch, outputs: ubatch, cells: stream.streamCells, swaCells, sequences: slots, flashAttn };
 }

@@ -8,7 +8,7 @@
 import type { GgufHeader, GgufValue } from "../../types.ts";
 import type { LlamaGraphDims } from "./graphTypes.ts";
 
-export type { Deepseek2Dims, GraphInputs, LlamaDims, LlamaGraphDims, Lfm2Dims } from "./graphTypes.ts";
+export type { Deepseek2Dims, GraphInputs, LlamaDims, LlamaGraphDims, Lfm2Dims, Qwen3NextDims } from "./graphTypes.ts";
 
 type Meta = Record<string, GgufValue>;
 const num = (m: Meta, key: string): number | undefined => {
@@ -91,6 +91,47 @@ export function llamaGraphDimsOf(header: GgufHeader | undefined, vocab: number):
     };
   }
   if (!experts || !used || !expertFf) return undefined;
+  if (arch === "qwen3next") {
+    // src/models/qwen3next.cpp load_arch_hparams; the fused wqkv/wqkv_gate path (the legacy ssm_in is not built).
+    const kvHeads = k("attention.head_count_kv"),
+      headDim = k("attention.key_length"),
+      dState = k("ssm.state_size"),
+      kHeads = k("ssm.group_count"),
+      vHeads = k("ssm.time_step_rank"),
+      dInner = k("ssm.inner_size"),
+      dConv = k("ssm.conv_kernel"),
+      interval = k("full_attention_interval") ?? 4;
+    if (!kvHeads || !headDim || !dState || !kHeads || !vHeads || !dInner || !dConv || !tensors) return undefined;
+    // Built: the wqkv + wqkv_gate path or the legacy ssm_in, separate expert gate/up, a shared expert, no MTP block, the interval pattern.
+    const legacySsmIn = has("ssm_in.weight");
+    const unbuilt =
+      (!has("attn_qkv.weight") && !legacySsmIn) ||
+      has("ffn_gate_up_exps.weight") ||
+      !has("ffn_up_shexp.weight") ||
+      (k("nextn_predict_layers") ?? 0) > 0 ||
+      m[`${arch}.attention.recurrent_layers`] !== undefined;
+    if (unbuilt) return undefined;
+    return {
+      arch: "qwen3next",
+      layers,
+      embd,
+      heads,
+      kvHeads,
+      headDim,
+      recurrent: Array.from({ length: layers }, (_, i) => (i + 1) % interval !== 0),
+      dState,
+      kHeads,
+      vHeads,
+      dInner,
+      dConv,
+      legacySsmIn,
+      experts,
+      expertsUsed: used,
+      expertFf,
+      sharedFf: k("expert_shared_feed_forward_length") ?? expertFf,
+      vocab,
+    };
+  }
   if (arch === "deepseek2") {
     const kMla = k("attention.key_length_mla"),
       vHead = k("attention.value_length_mla"),

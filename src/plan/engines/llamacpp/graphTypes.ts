@@ -68,7 +68,35 @@ export interface Lfm2Dims {
   vocab: number;
 }
 
-export type LlamaGraphDims = LlamaDims | Deepseek2Dims | Lfm2Dims;
+/**
+ * Qwen3-Next (src/models/qwen3next.cpp): gated-delta-net layers (one fused GATED_DELTA_NET op at v0.4.0's CPU
+ * build) and, every full_attention_interval-th layer, gated attention with Q/K norms; MoE with a shared expert.
+ */
+export interface Qwen3NextDims {
+  arch: "qwen3next";
+  layers: number;
+  embd: number;
+  heads: number;
+  kvHeads: number;
+  headDim: number;
+  /** Which layers are gated delta nets (hparams.is_recr): the rest attend. */
+  recurrent: boolean[];
+  /** ssm.state_size (head_k_dim), ssm.group_count (k heads), ssm.time_step_rank (v heads), ssm.inner_size, ssm.conv_kernel. */
+  dState: number;
+  kHeads: number;
+  vHeads: number;
+  dInner: number;
+  dConv: number;
+  /** One ssm_in (in_proj_qkvz) per delta-net layer, as earlier GGUFs have it, where the converter now writes attn_qkv + attn_gate. */
+  legacySsmIn: boolean;
+  experts: number;
+  expertsUsed: number;
+  expertFf: number;
+  sharedFf: number;
+  vocab: number;
+}
+
+export type LlamaGraphDims = LlamaDims | Deepseek2Dims | Lfm2Dims | Qwen3NextDims;
 
 /** What one reserve's graph is built for (llama-context.cpp graph_reserve: a full ubatch, every token an output). */
 export interface GraphInputs {

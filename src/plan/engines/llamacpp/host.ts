@@ -25,7 +25,8 @@ export function evalHost(
   if (!host) return null;
   const s = resolveSettings("llamacpp", 0, w.settings, 1, w.sequences);
   const elem = llamacppKvElementBytes(w.kvDtype);
-  const kvAt = (c: number): number => (hostKv ? llamacppCacheBytes(hostKv, elem, c, s.parallel, s.ubatch) : 0);
+  const kvAt = (c: number): number =>
+    hostKv ? llamacppCacheBytes(hostKv, elem, c, s.parallel, s.ubatch, s.kvUnified) : 0;
   const kv = kvAt(contextTokens);
   // On the CPU the compute buffer is the host's, with KQ in it when flash attention is off (flashAttn.ts);
   // with it on, a modelled graph is placed as ggml-alloc places it (graphCompute.ts), else logits + rows. A
@@ -33,12 +34,13 @@ export function evalHost(
   const graph = elem === 2 && hostKv ? layout.artifact.llamaGraph : undefined;
   const placed = (flash: boolean): number | undefined =>
     graph && hostKv && (flash || placesFlashOff(graph))
-      ? graphComputeBytes(graph, graphInputs(hostKv, contextTokens, s.ubatch, s.parallel, flash))
+      ? graphComputeBytes(graph, graphInputs(hostKv, contextTokens, s.ubatch, s.parallel, flash, s.kvUnified))
       : undefined;
   const flashOn = placed(true) ?? llamacppComputeBytes(ctx.shape, s.ubatch, true, CPU_ACTIVATION_ROWS);
   const compute =
     hostKv && flashAttnOff(w)
-      ? (placed(false) ?? flashOffComputeBytes(ctx.shape, hostKv, contextTokens, s.parallel, s.ubatch, flashOn))
+      ? (placed(false) ??
+        flashOffComputeBytes(ctx.shape, hostKv, contextTokens, s.parallel, s.ubatch, flashOn, s.kvUnified))
       : flashOn;
   // The head of a cluster without cards computes its own layers on its CPU (cpuCluster.ts): a CPU device's
   // buffer without the output, as its workers' rpc-servers hold (device.ts).

@@ -1,6 +1,6 @@
 /**
- * llama.cpp's cache: n_ctx = context × slots in 256-cell steps, sliding layers at their window,
- * recurrent state per slot.
+ * llama.cpp's cache: n_ctx = context × slots in 256-cell steps, in one stream (--kv-unified) or one a
+ * slot, sliding layers at their window in each stream, recurrent state per slot.
  */
 import type { KvGeometry } from "../../kv.ts";
 
@@ -21,12 +21,44 @@ export function pad(n: number, to: number): number {
 export const LLAMACPP_INDEXER_BYTES_PER_FP8_LAYOUT_BYTE = 256 / 132;
 
 /**
- * Bytes of llama.cpp's cache on this card for `slots` sequences of
- * `contextTokens` each: n_ctx = context × slots, padded to 256; sliding
- * layers keep, for each slot, `pad(min(context, window + n_ubatch), 256)` cells:
- * llama-server without --kv-unified (the plan's command) gives every sequence a
- * window of its own (measured on llama.cpp v0.4.0, test/engine FINDINGS.md F3;
- * at one slot it is the unified formula); recurrent states one row per slot.
+ * The cells llama.cpp v0.4.0 makes for `--ctx-size context × slots` and `--parallel slots`
+ * (src/llama-context.cpp:288-304): n_ctx = pad256(-c); with a unified cache one stream of all of them
+ * (n_ctx_seq = n_ctx), else one stream a sequence of pad256(n_ctx / slots) cells, n_ctx rounded to
+ * that many streams. `streamCells` is what one attention mask spans (build_attn_inp_kq_mask's n_kv).
+ */
+export function llamacppCells(
+  contextTokens: number,
+  slots: number,
+  unified: boolean,
+): { nCtx: number; streamCells: number; streams: number } {
+  const nCtx = pad(contextTokens * slots, LLAMACPP_KV_PAD);
+  if (unified || slots <= 1) return { nCtx, streamCells: nCtx, streams: 1 };
+  const streamCells = pad(Math.floor(nCtx / slots), LLAMACPP_KV_PAD);
+  return { nCtx: streamCells * slots, streamCells, streams: slots };
+}
+
+/**
+ * The cells of a sliding-window layer (src/llama-kv-cache-iswa.cpp:73, `size_swa =
+ * GGML_PAD(min(size_base, n_swa·(unified ? n_seq_max : 1) + n_ubatch), 256)` in each of the n_stream
+ * streams of src/llama-kv-cache.cpp:233): unified, one window shared by the slots, pad256(min(n_ctx,
+ * window·slots + n_ubatch)); else each slot its own, pad256(min(n_ctx_seq, window + n_ubatch)).
+ * Measured on v0.4.0 both ways (test/engine FINDINGS.md F3).
+ */
+export function llamacppWindowCells(
+  windowTokens: number,
+  cells: { streamCells: number },
+  slots: number,
+  unified: boolean,
+  ubatch: number,
+): number {
+  return pad(Math.min(cells.streamCells, windowTokens * (unified ? slots : 1) + ubatch), LLAMACPP_KV_PAD);
+}
+
+/**
+ * Bytes of llama.cpp's cache on this card for `slots` sequences of `contextTokens` each, as
+ * llama-server runs `-c context×slots --parallel slots` (with `--kv-unified` when `unified`):
+ * full-attention and MLA layers n_ctx cells either way (llamacppCells), sliding layers their
+ * window in each stream (llamacppWindowCells), recurrent states one row per slot.
  */
 export function llamacppCacheBytes(
   g: KvGeometry,
@@ -34,14 +66,15 @@ export function llamacppCacheBytes(
   contextTokens: number,
   slots: number,
   ubatch: number,
+  unified = false,
 ): number {
-  const nCtx = pad(contextTokens * slots, LLAMACPP_KV_PAD);
-  let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * nCtx;
+  const cells = llamacppCells(contextTokens, slots, unified);
+  let elems = (g.fullElemsPerToken + g.mlaElemsPerToken) * cells.nCtx;
   for (const s of g.sliding)
-    elems += s.elemsPerToken * slots * pad(Math.min(contextTokens, s.windowTokens + ubatch), LLAMACPP_KV_PAD);
+    elems += s.elemsPerToken * cells.streams * llamacppWindowCells(s.windowTokens, cells, slots, unified, ubatch);
   return (
     elems * elementBytes +
-    g.indexerBytesPerToken * LLAMACPP_INDEXER_BYTES_PER_FP8_LAYOUT_BYTE * nCtx +
+    g.indexerBytesPerToken * LLAMACPP_INDEXER_BYTES_PER_FP8_LAYOUT_BYTE * cells.nCtx +
     g.linearStateBytesPerSeq * slots
   );
 }

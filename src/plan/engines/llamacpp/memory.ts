@@ -45,7 +45,7 @@ const GPU_ACTIVATION_ROWS = 2;
  * (test/engine FINDINGS.md F2). The rows are where ggml-alloc's best fit leaves the last live activation, not a
  * tensor one can name, so the plan takes the most a dense model showed: the 2-row cases are then over by one row
  * (at most 3%, a tenth of a percent of host RAM). Where the GGUF gives a graph the plan builds (Llama, gpt-oss,
- * DeepSeek2, LFM2: graphDims.ts), host.ts places it instead (gallocr.ts) and this constant is not used.
+ * DeepSeek2, LFM2, Qwen3-Next: graphDims.ts), host.ts places it instead (gallocr.ts) and this constant is not used.
  */
 export const CPU_ACTIVATION_ROWS = 3;
 

@@ -4,11 +4,32 @@ import { gib1 } from "../../placement.ts";
 import { CPU_PREFILL_GFLOPS_PER_CORE } from "../../speed/host.ts";
 import { RPC_CROSSING_MS, rpcCrossings } from "../../speed/rpc.ts";
 import type { ModelShape } from "../../shapeTypes.ts";
+import { resolveSettings } from "../../settings.ts";
+import type { Workload } from "../../types.ts";
 
 /** Bytes of one token's activations between layers: n_embd floats (ggml's f32 hidden state). */
 const ACTIVATION_ELEMENT_BYTES = 4;
 
-export function llamacppNotes(layout: Layout, shape: ModelShape): string[] {
+export function llamacppNotes(layout: Layout, shape: ModelShape, w?: Workload): string[] {
+  const unified = w ? unifiedNotes(w) : [];
+  return [...unified, ...placementNotes(layout, shape)];
+}
+
+/**
+ * What --kv-unified means for the workload: the pool is context × slots cells either way (kv.ts
+ * llamacppCells); with it one stream the slots share, and llama-server lets a slot run to the whole pool
+ * (n_ctx_slot = n_ctx_seq = n_ctx, capped at the trained context: tools/server/server-context.cpp:4011-4018).
+ */
+function unifiedNotes(w: Workload): string[] {
+  const slots = resolveSettings("llamacpp", 0, w.settings, 1, w.sequences).parallel;
+  if (w.settings.kvUnified !== true || slots <= 1) return [];
+  const pool = w.contextTokens * slots;
+  return [
+    `--kv-unified: the ${slots} slots share one pool of ${pool} cells (${slots} × ${w.contextTokens}) instead of ${w.contextTokens} each, so ${slots} sequences of ${w.contextTokens} tokens fit together, and one may run longer while the others are shorter (up to the pool, which llama-server caps at the model's trained context); a slot that outgrows its share takes cells the others would need. Sliding-window layers keep one window × ${slots} + ubatch for all, and the attention's mask spans the whole pool (with -fa off its scores too), as planned here.`,
+  ];
+}
+
+function placementNotes(layout: Layout, shape: ModelShape): string[] {
   const p = layout.placement;
   if (p.cpu) return repackNotes(layout);
   if (p.tensorSplit === undefined) return [];

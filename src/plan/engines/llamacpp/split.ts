@@ -92,7 +92,14 @@ export function chooseSplit(
   const s = resolveSettings("llamacpp", devices[0]?.physicalBytes ?? 0, w.settings, 1, w.sequences);
   const elem = llamacppKvElementBytes(w.kvDtype);
   const all = shape.layers;
-  const kvAll = llamacppCacheBytes(geometryOfFirst(shape, all), elem, w.contextTokens, s.parallel, s.ubatch);
+  const kvAll = llamacppCacheBytes(
+    geometryOfFirst(shape, all),
+    elem,
+    w.contextTokens,
+    s.parallel,
+    s.ubatch,
+    s.kvUnified,
+  );
   // A mean layer of the model: its weights, its experts, its share of the cache.
   const perLayer = wp.layerBytes + (wp.moeLayers * wp.expertLayerBytes) / Math.max(1, all) + kvAll / Math.max(1, all);
   const held: number[] = [];
