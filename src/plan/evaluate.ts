@@ -122,18 +122,6 @@ export function evaluate(
         : { ...layout.placement, gpuLayers: ctx.shape.layers - r.cpuLayers }
       : layout.placement;
   const past = pastModelContext(layout.engine, ctx.shape, w.contextTokens);
-  const cc: CommandContext = {
-    repo: ctx.repo,
-    revision: ctx.revision,
-    artifact: layout.artifact,
-    shape: ctx.shape,
-    workload: w,
-  };
-  if (ctx.modelPath !== undefined) cc.modelPath = ctx.modelPath;
-  if (placement.nodeIds !== undefined) cc.nodeIds = placement.nodeIds;
-  const links = ctx.links;
-  if (links && placement.nodeIds?.some((id) => links.hostCores(id) !== null))
-    cc.nodeCpuCores = placement.nodeIds.map((id) => links.hostCores(id));
   const option: PlanOption = {
     id: layout.id,
     artifact: layout.artifact.name,
@@ -162,13 +150,12 @@ export function evaluate(
   };
   const lacks = lackOf(layout, r);
   if (lacks) option.lacks = lacks;
-  const notes = [
-    ...(past !== null ? [past.words] : []),
-    ...(engineModel(layout.engine).layoutNotes?.(layout, ctx.shape, w) ?? []),
-  ];
-  if (notes.length > 0) option.notes = notes;
+  const engineNotes = engineModel(layout.engine).layoutNotes?.(layout, ctx.shape, w);
+  if (past !== null) option.notes = engineNotes ? [past.words, ...engineNotes] : [past.words];
+  else if (engineNotes && engineNotes.length > 0) option.notes = engineNotes;
   // The page's slider asks for the selected option's commands alone: they are a quarter of this function's time.
-  if (ctx.commandsFor === undefined || ctx.commandsFor.has(layout.id)) option.commands = commandsFor(option, cc);
+  if (ctx.commandsFor === undefined || ctx.commandsFor.has(layout.id))
+    option.commands = commandsFor(option, commandContextOf(ctx, layout, placement, w));
   option.speed = speedOf(layout, option, ctx, w, worst?.elementBytes ?? 2);
   // The workload is a requirement: every sequence asked for, at once. llama.cpp sized a slot for each
   // (fits already says so); a pool holds some number of sequences, which must reach the workload's.
@@ -186,6 +173,23 @@ export function evaluate(
     option.speed.throughputTps,
   );
   return option;
+}
+
+/** What the commands are written from: the model's names, the artifact, the workload and the placement's nodes. */
+function commandContextOf(ctx: EvalContext, layout: Layout, placement: Placement, w: Workload): CommandContext {
+  const cc: CommandContext = {
+    repo: ctx.repo,
+    revision: ctx.revision,
+    artifact: layout.artifact,
+    shape: ctx.shape,
+    workload: w,
+  };
+  if (ctx.modelPath !== undefined) cc.modelPath = ctx.modelPath;
+  if (placement.nodeIds !== undefined) cc.nodeIds = placement.nodeIds;
+  const links = ctx.links;
+  if (links && placement.nodeIds?.some((id) => links.hostCores(id) !== null))
+    cc.nodeCpuCores = placement.nodeIds.map((id) => links.hostCores(id));
+  return cc;
 }
 
 /**

@@ -11,8 +11,10 @@ import type { Workload } from "../../types.ts";
 const ACTIVATION_ELEMENT_BYTES = 4;
 
 export function llamacppNotes(layout: Layout, shape: ModelShape, w?: Workload): string[] {
+  // Most plans ask for no unified cache: no copy then (the slider asks this of every llama.cpp option at every move).
   const unified = w ? unifiedNotes(w) : [];
-  return [...unified, ...placementNotes(layout, shape)];
+  const placed = placementNotes(layout, shape);
+  return unified.length === 0 ? placed : [...unified, ...placed];
 }
 
 /**
@@ -21,8 +23,9 @@ export function llamacppNotes(layout: Layout, shape: ModelShape, w?: Workload): 
  * (n_ctx_slot = n_ctx_seq = n_ctx, capped at the trained context: tools/server/server-context.cpp:4011-4018).
  */
 function unifiedNotes(w: Workload): string[] {
+  if (w.settings.kvUnified !== true) return [];
   const slots = resolveSettings("llamacpp", 0, w.settings, 1, w.sequences).parallel;
-  if (w.settings.kvUnified !== true || slots <= 1) return [];
+  if (slots <= 1) return [];
   const pool = w.contextTokens * slots;
   return [
     `--kv-unified: the ${slots} slots share one pool of ${pool} cells (${slots} × ${w.contextTokens}) instead of ${w.contextTokens} each, so ${slots} sequences of ${w.contextTokens} tokens fit together, and one may run longer while the others are shorter (up to the pool, which llama-server caps at the model's trained context); a slot that outgrows its share takes cells the others would need. Sliding-window layers keep one window × ${slots} + ubatch for all, and the attention's mask spans the whole pool (with -fa off its scores too), as planned here.`,
