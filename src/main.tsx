@@ -82,9 +82,6 @@ function start(opened: DecodedLink): void {
         </PersistQueryClientProvider>
       </StrictMode>,
     );
-    // The charts (recharts, ~100 KB gz) are not in the initial chunk; fetching them starts now, while the
-    // first screen renders, so the option cards' bars appear with them rather than a round trip after.
-    void import("./ui/CardBars.tsx");
   }
 }
 
