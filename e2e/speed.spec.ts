@@ -324,8 +324,8 @@ test("the bars appear with the options, not after them (issue 19: the charts cos
   await page.addInitScript((bars: string) => {
     const w = window as unknown as { optionsAtMs?: number; barsAtMs?: number };
     new MutationObserver(() => {
-      w.optionsAtMs ??= document.querySelector("article.option") ? performance.now() : undefined;
-      w.barsAtMs ??= document.querySelector(bars) ? performance.now() : undefined;
+      if (w.optionsAtMs === undefined && document.querySelector("article.option")) w.optionsAtMs = performance.now();
+      if (w.barsAtMs === undefined && document.querySelector(bars)) w.barsAtMs = performance.now();
     }).observe(document, { childList: true, subtree: true });
   }, BARS_DRAWN);
   await page.goto("/");
@@ -340,6 +340,45 @@ test("the bars appear with the options, not after them (issue 19: the charts cos
   );
   test.info().annotations.push({ type: "bars after options (ms)", description: afterMs.toFixed(0) });
   expect(afterMs).toBeLessThanOrEqual(BARS_AFTER_OPTIONS_LIMIT_MS);
+  expect(network.blocked).toEqual([]);
+});
+
+/**
+ * What opening an option's commands may fetch, gzipped: the form, the deployment panel (with yaml, 29 KB) and
+ * calibrate-from-log, 44.4 KB; 56.6 KB before the form asked the plan worker to check a --tensor-split, when it
+ * fetched the engine's evaluate and plan chunks (11.6 KB) a second time, beside the worker's copy.
+ */
+const COMMAND_FORM_GZIP_LIMIT_BYTES = 48 * 1024;
+/** A string of the engine's split check (src/plan/engines/llamacpp/handSplit.ts): in the worker's script, not the page's. */
+const ENGINE_MARKER = "this option has no --tensor-split to set";
+
+test("opening an option's commands fetches no second copy of the engine: the form asks the worker's (issue 19)", async ({
+  page,
+  context,
+}) => {
+  const network = await routeNetwork(context, ORIGIN);
+  const scripts: string[] = [];
+  page.on("request", (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.endsWith(".js") && r.frame() === page.mainFrame()) scripts.push(path.slice(path.lastIndexOf("/") + 1));
+  });
+  await page.goto("/");
+  await page.getByRole("article").first().waitFor({ timeout: 30_000 });
+  await page.waitForLoadState("networkidle");
+  const before = scripts.length;
+  await page.getByRole("button", { name: "Commands" }).first().click();
+  await expect(page.getByRole("region", { name: "Commands" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator(".command-form .fit-status").first()).toContainText(/Fits|fit/);
+  await page.waitForLoadState("networkidle");
+  const fetched = scripts.slice(before);
+  const texts = fetched.map((file) => readFileSync(new URL(`../dist/assets/${file}`, import.meta.url)));
+  const gzipBytes = texts.reduce((sum, text) => sum + gzipSync(text, { level: 9 }).length, 0);
+  expect(fetched.filter((_, i) => texts[i]?.toString("utf8").includes(ENGINE_MARKER))).toEqual([]);
+  console.log(
+    `command form: ${fetched.length} scripts fetched (${fetched.join(", ")}), ${(gzipBytes / 1024).toFixed(1)} KB gzipped`,
+  );
+  test.info().annotations.push({ type: "command form JS (KB gz)", description: (gzipBytes / 1024).toFixed(1) });
+  expect(gzipBytes).toBeLessThanOrEqual(COMMAND_FORM_GZIP_LIMIT_BYTES);
   expect(network.blocked).toEqual([]);
 });
 

@@ -3,7 +3,17 @@
  * (planWorker.ts) in a browser, inline where there is no Worker (the
  * component tests). The terminal and the engine's tests call `plan` itself.
  */
-import { plan, withWorkload, type Cluster, type Plan, type PlanInput, type Workload } from "../plan/index.ts";
+import {
+  checkTensorSplit,
+  plan,
+  withWorkload,
+  type Cluster,
+  type HandSplit,
+  type Plan,
+  type PlanInput,
+  type PlanOption,
+  type Workload,
+} from "../plan/index.ts";
 
 /** What the page asks the engine for: one plan, or the slider's re-evaluation of one. */
 export interface PlanJob {
@@ -18,9 +28,19 @@ export interface PlanJob {
   slideTo?: Workload;
 }
 
+/** The command form's question: the user's --tensor-split for an option of the plan made for `workload`. */
+export interface SplitJob {
+  input: PlanInput;
+  workload: Workload;
+  option: PlanOption;
+  text: string;
+}
+
 export interface PlanSession {
   /** The job's plan; throws the engine's own error. */
   run(job: PlanJob): Plan;
+  /** The option again with the typed split, or why it cannot be read or does not fit (checkTensorSplit). */
+  split(job: SplitJob): HandSplit;
 }
 
 /**
@@ -59,5 +79,6 @@ export function planSession(): PlanSession {
       const made = planned(job.input, job.cluster, job.workload);
       return job.slideTo ? withWorkload(made, job.slideTo) : made;
     },
+    split: ({ input, workload, option, text }) => checkTensorSplit({ ...input, workload }, option, text),
   };
 }
