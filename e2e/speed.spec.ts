@@ -162,6 +162,11 @@ for (const [classes, atLeast] of [
  * (Chromium trace, thread time; 15-18 ms with withWorkload in the render), but still not held at 50 ms flat:
  * at load 6-7 per core, five interleaved pairs gave 2-12 tasks over 50 ms with the worker (longest 67-413 ms)
  * against 3-17 without (64-258 ms), the page's thread off the CPU for most of each.
+ * Then the bars left recharts (plain SVG, CardBars.tsx) and a card added during the drag stopped forcing a
+ * layout of the list in React's commit (useNearSet.ts; Long Animation Frame timing named it: 156 ms of forced
+ * layout in a 164 ms task): with two or three CPU burners beside, load 3.3-4.3 per core, eight runs gave 0 long
+ * tasks in seven and one of 88 ms, p95 frame 16.8 ms (33.3 in the one); before, at 3.7 and 5.3 per core,
+ * 2 (longest 53 ms) and 28 (25 over 50 ms, longest 203), p95 33.3 and 66.6. Not yet held at 50 ms flat.
  */
 const DRAG_LONG_TASK_TARGET_MS = 50;
 /** The 60 moves of the drag, each the STEP_PX of the repaint test, as one mouse.move: no wait for a frame between them. */

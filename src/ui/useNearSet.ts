@@ -36,11 +36,14 @@ export function useNearSet(): NearSet {
   const keyOf = useRef(new WeakMap<Element, string>());
   const elementOf = useRef(new Map<string, Element>());
   const refs = useRef(new Map<string, RefCallback>());
+  /** The observers have reported once: from then on they alone say what is near. */
+  const reported = useRef(false);
   const supported = typeof IntersectionObserver !== "undefined";
 
   useEffect(() => {
     if (!supported) return undefined;
-    const follow = (set: React.Dispatch<React.SetStateAction<Keys>>) => (entries: IntersectionObserverEntry[]) =>
+    const follow = (set: React.Dispatch<React.SetStateAction<Keys>>) => (entries: IntersectionObserverEntry[]) => {
+      reported.current = true;
       set((previous) => {
         let next: Set<string> | null = null;
         for (const entry of entries) {
@@ -52,6 +55,7 @@ export function useNearSet(): NearSet {
         }
         return next ?? previous;
       });
+    };
     const made = [
       new IntersectionObserver(follow(setOnScreen)),
       new IntersectionObserver(follow(setNear), { rootMargin: AHEAD }),
@@ -75,9 +79,11 @@ export function useNearSet(): NearSet {
           keyOf.current.set(element, key);
           elementOf.current.set(key, element);
           for (const o of observers.current) o.observe(element);
-          // Said now, in the commit that adds the card (one layout for all of them), not a frame later when the
-          // observers first report: a card on screen draws its bars before the page is first painted with it.
-          if (supported) {
+          // Until the observers first report: said now, in the commit that adds the card (one layout for all of
+          // them), so the first screen's cards draw their bars before it is first painted. Not after: a card added
+          // during a slider drag forced a layout of the whole list in React's commit (156 of a 164 ms task at
+          // load 3 per core, Long Animation Frame timing), and the observers say it a frame later anyway.
+          if (supported && !reported.current) {
             const { top, bottom } = element.getBoundingClientRect();
             const height = window.innerHeight;
             if (bottom >= 0 && top <= height) setOnScreen((previous) => withKey(previous, key));
