@@ -14,7 +14,7 @@ export function TradeOff({ options, artifacts }: { options: readonly PlanOption[
   const [open, setOpen] = useState(false);
   return (
     <details className="trade-off" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      {/* recharts (~110 KB gzipped) is fetched as the hand or the focus comes to the disclosure, a moment before it opens. */}
+      {/* recharts (~103 KB gzipped) is fetched as the hand or the focus comes to the disclosure, a moment before it opens. */}
       <summary onPointerEnter={() => void loadParetoChart()} onFocus={() => void loadParetoChart()}>
         Throughput against cards, per artifact (the Pareto front marked)
       </summary>
