@@ -6,7 +6,8 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { routeNetwork } from "./hub.ts";
 
-const ORIGIN = "http://127.0.0.1:4173";
+/** The preview server's origin; E2E_ORIGIN lets a second checkout on the same machine use its own port. */
+const ORIGIN = process.env["E2E_ORIGIN"] ?? "http://127.0.0.1:4173";
 
 test.beforeEach(async ({ context }) => {
   await routeNetwork(context, ORIGIN);
@@ -14,7 +15,7 @@ test.beforeEach(async ({ context }) => {
 
 test("defect 1: the bars come back after changing Group by, and after changing it back", async ({ page }) => {
   await page.goto("/");
-  const charts = page.locator(".bars .recharts-surface");
+  const charts = page.locator(".bars .card-bars");
   await expect.poll(() => charts.count(), { timeout: 15_000 }).toBeGreaterThan(0);
   for (const groupBy of ["artifact", "engine", "rank only"]) {
     await page.getByLabel("Group by").selectOption({ label: groupBy });
@@ -25,7 +26,7 @@ test("defect 1: the bars come back after changing Group by, and after changing i
   // The list still watches the screen after regrouping: the last card's chart is drawn once scrolled to.
   const last = page.getByRole("article").last();
   await last.scrollIntoViewIfNeeded();
-  await expect(last.locator(".recharts-surface")).toBeVisible({ timeout: 5_000 });
+  await expect(last.locator(".card-bars")).toBeVisible({ timeout: 5_000 });
 });
 
 /** The plan's one-line count ("2 of 8 options fit at this context"), as a user reads it. */

@@ -10,7 +10,8 @@ import { readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
 import { routeNetwork } from "./hub.ts";
 
-const ORIGIN = "http://127.0.0.1:4173";
+/** The preview server's origin; E2E_ORIGIN lets a second checkout on the same machine use its own port. */
+const ORIGIN = process.env["E2E_ORIGIN"] ?? "http://127.0.0.1:4173";
 
 test.beforeEach(async ({ context }) => {
   await routeNetwork(context, ORIGIN);

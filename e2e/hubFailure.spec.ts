@@ -9,7 +9,8 @@ import { deflateSync, strToU8 } from "fflate";
 import { checksum } from "../src/state/link.ts";
 import { allRecordings, fakeHub, type Fault } from "../test/hub/fakeHub.ts";
 
-const ORIGIN = "http://127.0.0.1:4173";
+/** The preview server's origin; E2E_ORIGIN lets a second checkout on the same machine use its own port. */
+const ORIGIN = process.env["E2E_ORIGIN"] ?? "http://127.0.0.1:4173";
 const HUB = "https://huggingface.co";
 
 /** The Hub from the recordings with `fault` on, and a Retry-After the test chooses for a 429. */

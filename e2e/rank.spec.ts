@@ -8,7 +8,8 @@ import { decodeLink } from "../src/state/link.ts";
 import { readFileSync } from "node:fs";
 import { routeNetwork } from "./hub.ts";
 
-const ORIGIN = "http://127.0.0.1:4173";
+/** The preview server's origin; E2E_ORIGIN lets a second checkout on the same machine use its own port. */
+const ORIGIN = process.env["E2E_ORIGIN"] ?? "http://127.0.0.1:4173";
 
 test.beforeEach(async ({ context }) => {
   await routeNetwork(context, ORIGIN);
@@ -93,6 +94,8 @@ test("the trade-off chart draws throughput against cards per artifact, with the 
   await page.getByText("Throughput against cards, per artifact").click();
   const chart = page.locator(".trade-off-chart").first();
   await expect(chart.locator(".pareto-front .recharts-symbols").first()).toBeVisible();
+  // The front is joined: one line through its points.
+  await expect(chart.locator(".pareto-front .recharts-scatter-line .recharts-curve")).toHaveCount(1);
   await expect(chart.locator("div[role=img]")).toHaveAttribute(
     "aria-label",
     /layouts; the front: (vLLM|SGLang) · 1 × h100-80g/,

@@ -12,6 +12,8 @@ import { PlanPage } from "./app/App.tsx";
 import { defaultChoices } from "./app/defaults.ts";
 import { snapshotPersistence } from "./hub/persist.ts";
 import { AppNotices } from "./ui/AppNotices.tsx";
+// Static: the cluster panel on the first screen imports it too, so a dynamic import() could not move it out (Vite's INEFFECTIVE_DYNAMIC_IMPORT).
+import { formatMessage } from "./cluster/messages.ts";
 import { DEFAULT_HUB_URL, tokenStore } from "./hub/settings.ts";
 import { createAppStore, type AppState } from "./state/appStore.ts";
 import type { DecodedLink, DecodeOptions } from "./state/link.ts";
@@ -23,10 +25,9 @@ import "./styles.css";
  * plain visit plans the example with neither (issue 19).
  */
 async function linkReader() {
-  const [{ decodeLink }, { validateCluster }, { formatMessage }] = await Promise.all([
+  const [{ decodeLink }, { validateCluster }] = await Promise.all([
     import("./state/link.ts"),
     import("./cluster/validate.ts"),
-    import("./cluster/messages.ts"),
   ]);
   const options: DecodeOptions = {
     checkCluster: (cluster) => validateCluster(cluster).errors.map(formatMessage),
@@ -82,9 +83,6 @@ function start(opened: DecodedLink): void {
         </PersistQueryClientProvider>
       </StrictMode>,
     );
-    // The charts (recharts, ~100 KB gz) are not in the initial chunk; fetching them starts now, while the
-    // first screen renders, so the option cards' bars appear with them rather than a round trip after.
-    void import("./ui/CardBars.tsx");
   }
 }
 

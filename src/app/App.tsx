@@ -45,7 +45,7 @@ import { loadManual } from "./loadManual.ts";
 import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
 import { PlanBoundary } from "./PlanBoundary.tsx";
 import type { PlanJob } from "./planSession.ts";
-import { usePlanView } from "./usePlanView.ts";
+import { checkSplit, usePlanView } from "./usePlanView.ts";
 import { hubFallbackReason, isBundled, quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 
 /** The accuracy table carries every calibration case: loaded only when a user opens it. */
@@ -356,6 +356,7 @@ export function App({ store, tokens }: AppProps) {
               option={option}
               workload={shownPlan.workload}
               onWorkloadChange={(w) => replaceWorkload(store, w)}
+              checkSplit={checkSplit}
               chosenIndex={option.id === selectedOptionId ? commandIndex : 0}
               onChoose={(i) => {
                 selectOption(store, option.id);

@@ -8,22 +8,28 @@
  * answered nearly every move of a drag, and the page's thread spent its share
  * of a loaded machine starting renders the next reply made stale.
  */
-import type { Cluster, Plan, PlanInput, Refusal } from "../plan/index.ts";
+import type { Cluster, HandSplit, Plan, PlanInput, PlanOption, Refusal, Workload } from "../plan/index.ts";
 import type { PlanJob } from "./planSession.ts";
-import { PLAN_WORKER_READY, planOfReply, planReplier, type PlanReply, type PlanRequest } from "./planWire.ts";
+import {
+  planOfReply,
+  planReplier,
+  type PlanReply,
+  type PlanRequest,
+  type SplitReply,
+  type WireReply,
+  type WireRequest,
+} from "./planWire.ts";
 
 export type PlanAnswer = { job: PlanJob; plan: Plan } | { job: PlanJob; error: string };
 
 /** Where requests go: the worker, or the same replies made on this thread. */
 export interface PlanPort {
-  post(request: PlanRequest): void;
+  post(request: WireRequest): void;
   listen(on: PortListener): void;
 }
 
 export interface PortListener {
-  reply(reply: PlanReply): void;
-  /** The port answers from here on: the worker's script has loaded and run. */
-  ready(): void;
+  reply(reply: WireReply): void;
   /** The port cannot answer (a worker that did not start); nothing sent to it is answered. */
   fail(why: string): void;
 }
@@ -32,9 +38,17 @@ export interface PlanClient {
   request(job: PlanJob, deliver: (answer: PlanAnswer) => void): void;
   /** The page has drawn the last answer delivered: the newest request waiting goes. */
   drawn(): void;
-  /** Whether the worker is up: until then a request waits on its chunk being fetched and compiled. */
-  isReady(): boolean;
-  onReady(listener: () => void): () => void;
+  /**
+   * The command form's --tensor-split, checked by the worker's engine for an option of the plan made for
+   * `workload` (the model is the last plan's): the page does not fetch the engine a second time for it.
+   */
+  checkSplit(ask: SplitAsk, answer: (result: HandSplit) => void): void;
+}
+
+export interface SplitAsk {
+  workload: Workload;
+  option: PlanOption;
+  text: string;
 }
 
 interface Pending {
@@ -53,8 +67,8 @@ export function planClient(open: () => PlanPort): PlanClient {
   let newest: Pending | null = null;
   /** An answer is delivered and the page has not yet drawn it. */
   let drawing = false;
-  let ready = false;
-  const readyListeners = new Set<() => void>();
+  /** The split checks asked and not yet answered, by request id: asked at once, beside the plans' queue. */
+  const splits = new Map<number, (result: HandSplit) => void>();
 
   const send = (pending: Pending) => {
     const { job } = pending;
@@ -72,7 +86,12 @@ export function planClient(open: () => PlanPort): PlanClient {
     newest = null;
     send(next);
   };
-  const onReply = (reply: PlanReply) => {
+  const onSplit = (reply: SplitReply) => {
+    const answer = splits.get(reply.id);
+    splits.delete(reply.id);
+    answer?.(reply.ok ? reply.split : { ok: false, words: `the split could not be checked (${reply.message})` });
+  };
+  const onPlan = (reply: PlanReply) => {
     const done = inFlight;
     if (!done || reply.id !== done.id) return;
     inFlight = null;
@@ -81,15 +100,16 @@ export function planClient(open: () => PlanPort): PlanClient {
     refused = reply.refused ?? refused;
     done.deliver({ job: done.job, plan: planOfReply(done.job, reply.plan, refused) });
   };
+  // Ids are drawn from one counter: a reply is a split check's when its id is one asked.
+  const onReply = (reply: WireReply) =>
+    splits.has(reply.id) ? onSplit(reply as SplitReply) : onPlan(reply as PlanReply);
   const connect = (to: PlanPort, onThisThread = false) => {
     port = to;
     port.listen({
       reply: onReply,
-      ready: () => {
-        ready = true;
-        for (const listener of readyListeners) listener();
-      },
       fail: (why) => {
+        // A split check asked of a port that cannot answer is said so, not left waiting.
+        for (const id of [...splits.keys()]) onSplit({ id, ok: false, message: why });
         if (onThisThread) {
           // The engine's own chunk did not load here either: what was asked is answered in words.
           const lost = inFlight;
@@ -120,10 +140,10 @@ export function planClient(open: () => PlanPort): PlanClient {
       drawing = false;
       sendNewest();
     },
-    isReady: () => ready,
-    onReady(listener) {
-      readyListeners.add(listener);
-      return () => readyListeners.delete(listener);
+    checkSplit(ask, answer) {
+      const id = ++nextId;
+      splits.set(id, answer);
+      port.post({ id, split: ask });
     },
   };
 }
@@ -147,10 +167,7 @@ export function inlinePlanPort(): PlanPort {
     },
     listen(on) {
       listener = on;
-      void replier.then(
-        () => on.ready(),
-        (e: unknown) => on.fail(e instanceof Error ? e.message : String(e)),
-      );
+      void replier.catch((e: unknown) => on.fail(e instanceof Error ? e.message : String(e)));
     },
   };
 }
@@ -161,10 +178,7 @@ export function planWorkerPort(): PlanPort {
   return {
     post: (request) => worker.postMessage(request),
     listen(on) {
-      worker.onmessage = (e: MessageEvent<PlanReply | typeof PLAN_WORKER_READY>) => {
-        if (e.data === PLAN_WORKER_READY) on.ready();
-        else on.reply(e.data);
-      };
+      worker.onmessage = (e: MessageEvent<WireReply>) => on.reply(e.data);
       worker.onerror = (e) => {
         e.preventDefault();
         worker.terminate();

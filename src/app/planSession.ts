@@ -3,7 +3,17 @@
  * (planWorker.ts) in a browser, inline where there is no Worker (the
  * component tests). The terminal and the engine's tests call `plan` itself.
  */
-import { plan, withWorkload, type Cluster, type Plan, type PlanInput, type Workload } from "../plan/index.ts";
+import {
+  checkTensorSplit,
+  plan,
+  withWorkload,
+  type Cluster,
+  type HandSplit,
+  type Plan,
+  type PlanInput,
+  type PlanOption,
+  type Workload,
+} from "../plan/index.ts";
 
 /** What the page asks the engine for: one plan, or the slider's re-evaluation of one. */
 export interface PlanJob {
@@ -20,9 +30,19 @@ export interface PlanJob {
   commandsFor?: string[];
 }
 
+/** The command form's question: the user's --tensor-split for an option of the plan made for `workload`. */
+export interface SplitJob {
+  input: PlanInput;
+  workload: Workload;
+  option: PlanOption;
+  text: string;
+}
+
 export interface PlanSession {
   /** The job's plan; throws the engine's own error. */
   run(job: PlanJob): Plan;
+  /** The option again with the typed split, or why it cannot be read or does not fit (checkTensorSplit). */
+  split(job: SplitJob): HandSplit;
 }
 
 /**
@@ -64,5 +84,6 @@ export function planSession(): PlanSession {
         ? withWorkload(made, job.slideTo, { commandsFor: job.commandsFor })
         : withWorkload(made, job.slideTo);
     },
+    split: ({ input, workload, option, text }) => checkTensorSplit({ ...input, workload }, option, text),
   };
 }

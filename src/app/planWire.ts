@@ -6,7 +6,7 @@
  * gave. The layouts a plan keeps for withWorkload (a non-enumerable symbol
  * property) are not cloned: the worker keeps them, and re-evaluates there.
  */
-import type { Cluster, Plan, PlanInput, Refusal, Workload } from "../plan/index.ts";
+import type { Cluster, HandSplit, Plan, PlanInput, PlanOption, Refusal, Workload } from "../plan/index.ts";
 import type { PlanJob, PlanSession } from "./planSession.ts";
 
 export interface PlanRequest {
@@ -30,15 +30,39 @@ export type PlanWire = Omit<Plan, "shape" | "artifacts" | "cluster" | "workload"
 export type PlanReply =
   { id: number; ok: true; plan: PlanWire; refused: Refusal[] | null } | { id: number; ok: false; message: string };
 
-/** The worker's first message, once its script (the engine) has loaded and run. */
-export const PLAN_WORKER_READY = "ready";
+/**
+ * The command form's question, asked of the worker's engine rather than a second copy of it on the page:
+ * a typed --tensor-split for an option of the plan made for `workload`, on the model the worker holds.
+ */
+export interface SplitRequest {
+  id: number;
+  split: { workload: Workload; option: PlanOption; text: string };
+}
+
+export type SplitReply = { id: number; ok: true; split: HandSplit } | { id: number; ok: false; message: string };
+
+export type WireRequest = PlanRequest | SplitRequest;
+export type WireReply = PlanReply | SplitReply;
 
 /** The worker's side: each request answered from one engine session (the caller's: the engine stays out of the page's first chunk), in the order sent. */
-export function planReplier(session: PlanSession): (request: PlanRequest) => PlanReply {
+export function planReplier(session: PlanSession): (request: WireRequest) => WireReply {
   let input: PlanInput | null = null;
   let cluster: Cluster | null = null;
   let sentRefused: Refusal[] | null = null;
   return (request) => {
+    if ("split" in request) {
+      if (!input)
+        return {
+          id: request.id,
+          ok: false,
+          message: "the plan worker was asked about a split before it had the model",
+        };
+      try {
+        return { id: request.id, ok: true, split: session.split({ input, ...request.split }) };
+      } catch (e) {
+        return { id: request.id, ok: false, message: e instanceof Error ? e.message : String(e) };
+      }
+    }
     input = request.input ?? input;
     cluster = request.cluster ?? cluster;
     if (!input || !cluster)

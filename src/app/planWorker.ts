@@ -5,13 +5,12 @@
  * keeps the drawing; this file only plans.
  */
 import { planSession } from "./planSession.ts";
-import { PLAN_WORKER_READY, planReplier, type PlanReply, type PlanRequest } from "./planWire.ts";
+import { planReplier, type WireReply, type WireRequest } from "./planWire.ts";
 
 const scope = self as unknown as {
-  onmessage: ((e: MessageEvent<PlanRequest>) => void) | null;
-  postMessage(reply: PlanReply | typeof PLAN_WORKER_READY): void;
+  onmessage: ((e: MessageEvent<WireRequest>) => void) | null;
+  postMessage(reply: WireReply): void;
 };
 
 const reply = planReplier(planSession());
 scope.onmessage = (e) => scope.postMessage(reply(e.data));
-scope.postMessage(PLAN_WORKER_READY);

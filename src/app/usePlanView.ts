@@ -6,8 +6,15 @@
  * before the worker.
  */
 import { startTransition, useEffect, useMemo, useRef, useState } from "react";
-import type { Plan } from "../plan/index.ts";
-import { inlinePlanPort, planClient, planWorkerPort, type PlanAnswer, type PlanClient } from "./planClient.ts";
+import type { HandSplit, Plan } from "../plan/index.ts";
+import {
+  inlinePlanPort,
+  planClient,
+  planWorkerPort,
+  type PlanAnswer,
+  type PlanClient,
+  type SplitAsk,
+} from "./planClient.ts";
 import type { PlanJob, PlanSession } from "./planSession.ts";
 
 export interface PlanView {
@@ -108,6 +115,16 @@ function useInlinePlanView(job: PlanJob | null): PlanView {
   const next = { answer, view: answer ? viewAfter(folded.view, answer) : folded.view };
   setFolded(next);
   return next.view;
+}
+
+/**
+ * The command form's --tensor-split check, for an option of `plan`: asked of the worker (its engine holds the
+ * model), or made by the inline session where the page plans inline. The form's chunk carries no engine.
+ */
+export function checkSplit(plan: Plan, ask: Omit<SplitAsk, "workload">, answer: (result: HandSplit) => void): void {
+  if (client) return client.checkSplit({ ...ask, workload: plan.workload }, answer);
+  if (!inlineSession) throw new Error("no plan worker here and no inline session given (planInlineWith)");
+  answer(inlineSession().split({ input: plan, workload: plan.workload, ...ask }));
 }
 
 // In the build MODE is "production", so this folds to the worker's view and the inline session (the whole

@@ -1,74 +1,83 @@
 /**
- * The stacked bar per card (recharts): weights, the MTP block's weights when
+ * The stacked bar per card: weights, the MTP block's weights when
  * speculative decoding with MTP loads them, KV cache, engine and the free
- * rest of the usable share, with the card's physical memory marked.
- * Loaded on its own (React.lazy) so the page's first script stays small.
+ * rest of the usable share (or how far over it), with the card's physical
+ * memory marked. Plain SVG laid out in shares of the width (barScale.ts), so
+ * it needs no measuring and no chart library: it draws in the same commit as
+ * its card. recharts draws the trade-off view's chart (ParetoChart.tsx).
  */
 import { memo } from "react";
-import { Bar, BarChart, ReferenceLine, XAxis, YAxis } from "recharts";
+import { axisTicksGib, barSegments, type BarPartKey } from "./barScale.ts";
 import { barDomainGib, type CardBarRow } from "./rows.ts";
 
-/** Row height and axis band in px: tall enough for a 14 px label at 375 px wide. */
-const ROW_PX = 26;
-const AXIS_PX = 22;
+/** Row height and axis band in px: tall enough for a 14 px label at 375 px wide (OptionCard's placeholder uses them). */
+export const ROW_PX = 26;
+export const AXIS_PX = 22;
+const BAR_PX = 16;
 
-const PARTS = [
-  { key: "weightsGib", name: "weights", className: "part-weights" },
-  { key: "mtpGib", name: "MTP weights", className: "part-mtp" },
-  { key: "kvGib", name: "context (KV)", className: "part-kv" },
-  { key: "engineGib", name: "engine", className: "part-engine" },
-  { key: "freeGib", name: "free", className: "part-free" },
-  { key: "overGib", name: "over", className: "part-over" },
-] as const;
+const PART_CLASS: Record<BarPartKey, string> = {
+  weightsGib: "part-weights",
+  mtpGib: "part-mtp",
+  kvGib: "part-kv",
+  engineGib: "part-engine",
+  freeGib: "part-free",
+  overGib: "part-over",
+};
 
-function tickGib(value: number): string {
-  return `${Math.round(value)}`;
+function pct(share: number): string {
+  return `${(share * 100).toFixed(3)}%`;
 }
 
-function CardBars({ rows }: { rows: CardBarRow[] }) {
-  const domainEnd = barDomainGib(rows);
-  // The MTP band exists only when speculative decoding with MTP loads those weights.
-  const parts = rows.some((r) => r.mtpGib > 0) ? PARTS : PARTS.filter((p) => p.key !== "mtpGib");
-  const physical = rows.map((r) => r.physicalGib);
-  const uniquePhysical = [...new Set(physical.map((p) => Math.round(p * 10) / 10))];
+function CardBarsView({ rows }: { rows: CardBarRow[] }) {
+  const domainGib = barDomainGib(rows);
+  const axisY = rows.length * ROW_PX;
+  const marks = [...new Set(rows.map((r) => Math.round(r.physicalGib * 10) / 10))];
+  const ticks = axisTicksGib(domainGib);
+  const share = (gib: number) => (domainGib > 0 ? gib / domainGib : 0);
   return (
-    <BarChart
-      className="card-bars"
-      layout="vertical"
-      data={rows}
-      responsive
-      style={{ width: "100%", height: rows.length * ROW_PX + AXIS_PX }}
-      margin={{ top: 2, right: 8, bottom: 0, left: 0 }}
-      barCategoryGap={3}
-      barSize={16}
-      accessibilityLayer={false}
-    >
-      <XAxis
-        type="number"
-        domain={[0, domainEnd]}
-        tickFormatter={tickGib}
-        unit=" GiB"
-        allowDecimals={false}
-        tickCount={5}
-        className="axis"
-      />
-      <YAxis type="category" dataKey="label" width={0} hide />
-      {parts.map((p) => (
-        <Bar
-          key={p.key}
-          dataKey={p.key}
-          name={p.name}
-          stackId="card"
-          className={p.className}
-          isAnimationActive={false}
+    <svg className="card-bars" width="100%" height={axisY + AXIS_PX} aria-hidden="true" focusable="false">
+      {rows.map((row, i) =>
+        barSegments(row, domainGib).map((s) => (
+          <rect
+            key={`${i}:${s.key}`}
+            className={PART_CLASS[s.key]}
+            x={pct(s.from)}
+            y={i * ROW_PX + (ROW_PX - BAR_PX) / 2}
+            width={pct(s.to - s.from)}
+            height={BAR_PX}
+          />
+        )),
+      )}
+      {marks.map((gib) => (
+        <line
+          key={gib}
+          className="physical-mark"
+          x1={pct(share(gib))}
+          x2={pct(share(gib))}
+          y1={0}
+          y2={axisY}
+          strokeDasharray="3 2"
         />
       ))}
-      {uniquePhysical.map((p) => (
-        <ReferenceLine key={p} x={p} className="physical-mark" strokeDasharray="3 2" ifOverflow="extendDomain" />
-      ))}
-    </BarChart>
+      <g className="axis">
+        <line x1="0" x2="100%" y1={axisY} y2={axisY} />
+        {ticks.map((gib) => {
+          const at = share(gib);
+          // The first and last labels stay inside the card: anchored at their start and end.
+          const anchor = at < 0.05 ? "start" : at > 0.92 ? "end" : "middle";
+          return (
+            <g key={gib}>
+              <line x1={pct(at)} x2={pct(at)} y1={axisY} y2={axisY + 4} />
+              <text x={pct(at)} y={axisY + 16} textAnchor={anchor}>
+                {`${gib} GiB`}
+              </text>
+            </g>
+          );
+        })}
+      </g>
+    </svg>
   );
 }
 
 /** Redrawn only when its rows change: the urgent render during a slider drag passes the same rows. */
-export default memo(CardBars);
+export const CardBars = memo(CardBarsView);

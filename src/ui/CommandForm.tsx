@@ -1,12 +1,5 @@
-import { useId, useMemo, useState } from "react";
-import {
-  checkTensorSplit,
-  kvDtypeAllowed,
-  resolveSettings,
-  vllmUtilizationDefaults,
-  withWorkload,
-  type Plan,
-} from "../plan/index.ts";
+import { useEffect, useId, useState } from "react";
+import { kvDtypeAllowed, resolveSettings, vllmUtilizationDefaults, type HandSplit, type Plan } from "../plan/index.ts";
 import { KV_DTYPES, shortfallOf } from "../plan/index.ts";
 import type { KvDtype, PlanOption, Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
@@ -23,6 +16,11 @@ interface CommandFormProps {
   /** Which command is "the" command (index into the option's commands): the one a shared link points its reader at. */
   chosenIndex: number;
   onChoose(index: number): void;
+  /**
+   * Checks a typed --tensor-split against the plan (the page asks the plan worker: src/app/usePlanView.ts's
+   * checkSplit), so this form's chunk fetches no second copy of the engine.
+   */
+  checkSplit(plan: Plan, ask: { option: PlanOption; text: string }, answer: (result: HandSplit) => void): void;
 }
 
 const KV_LABELS: Record<KvDtype, string> = {
@@ -39,17 +37,21 @@ const MAX_SEQUENCES = 4096;
 /**
  * The commands that start an option, with the four things users change on
  * the way to pasting them: context, sequences, the card share and the KV
- * dtype. Every change is checked again against the plan (withWorkload, the
- * slider's path: no enumeration) and the form says whether the option still
- * fits, and when not, by how much.
+ * dtype. Every change goes to the page's store, the plan is made again for it
+ * (in the plan worker), and the form says whether the option still fits in
+ * that plan, and when not, by how much.
  */
-export function CommandForm({ plan, option, workload, onWorkloadChange, chosenIndex, onChoose }: CommandFormProps) {
+export function CommandForm({
+  plan,
+  option,
+  workload,
+  onWorkloadChange,
+  chosenIndex,
+  onChoose,
+  checkSplit,
+}: CommandFormProps) {
   const groupName = useId();
-  const checked = useMemo(
-    () => (plan.workload === workload ? plan : withWorkload(plan, workload, { commandsFor: [option.id] })),
-    [plan, workload, option.id],
-  );
-  const current = checked.options.find((o) => o.id === option.id) ?? null;
+  const current = plan.options.find((o) => o.id === option.id) ?? null;
   const commands = current?.commands ?? option.commands;
   const set = (patch: Partial<Workload>) => onWorkloadChange({ ...workload, ...patch });
   const setShare = (key: ShareKey, value: number | undefined) => {
@@ -85,7 +87,9 @@ export function CommandForm({ plan, option, workload, onWorkloadChange, chosenIn
         <KvDtypeField option={option} value={workload.kvDtype} onChange={(kvDtype) => set({ kvDtype })} />
       </div>
       <FitStatus option={current} />
-      {current?.placement.tensorSplit !== undefined ? <TensorSplitField plan={checked} option={current} /> : null}
+      {current?.placement.tensorSplit !== undefined ? (
+        <TensorSplitField plan={plan} option={current} checkSplit={checkSplit} />
+      ) : null}
       {/* A link whose index this option no longer has (the plan changed) points at the first command. */}
       {commands.length === 0 ? (
         // Mid-slide the worker makes only the selected option's commands: one just selected waits a reply for its own.
@@ -236,14 +240,32 @@ function FitStatus({ option }: { option: PlanOption | null }) {
  * llama.cpp's --tensor-split as the user would type it, checked against the plan like the context:
  * each device's layers by llama.cpp's own rule, and whether each card then holds its share.
  */
-function TensorSplitField({ plan, option }: { plan: Plan; option: PlanOption }) {
+function TensorSplitField({
+  plan,
+  option,
+  checkSplit,
+}: {
+  plan: Plan;
+  option: PlanOption;
+  checkSplit: CommandFormProps["checkSplit"];
+}) {
   const id = useId();
   const planned = option.placement.tensorSplit?.join(",") ?? "";
   const [text, setText] = useState(planned);
-  const result = useMemo(
-    () => (text === planned ? null : checkTensorSplit(plan, option, text)),
-    [plan, option, text, planned],
-  );
+  // The answer to the newest text asked (by the text and plan it answers: an older answer is not shown).
+  const [checked, setChecked] = useState<{ text: string; plan: Plan; result: HandSplit } | null>(null);
+  useEffect(() => {
+    if (text === planned) return undefined;
+    let live = true;
+    checkSplit(plan, { option, text }, (result) => {
+      if (live) setChecked({ text, plan, result });
+    });
+    return () => {
+      live = false;
+    };
+  }, [plan, option, text, planned, checkSplit]);
+  const result =
+    text === planned ? null : checked?.text === text && checked.plan === plan ? checked.result : "checking";
   return (
     <div className="field">
       <label htmlFor={id}>Tensor split (-ts)</label>
@@ -257,14 +279,16 @@ function TensorSplitField({ plan, option }: { plan: Plan; option: PlanOption }) 
       />
       <p
         id={`${id}-status`}
-        className={`fit-status ${result === null || result.ok ? "fit-yes" : "fit-no"}`}
+        className={`fit-status ${result === null || result === "checking" || result.ok ? "fit-yes" : "fit-no"}`}
         role="status"
       >
         {result === null
           ? `The plan's split: one share a device, ${option.cards.length} devices.`
-          : result.ok
-            ? `This split fits. The longest context that fits is ${formatTokens(result.option.maxContextTokens)} tokens.`
-            : `This split does not fit: ${result.words}.`}
+          : result === "checking"
+            ? "Checking this split…"
+            : result.ok
+              ? `This split fits. The longest context that fits is ${formatTokens(result.option.maxContextTokens)} tokens.`
+              : `This split does not fit: ${result.words}.`}
       </p>
     </div>
   );

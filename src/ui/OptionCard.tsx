@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useId, useMemo } from "react";
+import { memo, useId, useMemo } from "react";
 import type { PlanOption } from "../plan/index.ts";
 import {
   artifactLabel,
@@ -10,16 +10,11 @@ import {
   parallelismLabel,
   placementLabel,
 } from "./format.ts";
+import { AXIS_PX, CardBars, ROW_PX } from "./CardBars.tsx";
 import { kvFigures } from "./kvFigures.ts";
 import type { WorkloadVerdict } from "./verdict.ts";
 import { cardBarRows, optionBadges, type CardBarRow } from "./rows.ts";
 import { useIdleValue } from "./useIdleValue.ts";
-
-const CardBars = lazy(() => import("./CardBars.tsx"));
-
-/** Same figure the chart uses per row, so the placeholder keeps the page from jumping when recharts arrives. */
-const ROW_PX = 26;
-const AXIS_PX = 22;
 
 interface OptionCardProps {
   /** What the card's figures and badges show: the live option on screen, the settled one off it (see OptionsView). */
@@ -251,7 +246,7 @@ function Bars({ rows: settledRows, near, label }: { rows: CardBarRow[]; near: bo
   const placeholder = <div className="bars-placeholder" style={{ height: rows.length * ROW_PX + AXIS_PX }} />;
   return (
     <div className="bars" role="img" aria-label={label}>
-      {near ? <Suspense fallback={placeholder}>{<CardBars rows={rows} />}</Suspense> : placeholder}
+      {near ? <CardBars rows={rows} /> : placeholder}
     </div>
   );
 }

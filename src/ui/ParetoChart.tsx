@@ -1,16 +1,16 @@
 /**
  * Throughput against cards for one artifact, the Pareto front marked (filled and joined). Loaded on its
- * own (React.lazy), like the bars, and drawn only when the user opens the trade-off view.
+ * own (React.lazy), with recharts (~100 KB gzipped), and drawn only when the user opens the trade-off view.
  */
 import { memo } from "react";
-import { CartesianGrid, Line, ComposedChart, Scatter, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Scatter, ScatterChart, XAxis, YAxis } from "recharts";
 import type { ParetoPoint } from "./pareto.ts";
 
 function ParetoChart({ points }: { points: ParetoPoint[] }) {
   const front = points.filter((p) => p.front).sort((a, b) => a.cards - b.cards);
   const rest = points.filter((p) => !p.front);
   return (
-    <ComposedChart
+    <ScatterChart
       className="pareto-chart"
       responsive
       style={{ width: "100%", height: 220 }}
@@ -21,9 +21,9 @@ function ParetoChart({ points }: { points: ParetoPoint[] }) {
       <XAxis type="number" dataKey="cards" name="cards" unit=" cards" allowDecimals={false} className="axis" />
       <YAxis type="number" dataKey="throughputTps" name="throughput" unit=" tok/s" width={80} className="axis" />
       <Scatter data={rest} className="pareto-rest" isAnimationActive={false} />
-      <Line data={front} dataKey="throughputTps" className="pareto-front-line" dot={false} isAnimationActive={false} />
-      <Scatter data={front} className="pareto-front" isAnimationActive={false} />
-    </ComposedChart>
+      {/* The front joined by the Scatter's own line, in the order of its points (by cards): no Line component, 5 KB less. */}
+      <Scatter data={front} className="pareto-front" line isAnimationActive={false} />
+    </ScatterChart>
   );
 }
 

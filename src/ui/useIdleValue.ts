@@ -7,10 +7,10 @@ const IDLE_TIMEOUT_MS = 500;
 /**
  * A value that follows its input in an idle slice of its own: each caller's
  * update is drawn (flushSync) inside its own idle callback, so ten charts
- * catching up after a slider drag are ten short tasks, not one long one. A
- * recharts chart redraws through its own store in layout effects, which no
- * transition can slice: one chart is ~20-30 ms on a loaded 2-core machine, three
- * in one render were an 83 ms long task (issue 19, e2e/speed.spec.ts's drag).
+ * catching up after a slider drag are ten short tasks, not one long one. It
+ * was made for the recharts bars (a chart redrew through its own store in layout
+ * effects, ~20-30 ms each on a loaded 2-core machine: three in one render were an
+ * 83 ms long task, issue 19); the SVG bars are far cheaper, and still catch up a card at a time.
  */
 export function useIdleValue<T>(value: T): T {
   const [shown, setShown] = useState(value);

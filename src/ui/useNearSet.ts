@@ -4,7 +4,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
  * How far beyond the viewport an option counts as near: two option cards
  * or so, so scrolling at reading speed never shows an empty chart.
  */
-const AHEAD = "600px 0px";
+const AHEAD_PX = 600;
+const AHEAD = `${AHEAD_PX}px 0px`;
 
 export interface NearSet {
   /** Whether the element of `key` is on the screen (as of this render): its figures follow every slider move. */
@@ -35,11 +36,14 @@ export function useNearSet(): NearSet {
   const keyOf = useRef(new WeakMap<Element, string>());
   const elementOf = useRef(new Map<string, Element>());
   const refs = useRef(new Map<string, RefCallback>());
+  /** The observers have reported once: from then on they alone say what is near. */
+  const reported = useRef(false);
   const supported = typeof IntersectionObserver !== "undefined";
 
   useEffect(() => {
     if (!supported) return undefined;
-    const follow = (set: React.Dispatch<React.SetStateAction<Keys>>) => (entries: IntersectionObserverEntry[]) =>
+    const follow = (set: React.Dispatch<React.SetStateAction<Keys>>) => (entries: IntersectionObserverEntry[]) => {
+      reported.current = true;
       set((previous) => {
         let next: Set<string> | null = null;
         for (const entry of entries) {
@@ -51,6 +55,7 @@ export function useNearSet(): NearSet {
         }
         return next ?? previous;
       });
+    };
     const made = [
       new IntersectionObserver(follow(setOnScreen)),
       new IntersectionObserver(follow(setNear), { rootMargin: AHEAD }),
@@ -63,33 +68,46 @@ export function useNearSet(): NearSet {
     };
   }, [supported]);
 
-  const refFor = useCallback((key: string) => {
-    let ref = refs.current.get(key);
-    if (!ref) {
-      // A cleanup per element, not ref(null): it says which element left (issue 17, defect 1: the charts
-      // vanished when every card moved to another group).
-      ref = (element: Element | null) => {
-        if (!element) return undefined;
-        keyOf.current.set(element, key);
-        elementOf.current.set(key, element);
-        for (const o of observers.current) o.observe(element);
-        return () => {
-          for (const o of observers.current) o.unobserve(element);
-          if (elementOf.current.get(key) === element) elementOf.current.delete(key);
-          // Moved, not gone, when the same commit attaches it again (a card changing group): keep the ref
-          // and the key's state, or React sees a new ref and detaches and re-attaches it once more.
-          queueMicrotask(() => {
-            if (elementOf.current.has(key)) return;
-            refs.current.delete(key);
-            setOnScreen((previous) => withoutKey(previous, key));
-            setNear((previous) => withoutKey(previous, key));
-          });
+  const refFor = useCallback(
+    (key: string) => {
+      let ref = refs.current.get(key);
+      if (!ref) {
+        // A cleanup per element, not ref(null): it says which element left (issue 17, defect 1: the charts
+        // vanished when every card moved to another group).
+        ref = (element: Element | null) => {
+          if (!element) return undefined;
+          keyOf.current.set(element, key);
+          elementOf.current.set(key, element);
+          for (const o of observers.current) o.observe(element);
+          // Until the observers first report: said now, in the commit that adds the card (one layout for all of
+          // them), so the first screen's cards draw their bars before it is first painted. Not after: a card added
+          // during a slider drag forced a layout of the whole list in React's commit (156 of a 164 ms task at
+          // load 3 per core, Long Animation Frame timing), and the observers say it a frame later anyway.
+          if (supported && !reported.current) {
+            const { top, bottom } = element.getBoundingClientRect();
+            const height = window.innerHeight;
+            if (bottom >= 0 && top <= height) setOnScreen((previous) => withKey(previous, key));
+            if (bottom >= -AHEAD_PX && top <= height + AHEAD_PX) setNear((previous) => withKey(previous, key));
+          }
+          return () => {
+            for (const o of observers.current) o.unobserve(element);
+            if (elementOf.current.get(key) === element) elementOf.current.delete(key);
+            // Moved, not gone, when the same commit attaches it again (a card changing group): keep the ref
+            // and the key's state, or React sees a new ref and detaches and re-attaches it once more.
+            queueMicrotask(() => {
+              if (elementOf.current.has(key)) return;
+              refs.current.delete(key);
+              setOnScreen((previous) => withoutKey(previous, key));
+              setNear((previous) => withoutKey(previous, key));
+            });
+          };
         };
-      };
-      refs.current.set(key, ref);
-    }
-    return ref;
-  }, []);
+        refs.current.set(key, ref);
+      }
+      return ref;
+    },
+    [supported],
+  );
 
   if (!supported) return { isOnScreen: everything, isNear: everything, refFor };
   return { isOnScreen: (key) => onScreen.has(key), isNear: (key) => near.has(key), refFor };
@@ -97,6 +115,13 @@ export function useNearSet(): NearSet {
 
 function everything(): boolean {
   return true;
+}
+
+function withKey(set: Keys, key: string): Keys {
+  if (set.has(key)) return set;
+  const next = new Set(set);
+  next.add(key);
+  return next;
 }
 
 function withoutKey(set: Keys, key: string): Keys {

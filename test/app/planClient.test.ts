@@ -13,7 +13,8 @@ import {
 } from "../../src/app/planClient.ts";
 import type { PlanJob } from "../../src/app/planSession.ts";
 import { defaultChoices } from "../../src/app/defaults.ts";
-import { plan, readModel, withWorkload, type Cluster } from "../../src/plan/index.ts";
+import { checkTensorSplit, plan, readModel, withWorkload, type Cluster, type HandSplit } from "../../src/plan/index.ts";
+import { LLAMA70_Q4KM, RTX4090_AND_3090 } from "../ui/splitFixture.ts";
 import { MANY_CLASSES, twoNodesEach } from "./speedCluster.ts";
 import { catalogSnapshot } from "../../scripts/lib/catalog.ts";
 
@@ -123,16 +124,11 @@ test("a worker that fails to start: the job asked is made on the page's thread i
     };
   };
   const client = planClient(broken);
-  const readied = vi.fn();
-  client.onReady(readied);
-  // Not up yet: the first request waits for the port, and the broken worker gives way to the page's thread.
-  expect(client.isReady()).toBe(false);
+  // The broken worker gives way to the page's thread, which answers the job asked.
   const got = collect(client);
   client.request(committed, got.deliver);
   expect(planned(await got.next())).toEqual(plan(input, cluster, workload));
   // The page's thread answers from here on, and says so.
-  expect(client.isReady()).toBe(true);
-  expect(readied).toHaveBeenCalledOnce();
   expect(warn).toHaveBeenCalledWith(expect.stringContaining("a CSP without worker-src"));
   client.request(slide(20_000), got.deliver);
   expect(planned(await got.next()).workload.contextTokens).toBe(20_000);
@@ -148,4 +144,21 @@ test("a job the engine throws on comes back as its message, and the worker answe
   expect("error" in answer ? answer.error : "a plan").toBe("cluster.nodes is not iterable");
   client.request(committed, got.deliver);
   expect(planned(await got.next())).toEqual(plan(input, cluster, workload));
+});
+
+test("the command form's --tensor-split is checked by the worker's engine, across the clone, as the engine checks it", async () => {
+  // Llama-3.3-70B Q4_K_M on an RTX 4090 and an RTX 3090: llama.cpp splits it.
+  const split: PlanJob = { input: LLAMA70_Q4KM, cluster: RTX4090_AND_3090, workload };
+  const client = planClient(inlinePlanPort);
+  const got = collect(client);
+  client.request(split, got.deliver);
+  const made = planned(await got.next());
+  const option = made.options.find((o) => o.placement.tensorSplit !== undefined);
+  if (!option) throw new Error("no --tensor-split option for Llama-3.3-70B on a 4090 and a 3090");
+  const ask = (text: string) =>
+    new Promise<HandSplit>((answer) => client.checkSplit({ workload: made.workload, option, text }, answer));
+  // All on the 3090 and none on the 4090 cannot hold 42.5 GB on one 24 GB card; an even split does, as the engine says.
+  for (const text of ["0,1", "1,1", "one,two"]) expect(await ask(text)).toEqual(checkTensorSplit(made, option, text));
+  expect((await ask("0,1")).ok).toBe(false);
+  expect(await ask("one,two")).toMatchObject({ ok: false });
 });

@@ -1,16 +1,18 @@
 /**
  * The command form on a real plan (Llama-3.1-8B-Instruct on one RTX 4090),
- * rendered to markup: it re-checks the option for the form's workload and
- * says by how much it misses, and offers one copy button per command.
+ * rendered to markup: it shows the option as the plan made for the form's
+ * workload has it (or says the plan turned it down), and offers one copy
+ * button per command.
  */
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
 import { plan, type Plan } from "../../src/plan/index.ts";
 import { readModel } from "../../src/plan/index.ts";
 import type { Workload } from "../../src/plan/index.ts";
+import { checkSplit } from "../../src/app/usePlanView.ts";
 import { CommandForm } from "../../src/ui/CommandForm.tsx";
 import { snapshotOf } from "../plan/fixture.ts";
-import { shapeOf } from "../plan/planning-fixtures.ts";
+import { LLAMA70_Q4KM, RTX4090_AND_3090 } from "./splitFixture.ts";
 
 function llama8bOn4090(): Plan {
   const snapshot = snapshotOf("meta-llama__Llama-3.1-8B-Instruct");
@@ -41,6 +43,7 @@ describe("CommandForm", () => {
         option={option}
         workload={p.workload}
         onWorkloadChange={() => undefined}
+        checkSplit={checkSplit}
         chosenIndex={0}
         onChoose={() => undefined}
       />,
@@ -51,20 +54,26 @@ describe("CommandForm", () => {
     expect(html).toMatch(/<label[^>]*>GPU memory utilization<\/label>/);
   });
 
-  test("a context the card cannot hold is re-checked and said by how much", () => {
-    const longer: Workload = { ...p.workload, contextTokens: 131072 };
+  test("a context the card cannot hold: the plan made again for it (as the page does) turns the option down, and the form says so", () => {
+    // 131,072 tokens of Llama-3.1-8B's KV on one 24 GB card: the engine refuses every layout (they go to "Why not?").
+    const longer = plan({ repo: p.repo, revision: p.revision, shape: p.shape, artifacts: p.artifacts }, p.cluster, {
+      ...p.workload,
+      contextTokens: 131072,
+    });
+    expect(longer.options.some((o) => o.id === option.id)).toBe(false);
     const html = renderToStaticMarkup(
       <CommandForm
-        plan={p}
+        plan={longer}
         option={option}
-        workload={longer}
+        workload={longer.workload}
         onWorkloadChange={() => undefined}
+        checkSplit={checkSplit}
         chosenIndex={0}
         onChoose={() => undefined}
       />,
     );
-    expect(html).toMatch(/Does not fit: needs \d+\.\d GiB more a card\./);
-    expect(html).toContain("--max-model-len 131072");
+    expect(html).toContain("This option is not in the plan for these settings: choose another option.");
+    expect(html).toContain('value="131072"');
   });
 
   test("the utilization's placeholder is the default of the release planned for: the newest's when none is named", () => {
@@ -75,6 +84,7 @@ describe("CommandForm", () => {
           option={option}
           workload={{ ...p.workload, settings }}
           onWorkloadChange={() => undefined}
+          checkSplit={checkSplit}
           chosenIndex={0}
           onChoose={() => undefined}
         />,
@@ -92,6 +102,7 @@ describe("CommandForm", () => {
         option={option}
         workload={p.workload}
         onWorkloadChange={() => undefined}
+        checkSplit={checkSplit}
         chosenIndex={0}
         onChoose={() => undefined}
       />,
@@ -127,6 +138,7 @@ describe("CommandForm: the chosen command of a multi-node option", () => {
         option={option}
         workload={p.workload}
         onWorkloadChange={() => undefined}
+        checkSplit={checkSplit}
         chosenIndex={chosenIndex}
         onChoose={() => undefined}
       />,
@@ -152,32 +164,7 @@ describe("CommandForm: the chosen command of a multi-node option", () => {
 describe("CommandForm: a llama.cpp --tensor-split option", () => {
   // Llama-3.3-70B Q4_K_M (42.5 GB as the Hub prints it) on a box with an RTX 4090 and an RTX 3090.
   test("shows the plan's -ts in a field that checks a typed one", () => {
-    const shape = shapeOf("meta-llama/Llama-3.3-70B-Instruct");
-    const artifact = {
-      name: "Llama-3.3-70B-Instruct-Q4_K_M.gguf",
-      format: "gguf" as const,
-      files: ["Llama-3.3-70B-Instruct-Q4_K_M.gguf"],
-      bytes: 42.5e9,
-      projectorBytes: 0,
-      quant: "Q4_K_M",
-      bitsPerWeight: 0,
-      expertBytes: 0,
-    };
-    const cluster = {
-      nodes: [
-        {
-          id: "box",
-          fabric: "",
-          hostMemGib: 128,
-          hostFreeGib: 128,
-          devices: [
-            { class: "rtx4090-24g", count: 1, free: 1 },
-            { class: "rtx3090-24g", count: 1, free: 1 },
-          ],
-        },
-      ],
-    };
-    const p = plan({ repo: "meta-llama/Llama-3.3-70B-Instruct", revision: "", shape, artifacts: [artifact] }, cluster, {
+    const p = plan(LLAMA70_Q4KM, RTX4090_AND_3090, {
       contextTokens: 8192,
       sequences: 1,
       kvDtype: "auto",
@@ -191,6 +178,7 @@ describe("CommandForm: a llama.cpp --tensor-split option", () => {
         option={option}
         workload={p.workload}
         onWorkloadChange={() => undefined}
+        checkSplit={checkSplit}
         chosenIndex={0}
         onChoose={() => undefined}
       />,
