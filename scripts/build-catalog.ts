@@ -4,7 +4,9 @@
  * the project keeps (so nothing reads outside the repo at run time):
  *
  *  - src/hub/catalog/<owner>__<name>.json: the bundled catalog, one
- *    RepoSnapshot per model with a verbatim config and exact file sizes;
+ *    RepoSnapshot per model with a verbatim config and exact file sizes
+ *    (hf_quant_config.json's per-layer map cut to one layer per distinct
+ *    value, what the engine reads: scripts/lib/compactQuant.ts);
  *  - test/fixtures/hub/<owner>__<name>.json: recordings in the Hub's real
  *    response shapes (the `?blobs=true` model info, the files' text, GGUF
  *    header facts) that the tests' fake Hub serves.
@@ -24,6 +26,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { readConfigJson } from "../src/hub/configJson.ts";
+import type { CatalogCompaction } from "../src/hub/catalog.ts";
+import { compactQuantConfig } from "./lib/compactQuant.ts";
 import type { RepoFile, RepoSnapshot } from "../src/plan/index.ts";
 
 const args = parseArgs({
@@ -243,6 +247,12 @@ function buildCatalog(): void {
     const label = labelOf(repo, weights === "files" ? "" : ", config.json only");
     const snapshot = configOnlySnapshot(repo, "", config.json, quant?.json);
     if (weights === "files") snapshot.files.push(...exact.map((x) => ({ path: x.path, sizeBytes: x.size ?? 0 })));
+    // The per-layer map cut to what the engine reads; the files list keeps the full file's size.
+    const compacted = quant
+      ? compactQuantConfig(quant.json, Buffer.byteLength(configText(quant.json)), quant.source)
+      : null;
+    if (compacted?.compaction) snapshot.extraJson = { "hf_quant_config.json": compacted.json };
+    const compactions: CatalogCompaction[] = compacted?.compaction ? [compacted.compaction] : [];
     write(fileName(repo), {
       label,
       weights,
@@ -250,10 +260,15 @@ function buildCatalog(): void {
         `test/fixtures/configs/${file} (its _source key left out; copied by scripts/build-catalog.ts)`,
         config.source,
         ...(quant ? [quant.source] : []),
+        ...compactions.map(
+          (c) =>
+            `${c.file}: ${c.key} cut from ${c.entries} entries (${c.bytes} bytes as 2-space JSON) to ${c.kept.length}, one per distinct value; see compacted`,
+        ),
         ...(weights === "files"
           ? [`weights: test/fixtures/models/${fileName(repo)}`, ...(modelFixture?.sources ?? [])]
           : ["weights: their sizes were not seen; the page asks for them (manual mode)"]),
       ],
+      ...(compactions.length > 0 ? { compacted: compactions } : {}),
       snapshot,
     });
     index.push({ repo, label, sha: "", weights });

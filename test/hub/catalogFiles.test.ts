@@ -1,8 +1,10 @@
 /**
  * The catalog against its sources: every model's config is the fixture's
  * config.json (test/fixtures/configs/, its added `_source` key aside, or
- * test/fixtures/models/), read the way the page reads the chunk; every
- * model the engine sizes; the page's loader finds each one.
+ * test/fixtures/models/), read the way the page reads the chunk, and its
+ * hf_quant_config.json the fixture's with the layer map cut as the build
+ * cuts it (test/hub/catalogCompaction.test.ts plans both); every model the
+ * engine sizes; the page's loader finds each one.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
@@ -31,6 +33,13 @@ function fixtureConfig(repo: string): unknown {
   ) as Record<string, unknown>;
   expect(String(_source)).toMatch(/^https:\/\//);
   return config;
+}
+
+/** hf_quant_config.json's per-layer map (ModelOpt MIXED_PRECISION), or null when the file has none. */
+function layerMap(quant: Record<string, unknown>): Record<string, unknown> | null {
+  const q = quant["quantization"];
+  const layers = typeof q === "object" && q !== null ? (q as Record<string, unknown>)["quantized_layers"] : undefined;
+  return typeof layers === "object" && layers !== null ? (layers as Record<string, unknown>) : null;
 }
 
 describe("the catalog's index", () => {
@@ -74,13 +83,44 @@ describe.each(catalogIndex().map((e) => ({ ...e })))("$repo", ({ repo, weights, 
     expect(entry?.source.length).toBeGreaterThan(1);
   });
 
-  test("its hf_quant_config.json, where the fixtures hold one, is the fixture's", () => {
+  test("its hf_quant_config.json, where the fixtures hold one, is the fixture's, its layer map cut to one layer per value", () => {
     const file = new URL(`${name(repo)}.hf_quant_config.json`, CONFIGS);
-    const quant = catalogEntry(repo)?.snapshot.extraJson?.["hf_quant_config.json"];
+    const entry = catalogEntry(repo);
+    const quant = entry?.snapshot.extraJson?.["hf_quant_config.json"];
     if (!existsSync(file)) return expect(quant).toBeUndefined();
     const { _source, ...fixture } = readConfigJson(readFileSync(file, "utf8")) as Record<string, unknown>;
     expect(String(_source)).toMatch(/^https:\/\//);
-    expect(quant).toEqual(fixture);
+    const layers = layerMap(fixture);
+    if (!layers) {
+      expect(entry?.compacted).toBeUndefined();
+      return expect(quant).toEqual(fixture);
+    }
+    // The first layer of each distinct value, in the fixture's order; every other key as the fixture has it.
+    const firsts = new Map<string, [string, unknown]>();
+    for (const [layer, value] of Object.entries(layers))
+      if (!firsts.has(JSON.stringify(value))) firsts.set(JSON.stringify(value), [layer, value]);
+    const q = fixture["quantization"] as Record<string, unknown>;
+    expect(quant).toEqual({
+      ...fixture,
+      quantization: { ...q, quantized_layers: Object.fromEntries(firsts.values()) },
+    });
+    // And it says so: the full map's count, each kept layer's share of it, the full file's size and source.
+    const counts = new Map<string, number>();
+    for (const value of Object.values(layers))
+      counts.set(JSON.stringify(value), (counts.get(JSON.stringify(value)) ?? 0) + 1);
+    expect(entry?.compacted).toEqual([
+      expect.objectContaining({
+        file: "hf_quant_config.json",
+        key: "quantization.quantized_layers",
+        entries: Object.keys(layers).length,
+        bytes: Buffer.byteLength(`${JSON.stringify(fixture, null, 2)}\n`),
+        kept: [...firsts.entries()].map(([value, [layer]]) => ({ layer, of: counts.get(value) })),
+        source: String(_source),
+      }),
+    ]);
+    expect(entry?.snapshot.files.find((f) => f.path === "hf_quant_config.json")?.sizeBytes).toBe(
+      entry?.compacted?.[0]?.bytes,
+    );
   });
 
   test("the engine sizes it, and the page's loader finds the same entry", async () => {
