@@ -118,7 +118,7 @@ export function App({ store, tokens }: AppProps) {
   const manualSnapshot = useMemo(
     () =>
       manual && manualReader
-        ? manualReader.snapshotFromManual(manual.configJson, manual.weightsBytes, manual.name)
+        ? manualReader.snapshotFromManual(manual.configJson, manual.weightsBytes, manual.name, manual.quantConfigJson)
         : null,
     [manual, manualReader],
   );

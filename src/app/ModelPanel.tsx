@@ -93,8 +93,10 @@ export const ModelPanel = memo(function ModelPanel({
   const reads = useRef(0);
 
   async function planManual(input: ManualInput): Promise<string | null> {
-    const { snapshotFromManual } = await loadManual();
-    const snapshot = snapshotFromManual(input.configJsonText, input.weightsBytes, input.name);
+    const { snapshotFromManual, quantConfigEssentials } = await loadManual();
+    const quant = input.quantConfig === undefined ? null : quantConfigEssentials(input.quantConfig);
+    const quantConfigJson = quant === null ? undefined : JSON.stringify(quant);
+    const snapshot = snapshotFromManual(input.configJsonText, input.weightsBytes, input.name, quantConfigJson);
     if ("error" in snapshot) return snapshot.error;
     reads.current++;
     onAttempt(null);
@@ -103,6 +105,7 @@ export const ModelPanel = memo(function ModelPanel({
       name: snapshot.repo,
       configJson: JSON.stringify(snapshot.config),
       weightsBytes: input.weightsBytes,
+      ...(quantConfigJson === undefined ? {} : { quantConfigJson }),
     });
     return null;
   }
@@ -198,9 +201,11 @@ export const ModelPanel = memo(function ModelPanel({
                 // Its config.json is in the catalog, its files' sizes are not: manual mode, the config filled in.
                 void loadCatalogEntry(entry.repo).then((loaded) => {
                   if (!loaded?.snapshot.config) return;
+                  const quantConfig = loaded.snapshot.extraJson?.["hf_quant_config.json"];
                   setManualPreset({
                     configJsonText: JSON.stringify(loaded.snapshot.config, null, 2),
                     name: entry.repo,
+                    ...(quantConfig === undefined ? {} : { quantConfig }),
                   });
                   setManualOpen(true);
                 });

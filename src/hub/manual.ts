@@ -11,10 +11,26 @@ import { configCeilingError } from "./limits.ts";
 /** config.json files are a few kB; anything this large was pasted by mistake. */
 const MAX_CONFIG_CHARS = 1_000_000;
 
+/**
+ * hf_quant_config.json as the engine reads it (src/plan/config/model.ts quantMethodOf, artifacts.ts
+ * modeloptQuant: `quantization`, its algorithms and quantized layers), less `exclude_modules`, which it
+ * does not read and which is most of the file (10 kB of DeepSeek-V3.1-NVFP4's): a link has room for the rest.
+ */
+export function quantConfigEssentials(hfQuantConfig: unknown): Record<string, unknown> | null {
+  if (typeof hfQuantConfig !== "object" || hfQuantConfig === null || Array.isArray(hfQuantConfig)) return null;
+  const whole = hfQuantConfig as Record<string, unknown>;
+  const q = whole["quantization"];
+  if (typeof q !== "object" || q === null || Array.isArray(q)) return whole;
+  const { exclude_modules: _unread, ...kept } = q as Record<string, unknown>;
+  return { ...whole, quantization: kept };
+}
+
 export function snapshotFromManual(
   configJsonText: string,
   weightsBytes: number,
   name?: string,
+  /** hf_quant_config.json, for a model that declares its quantization there (a catalog pick); absent: none. */
+  quantConfigJsonText?: string,
 ): RepoSnapshot | { error: string } {
   if (configJsonText.length > MAX_CONFIG_CHARS)
     return { error: "that text is over 1 MB: paste the model's config.json, which is a few kB" };
@@ -45,6 +61,7 @@ export function snapshotFromManual(
       error: `this config.json could not be sized (${err instanceof Error ? err.message.slice(0, 200) : String(err)}): check it is a model's config.json`,
     };
   }
+  const quant = quantObjectOf(quantConfigJsonText);
   const label = name?.trim() || (typeof record._name_or_path === "string" && record._name_or_path) || "manual model";
   return {
     repo: label,
@@ -56,5 +73,16 @@ export function snapshotFromManual(
     ],
     paramsTotal: null,
     ggufHeaders: {},
+    ...(quant ? { extraJson: { "hf_quant_config.json": quant } } : {}),
   };
+}
+
+/** The quant file's object, or null where there is none or it is not a JSON object (the link reader said so). */
+function quantObjectOf(text: string | undefined): Record<string, unknown> | null {
+  if (text === undefined) return null;
+  try {
+    return quantConfigEssentials(JSON.parse(text));
+  } catch {
+    return null;
+  }
 }

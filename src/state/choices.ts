@@ -47,6 +47,11 @@ export interface ManualModel {
   /** config.json, minified (JSON.stringify of the parsed object), so a link carries as little as it can. */
   configJson: string;
   weightsBytes: number;
+  /**
+   * hf_quant_config.json as the engine reads it (manual.ts quantConfigEssentials), minified: a catalog model
+   * that declares its quantization only there (DeepSeek-V3.1/3.2-NVFP4) would plan as unquantized without it.
+   */
+  quantConfigJson?: string;
 }
 
 export const DEFAULT_FILTERS: Filters = { artifact: "", engine: "", fit: "all", groupBy: "none" };

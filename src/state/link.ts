@@ -314,6 +314,8 @@ function readChoices(wire: Record<string, unknown>, defaults: Choices, options: 
               .number()
               .positive()
               .max(MAX_MEM_GIB * 2 ** 30),
+            // Older links have three fields; the fourth, hf_quant_config.json, is optional.
+            z.string().min(2).max(MAX_MANUAL_CONFIG_CHARS).optional(),
           ]),
           null,
         )
@@ -334,7 +336,14 @@ function readChoices(wire: Record<string, unknown>, defaults: Choices, options: 
   const choices: Choices = { repo, revision, cluster, workload, filters, selectedOptionId, commandIndex };
   const manualProblem = manual ? manualShapeError(manual[1]) : null;
   if (manual && manualProblem) ignored.push(`the manual model: ${manualProblem}; the page opened without it.`);
-  else if (manual) choices.manual = { name: manual[0], configJson: manual[1], weightsBytes: manual[2] };
+  else if (manual) {
+    choices.manual = { name: manual[0], configJson: manual[1], weightsBytes: manual[2] };
+    const quant = manual[3];
+    const quantProblem = quant === undefined ? null : jsonObjectError(quant);
+    if (quantProblem !== null)
+      ignored.push(`the manual model's hf_quant_config.json ${quantProblem}; the model is planned without it.`);
+    else if (quant !== undefined) choices.manual.quantConfigJson = quant;
+  }
   return { choices, ignored: boundedNotices(ignored) };
 }
 
@@ -350,6 +359,16 @@ function manualShapeError(configJson: string): string | null {
   if (typeof config !== "object" || config === null || Array.isArray(config))
     return "its config.json is not a JSON object";
   return configCeilingError(config as Record<string, unknown>);
+}
+
+/** Why a link's JSON file is not a JSON object ("is not JSON", "is not a JSON object"), or null. */
+function jsonObjectError(text: string): string | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? null : "is not a JSON object";
+  } catch {
+    return "is not JSON";
+  }
 }
 
 function boundedNotices(ignored: string[]): string[] {

@@ -66,8 +66,8 @@ export interface WireV1 {
   f: [string, string, string, string];
   o: string;
   m: number;
-  /** A manual model: name, minified config.json, weights' bytes. */
-  x?: [name: string, configJson: string, weightsBytes: number];
+  /** A manual model: name, minified config.json, weights' bytes, and its hf_quant_config.json when it has one. */
+  x?: [name: string, configJson: string, weightsBytes: number, quantConfigJson?: string];
   /** The request and the order, when not the defaults: input tokens, output tokens, rank-by, prices per card-hour ({} for none). */
   q?: [inputTokens: number | null, outputTokens: number | null, rankBy: string, prices: Record<string, number>];
 }
@@ -87,7 +87,7 @@ function toWire(choices: Choices): WireV1 {
     f: [filters.artifact, filters.engine, filters.fit, filters.groupBy],
     o: choices.selectedOptionId,
     m: choices.commandIndex,
-    ...(choices.manual ? { x: [choices.manual.name, choices.manual.configJson, choices.manual.weightsBytes] } : {}),
+    ...(choices.manual ? { x: manualWire(choices.manual) } : {}),
     ...(requestChanged(workload)
       ? {
           q: [
@@ -145,6 +145,12 @@ export function checksum(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return (hash >>> 0).toString(16).padStart(8, "0");
+}
+
+function manualWire(m: NonNullable<Choices["manual"]>): NonNullable<WireV1["x"]> {
+  return m.quantConfigJson === undefined
+    ? [m.name, m.configJson, m.weightsBytes]
+    : [m.name, m.configJson, m.weightsBytes, m.quantConfigJson];
 }
 
 /**

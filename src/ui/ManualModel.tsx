@@ -14,12 +14,16 @@ export interface ManualInput {
   configJsonText: string;
   weightsBytes: number;
   name: string;
+  /** The catalog's hf_quant_config.json for a preset that has one (its quantization may be declared only there). */
+  quantConfig?: unknown;
 }
 
 /** A catalog model whose files' sizes are not known: its config.json filled in, the size left to the user. */
 export interface ManualPreset {
   configJsonText: string;
   name: string;
+  /** Its hf_quant_config.json, as the catalog holds it; absent when it has none. */
+  quantConfig?: unknown;
 }
 
 interface ManualModelProps {
@@ -50,7 +54,11 @@ export function ManualModel({ open, preset = null, onToggle, onUse }: ManualMode
       );
       return;
     }
-    void onUse({ configJsonText: configText, weightsBytes: amount * BYTES_PER_UNIT[unit], name }).then(setProblem);
+    const input: ManualInput = { configJsonText: configText, weightsBytes: amount * BYTES_PER_UNIT[unit], name };
+    // The catalog's quant file goes with its config only while that config is what the form holds.
+    if (preset?.quantConfig !== undefined && configText === preset.configJsonText)
+      input.quantConfig = preset.quantConfig;
+    void onUse(input).then(setProblem);
   }
 
   return (

@@ -141,4 +141,27 @@ describe("offline, the bundled catalog's models (issue 19)", () => {
       /holds zai-org\/GLM-5's config.json but not its files' sizes/,
     );
   });
+
+  test("a model that declares its quantization only in hf_quant_config.json keeps it through manual mode (DeepSeek-V3.1-NVFP4)", async () => {
+    const { el, store } = page("offline");
+    await pickFromCatalog(el, "nvidia/DeepSeek-V3.1-NVFP4");
+    await vi.waitFor(() => expect(el.querySelector("details.manual-model")?.hasAttribute("open")).toBe(true));
+    const size = el.querySelector<HTMLInputElement>('.manual-form input[inputmode="decimal"]');
+    if (!size) throw new Error("no size field");
+    const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set;
+    await act(async () => {
+      setValue?.call(size, "400");
+      size.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    const form = el.querySelector<HTMLFormElement>(".manual-form");
+    await act(async () => {
+      form?.requestSubmit();
+      await new Promise((ok) => setTimeout(ok, 50));
+    });
+    await vi.waitFor(() => expect(store.getState().choices.manual?.quantConfigJson).toContain('"quant_algo":"NVFP4"'));
+    // The plan's artifact is the NVFP4 checkpoint, not an unquantized one of the same size.
+    await vi.waitFor(() =>
+      expect(el.querySelector("details.artifacts li")?.textContent).toContain("safetensors · nvfp4 ·"),
+    );
+  });
 });

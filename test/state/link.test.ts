@@ -529,6 +529,30 @@ describe("a manual model in the link", () => {
     },
   );
 
+  test("its hf_quant_config.json travels beside the config; a link without one reads as before, a broken one is named", () => {
+    const manual = {
+      name: "nvidia/DeepSeek-V3.1-NVFP4",
+      configJson: JSON.stringify(config),
+      weightsBytes: R1_WEIGHTS_BYTES,
+      quantConfigJson: JSON.stringify({
+        quantization: { quant_algo: "NVFP4", kv_cache_quant_algo: "FP8", group_size: 16 },
+      }),
+    };
+    const choices: Choices = { ...DEFAULTS, manual };
+    expect(linkCarriesManual(choices)).toBe(true);
+    const back = decodeLink(encodeLink(choices), DEFAULTS);
+    expect(back.ignored).toEqual([]);
+    expect(back.choices.manual).toEqual(manual);
+    const old = decodeLink(wire({ r: "a/b", x: ["name", JSON.stringify(config), 1e9] }), DEFAULTS);
+    expect(old.choices.manual?.quantConfigJson).toBeUndefined();
+    const broken = decodeLink(wire({ r: "a/b", x: ["name", JSON.stringify(config), 1e9, "[1]"] }), DEFAULTS);
+    expect(broken.choices.manual?.configJson).toBe(JSON.stringify(config));
+    expect(broken.choices.manual?.quantConfigJson).toBeUndefined();
+    expect(broken.ignored.join(" ")).toMatch(
+      /hf_quant_config\.json is not a JSON object; the model is planned without it/,
+    );
+  });
+
   test("a manual model's entry that is not name, config and size is named and dropped", () => {
     const back = decodeLink(wire({ r: "a/b", x: ["name", "{}", -5] }), DEFAULTS);
     expect(back.choices.manual).toBeUndefined();
