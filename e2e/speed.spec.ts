@@ -349,40 +349,109 @@ test("the bars appear with the options, not after them (issue 19: the charts cos
 });
 
 /**
+ * Strings of the engine's own code, one from each of its chunks the page could fetch: the worker's bundle carries
+ * them, and no script the page's thread runs should (issue 19: the engine downloaded twice).
+ */
+const ENGINE_MARKERS = [
+  // src/plan/engines/llamacpp/handSplit.ts (the planSession chunk)
+  "this option has no --tensor-split to set",
+  // src/plan/engines/vllm/settings.ts's default's source (the engines chunk)
+  "CacheConfig.gpu_memory_utilization",
+  // src/plan/speed/host.ts's words for an assumed host (the evaluate chunk)
+  "DDR4-3200) assumed",
+];
+/** The workers' own bundles (the worker's thread and its copy of the engine) and the service worker's: not the page's. */
+const WORKER_SCRIPT = /^(planWorker-|ggufWorker-|workbox-|sw\.js$)/;
+
+/** The scripts the page's thread fetches from now on, by file name, in order. */
+function pageScripts(page: Page): string[] {
+  const scripts: string[] = [];
+  page.on("request", (r) => {
+    const path = new URL(r.url()).pathname;
+    const file = path.slice(path.lastIndexOf("/") + 1);
+    if (path.endsWith(".js") && !WORKER_SCRIPT.test(file) && r.frame() === page.mainFrame()) scripts.push(file);
+  });
+  return scripts;
+}
+
+/** Opens the example plan and waits until nothing more loads: the scripts its page's thread fetched, and goes on fetching. */
+async function openedExample(page: Page): Promise<string[]> {
+  const scripts = pageScripts(page);
+  await page.goto("/");
+  await page.getByRole("article").first().waitFor({ timeout: 30_000 });
+  await page.waitForLoadState("networkidle");
+  return scripts;
+}
+
+/** Of the built scripts `files`, the ones carrying engine code, and all of them gzipped (-9). */
+function engineAndSize(files: readonly string[]): { engine: string[]; gzipBytes: number } {
+  const texts = files.map((file) => readFileSync(new URL(`../dist/assets/${file}`, import.meta.url)));
+  return {
+    engine: files.filter((_, i) => ENGINE_MARKERS.some((m) => texts[i]?.toString("utf8").includes(m))),
+    gzipBytes: texts.reduce((sum, text) => sum + gzipSync(text, { level: 9 }).length, 0),
+  };
+}
+
+/**
+ * Issue 19: the first screen and the Engine settings fetch no engine code on the page's thread. Before the plan
+ * carried its engines' defaults (Plan.settingDefaults), the settings' chunk fetched the engines chunk (27.6 KB
+ * gzipped) beside the worker's copy: the first screen fetched 12 scripts, 204.8 KB gzipped (-9), now 11, 178.2 KB.
+ */
+test("the first screen and its Engine settings fetch no engine code on the page's thread: the plan brings the defaults (issue 19)", async ({
+  page,
+  context,
+}) => {
+  const network = await routeNetwork(context, ORIGIN);
+  const scripts = await openedExample(page);
+  const first = engineAndSize(scripts);
+  console.log(
+    `first screen: ${scripts.length} scripts (${scripts.join(", ")}), ${(first.gzipBytes / 1024).toFixed(1)} KB gzipped`,
+  );
+  expect(first.engine).toEqual([]);
+  const before = scripts.length;
+  await page.getByText("Engine settings", { exact: true }).click();
+  // The engine's default on the example's card, from the plan (vLLM 0.21+'s 0.92: src/plan/engines/vllm/settings.ts).
+  await expect(page.getByLabel("GPU memory utilization").first()).toHaveAttribute("placeholder", "0.92");
+  await expect(page.getByLabel("vLLM release").locator("option")).toHaveCount(9);
+  await page.waitForLoadState("networkidle");
+  const opened = scripts.slice(before);
+  const settings = engineAndSize(opened);
+  console.log(
+    `Engine settings opened: ${opened.length} more scripts (${opened.join(", ")}), ${(settings.gzipBytes / 1024).toFixed(1)} KB gzipped`,
+  );
+  test.info().annotations.push({
+    type: "first screen JS fetched (KB gz)",
+    description: `${(first.gzipBytes / 1024).toFixed(1)}, then ${(settings.gzipBytes / 1024).toFixed(1)} for Engine settings`,
+  });
+  expect(settings.engine).toEqual([]);
+  expect(network.blocked).toEqual([]);
+});
+
+/**
  * What opening an option's commands may fetch, gzipped: the form, the deployment panel (with yaml, 29 KB) and
  * calibrate-from-log, 44.4 KB; 56.6 KB before the form asked the plan worker to check a --tensor-split, when it
  * fetched the engine's evaluate and plan chunks (11.6 KB) a second time, beside the worker's copy.
  */
 const COMMAND_FORM_GZIP_LIMIT_BYTES = 48 * 1024;
-/** A string of the engine's split check (src/plan/engines/llamacpp/handSplit.ts): in the worker's script, not the page's. */
-const ENGINE_MARKER = "this option has no --tensor-split to set";
 
 test("opening an option's commands fetches no second copy of the engine: the form asks the worker's (issue 19)", async ({
   page,
   context,
 }) => {
   const network = await routeNetwork(context, ORIGIN);
-  const scripts: string[] = [];
-  page.on("request", (r) => {
-    const path = new URL(r.url()).pathname;
-    if (path.endsWith(".js") && r.frame() === page.mainFrame()) scripts.push(path.slice(path.lastIndexOf("/") + 1));
-  });
-  await page.goto("/");
-  await page.getByRole("article").first().waitFor({ timeout: 30_000 });
-  await page.waitForLoadState("networkidle");
+  const scripts = await openedExample(page);
   const before = scripts.length;
   await page.getByRole("button", { name: "Commands" }).first().click();
   await expect(page.getByRole("region", { name: "Commands" })).toBeVisible({ timeout: 30_000 });
   await expect(page.locator(".command-form .fit-status").first()).toContainText(/Fits|fit/);
   await page.waitForLoadState("networkidle");
   const fetched = scripts.slice(before);
-  const texts = fetched.map((file) => readFileSync(new URL(`../dist/assets/${file}`, import.meta.url)));
-  const gzipBytes = texts.reduce((sum, text) => sum + gzipSync(text, { level: 9 }).length, 0);
-  expect(fetched.filter((_, i) => texts[i]?.toString("utf8").includes(ENGINE_MARKER))).toEqual([]);
+  const { engine, gzipBytes } = engineAndSize(fetched);
   console.log(
     `command form: ${fetched.length} scripts fetched (${fetched.join(", ")}), ${(gzipBytes / 1024).toFixed(1)} KB gzipped`,
   );
   test.info().annotations.push({ type: "command form JS (KB gz)", description: (gzipBytes / 1024).toFixed(1) });
+  expect(engine).toEqual([]);
   expect(gzipBytes).toBeLessThanOrEqual(COMMAND_FORM_GZIP_LIMIT_BYTES);
   expect(network.blocked).toEqual([]);
 });

@@ -12,7 +12,7 @@ import { CATALOG_COPIED, catalogSha, EXAMPLE_REPO } from "../hub/catalogIndex.ts
 import { HubError, isRetryable } from "../hub/errors.ts";
 import type { HubAccess as HubAccessSettings } from "../hub/read.ts";
 import type { TokenStore } from "../hub/settings.ts";
-import { contextFit, largestCardBytes, readModel, type PlanInput } from "../plan/index.ts";
+import { contextFit, readModel, type PlanInput } from "../plan/index.ts";
 import type { Cluster, Engine, EngineSettings as Settings, PlanOption, RepoSnapshot, Workload } from "../plan/index.ts";
 import {
   chooseCommand,
@@ -261,19 +261,21 @@ export function App({ store, tokens }: AppProps) {
   );
   const onSetting = useCallback<OnSetting>((key, value) => setEngineSetting(store, key, value), [store]);
   const onResetSettings = useCallback(() => resetEngineSettings(store), [store]);
-  const cardBytes = useMemo(() => largestCardBytes(cluster), [cluster]);
+  // The engines' defaults come with the plan (made in the worker): one object per card and release, so the
+  // settings are not drawn again on a slider move.
+  const settingDefaults = shownPlan?.settingDefaults ?? null;
   const engineSettings = useMemo(
     () => (
       <Suspense fallback={ENGINE_SETTINGS_LOADING}>
         <EngineSettings
           settings={workload.settings}
-          cardMemoryBytes={cardBytes}
+          defaults={settingDefaults}
           onSet={onSetting}
           onReset={onResetSettings}
         />
       </Suspense>
     ),
-    [workload.settings, cardBytes, onSetting, onResetSettings],
+    [workload.settings, settingDefaults, onSetting, onResetSettings],
   );
   // No GPU and no GGUF: llama.cpp's own refusal says so, and the page lists the repo's GGUFs beside it.
   const needsGguf =

@@ -8,7 +8,16 @@
  * answered nearly every move of a drag, and the page's thread spent its share
  * of a loaded machine starting renders the next reply made stale.
  */
-import type { Cluster, HandSplit, Plan, PlanInput, PlanOption, Refusal, Workload } from "../plan/index.ts";
+import type {
+  Cluster,
+  HandSplit,
+  Plan,
+  PlanInput,
+  PlanOption,
+  Refusal,
+  SettingDefaults,
+  Workload,
+} from "../plan/index.ts";
 import type { PlanJob } from "./planSession.ts";
 import {
   planOfReply,
@@ -62,6 +71,8 @@ export function planClient(open: () => PlanPort): PlanClient {
   let sentCluster: Cluster | null = null;
   /** The refusals of the last plan replied: a reply without its own has these (planWire.ts). */
   let refused: Refusal[] = [];
+  /** The engines' defaults of the last plan replied: a reply without its own has these (planWire.ts). */
+  let settingDefaults: SettingDefaults | null = null;
   let nextId = 0;
   let inFlight: (Pending & { id: number }) | null = null;
   let newest: Pending | null = null;
@@ -98,7 +109,10 @@ export function planClient(open: () => PlanPort): PlanClient {
     drawing = true;
     if (!reply.ok) return done.deliver({ job: done.job, error: reply.message });
     refused = reply.refused ?? refused;
-    done.deliver({ job: done.job, plan: planOfReply(done.job, reply.plan, refused) });
+    settingDefaults = reply.settingDefaults ?? settingDefaults;
+    if (!settingDefaults)
+      return done.deliver({ job: done.job, error: "the plan worker replied without the engines' defaults" });
+    done.deliver({ job: done.job, plan: planOfReply(done.job, reply.plan, refused, settingDefaults) });
   };
   // Ids are drawn from one counter: a reply is a split check's when its id is one asked.
   const onReply = (reply: WireReply) =>
@@ -123,6 +137,7 @@ export function planClient(open: () => PlanPort): PlanClient {
         console.warn(`modelplan: the plan worker failed (${why}); planning on the page's thread`);
         sentInput = sentCluster = null;
         refused = [];
+        settingDefaults = null;
         const again = inFlight;
         inFlight = null;
         connect(inlinePlanPort(), true);

@@ -6,7 +6,16 @@
  * gave. The layouts a plan keeps for withWorkload (a non-enumerable symbol
  * property) are not cloned: the worker keeps them, and re-evaluates there.
  */
-import type { Cluster, HandSplit, Plan, PlanInput, PlanOption, Refusal, Workload } from "../plan/index.ts";
+import type {
+  Cluster,
+  HandSplit,
+  Plan,
+  PlanInput,
+  PlanOption,
+  Refusal,
+  SettingDefaults,
+  Workload,
+} from "../plan/index.ts";
 import type { PlanJob, PlanSession } from "./planSession.ts";
 
 export interface PlanRequest {
@@ -20,15 +29,18 @@ export interface PlanRequest {
 }
 
 /** A plan as sent: the page's own inputs left out. */
-export type PlanWire = Omit<Plan, "shape" | "artifacts" | "cluster" | "workload" | "refused">;
+export type PlanWire = Omit<Plan, "shape" | "artifacts" | "cluster" | "workload" | "refused" | "settingDefaults">;
 
 /**
  * `refused` is null when it is the last reply's: a slider move re-ranks the
  * options and keeps the refusals, and on issue 13's 200-option case they are
- * 144 KB of a 600 KB plan (JSON).
+ * 144 KB of a 600 KB plan (JSON). `settingDefaults` likewise: the engine makes one
+ * object per card and release, and the page keeps the one it has, so the
+ * settings it draws are not drawn again for an equal copy.
  */
 export type PlanReply =
-  { id: number; ok: true; plan: PlanWire; refused: Refusal[] | null } | { id: number; ok: false; message: string };
+  | { id: number; ok: true; plan: PlanWire; refused: Refusal[] | null; settingDefaults: SettingDefaults | null }
+  | { id: number; ok: false; message: string };
 
 /**
  * The command form's question, asked of the worker's engine rather than a second copy of it on the page:
@@ -49,6 +61,7 @@ export function planReplier(session: PlanSession): (request: WireRequest) => Wir
   let input: PlanInput | null = null;
   let cluster: Cluster | null = null;
   let sentRefused: Refusal[] | null = null;
+  let sentDefaults: SettingDefaults | null = null;
   return (request) => {
     if ("split" in request) {
       if (!input)
@@ -77,11 +90,20 @@ export function planReplier(session: PlanSession): (request: WireRequest) => Wir
         cluster: _cluster,
         workload: _workload,
         refused,
+        settingDefaults,
         ...plan
       } = session.run(job);
       const same = refused === sentRefused;
+      const sameDefaults = settingDefaults === sentDefaults;
       sentRefused = refused;
-      return { id: request.id, ok: true, plan, refused: same ? null : refused };
+      sentDefaults = settingDefaults;
+      return {
+        id: request.id,
+        ok: true,
+        plan,
+        refused: same ? null : refused,
+        settingDefaults: sameDefaults ? null : settingDefaults,
+      };
     } catch (e) {
       return { id: request.id, ok: false, message: e instanceof Error ? e.message : String(e) };
     }
@@ -89,9 +111,10 @@ export function planReplier(session: PlanSession): (request: WireRequest) => Wir
 }
 
 /** The page's side: the plan a reply stands for, its left-out parts the job's own objects (the views key on them). */
-export function planOfReply(job: PlanJob, plan: PlanWire, refused: Refusal[]): Plan {
+export function planOfReply(job: PlanJob, plan: PlanWire, refused: Refusal[], settingDefaults: SettingDefaults): Plan {
   return {
     ...plan,
+    settingDefaults,
     shape: job.input.shape,
     artifacts: job.input.artifacts,
     cluster: job.cluster,

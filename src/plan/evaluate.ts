@@ -17,6 +17,8 @@ import {
 import { cardsPerReplica } from "./placement.ts";
 import { costPerMillionTokens, pricePerCardHour } from "./prices.ts";
 import { DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS } from "./settings.ts";
+import { shareDefaultOf } from "./settingDefaults.ts";
+import { shortfallOf } from "./shortfall.ts";
 import type { ModelShape } from "./shapeTypes.ts";
 import { optionSpeed, speedQuestionOf, type SpeedContext, speedModelOf } from "./speed/option.ts";
 import type { SpeedEstimate, SpeedModel } from "./speed/types.ts";
@@ -154,8 +156,14 @@ export function evaluate(
   if (past !== null) option.notes = engineNotes ? [past.words, ...engineNotes] : [past.words];
   else if (engineNotes && engineNotes.length > 0) option.notes = engineNotes;
   // The page's slider asks for the selected option's commands alone: they are a quarter of this function's time.
-  if (ctx.commandsFor === undefined || ctx.commandsFor.has(layout.id))
+  if (ctx.commandsFor === undefined || ctx.commandsFor.has(layout.id)) {
     option.commands = commandsFor(option, commandContextOf(ctx, layout, placement, w));
+    // The command form's facts, with the commands it shows: the page's thread computes none of them.
+    const card = option.cards[worstIndex];
+    const share = card ? shareDefaultOf(layout.engine, card.physicalBytes, placement.tensorParallel, w.settings) : null;
+    if (share) option.shareDefault = share;
+    option.shortfall = shortfallOf(option);
+  }
   option.speed = speedOf(layout, option, ctx, w, worst?.elementBytes ?? 2);
   // The workload is a requirement: every sequence asked for, at once. llama.cpp sized a slot for each
   // (fits already says so); a pool holds some number of sequences, which must reach the workload's.

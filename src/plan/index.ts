@@ -18,6 +18,7 @@ export { evaluate, largestFitting } from "./evaluate.ts";
 export { tensorParallelProblem, placementLabel, cardsPerReplica, paretoFront } from "./placement.ts";
 export { rank, compareOptions, quality, QUALITY_CAP_BITS, CPU_QUALITY_CAP_BITS } from "./rank.ts";
 export { shortfallOf, type Shortfall } from "./shortfall.ts";
+export { settingDefaultsOf, shareDefaultOf } from "./settingDefaults.ts";
 export type { Layout, Part } from "./layout.ts";
 export { cardLoad, type CardLoadParts } from "./cardLoad.ts";
 

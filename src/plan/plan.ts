@@ -10,6 +10,7 @@ import type { EvalContext, Layout, LayoutEval, Part } from "./layout.ts";
 import { type ClusterLinks, clusterLinks } from "./links.ts";
 import { paretoPrune } from "./prune.ts";
 import { rank } from "./rank.ts";
+import { settingDefaultsOf } from "./settingDefaults.ts";
 import type { Cluster, Plan, PlanInput, Workload } from "./types.ts";
 
 /**
@@ -64,7 +65,7 @@ export function withWorkload(p: Plan, workload: Workload, only: WithWorkloadOpti
   );
   withPurchases(options, workload);
   const { commandsFor: _before, ...rest } = p;
-  const next: Plan = { ...rest, workload, options };
+  const next: Plan = { ...rest, workload, options, settingDefaults: settingDefaultsOf(p.cluster, workload.settings) };
   if (only.commandsFor) next.commandsFor = [...only.commandsFor];
   rememberLayouts(next, layouts, ctx.links ?? clusterLinks(p.cluster));
   return next;
@@ -104,6 +105,7 @@ export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Pl
     workload,
     options,
     refused,
+    settingDefaults: settingDefaultsOf(cluster, workload.settings),
   };
   rememberLayouts(p, layouts, links);
   return p;

@@ -4,18 +4,10 @@
  * sequences, utilization or KV dtype, and when it does not, says by how much —
  * as the seed's serve form did for a context longer than planned.
  */
-import type { PlanOption } from "./types.ts";
+import type { PlanOption, Shortfall } from "./types.ts";
 import { GIB } from "./units.ts";
 
-export interface Shortfall {
-  fits: boolean;
-  /** GiB more the worst card (or, on the CPU, the host) would need, rounded up to 0.1; 0 when its memory suffices. */
-  moreGib: number;
-  /** Cards short in the cluster as it is; 0 when there are enough. */
-  moreCards: number;
-  /** In words, for the form: "fits", "needs 3.2 GiB more a card", … */
-  words: string;
-}
+export type { Shortfall } from "./types.ts";
 
 /**
  * Round up to a tenth: telling a user 3.1 when 3.14 is missing sends them to

@@ -429,6 +429,72 @@ export interface PlanOption {
    * llama-server caps its slots). Absent or empty: nothing to add.
    */
   notes?: string[];
+  /**
+   * Made with the commands (only for the options whose commands are made): the engine's own default for
+   * the share of the card it takes, the command form's greyed value. Absent for llama.cpp, which takes none.
+   */
+  shareDefault?: ShareDefault;
+  /** Made with the commands: by how much the option misses, in words (shortfall.ts), for the command form. */
+  shortfall?: Shortfall;
+}
+
+/** The engine's default for its share of an option's card: vLLM's utilization (one release's, or "0.92 or 0.9"), SGLang's static fraction, FreeToken's ratio. */
+export interface ShareDefault {
+  setting: "gpuMemoryUtilization" | "memFractionStatic";
+  value: number | string;
+}
+
+/** By how much an option misses (shortfall.ts). */
+export interface Shortfall {
+  fits: boolean;
+  /** GiB more the worst card (or, on the CPU, the host) would need, rounded up to 0.1; 0 when its memory suffices. */
+  moreGib: number;
+  /** Cards short in the cluster as it is; 0 when there are enough. */
+  moreCards: number;
+  /** In words, for the form: "fits", "needs 3.2 GiB more a card", … */
+  words: string;
+}
+
+/** One default as the page's "Engine settings" disclosure shows it. */
+export interface SettingDefault {
+  /** The engine's own flag. */
+  flag: string;
+  value: number | string | boolean;
+  source: string;
+}
+
+/** One entry of the page's vLLM release select: the range's representative release, and the range in words. */
+export interface VllmReleaseChoice {
+  value: string;
+  label: string;
+}
+
+/** What an engine takes and defaults to, as the page shows it. */
+export interface EngineFacts {
+  /** The KV cache dtypes it takes, in KV_DTYPES order. */
+  kvDtypes: KvDtype[];
+  /** Its defaults on the plan's card, by its own flag names, each with its source (EngineModel.defaults). */
+  defaults: Record<string, SettingDefault>;
+}
+
+/**
+ * The engines' defaults and facts a plan was made with, for the page's Engine settings and command form
+ * (settingDefaults.ts): the engine makes them, so the page's thread runs no engine code to show them (issue 19).
+ */
+export interface SettingDefaults {
+  /** The card they are for: the cluster's largest (vLLM's scheduler and SGLang's reserve go by its size). */
+  cardMemoryBytes: number;
+  engines: Record<Engine, EngineFacts>;
+  vllmRelease: {
+    /** The release ranges a user can plan vLLM for, newest first. */
+    choices: VllmReleaseChoice[];
+    /** The choice the settings' release falls in; "" when none is named. */
+    chosen: string;
+    /** The newest range ("0.29 and later"): what is planned when no release is named. */
+    newest: string;
+    /** The release planned for, in words (assumedVllmRelease's, without the terminal's advice). */
+    assumption: string;
+  };
 }
 
 /** A configuration considered and turned down, with its reason in words. */
@@ -464,6 +530,8 @@ export interface Plan {
    * every other option's are empty. Absent: every option carries its commands.
    */
   commandsFor?: string[];
+  /** The engines' defaults on the cluster's largest card and the settings' vLLM release: the page's Engine settings and command form show these. */
+  settingDefaults: SettingDefaults;
 }
 
 /** What the engine plans: a model's shape and the artifacts its repository offers. */

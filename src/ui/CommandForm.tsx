@@ -1,7 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import { kvDtypeAllowed, resolveSettings, vllmUtilizationDefaults, type HandSplit, type Plan } from "../plan/index.ts";
-import { KV_DTYPES, shortfallOf } from "../plan/index.ts";
-import type { KvDtype, PlanOption, Workload } from "../plan/index.ts";
+import type { HandSplit, KvDtype, Plan, PlanOption, Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
 import { NumberField } from "./NumberField.tsx";
 import { useCopy } from "./useCopy.ts";
@@ -83,8 +81,12 @@ export function CommandForm({
             if (v !== undefined) set({ sequences: v });
           }}
         />
-        <ShareField option={option} workload={workload} onSet={setShare} />
-        <KvDtypeField option={option} value={workload.kvDtype} onChange={(kvDtype) => set({ kvDtype })} />
+        <ShareField option={current ?? option} workload={workload} onSet={setShare} />
+        <KvDtypeField
+          allowed={plan.settingDefaults.engines[option.engine].kvDtypes}
+          value={workload.kvDtype}
+          onChange={(kvDtype) => set({ kvDtype })}
+        />
       </div>
       <FitStatus option={current} />
       {current?.placement.tensorSplit !== undefined ? (
@@ -141,7 +143,10 @@ function CommandList({
 
 type ShareKey = "gpuMemoryUtilization" | "memFractionStatic";
 
-/** vLLM's utilization or SGLang's static fraction; llama.cpp takes no share of the card. */
+/**
+ * vLLM's utilization or SGLang's static fraction (FreeToken's ratio); llama.cpp takes no share of the card. Its
+ * greyed value is the engine's default on the option's card, made with the option's commands (PlanOption.shareDefault).
+ */
 function ShareField({
   option,
   workload,
@@ -151,12 +156,8 @@ function ShareField({
   workload: Workload;
   onSet: (key: ShareKey, value: number | undefined) => void;
 }) {
-  const card = option.cards[option.worstCardIndex ?? 0];
-  if (!card || option.engine === "llamacpp") return null;
-  const p = option.placement;
-  // The engine's defaults for this card; vLLM's utilization is the named release's, or each range's when none is named.
-  const { gpuMemoryUtilization: _given, ...others } = workload.settings;
-  const resolved = resolveSettings(option.engine, card.physicalBytes, others, p.tensorParallel, workload.sequences);
+  if (option.engine === "llamacpp") return null;
+  const given = option.shareDefault?.value;
   if (option.engine === "sglang") {
     return (
       <NumberField
@@ -165,7 +166,7 @@ function ShareField({
         min={0.05}
         max={1}
         step={0.01}
-        placeholder={resolved.memFractionStatic.toFixed(3)}
+        {...(given !== undefined ? { placeholder: typeof given === "number" ? given.toFixed(3) : given } : {})}
         hint="--mem-fraction-static: weights and KV as a share of the card's total"
         onCommit={(v) => onSet("memFractionStatic", v)}
       />
@@ -178,7 +179,7 @@ function ShareField({
       min={0.05}
       max={1}
       step={0.01}
-      placeholder={String(option.engine === "vllm" ? vllmUtilizationDefaults(resolved) : resolved.gpuMemoryUtilization)}
+      {...(given !== undefined ? { placeholder: String(given) } : {})}
       hint={
         option.engine === "vllm"
           ? "--gpu-memory-utilization: a share of the card's total memory"
@@ -189,17 +190,17 @@ function ShareField({
   );
 }
 
+/** The KV cache dtypes the option's engine takes, as the plan lists them (SettingDefaults.engines). */
 function KvDtypeField({
-  option,
+  allowed,
   value,
   onChange,
 }: {
-  option: PlanOption;
+  allowed: readonly KvDtype[];
   value: KvDtype;
   onChange: (kv: KvDtype) => void;
 }) {
   const id = useId();
-  const allowed = KV_DTYPES.filter((kv) => kvDtypeAllowed(option.engine, kv));
   return (
     <div className="field">
       <label htmlFor={id}>KV cache dtype</label>
@@ -226,7 +227,9 @@ function FitStatus({ option }: { option: PlanOption | null }) {
       </p>
     );
   }
-  const s = shortfallOf(option);
+  // Made with the option's commands (PlanOption.shortfall): mid-slide, one just selected waits for its own.
+  const s = option.shortfall;
+  if (!s) return null;
   return (
     <p className={`fit-status ${s.fits ? "fit-yes" : "fit-no"}`} role="status">
       {s.fits

@@ -1,18 +1,14 @@
 import { useId } from "react";
-import {
-  assumedVllmRelease,
-  engineDefaults,
-  vllmReleaseChoiceOf,
-  vllmReleaseChoices,
-  type SettingDefault,
-} from "../plan/index.ts";
-import type { EngineSettings as Settings } from "../plan/index.ts";
+import type { EngineSettings as Settings, SettingDefault, SettingDefaults, VllmReleaseChoice } from "../plan/index.ts";
 import { NumberField } from "./NumberField.tsx";
 
 interface EngineSettingsProps {
   settings: Settings;
-  /** The cluster's largest card: engines pick some defaults by card size (vLLM's scheduler, SGLang's reserve). */
-  cardMemoryBytes: number;
+  /**
+   * The engines' defaults the shown plan was made with (Plan.settingDefaults: on the cluster's largest card,
+   * for the settings' vLLM release), or null before a plan is made: the page's thread runs no engine code.
+   */
+  defaults: SettingDefaults | null;
   onSet: <K extends keyof Settings>(key: K, value: Settings[K] | undefined) => void;
   onReset: () => void;
 }
@@ -23,23 +19,28 @@ const FLASH_ATTN_MODES = ["on", "off", "auto"] as const;
 /** The largest batch/context figure a field accepts: vLLM's own limit is the model length, far below this. */
 const MAX_TOKENS_FIELD = 1_048_576;
 
+/** No plan yet: no defaults to grey in. */
+const NO_DEFAULTS: Readonly<Record<string, SettingDefault>> = {};
+
 /**
  * Issue 8's settings behind a disclosure: each field shows the engine's own
  * flag and, as its placeholder, the default the engine would use on this
  * cluster's cards, with the source of that default on hover and under it.
  */
-export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: EngineSettingsProps) {
+export function EngineSettings({ settings, defaults: planned, onSet, onReset }: EngineSettingsProps) {
   const defaults = {
-    vllm: engineDefaults("vllm", cardMemoryBytes, "", settings.vllmVersion),
-    sglang: engineDefaults("sglang", cardMemoryBytes),
-    llamacpp: engineDefaults("llamacpp", cardMemoryBytes),
+    vllm: planned?.engines.vllm.defaults ?? NO_DEFAULTS,
+    sglang: planned?.engines.sglang.defaults ?? NO_DEFAULTS,
+    llamacpp: planned?.engines.llamacpp.defaults ?? NO_DEFAULTS,
   };
+  const release = releaseSelect(settings.vllmVersion, planned);
   const changed = Object.keys(settings).length;
   return (
     <details className="engine-settings">
       <summary>Engine settings{changed > 0 ? <span className="count"> ({changed} changed)</span> : null}</summary>
       <p className="hint">
         Empty fields use each engine&apos;s own default (shown greyed). These go into the plan link.
+        {planned ? null : " The defaults show once the plan is made."}
       </p>
       <fieldset>
         <legend>vLLM</legend>
@@ -98,16 +99,18 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
           />
           <SettingSelect
             label="vLLM release"
-            value={vllmReleaseChoiceOf(settings.vllmVersion)}
-            options={vllmReleaseChoices()}
-            emptyLabel={`newest (${assumedVllmRelease(undefined).profile.releases})`}
+            value={release.value}
+            options={release.options}
+            emptyLabel={planned ? `newest (${planned.vllmRelease.newest})` : "newest"}
             wide
             hint="What the start-up profile holds inside the budget differs by release: 0.21+ reserves the CUDA-graph estimate there and defaults to utilization 0.92; 0.11.1–0.16 sorted the vocabulary in the sampler (about 2.5 times the activation peak); 0.10 held less with tensor parallelism. 0.26 runs dense models on its V2 runner with no estimate inside; 0.27 prints consumed/peak accounting; 0.29's V2 runner captures its graphs in profiling. Not named: the newest release is planned"
             onChange={(v) => onSet("vllmVersion", v === "" ? undefined : v)}
           />
-          <p className="hint wide" role="note">
-            Planned for: {assumedVllmRelease(settings.vllmVersion).assumption}
-          </p>
+          {planned ? (
+            <p className="hint wide" role="note">
+              Planned for: {planned.vllmRelease.assumption}
+            </p>
+          ) : null}
           <SettingCheckbox
             label="Enforce eager (no CUDA graphs)"
             d={defaults.vllm["enforceEager"]}
@@ -188,6 +191,21 @@ export function EngineSettings({ settings, cardMemoryBytes, onSet, onReset }: En
       </button>
     </details>
   );
+}
+
+/**
+ * The release select's value and entries: a release the select itself set is one of the plan's choices; one
+ * typed elsewhere (a link's "0.15.0") shows under the range the plan put it in. Before a plan, the release as given.
+ */
+function releaseSelect(
+  version: string | undefined,
+  planned: SettingDefaults | null,
+): { value: string; options: readonly VllmReleaseChoice[] } {
+  if (!planned)
+    return { value: version ?? "", options: version === undefined ? [] : [{ value: version, label: version }] };
+  const { choices, chosen } = planned.vllmRelease;
+  const value = version === undefined ? "" : choices.some((c) => c.value === version) ? version : chosen;
+  return { value, options: choices };
 }
 
 /** The line under a setting, in a few words: its flag and default. Where the default comes from is one click away (Source). */

@@ -69,6 +69,9 @@ test("a plan made across the worker's messages is the engine's own, and holds th
   client.request(slide(32_768), got.deliver);
   const moved = planned(await got.next());
   expect(moved.refused).toBe(answer.refused);
+  // The engines' defaults too (the engine makes one object per card and release): the page's settings keep theirs.
+  expect(moved.settingDefaults).toBe(answer.settingDefaults);
+  expect(answer.settingDefaults.engines.vllm.defaults["gpuMemoryUtilization"]?.value).toBe(0.92);
   expect(moved).toEqual(withWorkload(direct, { ...workload, contextTokens: 32_768 }));
 
   // Mid-drag the page asks for the opened option's commands alone, and the worker makes those alone.
@@ -77,6 +80,17 @@ test("a plan made across the worker's messages is the engine's own, and holds th
   const openedOnly = planned(await got.next());
   expect(openedOnly).toEqual(withWorkload(direct, { ...workload, contextTokens: 16_384 }, { commandsFor: [opened] }));
   expect(openedOnly.options.filter((o) => o.commands.length > 0).map((o) => o.id)).toEqual([opened]);
+  // The command form's facts come with the commands: the opened option's alone.
+  expect(openedOnly.options.filter((o) => o.shortfall !== undefined).map((o) => o.id)).toEqual([opened]);
+
+  // Another release named: the worker sends the engines' defaults for it, and the page shows those.
+  const older = { ...workload, settings: { vllmVersion: "0.19" } };
+  client.request({ input, cluster, workload: older }, got.deliver);
+  const named = planned(await got.next());
+  expect(named.settingDefaults).not.toBe(answer.settingDefaults);
+  // vLLM's CacheConfig.gpu_memory_utilization through 0.20 (src/plan/engines/vllm/settings.ts).
+  expect(named.settingDefaults.engines.vllm.defaults["gpuMemoryUtilization"]?.value).toBe(0.9);
+  expect(named.settingDefaults.vllmRelease.chosen).toBe("0.19");
 });
 
 test("latest wins: of the moves asked while one is being made, only the newest is made next", async () => {

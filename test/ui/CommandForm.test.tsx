@@ -77,18 +77,24 @@ describe("CommandForm", () => {
   });
 
   test("the utilization's placeholder is the default of the release planned for: the newest's when none is named", () => {
-    const render = (settings: Workload["settings"]) =>
-      renderToStaticMarkup(
+    // As the page does: the plan made again for the settings, whose option brings its engine's default (shareDefault).
+    const render = (settings: Workload["settings"]) => {
+      const again = plan({ repo: p.repo, revision: p.revision, shape: p.shape, artifacts: p.artifacts }, p.cluster, {
+        ...p.workload,
+        settings,
+      });
+      return renderToStaticMarkup(
         <CommandForm
-          plan={p}
-          option={option}
-          workload={{ ...p.workload, settings }}
+          plan={again}
+          option={again.options.find((o) => o.id === option.id) ?? option}
+          workload={again.workload}
           onWorkloadChange={() => undefined}
           checkSplit={checkSplit}
           chosenIndex={0}
           onChoose={() => undefined}
         />,
       );
+    };
     // vLLM's CacheConfig default: 0.9 through 0.20, 0.92 from 0.21 (PR #38284).
     expect(render({})).toContain('placeholder="0.92"');
     expect(render({ vllmVersion: "0.19" })).toContain('placeholder="0.9"');

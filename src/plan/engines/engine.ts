@@ -12,16 +12,10 @@ import { cardLoad } from "../cardLoad.ts";
 import type { CardEval, EnumContext, Enumerated, EvalContext, Layout, LayoutEval, Part } from "../layout.ts";
 import type { ResolvedSettings } from "../settings.ts";
 import type { ModelShape, YarnExtension } from "../shapeTypes.ts";
-import type { Artifact, Engine, KvDtype, Refusal, Workload } from "../types.ts";
+import type { Artifact, Engine, KvDtype, Refusal, SettingDefault, Workload } from "../types.ts";
 import { GIB } from "../units.ts";
 
-/** One default as the page's "Engine settings" disclosure shows it. */
-export interface SettingDefault {
-  /** The engine's own flag. */
-  flag: string;
-  value: number | string | boolean;
-  source: string;
-}
+export type { SettingDefault } from "../types.ts";
 
 /** What an engine says when the context is longer than the model's own: whether it still starts, and in words. */
 export interface PastContext {

@@ -2,6 +2,7 @@
  * vLLM's releases as Modelplan plans them: what each range's profile run holds inside the budget, and
  * how a version string maps to its range.
  */
+import type { VllmReleaseChoice } from "../../types.ts";
 import { GIB } from "../../units.ts";
 
 /**
@@ -432,11 +433,7 @@ export function assumedVllmRelease(version: string | undefined): {
   return { profile: r.profile, named: true, words, assumption: words };
 }
 
-/** One entry of the page's vLLM release select: the range's representative release, and the range in words. */
-export interface VllmReleaseChoice {
-  value: string;
-  label: string;
-}
+export type { VllmReleaseChoice } from "../../types.ts";
 
 /** The release ranges a user can plan vLLM for, newest first. */
 export function vllmReleaseChoices(): VllmReleaseChoice[] {
