@@ -29,9 +29,21 @@ import {
  */
 const made = new Map<string, SettingDefaults>();
 
+/** Each cluster's largest card, found once: a slider move re-plans one cluster, and a scan of 1,000 nodes each move was a sixth of its time. */
+const largestByCluster = new WeakMap<Cluster, number>();
+
+function largestOf(cluster: Cluster): number {
+  let bytes = largestByCluster.get(cluster);
+  if (bytes === undefined) {
+    bytes = largestCardBytes(cluster);
+    largestByCluster.set(cluster, bytes);
+  }
+  return bytes;
+}
+
 /** The engines' defaults on the cluster's largest card, for the settings' vLLM release. */
 export function settingDefaultsOf(cluster: Cluster, settings: EngineSettings): SettingDefaults {
-  const cardMemoryBytes = largestCardBytes(cluster);
+  const cardMemoryBytes = largestOf(cluster);
   const version = settings.vllmVersion;
   const key = `${cardMemoryBytes}|${version ?? ""}`;
   const known = made.get(key);
