@@ -98,16 +98,24 @@ function gibText(bytes: number): string {
 
 /** The picker's catalog: one group per card, the whole card first, then its MIG profiles. */
 export function classGroups(): ClassGroup[] {
-  return CARDS.map((card) => ({
-    label: card.name,
-    options: [
+  // One group per card name: a machine sold in several memory sizes (Apple M3 Ultra 256 and 512 GB) is one
+  // group of classes, not two groups of one name (which React also keys on).
+  const groups = new Map<string, ClassGroup>();
+  for (const card of CARDS) {
+    let group = groups.get(card.name);
+    if (group === undefined) {
+      group = { label: card.name, options: [] };
+      groups.set(card.name, group);
+    }
+    group.options.push(
       { value: card.class, label: `${card.class} · ${gibText(card.memoryBytes)}` },
       ...card.migProfiles.map((p) => ({
         value: `${card.class}-mig-${p.profile}`,
         label: `${card.class}-mig-${p.profile} · ${gibText(p.memoryBytes)}`,
       })),
-    ],
-  }));
+    );
+  }
+  return [...groups.values()];
 }
 
 /** Whether the catalog knows a class (whole card or MIG profile) without a memory of its own. */

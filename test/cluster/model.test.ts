@@ -66,6 +66,13 @@ describe("the class picker", () => {
     expect(isCatalogClass("custom-gpu")).toBe(false);
   });
 
+  test("one group per card name: the Mac Studio's two M3 Ultra sizes are one group, and no label repeats", () => {
+    const labels = classGroups().map((g) => g.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    const ultra = classGroups().find((g) => g.label === "Apple M3 Ultra");
+    expect(ultra?.options.map((o) => o.value)).toEqual(["apple-m3-ultra-512g", "apple-m3-ultra-256g"]);
+  });
+
   test("labels show the memory the card reports", () => {
     const h100 = classGroups().find((g) => g.label === "NVIDIA H100 80GB HBM3");
     expect(h100?.options[0]?.label).toBe("h100-80g · 79.65 GiB");
