@@ -235,6 +235,11 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
     const spec = FLAGS[key];
     if (!spec) continue;
     if (spec.kind === "flag") {
+      // A switch is on by being there: "--kv-unified=off" would otherwise turn it on.
+      if (eq > 0)
+        throw new UsageError(
+          `${flag} takes no value (got ${JSON.stringify(arg.slice(eq + 1))}): give ${flag} to turn it on, leave it out for off`,
+        );
       values.set(key, true);
       continue;
     }

@@ -93,7 +93,7 @@ export function CommandForm({
         <TensorSplitField plan={plan} option={current} checkSplit={checkSplit} />
       ) : null}
       {/* A link whose index this option no longer has (the plan changed) points at the first command. */}
-      {commands.length === 0 ? (
+      {plan.commandsFor !== undefined && !plan.commandsFor.includes(option.id) ? (
         // Mid-slide the worker makes only the selected option's commands: one just selected waits a reply for its own.
         <p className="muted">Making this option's commands…</p>
       ) : null}

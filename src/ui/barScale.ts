@@ -17,7 +17,7 @@ export interface BarSegment {
 }
 
 /** The parts in the order they stack, left to right: what the card holds, then what is left or over. */
-export const BAR_PARTS: readonly BarPartKey[] = ["weightsGib", "mtpGib", "kvGib", "engineGib", "freeGib", "overGib"];
+const BAR_PARTS: readonly BarPartKey[] = ["weightsGib", "mtpGib", "kvGib", "engineGib", "freeGib", "overGib"];
 
 /**
  * A row's parts laid end to end on an axis of `domainGib`; a part of 0 GiB draws nothing. What is over the

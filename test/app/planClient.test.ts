@@ -14,7 +14,7 @@ import {
 import type { PlanJob } from "../../src/app/planSession.ts";
 import { defaultChoices } from "../../src/app/defaults.ts";
 import { checkTensorSplit, plan, readModel, withWorkload, type Cluster, type HandSplit } from "../../src/plan/index.ts";
-import { LLAMA70_Q4KM, RTX4090_AND_3090 } from "../ui/splitFixture.ts";
+import { LLAMA70_Q4KM, RTX4090_AND_3090 } from "../plan/splitFixture.ts";
 import { MANY_CLASSES, twoNodesEach } from "./speedCluster.ts";
 import { catalogSnapshot } from "../../scripts/lib/catalog.ts";
 

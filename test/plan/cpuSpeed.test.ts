@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { CPU_PREFILL_GFLOPS_PER_CORE, estimateSpeed } from "../../src/plan/index.ts";
+import { CPU_PREFILL_GFLOPS_PER_CORE, CPU_SPEED_CARD, estimateSpeed } from "../../src/plan/index.ts";
 import type { SpeedInput } from "../../src/plan/index.ts";
 
 interface CpuRow {
@@ -46,14 +46,7 @@ const MODELS = {
 function cpuInput(r: CpuRow, inputTokens: number, outputTokens: number): SpeedInput {
   const m = MODELS[r.model];
   return {
-    card: {
-      label: "CPU",
-      kind: "cpu",
-      vendor: "other",
-      memBandwidthGBps: null,
-      tflops: { bf16: null, fp16: null, fp8: null, fp4: null, int8: null },
-      vendorChecked: null,
-    },
+    card: CPU_SPEED_CARD,
     model: {
       weightsBytes: r.size_bytes,
       routedExpertBytes: 0,

@@ -21,6 +21,7 @@ import { optionJson } from "../../src/report/json.ts";
 import type { Artifact, Cluster, ClusterNode, ModelShape, PlanOption } from "../../src/plan/index.ts";
 import { snapshotOf } from "./fixture.ts";
 import { llamacppSlots, rangeOf } from "./llamacppSlots.ts";
+import { LLAMA70_Q4KM } from "./splitFixture.ts";
 import { GIB, cards, node, shapeOf } from "./planning-fixtures.ts";
 
 function tensorSplitOf(o: PlanOption): string | undefined {
@@ -29,22 +30,10 @@ function tensorSplitOf(o: PlanOption): string | undefined {
   return i < 0 ? undefined : words[i + 1];
 }
 
-/**
- * Llama-3.3-70B-Instruct Q4_K_M: 42.5 GB as the Hub prints the file (bartowski's Q4_K_M of the same
- * 70B geometry, https://huggingface.co/bartowski/Meta-Llama-3.1-70B-Instruct-GGUF/blob/1188ae22973458db73c69653b08c36f0aec9d463/Meta-Llama-3.1-70B-Instruct-Q4_K_M.gguf:
- * "42.5 GB"), so ±0.05e9 bytes; nothing below depends on the last 0.1 GB.
- */
-const LLAMA70 = "meta-llama/Llama-3.3-70B-Instruct";
-const Q4KM: Artifact = {
-  name: "Llama-3.3-70B-Instruct-Q4_K_M.gguf",
-  format: "gguf",
-  files: ["Llama-3.3-70B-Instruct-Q4_K_M.gguf"],
-  bytes: 42.5e9,
-  projectorBytes: 0,
-  quant: "Q4_K_M",
-  bitsPerWeight: 0,
-  expertBytes: 0,
-};
+// Llama-3.3-70B-Instruct Q4_K_M at 42.5 GB as the Hub prints the file (splitFixture.ts cites it), so ±0.05e9
+// bytes; nothing below depends on the last 0.1 GB.
+const LLAMA70 = LLAMA70_Q4KM.repo;
+const Q4KM: Artifact = LLAMA70_Q4KM.artifacts[0] as Artifact;
 
 function plan70(cluster: Cluster) {
   return plan({ repo: LLAMA70, revision: "", shape: shapeOf(LLAMA70), artifacts: [Q4KM] }, cluster, DEFAULT_WORKLOAD);

@@ -5,7 +5,7 @@
  */
 import { expect, test } from "vitest";
 import { plan, readModel, shortfallOf, withWorkload, type Cluster, type Workload } from "../../src/plan/index.ts";
-import { LLAMA70_Q4KM, RTX4090_AND_3090 } from "../ui/splitFixture.ts";
+import { LLAMA70_Q4KM, RTX4090_AND_3090 } from "./splitFixture.ts";
 import { snapshotOf } from "./fixture.ts";
 
 const snapshot = snapshotOf("meta-llama__Llama-3.1-8B-Instruct");

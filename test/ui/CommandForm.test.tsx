@@ -6,13 +6,28 @@
  */
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
-import { plan, type Plan } from "../../src/plan/index.ts";
+import { plan, withWorkload, type Plan, type PlanOption } from "../../src/plan/index.ts";
 import { readModel } from "../../src/plan/index.ts";
 import type { Workload } from "../../src/plan/index.ts";
 import { checkSplit } from "../../src/app/usePlanView.ts";
 import { CommandForm } from "../../src/ui/CommandForm.tsx";
 import { snapshotOf } from "../plan/fixture.ts";
-import { LLAMA70_Q4KM, RTX4090_AND_3090 } from "./splitFixture.ts";
+import { LLAMA70_Q4KM, RTX4090_AND_3090 } from "../plan/splitFixture.ts";
+
+/** The form as the page draws it for `option` of `p`, at the plan's own workload. */
+function formHtml(p: Plan, option: PlanOption, chosenIndex = 0): string {
+  return renderToStaticMarkup(
+    <CommandForm
+      plan={p}
+      option={option}
+      workload={p.workload}
+      onWorkloadChange={() => undefined}
+      checkSplit={checkSplit}
+      chosenIndex={chosenIndex}
+      onChoose={() => undefined}
+    />,
+  );
+}
 
 function llama8bOn4090(): Plan {
   const snapshot = snapshotOf("meta-llama__Llama-3.1-8B-Instruct");
@@ -37,21 +52,23 @@ describe("CommandForm", () => {
   const option = found;
 
   test("at the planned workload it fits and shows the option's command", () => {
-    const html = renderToStaticMarkup(
-      <CommandForm
-        plan={p}
-        option={option}
-        workload={p.workload}
-        onWorkloadChange={() => undefined}
-        checkSplit={checkSplit}
-        chosenIndex={0}
-        onChoose={() => undefined}
-      />,
-    );
+    const html = formHtml(p, option);
     expect(html).toContain("Fits.");
     expect(html).toContain("vllm serve meta-llama/Llama-3.1-8B-Instruct");
     expect(html).toContain("Copy command");
     expect(html).toMatch(/<label[^>]*>GPU memory utilization<\/label>/);
+  });
+
+  test("mid-slide, an option whose commands the worker did not make says it is making them; the opened one shows its own", () => {
+    const other = p.options.find((o) => o.id !== option.id);
+    if (!other) throw new Error("the plan has one option");
+    const moved = withWorkload(p, { ...p.workload, contextTokens: 16_384 }, { commandsFor: [other.id] });
+    const form = (o: typeof option) => formHtml(moved, o);
+    const making = /Making this option(&#x27;|')s commands…/;
+    expect(form(option)).toMatch(making);
+    const opened = moved.options.find((o) => o.id === other.id) ?? other;
+    expect(form(opened)).not.toMatch(making);
+    expect(form(opened)).toContain("Copy command");
   });
 
   test("a context the card cannot hold: the plan made again for it (as the page does) turns the option down, and the form says so", () => {
@@ -61,17 +78,7 @@ describe("CommandForm", () => {
       contextTokens: 131072,
     });
     expect(longer.options.some((o) => o.id === option.id)).toBe(false);
-    const html = renderToStaticMarkup(
-      <CommandForm
-        plan={longer}
-        option={option}
-        workload={longer.workload}
-        onWorkloadChange={() => undefined}
-        checkSplit={checkSplit}
-        chosenIndex={0}
-        onChoose={() => undefined}
-      />,
-    );
+    const html = formHtml(longer, option);
     expect(html).toContain("This option is not in the plan for these settings: choose another option.");
     expect(html).toContain('value="131072"');
   });
@@ -83,17 +90,7 @@ describe("CommandForm", () => {
         ...p.workload,
         settings,
       });
-      return renderToStaticMarkup(
-        <CommandForm
-          plan={again}
-          option={again.options.find((o) => o.id === option.id) ?? option}
-          workload={again.workload}
-          onWorkloadChange={() => undefined}
-          checkSplit={checkSplit}
-          chosenIndex={0}
-          onChoose={() => undefined}
-        />,
-      );
+      return formHtml(again, again.options.find((o) => o.id === option.id) ?? option);
     };
     // vLLM's CacheConfig default: 0.9 through 0.20, 0.92 from 0.21 (PR #38284).
     expect(render({})).toContain('placeholder="0.92"');
@@ -102,17 +99,7 @@ describe("CommandForm", () => {
   });
 
   test("the KV dtypes offered are the engine's own", () => {
-    const html = renderToStaticMarkup(
-      <CommandForm
-        plan={p}
-        option={option}
-        workload={p.workload}
-        onWorkloadChange={() => undefined}
-        checkSplit={checkSplit}
-        chosenIndex={0}
-        onChoose={() => undefined}
-      />,
-    );
+    const html = formHtml(p, option);
     expect(html).toContain('<option value="fp8">');
     expect(html).not.toContain('<option value="q8_0">');
   });
@@ -137,18 +124,7 @@ describe("CommandForm: the chosen command of a multi-node option", () => {
   const found = p.options.find((o) => o.engine === "vllm" && o.commands.length > 1);
   if (!found) throw new Error("no multi-node vLLM option for DeepSeek-R1 on two DGX H100 nodes");
   const option = found;
-  const render = (chosenIndex: number) =>
-    renderToStaticMarkup(
-      <CommandForm
-        plan={p}
-        option={option}
-        workload={p.workload}
-        onWorkloadChange={() => undefined}
-        checkSplit={checkSplit}
-        chosenIndex={chosenIndex}
-        onChoose={() => undefined}
-      />,
-    );
+  const render = (chosenIndex: number) => formHtml(p, option, chosenIndex);
 
   test("one radio per line, the chosen line checked and marked", () => {
     const html = render(1);
@@ -178,17 +154,7 @@ describe("CommandForm: a llama.cpp --tensor-split option", () => {
     });
     const option = p.options.find((o) => o.placement.tensorSplit !== undefined);
     if (!option) throw new Error("no -ts option");
-    const html = renderToStaticMarkup(
-      <CommandForm
-        plan={p}
-        option={option}
-        workload={p.workload}
-        onWorkloadChange={() => undefined}
-        checkSplit={checkSplit}
-        chosenIndex={0}
-        onChoose={() => undefined}
-      />,
-    );
+    const html = formHtml(p, option);
     expect(html).toMatch(/<label[^>]*>Tensor split \(-ts\)<\/label>/);
     expect(html).toContain(`value="${option.placement.tensorSplit?.join(",") ?? ""}"`);
     expect(html).toContain("The plan&#x27;s split: one share a device, 2 devices.");

@@ -190,6 +190,16 @@ function hostBytesOf(option: PlanOption, shape: ModelShape, artifact: Artifact):
   return { weights: 0, experts: 0 };
 }
 
+/** The CPU as the speed model sees it: no card figures; its RAM's bandwidth and cores come with the layout. */
+export const CPU_SPEED_CARD: SpeedCard = {
+  label: "CPU",
+  kind: "cpu",
+  vendor: "other",
+  memBandwidthGBps: null,
+  tflops: { bf16: null, fp16: null, fp8: null, fp4: null, int8: null },
+  vendorChecked: null,
+};
+
 /**
  * One plan option as the speed model's input, or the reason it cannot be
  * one. llama.cpp's split runs its cards as pipeline stages (-sm layer);
@@ -208,16 +218,7 @@ export function speedInputOf(
   // On CPU hosts alone (over RPC) the whole model runs as on one CPU, with the RPC crossings between them.
   const cpuOnly = p.cpu || onCpuHostsOnly(option);
   const spec = cpuOnly ? undefined : cardSpecOf(p.gpuClass);
-  const card: SpeedCard = cpuOnly
-    ? {
-        label: "CPU",
-        kind: "cpu",
-        vendor: "other",
-        memBandwidthGBps: null,
-        tflops: { bf16: null, fp16: null, fp8: null, fp4: null, int8: null },
-        vendorChecked: null,
-      }
-    : (splitCardOf(option) ?? speedCardOf(p.gpuClass));
+  const card: SpeedCard = cpuOnly ? CPU_SPEED_CARD : (splitCardOf(option) ?? speedCardOf(p.gpuClass));
   const llamacpp = option.engine === "llamacpp";
   const cards = Math.max(1, p.gpusPerNode * p.nodes);
   const host = hostBytesOf(option, shape, artifact);

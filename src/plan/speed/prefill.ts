@@ -29,7 +29,7 @@ export interface PrefillTime {
  * in the card host's RAM, whose prompt matmuls its op offload runs on the card (ggml-backend.cpp's scheduler
  * copies such weights up for batches of 32 tokens or more: the CUDA backend's `offload_op`).
  */
-export function cpuFlopShare(input: SpeedInput): number {
+function cpuFlopShare(input: SpeedInput): number {
   const { model, layout } = input;
   if (layout.cpuOnly) return 1;
   const onCpu = layout.cpuComputedWeightsBytes ?? 0;

@@ -19,7 +19,7 @@
  * DeepSeek-V3/R1 (hidden 7,168, 256 experts) at 128 tokens: 1.78 GiB of RDMA buffer and 0.18 GiB of NVLink buffer a card.
  */
 /** SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK's default (sglang environ.py). */
-export const SGLANG_DEEPEP_DISPATCH_TOKENS = 128;
+const SGLANG_DEEPEP_DISPATCH_TOKENS = 128;
 
 /** deep_ep Buffer.num_sms: the SMs the normal kernels use, two per channel. */
 const DEEPEP_NUM_SMS = 20;

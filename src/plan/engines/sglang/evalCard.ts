@@ -86,7 +86,7 @@ export function sglangDpAttentionFraction(cardBytes: number, ranks: number, mla:
 const dpaFractions = new Map<string, number>();
 
 /** DeepEP's buffers on a card of a group of `ranks` (sglang/deepep.ts), dispatching in FP8 for an FP8 checkpoint. */
-export function sglangDeepEpBytes(shape: ModelShape, ranks: number): number {
+function sglangDeepEpBytes(shape: ModelShape, ranks: number): number {
   const experts = shape.moe?.routedExperts ?? 0;
   if (experts <= 0) return 0;
   const b = deepEpBufferBytes(shape.hiddenSize, experts, ranks, shape.quantMethod === "fp8");
