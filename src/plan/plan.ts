@@ -9,9 +9,9 @@ import { evaluate } from "./evaluate.ts";
 import type { EvalContext, Layout, LayoutEval, Part } from "./layout.ts";
 import { type ClusterLinks, clusterLinks } from "./links.ts";
 import { paretoPrune } from "./prune.ts";
-import { rank } from "./rank.ts";
+import { rankInOrder } from "./rank.ts";
 import { settingDefaultsOf } from "./settingDefaults.ts";
-import type { Cluster, Plan, PlanInput, Workload } from "./types.ts";
+import type { Cluster, Plan, PlanInput, PlanOption, Workload } from "./types.ts";
 
 /**
  * The layouts behind a plan, on a non-enumerable symbol property: kept out of
@@ -20,14 +20,21 @@ import type { Cluster, Plan, PlanInput, Workload } from "./types.ts";
  */
 const LAYOUTS = Symbol("layouts");
 const LINKS = Symbol("links");
+/** The layouts' places (indices into LAYOUTS) in the order the plan's options are ranked. */
+const RANKED = Symbol("ranked");
 
-export function rememberLayouts(p: Plan, layouts: Layout[], links: ClusterLinks): void {
+export function rememberLayouts(p: Plan, layouts: Layout[], links: ClusterLinks, ranked: number[]): void {
   Object.defineProperty(p, LAYOUTS, { value: layouts, enumerable: false });
   Object.defineProperty(p, LINKS, { value: links, enumerable: false });
+  Object.defineProperty(p, RANKED, { value: ranked, enumerable: false });
 }
 
 function layoutsOf(p: Plan): Layout[] | undefined {
   return (p as Plan & { [LAYOUTS]?: Layout[] })[LAYOUTS];
+}
+
+function rankedOf(p: Plan): number[] | undefined {
+  return (p as Plan & { [RANKED]?: number[] })[RANKED];
 }
 
 /** The cluster's wires as the plan read them (read again for a plan not made here). */
@@ -59,15 +66,19 @@ export function withWorkload(p: Plan, workload: Workload, only: WithWorkloadOpti
   const ctx: EvalContext = { repo: p.repo, revision: p.revision, ...at, shape: p.shape, links: linksOf(p) };
   if (only.commandsFor) ctx.commandsFor = new Set(only.commandsFor);
   const shared = new Map<Part[], LayoutEval>();
-  const options = rank(
-    layouts.map((l) => evaluate(l, ctx, workload, undefined, shared)),
-    workload.rankBy,
-  );
+  // Evaluated in the order they were last ranked (layouts[j] for j of `order`), so the sort runs on nearly sorted input.
+  const order = rankedOf(p) ?? layouts.map((_, j) => j);
+  const evaluated: PlanOption[] = [];
+  for (const j of order) {
+    const l = layouts[j];
+    if (l) evaluated.push(evaluate(l, ctx, workload, undefined, shared));
+  }
+  const { options, ties } = rankInOrder(evaluated, workload.rankBy ?? "fewest-cards", order);
   withPurchases(options, workload);
   const { commandsFor: _before, ...rest } = p;
   const next: Plan = { ...rest, workload, options, settingDefaults: settingDefaultsOf(p.cluster, workload.settings) };
   if (only.commandsFor) next.commandsFor = [...only.commandsFor];
-  rememberLayouts(next, layouts, ctx.links ?? clusterLinks(p.cluster));
+  rememberLayouts(next, layouts, ctx.links ?? clusterLinks(p.cluster), ties);
   return next;
 }
 
@@ -92,7 +103,7 @@ export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Pl
     enumerated.layouts.map((l) => evaluate(l, ctx, workload, enumerated.evals?.get(l))),
   );
   const layouts = kept.layouts;
-  const options = rank(kept.options, workload.rankBy);
+  const { options, ties } = rankInOrder(kept.options, workload.rankBy ?? "fewest-cards", null);
   withPurchases(options, workload);
   withPurchasesAcross(input, cluster, workload, options);
   const p: Plan = {
@@ -107,6 +118,6 @@ export function plan(input: PlanInput, cluster: Cluster, workload: Workload): Pl
     refused,
     settingDefaults: settingDefaultsOf(cluster, workload.settings),
   };
-  rememberLayouts(p, layouts, links);
+  rememberLayouts(p, layouts, links, ties);
   return p;
 }

@@ -142,6 +142,19 @@ function lowBitsWhy(bitsPerWeight: number): string {
 
 /** The options, best first by the chosen order (a new array; stable for equal options). */
 export function rank(options: readonly PlanOption[], by: RankBy = "fewest-cards"): PlanOption[] {
+  return rankInOrder(options, by, null).options;
+}
+
+/**
+ * The options best first, equal ones by `ties` (each option's place in the plan's first order; null: their
+ * place here), and the ties in the new order. The slider passes the options in the order it last ranked
+ * them: a move changes few places, and the sort (TimSort in V8) runs on nearly sorted input.
+ */
+export function rankInOrder(
+  options: readonly PlanOption[],
+  by: RankBy,
+  ties: readonly number[] | null,
+): { options: PlanOption[]; ties: number[] } {
   const demote = by === "fewest-cards" && options.some((o) => o.fits && o.bitsPerWeight >= GOOD_BITS);
   if (demote) {
     for (const o of options) {
@@ -152,7 +165,7 @@ export function rank(options: readonly PlanOption[], by: RankBy = "fewest-cards"
     }
   }
   // Decorate once, sort on the keys: a thousand options sort in a fraction of a millisecond.
-  const keyed = options.map((o, i) => ({ o, i, keys: rankKeys(o, by, demote) }));
+  const keyed = options.map((o, i) => ({ o, i: ties?.[i] ?? i, keys: rankKeys(o, by, demote) }));
   keyed.sort((a, b) => compareKeys(a.keys, b.keys) || a.i - b.i);
-  return keyed.map((k) => k.o);
+  return { options: keyed.map((k) => k.o), ties: keyed.map((k) => k.i) };
 }

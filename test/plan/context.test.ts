@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { largestFitting, withWorkload } from "../../src/plan/index.ts";
+import { fewestFitting, largestFitting, withWorkload } from "../../src/plan/index.ts";
 import { plan } from "../../src/plan/index.ts";
 import { DEFAULT_WORKLOAD } from "../../src/plan/index.ts";
 import type { Cluster, Workload } from "../../src/plan/index.ts";
@@ -17,6 +17,38 @@ describe("largestFitting", () => {
   test("is 0 when not one token fits, and the cap when all do", () => {
     expect(largestFitting(() => false, 131072)).toBe(0);
     expect(largestFitting(() => true, 40960)).toBe(40960);
+  });
+});
+
+describe("fewestFitting (the offload search, started from the last answer)", () => {
+  test("finds the first k that fits from any hint, as a scan from 1 does, probing a layer's neighbours only when the hint is right", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 1, max: 202 }),
+        fc.integer({ min: -3, max: 205 }),
+        (most, threshold, hint) => {
+          let probes = 0;
+          const fits = (k: number): boolean => {
+            probes++;
+            return k >= threshold;
+          };
+          let scan = most;
+          for (let k = 1; k <= most; k++)
+            if (k >= threshold) {
+              scan = k;
+              break;
+            }
+          expect(fewestFitting(fits, most, hint)).toBe(scan);
+          probes = 0;
+          if (threshold > 1 && threshold <= most) {
+            fewestFitting(fits, most, threshold);
+            expect(probes).toBe(2);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 
@@ -129,30 +161,29 @@ describe("withWorkload", () => {
   });
 });
 
+/** Three classes and a CPU host, whose T4 and RTX 4090 cards offload layers of the 14B files to RAM. */
+const q = "Qwen/Qwen2.5-14B-Instruct";
+const mixed: Cluster = {
+  nodes: [
+    node("a", "ib0", [cards("h100-80g", 2)]),
+    node("b", "", [cards("rtx4090-24g", 2)], 128),
+    node("c", "", [cards("t4-16g", 1)], 64),
+    node("cpu", "", [], 256),
+  ],
+};
+const mixedInput = {
+  repo: q,
+  revision: "",
+  shape: shapeOf(q),
+  artifacts: [
+    originalOf("Qwen/Qwen2.5-Coder-32B-Instruct"),
+    ggufOf(q, "Qwen2.5-14B-Instruct-Q8_0.gguf", "Q8_0"),
+    ggufOf(q, "Qwen2.5-14B-Instruct-Q4_K_M.gguf", "Q4_K_M"),
+  ],
+};
+
 describe("the longest context agrees with fits, for any workload (property)", () => {
-  const q = "Qwen/Qwen2.5-14B-Instruct";
-  const mixed: Cluster = {
-    nodes: [
-      node("a", "ib0", [cards("h100-80g", 2)]),
-      node("b", "", [cards("rtx4090-24g", 2)]),
-      node("c", "", [cards("t4-16g", 1)], 64),
-      node("cpu", "", [], 256),
-    ],
-  };
-  const p = plan(
-    {
-      repo: q,
-      revision: "",
-      shape: shapeOf(q),
-      artifacts: [
-        originalOf("Qwen/Qwen2.5-Coder-32B-Instruct"),
-        ggufOf(q, "Qwen2.5-14B-Instruct-Q8_0.gguf", "Q8_0"),
-        ggufOf(q, "Qwen2.5-14B-Instruct-Q4_K_M.gguf", "Q4_K_M"),
-      ],
-    },
-    mixed,
-    DEFAULT_WORKLOAD,
-  );
+  const p = plan(mixedInput, mixed, DEFAULT_WORKLOAD);
 
   test("an option fits exactly when its longest context reaches the asked one, and a longer context never fits better", () => {
     fc.assert(
@@ -172,6 +203,64 @@ describe("the longest context agrees with fits, for any workload (property)", ()
         },
       ),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe("a slider's history does not change where it lands (property)", () => {
+  // The slider starts each layer search from the option's last answer and sorts from the last order
+  // (search.ts, plan.ts): any chain of moves must land where one move from the plan does, and where a
+  // fresh plan at that workload puts the options it shares.
+  const input = mixedInput;
+  const p = plan(input, mixed, DEFAULT_WORKLOAD);
+  const summary = (o: (typeof p.options)[number]) => ({
+    id: o.id,
+    placement: o.placement,
+    fits: o.fits,
+    cards: o.cards,
+    maxContextTokens: o.maxContextTokens,
+    speed: o.speed,
+  });
+  const move = fc.record({
+    contextTokens: fc.integer({ min: 512, max: 131072 }),
+    sequences: fc.integer({ min: 1, max: 16 }),
+  });
+
+  test("the plan offloads layers, and how many moves with the context: the search from a last answer is exercised", () => {
+    const onCards = (w: Workload) =>
+      withWorkload(p, w)
+        .options.filter(
+          (o) => o.engine === "llamacpp" && !o.placement.cpu && o.placement.gpuLayers < input.shape.layers,
+        )
+        .map((o) => `${o.id}:${o.placement.gpuLayers}`);
+    expect(onCards(workload(32768)).length).toBeGreaterThan(0);
+    expect(onCards(workload(32768))).not.toEqual(onCards(workload(2048)));
+  });
+
+  test("any chain of moves lands on the options, order and figures of one move", () => {
+    fc.assert(
+      fc.property(fc.array(move, { minLength: 1, maxLength: 6 }), move, (chain, last) => {
+        let moved = p;
+        for (const m of chain) moved = withWorkload(moved, { ...DEFAULT_WORKLOAD, ...m });
+        const w: Workload = { ...DEFAULT_WORKLOAD, ...last };
+        expect(withWorkload(moved, w).options.map(summary)).toEqual(withWorkload(p, w).options.map(summary));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  test("a moved plan orders the options it shares with a fresh plan as the fresh plan does", () => {
+    fc.assert(
+      fc.property(fc.array(move, { minLength: 1, maxLength: 4 }), (chain) => {
+        let moved = p;
+        for (const m of chain) moved = withWorkload(moved, { ...DEFAULT_WORKLOAD, ...m });
+        const fresh = plan(input, mixed, moved.workload);
+        const shared = new Set(fresh.options.map((o) => o.id));
+        const movedIds = moved.options.map((o) => o.id).filter((id) => shared.has(id));
+        const freshIds = fresh.options.map((o) => o.id).filter((id) => movedIds.includes(id));
+        expect(movedIds).toEqual(freshIds);
+      }),
+      { numRuns: 30 },
     );
   });
 });

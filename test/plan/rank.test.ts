@@ -3,7 +3,14 @@
  * principle, on options that differ in one thing each.
  */
 import { describe, expect, test } from "vitest";
-import { CPU_QUALITY_CAP_BITS, QUALITY_CAP_BITS, compareOptions, quality, rank } from "../../src/plan/index.ts";
+import {
+  CPU_QUALITY_CAP_BITS,
+  QUALITY_CAP_BITS,
+  compareOptions,
+  quality,
+  rank,
+  rankInOrder,
+} from "../../src/plan/index.ts";
 import type { PlanOption } from "../../src/plan/index.ts";
 
 function option(
@@ -83,5 +90,22 @@ describe("rank", () => {
     rank(xs);
     expect(xs.map((o) => o.id)).toEqual(before);
     for (const a of xs) expect(compareOptions(a, a)).toBe(0);
+  });
+});
+
+describe("ranking from the last order (the slider's sort)", () => {
+  test("equal options keep their place in the plan's first order, whatever order they come in", () => {
+    // Three options alike in every key, given in the reverse of their first order, with one better option last.
+    const alike = [option("c", {}), option("b", {}), option("a", {})];
+    const better = option("d", { gpus: 1, bits: 8 });
+    const { options, ties } = rankInOrder([...alike, better], "fewest-cards", [2, 1, 0, 3]);
+    expect(options.map((o) => o.id)).toEqual(["d", "a", "b", "c"]);
+    expect(ties).toEqual([3, 0, 1, 2]);
+    // Given in their first order (no ties passed), the same.
+    expect(
+      rankInOrder([option("a", {}), option("b", {}), option("c", {}), better], "fewest-cards", null).options.map(
+        (o) => o.id,
+      ),
+    ).toEqual(["d", "a", "b", "c"]);
   });
 });

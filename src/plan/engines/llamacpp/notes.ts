@@ -13,9 +13,16 @@ const ACTIVATION_ELEMENT_BYTES = 4;
 export function llamacppNotes(layout: Layout, shape: ModelShape, w?: Workload): string[] {
   // Most plans ask for no unified cache: no copy then (the slider asks this of every llama.cpp option at every move).
   const unified = w ? unifiedNotes(w) : [];
-  const placed = placementNotes(layout, shape);
+  let placed = placedNotes.get(layout);
+  if (placed === undefined) {
+    placed = Object.freeze(placementNotes(layout, shape)) as string[];
+    placedNotes.set(layout, placed);
+  }
   return unified.length === 0 ? placed : [...unified, ...placed];
 }
+
+/** Each layout's placement notes, written once: they read the layout and the model alone, and the slider asks at every move. */
+const placedNotes = new WeakMap<Layout, string[]>();
 
 /**
  * What --kv-unified means for the workload: the pool is context × slots cells either way (kv.ts

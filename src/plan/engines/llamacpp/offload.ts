@@ -6,11 +6,15 @@ import { evalCard } from "./evalCard.ts";
 import { evalHost } from "./host.ts";
 import { geometryOfFirst, geometryOfLast } from "../../geometries.ts";
 import { type CardEval, type EvalContext, fitsEval, type Layout, type Part } from "../../layout.ts";
+import { fewestFitting } from "../../search.ts";
 import type { Workload } from "../../types.ts";
 import { moeLayersIn, weightParts } from "../../weights.ts";
 
-/** An offloaded layout's parts for each count of layers in RAM: they do not depend on the workload. */
-const offloadParts = new WeakMap<Layout, Map<number, Part[]>>();
+/**
+ * An offloaded layout's parts for each count of layers in RAM (they do not depend on the workload), and the
+ * count its last evaluation found, where the next search starts.
+ */
+const offloadParts = new WeakMap<Layout, { byK: Map<number, Part[]>; lastCpuLayers: number }>();
 
 export function offloadSplit(
   layout: Layout,
@@ -23,12 +27,13 @@ export function offloadSplit(
   const wp = weightParts(ctx.shape, layout.artifact);
   const cards = layout.placement.gpusPerNode;
   const output = wp.headBytes > 0 ? wp.headBytes : wp.embedBytes;
-  let byK = offloadParts.get(layout);
-  if (!byK) {
-    byK = new Map();
-    offloadParts.set(layout, byK);
+  let kept = offloadParts.get(layout);
+  if (!kept) {
+    kept = { byK: new Map(), lastCpuLayers: 0 };
+    offloadParts.set(layout, kept);
   }
-  const memo = byK;
+  const remembered = kept;
+  const memo = kept.byK;
   const partsAt = (k: number): Part[] => {
     const known = memo.get(k);
     if (known) return known;
@@ -58,17 +63,11 @@ export function offloadSplit(
     const last = partsAt(k).find((p) => p.holdsOutput);
     return last !== undefined && fitsEval(evalCard(layout, last, ctx, w, contextTokens));
   };
-  // More layers in RAM never need more of a card: the fewest that fit is found by bisection.
+  // More layers in RAM never need more of a card: the fewest that fit is searched from the last answer.
   const most = host?.mode === "moe" ? wp.moeLayers : L;
-  if (!fitsWith(most)) return { cpuLayers: most, ...at(most) };
-  let lo = 1;
-  let hi = most;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (fitsWith(mid)) hi = mid;
-    else lo = mid + 1;
-  }
-  return { cpuLayers: lo, ...at(lo) };
+  const k = fewestFitting(fitsWith, most, remembered.lastCpuLayers);
+  remembered.lastCpuLayers = k;
+  return { cpuLayers: k, ...at(k) };
 }
 
 /**
