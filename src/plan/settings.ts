@@ -86,6 +86,44 @@ export function resolveSettings(
   sequences = 1,
   gpuClass = "",
 ): ResolvedSettings {
+  // Asked for every card of every option at every slider move, with a few dozen distinct questions per
+  // workload: answered from the last settings object's answers (settings are never changed once made).
+  if (resolvedFor !== settings) {
+    resolvedFor = settings;
+    resolvedByClass.clear();
+  }
+  let known = resolvedByClass.get(gpuClass);
+  if (known === undefined) {
+    known = [];
+    resolvedByClass.set(gpuClass, known);
+  }
+  for (const k of known)
+    if (
+      k.engine === engine &&
+      k.cardMemoryBytes === cardMemoryBytes &&
+      k.tensorParallel === tensorParallel &&
+      k.sequences === sequences
+    )
+      return k.resolved;
+  const resolved = resolveAfresh(engine, cardMemoryBytes, settings, tensorParallel, sequences, gpuClass);
+  if (known.length < 64) known.push({ engine, cardMemoryBytes, tensorParallel, sequences, resolved });
+  return resolved;
+}
+
+let resolvedFor: EngineSettings | null = null;
+const resolvedByClass = new Map<
+  string,
+  { engine: Engine; cardMemoryBytes: number; tensorParallel: number; sequences: number; resolved: ResolvedSettings }[]
+>();
+
+function resolveAfresh(
+  engine: Engine,
+  cardMemoryBytes: number,
+  settings: EngineSettings,
+  tensorParallel: number,
+  sequences: number,
+  gpuClass: string,
+): ResolvedSettings {
   const vllmProfiles = profilesOf(settings.vllmVersion);
   const vllmProfile = vllmProfiles[0] ?? VLLM_NEWEST_PROFILE;
   const sched = vllmSchedulerDefaults(vllmProfile, cardMemoryBytes, gpuClass);

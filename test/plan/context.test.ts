@@ -237,6 +237,36 @@ describe("a slider's history does not change where it lands (property)", () => {
     expect(onCards(workload(32768))).not.toEqual(onCards(workload(2048)));
   });
 
+  test("an offloaded llama.cpp option's cards hold the layers its search chose, for any workload", () => {
+    // The search probes the output card alone (cardFits); the option is then evaluated card by card:
+    // the two must agree, or an option would offer -ngl that its own figures refuse.
+    let checked = 0;
+    fc.assert(
+      fc.property(
+        move,
+        fc.constantFrom<"auto" | "q8_0">("auto", "q8_0"),
+        fc.constantFrom<"on" | "off">("on", "off"),
+        fc.option(fc.double({ min: 0, max: 3, noNaN: true }), { nil: undefined }),
+        (m, kvDtype, flashAttn, overheadGib) => {
+          const settings =
+            overheadGib === undefined ? { flashAttn } : { flashAttn, measuredOverheadGib: { llamacpp: overheadGib } };
+          const w: Workload = { ...DEFAULT_WORKLOAD, ...m, kvDtype, settings };
+          for (const o of withWorkload(p, w).options) {
+            if (o.engine !== "llamacpp" || o.placement.cpu || o.moreCardsNeeded > 0) continue;
+            const inRam = input.shape.layers - o.placement.gpuLayers;
+            // The cards hold what is left on them; the host's RAM is its own question (it may be short).
+            const onCards = o.cards.filter((c) => c.role !== "host RAM");
+            if (inRam <= 0 || inRam >= input.shape.layers) continue;
+            checked++;
+            for (const c of onCards) expect(c.overBytes).toBe(0);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+    expect(checked).toBeGreaterThan(0);
+  });
+
   test("any chain of moves lands on the options, order and figures of one move", () => {
     fc.assert(
       fc.property(fc.array(move, { minLength: 1, maxLength: 6 }), move, (chain, last) => {

@@ -84,9 +84,14 @@ export interface CardBudget {
  * pasted startup log) replaces the modelled one, and the load holds the
  * workload's sequences up to what the pool gives.
  */
-export function cardEval(engine: Engine, part: Part, w: Workload, contextTokens: number, b: CardBudget): CardEval {
+/** The engine's overhead a pasted startup log measured, which replaces the modelled one; null without one. */
+export function measuredEngineBytes(w: Workload, engine: Engine): number | null {
   const measured = w.settings.measuredOverheadGib?.[engine];
-  const engineBytes = measured !== undefined && measured >= 0 ? measured * GIB : b.engineBytes;
+  return measured !== undefined && measured >= 0 ? measured * GIB : null;
+}
+
+export function cardEval(engine: Engine, part: Part, w: Workload, contextTokens: number, b: CardBudget): CardEval {
+  const engineBytes = measuredEngineBytes(w, engine) ?? b.engineBytes;
   const weights = b.weightsBytes;
   const usable = b.usableBytes;
   const needKv = b.kvAt(contextTokens);

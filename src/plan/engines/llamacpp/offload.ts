@@ -2,10 +2,10 @@
  * llama.cpp with part of the model in RAM: the fewest layers (-ngl) or layers' experts (--n-cpu-moe)
  * that let the cards hold the rest.
  */
-import { evalCard } from "./evalCard.ts";
+import { cardFits, evalCard } from "./evalCard.ts";
 import { evalHost } from "./host.ts";
 import { geometryOfFirst, geometryOfLast } from "../../geometries.ts";
-import { type CardEval, type EvalContext, fitsEval, type Layout, type Part } from "../../layout.ts";
+import { type CardEval, type EvalContext, type Layout, type Part } from "../../layout.ts";
 import { fewestFitting } from "../../search.ts";
 import type { Workload } from "../../types.ts";
 import { moeLayersIn, weightParts } from "../../weights.ts";
@@ -61,7 +61,7 @@ export function offloadSplit(
   // The last card (output layer and logits) is the fullest: whether it fits decides.
   const fitsWith = (k: number): boolean => {
     const last = partsAt(k).find((p) => p.holdsOutput);
-    return last !== undefined && fitsEval(evalCard(layout, last, ctx, w, contextTokens));
+    return last !== undefined && cardFits(last, ctx, w, contextTokens);
   };
   // More layers in RAM never need more of a card: the fewest that fit is searched from the last answer.
   const most = host?.mode === "moe" ? wp.moeLayers : L;
