@@ -5,6 +5,12 @@
  * memory marked. Plain SVG laid out in shares of the width (barScale.ts), so
  * it needs no measuring and no chart library: it draws in the same commit as
  * its card. recharts draws the trade-off view's chart (ParetoChart.tsx).
+ *
+ * Why not recharts, as issue 19's letter has it (measured 2026-12-01, 2 cores at load 2.3-6.4 per core): a
+ * recharts BarChart per card, its chunk (107 KB gz -9) fetched as main.tsx starts, passed the initial-JS,
+ * slider and drag targets within the noise of this SVG, but its first two charts made the frame that draws
+ * the options a 100-300 ms task (this one's: under 80 ms); options and bars came at a median 830 ms against
+ * 574 (20 cold loads each), and in 5 of 20 the bars trailed the options by 120-160 ms (this SVG: 0 in 20).
  */
 import { memo } from "react";
 import { axisTicksGib, barSegments, type BarPartKey } from "./barScale.ts";
