@@ -30,6 +30,8 @@ const MAX_LOG_FILE_BYTES = 50_000_000;
 export function CalibrateFromLog({ option, workload, compare, onUse }: CalibrateFromLogProps) {
   const id = useId();
   const [text, setText] = useState("");
+  /** The name of an opened file that held no text. */
+  const [emptyFile, setEmptyFile] = useState<string | null>(null);
   const pasted = text.trim() !== "";
   const ask = useMemo(
     (): LogAsk | null => (pasted && option ? { text: text.slice(0, MAX_LOG_CHARS), option, workload } : null),
@@ -45,15 +47,37 @@ export function CalibrateFromLog({ option, workload, compare, onUse }: Calibrate
       </p>
       <div className="field">
         <label htmlFor={`${id}-log`}>Startup log</label>
-        <textarea id={`${id}-log`} rows={8} spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} />
+        <textarea
+          id={`${id}-log`}
+          rows={8}
+          spellCheck={false}
+          value={text}
+          onChange={(e) => {
+            setEmptyFile(null);
+            setText(e.target.value);
+          }}
+        />
       </div>
       <TextFileInput
         label="Or open a log file"
         accept=".log,.txt,text/plain"
         maxBytes={MAX_LOG_FILE_BYTES}
         whatItShouldBe="the engine's startup log"
-        onText={(log) => setText(log.slice(0, MAX_LOG_CHARS))}
+        onText={(log, fileName) => {
+          // An empty file is said so, and the last log stays: a blank form would look like a comparison lost.
+          setEmptyFile(log.trim() === "" ? fileName : null);
+          if (log.trim() !== "") setText(log.slice(0, MAX_LOG_CHARS));
+        }}
       />
+      {emptyFile !== null ? (
+        <p role="alert">{emptyFile} is empty: open the log the engine printed while it started, or paste its lines.</p>
+      ) : null}
+      {text.length > MAX_LOG_CHARS ? (
+        <p className="hint">
+          Only the first {MAX_LOG_CHARS.toLocaleString("en-US")} characters are read: an engine prints its startup
+          figures in its first lines.
+        </p>
+      ) : null}
       {pasted && !option ? <p role="status">Select an option to compare the log with its prediction.</p> : null}
       {error ? <p role="alert">The log could not be read: {error}</p> : null}
       {ask && comparison ? <CalibrationReport comparison={comparison} workload={workload} onUse={onUse} /> : null}
