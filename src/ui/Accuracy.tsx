@@ -16,7 +16,7 @@ export interface AccuracySource {
   speed(): Promise<Answer<SpeedTables>>;
 }
 
-/** The view once its tables are made: suspends until then (the disclosure's fallback says they are loading). */
+/** The view once its tables are made: suspends until then (the disclosure says they are loading meanwhile). */
 export function AccuracyFromWorker({ from }: { from: AccuracySource }) {
   const answer = use(from.accuracy());
   if (!answer.ok) return <p role="alert">The calibration cases could not be made: {answer.message}</p>;
