@@ -364,7 +364,7 @@ const ENGINE_MARKERS = [
   "DDR4-3200) assumed",
 ];
 /** The workers' own bundles (the worker's thread and its copy of the engine) and the service worker's: not the page's. */
-const WORKER_SCRIPT = /^(planWorker-|ggufWorker-|workbox-|sw\.js$)/;
+const WORKER_SCRIPT = /^(planWorker-|calibrationWorker-|ggufWorker-|workbox-|sw\.js$)/;
 
 /** The scripts the page's thread fetches from now on, by file name, in order. */
 function pageScripts(page: Page): string[] {
@@ -432,8 +432,9 @@ test("the first screen and its Engine settings fetch no engine code on the page'
 
 /**
  * What opening an option's commands may fetch, gzipped: the form, the deployment panel (with yaml, 29 KB) and
- * calibrate-from-log, 44.4 KB; 56.6 KB before the form asked the plan worker to check a --tensor-split, when it
- * fetched the engine's evaluate and plan chunks (11.6 KB) a second time, beside the worker's copy.
+ * calibrate-from-log's form, 40.2 KB (44.1 while the log's parser and calibrate.ts were in that form's chunk, before
+ * the calibration worker read the log); 56.6 KB before the form asked the plan worker to check a --tensor-split, when
+ * it fetched the engine's evaluate and plan chunks (11.6 KB) a second time, beside the worker's copy.
  */
 const COMMAND_FORM_GZIP_LIMIT_BYTES = 48 * 1024;
 
@@ -456,6 +457,125 @@ test("opening an option's commands fetches no second copy of the engine: the for
   test.info().annotations.push({ type: "command form JS (KB gz)", description: (gzipBytes / 1024).toFixed(1) });
   expect(engine).toEqual([]);
   expect(gzipBytes).toBeLessThanOrEqual(COMMAND_FORM_GZIP_LIMIT_BYTES);
+  expect(network.blocked).toEqual([]);
+});
+
+/**
+ * The calibration code's own words (src/calibration/logparse.ts's name for a vLLM 0.19 log's format, calibrate.ts's
+ * note on a release): the log is read and compared in the calibration worker, so no script of the page's carries them.
+ */
+const CALIBRATION_MARKERS = ["Total non KV cache memory line", "differ by design"];
+
+/** Of the built scripts `files`, the ones carrying the calibration code. */
+function calibrationScripts(files: readonly string[]): string[] {
+  return files.filter((file) => {
+    const text = readFileSync(new URL(`../dist/assets/${file}`, import.meta.url), "utf8");
+    return CALIBRATION_MARKERS.some((m) => text.includes(m));
+  });
+}
+
+/** The long tasks since the last call (or since the page's first script), and a fresh count from here. */
+async function takeLongTasks(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const w = window as unknown as { longTasksMs: number[] };
+    const taken = w.longTasksMs;
+    w.longTasksMs = [];
+    return taken;
+  });
+}
+
+/** Clicks the summary that starts with `title` and times, in the page, until `drawn` matches: one frame's resolution. */
+async function timedOpen(page: Page, title: string, drawn: string): Promise<number> {
+  return page.evaluate(
+    async ([title, drawn]) => {
+      const summary = [...document.querySelectorAll("summary")].find((s) => s.textContent?.startsWith(title));
+      if (!summary) throw new Error(`no disclosure "${title}"`);
+      const start = performance.now();
+      summary.click();
+      await new Promise<void>((done) => {
+        const tick = () => (document.querySelector(drawn) ? done() : requestAnimationFrame(tick));
+        tick();
+      });
+      return performance.now() - start;
+    },
+    [title, drawn] as const,
+  );
+}
+
+/** Llama-3.1-8B on an H100, vLLM 0.19's startup lines (test/ui/CalibrateFromLog.test.tsx's log: llm-d-planner PR #205). */
+const VLLM_019_LOG = (
+  JSON.parse(readFileSync(new URL("../test/fixtures/logs/calibration-quotes.json", import.meta.url), "utf8")) as {
+    records: { id: string; quote: string[] }[];
+  }
+).records
+  .find((r) => r.id === "vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192")
+  ?.quote.join("\n");
+
+/**
+ * Issue 19: the Accuracy view (its memory cases, its speed tab) and "Calibrate from a log" are computed in the
+ * calibration worker: the page's thread fetches only their drawing. On main (bd2c6f4) opening the view fetched the
+ * engine's evaluate chunk and the cases, and the log's chunk carried the parser and calibrate.ts.
+ */
+test("the Accuracy view, both tabs, and a log calibrated fetch no engine or calibration code on the page's thread (issue 19)", async ({
+  page,
+  context,
+}) => {
+  const network = await routeNetwork(context, ORIGIN);
+  await observeLongTasks(page);
+  const scripts = await openedExample(page);
+  await takeLongTasks(page);
+  const before = scripts.length;
+  const casesMs = await timedOpen(page, "Accuracy: what Modelplan predicts", ".accuracy-cases tbody tr");
+  // Every memory case: the 57 startups of 0.19 and older and the 2026 ones by release (test/ui/Accuracy.test.tsx).
+  await expect(page.getByRole("region", { name: "Every calibration case" }).locator("tbody tr")).toHaveCount(57);
+  await expect(page.getByRole("heading", { name: "vLLM 0.29", level: 4 })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  const casesTasks = await takeLongTasks(page);
+  const speedMs = await timedOpen(
+    page,
+    "Speed: predicted against public benchmarks",
+    '[aria-label="Every speed figure"] tbody tr',
+  );
+  await expect(page.getByRole("region", { name: "Every speed figure" }).locator("tbody tr")).not.toHaveCount(0);
+  await page.waitForLoadState("networkidle");
+  const speedTasks = await takeLongTasks(page);
+  const accuracy = scripts.slice(before);
+  const accuracyFetched = engineAndSize(accuracy);
+  const tasks = (ms: number[]) => `${ms.length} long tasks, longest ${Math.max(0, ...ms).toFixed(0)} ms`;
+  console.log(
+    `Accuracy opened: ${accuracy.length} page scripts (${accuracy.join(", ")}), ${(accuracyFetched.gzipBytes / 1024).toFixed(1)} KB gzipped; cases drawn ${casesMs.toFixed(0)} ms after the click (${tasks(casesTasks)}), speed tab ${speedMs.toFixed(0)} ms (${tasks(speedTasks)}); load per core ${((loadavg()[0] ?? 0) / availableParallelism()).toFixed(1)}`,
+  );
+  test.info().annotations.push({
+    type: "Accuracy view",
+    description: `${(accuracyFetched.gzipBytes / 1024).toFixed(1)} KB gz page JS; cases ${casesMs.toFixed(0)} ms (${tasks(casesTasks)}), speed ${speedMs.toFixed(0)} ms (${tasks(speedTasks)})`,
+  });
+  expect(accuracyFetched.engine).toEqual([]);
+  expect(calibrationScripts(accuracy)).toEqual([]);
+
+  if (!VLLM_019_LOG) throw new Error("no vLLM 0.19 log in test/fixtures/logs/calibration-quotes.json");
+  const beforeLog = scripts.length;
+  await page.getByRole("button", { name: "Commands" }).first().click();
+  await page.getByText("Calibrate from a startup log").click();
+  await expect(page.getByLabel("Startup log")).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  // From here every long task is the log's: its reading and comparison, and the drawing of the table.
+  await takeLongTasks(page);
+  await page.getByLabel("Startup log").fill(VLLM_019_LOG);
+  await expect(page.getByRole("status").filter({ hasText: "Read a vllm log." })).toBeVisible({ timeout: 30_000 });
+  // What vLLM printed, in the measured column: "Model loading took 14.99 GiB memory".
+  await expect(
+    page
+      .getByRole("row", { name: /Weights per card/ })
+      .getByRole("cell")
+      .nth(1),
+  ).toHaveText("14.99 GiB");
+  await page.waitForLoadState("networkidle");
+  const calibrate = scripts.slice(beforeLog);
+  console.log(
+    `Commands and a log calibrated: ${calibrate.length} page scripts (${calibrate.join(", ")}); ${tasks(await takeLongTasks(page))}`,
+  );
+  expect(engineAndSize(calibrate).engine).toEqual([]);
+  expect(calibrationScripts(calibrate)).toEqual([]);
   expect(network.blocked).toEqual([]);
 });
 

@@ -6,7 +6,7 @@
  * inputs, so a link that restores the choices restores the plan.
  */
 import { useQuery } from "@tanstack/react-query";
-import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState, useTransition } from "react";
 import { useStore } from "zustand";
 import { CATALOG_COPIED, catalogSha, EXAMPLE_REPO } from "../hub/catalogIndex.ts";
 import { HubError, isRetryable } from "../hub/errors.ts";
@@ -42,16 +42,17 @@ import { useSettled } from "../ui/useSettled.ts";
 import type { RepoStatus } from "../ui/RepoField.tsx";
 import { defaultChoices } from "./defaults.ts";
 import { loadManual } from "./loadManual.ts";
+import { calibration } from "./calibrationClient.ts";
 import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
 import { PlanBoundary } from "./PlanBoundary.tsx";
 import type { PlanJob } from "./planSession.ts";
 import { checkSplit, usePlanView } from "./usePlanView.ts";
 import { hubFallbackReason, isBundled, quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 
-/** The accuracy table carries every calibration case: loaded only when a user opens it. */
-const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.Accuracy })));
+/** The accuracy view's drawing, loaded when a user opens it; its cases are made in the calibration worker (calibrationClient.ts). */
+const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.AccuracyFromWorker })));
 /** The Deploy panel and its manifest writers load when an option is opened, not with the page (e2e/speed.spec.ts budget). */
-// The log parser and calibration (~10 KB gzipped) are not on the first screen: they load after it, under a closed disclosure.
+// Calibrate-from-a-log's form loads after the first screen, under a closed disclosure; the calibration worker reads the log.
 const CalibrateFromLog = lazy(() =>
   import("../ui/CalibrateFromLog.tsx").then((m) => ({ default: m.CalibrateFromLog })),
 );
@@ -378,6 +379,7 @@ export function App({ store, tokens }: AppProps) {
               <CalibrateFromLog
                 option={option}
                 workload={fitted}
+                compare={calibration.compareLog}
                 onUse={(engine, gib) => applyMeasuredOverhead(engine, gib)}
               />
             </Suspense>
@@ -585,14 +587,24 @@ function repoStatus(
 /** Issue 7's accuracy view, fetched and drawn only once a user opens it. */
 function AccuracyDisclosure() {
   const [open, setOpen] = useState(false);
+  // Opened in a transition: the boundary keeps what it showed (nothing) until the view's chunk and tables are in,
+  // with a line saying so, rather than a fallback React holds for 300 ms at least once shown (its reveal throttle).
+  const [loading, startTransition] = useTransition();
   return (
-    <details className="panel accuracy-panel" onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details
+      className="panel accuracy-panel"
+      onToggle={(e) => {
+        const opened = e.currentTarget.open;
+        // The calibration worker starts on the tables while the view's own chunk is fetched.
+        if (opened) void calibration.accuracy();
+        startTransition(() => setOpen(opened));
+      }}
+    >
       <summary>Accuracy: what Modelplan predicts against what engines printed</summary>
-      {open ? (
-        <Suspense fallback={<p className="muted">Loading the calibration cases…</p>}>
-          <Accuracy />
-        </Suspense>
-      ) : null}
+      {loading ? <p className="muted">Loading the calibration cases…</p> : null}
+      <Suspense fallback={<p className="muted">Loading the calibration cases…</p>}>
+        {open ? <Accuracy from={calibration} /> : null}
+      </Suspense>
     </details>
   );
 }

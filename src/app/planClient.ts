@@ -19,6 +19,7 @@ import type {
   Workload,
 } from "../plan/index.ts";
 import type { PlanJob } from "./planSession.ts";
+import { inlinePort, workerPort, type Port } from "./port.ts";
 import {
   planOfReply,
   planReplier,
@@ -32,16 +33,7 @@ import {
 export type PlanAnswer = { job: PlanJob; plan: Plan } | { job: PlanJob; error: string };
 
 /** Where requests go: the worker, or the same replies made on this thread. */
-export interface PlanPort {
-  post(request: WireRequest): void;
-  listen(on: PortListener): void;
-}
-
-export interface PortListener {
-  reply(reply: WireReply): void;
-  /** The port cannot answer (a worker that did not start); nothing sent to it is answered. */
-  fail(why: string): void;
-}
+export type PlanPort = Port<WireRequest, WireReply>;
 
 export interface PlanClient {
   request(job: PlanJob, deliver: (answer: PlanAnswer) => void): void;
@@ -170,39 +162,10 @@ export function planClient(open: () => PlanPort): PlanClient {
  * screen's JS does not carry it).
  */
 export function inlinePlanPort(): PlanPort {
-  let listener: PortListener | null = null;
-  const replier = import("./planSession.ts").then((m) => planReplier(m.planSession()));
-  return {
-    post(request) {
-      const sent = structuredClone(request);
-      void replier.then(
-        (reply) => setTimeout(() => listener?.reply(structuredClone(reply(sent))), 0),
-        (e: unknown) => listener?.fail(e instanceof Error ? e.message : String(e)),
-      );
-    },
-    listen(on) {
-      listener = on;
-      void replier.catch((e: unknown) => on.fail(e instanceof Error ? e.message : String(e)));
-    },
-  };
+  return inlinePort(import("./planSession.ts").then((m) => planReplier(m.planSession())));
 }
 
 /** The plan worker, as a Vite module worker (its own chunk, not in the first screen's JS). */
 export function planWorkerPort(): PlanPort {
-  const worker = new Worker(new URL("./planWorker.ts", import.meta.url), { type: "module", name: "plan" });
-  return {
-    post: (request) => worker.postMessage(request),
-    listen(on) {
-      worker.onmessage = (e: MessageEvent<WireReply>) => on.reply(e.data);
-      worker.onerror = (e) => {
-        e.preventDefault();
-        worker.terminate();
-        on.fail(e.message || "it did not start");
-      };
-      worker.onmessageerror = () => {
-        worker.terminate();
-        on.fail("a reply could not be read");
-      };
-    },
-  };
+  return workerPort(new Worker(new URL("./planWorker.ts", import.meta.url), { type: "module", name: "plan" }));
 }

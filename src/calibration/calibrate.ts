@@ -6,7 +6,7 @@
  */
 import { CUDA_CONTEXT_BYTES, GIB } from "../plan/index.ts";
 import { assumedVllmRelease, vllmProfileFor } from "../plan/index.ts";
-import type { LogEngine, StartupLogReading } from "./logparse.ts";
+import { parseStartupLog, type LogEngine, type StartupLogReading } from "./logparse.ts";
 import type { Engine, PlanOption, Workload } from "../plan/index.ts";
 
 export interface CalibrationRow {
@@ -127,4 +127,38 @@ function vllmReleaseNote(option: PlanOption, workload: Workload, reading: Startu
       ? `no release named, so the newest (${assumedVllmRelease(undefined).profile.releases})`
       : `vLLM ${named ?? ""} (${planned.releases})`;
   return `This log is vLLM ${reading.engineVersion} (${logged.releases}); the plan is for ${plannedFor}, so the overhead and pool differ by design: set "vLLM release" to ${reading.engineVersion} in Engine settings to compare like with like.`;
+}
+
+/**
+ * A log read and set beside the plan, as the page draws it: made in the calibration worker (the parser and the
+ * release profiles are not on the page's thread, issue 19), drawn by src/ui/CalibrateFromLog.tsx.
+ */
+export interface LogComparison {
+  /** How the log was read: its engine (null: no line looked like any), the format its lines were, its failure. */
+  engine: LogEngine | null;
+  formatRead: string | null;
+  failure: string | null;
+  rows: CalibrationRow[];
+  notes: string[];
+  /** The measured overhead the plan can take (GiB a card), for the engine the log is of; null when it prints none. */
+  overhead: { engine: Engine; gib: number } | null;
+}
+
+/** A read log beside the option's prediction. */
+export function logComparison(option: PlanOption, workload: Workload, reading: StartupLogReading): LogComparison {
+  const engine = plannedEngineOf(reading.engine);
+  const gib = planOverheadGib(reading);
+  return {
+    engine: reading.engine,
+    formatRead: reading.formatRead,
+    failure: reading.failure,
+    rows: predictedVsMeasured(option, reading),
+    notes: calibrationNotes(option, workload, reading),
+    overhead: engine !== null && gib !== null ? { engine, gib } : null,
+  };
+}
+
+/** The text of a pasted log read and set beside the option's prediction. */
+export function compareLog(text: string, option: PlanOption, workload: Workload): LogComparison {
+  return logComparison(option, workload, parseStartupLog(text));
 }

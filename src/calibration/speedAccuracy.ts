@@ -78,3 +78,32 @@ export function medianAbsErrorPct(rows: readonly SpeedAccuracyRow[]): { n: numbe
   const mid = (errors.length - 1) / 2;
   return { n: errors.length, medianPct: ((errors[Math.floor(mid)] ?? 0) + (errors[Math.ceil(mid)] ?? 0)) / 2 };
 }
+
+/** One speed figure's median error over the fitted half and over the checking half. */
+export interface SpeedGroupSummary {
+  /** The engine and figure: "llamacpp decode". */
+  group: string;
+  fitted: { n: number; medianPct: number | null };
+  checking: { n: number; medianPct: number | null };
+}
+
+/** The speed tab as plain rows: made in the calibration worker (estimateSpeed is the engine's), drawn by the page. */
+export interface SpeedTables {
+  rows: SpeedAccuracyRow[];
+  groups: SpeedGroupSummary[];
+}
+
+/** Every bundled speed case predicted beside measured, and the halves' medians of each primary figure. */
+export function speedAccuracyTables(rows: SpeedAccuracyRow[] = speedAccuracyRows()): SpeedTables {
+  const primary = rows.filter((r) => r.tier === "primary");
+  const names = [...new Set(primary.map((r) => `${r.engine} ${r.group}`))];
+  const groups = names.map((group): SpeedGroupSummary => {
+    const of = primary.filter((r) => `${r.engine} ${r.group}` === group);
+    return {
+      group,
+      fitted: medianAbsErrorPct(of.filter((r) => r.half === "fitted")),
+      checking: medianAbsErrorPct(of.filter((r) => r.half === "checking")),
+    };
+  });
+  return { rows, groups };
+}

@@ -1,32 +1,44 @@
-import { lazy, Suspense, useMemo } from "react";
-import { accuracyRows, accuracyRows2026, type AccuracyMetric, type AccuracyRow } from "../calibration/accuracy.ts";
-import {
-  accuracyByRelease,
-  accuracyOverview,
-  withinTolerance,
-  type FigureSummary,
-} from "../calibration/accuracyView.ts";
+import { lazy, Suspense, use, useState, useTransition } from "react";
+import type { Answer } from "../app/calibrationWire.ts";
+import type { AccuracyMetric, AccuracyRow } from "../calibration/cases.ts";
+import type { AccuracyTables, FigureSummary } from "../calibration/accuracyView.ts";
+import type { SpeedTables } from "../calibration/speedAccuracy.ts";
+import { withinTolerance } from "../calibration/tolerance.ts";
 import { TableScroll } from "./TableScroll.tsx";
 
-/** The speed tab's benchmark cases are a chunk of their own, fetched when the tab is opened. */
-const SpeedAccuracy = lazy(() => import("./SpeedAccuracy.tsx").then((m) => ({ default: m.SpeedAccuracy })));
+/** The speed tab's drawing is a chunk of its own, fetched when the tab is opened. */
+const SpeedAccuracy = lazy(() => import("./SpeedAccuracy.tsx").then((m) => ({ default: m.SpeedAccuracyFromWorker })));
+
+/** Where the view's tables are made: the calibration worker (src/app/calibrationClient.ts). */
+export interface AccuracySource {
+  /** The same promise at every call, as React's `use` needs. */
+  accuracy(): Promise<Answer<AccuracyTables>>;
+  speed(): Promise<Answer<SpeedTables>>;
+}
+
+/** The view once its tables are made: suspends until then (the disclosure says they are loading meanwhile). */
+export function AccuracyFromWorker({ from }: { from: AccuracySource }) {
+  const answer = use(from.accuracy());
+  if (!answer.ok) return <p role="alert">The calibration cases could not be made: {answer.message}</p>;
+  return <Accuracy tables={answer.value} speed={from.speed} />;
+}
 
 interface AccuracyProps {
-  /** The cases to show; the bundled calibration set when absent. */
-  rows?: AccuracyRow[];
-  /** The 2026 startups (issue 15), shown by release; the bundled newer set when absent. */
-  newer?: AccuracyRow[];
+  tables: AccuracyTables;
+  /** The speed tab's tables, asked when the tab is opened. */
+  speed: AccuracySource["speed"];
 }
 
 /**
  * Issue 7's "Accuracy" view: what Modelplan predicts against what engines
  * printed at startup, for every bundled calibration case, with each error
  * and the means, so a user can judge the numbers before trusting a plan.
+ * It only draws: every row is made in the calibration worker.
  */
-export function Accuracy({ rows, newer }: AccuracyProps) {
-  const cases = useMemo(() => rows ?? accuracyRows(), [rows]);
-  const releases = useMemo(() => accuracyByRelease(newer ?? accuracyRows2026()), [newer]);
-  const overview = useMemo(() => accuracyOverview(cases), [cases]);
+export function Accuracy({ tables, speed }: AccuracyProps) {
+  const { cases, overview, releases } = tables;
+  const [speedOpen, setSpeedOpen] = useState(false);
+  const [loadingSpeed, startTransition] = useTransition();
   return (
     <section className="accuracy" aria-labelledby="accuracy-title">
       <h2 id="accuracy-title">Accuracy</h2>
@@ -43,10 +55,20 @@ export function Accuracy({ rows, newer }: AccuracyProps) {
       <TableScroll label="Every calibration case">
         <CaseTable rows={cases} />
       </TableScroll>
-      <details className="speed-accuracy">
+      <details
+        className="speed-accuracy"
+        onToggle={(e) => {
+          const opened = e.currentTarget.open;
+          // Asked as the tab opens, while its drawing's chunk is fetched; opened in a transition (App.tsx's
+          // AccuracyDisclosure says why).
+          if (opened) void speed();
+          startTransition(() => setSpeedOpen(opened));
+        }}
+      >
         <summary>Speed: predicted against public benchmarks</summary>
+        {loadingSpeed ? <p className="muted">Loading the benchmark figures…</p> : null}
         <Suspense fallback={<p className="muted">Loading the benchmark figures…</p>}>
-          <SpeedAccuracy />
+          {speedOpen ? <SpeedAccuracy load={speed} /> : null}
         </Suspense>
       </details>
       <h3>The releases people run today (2026 startups)</h3>

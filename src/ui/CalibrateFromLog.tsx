@@ -1,12 +1,6 @@
-import { useDeferredValue, useId, useMemo, useState } from "react";
-import {
-  calibrationNotes,
-  planOverheadGib,
-  plannedEngineOf,
-  predictedVsMeasured,
-  type CalibrationRow,
-} from "../calibration/calibrate.ts";
-import { parseStartupLog, type StartupLogReading } from "../calibration/logparse.ts";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import type { Answer, LogAsk } from "../app/calibrationWire.ts";
+import type { CalibrationRow, LogComparison } from "../calibration/calibrate.ts";
 import type { Engine, PlanOption, Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
 import { TableScroll } from "./TableScroll.tsx";
@@ -16,6 +10,8 @@ interface CalibrateFromLogProps {
   /** The selected option: what the log is compared with. Null when none is selected. */
   option: PlanOption | null;
   workload: Workload;
+  /** Reads the log and sets it beside the option: the calibration worker's (src/app/calibrationClient.ts). */
+  compare(ask: LogAsk): Promise<Answer<LogComparison>>;
   /** Use this measured overhead (GiB per card) for this engine in the plan; the page keeps it in the settings and the link. */
   onUse(engine: Engine, overheadGib: number): void;
 }
@@ -29,17 +25,19 @@ const MAX_LOG_FILE_BYTES = 50_000_000;
  * Issue 7's "Calibrate from a log": paste (or open) the lines a vLLM,
  * llama.cpp or SGLang server printed while it started, see what it measured
  * beside what the plan predicts for the selected option, and use its
- * measured overhead in the plan.
+ * measured overhead in the plan. The log is read in the calibration worker.
  */
-export function CalibrateFromLog({ option, workload, onUse }: CalibrateFromLogProps) {
+export function CalibrateFromLog({ option, workload, compare, onUse }: CalibrateFromLogProps) {
   const id = useId();
   const [text, setText] = useState("");
-  // Parsed at low priority (a deferred value): typing stays responsive while a large paste is read.
-  const deferred = useDeferredValue(text);
-  const reading = useMemo(
-    () => (deferred.trim() === "" ? null : parseStartupLog(deferred.slice(0, MAX_LOG_CHARS))),
-    [deferred],
+  /** The name of an opened file that held no text. */
+  const [emptyFile, setEmptyFile] = useState<string | null>(null);
+  const pasted = text.trim() !== "";
+  const ask = useMemo(
+    (): LogAsk | null => (pasted && option ? { text: text.slice(0, MAX_LOG_CHARS), option, workload } : null),
+    [pasted, text, option, workload],
   );
+  const { comparison, error } = useComparison(ask, compare);
 
   return (
     <section className="calibrate-from-log" aria-labelledby={`${id}-title`}>
@@ -49,42 +47,94 @@ export function CalibrateFromLog({ option, workload, onUse }: CalibrateFromLogPr
       </p>
       <div className="field">
         <label htmlFor={`${id}-log`}>Startup log</label>
-        <textarea id={`${id}-log`} rows={8} spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} />
+        <textarea
+          id={`${id}-log`}
+          rows={8}
+          spellCheck={false}
+          value={text}
+          onChange={(e) => {
+            setEmptyFile(null);
+            setText(e.target.value);
+          }}
+        />
       </div>
       <TextFileInput
         label="Or open a log file"
         accept=".log,.txt,text/plain"
         maxBytes={MAX_LOG_FILE_BYTES}
         whatItShouldBe="the engine's startup log"
-        onText={(log) => setText(log.slice(0, MAX_LOG_CHARS))}
+        onText={(log, fileName) => {
+          // An empty file is said so, and the last log stays: a blank form would look like a comparison lost.
+          setEmptyFile(log.trim() === "" ? fileName : null);
+          if (log.trim() !== "") setText(log.slice(0, MAX_LOG_CHARS));
+        }}
       />
-      {reading && !option ? <p role="status">Select an option to compare the log with its prediction.</p> : null}
-      {reading && option ? (
-        <CalibrationReport option={option} workload={workload} reading={reading} onUse={onUse} />
+      {emptyFile !== null ? (
+        <p role="alert">{emptyFile} is empty: open the log the engine printed while it started, or paste its lines.</p>
       ) : null}
+      {text.length > MAX_LOG_CHARS ? (
+        <p className="hint">
+          Only the first {MAX_LOG_CHARS.toLocaleString("en-US")} characters are read: an engine prints its startup
+          figures in its first lines.
+        </p>
+      ) : null}
+      {pasted && !option ? <p role="status">Select an option to compare the log with its prediction.</p> : null}
+      {error ? <p role="alert">The log could not be read: {error}</p> : null}
+      {ask && comparison ? <CalibrationReport comparison={comparison} workload={workload} onUse={onUse} /> : null}
     </section>
   );
 }
 
+/**
+ * The worker's comparison for the newest ask. One ask is with the worker at a time: of those made meanwhile
+ * (a paste, then typing into it) only the newest goes next, and the last comparison stays drawn until its answer.
+ */
+function useComparison(
+  ask: LogAsk | null,
+  compare: CalibrateFromLogProps["compare"],
+): { comparison: LogComparison | null; error: string | null } {
+  const [answered, setAnswered] = useState<{
+    ask: LogAsk | null;
+    comparison: LogComparison | null;
+    error: string | null;
+  }>({
+    ask: null,
+    comparison: null,
+    error: null,
+  });
+  const asking = useRef(false);
+  useEffect(() => {
+    if (!ask || asking.current || answered.ask === ask) return;
+    asking.current = true;
+    void compare(ask).then((answer) => {
+      asking.current = false;
+      // A log that cannot be read keeps the last comparison drawn, under its message. After an unmount (the
+      // option closed) the set is dropped.
+      setAnswered((last) =>
+        answer.ok
+          ? { ask, comparison: answer.value, error: null }
+          : { ask, comparison: last.comparison, error: answer.message },
+      );
+    });
+  }, [ask, answered, compare]);
+  return { comparison: answered.comparison, error: ask ? answered.error : null };
+}
+
 interface CalibrationReportProps {
-  option: PlanOption;
+  comparison: LogComparison;
   workload: Workload;
-  reading: StartupLogReading;
   onUse(engine: Engine, overheadGib: number): void;
 }
 
 /** What a read log says beside the plan, and the offer to use its overhead. */
-export function CalibrationReport({ option, workload, reading, onUse }: CalibrationReportProps) {
-  const rows = predictedVsMeasured(option, reading);
-  const notes = calibrationNotes(option, workload, reading);
-  const engine = plannedEngineOf(reading.engine);
-  const overhead = planOverheadGib(reading);
+export function CalibrationReport({ comparison, workload, onUse }: CalibrationReportProps) {
+  const { engine, formatRead, failure, rows, notes, overhead } = comparison;
   return (
     <>
       <p role="status">
-        {reading.engine === null ? "No engine recognised." : `Read a ${reading.engine} log.`}
-        {reading.formatRead ? ` Its lines were read as ${reading.formatRead}.` : ""}
-        {reading.failure ? ` It failed: ${reading.failure}` : ""}
+        {engine === null ? "No engine recognised." : `Read a ${engine} log.`}
+        {formatRead ? ` Its lines were read as ${formatRead}.` : ""}
+        {failure ? ` It failed: ${failure}` : ""}
       </p>
       <ComparisonTable rows={rows} />
       {notes.length > 0 ? (
@@ -94,14 +144,14 @@ export function CalibrationReport({ option, workload, reading, onUse }: Calibrat
           ))}
         </ul>
       ) : null}
-      {engine !== null && overhead !== null ? (
-        workload.settings.measuredOverheadGib?.[engine] === overhead ? (
+      {overhead !== null ? (
+        workload.settings.measuredOverheadGib?.[overhead.engine] === overhead.gib ? (
           <p role="status">
-            The plan uses this measured overhead ({overhead.toFixed(2)} GiB a card) for {engine}.
+            The plan uses this measured overhead ({overhead.gib.toFixed(2)} GiB a card) for {overhead.engine}.
           </p>
         ) : (
-          <button type="button" onClick={() => onUse(engine, overhead)}>
-            Use the measured overhead ({overhead.toFixed(2)} GiB a card) for {engine} in the plan
+          <button type="button" onClick={() => onUse(overhead.engine, overhead.gib)}>
+            Use the measured overhead ({overhead.gib.toFixed(2)} GiB a card) for {overhead.engine} in the plan
           </button>
         )
       ) : null}

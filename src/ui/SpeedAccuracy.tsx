@@ -1,15 +1,21 @@
-import { useMemo } from "react";
-import { medianAbsErrorPct, speedAccuracyRows, type SpeedAccuracyRow } from "../calibration/speedAccuracy.ts";
+import { use } from "react";
+import type { Answer } from "../app/calibrationWire.ts";
+import type { SpeedTables } from "../calibration/speedAccuracy.ts";
 import { TableScroll } from "./TableScroll.tsx";
+
+/** The tab once the calibration worker has made its rows: suspends until then. */
+export function SpeedAccuracyFromWorker({ load }: { load: () => Promise<Answer<SpeedTables>> }) {
+  const answer = use(load());
+  if (!answer.ok) return <p role="alert">The benchmark figures could not be made: {answer.message}</p>;
+  return <SpeedAccuracy tables={answer.value} />;
+}
 
 /**
  * The Accuracy view's speed tab: every public benchmark figure (llama-bench, InferenceMAX/InferenceX
  * serving runs) predicted beside measured, with its source, and the medians of the half the speed
- * terms were fitted on apart from the half that only checks them.
+ * terms were fitted on apart from the half that only checks them. It only draws: the rows are the worker's.
  */
-export function SpeedAccuracy({ rows: given }: { rows?: SpeedAccuracyRow[] }) {
-  const rows = useMemo(() => given ?? speedAccuracyRows(), [given]);
-  const groups = useMemo(() => summarize(rows), [rows]);
+export function SpeedAccuracy({ tables: { rows, groups } }: { tables: SpeedTables }) {
   return (
     <section aria-label="Speed against public benchmarks">
       <p>
@@ -75,16 +81,4 @@ export function SpeedAccuracy({ rows: given }: { rows?: SpeedAccuracyRow[] }) {
 
 function cell(m: { n: number; medianPct: number | null }): string {
   return m.medianPct === null ? "—" : `${m.n}: ${m.medianPct.toFixed(1)}%`;
-}
-
-function summarize(rows: readonly SpeedAccuracyRow[]) {
-  const names = [...new Set(rows.filter((r) => r.tier === "primary").map((r) => `${r.engine} ${r.group}`))];
-  return names.map((group) => {
-    const of = rows.filter((r) => r.tier === "primary" && `${r.engine} ${r.group}` === group);
-    return {
-      group,
-      fitted: medianAbsErrorPct(of.filter((r) => r.half === "fitted")),
-      checking: medianAbsErrorPct(of.filter((r) => r.half === "checking")),
-    };
-  });
 }

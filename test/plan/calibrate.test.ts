@@ -4,56 +4,12 @@
  * max-model-len 8192, whose vLLM 0.19 startup lines are in
  * test/fixtures/logs/calibration-quotes.json (llm-d-planner PR #205 logs).
  */
-import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { calibrationNotes, planOverheadGib, predictedVsMeasured } from "../../src/calibration/calibrate.ts";
 import { parseStartupLog } from "../../src/calibration/logparse.ts";
-import { plan } from "../../src/plan/index.ts";
-import { readModel } from "../../src/plan/index.ts";
-import { snapshotOf } from "./fixture.ts";
-
-const RECORDS = (
-  JSON.parse(readFileSync(new URL("../fixtures/logs/calibration-quotes.json", import.meta.url), "utf8")) as {
-    records: { id: string; quote: string[] }[];
-  }
-).records;
-
-function log(id: string): string {
-  const r = RECORDS.find((x) => x.id === id);
-  if (!r) throw new Error(`no record ${id}`);
-  return r.quote.join("\n");
-}
-
-function llama8bOnH100() {
-  const snapshot = snapshotOf("meta-llama__Llama-3.1-8B-Instruct");
-  const { shape, artifacts } = readModel(snapshot);
-  const cluster = {
-    nodes: [
-      {
-        id: "h1",
-        fabric: "",
-        hostMemGib: 1024,
-        hostFreeGib: 1000,
-        devices: [{ class: "h100-80g", count: 1, free: 1 }],
-      },
-    ],
-  };
-  const workload = {
-    contextTokens: 8192,
-    sequences: 1,
-    kvDtype: "auto" as const,
-    settings: { gpuMemoryUtilization: 0.95 },
-  };
-  const p = plan({ repo: snapshot.repo, revision: snapshot.sha, shape, artifacts }, cluster, workload);
-  const option = p.options.find(
-    (o) => o.engine === "vllm" && o.placement.tensorParallel === 1 && o.artifact === "original",
-  );
-  if (!option) throw new Error("no vLLM TP1 option for Llama-3.1-8B on an H100");
-  return { option, workload };
-}
+import { option, quote as log, workload } from "../calibration/llama8bH100.ts";
 
 describe("predicted beside measured", () => {
-  const { option, workload } = llama8bOnH100();
   const reading = parseStartupLog(log("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192"));
   const rows = predictedVsMeasured(option, reading);
   const byFigure = Object.fromEntries(rows.map((r) => [r.figure, r]));
@@ -93,7 +49,6 @@ describe("predicted beside measured", () => {
 });
 
 describe("a log that names its vLLM release", () => {
-  const { option, workload } = llama8bOnH100();
   // A real first line of a vLLM 0.13.0 server's log (find_string id 67592774702), as the API server prints it.
   const VERSION_LINE = "(APIServer pid=1) INFO 12-25 04:48:38 [api_server.py:1351] vLLM API server version 0.13.0";
 

@@ -1,15 +1,20 @@
 /**
  * The Accuracy view rendered over the bundled calibration set: one row per
  * case, each linked to the public log or thread it came from, and the means.
+ * The tables are the calibration worker's (accuracyTables); the view draws them.
  */
 import { renderToStaticMarkup } from "react-dom/server";
 import { expect, test } from "vitest";
 import { accuracyRows, accuracyRows2026 } from "../../src/calibration/accuracy.ts";
+import { accuracyTables } from "../../src/calibration/accuracyView.ts";
+import { speedAccuracyTables } from "../../src/calibration/speedAccuracy.ts";
 import { Accuracy } from "../../src/ui/Accuracy.tsx";
+
+const speed = () => Promise.resolve({ ok: true as const, value: speedAccuracyTables() });
 
 test("every calibration case is a row linked to its source, under the means", () => {
   const rows = accuracyRows();
-  const html = renderToStaticMarkup(<Accuracy rows={rows} newer={[]} />);
+  const html = renderToStaticMarkup(<Accuracy tables={accuracyTables(rows, [])} speed={speed} />);
   const caseTable = html.slice(html.indexOf('class="accuracy-cases"'));
   expect(caseTable.match(/<th scope="row">/g)?.length).toBe(rows.length);
   for (const r of rows) expect(html).toContain(`href="${r.sourceUrl.replaceAll("&", "&amp;")}"`);
@@ -19,7 +24,7 @@ test("every calibration case is a row linked to its source, under the means", ()
 
 test("the 2026 startups are shown by release, newest vLLM first, each case linked to its source", () => {
   const newer = accuracyRows2026();
-  const html = renderToStaticMarkup(<Accuracy rows={[]} newer={newer} />);
+  const html = renderToStaticMarkup(<Accuracy tables={accuracyTables([], newer)} speed={speed} />);
   const groups = [...html.matchAll(/<h4>([^<]+)<\/h4>/g)].map((m) => m[1]);
   expect(groups).toEqual([
     "vLLM 0.29",

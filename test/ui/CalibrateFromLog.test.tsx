@@ -6,63 +6,27 @@
 import { readFileSync } from "node:fs";
 import { renderToStaticMarkup } from "react-dom/server";
 import { expect, test } from "vitest";
-import { plan } from "../../src/plan/index.ts";
-import { parseStartupLog } from "../../src/calibration/logparse.ts";
-import { readModel } from "../../src/plan/index.ts";
+import { compareLog } from "../../src/calibration/calibrate.ts";
 import { CalibrateFromLog, CalibrationReport } from "../../src/ui/CalibrateFromLog.tsx";
-import { snapshotOf } from "../plan/fixture.ts";
-
-const RECORDS = (
-  JSON.parse(readFileSync(new URL("../fixtures/logs/calibration-quotes.json", import.meta.url), "utf8")) as {
-    records: { id: string; quote: string[] }[];
-  }
-).records;
-
-function quote(id: string): string {
-  const r = RECORDS.find((x) => x.id === id);
-  if (!r) throw new Error(`no record ${id}`);
-  return r.quote.join("\n");
-}
-
-const snapshot = snapshotOf("meta-llama__Llama-3.1-8B-Instruct");
-const { shape, artifacts } = readModel(snapshot);
-const workload = {
-  contextTokens: 8192,
-  sequences: 1,
-  kvDtype: "auto" as const,
-  settings: { gpuMemoryUtilization: 0.95 },
-};
-const p = plan(
-  { repo: snapshot.repo, revision: snapshot.sha, shape, artifacts },
-  {
-    nodes: [
-      {
-        id: "h1",
-        fabric: "",
-        hostMemGib: 1024,
-        hostFreeGib: 1000,
-        devices: [{ class: "h100-80g", count: 1, free: 1 }],
-      },
-    ],
-  },
-  workload,
-);
-const found = p.options.find(
-  (o) => o.engine === "vllm" && o.artifact === "original" && o.placement.tensorParallel === 1,
-);
-if (!found) throw new Error("no vLLM TP1 option for Llama-3.1-8B on an H100");
-const option = found;
+import { option, quote, VLLM_019_LLAMA8B_H100, workload } from "../calibration/llama8bH100.ts";
 
 test("the form starts with a labelled place to paste the log", () => {
-  const html = renderToStaticMarkup(<CalibrateFromLog option={option} workload={workload} onUse={() => undefined} />);
+  const html = renderToStaticMarkup(
+    <CalibrateFromLog
+      option={option}
+      workload={workload}
+      compare={(ask) => Promise.resolve({ ok: true, value: compareLog(ask.text, ask.option, ask.workload) })}
+      onUse={() => undefined}
+    />,
+  );
   expect(html).toMatch(/<label[^>]*>Startup log<\/label>/);
   expect(html).toContain("<textarea");
 });
 
 test("a vLLM log: measured beside predicted, and the offer to use its overhead", () => {
-  const reading = parseStartupLog(quote("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192"));
+  const comparison = compareLog(quote(VLLM_019_LLAMA8B_H100), option, workload);
   const html = renderToStaticMarkup(
-    <CalibrationReport option={option} workload={workload} reading={reading} onUse={() => undefined} />,
+    <CalibrationReport comparison={comparison} workload={workload} onUse={() => undefined} />,
   );
   expect(html).toContain("Read a vllm log.");
   expect(html).toMatch(
@@ -73,28 +37,28 @@ test("a vLLM log: measured beside predicted, and the offer to use its overhead",
 });
 
 test("once used, the overhead is said to be in the plan rather than offered again", () => {
-  const reading = parseStartupLog(quote("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192"));
   const using = { ...workload, settings: { ...workload.settings, measuredOverheadGib: { vllm: 2.13 } } };
+  const comparison = compareLog(quote(VLLM_019_LLAMA8B_H100), option, using);
   const html = renderToStaticMarkup(
-    <CalibrationReport option={option} workload={using} reading={reading} onUse={() => undefined} />,
+    <CalibrationReport comparison={comparison} workload={using} onUse={() => undefined} />,
   );
   expect(html).toContain("The plan uses this measured overhead (2.13 GiB a card) for vllm.");
   expect(html).not.toContain("<button");
 });
 
 test("an SGLang log prints no overhead, so none is offered", () => {
-  const reading = parseStartupLog(quote("sglang-dp8attn-b200-deepseek-v3.2-exp-main"));
+  const comparison = compareLog(quote("sglang-dp8attn-b200-deepseek-v3.2-exp-main"), option, workload);
   const html = renderToStaticMarkup(
-    <CalibrationReport option={option} workload={workload} reading={reading} onUse={() => undefined} />,
+    <CalibrationReport comparison={comparison} workload={workload} onUse={() => undefined} />,
   );
   expect(html).not.toContain("Use the measured overhead");
   expect(html).toContain("Not in the log:");
 });
 
 test("the status line says how the log's lines were read: which release's format (formatRead)", () => {
-  const old = parseStartupLog(quote("vllm0190-h100-llama-3-1-8b-instruct-tp1pp1-8192"));
+  const old = compareLog(quote(VLLM_019_LLAMA8B_H100), option, workload);
   const oldHtml = renderToStaticMarkup(
-    <CalibrationReport option={option} workload={workload} reading={old} onUse={() => undefined} />,
+    <CalibrationReport comparison={old} workload={workload} onUse={() => undefined} />,
   );
   expect(oldHtml).toContain(
     "Read a vllm log. Its lines were read as vLLM 0.19 to 0.20 (Total non KV cache memory line).",
@@ -108,9 +72,8 @@ test("the status line says how the log's lines were read: which release's format
   if (!newer) throw new Error("no 0.27.1 record");
   const html = renderToStaticMarkup(
     <CalibrationReport
-      option={option}
+      comparison={compareLog(newer.quote.join("\n"), option, workload)}
       workload={workload}
-      reading={parseStartupLog(newer.quote.join("\n"))}
       onUse={() => undefined}
     />,
   );
