@@ -55,7 +55,7 @@ export function sglangDpAttention(a: Artifact, c: EnumContext, pool: ClassPool, 
   const mem = pool.memoryBytes;
   if (experts % perNode === 0) {
     const hosts = singleNodeHosts(pool, perNode);
-    let listed = false;
+    let whole = false;
     for (const dp of dpSizesOf(c.shape, perNode, perNode)) {
       const one: Layout = {
         id: "",
@@ -76,10 +76,11 @@ export function sglangDpAttention(a: Artifact, c: EnumContext, pool: ClassPool, 
       one.id = layoutId(a, "sglang", one.placement, "");
       if (c.problem(one) === null) {
         out.layouts.push(one);
-        listed = true;
+        if (dp === perNode) whole = true;
       }
     }
-    if (listed) return;
+    // Over nodes only where the node's dp = tp group does not hold it, as before narrower ranks were planned.
+    if (whole) return;
   }
   acrossNodes(a, c, pool, mem, experts, out);
 }

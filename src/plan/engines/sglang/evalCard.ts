@@ -61,7 +61,8 @@ function dpAttentionCard(layout: Layout, part: Part, ctx: EvalContext, w: Worklo
   return cardEval("sglang", part, w, contextTokens, {
     settings: s,
     elementBytes: elem,
-    weightsBytes: weights.bodyBytes + weights.embedBytes - mtpBytesSkipped(part, ctx.shape, w.settings) / ranks,
+    // mtpBytes* take the part's attention-TP share: a 1/dp of that is the card's 1/ranks of the MTP layer.
+    weightsBytes: weights.bodyBytes + weights.embedBytes - mtpBytesSkipped(part, ctx.shape, w.settings) / dp,
     usableBytes: fraction * cudaTotalBytes(part.physicalBytes, part.gpuClass),
     engineBytes: sglangContextBytes(ranks) + comm,
     kvAt: (c) => sglangSequenceBytes(part.kv, elem, c),
@@ -69,7 +70,7 @@ function dpAttentionCard(layout: Layout, part: Part, ctx: EvalContext, w: Worklo
     stepBytes: sglangBytesPerToken(part.kv, elem),
     sequences: Math.ceil(Math.max(1, w.sequences) / dp),
     outsideOk: true,
-    mtpWeightsBytes: mtpBytesLoaded(part, ctx.shape, w.settings) / ranks,
+    mtpWeightsBytes: mtpBytesLoaded(part, ctx.shape, w.settings) / dp,
     commBufferBytes: comm,
   });
 }
