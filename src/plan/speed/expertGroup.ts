@@ -83,3 +83,12 @@ export function expertExchangeMs(
   const assumed = [local.assumed, fabric.assumed].filter((s) => s !== "").join("; ");
   return { ms, assumed };
 }
+
+/**
+ * The layers whose two all-reduces (allReduceMs: attention's and the MLP's) a TP group makes, for one whose MLP
+ * side is DP attention's exchange: SGLang's attention-TP group reduces its attention once a layer (LayerCommunicator:
+ * a reduce-scatter and an all-gather inside the group), so half the layers' worth.
+ */
+export function tensorReduceLayers(group: ExpertGroup | undefined, layers: number): number {
+  return group?.attentionTp !== undefined ? layers / 2 : layers;
+}
