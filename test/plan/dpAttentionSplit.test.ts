@@ -22,7 +22,9 @@ import {
   type RepoSnapshot,
   type Workload,
 } from "../../src/plan/index.ts";
+import { deploy } from "../../src/deploy/index.ts";
 import { optionJson } from "../../src/report/json.ts";
+import { documents, lwsErrors } from "../deploy/fixtures.ts";
 import { nodesOf8, R1_ATTENTION_PARAMS, R1_EMBED_BYTES } from "./dpAttentionFixture.ts";
 import { loadConfig, snapshotOf } from "./fixture.ts";
 
@@ -139,6 +141,16 @@ describe("DeepSeek-R1 over two nodes of 8 × H100 at SGLang's own fraction: --tp
       );
       expect(c).toMatch(new RegExp(`--nnodes 2 --node-rank ${rank} --dist-init-addr <head-node-ip>:25000$`));
     }
+  });
+
+  test("Kubernetes: one LeaderWorkerSet of 2 with the --dp-size 2 flags, as at dp 16", () => {
+    const docs = documents(deploy("kubernetes", { option: d2, plan: p }).text) as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed YAML
+    const lws = docs.find((d) => d.kind === "LeaderWorkerSet");
+    expect(lwsErrors(lws)).toEqual([]);
+    expect(lws?.spec.leaderWorkerTemplate.size).toBe(2);
+    const args = lws?.spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].args as string[];
+    expect(args[args.indexOf("--dp-size") + 1]).toBe("2");
+    expect(args[args.indexOf("--tp-size") + 1]).toBe("16");
   });
 
   test("its speed is its 2 ranks': attention TP 8 inside each node, the experts' exchange through DeepEP across", () => {
