@@ -24,8 +24,8 @@
  * supported", server_args.py): DeepSeek V2/V3/R1/V3.2 and Kimi-K2 (DeepseekV3ForCausalLM), Qwen2/3-MoE.
  *
  * Listed on one node (the node's cards as one group, every --dp-size that holds it; prune.ts keeps a D < T one
- * only where no other layout of its cards beats it) and, only where one node's group holds none, over the fewest
- * nodes of one fabric.
+ * only where no other layout of its cards beats it) and, only where the node's D = T group does not hold it, over
+ * the fewest nodes of one fabric at which some D does (every D that does there).
  */
 import { computeDtypeBytes } from "../../dtype.ts";
 import { geometryOfRange } from "../../geometries.ts";
