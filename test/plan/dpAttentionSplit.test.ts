@@ -106,6 +106,9 @@ describe("DeepSeek-R1 on one node of 8 × H200: --tp 8 at --dp 8, 4 and 2", () =
     expect(d2.commands[0]).toMatch(
       / --tp-size 8 --dp-size 2 --enable-dp-attention --ep-size 8 --context-length 8192 --mem-fraction-static 0\.862 --max-running-requests 64$/,
     );
+    // The command form greys the same default (at dp = tp too: 0.766, not TP 1's rule).
+    expect(d2.shareDefault).toEqual({ setting: "memFractionStatic", value: 0.862 });
+    expect(d8.shareDefault).toEqual({ setting: "memFractionStatic", value: 0.766 });
   });
 
   test("--max-running-requests is divided by dp_size: 3 sequences ask for 4 (two a rank)", () => {
