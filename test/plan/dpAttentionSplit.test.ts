@@ -36,8 +36,14 @@ const nodes = nodesOf8;
 // recorded snapshot lacks: without it no speed is estimated, and pruning compares memory alone (last describe).
 const R1_PARAMS = 685e9;
 
-function r1(cluster: Cluster, w: Partial<Workload> = {}, params: number | null = R1_PARAMS) {
-  const s = snapshotOf("deepseek-ai__DeepSeek-R1");
+function r1(
+  cluster: Cluster,
+  w: Partial<Workload> = {},
+  params: number | null = R1_PARAMS,
+  config?: Record<string, unknown>,
+) {
+  const recorded = snapshotOf("deepseek-ai__DeepSeek-R1");
+  const s = config ? { ...recorded, config } : recorded;
   const { shape, artifacts } = readModel(s);
   const model = { repo: s.repo, revision: s.sha, shape: { ...shape, paramsTotal: params }, artifacts };
   return { p: plan(model, cluster, { ...DEFAULT_WORKLOAD, ...w }), shape, r1: artifacts[0] };
@@ -197,6 +203,14 @@ describe("Qwen3-235B-A22B (GQA, 4 KV heads) under DP attention", () => {
 describe("without a speed (the recorded R1 snapshot has no parameter count) dp < tp is pruned on memory alone", () => {
   test("dp 2 and 4 hold fewer tokens than dp 8 on the same 8 cards at the same context: only dp 8 is listed", () => {
     const { p } = r1(nodes("h200-141g", 1), { sequences: 64 }, null);
+    expect(p.options.filter(dpa).map((o) => o.placement.dataParallel)).toEqual([8]);
+  });
+});
+
+describe("DeepSeek-V3.2 (DSA) on 8 × H200: SGLang sets dp_size = tp_size for it, so dp = tp alone is planned", () => {
+  test("server_args `if is_deepseek_nsa(hf_config)`: `enable_dp_attention = True; dp_size = tp_size` off NPU", () => {
+    // V3.2's config on R1's recorded files, as the dp = tp test does (V3.2's own files are not recorded).
+    const { p } = r1(nodes("h200-141g", 1), { sequences: 64 }, R1_PARAMS, loadConfig("deepseek-ai__DeepSeek-V3.2"));
     expect(p.options.filter(dpa).map((o) => o.placement.dataParallel)).toEqual([8]);
   });
 });

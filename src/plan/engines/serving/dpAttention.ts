@@ -90,11 +90,13 @@ export function sglangDpAttention(a: Artifact, c: EnumContext, pool: ClassPool, 
  * (server_args `_handle_data_parallelism`: `assert tp_size % dp_size == 0`, dp_size 1 turns DP attention off)
  * whose attention-TP width tp ÷ dp splits the heads (`DeepseekV2AttentionMLA`: `assert num_heads % attn_tp_size
  * == 0`; GQA's `QKVParallelLinear` splits or replicates the KV heads evenly) and stays on one node of `perNode`
- * (attention-TP ranks are consecutive: `attn_tp_rank = tp_rank % attn_tp_size`).
+ * (attention-TP ranks are consecutive: `attn_tp_rank = tp_rank % attn_tp_size`). A DSA model gets dp = tp alone.
  */
 function dpSizesOf(shape: ModelShape, ranks: number, perNode: number): number[] {
   const out: number[] = [];
-  for (let dp = ranks; dp >= 2; dp--) {
+  // DSA (DeepSeek-V3.2): server_args `if is_deepseek_nsa(hf_config)` sets `dp_size = tp_size` off NPU, whatever is given.
+  const nsa = shape.layerCaches.some((l) => l.kind === "mla" && (l.indexerBytesPerToken ?? 0) > 0);
+  for (let dp = ranks; dp >= (nsa ? ranks : 2); dp--) {
     if (ranks % dp !== 0) continue;
     const attnTp = ranks / dp;
     if (attnTp > perNode || perNode % attnTp !== 0 || shape.attentionHeads % attnTp !== 0) continue;
