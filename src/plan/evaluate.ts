@@ -17,12 +17,13 @@ import {
 import { cardsPerReplica } from "./placement.ts";
 import { costPerMillionTokens, pricePerCardHour } from "./prices.ts";
 import { DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS } from "./settings.ts";
+import { sglangDpAttentionFraction } from "./engines/sglang/evalCard.ts";
 import { shareDefaultOf } from "./settingDefaults.ts";
 import { shortfallOf } from "./shortfall.ts";
 import type { ModelShape } from "./shapeTypes.ts";
 import { optionSpeed, speedQuestionOf, type SpeedContext, speedModelOf } from "./speed/option.ts";
 import type { SpeedEstimate, SpeedModel } from "./speed/types.ts";
-import type { Artifact, ClusterLack, Placement, PlanOption, Workload } from "./types.ts";
+import type { Artifact, ClusterLack, Placement, PlanOption, ShareDefault, Workload } from "./types.ts";
 import { GIB } from "./units.ts";
 
 /**
@@ -160,7 +161,7 @@ export function evaluate(
     option.commands = commandsFor(option, commandContextOf(ctx, layout, placement, w));
     // The command form's facts, with the commands it shows: the page's thread computes none of them.
     const card = option.cards[worstIndex];
-    const share = card ? shareDefaultOf(layout.engine, card.physicalBytes, placement.tensorParallel, w.settings) : null;
+    const share = card ? shareOf(layout, card.physicalBytes, ctx.shape, w) : null;
     if (share) option.shareDefault = share;
     option.shortfall = shortfallOf(option);
   }
@@ -245,6 +246,18 @@ const LAST_SPEED = Symbol("lastSpeed");
 type SpeedKept = Layout & { [LAST_SPEED]?: { question: number[]; speed: SpeedEstimate } };
 
 /** What an option delivers at the workload: the request's lengths, its sequences, and the wires the cluster says it has. */
+/**
+ * The command form's greyed default on the option's card: the engine's, and under SGLang's DP attention the
+ * fraction its command says (tp_size the group, the graph reserve at dp_size: sglang/evalCard.ts).
+ */
+function shareOf(layout: Layout, cardBytes: number, shape: ModelShape, w: Workload): ShareDefault | null {
+  const p = layout.placement;
+  if (p.dpAttention !== true) return shareDefaultOf(layout.engine, cardBytes, p.tensorParallel, w.settings);
+  const dp = Math.max(1, layout.dataParallel);
+  const mla = shape.layerCaches.some((l) => l.kind === "mla");
+  return { setting: "memFractionStatic", value: sglangDpAttentionFraction(cardBytes, dp * p.tensorParallel, dp, mla) };
+}
+
 function speedOf(
   layout: Layout,
   option: PlanOption,

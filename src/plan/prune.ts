@@ -2,21 +2,26 @@
  * The layouts a plan keeps once evaluated: a pipeline (stages within a node, or over nodes at a width
  * narrower than theirs) is dropped when another layout of the same artifact, engine and card class is
  * at least as good on every axis: no more cards, as much memory headroom (sequences and context) and
- * as fast (decode, throughput), and as able to start. Only pipelines and DP engines over nodes are
- * pruned: every TP width, EP on/off and one node's data-parallel engine stays, as before. Judged once, at the plan's workload; the slider
+ * as fast (decode, throughput), and as able to start. Only pipelines, DP engines over nodes and SGLang's DP
+ * attention at dp < tp are pruned: every TP width, EP on/off and one node's data-parallel engine stays, as before. Judged once, at the plan's workload; the slider
  * keeps the plan's layouts.
  */
 import type { Layout } from "./layout.ts";
 import { cardsPerReplica } from "./placement.ts";
 import type { PlanOption } from "./types.ts";
 
-/** A pipeline the enumerator adds beyond one node's TP widths (TP × PP in a node, or over nodes), or a DP engine over nodes. */
+/** A pipeline the enumerator adds beyond one node's TP widths (TP × PP in a node, or over nodes), a DP engine over nodes, or DP attention at dp < tp. */
 function prunable(o: PlanOption): boolean {
   const p = o.placement;
   if (p.cpu || (o.engine !== "vllm" && o.engine !== "sglang")) return false;
-  if (spansDp(o)) return true;
+  if (spansDp(o) || dpAttentionSplit(o)) return true;
   if (p.pipelineParallel <= 1) return false;
   return p.nodes <= 1 || (o.moreCardsNeeded === 0 && o.lacks === undefined);
+}
+
+/** SGLang DP attention at dp < tp (dpAttention.ts): listed only where no layout of its cards beats it. */
+function dpAttentionSplit(o: PlanOption): boolean {
+  return o.placement.dpAttention === true && o.placement.tensorParallel > 1;
 }
 
 /** One data-parallel engine over several nodes (spanDp.ts). */

@@ -140,6 +140,11 @@ export interface ModelShape {
    * config's geometry: what SGLang's DP attention keeps whole on every rank. Absent: not read.
    */
   attentionParamsPerLayer?: number;
+  /**
+   * Of attentionParamsPerLayer, those every attention-TP rank keeps whole (MLA's down-projections, DSA's indexer),
+   * the rest split by head: what SGLang's DP attention at dp < tp holds (config/shape.ts). Absent: not read.
+   */
+  attentionReplicatedParamsPerLayer?: number;
 }
 
 /** YaRN rope scaling: positions stretched by `factor` over the model's native `originalTokens` (vLLM: original × factor tokens). */

@@ -93,6 +93,15 @@ export function optionJson(o: PlanOption): Record<string, unknown> {
     data_parallel: o.dataParallel ?? 1,
     // SGLang --enable-dp-attention: the data_parallel ranks are one TP group, each its own attention and KV pool.
     dp_attention: p.dpAttention === true,
+    // Its split (null without DP attention): --tp-size, --dp-size and each DP rank's attention TP, tp_size ÷ dp_size.
+    dp_attention_split:
+      p.dpAttention === true
+        ? {
+            tp_size: (o.dataParallel ?? 1) * p.tensorParallel,
+            dp_size: o.dataParallel ?? 1,
+            attention_tp_size: p.tensorParallel,
+          }
+        : null,
     cost_per_mtok: o.costPerMtok == null ? null : Math.round(o.costPerMtok * 1000) / 1000,
     what_to_buy: (o.whatToBuy ?? []).map((b) => ({ change: b.change, cards_added: b.cardsAdded, class: b.gpuClass })),
     // What it lacks that is not a card (null when nothing else): RAM on a node, or one fabric for its nodes.

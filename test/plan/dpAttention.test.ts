@@ -21,19 +21,12 @@ import {
 } from "../../src/plan/index.ts";
 import { optionJson } from "../../src/report/json.ts";
 import { documents, lwsErrors } from "../deploy/fixtures.ts";
+import { nodesOf8, R1_ATTENTION_PARAMS, R1_EMBED_BYTES } from "./dpAttentionFixture.ts";
 import { loadConfig, snapshotOf } from "./fixture.ts";
 
 const GIB = 2 ** 30;
 
-const nodes = (gpuClass: string, n: number, fabric = "ib0"): Cluster => ({
-  nodes: Array.from({ length: n }, (_, i) => ({
-    id: `node-${i + 1}`,
-    fabric,
-    hostMemGib: 2048,
-    hostFreeGib: 2048,
-    devices: [{ class: gpuClass, count: 8, free: 8 }],
-  })),
-});
+const nodes = nodesOf8;
 
 function planned(cluster: Cluster, w: Partial<Workload> = {}, config?: Record<string, unknown>) {
   const s = snapshotOf("deepseek-ai__DeepSeek-R1");
@@ -45,10 +38,8 @@ function planned(cluster: Cluster, w: Partial<Workload> = {}, config?: Record<st
 
 const dpa = (o: PlanOption) => o.placement.dpAttention === true;
 
-// DeepSeek-R1's config: hidden 7,168, q_lora_rank 1,536, kv_lora_rank 512, 128 heads of 128 + 64 (rope), v 128.
-const ATTENTION_PARAMS =
-  7168 * 1536 + 1536 * 128 * (128 + 64) + 7168 * (512 + 64) + 512 * 128 * (128 + 128) + 128 * 128 * 7168;
-const EMBED_BYTES = 129_280 * 7168 * 2;
+const ATTENTION_PARAMS = R1_ATTENTION_PARAMS;
+const EMBED_BYTES = R1_EMBED_BYTES;
 
 describe("DeepSeek-R1 on one node of 8 × H200: --tp 8 --dp 8 --enable-dp-attention", () => {
   const { p, shape, r1 } = planned(nodes("h200-141g", 1), { sequences: 64 });

@@ -97,7 +97,21 @@ export function shapeFromConfig(
     tiedEmbeddings: tiedEmbeddingsOf(config, text, modelType),
     ...(mtpParams !== undefined ? { mtpParams } : {}),
     attentionParamsPerLayer: attentionParams(text, hiddenSize) + indexerParams(text, hiddenSize),
+    attentionReplicatedParamsPerLayer: replicatedAttentionParams(text, hiddenSize),
   };
+}
+
+/**
+ * Of one layer's attention, the parameters SGLang keeps whole on every attention-TP rank: MLA's down-projections
+ * (`fused_qkv_a_proj_with_mqa`, hidden → q_lora_rank + kv_lora_rank + qk_rope_head_dim, or `kv_a_proj_with_mqa`
+ * alone without a q latent, both `ReplicatedLinear`) and DSA's indexer (`wq_b`, `wk`, `weights_proj`, replicated);
+ * the up- and output projections split by head (models/deepseek_v2.py `DeepseekV2AttentionMLA`). 0 for GQA.
+ */
+function replicatedAttentionParams(t: Json, hidden: number): number {
+  const rank = optionalInt(t, "kv_lora_rank") ?? 0;
+  if (rank <= 0) return 0;
+  const q = optionalInt(t, "q_lora_rank") ?? 0;
+  return hidden * (q + rank + (optionalInt(t, "qk_rope_head_dim") ?? 0)) + indexerParams(t, hidden);
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { touchedExpertShare } from "./experts.ts";
 import { cpuComputeMs, DEFAULT_HOST_GBPS } from "./host.ts";
-import { expertExchangeMs, expertGroupReadBytes } from "./expertGroup.ts";
+import { expertExchangeMs, expertGroupReadBytes, tensorReduceLayers } from "./expertGroup.ts";
 import { allReduceMs, pipelineHopsMs, type WireTime } from "./links.ts";
 import { rpcMs } from "./rpc.ts";
 import type { SpeedTerms } from "./terms.ts";
@@ -87,7 +87,7 @@ export function decodeStepMs(
       ? 0
       : flops / (tp * tflops * terms.decodeComputeEfficiency * 1e9);
 
-  const reduce = allReduceMs(tp, model.layers, model.hiddenSize, batch, links, terms);
+  const reduce = allReduceMs(tp, tensorReduceLayers(group, model.layers), model.hiddenSize, batch, links, terms);
   const hops = pipelineHopsMs(layout.pipelineStages, model.hiddenSize, batch, links, terms);
   const rpc = rpcMs(model.hiddenSize, batch, links);
   const exchange = group ? expertExchangeMs(group, model, batch, links, terms) : NO_WIRE;

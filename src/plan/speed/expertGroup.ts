@@ -59,6 +59,9 @@ export function expertExchangeMs(
   const layers = model.moeLayers ?? 0;
   const r = Math.max(1, group.ranks);
   if (layers <= 0 || r <= 1 || tokens <= 0) return { ms: 0, assumed: "" };
+  // At attention TP > 1 a DP rank's tokens are split over its cards before the exchange (SGLang's
+  // LayerCommunicator scatters them, or its all-gather carries each rank's tokens once): a card's share.
+  const perCard = tokens / Math.max(1, group.attentionTp ?? 1);
   const h = model.hiddenSize;
   const spans = r > group.ranksPerNode;
   const share = bulk ? 1 : (terms.exchangeLinkShare ?? EXCHANGE_TERMS.linkShare);
@@ -69,14 +72,23 @@ export function expertExchangeMs(
   if (group.exchange === "all-to-all") {
     const k = Math.max(1, model.expertsPerToken);
     const perToken = k * (h + (h / 128) * 4 + 2 * h);
-    const crossBytes = (tokens * perToken * (r - group.ranksPerNode)) / r;
-    const nodeBytes = (tokens * perToken * (Math.min(r, group.ranksPerNode) - 1)) / r;
+    const crossBytes = (perCard * perToken * (r - group.ranksPerNode)) / r;
+    const nodeBytes = (perCard * perToken * (Math.min(r, group.ranksPerNode) - 1)) / r;
     wireMs = Math.max(nodeBytes / (local.gbps * 1e6), spans ? crossBytes / (fabric.gbps * 1e6) : 0) / share;
   } else {
-    const bytes = 2 * (r - 1) * tokens * 2 * h;
+    const bytes = 2 * (r - 1) * perCard * 2 * h;
     wireMs = bytes / ((spans ? fabric.gbps : local.gbps) * 1e6) / share;
   }
   const ms = layers * (2 * (latencyUs / 1000) + wireMs);
   const assumed = [local.assumed, fabric.assumed].filter((s) => s !== "").join("; ");
   return { ms, assumed };
+}
+
+/**
+ * The layers whose two all-reduces (allReduceMs: attention's and the MLP's) a TP group makes, for one whose MLP
+ * side is DP attention's exchange: SGLang's attention-TP group reduces its attention once a layer (LayerCommunicator:
+ * a reduce-scatter and an all-gather inside the group), so half the layers' worth.
+ */
+export function tensorReduceLayers(group: ExpertGroup | undefined, layers: number): number {
+  return group?.attentionTp !== undefined ? layers / 2 : layers;
 }

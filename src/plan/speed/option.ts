@@ -358,7 +358,7 @@ function expertGroupOf(
   const ranks = dp * Math.max(1, p.tensorParallel) * Math.max(1, p.pipelineParallel);
   const e = model.routedExperts;
   const cardExpertBytes = artifact.expertBytes * (p.expertParallel ? Math.ceil(e / ranks) / e : 1 / ranks);
-  return {
+  const group: ExpertGroup = {
     ranks,
     ranksPerNode: Math.max(1, p.gpusPerNode),
     dataParallel: dp,
@@ -367,6 +367,8 @@ function expertGroupOf(
     cardDenseBytes: Math.max(0, card.weightsBytes - cardExpertBytes),
     cardExpertBytes,
   };
+  if (p.dpAttention === true && p.tensorParallel > 1) group.attentionTp = p.tensorParallel;
+  return group;
 }
 
 /** The data-parallel ranks of one vLLM/SGLang engine (placement.dataParallel), 1 otherwise. */

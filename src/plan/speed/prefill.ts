@@ -8,7 +8,7 @@
 import { cardCompute } from "./decode.ts";
 import { touchedExpertShare } from "./experts.ts";
 import { cpuComputeMs, DEFAULT_HOST_GBPS } from "./host.ts";
-import { expertExchangeMs, expertGroupReadBytes } from "./expertGroup.ts";
+import { expertExchangeMs, expertGroupReadBytes, tensorReduceLayers } from "./expertGroup.ts";
 import { allReduceMs, pipelineHopsMs } from "./links.ts";
 import { rpcMs } from "./rpc.ts";
 import type { SpeedTerms } from "./terms.ts";
@@ -81,7 +81,7 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
     hostMs = (chunks * hostChunkBytes) / (hostBw * terms.bandwidthEfficiency * 1e6);
   }
 
-  const reduce = allReduceMs(tp, model.layers, model.hiddenSize, chunkTokens, links, terms);
+  const reduce = allReduceMs(tp, tensorReduceLayers(group, model.layers), model.hiddenSize, chunkTokens, links, terms);
   const hops = pipelineHopsMs(layout.pipelineStages, model.hiddenSize, chunkTokens, links, terms);
   const rpc = rpcMs(model.hiddenSize, chunkTokens, links);
   const exchange = group ? expertExchangeMs(group, model, chunkTokens, links, terms, true) : { ms: 0, assumed: "" };

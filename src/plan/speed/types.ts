@@ -101,6 +101,11 @@ export interface ExpertGroup {
   cardDenseBytes: number;
   /** Routed-expert bytes on one card (its E ÷ ranks experts of every MoE layer). */
   cardExpertBytes: number;
+  /**
+   * SGLang DP attention at dp < tp: the cards of one DP rank (attn_tp_size), among which its tokens are scattered
+   * before the exchange, so a card sends a 1/attentionTp share of its rank's tokens. Absent: 1.
+   */
+  attentionTp?: number;
 }
 
 /** How the replica is laid out. */

@@ -1,23 +1,31 @@
 /**
- * SGLang's data-parallel attention for a mixture of experts (`--tp T --dp T --enable-dp-attention --ep-size T`,
+ * SGLang's data-parallel attention for a mixture of experts (`--tp T --dp D --enable-dp-attention --ep-size T`,
  * across nodes with `--nnodes --node-rank --dist-init-addr` and `--moe-a2a-backend deepep`): one TP group of T
- * cards whose attention runs data-parallel, each rank its own attention weights, requests and KV pool, while
- * the MoE layers are sharded over all T. Read at sgl-project/sglang (stored copies):
- * - `layers/dp_attention.py` `compute_dp_attention_world_info`: `attn_tp_size = tp_size // dp_size`; at dp = tp
- *   (the only split planned here) every rank's attention is TP 1, whole.
+ * cards whose attention runs in D data-parallel ranks, each rank an attention-TP group of T ÷ D cards with its own
+ * requests and KV pool, while the MoE layers are sharded over all T. Read at sgl-project/sglang (stored copies):
+ * - `layers/dp_attention.py` `compute_dp_attention_world_info`: `attn_tp_size = tp_size // dp_size`,
+ *   `attn_tp_rank = tp_rank % attn_tp_size` (an attention-TP group is consecutive ranks, on one node here).
+ * - `server_args.py` `_handle_data_parallelism`: `assert tp_size % dp_size == 0` (any divisor; dp_size 1 turns it
+ *   off), `chunked_prefill_size //= dp_size`, `schedule_conservativeness *= 0.3`; PR #4390 ("Support TP != DP").
  * - `model_executor/model_runner_kv_cache_mixin.py` @ 001ccef0 `get_cell_size_per_token`: an MLA cell is
- *   (kv_lora_rank + qk_rope_head_dim) × layers, GQA's `get_num_kv_heads(get_attention_tp_size())`, and
- *   `profile_max_num_token` sizes each rank's pool from its own card (`available − total × (1 − mem_fraction_static)`).
- * - `models/deepseek_v2.py`: the embedding `VocabParallelEmbedding(..., enable_tp=not is_dp_attention_enabled())`
- *   is whole on every rank; the dense layers' MLP keeps the whole group's TP unless `--moe-dense-tp-size 1`
- *   (`enable_moe_dense_fully_dp`); the shared experts are `tp_size=1`, whole, under the deepep backend; the
- *   lm_head stays vocab-parallel over the group unless `--enable-dp-lm-head`.
+ *   (kv_lora_rank + qk_rope_head_dim) × layers on every rank whatever its attention TP (each card of a DP rank
+ *   keeps the rank's whole latents), GQA's `get_num_kv_heads(get_attention_tp_size())`; `profile_max_num_token`
+ *   sizes each rank's pool from its own card (`available − total × (1 − mem_fraction_static)`).
+ * - `models/deepseek_v2.py` `DeepseekV2AttentionMLA`: `fused_qkv_a_proj_with_mqa` (or `kv_a_proj_with_mqa`) and
+ *   the DSA indexer are `ReplicatedLinear`, `q_b_proj`, `kv_b_proj` and `o_proj` split by head over
+ *   `attn_tp_size`; the embedding `VocabParallelEmbedding(..., enable_tp=not is_dp_attention_enabled())` is whole
+ *   on every rank; the dense layers' MLP keeps the whole group's TP unless `--moe-dense-tp-size 1`
+ *   (`enable_moe_dense_fully_dp`: tp_size 1, whole on every card); the shared experts are `tp_size=1`, whole,
+ *   under the deepep backend; the lm_head stays vocab-parallel over the group unless `--enable-dp-lm-head`
+ *   (`ParallelLMHead(use_attn_tp_group=...)`: over the attention-TP group, T ÷ D times the share). Neither flag is
+ *   offered: each only adds bytes a card (src/plan/README.md says by how much).
  * Routed experts: E ÷ T a rank (SGLang's EP and DeepEP's low-latency buffer both need E divisible by T).
  * Only for the families `enable_dp_attention`'s help names ("Currently DeepSeek-V2 and Qwen 2/3 MoE models are
  * supported", server_args.py): DeepSeek V2/V3/R1/V3.2 and Kimi-K2 (DeepseekV3ForCausalLM), Qwen2/3-MoE.
  *
- * Listed on one node (the node's cards as one group: T pools where TP T keeps one copy of an MLA latent on
- * each card) and, only where one node's group does not hold it, over the fewest nodes of one fabric.
+ * Listed on one node (the node's cards as one group, every --dp-size that holds it; prune.ts keeps a D < T one
+ * only where no other layout of its cards beats it) and, only where the node's D = T group does not hold it, over
+ * the fewest nodes of one fabric at which some D does (every D that does there).
  */
 import { computeDtypeBytes } from "../../dtype.ts";
 import { geometryOfRange } from "../../geometries.ts";
@@ -47,32 +55,62 @@ export function sglangDpAttention(a: Artifact, c: EnumContext, pool: ClassPool, 
   const mem = pool.memoryBytes;
   if (experts % perNode === 0) {
     const hosts = singleNodeHosts(pool, perNode);
-    const one: Layout = {
-      id: "",
-      artifact: a,
-      engine: "sglang",
-      placement: dpaPlacement(pool.gpuClass, "", perNode, 1, hosts.nodeIds),
-      bitsPerWeight: bitsOf(a),
-      parts: [dpaPart(c.shape, a, pool.gpuClass, mem, perNode, false)],
-      host: null,
-      hosts: hosts.hosts,
-      freeNow: hosts.freeNow,
-      freeMemBytes: hosts.freeMemBytes,
-      cardsShort: 0,
-      replicas: hosts.replicas,
-      replicasFreeNow: hosts.replicasFreeNow,
-      dataParallel: perNode,
-    };
-    one.id = layoutId(a, "sglang", one.placement, "");
-    if (c.problem(one) === null) {
-      out.layouts.push(one);
-      return;
+    let whole = false;
+    for (const dp of dpSizesOf(c.shape, perNode, perNode)) {
+      const one: Layout = {
+        id: "",
+        artifact: a,
+        engine: "sglang",
+        placement: dpaPlacement(pool.gpuClass, "", perNode, 1, hosts.nodeIds, dp),
+        bitsPerWeight: bitsOf(a),
+        parts: [dpaPart(c.shape, a, pool.gpuClass, mem, perNode, dp, false)],
+        host: null,
+        hosts: hosts.hosts,
+        freeNow: hosts.freeNow,
+        freeMemBytes: hosts.freeMemBytes,
+        cardsShort: 0,
+        replicas: hosts.replicas,
+        replicasFreeNow: hosts.replicasFreeNow,
+        dataParallel: dp,
+      };
+      one.id = layoutId(a, "sglang", one.placement, "");
+      if (c.problem(one) === null) {
+        out.layouts.push(one);
+        if (dp === perNode) whole = true;
+      }
     }
+    // Over nodes only where the node's dp = tp group does not hold it, as before narrower ranks were planned.
+    if (whole) return;
   }
   acrossNodes(a, c, pool, mem, experts, out);
 }
 
-/** The fewest nodes of one named fabric whose cards, one DP-attention group, hold it; the first fabric that does. */
+/**
+ * The --dp-size values SGLang takes for a group of `ranks` cards, largest first: every divisor ≥ 2
+ * (server_args `_handle_data_parallelism`: `assert tp_size % dp_size == 0`, dp_size 1 turns DP attention off)
+ * whose attention-TP width tp ÷ dp splits the heads (`DeepseekV2AttentionMLA`: `assert num_heads % attn_tp_size
+ * == 0`; GQA's `QKVParallelLinear` splits or replicates the KV heads evenly) and stays on one node of `perNode`
+ * (attention-TP ranks are consecutive: `attn_tp_rank = tp_rank % attn_tp_size`). A DSA model gets dp = tp alone.
+ */
+function dpSizesOf(shape: ModelShape, ranks: number, perNode: number): number[] {
+  const out: number[] = [];
+  // DSA (DeepSeek-V3.2): server_args `if is_deepseek_nsa(hf_config)` sets `dp_size = tp_size` off NPU, whatever is given.
+  const nsa = shape.layerCaches.some((l) => l.kind === "mla" && (l.indexerBytesPerToken ?? 0) > 0);
+  for (let dp = ranks; dp >= (nsa ? ranks : 2); dp--) {
+    if (ranks % dp !== 0) continue;
+    const attnTp = ranks / dp;
+    if (attnTp > perNode || perNode % attnTp !== 0 || shape.attentionHeads % attnTp !== 0) continue;
+    const kv = shape.kvHeads;
+    if (kv > 0 && kv % attnTp !== 0 && attnTp % kv !== 0) continue;
+    out.push(dp);
+  }
+  return out;
+}
+
+/**
+ * The fewest nodes of one named fabric whose cards, one DP-attention group, hold it (every --dp-size that does
+ * there); the first fabric that does.
+ */
 function acrossNodes(a: Artifact, c: EnumContext, pool: ClassPool, mem: number, experts: number, out: Enumerated) {
   const perNode = pool.maxPerNode;
   // The weights alone need this many nodes' cards at the least (half the bytes: runtime fp8 halves a 16-bit checkpoint).
@@ -86,49 +124,77 @@ function acrossNodes(a: Artifact, c: EnumContext, pool: ClassPool, mem: number, 
     for (let n = fewest; n <= able.length && perNode * n <= experts; n++) {
       const ranks = perNode * n;
       if (experts % ranks !== 0) continue;
-      const layout: Layout = {
-        id: "",
-        artifact: a,
-        engine: "sglang",
-        placement: dpaPlacement(pool.gpuClass, fabric, perNode, n, order.ids.slice(0, n)),
-        bitsPerWeight: bitsOf(a),
-        parts: [dpaPart(c.shape, a, pool.gpuClass, mem, ranks, true)],
-        host: null,
-        hosts: order.able.length,
-        freeNow: order.freeCount >= n,
-        freeMemBytes: order.freeMem ? (order.freeMem[n - 1] ?? null) : null,
-        cardsShort: 0,
-        replicas: Math.floor(order.able.length / n),
-        replicasFreeNow: Math.floor(order.freeCount / n),
-        dataParallel: ranks,
-      };
-      layout.id = layoutId(a, "sglang", layout.placement, "");
-      const why = c.problem(layout);
-      if (why === null) {
-        out.layouts.push(layout);
-        return;
+      let listed = false;
+      let here: { at: string; why: string } | null = null;
+      for (const dp of dpSizesOf(c.shape, ranks, perNode)) {
+        const layout: Layout = {
+          id: "",
+          artifact: a,
+          engine: "sglang",
+          placement: dpaPlacement(pool.gpuClass, fabric, perNode, n, order.ids.slice(0, n), dp),
+          bitsPerWeight: bitsOf(a),
+          parts: [dpaPart(c.shape, a, pool.gpuClass, mem, ranks, dp, true)],
+          host: null,
+          hosts: order.able.length,
+          freeNow: order.freeCount >= n,
+          freeMemBytes: order.freeMem ? (order.freeMem[n - 1] ?? null) : null,
+          cardsShort: 0,
+          replicas: Math.floor(order.able.length / n),
+          replicasFreeNow: Math.floor(order.freeCount / n),
+          dataParallel: dp,
+        };
+        layout.id = layoutId(a, "sglang", layout.placement, "");
+        const why = c.problem(layout);
+        if (why === null) {
+          out.layouts.push(layout);
+          listed = true;
+        } else if (dp === ranks) {
+          here = { at: `${n} nodes × ${perNode} ${pool.gpuClass} on ${fabric}, DP attention ${ranks}`, why };
+        }
       }
-      refusal = { at: `${n} nodes × ${perNode} ${pool.gpuClass} on ${fabric}, DP attention ${ranks}`, why };
+      if (here) refusal = here;
+      if (!listed) continue;
+      // A narrower --dp-size held it where dp = tp did not: the refusal of dp = tp is still said.
+      if (here) out.refused.push({ artifact: a.name, engine: "sglang", where: here.at, reason: here.why });
+      return;
     }
   }
   // Said once: SGLang's own reserve for DP attention grows with the ranks (cuda_graph_max_bs × dp_size × 4.5 MiB).
   if (refusal) out.refused.push({ artifact: a.name, engine: "sglang", where: refusal.at, reason: refusal.why });
 }
 
-/** `nodes` × `perNode` cards as one DP-attention group: every card a rank of attention TP 1, EP over all of them. */
-function dpaPlacement(gpuClass: string, fabric: string, perNode: number, nodes: number, ids: string[]): Placement {
-  const p = basePlacement(gpuClass, fabric, perNode, nodes, 1, 1, true, ids);
-  p.dataParallel = perNode * nodes;
+/** `nodes` × `perNode` cards as one DP-attention group of `dp` ranks, each an attention-TP group of the rest, EP over all. */
+function dpaPlacement(
+  gpuClass: string,
+  fabric: string,
+  perNode: number,
+  nodes: number,
+  ids: string[],
+  dp: number,
+): Placement {
+  const p = basePlacement(gpuClass, fabric, perNode, nodes, (perNode * nodes) / dp, 1, true, ids);
+  p.dataParallel = dp;
   p.dpAttention = true;
   return p;
 }
 
 /**
- * One rank's card: its layers' attention whole, the rest of each layer (dense MLP, shared experts, router,
- * norms) a 1/ranks share (shared experts whole under deepep), E ÷ ranks routed experts, the embedding whole
- * and the lm_head a 1/ranks share; the KV geometry of attention TP 1 (every KV head, or the whole latent).
+ * One card of a DP rank of attention TP `ranks ÷ dp`: its layers' attention split by head over the attention-TP
+ * group (MLA's down-projections and DSA's indexer whole), the rest of each layer (dense MLP, shared experts,
+ * router, norms) a 1/ranks share (shared experts whole under deepep), E ÷ ranks routed experts, the embedding
+ * whole and the lm_head a 1/ranks share; the KV geometry of the attention TP (every KV head split, or the whole
+ * latent on each of the group's cards).
  */
-function dpaPart(shape: ModelShape, a: Artifact, gpuClass: string, mem: number, ranks: number, deepep: boolean): Part {
+function dpaPart(
+  shape: ModelShape,
+  a: Artifact,
+  gpuClass: string,
+  mem: number,
+  ranks: number,
+  dp: number,
+  deepep: boolean,
+): Part {
+  const attnTp = ranks / dp;
   const wp = weightParts(shape, a);
   const moe = shape.moe;
   const experts = moe?.routedExperts ?? 0;
@@ -141,22 +207,22 @@ function dpaPart(shape: ModelShape, a: Artifact, gpuClass: string, mem: number, 
   const shared = Math.min(sharedPerMoeLayer * moeLayers, (wp.layerBytes - attention) * shape.layers);
   const sharded = (wp.layerBytes - attention) * shape.layers - shared;
   const body =
-    shape.layers * attention +
+    shape.layers * attentionOnCard(shape, attention, perParam, attnTp) +
     shared +
     sharded / ranks +
     moeLayers * wp.expertLayerBytes * (experts > 0 ? Math.ceil(experts / ranks) / experts : 1 / ranks) +
     wp.projectorBytes;
   return {
     gpuClass,
-    cards: 1,
+    cards: attnTp,
     role: "",
     physicalBytes: mem,
     bodyBytes: body,
     embedBytes: wp.embedBytes + (shape.tiedEmbeddings === true ? 0 : wp.headBytes / ranks),
-    tensorParallel: 1,
+    tensorParallel: attnTp,
     pipelineParallel: 1,
     holdsOutput: true,
-    kv: geometryOfRange(shape, 0, shape.layers, 1),
+    kv: geometryOfRange(shape, 0, shape.layers, attnTp),
     ...(moe && moe.expertIntermediateSize > 0 && moeLayers > 0
       ? {
           routedExperts: {
@@ -167,6 +233,19 @@ function dpaPart(shape: ModelShape, a: Artifact, gpuClass: string, mem: number, 
         }
       : {}),
   };
+}
+
+/**
+ * One layer's attention bytes on a card of attention TP `attnTp` (`attention` the whole layer's): MLA's replicated
+ * down-projections whole and its head-split rest a 1/attnTp share; GQA's q/o a 1/attnTp share and its k/v the
+ * heads the card keeps (whole heads, replicated where attnTp exceeds them, as QKVParallelLinear does).
+ */
+function attentionOnCard(shape: ModelShape, attention: number, perParam: number, attnTp: number): number {
+  if (attnTp <= 1) return attention;
+  const replicated = Math.min(attention, (shape.attentionReplicatedParamsPerLayer ?? 0) * perParam);
+  const kv = shape.kvHeads;
+  const kvReplica = kv > 0 && attnTp > kv ? 2 * shape.hiddenSize * shape.headDim * perParam * (1 - kv / attnTp) : 0;
+  return replicated + (attention - replicated) / attnTp + kvReplica;
 }
 
 /**

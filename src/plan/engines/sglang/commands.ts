@@ -55,7 +55,7 @@ function sglangArgs(option: CommandOption, ctx: CommandContext): Arg[] {
 
 /**
  * DP attention (engines/serving/dpAttention.ts): `--tp-size` is the whole group and `--dp-size` the attention
- * ranks in it (server_args `_handle_data_parallelism`: `assert tp_size % dp_size == 0`), the experts over all of
+ * ranks in it, each of tp ÷ dp cards (server_args `_handle_data_parallelism`: `assert tp_size % dp_size == 0`), the experts over all of
  * them (`--ep-size`), across nodes through DeepEP. `--max-running-requests` is the whole engine's, which the
  * scheduler divides by dp_size, so it is rounded up to a multiple of the ranks (a share of 0 would admit none).
  */
@@ -74,7 +74,7 @@ function dpAttentionArgs(option: CommandOption, ctx: CommandContext, args: Arg[]
     pushFraction(
       args,
       "--mem-fraction-static",
-      workload.settings.memFractionStatic ?? sglangDpAttentionFraction(card.physicalBytes, ranks, mla),
+      workload.settings.memFractionStatic ?? sglangDpAttentionFraction(card.physicalBytes, ranks, dp, mla),
     );
   if (workload.kvDtype === "fp8") args.push(["--kv-cache-dtype", "fp8_e4m3"]);
   const perRank = Math.ceil(sequences(workload) / dp);

@@ -44,41 +44,46 @@ export function sglangEvalCard(
 }
 
 /**
- * One rank of SGLang's DP attention (engines/serving/dpAttention.ts): its own pool at the group's
- * mem_fraction_static (tp_size the whole group, with the DP-attention reserve), the group's NCCL context,
- * DeepEP's buffers across nodes, its share of the MTP layer, and its share of the sequences (the scheduler
- * divides --max-running-requests by dp_size: model_runner `server_args.max_running_requests // dp_size`).
+ * One card of SGLang's DP attention (engines/serving/dpAttention.ts): its own pool at the group's
+ * mem_fraction_static (tp_size the whole group, with the DP-attention reserve at dp_size), the group's NCCL
+ * context, DeepEP's buffers across nodes, its share of the MTP layer, and its DP rank's share of the sequences
+ * (the scheduler divides --max-running-requests by dp_size: model_runner `server_args.max_running_requests // dp_size`).
  */
 function dpAttentionCard(layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
-  const ranks = Math.max(1, layout.dataParallel);
+  const dp = Math.max(1, layout.dataParallel);
+  const ranks = dp * Math.max(1, part.tensorParallel);
   const s = resolveSettings("sglang", part.physicalBytes, w.settings, ranks, w.sequences, part.gpuClass);
   const mla = ctx.shape.layerCaches.some((l) => l.kind === "mla");
-  const fraction = w.settings.memFractionStatic ?? sglangDpAttentionFraction(part.physicalBytes, ranks, mla);
+  const fraction = w.settings.memFractionStatic ?? sglangDpAttentionFraction(part.physicalBytes, ranks, dp, mla);
   const elem = sglangKvElementBytes(w.kvDtype, runElemBytes(ctx.shape, s));
   const weights = servingWeights(part, ctx.shape, s);
   const comm = layout.placement.nodes > 1 ? sglangDeepEpBytes(ctx.shape, ranks) : 0;
   return cardEval("sglang", part, w, contextTokens, {
     settings: s,
     elementBytes: elem,
-    weightsBytes: weights.bodyBytes + weights.embedBytes - mtpBytesSkipped(part, ctx.shape, w.settings) / ranks,
+    // mtpBytes* take the part's attention-TP share: a 1/dp of that is the card's 1/ranks of the MTP layer.
+    weightsBytes: weights.bodyBytes + weights.embedBytes - mtpBytesSkipped(part, ctx.shape, w.settings) / dp,
     usableBytes: fraction * cudaTotalBytes(part.physicalBytes, part.gpuClass),
     engineBytes: sglangContextBytes(ranks) + comm,
     kvAt: (c) => sglangSequenceBytes(part.kv, elem, c),
     stepTokens: 1,
     stepBytes: sglangBytesPerToken(part.kv, elem),
-    sequences: Math.ceil(Math.max(1, w.sequences) / ranks),
+    sequences: Math.ceil(Math.max(1, w.sequences) / dp),
     outsideOk: true,
-    mtpWeightsBytes: mtpBytesLoaded(part, ctx.shape, w.settings) / ranks,
+    mtpWeightsBytes: mtpBytesLoaded(part, ctx.shape, w.settings) / dp,
     commBufferBytes: comm,
   });
 }
 
-/** SGLang's default --mem-fraction-static for a DP-attention group of `ranks` (dp = tp = ranks), kept per card and width. */
-export function sglangDpAttentionFraction(cardBytes: number, ranks: number, mla: boolean): number {
-  const key = `${cardBytes}|${ranks}|${mla ? 1 : 0}`;
+/**
+ * SGLang's default --mem-fraction-static for a DP-attention group of `tp` cards in `dp` ranks (its TP rule at
+ * tp_size `tp`, the graph reserve at dp_size `dp`), kept per card and split.
+ */
+export function sglangDpAttentionFraction(cardBytes: number, tp: number, dp: number, mla: boolean): number {
+  const key = `${cardBytes}|${tp}|${dp}|${mla ? 1 : 0}`;
   let f = dpaFractions.get(key);
   if (f === undefined) {
-    f = sglangMemFraction(cardBytes, ranks, mla, ranks);
+    f = sglangMemFraction(cardBytes, tp, mla, dp);
     dpaFractions.set(key, f);
   }
   return f;

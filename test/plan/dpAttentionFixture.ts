@@ -1,0 +1,18 @@
+/** What the DP-attention tests share: nodes of 8 cards, and DeepSeek-R1's attention and embedding from its config. */
+import type { Cluster } from "../../src/plan/index.ts";
+
+/** `n` nodes of 8 free `gpuClass` cards on one fabric, 2 TiB of host RAM each. */
+export const nodesOf8 = (gpuClass: string, n: number, fabric = "ib0"): Cluster => ({
+  nodes: Array.from({ length: n }, (_, i) => ({
+    id: `node-${i + 1}`,
+    fabric,
+    hostMemGib: 2048,
+    hostFreeGib: 2048,
+    devices: [{ class: gpuClass, count: 8, free: 8 }],
+  })),
+});
+
+// DeepSeek-R1's config: hidden 7,168, q_lora_rank 1,536, kv_lora_rank 512, 128 heads of 128 + 64 (rope), v 128.
+export const R1_ATTENTION_PARAMS =
+  7168 * 1536 + 1536 * 128 * (128 + 64) + 7168 * (512 + 64) + 512 * 128 * (128 + 128) + 128 * 128 * 7168;
+export const R1_EMBED_BYTES = 129_280 * 7168 * 2;
