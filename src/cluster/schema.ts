@@ -21,9 +21,11 @@ import {
 
 export * from "./bounds.ts";
 
-/** zod's message for a missing or mistyped value, in words that name the field. */
-export const typed = (what: string, expected: string) => (issue: { input: unknown }) =>
-  issue.input === undefined ? `${what} is missing` : `${what} must be ${expected}, not ${shown(issue.input)}`;
+/** zod's message for a missing or mistyped value, in words that name the field (and, missing, the key a file gives it by). */
+export const typed = (what: string, expected: string, key?: string) => (issue: { input: unknown }) =>
+  issue.input === undefined
+    ? `${what} is missing${key === undefined ? "" : `: give ${key}, ${expected}`}`
+    : `${what} must be ${expected}, not ${shown(issue.input)}`;
 
 /** A value as a message shows it: JSON, cut to 40 characters. */
 function shown(value: unknown): string {
@@ -40,9 +42,9 @@ function shown(value: unknown): string {
 const positiveZero = (n: number): number => (n === 0 ? 0 : n);
 
 /** A whole number of cards, 0 to MAX_DEVICES_PER_GROUP. */
-export const deviceCount = (what: string) =>
+export const deviceCount = (what: string, key?: string) =>
   z
-    .number({ error: typed(what, "a whole number of cards") })
+    .number({ error: typed(what, "a whole number of cards", key) })
     .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
     .refine((n) => n >= 0, { message: `${what} is negative: give 0 or more`, abort: true })
     .refine(Number.isInteger, { message: `${what} must be a whole number of cards, not a fraction`, abort: true })
@@ -52,9 +54,9 @@ export const deviceCount = (what: string) =>
     .transform(positiveZero);
 
 /** GiB, 0 to `max`. */
-export const gibAmount = (what: string, max: number) =>
+export const gibAmount = (what: string, max: number, key?: string) =>
   z
-    .number({ error: typed(what, "a number of GiB") })
+    .number({ error: typed(what, "a number of GiB", key) })
     .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
     .refine((n) => n >= 0, { message: `${what} is negative: give 0 or more GiB`, abort: true })
     .refine((n) => n <= max, { message: `${what} is absurd (over ${max} GiB): is it in MB? give GiB` })
@@ -86,13 +88,13 @@ export const fabricName = clusterText("the fabric", 'text such as "ib0", or ""')
 export const deviceMemGib = gibAmount("the memory a card", MAX_DEVICE_MEM_GIB).refine((n) => n > 0, {
   message: "the memory a card must be more than 0 GiB",
 });
-export const hostMemGib = (what: string) => gibAmount(what, MAX_HOST_MEM_GIB);
+export const hostMemGib = (what: string, key?: string) => gibAmount(what, MAX_HOST_MEM_GIB, key);
 
 /** A device group in Modelplan's JSON (snake_case). */
 export const deviceSchema = z.object(
   {
     class: cardClass,
-    count: deviceCount("the card count"),
+    count: deviceCount("the card count", "count"),
     free: deviceCount("the free count").optional(),
     mem_gib: deviceMemGib.optional(),
     /** Memory free now on each free device (nvidia-smi's total − used), for vLLM's start-up check. */
@@ -140,7 +142,7 @@ export const nodeSchema = z.object(
   {
     id: nodeId,
     fabric: fabricName.optional(),
-    host_mem_gib: hostMemGib("the RAM"),
+    host_mem_gib: hostMemGib("the RAM", "host_mem_gib"),
     host_free_gib: hostMemGib("the free RAM").optional(),
     /** The fabric's line rate per card in Gbit/s (400 for a DGX H100's ConnectX-7): what a replica across nodes pays per hop. */
     fabric_gbps: fabricGbps.optional(),

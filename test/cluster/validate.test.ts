@@ -81,6 +81,12 @@ describe("each bad value is named by node and field", () => {
       /h100-80g: the card count is absurd \(over 1024 on one node\)/,
     ],
     [
+      "a count left out: the message names the key a file gives it by",
+      node({}, { count: undefined }),
+      "devices[0].count",
+      /^Node 1 \(gpu-1\), h100-80g: the card count is missing: give count, a whole number of cards$/,
+    ],
+    [
       "a count that is text",
       node({}, { count: "8" }),
       "devices[0].count",
@@ -121,7 +127,7 @@ describe("each bad value is named by node and field", () => {
       "a missing RAM",
       node({ host_mem_gib: undefined, host_free_gib: undefined }),
       "host_mem_gib",
-      /^Node 1 \(gpu-1\): the RAM is missing$/,
+      /^Node 1 \(gpu-1\): the RAM is missing: give host_mem_gib, a number of GiB$/,
     ],
   ])("%s", (_, bad, field, message) => {
     const { cluster, errors } = validateCluster({ nodes: [bad] });
