@@ -95,13 +95,18 @@ export function placementLabel(p: Placement, engine?: Engine): string {
   return where(p.gpuClass, p.gpusPerNode, p.nodes, p.fabric) + (engine && serving(engine) ? splitWords(p) : "");
 }
 
-/** How a vLLM/SGLang replica splits its cards when its width alone does not say: " (TP 2 × PP 3)", " (DP 4 × TP 2)". */
+/**
+ * How a vLLM/SGLang replica splits its cards when its width alone does not say: " (TP 2 × PP 3)", " (DP 4 × TP 2)",
+ * and a mixture of experts' expert parallel (" (EP 8)"), which its TP-only twin on the same cards lacks.
+ */
 export function splitWords(p: Placement): string {
   const dp = p.dataParallel ?? 1;
+  // vLLM's and SGLang's expert group spans a stage's DP × TP ranks.
+  const ep = p.expertParallel ? `EP ${dp * p.tensorParallel}` : "";
   if (p.dpAttention === true) return ` (DP attention ${dp} × TP ${p.tensorParallel}, EP ${dp * p.tensorParallel})`;
-  if (dp > 1) return ` (DP ${dp} × TP ${p.tensorParallel})`;
-  if (inNodeStages(p)) return ` (TP ${p.tensorParallel} × PP ${p.pipelineParallel})`;
-  return "";
+  if (dp > 1) return ` (DP ${dp} × TP ${p.tensorParallel}${ep === "" ? "" : `, ${ep}`})`;
+  if (inNodeStages(p)) return ` (TP ${p.tensorParallel} × PP ${p.pipelineParallel}${ep === "" ? "" : `, ${ep}`})`;
+  return ep === "" ? "" : ` (${ep})`;
 }
 
 /** Whether a vLLM/SGLang placement's width does not say its split: data-parallel ranks, or pipeline stages that are not one a node. */

@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 import { catalogSnapshot } from "../../scripts/lib/catalog.ts";
 import {
   DEFAULT_WORKLOAD,
+  placementLabel,
   plan,
   readModel,
   withWorkload,
@@ -75,6 +76,11 @@ describe("every layout", () => {
       (o) => o.engine === "vllm" && o.placement.tensorParallel === 2 && plainTp(o),
     );
     expect(tp2.map((o) => o.placement.expertParallel).sort()).toEqual([false, true]);
+    // The two are told apart where they are listed: the terminal's line, what-to-buy's words.
+    const labels = tp2.map((o) => placementLabel(o.placement, o.engine));
+    expect(new Set(labels).size).toBe(2);
+    expect(labels).toContain("2 × h100-80g (EP 2)");
+    expect(labels).toContain("2 × h100-80g");
   });
 });
 
