@@ -518,6 +518,8 @@ async function observePageTasks(page: Page): Promise<void> {
 
 /** The long tasks since the last call, each named by its frame. */
 async function takePageTasks(page: Page): Promise<PageTask[]> {
+  // A frame and a task on, so the last long task's frame has been reported too.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 50))));
   return page.evaluate(() => {
     interface Frame extends PerformanceEntry {
       renderStart: number;
@@ -615,28 +617,26 @@ test("the Accuracy view, both tabs, and a log calibrated fetch no engine or cali
     console.log(
       `${what}: ${tasks(own.map((t) => t.ms))}${own.map((t) => ` [${t.frame}]`).join("")}; the test driver's: ${tasks(driver)}`,
     );
-    expect(
-      own.filter((t) => t.ms > limitMs),
-      `long tasks over ${limitMs.toFixed(0)} ms: ${what}`,
-    ).toEqual([]);
+    // Soft: every phase is measured and named in one run.
+    expect
+      .soft(
+        own.filter((t) => t.ms > limitMs),
+        `long tasks over ${limitMs.toFixed(0)} ms: ${what}`,
+      )
+      .toEqual([]);
     return own.map((t) => t.ms);
   };
   // A pointer rests on the summary on its way to the click (the worker starts on it: App.tsx's prepareAccuracy).
-  await page.getByText("Accuracy: what Modelplan predicts").hover();
+  await page.locator("summary", { hasText: "Accuracy: what Modelplan predicts" }).hover();
   await page.waitForTimeout(HOVER_TO_CLICK_MS);
   const casesMs = await timedOpen(page, "Accuracy: what Modelplan predicts", ".accuracy-cases tbody tr");
   // Found by CSS from here to the log's end: Playwright's role and label queries walk the whole document on the
-  // page's thread, a task Long Animation Frame timing names no script for (133 ms on the speed tab's page here).
+  // page's thread, the driver's work (PageTask.driver), which a busy page makes long.
   await expect(page.locator("h4", { hasText: "vLLM 0.29" })).toBeVisible();
   await page.waitForLoadState("networkidle");
   const casesTasks = await noLongTask("the memory cases opened");
-  // Every memory case: the 57 startups of 0.19 and older and the 2026 ones by release (test/ui/Accuracy.test.tsx),
-  // counted with the header row by the table; only those in and around its box are drawn.
-  const cases = page.locator('[role="region"][aria-label="Every calibration case"]');
-  await expect(cases.locator("table")).toHaveAttribute("aria-rowcount", String(57 + 1));
-  expect(await cases.locator("tbody tr[aria-rowindex]").count()).toBeLessThan(57);
 
-  await page.getByText("Speed: predicted against public benchmarks").hover();
+  await page.locator("summary", { hasText: "Speed: predicted against public benchmarks" }).hover();
   await page.waitForTimeout(HOVER_TO_CLICK_MS);
   const speedMs = await timedOpen(
     page,
@@ -646,6 +646,14 @@ test("the Accuracy view, both tabs, and a log calibrated fetch no engine or cali
   const figures = page.locator('[role="region"][aria-label="Every speed figure"]');
   await page.waitForLoadState("networkidle");
   const speedTasks = await noLongTask("the speed tab opened");
+  console.log(
+    `cases drawn ${casesMs.toFixed(0)} ms after the click (${tasks(casesTasks)}), speed tab ${speedMs.toFixed(0)} ms (${tasks(speedTasks)}); load per core ${((loadavg()[0] ?? 0) / availableParallelism()).toFixed(1)}`,
+  );
+  // Every memory case: the 57 startups of 0.19 and older and the 2026 ones by release (test/ui/Accuracy.test.tsx),
+  // counted with the header row by the table; only those in and around its box are drawn.
+  const cases = page.locator('[role="region"][aria-label="Every calibration case"]');
+  await expect(cases.locator("table")).toHaveAttribute("aria-rowcount", String(57 + 1));
+  expect(await cases.locator("tbody tr[aria-rowindex]").count()).toBeLessThan(57);
   // Scrolled to its end, the box draws the last figure: every row is reachable.
   const rowCount = Number(await figures.locator("table").getAttribute("aria-rowcount"));
   expect(rowCount).toBeGreaterThan(500);
@@ -659,7 +667,7 @@ test("the Accuracy view, both tabs, and a log calibrated fetch no engine or cali
   const accuracy = scripts.slice(before);
   const accuracyFetched = engineAndSize(accuracy);
   console.log(
-    `Accuracy opened: ${accuracy.length} page scripts (${accuracy.join(", ")}), ${(accuracyFetched.gzipBytes / 1024).toFixed(1)} KB gzipped; cases drawn ${casesMs.toFixed(0)} ms after the click (${tasks(casesTasks)}), speed tab ${speedMs.toFixed(0)} ms (${tasks(speedTasks)}); load per core ${((loadavg()[0] ?? 0) / availableParallelism()).toFixed(1)}`,
+    `Accuracy opened: ${accuracy.length} page scripts (${accuracy.join(", ")}), ${(accuracyFetched.gzipBytes / 1024).toFixed(1)} KB gzipped`,
   );
   test.info().annotations.push({
     type: "Accuracy view",
