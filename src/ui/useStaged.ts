@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from "react";
 
 /**
  * How many of a view's `total` parts to draw: one more each frame, from the first. Issue 19: the Accuracy view
@@ -12,7 +12,8 @@ export function useStaged(total: number): number {
     // After the frame that paints this part: the next is its own task.
     let timer = 0;
     const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(() => setShown((n) => n + 1), 0);
+      // In a transition, so React renders the part in slices it yields between (a plain update renders in one).
+      timer = window.setTimeout(() => startTransition(() => setShown((n) => n + 1)), 0);
     });
     return () => {
       cancelAnimationFrame(frame);
