@@ -596,7 +596,7 @@ const VLLM_019_LOG = (
  */
 /**
  * Issue 19's bar while the Accuracy view is used: no long task over 50 ms. On main's build (every row drawn),
- * the speed tab's 592 rows were one 65–104 ms frame of style and layout and the memory cases' one of 81–95 ms.
+ * the speed tab's 592 rows were one 82–150 ms task (69–139 ms style and layout), the memory cases one of 53–101 ms.
  */
 const ACCURACY_LONG_TASK_LIMIT_MS = 50;
 /** A hand's pause between reaching a summary and clicking it: the head start the worker is given. */

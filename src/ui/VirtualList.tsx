@@ -65,9 +65,9 @@ const FIRST_RECT = { width: 1280, height: 400 };
 /**
  * A long table with only the rows in (and just around) its scroll box in the DOM, still a table: the header
  * row, row headers and aria-rowcount/aria-rowindex tell assistive technology where a row sits among them all.
- * Issue 19: drawn whole, the Accuracy view's 592 speed rows cost one 65–81 ms style-and-layout task (Long
- * Animation Frame timing; React's own work was 5–7 ms slices). What is lost: find in page sees only the
- * drawn rows; the box scrolls by keyboard (it takes focus) to the others.
+ * Issue 19: drawn whole, the Accuracy view's 592 speed rows cost one 82–150 ms task, 69–139 ms of it style and
+ * layout (Long Animation Frame timing; React's own work was 5–7 ms slices), which slicing the render cannot
+ * split. What is lost: find in page sees only the drawn rows; the box scrolls by keyboard (it takes focus).
  */
 export function VirtualTable({ label, className, head, columns, count, keyOf, estimatePx, cells }: VirtualTableProps) {
   const scroller = useRef<HTMLDivElement>(null);
