@@ -159,8 +159,8 @@ function verdict(r: AccuracyRow): string {
   return `${outcome}; ${predicted}`;
 }
 
-/** A case of one figure (styles.css: .accuracy-cases): its row's height before it is measured. */
-const CASE_ROW_PX = 64;
+/** A case row before it is measured: most print five or six figures, a line or two each (~150-220 px at 1280 px wide). */
+const CASE_ROW_PX = 160;
 
 /** The cases as a table whose rows are drawn as they scroll into its box (VirtualTable says why). */
 function CaseTable({ label, rows }: { label: string; rows: AccuracyRow[] }) {
