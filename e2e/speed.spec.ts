@@ -474,13 +474,91 @@ function calibrationScripts(files: readonly string[]): string[] {
   });
 }
 
-/** The long tasks since the last call (or since the page's first script), and a fresh count from here. */
-async function takeLongTasks(page: Page): Promise<number[]> {
+/** A long task, and whether the page's own work accounts for it (Long Animation Frame timing). */
+interface PageTask {
+  ms: number;
+  /** What ran in its frame: each script's source URL, function and invoker, and style and layout. */
+  frame: string;
+  /**
+   * Less than half of it the page's scripts or rendering: the test driver's own work. A Chromium trace of such a
+   * task shows a blink.mojom.DevToolsSession message running JavaScript outside the page's world (Playwright's
+   * selector and actionability code over the whole document): what took 486–724 ms after a log was pasted.
+   */
+  driver: boolean;
+}
+
+/** Every long task from the page's first script on, each with the Long Animation Frame that holds it. */
+async function observePageTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    interface Script {
+      sourceURL: string;
+      sourceFunctionName: string;
+      invoker: string;
+      duration: number;
+      forcedStyleAndLayoutDuration: number;
+    }
+    interface Frame extends PerformanceEntry {
+      renderStart: number;
+      styleAndLayoutStart: number;
+      scripts: Script[];
+    }
+    const w = window as unknown as { pageTasks: PerformanceEntry[]; pageFrames: Frame[] };
+    w.pageTasks = [];
+    w.pageFrames = [];
+    new PerformanceObserver((list) => w.pageTasks.push(...list.getEntries())).observe({
+      type: "longtask",
+      buffered: true,
+    });
+    new PerformanceObserver((list) => w.pageFrames.push(...(list.getEntries() as Frame[]))).observe({
+      type: "long-animation-frame",
+      buffered: true,
+    });
+  });
+}
+
+/** The long tasks since the last call, each named by its frame. */
+async function takePageTasks(page: Page): Promise<PageTask[]> {
+  // A frame and a task on, so the last long task's frame has been reported too.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 50))));
   return page.evaluate(() => {
-    const w = window as unknown as { longTasksMs: number[] };
-    const taken = w.longTasksMs;
-    w.longTasksMs = [];
-    return taken;
+    interface Frame extends PerformanceEntry {
+      renderStart: number;
+      styleAndLayoutStart: number;
+      scripts: {
+        startTime: number;
+        sourceURL: string;
+        sourceFunctionName: string;
+        invoker: string;
+        duration: number;
+        forcedStyleAndLayoutDuration: number;
+      }[];
+    }
+    const w = window as unknown as { pageTasks: PerformanceEntry[]; pageFrames: Frame[] };
+    const tasks = w.pageTasks;
+    const frames = w.pageFrames;
+    w.pageTasks = [];
+    w.pageFrames = [];
+    return tasks.map((t) => {
+      const f = frames.find((f) => f.startTime <= t.startTime + 1 && t.startTime < f.startTime + f.duration);
+      if (!f) return { ms: t.duration, frame: "no frame", driver: false };
+      const end = f.startTime + f.duration;
+      const renderMs = f.renderStart > 0 ? end - f.renderStart : 0;
+      const layoutMs = f.styleAndLayoutStart > 0 ? end - f.styleAndLayoutStart : 0;
+      const within = (at: number) => at >= t.startTime && at <= t.startTime + t.duration;
+      const pageMs =
+        f.scripts.filter((s) => within(s.startTime)).reduce((sum, s) => sum + s.duration, 0) +
+        (f.renderStart > 0 && within(f.renderStart) ? end - f.renderStart : 0);
+      const scripts = f.scripts.map(
+        (s) =>
+          `${s.invoker} ${s.sourceURL.replace(/^.*\//, "")}:${s.sourceFunctionName || "?"} ${s.duration.toFixed(0)} ms (forced layout ${s.forcedStyleAndLayoutDuration.toFixed(0)})`,
+      );
+      return {
+        ms: t.duration,
+        frame: `page's ${pageMs.toFixed(0)} ms; ${f.duration.toFixed(0)} ms frame: rendering ${renderMs.toFixed(0)} ms, style and layout ${layoutMs.toFixed(0)}; ${scripts.join("; ") || "no script"}`,
+        // LoAF lists every script entry point over 5 ms: what of the task the page's scripts and rendering were.
+        driver: pageMs < t.duration / 2,
+      };
+    });
   });
 }
 
@@ -516,34 +594,85 @@ const VLLM_019_LOG = (
  * calibration worker: the page's thread fetches only their drawing. On main (bd2c6f4) opening the view fetched the
  * engine's evaluate chunk and the cases, and the log's chunk carried the parser and calibrate.ts.
  */
+/**
+ * Issue 19's bar while the Accuracy view is used: no long task over 50 ms. On main's build (every row drawn),
+ * the speed tab's 592 rows were one 82–150 ms task (69–139 ms style and layout), the memory cases one of 53–101 ms.
+ */
+const ACCURACY_LONG_TASK_LIMIT_MS = 50;
+/** A hand's pause between reaching a summary and clicking it: the head start the worker is given. */
+const HOVER_TO_CLICK_MS = 150;
+
 test("the Accuracy view, both tabs, and a log calibrated fetch no engine or calibration code on the page's thread (issue 19)", async ({
   page,
   context,
 }) => {
   const network = await routeNetwork(context, ORIGIN);
-  await observeLongTasks(page);
+  await observePageTasks(page);
   const scripts = await openedExample(page);
-  await takeLongTasks(page);
+  await takePageTasks(page);
   const before = scripts.length;
+  // Issue 19's bar, wall-clock as the drag test's: scaled by the machine's load per core.
+  const limitMs = ACCURACY_LONG_TASK_LIMIT_MS * Math.max(1, (loadavg()[0] ?? 0) / availableParallelism());
+  const tasks = (ms: number[]) => `${ms.length} long tasks, longest ${Math.max(0, ...ms).toFixed(0)} ms`;
+  /** The page's long tasks since the last call (the driver's printed apart), none over the bar. */
+  const noLongTask = async (what: string): Promise<number[]> => {
+    const taken = await takePageTasks(page);
+    const own = taken.filter((t) => !t.driver);
+    const driver = taken.filter((t) => t.driver).map((t) => t.ms);
+    console.log(
+      `${what}: ${tasks(own.map((t) => t.ms))}${own.map((t) => ` [${t.frame}]`).join("")}; the test driver's: ${tasks(driver)}`,
+    );
+    // Soft: every phase is measured and named in one run.
+    expect
+      .soft(
+        own.filter((t) => t.ms > limitMs),
+        `long tasks over ${limitMs.toFixed(0)} ms: ${what}`,
+      )
+      .toEqual([]);
+    return own.map((t) => t.ms);
+  };
+  // A pointer rests on the summary on its way to the click (the worker starts on it: App.tsx's prepareAccuracy).
+  await page.locator("summary", { hasText: "Accuracy: what Modelplan predicts" }).hover();
+  await page.waitForTimeout(HOVER_TO_CLICK_MS);
   const casesMs = await timedOpen(page, "Accuracy: what Modelplan predicts", ".accuracy-cases tbody tr");
-  // Every memory case: the 57 startups of 0.19 and older and the 2026 ones by release (test/ui/Accuracy.test.tsx).
-  await expect(page.getByRole("region", { name: "Every calibration case" }).locator("tbody tr")).toHaveCount(57);
-  await expect(page.getByRole("heading", { name: "vLLM 0.29", level: 4 })).toBeVisible();
+  // Found by CSS from here to the log's end: Playwright's role and label queries walk the whole document on the
+  // page's thread, the driver's work (PageTask.driver), which a busy page makes long.
+  await expect(page.locator("h4", { hasText: "vLLM 0.29" })).toBeVisible();
   await page.waitForLoadState("networkidle");
-  const casesTasks = await takeLongTasks(page);
+  const casesTasks = await noLongTask("the memory cases opened");
+
+  await page.locator("summary", { hasText: "Speed: predicted against public benchmarks" }).hover();
+  await page.waitForTimeout(HOVER_TO_CLICK_MS);
   const speedMs = await timedOpen(
     page,
     "Speed: predicted against public benchmarks",
     '[aria-label="Every speed figure"] tbody tr',
   );
-  await expect(page.getByRole("region", { name: "Every speed figure" }).locator("tbody tr")).not.toHaveCount(0);
+  const figures = page.locator('[role="region"][aria-label="Every speed figure"]');
   await page.waitForLoadState("networkidle");
-  const speedTasks = await takeLongTasks(page);
+  const speedTasks = await noLongTask("the speed tab opened");
+  console.log(
+    `cases drawn ${casesMs.toFixed(0)} ms after the click (${tasks(casesTasks)}), speed tab ${speedMs.toFixed(0)} ms (${tasks(speedTasks)}); load per core ${((loadavg()[0] ?? 0) / availableParallelism()).toFixed(1)}`,
+  );
+  // Every memory case: the 57 startups of 0.19 and older and the 2026 ones by release (test/ui/Accuracy.test.tsx),
+  // counted with the header row by the table; only those in and around its box are drawn.
+  const cases = page.locator('[role="region"][aria-label="Every calibration case"]');
+  await expect(cases.locator("table")).toHaveAttribute("aria-rowcount", String(57 + 1));
+  expect(await cases.locator("tbody tr[aria-rowindex]").count()).toBeLessThan(57);
+  // Scrolled to its end, the box draws the last figure: every row is reachable.
+  const rowCount = Number(await figures.locator("table").getAttribute("aria-rowcount"));
+  expect(rowCount).toBeGreaterThan(500);
+  expect(await figures.locator("tbody tr[aria-rowindex]").count()).toBeLessThan(100);
+  // Again until it holds: rows measured as they are drawn move the end while the box scrolls to it.
+  await expect(async () => {
+    await figures.evaluate((box) => box.scrollTo({ top: box.scrollHeight }));
+    await expect(figures.locator(`tr[aria-rowindex="${rowCount}"]`)).toBeVisible({ timeout: 500 });
+  }).toPass({ timeout: 10_000 });
+  await noLongTask("the speed figures scrolled to their end");
   const accuracy = scripts.slice(before);
   const accuracyFetched = engineAndSize(accuracy);
-  const tasks = (ms: number[]) => `${ms.length} long tasks, longest ${Math.max(0, ...ms).toFixed(0)} ms`;
   console.log(
-    `Accuracy opened: ${accuracy.length} page scripts (${accuracy.join(", ")}), ${(accuracyFetched.gzipBytes / 1024).toFixed(1)} KB gzipped; cases drawn ${casesMs.toFixed(0)} ms after the click (${tasks(casesTasks)}), speed tab ${speedMs.toFixed(0)} ms (${tasks(speedTasks)}); load per core ${((loadavg()[0] ?? 0) / availableParallelism()).toFixed(1)}`,
+    `Accuracy opened: ${accuracy.length} page scripts (${accuracy.join(", ")}), ${(accuracyFetched.gzipBytes / 1024).toFixed(1)} KB gzipped`,
   );
   test.info().annotations.push({
     type: "Accuracy view",
@@ -554,26 +683,26 @@ test("the Accuracy view, both tabs, and a log calibrated fetch no engine or cali
 
   if (!VLLM_019_LOG) throw new Error("no vLLM 0.19 log in test/fixtures/logs/calibration-quotes.json");
   const beforeLog = scripts.length;
-  await page.getByRole("button", { name: "Commands" }).first().click();
-  await page.getByText("Calibrate from a startup log").click();
-  await expect(page.getByLabel("Startup log")).toBeVisible();
+  await page
+    .locator("button", { hasText: /^Commands$/ })
+    .first()
+    .click();
+  await page.locator("summary", { hasText: "Calibrate from a startup log" }).click();
+  const log = page.locator(".calibrate-from-log textarea");
+  await expect(log).toBeVisible();
   await page.waitForLoadState("networkidle");
+  await noLongTask("Commands and the log form opened");
   // From here every long task is the log's: its reading and comparison, and the drawing of the table.
-  await takeLongTasks(page);
-  await page.getByLabel("Startup log").fill(VLLM_019_LOG);
-  await expect(page.getByRole("status").filter({ hasText: "Read a vllm log." })).toBeVisible({ timeout: 30_000 });
+  await log.fill(VLLM_019_LOG);
+  await expect(page.locator('[role="status"]', { hasText: "Read a vllm log." })).toBeVisible({ timeout: 30_000 });
   // What vLLM printed, in the measured column: "Model loading took 14.99 GiB memory".
-  await expect(
-    page
-      .getByRole("row", { name: /Weights per card/ })
-      .getByRole("cell")
-      .nth(1),
-  ).toHaveText("14.99 GiB");
+  await expect(page.locator("table.calibration tr", { hasText: "Weights per card" }).locator("td").nth(1)).toHaveText(
+    "14.99 GiB",
+  );
   await page.waitForLoadState("networkidle");
   const calibrate = scripts.slice(beforeLog);
-  console.log(
-    `Commands and a log calibrated: ${calibrate.length} page scripts (${calibrate.join(", ")}); ${tasks(await takeLongTasks(page))}`,
-  );
+  await noLongTask("a log pasted and calibrated");
+  console.log(`Commands and a log calibrated: ${calibrate.length} page scripts (${calibrate.join(", ")})`);
   expect(engineAndSize(calibrate).engine).toEqual([]);
   expect(calibrationScripts(calibrate)).toEqual([]);
   expect(network.blocked).toEqual([]);

@@ -50,7 +50,8 @@ import { checkSplit, usePlanView } from "./usePlanView.ts";
 import { hubFallbackReason, isBundled, quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
 
 /** The accuracy view's drawing, loaded when a user opens it; its cases are made in the calibration worker (calibrationClient.ts). */
-const Accuracy = lazy(() => import("../ui/Accuracy.tsx").then((m) => ({ default: m.AccuracyFromWorker })));
+const loadAccuracy = () => import("../ui/Accuracy.tsx");
+const Accuracy = lazy(() => loadAccuracy().then((m) => ({ default: m.AccuracyFromWorker })));
 /** The Deploy panel and its manifest writers load when an option is opened, not with the page (e2e/speed.spec.ts budget). */
 // Calibrate-from-a-log's form loads after the first screen, under a closed disclosure; the calibration worker reads the log.
 const CalibrateFromLog = lazy(() =>
@@ -584,6 +585,16 @@ function repoStatus(
   return ready;
 }
 
+/**
+ * The worker starts on the tables and the view's chunk is fetched when a pointer enters the summary or focus
+ * reaches it, as the Pareto chart's is (TradeOff.tsx): the ~150–300 ms a hand takes to click is theirs. Each
+ * is asked once (the client keeps its promise, the bundler its import).
+ */
+function prepareAccuracy(): void {
+  void calibration.accuracy();
+  void loadAccuracy();
+}
+
 /** Issue 7's accuracy view, fetched and drawn only once a user opens it. */
 function AccuracyDisclosure() {
   const [open, setOpen] = useState(false);
@@ -595,12 +606,14 @@ function AccuracyDisclosure() {
       className="panel accuracy-panel"
       onToggle={(e) => {
         const opened = e.currentTarget.open;
-        // The calibration worker starts on the tables while the view's own chunk is fetched.
-        if (opened) void calibration.accuracy();
+        // Opened without a pointer or focus first (a script, find in page): the worker starts now.
+        if (opened) prepareAccuracy();
         startTransition(() => setOpen(opened));
       }}
     >
-      <summary>Accuracy: what Modelplan predicts against what engines printed</summary>
+      <summary onPointerEnter={prepareAccuracy} onFocus={prepareAccuracy}>
+        Accuracy: what Modelplan predicts against what engines printed
+      </summary>
       {loading ? <p className="muted">Loading the calibration cases…</p> : null}
       <Suspense fallback={<p className="muted">Loading the calibration cases…</p>}>
         {open ? <Accuracy from={calibration} /> : null}

@@ -5,9 +5,12 @@ import type { AccuracyTables, FigureSummary } from "../calibration/accuracyView.
 import type { SpeedTables } from "../calibration/speedAccuracy.ts";
 import { withinTolerance } from "../calibration/tolerance.ts";
 import { TableScroll } from "./TableScroll.tsx";
+import { useStaged } from "./useStaged.ts";
+import { VirtualTable } from "./VirtualList.tsx";
 
 /** The speed tab's drawing is a chunk of its own, fetched when the tab is opened. */
-const SpeedAccuracy = lazy(() => import("./SpeedAccuracy.tsx").then((m) => ({ default: m.SpeedAccuracyFromWorker })));
+const loadSpeedAccuracy = () => import("./SpeedAccuracy.tsx");
+const SpeedAccuracy = lazy(() => loadSpeedAccuracy().then((m) => ({ default: m.SpeedAccuracyFromWorker })));
 
 /** Where the view's tables are made: the calibration worker (src/app/calibrationClient.ts). */
 export interface AccuracySource {
@@ -39,6 +42,13 @@ export function Accuracy({ tables, speed }: AccuracyProps) {
   const { cases, overview, releases } = tables;
   const [speedOpen, setSpeedOpen] = useState(false);
   const [loadingSpeed, startTransition] = useTransition();
+  // The means, the case table, the speed tab, then each release's cases: a part a frame (useStaged says why).
+  const staged = useStaged(3 + releases.length);
+  // As the view's own summary (App.tsx's prepareAccuracy): the tables are asked and the chunk fetched on the way to the click.
+  const prepareSpeed = () => {
+    void speed();
+    void loadSpeedAccuracy();
+  };
   return (
     <section className="accuracy" aria-labelledby="accuracy-title">
       <h2 id="accuracy-title">Accuracy</h2>
@@ -52,34 +62,34 @@ export function Accuracy({ tables, speed }: AccuracyProps) {
       <TableScroll label="Mean and worst error of each figure">
         <SummaryTable figures={overview.figures} />
       </TableScroll>
-      <TableScroll label="Every calibration case">
-        <CaseTable rows={cases} />
-      </TableScroll>
-      <details
-        className="speed-accuracy"
-        onToggle={(e) => {
-          const opened = e.currentTarget.open;
-          // Asked as the tab opens, while its drawing's chunk is fetched; opened in a transition (App.tsx's
-          // AccuracyDisclosure says why).
-          if (opened) void speed();
-          startTransition(() => setSpeedOpen(opened));
-        }}
-      >
-        <summary>Speed: predicted against public benchmarks</summary>
-        {loadingSpeed ? <p className="muted">Loading the benchmark figures…</p> : null}
-        <Suspense fallback={<p className="muted">Loading the benchmark figures…</p>}>
-          {speedOpen ? <SpeedAccuracy load={speed} /> : null}
-        </Suspense>
-      </details>
-      <h3>The releases people run today (2026 startups)</h3>
-      {releases.map((g) => (
+      {staged > 1 ? <CaseTable label="Every calibration case" rows={cases} /> : null}
+      {staged > 2 ? (
+        <details
+          className="speed-accuracy"
+          onToggle={(e) => {
+            const opened = e.currentTarget.open;
+            // Asked as the tab opens, while its drawing's chunk is fetched; opened in a transition (App.tsx's
+            // AccuracyDisclosure says why).
+            if (opened) prepareSpeed();
+            startTransition(() => setSpeedOpen(opened));
+          }}
+        >
+          <summary onPointerEnter={prepareSpeed} onFocus={prepareSpeed}>
+            Speed: predicted against public benchmarks
+          </summary>
+          {loadingSpeed ? <p className="muted">Loading the benchmark figures…</p> : null}
+          <Suspense fallback={<p className="muted">Loading the benchmark figures…</p>}>
+            {speedOpen ? <SpeedAccuracy load={speed} /> : null}
+          </Suspense>
+        </details>
+      ) : null}
+      {staged > 2 ? <h3>The releases people run today (2026 startups)</h3> : null}
+      {releases.slice(0, Math.max(0, staged - 3)).map((g) => (
         <section key={g.release} aria-label={g.release}>
           <h4>{g.release}</h4>
           <Verdicts falseFits={g.overview.falseFits} falseRefusals={g.overview.falseRefusals} />
           {g.overview.figures.length > 0 ? <SummaryTable figures={g.overview.figures} /> : null}
-          <TableScroll label={`The ${g.release} cases`}>
-            <CaseTable rows={g.rows} />
-          </TableScroll>
+          <CaseTable label={`The ${g.release} cases`} rows={g.rows} />
         </section>
       ))}
     </section>
@@ -149,54 +159,74 @@ function verdict(r: AccuracyRow): string {
   return `${outcome}; ${predicted}`;
 }
 
-function CaseTable({ rows }: { rows: AccuracyRow[] }) {
+/** A case row before it is measured: most print five or six figures, a line or two each (~150-220 px at 1280 px wide). */
+const CASE_ROW_PX = 160;
+
+/** The cases as a table whose rows are drawn as they scroll into its box (VirtualTable says why). */
+function CaseTable({ label, rows }: { label: string; rows: AccuracyRow[] }) {
   return (
-    <table className="accuracy-cases">
-      <caption>Every case: predicted, measured and the error of each figure</caption>
-      <thead>
-        <tr>
-          <th scope="col">Case</th>
-          <th scope="col">Where</th>
-          <th scope="col">Outcome</th>
-          <th scope="col">Figures (predicted / measured, error)</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.id}>
-            <th scope="row">
-              <a href={r.sourceUrl} target="_blank" rel="noreferrer">
-                {r.model}
-              </a>
-              <div className="hint">
-                {r.engine} {r.engineVersion}
-              </div>
-            </th>
-            <td>
-              {r.gpu}, TP {r.tensorParallel}
-              {r.pipelineParallel > 1 ? ` × PP ${r.pipelineParallel}` : ""}
-              {r.contextTokens > 0 ? `, ${r.contextTokens.toLocaleString("en-US")} tokens` : ""}
-            </td>
-            <td className={!r.ran && r.predictedFits === true ? "bad" : undefined}>{verdict(r)}</td>
-            <td>
-              {r.metrics.length === 0 ? (
-                <span className="hint">{r.note || "nothing compared"}</span>
-              ) : (
-                <ul className="metrics">
-                  {r.metrics.map((m) => (
-                    <li key={m.name} className={withinTolerance(m) ? undefined : "bad"}>
-                      {m.name}: {figure(m.predicted, m.unit)} / {figure(m.measured, m.unit)} {m.unit},{" "}
-                      {m.errorPct >= 0 ? "+" : ""}
-                      {m.errorPct.toFixed(2)}% (≤ {m.tolerancePct.toFixed(1)}%)
-                    </li>
-                  ))}
-                </ul>
-              )}
-              {r.metrics.length > 0 && r.note ? <div className="hint">{r.note}</div> : null}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <VirtualTable
+      label={label}
+      className="accuracy-cases"
+      columns={4}
+      count={rows.length}
+      keyOf={(i) => rows[i]?.id ?? ""}
+      estimatePx={CASE_ROW_PX}
+      head={
+        <>
+          <caption>Every case: predicted, measured and the error of each figure</caption>
+          <thead>
+            <tr aria-rowindex={1}>
+              <th scope="col">Case</th>
+              <th scope="col">Where</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Figures (predicted / measured, error)</th>
+            </tr>
+          </thead>
+        </>
+      }
+      cells={(i) => {
+        const r = rows[i];
+        return r ? <CaseCells row={r} /> : null;
+      }}
+    />
+  );
+}
+
+/** One case's cells: its model linked to the log or thread it came from, then each figure against its tolerance. */
+export function CaseCells({ row: r }: { row: AccuracyRow }) {
+  return (
+    <>
+      <th scope="row">
+        <a href={r.sourceUrl} target="_blank" rel="noreferrer">
+          {r.model}
+        </a>
+        <div className="hint">
+          {r.engine} {r.engineVersion}
+        </div>
+      </th>
+      <td>
+        {r.gpu}, TP {r.tensorParallel}
+        {r.pipelineParallel > 1 ? ` × PP ${r.pipelineParallel}` : ""}
+        {r.contextTokens > 0 ? `, ${r.contextTokens.toLocaleString("en-US")} tokens` : ""}
+      </td>
+      <td className={!r.ran && r.predictedFits === true ? "bad" : undefined}>{verdict(r)}</td>
+      <td>
+        {r.metrics.length === 0 ? (
+          <span className="hint">{r.note || "nothing compared"}</span>
+        ) : (
+          <ul className="metrics">
+            {r.metrics.map((m) => (
+              <li key={m.name} className={withinTolerance(m) ? undefined : "bad"}>
+                {m.name}: {figure(m.predicted, m.unit)} / {figure(m.measured, m.unit)} {m.unit},{" "}
+                {m.errorPct >= 0 ? "+" : ""}
+                {m.errorPct.toFixed(2)}% (≤ {m.tolerancePct.toFixed(1)}%)
+              </li>
+            ))}
+          </ul>
+        )}
+        {r.metrics.length > 0 && r.note ? <div className="hint">{r.note}</div> : null}
+      </td>
+    </>
   );
 }

@@ -1,7 +1,8 @@
 import { use } from "react";
 import type { Answer } from "../app/calibrationWire.ts";
-import type { SpeedTables } from "../calibration/speedAccuracy.ts";
+import type { SpeedAccuracyRow as SpeedRow, SpeedTables } from "../calibration/speedAccuracy.ts";
 import { TableScroll } from "./TableScroll.tsx";
+import { VirtualTable } from "./VirtualList.tsx";
 
 /** The tab once the calibration worker has made its rows: suspends until then. */
 export function SpeedAccuracyFromWorker({ load }: { load: () => Promise<Answer<SpeedTables>> }) {
@@ -42,10 +43,16 @@ export function SpeedAccuracy({ tables: { rows, groups } }: { tables: SpeedTable
           </tbody>
         </table>
       </TableScroll>
-      <TableScroll label="Every speed figure">
-        <table className="data">
+      <VirtualTable
+        label="Every speed figure"
+        className="data speed-figures"
+        columns={5}
+        count={rows.length}
+        keyOf={(i) => key(rows[i])}
+        estimatePx={ROW_PX}
+        head={
           <thead>
-            <tr>
+            <tr aria-rowindex={1}>
               <th scope="col">case</th>
               <th scope="col">half</th>
               <th scope="col">predicted</th>
@@ -53,29 +60,38 @@ export function SpeedAccuracy({ tables: { rows, groups } }: { tables: SpeedTable
               <th scope="col">error</th>
             </tr>
           </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={`${r.id}-${r.group}`}>
-                <th scope="row">
-                  <a href={r.source} rel="noreferrer noopener" target="_blank">
-                    {r.id}
-                  </a>{" "}
-                  <span className="muted">
-                    ({r.group}, {r.card})
-                  </span>
-                </th>
-                <td>{r.half}</td>
-                <td className="num">{r.predicted === null ? "—" : `${r.predicted.toFixed(1)} ${r.unit}`}</td>
-                <td className="num">{`${r.measured.toFixed(1)} ${r.unit}`}</td>
-                <td className="num">
-                  {r.errorPct === null ? "—" : `${r.errorPct >= 0 ? "+" : ""}${r.errorPct.toFixed(1)}%`}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+        }
+        cells={(i) => {
+          const r = rows[i];
+          return r ? <SpeedCells row={r} /> : null;
+        }}
+      />
     </section>
+  );
+}
+
+/** One line of the table (styles.css: .speed-figures): its height before it is measured. */
+const ROW_PX = 29;
+
+const key = (r: SpeedRow | undefined): string => (r ? `${r.id}-${r.group}` : "");
+
+/** One benchmark figure's cells, linked to its source. */
+export function SpeedCells({ row: r }: { row: SpeedRow }) {
+  return (
+    <>
+      <th scope="row">
+        <a href={r.source} rel="noreferrer noopener" target="_blank">
+          {r.id}
+        </a>{" "}
+        <span className="muted">
+          ({r.group}, {r.card})
+        </span>
+      </th>
+      <td>{r.half}</td>
+      <td className="num">{r.predicted === null ? "—" : `${r.predicted.toFixed(1)} ${r.unit}`}</td>
+      <td className="num">{`${r.measured.toFixed(1)} ${r.unit}`}</td>
+      <td className="num">{r.errorPct === null ? "—" : `${r.errorPct >= 0 ? "+" : ""}${r.errorPct.toFixed(1)}%`}</td>
+    </>
   );
 }
 
