@@ -23,7 +23,7 @@ import { shortfallOf } from "./shortfall.ts";
 import type { ModelShape } from "./shapeTypes.ts";
 import { optionSpeed, speedQuestionOf, type SpeedContext, speedModelOf } from "./speed/option.ts";
 import type { SpeedEstimate, SpeedModel } from "./speed/types.ts";
-import type { Artifact, ClusterLack, Placement, PlanOption, ShareDefault, Workload } from "./types.ts";
+import type { Artifact, ClusterLack, Placement, PlanOption, PurchaseChange, ShareDefault, Workload } from "./types.ts";
 import { GIB } from "./units.ts";
 
 /**
@@ -150,6 +150,15 @@ export function evaluate(
     maxConcurrency: pool.concurrency,
     moreCardsNeeded: layout.cardsShort,
     commands: [],
+    // Every field an option always has is in this literal, set below: added one by one afterwards, each
+    // option took a chain of hidden-class transitions, and the slider makes ~400 options a move.
+    speed: SPEED_PENDING,
+    fitsWorkload: false,
+    replicas: 0,
+    replicasFreeNow: 0,
+    dataParallel: layout.dataParallel,
+    costPerMtok: null,
+    whatToBuy: NO_PURCHASES,
   };
   const lacks = lackOf(layout, r);
   if (lacks) option.lacks = lacks;
@@ -174,7 +183,6 @@ export function evaluate(
   const cpuHosts = layout.host?.mode === "cpu" && r.host ? r.host : null;
   option.replicas = cpuHosts ? option.hosts : layout.replicas;
   option.replicasFreeNow = cpuHosts && layout.host ? hostsFreeFor(layout.host, cpuHosts) : layout.replicasFreeNow;
-  option.dataParallel = layout.dataParallel;
   const cards = cardsPerReplica(layout.placement);
   option.costPerMtok = costPerMillionTokens(
     pricePerCardHour(layout.placement.gpuClass, w.pricesPerCardHour),
@@ -183,6 +191,19 @@ export function evaluate(
   );
   return option;
 }
+
+/** An option's speed until speedOf sets it, a few lines below (never seen outside evaluate). */
+const SPEED_PENDING: SpeedEstimate = Object.freeze({
+  decodeTps: null,
+  prefillTps: null,
+  ttftMs: null,
+  tpotMs: null,
+  throughputTps: null,
+  sequencesRun: 0,
+  basis: "",
+});
+/** What to buy until withPurchases says (it sets every option's). */
+const NO_PURCHASES: PurchaseChange[] = Object.freeze([]) as unknown as PurchaseChange[];
 
 /** What the commands are written from: the model's names, the artifact, the workload and the placement's nodes. */
 function commandContextOf(ctx: EvalContext, layout: Layout, placement: Placement, w: Workload): CommandContext {
