@@ -7,6 +7,8 @@
 import { artifactsOf, isProjector } from "./artifacts.ts";
 import { ModelError } from "./config/fields.ts";
 import { shapeFromGguf } from "./config/gguf.ts";
+import { textConfigOf } from "./config/model.ts";
+import { paramsFromConfig } from "./config/params.ts";
 import { shapeFromConfig } from "./config/shape.ts";
 import { dtypeBytes } from "./dtype.ts";
 import type { ModelShape } from "./shapeTypes.ts";
@@ -66,7 +68,13 @@ export function readModel(snapshot: RepoSnapshot): { shape: ModelShape; artifact
   const artifacts = artifactsOf(snapshot, shape);
   if (shape.paramsTotal !== null) return { shape, artifacts };
   const derived = paramsFromFullPrecision(artifacts, shape);
-  if (derived === null) return { shape, artifacts };
-  const counted = { ...shape, paramsTotal: derived };
+  // Last, the config's own count (an FP8 or MXFP4 checkpoint, a manual config): made once here, at read time.
+  const fromConfig =
+    derived === null && snapshot.config !== null ? paramsFromConfig(textConfigOf(snapshot.config), shape) : null;
+  if (derived === null && fromConfig === null) return { shape, artifacts };
+  const counted: ModelShape =
+    derived !== null
+      ? { ...shape, paramsTotal: derived, paramsSource: "weights" }
+      : { ...shape, paramsTotal: fromConfig, paramsSource: "config" };
   return { shape: counted, artifacts: artifactsOf(snapshot, counted) };
 }

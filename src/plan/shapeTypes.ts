@@ -117,6 +117,12 @@ export interface ModelShape {
   dtype: string;
   /** Total parameters, when known (Hub safetensors.total, GGUF count, or the index). */
   paramsTotal: number | null;
+  /**
+   * Where paramsTotal came from when the repository's own count gave none (model.ts readModel): "weights", an
+   * unquantized artifact's bytes over its width; "config", counted from config.json (config/params.ts), which
+   * the speed basis says. Absent: the Hub's count or the GGUF's tensors, or no count at all.
+   */
+  paramsSource?: "weights" | "config";
   moe: MoeShape | null;
   /** One entry per decoder layer. */
   layerCaches: LayerCache[];

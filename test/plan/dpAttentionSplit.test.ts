@@ -33,7 +33,8 @@ const GIB = 2 ** 30;
 const nodes = nodesOf8;
 
 // The Hub's parameter count for DeepSeek-R1 ("685B params", huggingface.co/deepseek-ai/DeepSeek-R1), which the
-// recorded snapshot lacks: without it no speed is estimated, and pruning compares memory alone (last describe).
+// recorded snapshot lacks (readModel counts 671.0 B from its config.json instead): pinned here so these speeds are
+// the Hub's count's. Without any count no speed is estimated, and pruning compares memory alone (last describes).
 const R1_PARAMS = 685e9;
 
 function r1(
@@ -200,10 +201,37 @@ describe("Qwen3-235B-A22B (GQA, 4 KV heads) under DP attention", () => {
   });
 });
 
-describe("without a speed (the recorded R1 snapshot has no parameter count) dp < tp is pruned on memory alone", () => {
-  test("dp 2 and 4 hold fewer tokens than dp 8 on the same 8 cards at the same context: only dp 8 is listed", () => {
-    const { p } = r1(nodes("h200-141g", 1), { sequences: 64 }, null);
-    expect(p.options.filter(dpa).map((o) => o.placement.dataParallel)).toEqual([8]);
+/** R1 as its recorded snapshot reads, with its own config or another: no parameter count pinned. */
+function r1AsRead(config?: Record<string, unknown>) {
+  const recorded = snapshotOf("deepseek-ai__DeepSeek-R1");
+  const { shape, artifacts } = readModel(config ? { ...recorded, config } : recorded);
+  const model = { repo: recorded.repo, revision: recorded.sha, shape, artifacts };
+  return { p: plan(model, nodes("h200-141g", 1), { ...DEFAULT_WORKLOAD, sequences: 64 }), shape };
+}
+
+describe("without a speed (a config whose parameters cannot be counted) dp < tp is pruned on memory alone", () => {
+  test("R1's config trimmed of intermediate_size (the dense layers' width): no count, no speed, only dp 8", () => {
+    const { intermediate_size: dropped, ...trimmed } = loadConfig("deepseek-ai__DeepSeek-R1");
+    expect(dropped).toBe(18432);
+    const { p, shape } = r1AsRead(trimmed);
+    expect(shape.paramsTotal).toBeNull();
+    // dp 2 and 4 hold fewer tokens than dp 8 on the same 8 cards at the same context.
+    expect(p.options.filter(dpa).map((o) => [o.placement.dataParallel, o.speed?.decodeTps ?? null])).toEqual([
+      [8, null],
+    ]);
+  });
+});
+
+describe("R1 as recorded: its parameter count from config.json gives every DP-attention split a speed", () => {
+  test("dp 2, 4 and 8 are listed, each with a decode speed whose basis names the config's count", () => {
+    const { p, shape } = r1AsRead();
+    expect(shape.paramsSource).toBe("config");
+    const splits = p.options.filter(dpa);
+    expect(splits.map((o) => o.placement.dataParallel ?? 1).sort((a, b) => a - b)).toEqual([2, 4, 8]);
+    for (const o of splits) {
+      expect(o.speed?.decodeTps).toBeGreaterThan(0);
+      expect(o.speed?.basis).toContain("parameter count from config.json");
+    }
   });
 });
 

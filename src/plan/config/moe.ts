@@ -25,6 +25,14 @@ const SHARED_WIDTH_KEYS = [
   "share_expert_dim",
 ] as const;
 
+/**
+ * The shared experts' width together (one gated FFN of that width beside the routed ones): the config's own
+ * shared width (Qwen2-MoE's shared_expert_intermediate_size), else the shared count × the routed width (DeepSeek).
+ */
+export function sharedExpertWidthOf(t: Json, routedWidth: number): number {
+  return firstNumber(t, SHARED_WIDTH_KEYS)?.value ?? (firstNumber(t, SHARED_KEYS)?.value ?? 0) * routedWidth;
+}
+
 /** Which layers carry routed experts, from whichever field says so. */
 export function moeLayerMask(t: Json, layers: number): boolean[] {
   const all = (f: (i: number) => boolean) => Array.from({ length: layers }, (_, i) => f(i));

@@ -269,6 +269,9 @@ export function speedInputOf(
   return input;
 }
 
+/** The basis's words for a parameter count read from config.json because the repository gave none. */
+export const CONFIG_COUNT_NOTE = "parameter count from config.json (the Hub gave none)";
+
 /**
  * The speed of one plan option: the call the options, JSON, CLI and page
  * make. Null figures carry their reason in `basis`. Pass `model` (speedModelOf
@@ -294,7 +297,10 @@ export function optionSpeed(
       basis: `speed not estimated: ${input} unknown`,
     };
   }
-  const one = estimateSpeed(input);
+  const estimate = estimateSpeed(input);
+  // A count from config.json (config/params.ts) rather than the Hub's is said, as every assumption is.
+  const one =
+    shape.paramsSource === "config" ? { ...estimate, basis: `${estimate.basis}; ${CONFIG_COUNT_NOTE}` } : estimate;
   const ranks = dataParallelRanks(option);
   if (ranks === 1) return one;
   // Ranks that get a sequence at all: fewer sequences than ranks leave some idle.
