@@ -21,7 +21,7 @@ import { sglangDpAttentionFraction } from "./engines/sglang/evalCard.ts";
 import { shareDefaultOf } from "./settingDefaults.ts";
 import { shortfallOf } from "./shortfall.ts";
 import type { ModelShape } from "./shapeTypes.ts";
-import { optionSpeed, speedQuestionOf, type SpeedContext, speedModelOf } from "./speed/option.ts";
+import { noSpeed, optionSpeed, speedQuestionOf, type SpeedContext, speedModelOf } from "./speed/option.ts";
 import type { SpeedEstimate, SpeedModel } from "./speed/types.ts";
 import type { Artifact, ClusterLack, Placement, PlanOption, PurchaseChange, ShareDefault, Workload } from "./types.ts";
 import { GIB } from "./units.ts";
@@ -193,15 +193,7 @@ export function evaluate(
 }
 
 /** An option's speed until speedOf sets it, a few lines below (never seen outside evaluate). */
-const SPEED_PENDING: SpeedEstimate = Object.freeze({
-  decodeTps: null,
-  prefillTps: null,
-  ttftMs: null,
-  tpotMs: null,
-  throughputTps: null,
-  sequencesRun: 0,
-  basis: "",
-});
+const SPEED_PENDING: SpeedEstimate = Object.freeze(noSpeed(""));
 /** What to buy until withPurchases says (it sets every option's). */
 const NO_PURCHASES: PurchaseChange[] = Object.freeze([]) as unknown as PurchaseChange[];
 

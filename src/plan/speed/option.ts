@@ -272,6 +272,19 @@ export function speedInputOf(
 /** The basis's words for a parameter count read from config.json because the repository gave none. */
 export const CONFIG_COUNT_NOTE = "parameter count from config.json (the Hub gave none)";
 
+/** A speed with no figure, and why. */
+export function noSpeed(basis: string): SpeedEstimate {
+  return {
+    decodeTps: null,
+    prefillTps: null,
+    ttftMs: null,
+    tpotMs: null,
+    throughputTps: null,
+    sequencesRun: 0,
+    basis,
+  };
+}
+
 /**
  * The speed of one plan option: the call the options, JSON, CLI and page
  * make. Null figures carry their reason in `basis`. Pass `model` (speedModelOf
@@ -286,17 +299,7 @@ export function optionSpeed(
   model: SpeedModel | null = speedModelOf(shape, artifact, ctx.kvElementBytes),
 ): SpeedEstimate {
   const input = speedInputOf(option, shape, artifact, ctx, model);
-  if (typeof input === "string") {
-    return {
-      decodeTps: null,
-      prefillTps: null,
-      ttftMs: null,
-      tpotMs: null,
-      throughputTps: null,
-      sequencesRun: 0,
-      basis: `speed not estimated: ${input} unknown`,
-    };
-  }
+  if (typeof input === "string") return noSpeed(`speed not estimated: ${input} unknown`);
   const estimate = estimateSpeed(input);
   // A count from config.json (config/params.ts) rather than the Hub's is said, as every assumption is.
   const one =
