@@ -93,7 +93,7 @@ export function inlineCalibrationPort(): CalibrationPort {
 }
 
 /** The calibration worker, as a Vite module worker: its own bundle, fetched when it is first asked. */
-export function calibrationWorkerPort(): CalibrationPort {
+function calibrationWorkerPort(): CalibrationPort {
   return workerPort(
     new Worker(new URL("./calibrationWorker.ts", import.meta.url), { type: "module", name: "calibration" }),
   );

@@ -145,7 +145,7 @@ export interface LogComparison {
 }
 
 /** A read log beside the option's prediction. */
-export function logComparison(option: PlanOption, workload: Workload, reading: StartupLogReading): LogComparison {
+function logComparison(option: PlanOption, workload: Workload, reading: StartupLogReading): LogComparison {
   const engine = plannedEngineOf(reading.engine);
   const gib = planOverheadGib(reading);
   return {

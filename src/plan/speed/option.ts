@@ -270,7 +270,7 @@ export function speedInputOf(
 }
 
 /** The basis's words for a parameter count read from config.json because the repository gave none. */
-export const CONFIG_COUNT_NOTE = "parameter count from config.json (the Hub gave none)";
+const CONFIG_COUNT_NOTE = "parameter count from config.json (the Hub gave none)";
 
 /** A speed with no figure, and why. */
 export function noSpeed(basis: string): SpeedEstimate {
