@@ -3,14 +3,14 @@
  * was fitted on or checked against (src/plan/speed/README.md), predicted beside
  * measured, with its source and the half it belongs to.
  */
-import { estimateSpeed, type SpeedInput } from "../plan/index.ts";
+import { type Engine, estimateSpeed, type SpeedInput } from "../plan/index.ts";
 import bundle from "./speedCases.json" with { type: "json" };
 
 /** One bundled case: scripts/build-speed-cases.ts writes them from the fixtures. */
 export interface SpeedCaseRecord {
   id: string;
   group: string;
-  engine: string;
+  engine: Engine;
   cardLabel: string;
   tier: "primary" | "secondary";
   half: "fitted" | "checking";
@@ -25,7 +25,7 @@ export interface SpeedCaseRecord {
 export interface SpeedAccuracyRow {
   id: string;
   group: string;
-  engine: string;
+  engine: Engine;
   card: string;
   half: "fitted" | "checking";
   tier: "primary" | "secondary";
@@ -81,8 +81,11 @@ export function medianAbsErrorPct(rows: readonly SpeedAccuracyRow[]): { n: numbe
 
 /** One speed figure's median error over the fitted half and over the checking half. */
 export interface SpeedGroupSummary {
-  /** The engine and figure: "llamacpp decode". */
+  /** The engine and figure: "llamacpp decode", "vllm tpot". */
   group: string;
+  engine: Engine;
+  /** The figure in words a reader knows: "decode", "long-context prefill", "TPOT". */
+  figure: string;
   fitted: { n: number; medianPct: number | null };
   checking: { n: number; medianPct: number | null };
 }
@@ -96,14 +99,41 @@ export interface SpeedTables {
 /** Every bundled speed case predicted beside measured, and the halves' medians of each primary figure. */
 export function speedAccuracyTables(rows: SpeedAccuracyRow[] = speedAccuracyRows()): SpeedTables {
   const primary = rows.filter((r) => r.tier === "primary");
-  const names = [...new Set(primary.map((r) => `${r.engine} ${r.group}`))];
-  const groups = names.map((group): SpeedGroupSummary => {
-    const of = primary.filter((r) => `${r.engine} ${r.group}` === group);
-    return {
-      group,
-      fitted: medianAbsErrorPct(of.filter((r) => r.half === "fitted")),
-      checking: medianAbsErrorPct(of.filter((r) => r.half === "checking")),
-    };
+  const byGroup = new Map<string, SpeedAccuracyRow[]>();
+  for (const r of primary) {
+    const key = `${r.engine} ${r.group}`;
+    const list = byGroup.get(key);
+    if (list) list.push(r);
+    else byGroup.set(key, [r]);
+  }
+  const groups = [...byGroup.values()].flatMap((of): SpeedGroupSummary[] => {
+    const first = of[0];
+    if (!first) return [];
+    const figure = figureWords(first.group);
+    return [
+      {
+        group: `${first.engine} ${figure}`,
+        engine: first.engine,
+        figure,
+        fitted: medianAbsErrorPct(of.filter((r) => r.half === "fitted")),
+        checking: medianAbsErrorPct(of.filter((r) => r.half === "checking")),
+      },
+    ];
   });
   return { rows, groups };
+}
+
+/** A case group as a reader says it: its engine named beside it, not in it ("llamacpp-long-decode" → "long-context decode"). */
+function figureWords(group: string): string {
+  const bare = group.replace(/^(llamacpp|serving)-/, "");
+  const words: Record<string, string> = {
+    "long-decode": "long-context decode",
+    "long-prefill": "long-context prefill",
+    "split-decode": "decode over several cards",
+    "split-prefill": "prefill over several cards",
+    tpot: "TPOT",
+    ttft: "TTFT",
+    throughput: "throughput per GPU",
+  };
+  return words[bare] ?? bare;
 }

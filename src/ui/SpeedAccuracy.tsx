@@ -1,6 +1,7 @@
 import { use } from "react";
 import type { Answer } from "../app/calibrationWire.ts";
 import type { SpeedAccuracyRow as SpeedRow, SpeedTables } from "../calibration/speedAccuracy.ts";
+import { engineName } from "./format.ts";
 import { TableScroll } from "./TableScroll.tsx";
 import { VirtualTable } from "./VirtualList.tsx";
 
@@ -35,7 +36,9 @@ export function SpeedAccuracy({ tables: { rows, groups } }: { tables: SpeedTable
           <tbody>
             {groups.map((g) => (
               <tr key={g.group}>
-                <th scope="row">{g.group}</th>
+                <th scope="row">
+                  {engineName(g.engine)} {g.figure}
+                </th>
                 <td className="num">{cell(g.fitted)}</td>
                 <td className="num">{cell(g.checking)}</td>
               </tr>

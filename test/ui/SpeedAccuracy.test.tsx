@@ -23,6 +23,14 @@ test("every speed figure's row links its source, predicted beside measured", () 
   expect(rows.some((r) => r.group.startsWith("llamacpp") && r.group.includes("decode"))).toBe(true);
 });
 
+test("each summary row names its engine and figure once, as a reader says them", () => {
+  const html = renderToStaticMarkup(<SpeedAccuracy tables={speedAccuracyTables(rows)} />);
+  for (const words of ["llama.cpp decode", "llama.cpp long-context prefill", "vLLM TPOT", "SGLang throughput per GPU"])
+    expect(html).toContain(`<th scope="row">${words}</th>`);
+  // The engine's id was printed beside a group that already held it ("llamacpp llamacpp-decode").
+  expect(html).not.toContain("llamacpp llamacpp");
+});
+
 test("the table counts every figure for assistive technology but draws only a window of rows (issue 19)", () => {
   const html = renderToStaticMarkup(<SpeedAccuracy tables={speedAccuracyTables(rows)} />);
   expect(html).toContain("fitted: n, median |error|");
