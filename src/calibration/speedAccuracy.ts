@@ -81,8 +81,6 @@ export function medianAbsErrorPct(rows: readonly SpeedAccuracyRow[]): { n: numbe
 
 /** One speed figure's median error over the fitted half and over the checking half. */
 export interface SpeedGroupSummary {
-  /** The engine and figure: "llamacpp decode", "vllm tpot". */
-  group: string;
   engine: Engine;
   /** The figure in words a reader knows: "decode", "long-context prefill", "TPOT". */
   figure: string;
@@ -112,7 +110,6 @@ export function speedAccuracyTables(rows: SpeedAccuracyRow[] = speedAccuracyRows
     const figure = figureWords(first.group);
     return [
       {
-        group: `${first.engine} ${figure}`,
         engine: first.engine,
         figure,
         fitted: medianAbsErrorPct(of.filter((r) => r.half === "fitted")),

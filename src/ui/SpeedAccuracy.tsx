@@ -35,7 +35,7 @@ export function SpeedAccuracy({ tables: { rows, groups } }: { tables: SpeedTable
           </thead>
           <tbody>
             {groups.map((g) => (
-              <tr key={g.group}>
+              <tr key={`${g.engine} ${g.figure}`}>
                 <th scope="row">
                   {engineName(g.engine)} {g.figure}
                 </th>

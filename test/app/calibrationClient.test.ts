@@ -34,7 +34,7 @@ test("the Accuracy view's tables come across the worker's messages as the calibr
 test("the speed tab's rows come across as the calibration code makes them: llama.cpp decode within the README's 5.1% held out", async () => {
   const tables = value(await calibrationClient(inlineCalibrationPort).speed());
   expect(tables).toEqual(speedAccuracyTables());
-  const decode = tables.groups.find((g) => g.group === "llamacpp decode");
+  const decode = tables.groups.find((g) => g.engine === "llamacpp" && g.figure === "decode");
   expect(decode?.checking.medianPct).toBeLessThanOrEqual(5.1);
 });
 

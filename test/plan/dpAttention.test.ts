@@ -11,6 +11,7 @@ import { describe, expect, test } from "vitest";
 import { deploy } from "../../src/deploy/index.ts";
 import {
   DEFAULT_WORKLOAD,
+  GIB,
   deepEpBufferBytes,
   mtpWeightBytes,
   plan,
@@ -23,10 +24,6 @@ import { optionJson } from "../../src/report/json.ts";
 import { documents, lwsErrors } from "../deploy/fixtures.ts";
 import { nodesOf8, R1_ATTENTION_PARAMS, R1_EMBED_BYTES } from "./dpAttentionFixture.ts";
 import { loadConfig, snapshotOf } from "./fixture.ts";
-
-const GIB = 2 ** 30;
-
-const nodes = nodesOf8;
 
 function planned(cluster: Cluster, w: Partial<Workload> = {}, config?: Record<string, unknown>) {
   const s = snapshotOf("deepseek-ai__DeepSeek-R1");
@@ -44,7 +41,7 @@ const ATTENTION_PARAMS = R1_ATTENTION_PARAMS;
 const EMBED_BYTES = R1_EMBED_BYTES;
 
 describe("DeepSeek-R1 on one node of 8 × H200: --tp 8 --dp 8 --enable-dp-attention", () => {
-  const { p, shape, r1 } = planned(nodes("h200-141g", 1), { sequences: 64 });
+  const { p, shape, r1 } = planned(nodesOf8("h200-141g", 1), { sequences: 64 });
   const o = p.options.find(atDp(8)) as PlanOption;
   const tp8 = p.options.find(
     (x) => x.engine === "sglang" && x.placement.tensorParallel === 8 && x.placement.expertParallel,
@@ -86,7 +83,7 @@ describe("DeepSeek-R1 on one node of 8 × H200: --tp 8 --dp 8 --enable-dp-attent
   });
 
   test("--max-running-requests is the engine's, which SGLang divides by dp_size: 3 sequences ask for 8 (one a rank)", () => {
-    const three = planned(nodes("h200-141g", 1), { sequences: 3 }).p.options.find(atDp(8));
+    const three = planned(nodesOf8("h200-141g", 1), { sequences: 3 }).p.options.find(atDp(8));
     expect(three?.commands[0]).toMatch(/--max-running-requests 8$/);
   });
 
@@ -100,14 +97,14 @@ describe("DeepSeek-R1 on one node of 8 × H200: --tp 8 --dp 8 --enable-dp-attent
 
 describe("DeepSeek-R1 over two nodes of 8 × H100: --tp 16 --dp 16 through DeepEP", () => {
   test("at SGLang's own fraction it cannot start, and says so once", () => {
-    const { p } = planned(nodes("h100-80g", 2), { sequences: 64 });
+    const { p } = planned(nodesOf8("h100-80g", 2), { sequences: 64 });
     expect(p.options.some(atDp(16))).toBe(false);
     const why = p.refused.find((r) => r.engine === "sglang" && r.where.includes("DP attention 16"));
     // 512 + 12,288 + 1,024 + 2,048 + 336 + 512 × 16 × 4.5 MiB leaves 0.349 of 81,559 MiB: the fraction's floor, 0.5.
     expect(why?.reason).toMatch(/needs [\d.]+ GiB a card; an h100-80g offers 39\.6/);
   });
 
-  const { p } = planned(nodes("h100-80g", 2), { sequences: 64, settings: { memFractionStatic: 0.9 } });
+  const { p } = planned(nodesOf8("h100-80g", 2), { sequences: 64, settings: { memFractionStatic: 0.9 } });
   const o = p.options.find(atDp(16)) as PlanOption;
 
   test("with --mem-fraction-static 0.9: one group of 16, a command per node", () => {
@@ -154,7 +151,7 @@ describe("the pool against SGLang's own DP-attention log: DeepSeek-V3.2-Exp on 8
   // shards stand for them (the same 671 B + MTP; V3.2 adds 0.85 B indexer parameters, whole on every rank, which
   // R1's files lack: the plan's pool is that much too large on this count).
   const { p } = planned(
-    nodes("b200-180g", 1, ""),
+    nodesOf8("b200-180g", 1, ""),
     { kvDtype: "fp8", settings: { memFractionStatic: 0.8 } },
     loadConfig("deepseek-ai__DeepSeek-V3.2"),
   );

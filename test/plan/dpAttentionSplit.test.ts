@@ -14,6 +14,7 @@
 import { describe, expect, test } from "vitest";
 import {
   DEFAULT_WORKLOAD,
+  GIB,
   mtpWeightBytes,
   plan,
   readModel,
@@ -27,10 +28,6 @@ import { optionJson } from "../../src/report/json.ts";
 import { documents, lwsErrors } from "../deploy/fixtures.ts";
 import { nodesOf8, R1_ATTENTION_PARAMS, R1_EMBED_BYTES } from "./dpAttentionFixture.ts";
 import { loadConfig, snapshotOf } from "./fixture.ts";
-
-const GIB = 2 ** 30;
-
-const nodes = nodesOf8;
 
 // The Hub's parameter count for DeepSeek-R1 ("685B params", huggingface.co/deepseek-ai/DeepSeek-R1), which the
 // recorded snapshot lacks (readModel counts 671.0 B from its config.json instead): pinned here so these speeds are
@@ -76,7 +73,7 @@ const REPLICATED_PARAMS = 7168 * (1536 + 512 + 64);
 const EMBED_BYTES = R1_EMBED_BYTES;
 
 describe("DeepSeek-R1 on one node of 8 × H200: --tp 8 at --dp 8, 4 and 2", () => {
-  const { p, shape, r1: art } = r1(nodes("h200-141g", 1), { sequences: 64 });
+  const { p, shape, r1: art } = r1(nodesOf8("h200-141g", 1), { sequences: 64 });
   const d2 = atDp(p.options, 2);
   const d8 = atDp(p.options, 8);
   const tp8 = p.options.find(
@@ -119,7 +116,7 @@ describe("DeepSeek-R1 on one node of 8 × H200: --tp 8 at --dp 8, 4 and 2", () =
   });
 
   test("--max-running-requests is divided by dp_size: 3 sequences ask for 4 (two a rank)", () => {
-    const three = atDp(r1(nodes("h200-141g", 1), { sequences: 3 }).p.options, 2);
+    const three = atDp(r1(nodesOf8("h200-141g", 1), { sequences: 3 }).p.options, 2);
     expect(three.commands[0]).toMatch(/--max-running-requests 4$/);
   });
 
@@ -135,7 +132,7 @@ describe("DeepSeek-R1 on one node of 8 × H200: --tp 8 at --dp 8, 4 and 2", () =
 });
 
 describe("DeepSeek-R1 over two nodes of 8 × H100 at SGLang's own fraction: --tp 16 --dp 2, as PR #4390 runs it", () => {
-  const { p } = r1(nodes("h100-80g", 2), { sequences: 64 });
+  const { p } = r1(nodesOf8("h100-80g", 2), { sequences: 64 });
   const d2 = atDp(p.options, 2);
 
   test("dp 16 cannot start and says so; dp 2, its graph reserve (cuda_graph_max_bs × dp_size × 4.5 MiB) an eighth of dp 16's, runs at 0.745", () => {
@@ -174,7 +171,7 @@ describe("Qwen3-235B-A22B (GQA, 4 KV heads) under DP attention", () => {
   const EMBED = 151_936 * 4096 * 2;
 
   test("8 × H200 at --dp 2: a card holds a quarter of each layer's q/k/v/o and one KV head, each rank its own pool", () => {
-    const { p, a } = qwen(nodes("h200-141g", 1));
+    const { p, a } = qwen(nodesOf8("h200-141g", 1));
     if (!a) throw new Error("no artifact");
     const d2 = atDp(p.options, 2);
     const tp8 = p.options.find((x) => x.engine === "sglang" && !dpa(x) && x.placement.tensorParallel === 8);
@@ -189,7 +186,7 @@ describe("Qwen3-235B-A22B (GQA, 4 KV heads) under DP attention", () => {
   });
 
   test("2 × 8 H100 at --dp 2: attention TP 8 exceeds the 4 KV heads, so each card keeps one head's k/v projections whole", () => {
-    const { p, a } = qwen(nodes("h100-80g", 2));
+    const { p, a } = qwen(nodesOf8("h100-80g", 2));
     if (!a) throw new Error("no artifact");
     const d2 = atDp(p.options, 2);
     expect(d2.placement).toMatchObject({ nodes: 2, tensorParallel: 8, dataParallel: 2 });
@@ -206,7 +203,7 @@ function r1AsRead(config?: Record<string, unknown>) {
   const recorded = snapshotOf("deepseek-ai__DeepSeek-R1");
   const { shape, artifacts } = readModel(config ? { ...recorded, config } : recorded);
   const model = { repo: recorded.repo, revision: recorded.sha, shape, artifacts };
-  return { p: plan(model, nodes("h200-141g", 1), { ...DEFAULT_WORKLOAD, sequences: 64 }), shape };
+  return { p: plan(model, nodesOf8("h200-141g", 1), { ...DEFAULT_WORKLOAD, sequences: 64 }), shape };
 }
 
 describe("without a speed (a config whose parameters cannot be counted) dp < tp is pruned on memory alone", () => {
@@ -238,7 +235,7 @@ describe("R1 as recorded: its parameter count from config.json gives every DP-at
 describe("DeepSeek-V3.2 (DSA) on 8 × H200: SGLang sets dp_size = tp_size for it, so dp = tp alone is planned", () => {
   test("server_args `if is_deepseek_nsa(hf_config)`: `enable_dp_attention = True; dp_size = tp_size` off NPU", () => {
     // V3.2's config on R1's recorded files, as the dp = tp test does (V3.2's own files are not recorded).
-    const { p } = r1(nodes("h200-141g", 1), { sequences: 64 }, R1_PARAMS, loadConfig("deepseek-ai__DeepSeek-V3.2"));
+    const { p } = r1(nodesOf8("h200-141g", 1), { sequences: 64 }, R1_PARAMS, loadConfig("deepseek-ai__DeepSeek-V3.2"));
     expect(p.options.filter(dpa).map((o) => o.placement.dataParallel)).toEqual([8]);
   });
 });

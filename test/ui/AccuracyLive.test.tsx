@@ -4,36 +4,24 @@
  * so no one task draws it all (issue 19), and every part is in within a few frames.
  */
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { accuracyRows, accuracyRows2026 } from "../../src/calibration/accuracy.ts";
 import { accuracyTables } from "../../src/calibration/accuracyView.ts";
 import { speedAccuracyTables } from "../../src/calibration/speedAccuracy.ts";
 import { Accuracy } from "../../src/ui/Accuracy.tsx";
+import { liveRoot } from "./liveRoot.ts";
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root;
-let host: HTMLElement;
-beforeEach(() => {
-  host = document.createElement("div");
-  document.body.append(host);
-  root = createRoot(host);
-});
-afterEach(() => {
-  act(() => root.unmount());
-  host.remove();
-});
+const dom = liveRoot();
 
 const speed = () => Promise.resolve({ ok: true as const, value: speedAccuracyTables() });
 
 test("the means are drawn first, then the cases, then each release's cases a frame apart, until all are in", async () => {
   const tables = accuracyTables(accuracyRows(), accuracyRows2026());
-  act(() => root.render(<Accuracy tables={tables} speed={speed} />));
-  const cases = () => host.querySelector('[aria-label="Every calibration case"]');
-  const releases = () => host.querySelectorAll("h4").length;
+  act(() => dom.root.render(<Accuracy tables={tables} speed={speed} />));
+  const cases = () => dom.host.querySelector('[aria-label="Every calibration case"]');
+  const releases = () => dom.host.querySelectorAll("h4").length;
   // The first commit: the means, not yet the case table nor any release.
-  expect(host.textContent).toContain("Mean |error|");
+  expect(dom.host.textContent).toContain("Mean |error|");
   expect(cases()).toBeNull();
   expect(releases()).toBe(0);
   const seen: number[] = [];

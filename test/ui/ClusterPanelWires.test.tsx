@@ -6,14 +6,12 @@
  * figure so the speed model's stated default applies again.
  */
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { expect, test, vi } from "vitest";
 import type { Cluster } from "../../src/plan/index.ts";
 import { ClusterPanel } from "../../src/ui/ClusterPanel.tsx";
 // The panel loads its validation lazily (issue 19); loaded here first, its import resolves before the test ends.
 import "../../src/cluster/validate.ts";
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { liveRoot } from "./liveRoot.ts";
 
 const cluster: Cluster = {
   nodes: [
@@ -27,21 +25,11 @@ const cluster: Cluster = {
   ],
 };
 
-let root: Root;
-let host: HTMLElement;
-beforeEach(() => {
-  host = document.createElement("div");
-  document.body.append(host);
-  root = createRoot(host);
-});
-afterEach(() => {
-  act(() => root.unmount());
-  host.remove();
-});
+const dom = liveRoot();
 
 function field(name: string): HTMLInputElement {
-  const label = [...host.querySelectorAll("label")].find((l) => l.textContent?.startsWith(name));
-  const input = label ? host.querySelector<HTMLInputElement>(`#${CSS.escape(label.htmlFor)}`) : null;
+  const label = [...dom.host.querySelectorAll("label")].find((l) => l.textContent?.startsWith(name));
+  const input = label ? dom.host.querySelector<HTMLInputElement>(`#${CSS.escape(label.htmlFor)}`) : null;
   if (!input) throw new Error(`no field named ${name}`);
   return input;
 }
@@ -55,7 +43,7 @@ function type(input: HTMLInputElement, text: string) {
 }
 
 function render(c: Cluster, onChange: (next: Cluster) => void) {
-  act(() => root.render(<ClusterPanel cluster={c} onChange={onChange} />));
+  act(() => dom.root.render(<ClusterPanel cluster={c} onChange={onChange} />));
 }
 
 test("the fabric's Gbit/s: the name's figure as the placeholder, a typed one reaches the cluster", () => {
@@ -82,11 +70,11 @@ test.each([["-400"], ["0"], ["99999"]])(
     expect(onChange).not.toHaveBeenCalled();
     expect(input.getAttribute("aria-invalid")).toBe("true");
     // The wording is the number field's own (NumberField.tsx); the range is this field's.
-    expect(host.querySelector('[role="alert"]')?.textContent).toMatch(/1 to 10,000/);
+    expect(dom.host.querySelector('[role="alert"]')?.textContent).toMatch(/1 to 10,000/);
   },
 );
 
-test("the host's memory bandwidth: typed GB/s reach the cluster, and emptying the field drops it (the default again)", () => {
+test("the dom.host's memory bandwidth: typed GB/s reach the cluster, and emptying the field drops it (the default again)", () => {
   const onChange = vi.fn();
   const said = { nodes: [{ ...cluster.nodes[0]!, hostMemGBps: 460.8 }] };
   render(said, onChange);
@@ -100,7 +88,7 @@ test("the host's memory bandwidth: typed GB/s reach the cluster, and emptying th
   expect(input.placeholder).toBe("51.2 assumed");
 });
 
-test("the host's CPU cores: a typed count reaches the cluster, and emptying the field drops it (8 assumed again)", () => {
+test("the dom.host's CPU cores: a typed count reaches the cluster, and emptying the field drops it (8 assumed again)", () => {
   const onChange = vi.fn();
   render(cluster, onChange);
   const input = field("Node 1 CPU cores");
