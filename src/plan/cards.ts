@@ -428,10 +428,12 @@ export const CARDS: readonly Card[] = [
   },
 ];
 
+/** The catalog by class: the slider asks a card of every option at every move. */
+const CARD_BY_CLASS: ReadonlyMap<string, Card> = new Map(CARDS.map((c) => [c.class, c]));
+
 /** The card a class label names, MIG suffix ignored: "a100-80g-mig-3g.40gb" → the a100-80g card. */
 export function cardOf(gpuClass: string): Card | undefined {
-  const base = gpuClass.split("-mig-")[0] ?? gpuClass;
-  return CARDS.find((c) => c.class === base);
+  return CARD_BY_CLASS.get(gpuClass) ?? CARD_BY_CLASS.get(gpuClass.split("-mig-")[0] ?? gpuClass);
 }
 
 /** Whether a class names MIG instances: a replica runs on exactly one. */

@@ -121,8 +121,9 @@ export function vllmMxfp4MarlinExpertGrowthBytes(hiddenSize: number, intermediat
  */
 export function vllmMxfp4MarlinGrowthBytes(part: Part, shape: ModelShape): number {
   const experts = part.routedExperts;
+  if (shape.quantMethod !== "mxfp4" || !experts) return 0;
   const cc = cardOf(part.gpuClass)?.computeCapability ?? 0;
-  if (shape.quantMethod !== "mxfp4" || !experts || !((cc >= 8 && cc < 9) || (cc >= 12 && cc < 13))) return 0;
+  if (!((cc >= 8 && cc < 9) || (cc >= 12 && cc < 13))) return 0;
   return (
     experts.moeLayers *
     experts.experts *
