@@ -74,6 +74,33 @@ function matricesPerExpert(t: Json, modelType: string): number {
   return act === "relu2" ? 2 : 3;
 }
 
+/** The routed experts' width: Mixtral, gpt-oss and Llama-4 call it intermediate_size. */
+function expertWidthOf(t: Json): number {
+  return firstNumber(t, ["moe_intermediate_size", "expert_intermediate_size", "intermediate_size"])?.value ?? 0;
+}
+
+/** The dimension the routed experts run in: latent MoE (Nemotron-3 Super/Ultra: moe_latent_size; Kimi-K3: routed_expert_hidden_size) is narrower than hidden. */
+function expertInDimOf(t: Json, hiddenSize: number): number {
+  return firstNumber(t, ["moe_latent_size", "routed_expert_hidden_size"])?.value ?? hiddenSize;
+}
+
+/**
+ * One MoE layer's parameters as the config names them, for the multi-token-prediction block (config/mtp.ts),
+ * which is a decoder layer of the same kind: the routed experts (matrices × in-dim × width each), the shared
+ * experts (as many matrices, at the shared width), the router (hidden × E), and a latent MoE's two projections
+ * into and out of the latent. Null when the config names no routed experts.
+ */
+export function moeLayerParamsOf(t: Json, modelType: string, hiddenSize: number): number | null {
+  const experts = firstNumber(t, EXPERT_KEYS)?.value ?? 0;
+  const width = expertWidthOf(t);
+  if (experts <= 1 || width <= 0) return null;
+  const matrices = matricesPerExpert(t, modelType);
+  const inDim = expertInDimOf(t, hiddenSize);
+  const latent = inDim !== hiddenSize ? 2 * hiddenSize * inDim : 0;
+  const shared = matrices * hiddenSize * sharedExpertWidthOf(t, width);
+  return experts * matrices * inDim * width + shared + hiddenSize * experts + latent;
+}
+
 export function moeOf(t: Json, modelType: string, layers: number, hiddenSize: number): MoeShape | null {
   const routed = firstNumber(t, EXPERT_KEYS);
   if (routed === undefined || routed.value <= 1) return null;
@@ -91,10 +118,8 @@ export function moeOf(t: Json, modelType: string, layers: number, hiddenSize: nu
   const mask = moeLayerMask(t, layers);
   const moeLayers = mask.filter(Boolean).length;
   const firstMoe = mask.indexOf(true);
-  // Mixtral, gpt-oss and Llama-4 call the expert width intermediate_size.
-  const width = firstNumber(t, ["moe_intermediate_size", "expert_intermediate_size", "intermediate_size"])?.value ?? 0;
-  // Latent MoE (Nemotron-3 Super/Ultra: moe_latent_size; Kimi-K3: routed_expert_hidden_size) runs experts in a narrower space.
-  const inDim = firstNumber(t, ["moe_latent_size", "routed_expert_hidden_size"])?.value ?? hiddenSize;
+  const width = expertWidthOf(t);
+  const inDim = expertInDimOf(t, hiddenSize);
   const shape: MoeShape = {
     routedExperts: routed.value,
     expertsPerToken: topK.value,

@@ -7,6 +7,7 @@
  * nothing without speculative decoding; the embedding and lm_head it shares are not counted again.
  */
 import { type Json, optionalInt } from "./fields.ts";
+import { moeLayerParamsOf } from "./moe.ts";
 import type { ModelShape } from "../shapeTypes.ts";
 
 /** One MTP layer's attention: MLA's low-rank projections (GLM-5.x, DeepSeek-V3) or GQA's, Qwen3.5's gated q included. */
@@ -27,17 +28,21 @@ export function attentionParams(t: Json, hidden: number): number {
   return hidden * (qWidth + 2 * kvHeads * headDim) + heads * headDim * hidden;
 }
 
-/** One MTP layer's feed-forward: routed and shared experts with their router, or a dense gated MLP. */
+/** One MTP layer's feed-forward: a mixture of experts as the decoder's are counted (config/moe.ts), or a dense gated MLP. */
 function ffnParams(t: Json, hidden: number): number {
-  const experts = optionalInt(t, "n_routed_experts") ?? optionalInt(t, "num_experts") ?? 0;
-  const width = optionalInt(t, "moe_intermediate_size") ?? 0;
-  if (experts > 0 && width > 0) {
-    const sharedWidth =
-      optionalInt(t, "shared_expert_intermediate_size") ?? (optionalInt(t, "n_shared_experts") ?? 0) * width;
-    return experts * 3 * hidden * width + 3 * hidden * sharedWidth + hidden * experts;
-  }
-  return 3 * hidden * (optionalInt(t, "intermediate_size") ?? 0);
+  return (
+    moeLayerParamsOf(t, String(t["model_type"] ?? ""), hidden) ??
+    3 * hidden * (optionalInt(t, "intermediate_size") ?? 0)
+  );
 }
+
+/**
+ * Families whose config declares MTP modules that the published checkpoint is read not to carry: NVIDIA's
+ * MiniMax-M3-NVFP4 quantization map (hf_quant_config.json, ai-dynamo/aiconfigurator @ 095f58a) names decoder
+ * layers 0–59 and no MTP module, quantized or excluded, where its Qwen3.5 builds keep theirs. An inference for
+ * MiniMaxAI's own checkpoint; counting none keeps the file's bytes whole on the card (never a false fit).
+ */
+const NO_MTP_IN_CHECKPOINT = /^minimax_m3/;
 
 /**
  * Parameters of the MTP block, or undefined when the config declares none: per step one decoder layer,
@@ -47,7 +52,7 @@ function ffnParams(t: Json, hidden: number): number {
  */
 export function mtpParamsOf(t: Json, hidden: number): number | undefined {
   const steps = optionalInt(t, "mtp_num_hidden_layers") ?? optionalInt(t, "num_nextn_predict_layers") ?? 0;
-  if (!(steps > 0)) return undefined;
+  if (!(steps > 0) || NO_MTP_IN_CHECKPOINT.test(String(t["model_type"] ?? ""))) return undefined;
   return steps * (attentionParams(t, hidden) + ffnParams(t, hidden) + 2 * hidden * hidden + 4 * hidden);
 }
 
