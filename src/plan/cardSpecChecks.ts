@@ -74,6 +74,18 @@ export function fieldValue(spec: CardSpec, field: CheckedField): number | null {
   return spec.tflops[field];
 }
 
+/**
+ * AMD's own table of its GPUs (rocm.docs.amd.com's "AMD GPU specifications", from this file), read 2026-12-02:
+ * it lists each Radeon's and Ryzen APU's VRAM, compute units and caches, but no bandwidth or TFLOPS column.
+ */
+const ROCM_GPU_SPECS =
+  "https://github.com/ROCm/rocm-docs/blob/2b48ffc7c7df6af2687bf2c54062d939ee503c60/docs/reference/gpu-specs.rst";
+
+/** What AMD's table gives for one card (its row as printed), and that it has no figure to check. */
+function rocmSpecsRow(row: string): string {
+  return `AMD's own GPU table (${ROCM_GPU_SPECS}) has the card (${row}) but prints no bandwidth or TFLOPS, so nothing there to check`;
+}
+
 /** Third-party corroboration, derivations, and what could not be read, by card label. */
 const NOTES: Readonly<Record<string, { note: string }>> = {
   "gh200-96g": {
@@ -145,11 +157,23 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
   "p40-24g": {
     note: "bandwidth as in gpus.json, not re-read; FP16 runs at 1/64 rate on GP102, so only INT8 (47 TOPS) is given and BF16 is null",
   },
-  "rx9070xt-16g": { note: "bandwidth as in gpus.json, not re-read; no dense matrix TFLOPS figure found" },
-  "rx9070-16g": { note: "bandwidth as in gpus.json, not re-read; no dense matrix TFLOPS figure found" },
-  "r9700-32g": { note: "bandwidth as in gpus.json, not re-read; no dense matrix TFLOPS figure found" },
+  "rx7900xtx-24g": {
+    note: `value as in gpus.json, not re-read on AMD's product page; ${rocmSpecsRow('"Radeon RX 7900 XTX", "RDNA3", "gfx1100", "24", "96"')}`,
+  },
+  "rx7900xt-20g": {
+    note: `value as in gpus.json, not re-read on AMD's product page; ${rocmSpecsRow('"Radeon RX 7900 XT", "RDNA3", "gfx1100", "20", "84"')}`,
+  },
+  "rx9070xt-16g": {
+    note: `bandwidth as in gpus.json, not re-read; no dense matrix TFLOPS figure found; ${rocmSpecsRow('"Radeon RX 9070 XT", "RDNA4", "gfx1201", "16", "64"')}`,
+  },
+  "rx9070-16g": {
+    note: `bandwidth as in gpus.json, not re-read; no dense matrix TFLOPS figure found; ${rocmSpecsRow('"Radeon RX 9070", "RDNA4", "gfx1201", "16", "56"')}`,
+  },
+  "r9700-32g": {
+    note: `bandwidth as in gpus.json, not re-read; no dense matrix TFLOPS figure found; ${rocmSpecsRow('"Radeon AI PRO R9700", "RDNA4", "gfx1201", "32", "64"')}`,
+  },
   "strixhalo-128g": {
-    note: "bandwidth derived (LPDDR5X-8000 × 256-bit = 256 GB/s) as in gpus.json, not re-read; no TFLOPS figure found",
+    note: `bandwidth derived (LPDDR5X-8000 × 256-bit = 256 GB/s) as in gpus.json, not re-read; no TFLOPS figure found; ${rocmSpecsRow('"AMD Ryzen AI Max+ 395", "Radeon 8060S", "RDNA3.5", "gfx1151", "Dynamic + carveout", "40"')}`,
   },
   "arcb580-12g": { note: "bandwidth as in gpus.json, not re-read; its XMX figure is not used (unchecked)" },
   "gb10-128g": {
