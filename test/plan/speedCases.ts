@@ -9,7 +9,8 @@
  * table are fitted on; every other llama.cpp source (llama.cpp PRs,
  * geerlingguy, normiebench, dmatora, and the secondary scoreboard
  * transcriptions) checks. vLLM/SGLang rows are sorted by id within each
- * (engine, card) and alternate: even positions fitted, odd checking.
+ * (engine, card) and alternate: even positions fitted, odd checking. The
+ * expert-parallel pairs (ep-pairs.jsonl, added to the public set) only check.
  */
 
 import { readFileSync } from "node:fs";
@@ -54,11 +55,21 @@ export interface MeasuredRow {
   output_tps_per_gpu?: number;
 }
 
-export function measuredRows(): MeasuredRow[] {
-  return readFileSync(join(SPEED_DIR, "measured.jsonl"), "utf8")
+function rowsOf(file: string): MeasuredRow[] {
+  return readFileSync(join(SPEED_DIR, file), "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as MeasuredRow);
+}
+
+/** The public set, verbatim. */
+export function measuredRows(): MeasuredRow[] {
+  return rowsOf("measured.jsonl");
+}
+
+/** InferenceX runs of one config with and without expert parallel (fixtures README); never fitted on. */
+export function epPairRows(): MeasuredRow[] {
+  return rowsOf("ep-pairs.jsonl");
 }
 
 /** The target groups of issue 12, plus the layer-split rows (no target; shown). */
@@ -197,7 +208,8 @@ export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
   const cases: SpeedCase[] = [];
   const skipped: SkippedRow[] = [];
   const shapes = new Map<string, ModelShape>();
-  for (const row of rows) {
+  // The pairs' rows have no half in the split, so they check (`half.get(...) ?? "checking"`).
+  for (const row of [...rows, ...epPairRows()]) {
     const engine = engineOf(row.engine);
     if (engine === null) {
       skipped.push({
