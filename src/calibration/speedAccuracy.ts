@@ -129,6 +129,7 @@ function figureWords(group: string): string {
     "split-decode": "decode over several cards",
     "split-prefill": "prefill over several cards",
     tpot: "TPOT",
+    "cross-node-tpot": "TPOT with TP across nodes",
     ttft: "TTFT",
     throughput: "throughput per GPU",
   };

@@ -135,7 +135,7 @@ export { estimateSpeed } from "./speed/estimate.ts";
 export { expectedDistinctExperts } from "./speed/experts.ts";
 export { EXCHANGE_TERMS, expertExchangeMs } from "./speed/expertGroup.ts";
 export { deepEpBufferBytes } from "./engines/sglang/deepep.ts";
-export { DEFAULT_FABRIC_GBPS } from "./speed/links.ts";
+export { CROSS_NODE_ALL_REDUCE_US, DEFAULT_FABRIC_GBPS } from "./speed/links.ts";
 export { CPU_PREFILL_GFLOPS_PER_CORE, DEFAULT_CPU_CORES, DEFAULT_HOST_GBPS, ddrChannelGBps } from "./speed/host.ts";
 export { speedTerms, SPEED_PRIORS, type SpeedTerms, type SpeedTermValues, type FittedKey } from "./speed/terms.ts";
 export type {

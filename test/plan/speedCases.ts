@@ -37,6 +37,8 @@ export interface MeasuredRow {
   params_b: number;
   gpu_key: string;
   gpu_count: number;
+  /** Nodes the cards are spread over (cross-node.jsonl); absent, one. */
+  nodes?: number;
   tp?: number;
   pp?: number;
   ep?: number;
@@ -72,6 +74,14 @@ export function epPairRows(): MeasuredRow[] {
   return rowsOf("ep-pairs.jsonl");
 }
 
+/** The cross-node row CROSS_NODE_ALL_REDUCE_US (speed/links.ts) is fitted on. */
+export const CROSS_NODE_FITTED_ROW = "tt356-dsr1-0528-h100x16-sglang-tp16-ib-128-128-c1";
+
+/** Serving over a fabric (cross-node.jsonl, beside the public set): TP across nodes, its TPOT a group of its own. */
+export function crossNodeRows(): MeasuredRow[] {
+  return rowsOf("cross-node.jsonl");
+}
+
 /** The target groups of issue 12, plus the layer-split rows (no target; shown). */
 export type CaseGroup =
   | "llamacpp-decode"
@@ -82,7 +92,8 @@ export type CaseGroup =
   | "llamacpp-long-prefill"
   | "serving-tpot"
   | "serving-throughput"
-  | "serving-ttft";
+  | "serving-ttft"
+  | "serving-cross-node-tpot";
 
 export interface SpeedCase {
   id: string;
@@ -209,7 +220,7 @@ export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
   const skipped: SkippedRow[] = [];
   const shapes = new Map<string, ModelShape>();
   // The pairs' rows have no half in the split, so they check (`half.get(...) ?? "checking"`).
-  for (const row of [...rows, ...epPairRows()]) {
+  for (const row of [...rows, ...epPairRows(), ...crossNodeRows()]) {
     const engine = engineOf(row.engine);
     if (engine === null) {
       skipped.push({
@@ -248,6 +259,7 @@ export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
     const card = speedCardOf(label);
     const tp = row.tp ?? 1;
     const pp = engine === "llamacpp" ? row.gpu_count : (row.pp ?? 1);
+    const nodes = Math.max(1, row.nodes ?? 1);
     const input: Omit<SpeedInput, "workload"> = {
       card,
       model,
@@ -261,11 +273,12 @@ export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
         hostBandwidthGBps: null,
         cpuOnly: false,
       },
+      // Over nodes (cross-node.jsonl) the fabric's rate is not stated: unknown, so its default is assumed.
       links: {
         intraNodeGBps: spec?.link.gbpsPerDirection ?? null,
         fabricGBps: null,
-        crossNodeHops: 0,
-        tensorParallelCrossesNodes: false,
+        crossNodeHops: Math.min(Math.max(0, pp - 1), nodes - 1),
+        tensorParallelCrossesNodes: tp > row.gpu_count / nodes,
       },
     };
     const base = {
@@ -353,6 +366,21 @@ export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
       sequencesTheKvHolds: null,
     };
     const servingInput = { ...input, workload };
+    if (nodes > 1) {
+      // The cross-node all-reduce's cost is fitted apart on the first of these (speed/links.ts), the rest check it.
+      cases.push({
+        ...base,
+        half: row.id === CROSS_NODE_FITTED_ROW ? "fitted" : "checking",
+        id: `${row.id} tpot`,
+        group: "serving-cross-node-tpot",
+        measured: row.tpot_ms_median,
+        unit: "ms",
+        pick: "tpotMs",
+        gpusPerReplica,
+        input: servingInput,
+      });
+      continue;
+    }
     cases.push({
       ...base,
       id: `${row.id} tpot`,

@@ -5,6 +5,7 @@
  */
 import { decodeStepMs } from "./decode.ts";
 import { CPU_PREFILL_GFLOPS_PER_CORE } from "./host.ts";
+import { CROSS_NODE_ALL_REDUCE_US } from "./links.ts";
 import { prefillMs } from "./prefill.ts";
 import { speedTerms, type SpeedTerms } from "./terms.ts";
 import type { SpeedEstimate, SpeedInput } from "./types.ts";
@@ -120,6 +121,10 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
   if (sequencesRun < workload.sequences)
     notes.push(`capped at ${sequencesRun} of ${workload.sequences} sequences by the KV pool`);
   for (const a of [...alone.assumed, ...prefill.assumed]) if (!notes.includes(a)) notes.push(a);
+  if (input.links.tensorParallelCrossesNodes && layout.tensorParallel > 1)
+    notes.push(
+      `TP across nodes: each all-reduce is NCCL's over the fabric at ${terms.crossNodeAllReduceUs ?? CROSS_NODE_ALL_REDUCE_US} µs, fitted on one measured run (SGLang DeepSeek-R1 on 2 × 8 H100, tenstorrent/tt-inference-server#356)`,
+    );
   if (layout.engine === "llamacpp" && layout.pipelineStages > 1)
     notes.push(
       `layers split over ${layout.pipelineStages} cards: decode runs them one after another, no faster than one card`,

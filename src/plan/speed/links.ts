@@ -20,9 +20,22 @@ export const DEFAULT_FABRIC_GBPS = 25;
 /** When a node's own link is unknown: PCIe 4.0 x16, 32 GB/s one way (PCI-SIG: 16 GT/s × 16 lanes, 128b/130b). */
 export const DEFAULT_INTRA_NODE_GBPS = 32;
 
+/**
+ * One all-reduce when tensor parallel spans nodes, µs, in place of the fitted terms' `allReduceLatencyUs`: vLLM's
+ * and SGLang's custom all-reduce runs within one node only ("Custom allreduce is disabled because this process group
+ * spans across nodes", vLLM custom_all_reduce.py; SGLang's logs print the same), so across nodes each one is NCCL's,
+ * over the fabric. Fitted apart (test/plan/crossNodeSpeed.test.ts, `fitCrossNodeLatencyUs`) on the one measured TPOT
+ * of TP across nodes the corpora hold: SGLang DeepSeek-R1-0528 FP8 on 16 H100 over InfiniBand, one request, 23.1 ms
+ * (tenstorrent/tt-inference-server#356), where the TP-fitted terms alone put 5.9 ms. It carries whatever else a
+ * step across nodes costs; checked only on the same table's other lengths (no second source was found).
+ */
+export const CROSS_NODE_ALL_REDUCE_US = 151;
+
 export interface WireTerms {
   /** Fixed cost of one all-reduce (launch + synchronisation), µs. */
   allReduceLatencyUs: number;
+  /** The same when tensor parallel spans nodes; absent, CROSS_NODE_ALL_REDUCE_US (fitted apart; the fit varies it). */
+  crossNodeAllReduceUs?: number;
   /** Fixed cost of one pipeline hop (send, receive, the next stage's launch), ms. */
   hopMs: number;
 }
@@ -62,8 +75,10 @@ export function allReduceMs(
   if (tensorParallel <= 1) return { ms: 0, assumed: "" };
   const { gbps, assumed } = linkGBps(links, links.tensorParallelCrossesNodes);
   const messageBytes = tokens * hiddenSize * ACTIVATION_BYTES;
-  const perReduceMs =
-    terms.allReduceLatencyUs / 1000 + (((2 * (tensorParallel - 1)) / tensorParallel) * messageBytes) / (gbps * 1e6);
+  const latencyUs = links.tensorParallelCrossesNodes
+    ? (terms.crossNodeAllReduceUs ?? CROSS_NODE_ALL_REDUCE_US)
+    : terms.allReduceLatencyUs;
+  const perReduceMs = latencyUs / 1000 + (((2 * (tensorParallel - 1)) / tensorParallel) * messageBytes) / (gbps * 1e6);
   return { ms: 2 * layers * perReduceMs, assumed };
 }
 
