@@ -24,12 +24,14 @@ export interface DpAttentionFamily {
 const DEEPSEEK: DpAttentionFamily = { embedOverAttentionTp: false, deepep: true };
 
 /**
- * model_type → family. `enable_dp_attention`'s help names DeepSeek-V2 and Qwen 2/3 MoE (server_args.py); the others
+ * model_type → family. `enable_dp_attention`'s help names DeepSeek-V2 and Qwen 2/3 MoE (server_args.py, unchanged in
+ * 2026 builds, where it still says "The dp size should be equal to the tp size", which PR #4390 lifted); the others
  * were read in their model files:
  * - glm4_moe (GLM-4.5, 4.5-Air, 4.6, 4.7), models/glm4_moe.py @ 005ffc65: `Glm4MoeAttention` builds qkv_proj and
  *   o_proj with `tp_size=attn_tp_size` (KV heads split, or replicated where attn_tp_size exceeds them: `assert
  *   attn_tp_size % total_num_kv_heads == 0`), the decoder layer a `LayerCommunicator`, the embedding
- *   `use_attn_tp_group=is_dp_attention_enabled()` (PR #17570, 2026-01-24), the dense (`first_k_dense_replace`)
+ *   `use_attn_tp_group=is_dp_attention_enabled()` (PR #17570, 2026-01-24; builds before it, e.g. @ d5fc25da, kept
+ *   it whole with `enable_tp=not is_dp_attention_enabled()`, 1 − D ÷ T of it more a card at dp < tp), the dense (`first_k_dense_replace`)
  *   layers' and shared experts' `Glm4MoeMLP` at the whole group's TP (`tp_size=1` under DeepEP), the lm_head
  *   `ParallelLMHead(use_attn_tp_group=enable_dp_lm_head)`; `forward_deepep`. SGLang's GLM-4.6 cookbook
  *   (docs_new/src/snippets/autoregressive/glm-46-deployment.jsx @ 04d96432) runs it `--tp 8 --dp 8
