@@ -25,7 +25,7 @@ import {
   type RepoSnapshot,
 } from "../../src/plan/index.ts";
 import { nodesOf8 } from "./dpAttentionFixture.ts";
-import { configNames, loadConfig } from "./fixture.ts";
+import { configNames, loadConfig, snapshotOf } from "./fixture.ts";
 
 function snapshot(name: string, bytes: number): RepoSnapshot {
   const config = loadConfig(name);
@@ -162,6 +162,32 @@ describe("Llama-4 (llama4_text) on one node of 8 × H200", () => {
   });
 });
 
+describe("gpt-oss-20b (gpt_oss, its recorded files: 13.76 GB) on one node of 8 × H100: --tp 8 --dp 8", () => {
+  // hidden 2,880, 64 heads and 8 KV heads of 64, 24 layers (all MoE, 32 experts), vocabulary 201,088.
+  const s = snapshotOf("openai__gpt-oss-20b");
+  const { p, a } = planned(s, nodesOf8("h100-80g", 1));
+  const d8 = atDp(p.options, 8);
+  const attention = 24 * 2 * (2880 * (64 * 64 + 2 * 8 * 64) + 64 * 64 * 2880); // q, k, v, o in bf16
+  const embed = 201_088 * 2880 * 2;
+
+  test("a card holds q/k/v/o and the embedding whole, 4 of the 32 (MXFP4) experts, an eighth of the rest", () => {
+    const rest = a.bytes - a.expertBytes - 2 * embed - attention;
+    // The rotary cache at 131,072 positions × 64 × 2 B; no dense layers, no shared experts.
+    const expected = attention + embed + (embed + a.expertBytes + rest) / 8 + 131_072 * 64 * 2;
+    expect(Math.abs(weightsGib(d8) - expected / GIB)).toBeLessThan(0.01);
+    expect(d8?.commands[0]).toMatch(/ --tp-size 8 --dp-size 8 --enable-dp-attention --ep-size 8 /);
+    expect(d8?.commands[0]).not.toContain("--moe-a2a-backend");
+  });
+
+  test("each rank its own pool of the 8 KV heads (half the layers a 128-token window)", () => {
+    if (!d8) throw new Error("no dp 8 option");
+    const tp8 = p.options.find((o) => o.engine === "sglang" && !dpa(o) && o.placement.tensorParallel === 8);
+    // TP 8 holds one KV head a card in one pool; DP attention 8 heads a card in each of 8 pools.
+    expect(d8.kvPoolTokens).toBeGreaterThan(0);
+    expect(d8.kvPoolTokens).toBeLessThan(tp8?.kvPoolTokens ?? 0);
+  });
+});
+
 describe("GLM-5 (glm_moe_dsa): DeepseekV2ForCausalLM's DSA path, so dp = tp alone", () => {
   test("8 × B200: only --dp 8, though its parameter count gives every split a speed", () => {
     // GLM-5-FP8's files are not recorded: 1 B a parameter of the Hub's 744 B stands in; the --dp-size list is the check.
@@ -173,7 +199,16 @@ describe("GLM-5 (glm_moe_dsa): DeepseekV2ForCausalLM's DSA path, so dp = tp alon
 
 describe("DP attention is offered only for the families whose SGLang model file honours it", () => {
   // Every recorded MoE config whose experts split over 8 cards, as a small checkpoint on 8 × B200 (so every layout fits).
-  const HONOURED = ["deepseek_v3", "deepseek_v32", "glm4_moe", "glm_moe_dsa", "kimi_k2", "llama4_text", "qwen3_moe"];
+  const HONOURED = [
+    "deepseek_v3",
+    "deepseek_v32",
+    "glm4_moe",
+    "glm_moe_dsa",
+    "gpt_oss",
+    "kimi_k2",
+    "llama4_text",
+    "qwen3_moe",
+  ];
   const offered = new Set<string>();
   const notOffered = new Set<string>();
   for (const name of configNames()) {
@@ -193,8 +228,8 @@ describe("DP attention is offered only for the families whose SGLang model file 
     expect([...offered].sort()).toEqual(HONOURED);
   });
 
-  test("gpt-oss, MiniMax-M2, Qwen3.5-MoE and Qwen3-VL-MoE are still not offered (their files were not read through)", () => {
-    for (const arch of ["gpt_oss", "minimax_m2", "qwen3_5_moe_text", "qwen3_vl_moe_text"]) {
+  test("MiniMax-M2, Qwen3.5-MoE, Qwen3-VL-MoE, Step-3.7 and DeepSeek-V4 are still not offered (files not read through)", () => {
+    for (const arch of ["minimax_m2", "qwen3_5_moe_text", "qwen3_vl_moe_text", "step3p7", "deepseek_v4"]) {
       expect(notOffered.has(arch)).toBe(true);
     }
   });

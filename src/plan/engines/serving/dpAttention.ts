@@ -14,8 +14,9 @@
  * - `models/deepseek_v2.py` `DeepseekV2AttentionMLA`: `fused_qkv_a_proj_with_mqa` (or `kv_a_proj_with_mqa`) and
  *   the DSA indexer are `ReplicatedLinear`, `q_b_proj`, `kv_b_proj` and `o_proj` split by head over
  *   `attn_tp_size`; the embedding `VocabParallelEmbedding(..., enable_tp=not is_dp_attention_enabled())` is whole
- *   on every rank (GLM-4.5's `use_attn_tp_group=is_dp_attention_enabled()` splits it over attn_tp); the dense layers' MLP keeps the whole group's TP unless `--moe-dense-tp-size 1`
- *   (`enable_moe_dense_fully_dp`: tp_size 1, whole on every card); the shared experts are `tp_size=1`, whole,
+ *   on every rank (GLM-4.5's `use_attn_tp_group=is_dp_attention_enabled()` splits it over attn_tp); the dense
+ *   layers' MLP keeps the whole group's TP unless `--moe-dense-tp-size 1` (`enable_moe_dense_fully_dp`: tp_size
+ *   1, whole on every card); the shared experts are `tp_size=1`, whole,
  *   under the deepep backend; the lm_head stays vocab-parallel over the group unless `--enable-dp-lm-head`
  *   (`ParallelLMHead(use_attn_tp_group=...)`: over the attention-TP group, T ÷ D times the share). Neither flag is
  *   offered: each only adds bytes a card (src/plan/README.md says by how much).
@@ -23,7 +24,8 @@
  * Only for the families whose model file honours it (dpAttentionFamilies.ts, each read in its file): the ones
  * `enable_dp_attention`'s help names ("Currently DeepSeek-V2 and Qwen 2/3 MoE models are supported",
  * server_args.py: DeepSeek V2/V3/R1/V3.2, Kimi-K2, Qwen2/3-MoE), GLM-4.5/4.6/4.7 (glm4_moe: GQA, its embedding
- * split over the attention-TP group), GLM-5 (DeepSeek's DSA path) and Llama-4 (one node: no DeepEP path).
+ * split over the attention-TP group), GLM-5 (DeepSeek's DSA path), Llama-4 and gpt-oss (one node: no
+ * DeepEP path).
  *
  * Listed on one node (the node's cards as one group, every --dp-size that holds it; prune.ts keeps a D < T one
  * only where no other layout of its cards beats it) and, only where the node's D = T group does not hold it, over
@@ -76,7 +78,7 @@ export function sglangDpAttention(a: Artifact, c: EnumContext, pool: ClassPool, 
     // Over nodes only where the node's dp = tp group does not hold it, as before narrower ranks were planned.
     if (whole) return;
   }
-  // A family without a DeepEP path in its MoE block (Llama-4) is not planned across nodes.
+  // A family without a DeepEP path in its MoE block (Llama-4, gpt-oss) is not planned across nodes.
   if (family.deepep) acrossNodes(a, c, pool, family, mem, experts, out);
 }
 

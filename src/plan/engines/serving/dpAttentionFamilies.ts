@@ -30,11 +30,11 @@ const DEEPSEEK: DpAttentionFamily = { embedOverAttentionTp: false, deepep: true 
  * - glm4_moe (GLM-4.5, 4.5-Air, 4.6, 4.7), models/glm4_moe.py @ 005ffc65: `Glm4MoeAttention` builds qkv_proj and
  *   o_proj with `tp_size=attn_tp_size` (KV heads split, or replicated where attn_tp_size exceeds them: `assert
  *   attn_tp_size % total_num_kv_heads == 0`), the decoder layer a `LayerCommunicator`, the embedding
- *   `use_attn_tp_group=is_dp_attention_enabled()` (PR #17570, 2026-01-24; builds before it, e.g. @ d5fc25da, kept
- *   it whole with `enable_tp=not is_dp_attention_enabled()`, 1 − D ÷ T of it more a card at dp < tp), the dense (`first_k_dense_replace`)
- *   layers' and shared experts' `Glm4MoeMLP` at the whole group's TP (`tp_size=1` under DeepEP), the lm_head
- *   `ParallelLMHead(use_attn_tp_group=enable_dp_lm_head)`; `forward_deepep`. SGLang's GLM-4.6 cookbook
- *   (docs_new/src/snippets/autoregressive/glm-46-deployment.jsx @ 04d96432) runs it `--tp 8 --dp 8
+ *   `use_attn_tp_group=is_dp_attention_enabled()` (PR #17570, 2026-01-24; builds before it, e.g. @ d5fc25da, keep
+ *   it whole with `enable_tp=not is_dp_attention_enabled()`: 1 − D ÷ T of it more a card at dp < tp), the dense
+ *   (`first_k_dense_replace`) layers' and shared experts' `Glm4MoeMLP` at the whole group's TP (`tp_size=1` under
+ *   DeepEP), the lm_head `ParallelLMHead(use_attn_tp_group=enable_dp_lm_head)`; `forward_deepep`. SGLang's GLM-4.6
+ *   cookbook (docs_new/src/snippets/autoregressive/glm-46-deployment.jsx @ 04d96432) runs it `--tp 8 --dp 8
  *   --enable-dp-attention`.
  * - glm_moe_dsa (GLM-5, 5.1): `GlmMoeDsaForCausalLM(DeepseekV2ForCausalLM)` in the same glm4_moe.py, and
  *   configs/model_config.py `is_deepseek_nsa` lists it (PR #18521), so it is DeepSeek-V3.2's DSA path: dp = tp.
@@ -43,6 +43,12 @@ const DEEPSEEK: DpAttentionFamily = { embedOverAttentionTp: false, deepep: true 
  *   layers (PR #7729), the embedding `enable_tp=not is_dp_attention_enabled()` (whole), the shared expert and the
  *   dense layers' `LlamaMLP` at the whole group's TP; `Llama4MoE` calls `FusedMoE` with no DeepEP path, so one
  *   node only.
+ * - gpt_oss (gpt-oss-20b, 120b), models/gpt_oss.py @ e9149048: `GptOssAttention` qkv/o (and its per-head sinks) at
+ *   `get_attention_tp_size()`, a `LayerCommunicator` on every (MoE) layer, the embedding `enable_tp=not
+ *   is_dp_attention_enabled()` (whole), no dense layers or shared experts; `GptOssSparseMoeBlock` raises
+ *   "forward_deepep branch not implemented yet", so one node only. DP attention since PR #9359 (2025-08, "Tested on
+ *   4x B200 with DP4 Attn + EP4 MoE"); builds before PR #37199 (2026-08-31) summed the MoE output twice at TP = DP =
+ *   EP without an a2a backend (issue #37187: GSM8K 0/128), the very command planned here.
  */
 export const DP_ATTENTION_FAMILIES: ReadonlyMap<string, DpAttentionFamily> = new Map([
   ["deepseek_v2", DEEPSEEK],
@@ -54,4 +60,5 @@ export const DP_ATTENTION_FAMILIES: ReadonlyMap<string, DpAttentionFamily> = new
   ["qwen3_moe", DEEPSEEK],
   ["glm4_moe", { embedOverAttentionTp: true, deepep: true }],
   ["llama4_text", { embedOverAttentionTp: false, deepep: false }],
+  ["gpt_oss", { embedOverAttentionTp: false, deepep: false }],
 ]);
