@@ -14,14 +14,18 @@
  * - `models/deepseek_v2.py` `DeepseekV2AttentionMLA`: `fused_qkv_a_proj_with_mqa` (or `kv_a_proj_with_mqa`) and
  *   the DSA indexer are `ReplicatedLinear`, `q_b_proj`, `kv_b_proj` and `o_proj` split by head over
  *   `attn_tp_size`; the embedding `VocabParallelEmbedding(..., enable_tp=not is_dp_attention_enabled())` is whole
- *   on every rank; the dense layers' MLP keeps the whole group's TP unless `--moe-dense-tp-size 1`
- *   (`enable_moe_dense_fully_dp`: tp_size 1, whole on every card); the shared experts are `tp_size=1`, whole,
+ *   on every rank (GLM-4.5's `use_attn_tp_group=is_dp_attention_enabled()` splits it over attn_tp); the dense
+ *   layers' MLP keeps the whole group's TP unless `--moe-dense-tp-size 1` (`enable_moe_dense_fully_dp`: tp_size
+ *   1, whole on every card); the shared experts are `tp_size=1`, whole,
  *   under the deepep backend; the lm_head stays vocab-parallel over the group unless `--enable-dp-lm-head`
  *   (`ParallelLMHead(use_attn_tp_group=...)`: over the attention-TP group, T ÷ D times the share). Neither flag is
  *   offered: each only adds bytes a card (src/plan/README.md says by how much).
  * Routed experts: E ÷ T a rank (SGLang's EP and DeepEP's low-latency buffer both need E divisible by T).
- * Only for the families `enable_dp_attention`'s help names ("Currently DeepSeek-V2 and Qwen 2/3 MoE models are
- * supported", server_args.py): DeepSeek V2/V3/R1/V3.2 and Kimi-K2 (DeepseekV3ForCausalLM), Qwen2/3-MoE.
+ * Only for the families whose model file honours it (dpAttentionFamilies.ts, each read in its file): the ones
+ * `enable_dp_attention`'s help names ("Currently DeepSeek-V2 and Qwen 2/3 MoE models are supported",
+ * server_args.py: DeepSeek V2/V3/R1/V3.2, Kimi-K2, Qwen2/3-MoE), GLM-4.5/4.6/4.7 (glm4_moe: GQA, its embedding
+ * split over the attention-TP group), GLM-5 (DeepSeek's DSA path), Llama-4 and gpt-oss (one node: no
+ * DeepEP path).
  *
  * Listed on one node (the node's cards as one group, every --dp-size that holds it; prune.ts keeps a D < T one
  * only where no other layout of its cards beats it) and, only where the node's D = T group does not hold it, over
@@ -36,21 +40,13 @@ import { bitsOf } from "../../quant.ts";
 import type { ModelShape } from "../../shapeTypes.ts";
 import type { Artifact, Placement } from "../../types.ts";
 import { moeLayersIn, weightParts } from "../../weights.ts";
-
-/** model_types of the families SGLang's --enable-dp-attention help says it supports. */
-const DP_ATTENTION_MODELS = new Set([
-  "deepseek_v2",
-  "deepseek_v3",
-  "deepseek_v32",
-  "kimi_k2",
-  "qwen2_moe",
-  "qwen3_moe",
-]);
+import { DP_ATTENTION_FAMILIES, type DpAttentionFamily } from "./dpAttentionFamilies.ts";
 
 export function sglangDpAttention(a: Artifact, c: EnumContext, pool: ClassPool, out: Enumerated): void {
   const experts = c.shape.moe?.routedExperts ?? 0;
   const perNode = pool.maxPerNode;
-  if (!DP_ATTENTION_MODELS.has(c.shape.architecture)) return;
+  const family = DP_ATTENTION_FAMILIES.get(c.shape.architecture);
+  if (!family) return;
   if (experts <= 1 || pool.mig || perNode < 2 || pool.memoryBytes === null) return;
   const mem = pool.memoryBytes;
   if (experts % perNode === 0) {
@@ -63,7 +59,7 @@ export function sglangDpAttention(a: Artifact, c: EnumContext, pool: ClassPool, 
         engine: "sglang",
         placement: dpaPlacement(pool.gpuClass, "", perNode, 1, hosts.nodeIds, dp),
         bitsPerWeight: bitsOf(a),
-        parts: [dpaPart(c.shape, a, pool.gpuClass, mem, perNode, dp, false)],
+        parts: [dpaPart(c.shape, family, a, pool.gpuClass, mem, perNode, dp, false)],
         host: null,
         hosts: hosts.hosts,
         freeNow: hosts.freeNow,
@@ -82,7 +78,8 @@ export function sglangDpAttention(a: Artifact, c: EnumContext, pool: ClassPool, 
     // Over nodes only where the node's dp = tp group does not hold it, as before narrower ranks were planned.
     if (whole) return;
   }
-  acrossNodes(a, c, pool, mem, experts, out);
+  // A family without a DeepEP path in its MoE block (Llama-4, gpt-oss) is not planned across nodes.
+  if (family.deepep) acrossNodes(a, c, pool, family, mem, experts, out);
 }
 
 /**
@@ -111,7 +108,15 @@ function dpSizesOf(shape: ModelShape, ranks: number, perNode: number): number[] 
  * The fewest nodes of one named fabric whose cards, one DP-attention group, hold it (every --dp-size that does
  * there); the first fabric that does.
  */
-function acrossNodes(a: Artifact, c: EnumContext, pool: ClassPool, mem: number, experts: number, out: Enumerated) {
+function acrossNodes(
+  a: Artifact,
+  c: EnumContext,
+  pool: ClassPool,
+  family: DpAttentionFamily,
+  mem: number,
+  experts: number,
+  out: Enumerated,
+) {
   const perNode = pool.maxPerNode;
   // The weights alone need this many nodes' cards at the least (half the bytes: runtime fp8 halves a 16-bit checkpoint).
   const fewest = Math.max(2, Math.ceil(a.bytes / 2 / (perNode * mem)));
@@ -133,7 +138,7 @@ function acrossNodes(a: Artifact, c: EnumContext, pool: ClassPool, mem: number, 
           engine: "sglang",
           placement: dpaPlacement(pool.gpuClass, fabric, perNode, n, order.ids.slice(0, n), dp),
           bitsPerWeight: bitsOf(a),
-          parts: [dpaPart(c.shape, a, pool.gpuClass, mem, ranks, dp, true)],
+          parts: [dpaPart(c.shape, family, a, pool.gpuClass, mem, ranks, dp, true)],
           host: null,
           hosts: order.able.length,
           freeNow: order.freeCount >= n,
@@ -182,11 +187,13 @@ function dpaPlacement(
  * One card of a DP rank of attention TP `ranks ÷ dp`: its layers' attention split by head over the attention-TP
  * group (MLA's down-projections and DSA's indexer whole), the rest of each layer (dense MLP, shared experts,
  * router, norms) a 1/ranks share (shared experts whole under deepep), E ÷ ranks routed experts, the embedding
- * whole and the lm_head a 1/ranks share; the KV geometry of the attention TP (every KV head split, or the whole
- * latent on each of the group's cards).
+ * whole (a 1/attnTp share where the family splits it over the attention-TP group) and the lm_head a 1/ranks
+ * share; the KV geometry of the attention TP (every KV head split, or the whole latent on each of the group's
+ * cards).
  */
 function dpaPart(
   shape: ModelShape,
+  family: DpAttentionFamily,
   a: Artifact,
   gpuClass: string,
   mem: number,
@@ -218,7 +225,9 @@ function dpaPart(
     role: "",
     physicalBytes: mem,
     bodyBytes: body,
-    embedBytes: wp.embedBytes + (shape.tiedEmbeddings === true ? 0 : wp.headBytes / ranks),
+    embedBytes:
+      wp.embedBytes / (family.embedOverAttentionTp ? attnTp : 1) +
+      (shape.tiedEmbeddings === true ? 0 : wp.headBytes / ranks),
     tensorParallel: attnTp,
     pipelineParallel: 1,
     holdsOutput: true,
