@@ -186,6 +186,13 @@ describe("gpt-oss-20b (gpt_oss, its recorded files: 13.76 GB) on one node of 8 Ã
     expect(d8.kvPoolTokens).toBeGreaterThan(0);
     expect(d8.kvPoolTokens).toBeLessThan(tp8?.kvPoolTokens ?? 0);
   });
+
+  // sgl-project/sglang#37187 (GSM8K 0/128 at TP = DP = EP without an a2a backend), fixed by PR #37199 (2026-08-31).
+  test("its card says which SGLang builds return wrong answers under this command; TP 8's does not", () => {
+    const tp8 = p.options.find((o) => o.engine === "sglang" && !dpa(o) && o.placement.tensorParallel === 8);
+    expect(d8?.notes?.join(" ")).toMatch(/before PR #37199 \(2026-08-31\).*sglang#37187/);
+    expect(tp8?.notes?.join(" ") ?? "").not.toContain("#37199");
+  });
 });
 
 describe("GLM-5 (glm_moe_dsa): DeepseekV2ForCausalLM's DSA path, so dp = tp alone", () => {

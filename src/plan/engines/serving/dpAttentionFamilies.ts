@@ -18,6 +18,8 @@ export interface DpAttentionFamily {
    * nodes with `--moe-a2a-backend deepep`. Without it the family is planned on one node only.
    */
   deepep: boolean;
+  /** What the option's card must say about running the family so (a known bad build range); absent, nothing. */
+  caution?: string[];
 }
 
 /** DeepseekV2ForCausalLM and the families that reuse its sharding (models/deepseek_v2.py). */
@@ -60,5 +62,14 @@ export const DP_ATTENTION_FAMILIES: ReadonlyMap<string, DpAttentionFamily> = new
   ["qwen3_moe", DEEPSEEK],
   ["glm4_moe", { embedOverAttentionTp: true, deepep: true }],
   ["llama4_text", { embedOverAttentionTp: false, deepep: false }],
-  ["gpt_oss", { embedOverAttentionTp: false, deepep: false }],
+  [
+    "gpt_oss",
+    {
+      embedOverAttentionTp: false,
+      deepep: false,
+      caution: [
+        "SGLang builds before PR #37199 (2026-08-31) return wrong answers for gpt-oss under this command (sgl-project/sglang#37187: TP = DP = EP without an a2a backend summed the MoE output twice): run a release after it",
+      ],
+    },
+  ],
 ]);

@@ -3,6 +3,7 @@ import { SGLANG_CONTEXT } from "../contextFlags.ts";
 import { cardsOnly, type EngineModel } from "../engine.ts";
 import { pastContextWords } from "../pastContext.ts";
 import { servingAdmits } from "../serving/admits.ts";
+import { DP_ATTENTION_FAMILIES } from "../serving/dpAttentionFamilies.ts";
 import { servingOptions } from "../serving/placements.ts";
 import { sglangCommands } from "./commands.ts";
 import { sglangDefaults } from "./defaults.ts";
@@ -36,4 +37,10 @@ export const SGLANG: EngineModel = {
   },
   startsOnFreeMemory: () => true,
   commands: sglangCommands,
+  // A family's known bad builds under DP attention, said on the option (one array for every option: the slider asks each move).
+  layoutNotes: (layout, shape) =>
+    (layout.placement.dpAttention === true ? DP_ATTENTION_FAMILIES.get(shape.architecture)?.caution : undefined) ??
+    NO_NOTES,
 };
+
+const NO_NOTES: string[] = [];
