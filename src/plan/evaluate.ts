@@ -150,8 +150,8 @@ export function evaluate(
     maxConcurrency: pool.concurrency,
     moreCardsNeeded: layout.cardsShort,
     commands: [],
-    // Every field an option always has is in this literal, set below: added one by one afterwards, each
-    // option took a chain of hidden-class transitions, and the slider makes ~400 options a move.
+    // Every field an option has is in this literal, set below (the optional ones undefined until they say
+    // something): added one by one afterwards, each option took a chain of hidden-class transitions.
     speed: SPEED_PENDING,
     fitsWorkload: false,
     replicas: 0,
@@ -159,6 +159,10 @@ export function evaluate(
     dataParallel: layout.dataParallel,
     costPerMtok: null,
     whatToBuy: NO_PURCHASES,
+    lacks: undefined,
+    notes: undefined,
+    shareDefault: undefined,
+    shortfall: undefined,
   };
   const lacks = lackOf(layout, r);
   if (lacks) option.lacks = lacks;

@@ -369,7 +369,11 @@ export interface CpuRepack {
   unmappedBytes: number;
 }
 
-/** One way to run one artifact. */
+/**
+ * One way to run one artifact. The engine makes every option with the same fields in the same order, the
+ * optional ones present and undefined where they say nothing (evaluate.ts): one shape, so the slider's ~400
+ * options a move share V8's hidden class (−5% a move, measured), where each late-added field made another.
+ */
 export interface PlanOption {
   /** Stable across context changes: used to keep a selection and in links. */
   id: string;
@@ -405,7 +409,7 @@ export interface PlanOption {
   /** Cards short, when it does not fit the cluster as it is (0 when it fits). */
   moreCardsNeeded: number;
   /** What else it lacks to run, when that alone keeps it from fitting: host RAM, or a fabric for its nodes. */
-  lacks?: ClusterLack;
+  lacks?: ClusterLack | undefined;
   /** The command(s) that start it, one entry per node/process. */
   commands: string[];
   /** What the option delivers: decode, prefill, time to first token and throughput (speed/README.md); null figures say why in `basis`. */
@@ -426,16 +430,16 @@ export interface PlanOption {
    * option whose memory holds still does not run (a context past the
    * model's own, which vLLM and SGLang refuse at start-up), or what the
    * engine will do instead (llama.cpp runs past the trained context and
-   * llama-server caps its slots). Absent or empty: nothing to add.
+   * llama-server caps its slots). Absent, undefined or empty: nothing to add.
    */
-  notes?: string[];
+  notes?: string[] | undefined;
   /**
    * Made with the commands (only for the options whose commands are made): the engine's own default for
    * the share of the card it takes, the command form's greyed value. Absent for llama.cpp, which takes none.
    */
-  shareDefault?: ShareDefault;
+  shareDefault?: ShareDefault | undefined;
   /** Made with the commands: by how much the option misses, in words (shortfall.ts), for the command form. */
-  shortfall?: Shortfall;
+  shortfall?: Shortfall | undefined;
 }
 
 /** The engine's default for its share of an option's card: vLLM's utilization (one release's, or "0.92 or 0.9"), SGLang's static fraction, FreeToken's ratio. */
