@@ -81,6 +81,11 @@ describe("every layout", () => {
     expect(new Set(labels).size).toBe(2);
     expect(labels).toContain("2 × h100-80g (EP 2)");
     expect(labels).toContain("2 × h100-80g");
+    // One figure for both (same bytes a card), and the EP option says what InferenceX measured apart (ep-pairs.jsonl).
+    const [ep, tpOnly] = [tp2.find((o) => o.placement.expertParallel), tp2.find((o) => !o.placement.expertParallel)];
+    expect(ep?.speed?.decodeTps).toBe(tpOnly?.speed?.decodeTps);
+    expect(ep?.speed?.basis).toMatch(/EP 5–22% slower a token than TP-only/);
+    expect(tpOnly?.speed?.basis).not.toMatch(/EP 5–22%/);
   });
 });
 

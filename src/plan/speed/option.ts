@@ -269,6 +269,15 @@ export function speedInputOf(
   return input;
 }
 
+/**
+ * The basis's words on an expert-parallel option: its bytes a card are TP-only's, so it gets TP-only's figures, where
+ * InferenceX measured SGLang DeepSeek-R1 FP8 at TP 8 on B200 5–22% slower a token with EP 8 than with EP 1 at 4–16
+ * sequences, the gap closing with the batch (test/fixtures/speed/ep-pairs.jsonl; runs a month of builds apart, so
+ * no term is fitted on them).
+ */
+const EP_AS_TP_NOTE =
+  "expert parallel is given TP-only's figures: InferenceX measured EP 5–22% slower a token than TP-only at 4–16 sequences (SGLang DeepSeek-R1, 8 × B200; not fitted: the runs are a month of builds apart)";
+
 /** The basis's words for a parameter count read from config.json because the repository gave none. */
 const CONFIG_COUNT_NOTE = "parameter count from config.json (the Hub gave none)";
 
@@ -301,9 +310,15 @@ export function optionSpeed(
   const input = speedInputOf(option, shape, artifact, ctx, model);
   if (typeof input === "string") return noSpeed(`speed not estimated: ${input} unknown`);
   const estimate = estimateSpeed(input);
-  // A count from config.json (config/params.ts) rather than the Hub's is said, as every assumption is.
-  const one =
-    shape.paramsSource === "config" ? { ...estimate, basis: `${estimate.basis}; ${CONFIG_COUNT_NOTE}` } : estimate;
+  // A count from config.json (config/params.ts) rather than the Hub's is said, as every assumption is; so is
+  // what the model gives EP and TP-only alike that a benchmark measured apart.
+  const said = [
+    shape.paramsSource === "config" ? CONFIG_COUNT_NOTE : "",
+    option.engine !== "llamacpp" && option.placement.expertParallel && option.placement.tensorParallel > 1
+      ? EP_AS_TP_NOTE
+      : "",
+  ].filter((n) => n !== "");
+  const one = said.length > 0 ? { ...estimate, basis: [estimate.basis, ...said].join("; ") } : estimate;
   const ranks = dataParallelRanks(option);
   if (ranks === 1) return one;
   // Ranks that get a sequence at all: fewer sequences than ranks leave some idle.
