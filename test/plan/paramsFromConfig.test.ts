@@ -126,6 +126,25 @@ describe("a parameter count from config.json agrees with the recorded count", ()
   });
 });
 
+/**
+ * Kimi-K2-Instruct against ik_llama.cpp's load of its BF16-converted GGUF (ikawrakow/ik_llama.cpp PR #612, ubergarm,
+ * 2025-07-15): "model params = 1.027 T", "repeating layers = 344.166 GiB (2.885 BPW, 1024.571 B parameters)". That
+ * GGUF keeps `attn_kv_b` [512, 16384] beside its split `attn_k_b` [128, 32768] and `attn_v_b` [512, 8192] (the PR's
+ * tensor list), so it counts each layer's kv_b twice: kv_lora_rank × heads × (qk_nope + v_head) = 8,388,608 more a
+ * layer than the checkpoint. "Repeating" leaves out token_embd and output ([7168, 163840] each).
+ */
+describe("Kimi-K2-Instruct (1.03 T), whose Hub entry was not recorded", () => {
+  test("its layers, with the GGUF's duplicated kv_b added, are the 1,024.571 B its load printed (to the last digit)", () => {
+    const config = loadConfig("moonshotai__Kimi-K2-Instruct");
+    const counted = shapeOfConfig(config).paramsTotal ?? NaN;
+    const embeddings = 2 * 163_840 * 7168 + 7168; // token_embd, output (untied) and the final norm
+    const duplicatedKvB = 61 * 512 * 64 * (128 + 128);
+    // Printed to three decimals of a billion: within half of the last digit.
+    expect(Math.abs(counted - embeddings + duplicatedKvB - 1024.571e9)).toBeLessThanOrEqual(0.0005e9);
+    expect(((counted + duplicatedKvB) / 1e12).toFixed(3)).toBe("1.027");
+  });
+});
+
 describe("where the config cannot be counted, the count stays null", () => {
   test.each([
     ["google/gemma-3-27b-it", "a vision tower the text config does not size"],
