@@ -39,6 +39,16 @@ export function servingWeights(
  * DeepSeek V2/V3, Kimi, GLM-5), not the 576-wide latent.
  */
 export function ropeDim(shape: ModelShape): number {
+  // Asked for every serving card at every slider move, of one shape: the last answer is kept (shapes are never changed once made).
+  if (shape === lastRope.shape) return lastRope.dim;
+  const dim = ropeDimOf(shape);
+  lastRope = { shape, dim };
+  return dim;
+}
+
+let lastRope: { shape: ModelShape | null; dim: number } = { shape: null, dim: 0 };
+
+function ropeDimOf(shape: ModelShape): number {
   const mla = shape.layerCaches.find((l) => l.kind === "mla");
   if (mla && mla.kind === "mla") return Math.max(0, mla.latentDim - 512);
   // DeepSeek-V4: build_deepseek_v4_rope(rope_head_dim=qk_rope_head_dim) (attention.py e6643eca), not the 512-wide head.
