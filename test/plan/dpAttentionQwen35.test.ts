@@ -152,6 +152,17 @@ describe("Qwen3.5-35B-A3B (qwen3_5_moe_text) on one node of 8 × H100: --tp 8 --
     );
   });
 
+  // sgl-project/sglang#23463: "Qwen3.5 produces incorrect results when attention DP is enabled and NCCL NVLS kernels
+  // are used"; SGLang leaves NVLS off unless --enable-nccl-nvls.
+  test("its card warns off NVLS under DP attention; TP 8's does not", () => {
+    const tp8 = p.options.find((o) => o.engine === "sglang" && !dpa(o) && o.placement.tensorParallel === 8);
+    expect(atDp(p.options, 8)?.notes?.join(" ")).toMatch(
+      /--enable-nccl-nvls off.*sglang#23463|sglang#23463.*--enable-nccl-nvls off/,
+    );
+    expect(atDp(p.options, 8)?.commands[0]).not.toContain("nvls");
+    expect(tp8?.notes?.join(" ") ?? "").not.toContain("#23463");
+  });
+
   test("before the gated-delta mixers were counted, a dp 8 card held 30 × 6.5 M parameters too few", () => {
     // The full layers' q/k/v/o (27.3 M) counted for every layer where three in four hold a 33.7 M mixer: 0.36 GiB.
     expect(shape.attentionParamsPerLayer).toBe(27_262_976);

@@ -63,8 +63,8 @@ const DEEPSEEK: DpAttentionFamily = { embedOverAttentionTp: false, deepep: true 
  *   num_v_heads ÷ attn_tp, configs/mamba_utils.py @ 02e208de), and its pool is carved from the rank's own card as
  *   under TP (model_runner_kv_cache_mixin.py @ 001ccef0 `handle_max_mamba_cache`: rest × r ÷ (1 + r) for states,
  *   `--mamba-full-memory-ratio` r 0.9), so the plan's per-rank geometry at attention TP (kv.ts) is SGLang's.
- *   SGLang's `--enable-nccl-nvls` (off by default, PR #631 / #3502) gave wrong answers with Qwen3.5 under DP
- *   attention (issue #23463); the command planned here leaves it off.
+ *   With NCCL's NVLS kernels on (`--enable-nccl-nvls`, off by default: PR #631, #3502) Qwen3.5 under DP attention
+ *   gave wrong answers (issue #23463, closed); the command leaves it off and the card says so.
  */
 export const DP_ATTENTION_FAMILIES: ReadonlyMap<string, DpAttentionFamily> = new Map([
   ["deepseek_v2", DEEPSEEK],
@@ -76,7 +76,16 @@ export const DP_ATTENTION_FAMILIES: ReadonlyMap<string, DpAttentionFamily> = new
   ["qwen3_moe", DEEPSEEK],
   ["glm4_moe", { embedOverAttentionTp: true, deepep: true }],
   ["llama4_text", { embedOverAttentionTp: false, deepep: false }],
-  ["qwen3_5_moe_text", DEEPSEEK],
+  [
+    "qwen3_5_moe_text",
+    {
+      embedOverAttentionTp: false,
+      deepep: true,
+      caution: [
+        "Qwen3.5 returned wrong answers under SGLang's DP attention when NCCL's NVLS kernels ran (sgl-project/sglang#23463): keep --enable-nccl-nvls off, as this command does",
+      ],
+    },
+  ],
   [
     "gpt_oss",
     {
