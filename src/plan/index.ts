@@ -130,7 +130,14 @@ export { GIB, MIB } from "./units.ts";
 export { splitArgv, shellWord, type CommandContext, type CommandOption } from "./commands.ts";
 
 // Speed: what each way delivers (speed/README.md), and the cards' bandwidth and compute.
-export { CPU_SPEED_CARD, optionSpeed, speedModelOf, computeFormatOf, type SpeedContext } from "./speed/option.ts";
+export {
+  CPU_SPEED_CARD,
+  optionSpeed,
+  speedInputOf,
+  speedModelOf,
+  computeFormatOf,
+  type SpeedContext,
+} from "./speed/option.ts";
 export { estimateSpeed } from "./speed/estimate.ts";
 export { expectedDistinctExperts } from "./speed/experts.ts";
 export { EXCHANGE_TERMS, expertExchangeMs } from "./speed/expertGroup.ts";

@@ -151,6 +151,12 @@ export interface ModelShape {
    * the rest split by head: what SGLang's DP attention at dp < tp holds (config/shape.ts). Absent: not read.
    */
   attentionReplicatedParamsPerLayer?: number;
+  /**
+   * Parameters of one linear-attention (gated-delta) layer's mixer, which such a layer has in place of the
+   * projections attentionParamsPerLayer counts (Qwen3.5/3.6: three layers in four): what SGLang's DP attention splits
+   * over the attention-TP group there (config/families/qwenNext.ts). Absent: no such layers, or not read.
+   */
+  linearAttentionParamsPerLayer?: number;
 }
 
 /** YaRN rope scaling: positions stretched by `factor` over the model's native `originalTokens` (vLLM: original × factor tokens). */

@@ -4,6 +4,7 @@
  */
 import { ropeCacheRowsOf } from "./families/gemma3.ts";
 import { layerCachesOf } from "./families/index.ts";
+import { gatedDeltaParams } from "./families/qwenNext.ts";
 import { isMla } from "./families/mla.ts";
 import { isRecord, type Json, ModelError, optionalInt, positiveInt } from "./fields.ts";
 import { type Geometry, headDimOf, kvHeadsOf } from "./geometry.ts";
@@ -98,7 +99,15 @@ export function shapeFromConfig(
     ...(mtpParams !== undefined ? { mtpParams } : {}),
     attentionParamsPerLayer: attentionParams(text, hiddenSize) + indexerParams(text, hiddenSize),
     attentionReplicatedParamsPerLayer: replicatedAttentionParams(text, hiddenSize),
+    ...linearAttentionField(text, hiddenSize, layerCaches),
   };
+}
+
+/** The gated-delta mixer's parameters, for a model whose layers include linear-attention ones and whose config sizes them. */
+function linearAttentionField(t: Json, hidden: number, caches: readonly { kind: string }[]) {
+  if (!caches.some((c) => c.kind === "linear")) return {};
+  const params = gatedDeltaParams(t, hidden);
+  return params === undefined ? {} : { linearAttentionParamsPerLayer: params };
 }
 
 /**

@@ -10,7 +10,14 @@
  *   back, `B × k × (H + H/128 × 4)` B out in FP8 with its scales (DeepEP's low-latency dispatch message) and
  *   `B × k × 2H` B back in bf16, of which (R − r)/R cross the fabric and (r − 1)/R the node's link.
  * - "gather" (all-gather then reduce-scatter over the group): `2 × (R − 1) × B × 2H` B, over the fabric once
- *   the group spans nodes (a ring is as slow as its slowest hop).
+ *   the group spans nodes (a ring is as slow as its slowest hop). vLLM's default `--all2all-backend`,
+ *   allgather_reducescatter (vllm/config/parallel.py @ 00193b82), gathers over the DP group, not all DP × TP
+ *   cards (device_communicators/all2all.py @ 00143004 `AgRsAll2AllManager`: `get_dp_group()` unless sequence
+ *   parallel, then `get_ep_group()`); with expert parallel at TP > 1 it is sequence-parallel
+ *   (`use_sequence_parallel_moe`: each TP card chunks its rank's tokens, `sequence_parallel_chunk`, and gathers
+ *   over the EP group), so a card moves `2 × (R − 1) × B ÷ tp × 2H` (R = dp × tp), and without it
+ *   `2 × (dp − 1) × B × 2H`: R and B are the group's gatherRanks and sequenceSplit. The top-k ids and weights
+ *   gathered beside the hidden states (8 B an expert a token) are not counted.
  * Each exchange pays a fixed cost and moves its bytes at a share of the line rate (EXCHANGE_TERMS). DeepEP's own
  * figures (deepseek-ai/DeepEP README: 8K tokens, H 7,168, top-8, FP8 dispatch / BF16 combine) reach 90 / 81 GB/s
  * of logical bandwidth over CX7 (50 GB/s a NIC) on EP 8 × 2 and 726 / 740 GB/s over B200's NVLink (900), at
@@ -61,7 +68,7 @@ export function expertExchangeMs(
   if (layers <= 0 || r <= 1 || tokens <= 0) return { ms: 0, assumed: "" };
   // At attention TP > 1 a DP rank's tokens are split over its cards before the exchange (SGLang's
   // LayerCommunicator scatters them, or its all-gather carries each rank's tokens once): a card's share.
-  const perCard = tokens / Math.max(1, group.attentionTp ?? 1);
+  const perCard = tokens / Math.max(1, group.attentionTp ?? group.sequenceSplit ?? 1);
   const h = model.hiddenSize;
   const spans = r > group.ranksPerNode;
   const share = bulk ? 1 : (terms.exchangeLinkShare ?? EXCHANGE_TERMS.linkShare);
@@ -76,8 +83,9 @@ export function expertExchangeMs(
     const nodeBytes = (perCard * perToken * (Math.min(r, group.ranksPerNode) - 1)) / r;
     wireMs = Math.max(nodeBytes / (local.gbps * 1e6), spans ? crossBytes / (fabric.gbps * 1e6) : 0) / share;
   } else {
-    const bytes = 2 * (r - 1) * perCard * 2 * h;
-    wireMs = bytes / ((spans ? fabric.gbps : local.gbps) * 1e6) / share;
+    const g = Math.max(1, group.gatherRanks ?? r);
+    const bytes = 2 * (g - 1) * perCard * 2 * h;
+    wireMs = bytes / ((g > group.ranksPerNode ? fabric.gbps : local.gbps) * 1e6) / share;
   }
   const ms = layers * (2 * (latencyUs / 1000) + wireMs);
   const assumed = [local.assumed, fabric.assumed].filter((s) => s !== "").join("; ");

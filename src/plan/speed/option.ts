@@ -363,7 +363,7 @@ export function speedQuestionOf(option: PlanOption, ctx: SpeedContext): number[]
 /**
  * A data-parallel MoE engine's expert group (speed/expertGroup.ts): vLLM's DP ranks spread the experts over
  * DP × TP cards ("expert layers form a tensor parallel group of size DP × TP", its all2all by all-gather and
- * reduce-scatter unless told otherwise); SGLang's DP attention over them too, through DeepEP's all-to-all across
+ * reduce-scatter over the DP group unless told otherwise); SGLang's DP attention over them too, through DeepEP's all-to-all across
  * nodes and by gather within one (its plain --dp-size ranks are replicas). A card's bytes are its load's, its
  * experts E ÷ ranks a layer (ceil, under EP).
  */
@@ -392,6 +392,13 @@ function expertGroupOf(
     cardExpertBytes,
   };
   if (p.dpAttention === true && p.tensorParallel > 1) group.attentionTp = p.tensorParallel;
+  // vLLM's allgather_reducescatter spans the DP group, or under sequence-parallel MoE (EP, TP > 1) the EP group with
+  // a 1/tp chunk of the rank's tokens a card (speed/expertGroup.ts).
+  if (option.engine === "vllm" && (p.tensorParallel > 1 || p.pipelineParallel > 1)) {
+    const sequenceParallel = p.expertParallel && p.tensorParallel > 1;
+    group.gatherRanks = sequenceParallel ? dp * p.tensorParallel : dp;
+    if (sequenceParallel) group.sequenceSplit = p.tensorParallel;
+  }
   return group;
 }
 

@@ -106,6 +106,17 @@ export interface ExpertGroup {
    * before the exchange, so a card sends a 1/attentionTp share of its rank's tokens. Absent: 1.
    */
   attentionTp?: number;
+  /**
+   * vLLM DP × TP (tensor-parallel-size > 1): the cards one card's all-gather and reduce-scatter span, the DP
+   * group's dp ranks (`AgRsAll2AllManager._get_comm_group`: `get_dp_group()`), or under sequence-parallel MoE
+   * (expert parallel on) the EP group's dp × tp. Absent: every rank of the group.
+   */
+  gatherRanks?: number;
+  /**
+   * vLLM's sequence-parallel MoE (`ParallelConfig.use_sequence_parallel_moe`): the TP cards a DP rank's tokens are
+   * chunked over before the exchange (`sequence_parallel_chunk`), so a card sends 1/tp of them. Absent: 1.
+   */
+  sequenceSplit?: number;
 }
 
 /** How the replica is laid out. */

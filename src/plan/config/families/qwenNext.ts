@@ -3,7 +3,7 @@
  * `full_attention_interval` layers.
  */
 import type { ConfigFamily } from "./family.ts";
-import { optionalInt, positiveInts } from "../fields.ts";
+import { type Json, optionalInt, positiveInts } from "../fields.ts";
 import type { Geometry } from "../geometry.ts";
 import { dtypeBytes } from "../../dtype.ts";
 import type { LayerCache } from "../../shapeTypes.ts";
@@ -34,6 +34,25 @@ export function gatedDeltaState(g: Geometry): number {
   const dv = f.linear_value_head_dim;
   const convDim = dk * f.linear_num_key_heads * 2 + dv * nv;
   return convDim * (f.linear_conv_kernel_dim - 1) * g.dtypeBytes + nv * dv * dk * ssm;
+}
+
+/**
+ * Parameters of one gated-delta (linear attention) layer's mixer, as SGLang's `Qwen3_5GatedDeltaNet` builds them
+ * (models/qwen3_5.py @ 005fa711): in_proj_qkvz hidden → 2·dk·nk + 2·dv·nv, in_proj_ba hidden → 2·nv, the depthwise
+ * conv1d conv_dim × kernel, A_log and dt_bias nv each, the gated norm dv, out_proj dv·nv → hidden. Undefined when the
+ * config has no gated-delta geometry (then there is no such layer to size).
+ */
+export function gatedDeltaParams(t: Json, hidden: number): number | undefined {
+  const nk = optionalInt(t, "linear_num_key_heads");
+  const nv = optionalInt(t, "linear_num_value_heads");
+  const dk = optionalInt(t, "linear_key_head_dim");
+  const dv = optionalInt(t, "linear_value_head_dim");
+  const kernel = optionalInt(t, "linear_conv_kernel_dim");
+  if (!nk || !nv || !dk || !dv || !kernel) return undefined;
+  const keyDim = dk * nk;
+  const valueDim = dv * nv;
+  const convDim = 2 * keyDim + valueDim;
+  return hidden * (2 * keyDim + 2 * valueDim) + hidden * 2 * nv + convDim * kernel + 2 * nv + dv + valueDim * hidden;
 }
 
 /** Qwen3-Next without layer_types: layer i is full when (i + 1) % interval == 0 (llama.cpp qwen35.cpp, transformers). */

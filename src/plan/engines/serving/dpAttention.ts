@@ -25,7 +25,7 @@
  * `enable_dp_attention`'s help names ("Currently DeepSeek-V2 and Qwen 2/3 MoE models are supported",
  * server_args.py: DeepSeek V2/V3/R1/V3.2, Kimi-K2, Qwen2/3-MoE), GLM-4.5/4.6/4.7 (glm4_moe: GQA, its embedding
  * split over the attention-TP group), GLM-5 (DeepSeek's DSA path), Llama-4 and gpt-oss (one node: no
- * DeepEP path).
+ * DeepEP path), Qwen3.5/3.6-MoE (gated-delta layers among full ones).
  *
  * Listed on one node (the node's cards as one group, every --dp-size that holds it; prune.ts keeps a D < T one
  * only where no other layout of its cards beats it) and, only where the node's D = T group does not hold it, over
@@ -185,7 +185,7 @@ function dpaPlacement(
 
 /**
  * One card of a DP rank of attention TP `ranks ÷ dp`: its layers' attention split by head over the attention-TP
- * group (MLA's down-projections and DSA's indexer whole), the rest of each layer (dense MLP, shared experts,
+ * group (MLA's down-projections and DSA's indexer whole; a hybrid's gated-delta mixers split too), the rest of each layer (dense MLP, shared experts,
  * router, norms) a 1/ranks share (shared experts whole under deepep), E ÷ ranks routed experts, the embedding
  * whole (a 1/attnTp share where the family splits it over the attention-TP group) and the lm_head a 1/ranks
  * share; the KV geometry of the attention TP (every KV head split, or the whole latent on each of the group's
@@ -207,14 +207,22 @@ function dpaPart(
   const experts = moe?.routedExperts ?? 0;
   const moeLayers = moeLayersIn(shape, 0, shape.layers);
   const perParam = attentionBytesPerParam(shape);
+  // A hybrid's linear-attention layers hold a gated-delta mixer in place of q/k/v/o, every tensor of it split over
+  // the attention-TP group (Qwen3_5GatedDeltaNet, models/qwen3_5.py @ 005fa711: conv1d, in_proj_qkvz, in_proj_ba,
+  // out_proj at attn_tp_size, A_log and dt_bias num_v_heads // attn_tp_size; the gated norm's dv weights whole).
+  const linearLayers = shape.layerCaches.filter((l) => l.kind === "linear").length;
+  const fullLayers = shape.layers - linearLayers;
   const attention = Math.min(wp.layerBytes, (shape.attentionParamsPerLayer ?? 0) * perParam);
+  const linearMixer = Math.min(wp.layerBytes, (shape.linearAttentionParamsPerLayer ?? 0) * perParam);
+  const attentionAll = fullLayers * attention + linearLayers * linearMixer;
   // Shared experts: gate/up/down of n_shared × moe_intermediate_size on each MoE layer (DeepseekV2MoE).
   const sharedPerMoeLayer =
     deepep && moe ? 3 * shape.hiddenSize * moe.sharedExperts * moe.expertIntermediateSize * perParam : 0;
-  const shared = Math.min(sharedPerMoeLayer * moeLayers, (wp.layerBytes - attention) * shape.layers);
-  const sharded = (wp.layerBytes - attention) * shape.layers - shared;
+  const shared = Math.min(sharedPerMoeLayer * moeLayers, wp.layerBytes * shape.layers - attentionAll);
+  const sharded = wp.layerBytes * shape.layers - attentionAll - shared;
   const body =
-    shape.layers * attentionOnCard(shape, attention, perParam, attnTp) +
+    fullLayers * attentionOnCard(shape, attention, perParam, attnTp) +
+    (linearLayers * linearMixer) / attnTp +
     shared +
     sharded / ranks +
     moeLayers * wp.expertLayerBytes * (experts > 0 ? Math.ceil(experts / ranks) / experts : 1 / ranks) +
@@ -260,7 +268,8 @@ function attentionOnCard(shape: ModelShape, attention: number, perParam: number,
 /**
  * Bytes an attention parameter takes in the checkpoint: 1 in a block-FP8 one (DeepSeek's, GLM-5-FP8's; their
  * 128 × 128 scales add 0.02%), else the model's dtype: NVIDIA's NVFP4 builds quantize the experts and keep
- * attention in bf16; a checkpoint that quantizes attention too (AWQ, GPTQ) is over-counted, up to its layer bytes.
+ * attention in bf16 (Qwen3.5's keep `linear_attn*` and `self_attn*` out: hf_quant_config.json's exclude_modules); a
+ * checkpoint that quantizes attention too (AWQ, GPTQ) is over-counted, up to its layer bytes.
  */
 function attentionBytesPerParam(shape: ModelShape): number {
   return shape.quantMethod === "fp8" ? 1 : computeDtypeBytes(shape.dtype);

@@ -51,6 +51,20 @@ const DEEPSEEK: DpAttentionFamily = { embedOverAttentionTp: false, deepep: true 
  *   "forward_deepep branch not implemented yet", so one node only. DP attention since PR #9359 (2025-08, "Tested on
  *   4x B200 with DP4 Attn + EP4 MoE"); builds before PR #37199 (2026-08-31) summed the MoE output twice at TP = DP =
  *   EP without an a2a backend (issue #37187: GSM8K 0/128), the very command planned here.
+ * - qwen3_5_moe_text (Qwen3.5-35B-A3B, 122B-A10B, 397B-A17B, Qwen3.6-35B-A3B), models/qwen3_5.py @ 005fa711: both
+ *   decoder layer kinds behind a `LayerCommunicator`; `Qwen3_5AttentionDecoderLayer` builds qkv_proj (q doubled by
+ *   attn_output_gate) and o_proj at attn_tp_size (KV heads replicated past 2: `assert attn_tp_size %
+ *   total_num_kv_heads == 0`), `Qwen3_5GatedDeltaNet` every projection, conv1d, A_log and dt_bias at attn_tp_size
+ *   (config/families/qwenNext.ts gatedDeltaParams); the embedding `enable_tp=not is_dp_attention_enabled()`
+ *   (whole); the MoE is qwen2_moe's `Qwen2MoeSparseMoeBlock`, whose 2026 copies have `_forward_deepep` and build the
+ *   shared expert `tp_rank=0, tp_size=1` under DeepEP (`can_fuse_shared_expert` is False there). Each rank's
+ *   recurrent state is sharded by the attention TP, not the whole group's (configs/qwen3_next.py @ 041bacd3
+ *   `mamba2_cache_params`: `Mamba2StateShape.create(tp_world_size=parallel.attn_tp_size)`, conv_dim ÷ attn_tp and
+ *   num_v_heads ÷ attn_tp, configs/mamba_utils.py @ 02e208de), and its pool is carved from the rank's own card as
+ *   under TP (model_runner_kv_cache_mixin.py @ 001ccef0 `handle_max_mamba_cache`: rest × r ÷ (1 + r) for states,
+ *   `--mamba-full-memory-ratio` r 0.9), so the plan's per-rank geometry at attention TP (kv.ts) is SGLang's.
+ *   With NCCL's NVLS kernels on (`--enable-nccl-nvls`, off by default: PR #631, #3502) Qwen3.5 under DP attention
+ *   gave wrong answers (issue #23463, closed); the command leaves it off and the card says so.
  */
 export const DP_ATTENTION_FAMILIES: ReadonlyMap<string, DpAttentionFamily> = new Map([
   ["deepseek_v2", DEEPSEEK],
@@ -62,6 +76,16 @@ export const DP_ATTENTION_FAMILIES: ReadonlyMap<string, DpAttentionFamily> = new
   ["qwen3_moe", DEEPSEEK],
   ["glm4_moe", { embedOverAttentionTp: true, deepep: true }],
   ["llama4_text", { embedOverAttentionTp: false, deepep: false }],
+  [
+    "qwen3_5_moe_text",
+    {
+      embedOverAttentionTp: false,
+      deepep: true,
+      caution: [
+        "Qwen3.5 returned wrong answers under SGLang's DP attention when NCCL's NVLS kernels ran (sgl-project/sglang#23463): keep --enable-nccl-nvls off, as this command does",
+      ],
+    },
+  ],
   [
     "gpt_oss",
     {
