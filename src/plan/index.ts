@@ -78,7 +78,7 @@ export {
   VLLM_CHUNKED_LOCAL_HYBRID_DEFAULT,
 } from "./engines/vllm/kv.ts";
 export { vllmDsv4SequenceBytes } from "./engines/vllm/dsv4.ts";
-export { sglangCapacity } from "./engines/sglang/kv.ts";
+export { sglangCapacity, sglangStateSlotsPerRequest } from "./engines/sglang/kv.ts";
 export { sglangMemFraction, sglangPiecewiseGraphSizes } from "./engines/sglang/settings.ts";
 export { llamacppCacheBytes } from "./engines/llamacpp/kv.ts";
 export { llamacppComputeBytes, LLAMACPP_CUDA_UNACCOUNTED_BYTES } from "./engines/llamacpp/memory.ts";

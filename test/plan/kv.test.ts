@@ -11,6 +11,7 @@ import {
   geometryBytesPerToken,
   llamacppCacheBytes,
   sglangCapacity,
+  sglangStateSlotsPerRequest,
   vllmBlockTokens,
   vllmCapacity,
   vllmSequenceBytes,
@@ -112,6 +113,30 @@ test("SGLang's cell: tokens are the pool ÷ bytes per token (Qwen3-235B TP4: 16.
   const g = kvGeometry(shapeOf("Qwen/Qwen3-235B-A22B").layerCaches, 4);
   const cap = sglangCapacity(g, 2, 16.46 * 2 ** 30, 8192);
   expect(Math.abs(cap.tokens - 367404) / 367404).toBeLessThan(0.001);
+});
+
+/**
+ * SGLang caps a hybrid linear model's running requests at its state slots ÷ 3 (model_runner_kv_cache_mixin.py
+ * @ 001ccef0 `init_memory`: `min(max_num_reqs, max_mamba_cache_size // ratio)`, MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO
+ * = 3 with the radix cache on), 1 where it turns the radix cache off for Mamba2 models (Nemotron-H).
+ */
+describe("SGLang's hybrid linear models: running requests by state slots", () => {
+  const g = kvGeometry(shapeOf("Qwen/Qwen3.5-35B-A3B").layerCaches, 1);
+  const pool = 40 * 2 ** 30;
+  const states = Math.floor((pool * 0.9) / 1.9 / g.linearStateBytesPerSeq);
+
+  test("Qwen3.5-35B-A3B on one card: the states ÷ 3, not the states", () => {
+    expect(states).toBeGreaterThan(300);
+    // A short context so the tokens do not bind: the states do.
+    expect(sglangCapacity(g, 2, pool, 256, sglangStateSlotsPerRequest("qwen3_5_moe_text")).concurrency).toBe(
+      Math.floor(states / 3),
+    );
+  });
+
+  test("Nemotron-H, radix cache off: one slot a request", () => {
+    expect(sglangStateSlotsPerRequest("nemotron_h")).toBe(1);
+    expect(sglangCapacity(g, 2, pool, 256, 1).concurrency).toBe(states);
+  });
 });
 
 describe("vLLM's hybrid attention + state models (Qwen3.5-35B-A3B: 10 full layers, 30 gated-delta)", () => {

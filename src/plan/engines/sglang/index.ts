@@ -8,7 +8,7 @@ import { servingOptions } from "../serving/placements.ts";
 import { sglangCommands } from "./commands.ts";
 import { sglangDefaults } from "./defaults.ts";
 import { sglangEvalCard, sglangKvElementBytes } from "./evalCard.ts";
-import { sglangCapacity } from "./kv.ts";
+import { sglangCapacity, sglangStateSlotsPerRequest } from "./kv.ts";
 
 /** Why SGLang is not planned for DeepSeek-V4: its pool layout for the compressed cache was not checked against SGLang's source. */
 const DSV4_UNMODELLED =
@@ -24,8 +24,8 @@ export const SGLANG: EngineModel = {
   admits: (a, shape, w) => servingAdmits(SGLANG, a, shape, w),
   placements: (a, c, out) => servingOptions(a, "sglang", c, out),
   evalLayout: cardsOnly(sglangEvalCard),
-  capacity: (_layout, part, e, w, _shape, poolBytes) =>
-    sglangCapacity(part.kv, e.elementBytes, poolBytes, w.contextTokens),
+  capacity: (_layout, part, e, w, shape, poolBytes) =>
+    sglangCapacity(part.kv, e.elementBytes, poolBytes, w.contextTokens, sglangStateSlotsPerRequest(shape.architecture)),
   pastModelContext(shape, contextTokens) {
     const past = pastContextWords(shape, contextTokens);
     if (past === null) return null;
