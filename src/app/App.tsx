@@ -287,6 +287,8 @@ export function App({ store, tokens }: AppProps) {
     enabled: needsGguf && manual === undefined,
   });
   const [readRequest, setReadRequest] = useState<string | null>(null);
+  // Stable, so the model panel (a memo) is not redrawn on every slider move for a new function.
+  const onReadRequestTaken = useCallback(() => setReadRequest(null), []);
   const gpuClasses = useMemo(
     () => [...new Set(cluster.nodes.flatMap((n) => n.devices.map((d) => d.class)))],
     [cluster],
@@ -441,7 +443,7 @@ export function App({ store, tokens }: AppProps) {
             status={status}
             gated={gated}
             readRequest={readRequest}
-            onReadRequestTaken={() => setReadRequest(null)}
+            onReadRequestTaken={onReadRequestTaken}
           />
           <section className="panel panel-context" aria-labelledby="context-heading">
             <h2 id="context-heading">Context</h2>
