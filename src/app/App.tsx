@@ -289,6 +289,22 @@ export function App({ store, tokens }: AppProps) {
   const [readRequest, setReadRequest] = useState<string | null>(null);
   // Stable, so the model panel (a memo) is not redrawn on every slider move for a new function.
   const onReadRequestTaken = useCallback(() => setReadRequest(null), []);
+  // Stable too: the context controls' fields and slider are memos, drawn on a move only when their value moves.
+  const onRopeScaling = useCallback(
+    (on: boolean) => setEngineSetting(store, "ropeScaling", on ? "yarn" : undefined),
+    [store],
+  );
+  const onSlideEnd = useCallback(
+    (tokens: number) => {
+      setSliding(null);
+      setWorkload(store, { contextTokens: tokens });
+    },
+    [store],
+  );
+  const onWorkloadChange = useCallback(
+    (patch: Partial<Omit<Workload, "settings">>) => setWorkload(store, patch),
+    [store],
+  );
   const gpuClasses = useMemo(
     () => [...new Set(cluster.nodes.flatMap((n) => n.devices.map((d) => d.class)))],
     [cluster],
@@ -454,13 +470,10 @@ export function App({ store, tokens }: AppProps) {
               pastLimit={pastLimit}
               // The box shows the click at once (the store's), not the deferred plan's copy of it.
               ropeScaling={workload.settings.ropeScaling === "yarn"}
-              onRopeScaling={(on) => setEngineSetting(store, "ropeScaling", on ? "yarn" : undefined)}
+              onRopeScaling={onRopeScaling}
               onSlide={setSliding}
-              onSlideEnd={(tokens) => {
-                setSliding(null);
-                setWorkload(store, { contextTokens: tokens });
-              }}
-              onChange={(patch) => setWorkload(store, patch)}
+              onSlideEnd={onSlideEnd}
+              onChange={onWorkloadChange}
             >
               {engineSettings}
             </ContextControls>
