@@ -174,13 +174,28 @@ const DRAG_STEPS = 60;
 /** After the release, the plan at rest is made again and the off-screen cards catch up: watched this long for long tasks. */
 const DRAG_SETTLE_MS = 1500;
 
-test(`a 60-step mouse drag of the slider on 200 options: frame times and long tasks (target no long task over ${DRAG_LONG_TASK_TARGET_MS} ms)`, async ({
-  page,
-  context,
-}) => {
-  const network = await routeNetwork(context, ORIGIN);
-  await observeLongTasks(page);
-  const drawn = await openEveryLayout(page, MANY_CLASSES, 200);
+interface DragWatch {
+  /** The drag's frame times, sorted (the catch-up after the release is in the long tasks). */
+  frames: number[];
+  p95: number;
+  longTasksMs: number[];
+  longest: number;
+  over: number;
+}
+
+/**
+ * The 60-step drag on the plan `page` shows, from its first move until `settleMs` after the release, with the
+ * page's CPU slowed `throttle` times (Chrome DevTools' CPU throttling; 1: as the machine runs).
+ */
+async function dragAndWatch(page: Page, throttle: number, settleMs: number): Promise<DragWatch> {
+  const slider = page.getByRole("slider", { name: "Context" });
+  // Found before the watch starts: Playwright's role query over 200 cards is itself a long task at 4×.
+  const box = await slider.boundingBox();
+  if (!box) throw new Error("the slider is not on screen");
+  const startX = box.x + (box.width * Number(await slider.inputValue())) / 1000;
+  const y = box.y + box.height / 2;
+  const cdp = throttle === 1 ? null : await page.context().newCDPSession(page);
+  await cdp?.send("Emulation.setCPUThrottlingRate", { rate: throttle });
   // From here every long task and frame is the drag's or its catch-up's; frames are timed by requestAnimationFrame.
   await page.evaluate(() => {
     const w = window as unknown as { longTasksMs: number[]; frameMs: number[]; framing: boolean };
@@ -195,29 +210,41 @@ test(`a 60-step mouse drag of the slider on 200 options: frame times and long ta
     };
     requestAnimationFrame(tick);
   });
-  const slider = page.getByRole("slider", { name: "Context" });
-  const box = await slider.boundingBox();
-  if (!box) throw new Error("the slider is not on screen");
-  const startX = box.x + (box.width * Number(await slider.inputValue())) / 1000;
-  const y = box.y + box.height / 2;
-  const before = await slider.inputValue();
   await page.mouse.move(startX, y);
   await page.mouse.down();
   await page.mouse.move(startX + DRAG_STEPS * STEP_PX, y, { steps: DRAG_STEPS });
   const dragFrames = await page.evaluate(() => (window as unknown as { frameMs: number[] }).frameMs.length);
   await page.mouse.up();
-  await page.waitForTimeout(DRAG_SETTLE_MS);
+  await page.waitForTimeout(settleMs);
   const { longTasksMs, frameMs } = await page.evaluate(() => {
     const w = window as unknown as { longTasksMs: number[]; frameMs: number[]; framing: boolean };
     w.framing = false;
     return { longTasksMs: w.longTasksMs, frameMs: w.frameMs };
   });
-  expect(await slider.inputValue()).not.toBe(before);
-  // The drag's frames (the first is the wait before it); the catch-up after the release is in the long tasks.
+  await cdp?.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+  await cdp?.detach();
+  // The drag's frames (the first is the wait before it).
   const frames = frameMs.slice(1, dragFrames).sort((a, b) => a - b);
-  const p95 = frames[Math.ceil(frames.length * 0.95) - 1] ?? Number.NaN;
-  const longest = Math.max(0, ...longTasksMs);
-  const over = longTasksMs.filter((ms) => ms > DRAG_LONG_TASK_TARGET_MS).length;
+  return {
+    frames,
+    p95: frames[Math.ceil(frames.length * 0.95) - 1] ?? Number.NaN,
+    longTasksMs,
+    longest: Math.max(0, ...longTasksMs),
+    over: longTasksMs.filter((ms) => ms > DRAG_LONG_TASK_TARGET_MS).length,
+  };
+}
+
+test(`a 60-step mouse drag of the slider on 200 options: frame times and long tasks (target no long task over ${DRAG_LONG_TASK_TARGET_MS} ms)`, async ({
+  page,
+  context,
+}) => {
+  const network = await routeNetwork(context, ORIGIN);
+  await observeLongTasks(page);
+  const drawn = await openEveryLayout(page, MANY_CLASSES, 200);
+  const slider = page.getByRole("slider", { name: "Context" });
+  const before = await slider.inputValue();
+  const { frames, p95, longTasksMs, longest, over } = await dragAndWatch(page, 1, DRAG_SETTLE_MS);
+  expect(await slider.inputValue()).not.toBe(before);
   const loadPerCore = (loadavg()[0] ?? 0) / availableParallelism();
   console.log(
     `60-step drag, ${drawn} options: ${frames.length} frames, p95 frame ${p95.toFixed(1)} ms; ${longTasksMs.length} long tasks (drag and ${DRAG_SETTLE_MS} ms after), ${over} over ${DRAG_LONG_TASK_TARGET_MS} ms, longest ${longest.toFixed(0)} ms; target ${over === 0 ? "met" : "NOT met"} (load per core ${loadPerCore.toFixed(1)})`,
@@ -239,6 +266,45 @@ test(`a 60-step mouse drag of the slider on 200 options: frame times and long ta
     .toBe(finalTokens);
   // Wall-clock, as the other guards: a share of a core makes every task longer by the load per core.
   expect(longest).toBeLessThanOrEqual(DRAG_LONG_TASK_TARGET_MS * Math.max(1, loadPerCore));
+  expect(network.blocked).toEqual([]);
+});
+
+/**
+ * Issue 19 on a laptop 3-4× slower than the machine this was built on: the same drag with Chrome's CPU
+ * throttled 4×. Before the cards caught up one idle slice at a time (src/ui/catchUp.ts), a drag there that
+ * outlasted the scheduler's 5 s timeout for a transition (at load 2 per core, 5-8 s) had React draw the 234
+ * cards' catch-up synchronously: tasks of 267-539 ms (Chromium trace), 5-37 over 50 ms a run. Three interleaved
+ * runs each at load 1.0-1.2 per core, before / after this and the slider's render cut to the thumb: 8-10 / 6-8
+ * tasks over 50 ms, longest 116-150 / 65-91 ms, p95 frame 33.4 / 33.4 ms, longest frame of the catch-up
+ * 167-233 / 50-67 ms (2×: 0-1 / 0 over 50 ms). What is left is each move's style, layout and paint of the cards
+ * on screen (40-65 ms of a frame at 4×, Long Animation Frame timing) and the link's first write after the release
+ * (44-73 ms): the target (no task over 50 ms) is printed, not held; the guard holds the synchronous burst gone.
+ */
+const THROTTLE = 4;
+/** Above the longest task measured at 4× since the catch-up was sliced (161 ms, load 1.1 per core), under the 267-539 ms bursts. */
+const THROTTLED_LONGEST_GUARD_MS = 250;
+
+test(`the same drag at ${THROTTLE}× CPU throttling: frame times and long tasks (target no long task over ${DRAG_LONG_TASK_TARGET_MS} ms, printed; guard ${THROTTLED_LONGEST_GUARD_MS} ms)`, async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  const network = await routeNetwork(context, ORIGIN);
+  await observeLongTasks(page);
+  const drawn = await openEveryLayout(page, MANY_CLASSES, 200);
+  // The catch-up of every card takes about THROTTLE times longer: watched as much longer.
+  const settleMs = DRAG_SETTLE_MS * THROTTLE;
+  const { frames, p95, longTasksMs, longest, over } = await dragAndWatch(page, THROTTLE, settleMs);
+  const loadPerCore = (loadavg()[0] ?? 0) / availableParallelism();
+  console.log(
+    `60-step drag at ${THROTTLE}× CPU throttling, ${drawn} options: ${frames.length} frames, p95 frame ${p95.toFixed(1)} ms; ${longTasksMs.length} long tasks (drag and ${settleMs} ms after), ${over} over ${DRAG_LONG_TASK_TARGET_MS} ms, longest ${longest.toFixed(0)} ms; target ${over === 0 ? "met" : "NOT met"} (load per core ${loadPerCore.toFixed(1)})`,
+  );
+  test.info().annotations.push({
+    type: `60-step drag at ${THROTTLE}× throttling`,
+    description: `p95 frame ${p95.toFixed(1)} ms, ${over} long tasks over ${DRAG_LONG_TASK_TARGET_MS} ms, longest ${longest.toFixed(0)} ms`,
+  });
+  expect(frames.length).toBeGreaterThan(0);
+  expect(longest).toBeLessThanOrEqual(THROTTLED_LONGEST_GUARD_MS * Math.max(1, loadPerCore));
   expect(network.blocked).toEqual([]);
 });
 

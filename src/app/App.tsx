@@ -287,6 +287,24 @@ export function App({ store, tokens }: AppProps) {
     enabled: needsGguf && manual === undefined,
   });
   const [readRequest, setReadRequest] = useState<string | null>(null);
+  // Stable, so the model panel (a memo) is not redrawn on every slider move for a new function.
+  const onReadRequestTaken = useCallback(() => setReadRequest(null), []);
+  // Stable too: the context controls' fields and slider are memos, drawn on a move only when their value moves.
+  const onRopeScaling = useCallback(
+    (on: boolean) => setEngineSetting(store, "ropeScaling", on ? "yarn" : undefined),
+    [store],
+  );
+  const onSlideEnd = useCallback(
+    (tokens: number) => {
+      setSliding(null);
+      setWorkload(store, { contextTokens: tokens });
+    },
+    [store],
+  );
+  const onWorkloadChange = useCallback(
+    (patch: Partial<Omit<Workload, "settings">>) => setWorkload(store, patch),
+    [store],
+  );
   const gpuClasses = useMemo(
     () => [...new Set(cluster.nodes.flatMap((n) => n.devices.map((d) => d.class)))],
     [cluster],
@@ -441,7 +459,7 @@ export function App({ store, tokens }: AppProps) {
             status={status}
             gated={gated}
             readRequest={readRequest}
-            onReadRequestTaken={() => setReadRequest(null)}
+            onReadRequestTaken={onReadRequestTaken}
           />
           <section className="panel panel-context" aria-labelledby="context-heading">
             <h2 id="context-heading">Context</h2>
@@ -452,13 +470,10 @@ export function App({ store, tokens }: AppProps) {
               pastLimit={pastLimit}
               // The box shows the click at once (the store's), not the deferred plan's copy of it.
               ropeScaling={workload.settings.ropeScaling === "yarn"}
-              onRopeScaling={(on) => setEngineSetting(store, "ropeScaling", on ? "yarn" : undefined)}
+              onRopeScaling={onRopeScaling}
               onSlide={setSliding}
-              onSlideEnd={(tokens) => {
-                setSliding(null);
-                setWorkload(store, { contextTokens: tokens });
-              }}
-              onChange={(patch) => setWorkload(store, patch)}
+              onSlideEnd={onSlideEnd}
+              onChange={onWorkloadChange}
             >
               {engineSettings}
             </ContextControls>

@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { memo, startTransition, useCallback, useId, useRef, useState } from "react";
 import { DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS, type KvDtype, type Workload } from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
 import { MIN_CONTEXT_TOKENS, positionToTokens, SLIDER_STEPS, tokensToPosition } from "./logScale.ts";
@@ -19,7 +19,7 @@ interface ContextControlsProps {
   /** Whether the plan stretches the model's positions with YaRN past its own context. */
   ropeScaling: boolean;
   onRopeScaling: (on: boolean) => void;
-  /** Each move of the slider: the plan follows without enumerating placements again. */
+  /** Each move of the slider, in a transition: the plan follows without enumerating placements again. */
   onSlide: (contextTokens: number) => void;
   /** The drag (or key press) is over: the context becomes the plan's. */
   onSlideEnd: (contextTokens: number) => void;
@@ -59,35 +59,57 @@ export function ContextControls({
   const limitId = useId();
   const yarnId = useId();
   const max = Math.max(maxContextTokens, MIN_CONTEXT_TOKENS);
+  /**
+   * The thumb's context, drawn in the move's own render: the page (and its plan) follows in a transition. On a
+   * CPU 4× slower the page's render of each move was 10-25 ms of the input's task (issue 19, e2e/speed.spec.ts).
+   */
+  const [thumbTokens, setThumbTokens] = useState<number | null>(null);
+  /** The same, for the end of the drag: read there, so the slider's handlers stay one function for the drag. */
+  const thumb = useRef<number | null>(null);
   // The field keeps what was typed, past the model's limit too: the plan is made at the limit and says so once.
-  const contextTokens = slidingContextTokens ?? workload.contextTokens;
-  const sliderTokens = Math.min(contextTokens, max);
-  const endSlide = () => {
-    if (slidingContextTokens !== null) onSlideEnd(slidingContextTokens);
-  };
+  const contextTokens = thumbTokens ?? slidingContextTokens ?? workload.contextTokens;
+  const slide = useCallback(
+    (tokens: number) => {
+      thumb.current = tokens;
+      setThumbTokens(tokens);
+      startTransition(() => onSlide(tokens));
+    },
+    [onSlide],
+  );
+  const endSlide = useCallback(() => {
+    const at = thumb.current;
+    if (at === null) return;
+    thumb.current = null;
+    setThumbTokens(null);
+    onSlideEnd(at);
+  }, [onSlideEnd]);
+  // One function per field for the page's life (onChange is the page's stable one): the fields are memos.
+  const commitContext = useCallback(
+    (v: number | undefined) => v !== undefined && onChange({ contextTokens: v }),
+    [onChange],
+  );
+  const commitSequences = useCallback(
+    (v: number | undefined) => v !== undefined && onChange({ sequences: v }),
+    [onChange],
+  );
+  const commitInput = useCallback(
+    (v: number | undefined) => v !== undefined && onChange({ inputTokens: v }),
+    [onChange],
+  );
+  const commitOutput = useCallback(
+    (v: number | undefined) => v !== undefined && onChange({ outputTokens: v }),
+    [onChange],
+  );
   const poolTokens = contextTokens * workload.sequences;
   return (
     <div className="context-controls">
-      <div className="field slider-field">
-        <label htmlFor={sliderId}>Context</label>
-        <input
-          id={sliderId}
-          type="range"
-          min={0}
-          max={SLIDER_STEPS}
-          step={1}
-          value={tokensToPosition(sliderTokens, MIN_CONTEXT_TOKENS, max)}
-          aria-valuetext={`${formatTokens(sliderTokens)} tokens`}
-          onChange={(e) => onSlide(positionToTokens(Number(e.target.value), MIN_CONTEXT_TOKENS, max))}
-          onPointerUp={endSlide}
-          onKeyUp={endSlide}
-          onBlur={endSlide}
-        />
-        <div className="slider-scale" aria-hidden="true">
-          <span>{formatTokens(MIN_CONTEXT_TOKENS)}</span>
-          <span>{formatTokens(max)}</span>
-        </div>
-      </div>
+      <ContextSlider
+        id={sliderId}
+        tokens={Math.min(contextTokens, max)}
+        max={max}
+        onSlide={slide}
+        onSlideEnd={endSlide}
+      />
       <div className="field-row">
         <NumberField
           label="Context tokens"
@@ -95,9 +117,7 @@ export function ContextControls({
           min={MIN_CONTEXT_TOKENS}
           max={MAX_REQUEST_TOKENS}
           integer
-          onCommit={(v) => {
-            if (v !== undefined) onChange({ contextTokens: v });
-          }}
+          onCommit={commitContext}
         />
         <NumberField
           label="Concurrent sequences"
@@ -105,9 +125,7 @@ export function ContextControls({
           min={1}
           max={MAX_SEQUENCES}
           integer
-          onCommit={(v) => {
-            if (v !== undefined) onChange({ sequences: v });
-          }}
+          onCommit={commitSequences}
         />
         <NumberField
           label="Input tokens"
@@ -115,9 +133,7 @@ export function ContextControls({
           min={1}
           max={MAX_REQUEST_TOKENS}
           integer
-          onCommit={(v) => {
-            if (v !== undefined) onChange({ inputTokens: v });
-          }}
+          onCommit={commitInput}
         />
         <NumberField
           label="Output tokens"
@@ -125,9 +141,7 @@ export function ContextControls({
           min={1}
           max={MAX_REQUEST_TOKENS}
           integer
-          onCommit={(v) => {
-            if (v !== undefined) onChange({ outputTokens: v });
-          }}
+          onCommit={commitOutput}
         />
         <div className="field wide">
           <label htmlFor={kvId}>KV cache dtype</label>
@@ -169,3 +183,38 @@ export function ContextControls({
     </div>
   );
 }
+
+interface ContextSliderProps {
+  id: string;
+  /** The thumb's context, at most `max`. */
+  tokens: number;
+  max: number;
+  onSlide: (contextTokens: number) => void;
+  onSlideEnd: () => void;
+}
+
+/** The slider alone, a memo: the page's render of a move (a transition) passes it by, its thumb already drawn. */
+const ContextSlider = memo(function ContextSlider({ id, tokens, max, onSlide, onSlideEnd }: ContextSliderProps) {
+  return (
+    <div className="field slider-field">
+      <label htmlFor={id}>Context</label>
+      <input
+        id={id}
+        type="range"
+        min={0}
+        max={SLIDER_STEPS}
+        step={1}
+        value={tokensToPosition(tokens, MIN_CONTEXT_TOKENS, max)}
+        aria-valuetext={`${formatTokens(tokens)} tokens`}
+        onChange={(e) => onSlide(positionToTokens(Number(e.target.value), MIN_CONTEXT_TOKENS, max))}
+        onPointerUp={onSlideEnd}
+        onKeyUp={onSlideEnd}
+        onBlur={onSlideEnd}
+      />
+      <div className="slider-scale" aria-hidden="true">
+        <span>{formatTokens(MIN_CONTEXT_TOKENS)}</span>
+        <span>{formatTokens(max)}</span>
+      </div>
+    </div>
+  );
+});

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { memo, useState } from "react";
 import type { Choices } from "../state/choices.ts";
 import { useModule } from "./useModule.ts";
 
@@ -13,9 +13,10 @@ type CopyState = { kind: "idle" } | { kind: "copied" } | { kind: "manual"; link:
 /**
  * Copies the plan's link, made now (not after the address bar's debounce).
  * Where the clipboard is refused (an insecure origin, a denied permission),
- * the link is shown selected for the user to copy.
+ * the link is shown selected for the user to copy. A memo: the choices do not change while the slider is
+ * dragged (the store takes the context on release), so the page's render on each move passes it by.
  */
-export function CopyLink({ choices }: { choices: Choices }) {
+export const CopyLink = memo(function CopyLink({ choices }: { choices: Choices }) {
   const [state, setState] = useState<CopyState>({ kind: "idle" });
   const writer = useModule(loadWriter, true);
   // Until the writer is in, the note waits: a link with no manual model always carries it.
@@ -52,4 +53,4 @@ export function CopyLink({ choices }: { choices: Choices }) {
       ) : null}
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { memo, useId, useState } from "react";
 
 const NUMBER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 });
 function formatNumber(n: number): string {
@@ -40,8 +40,10 @@ interface NumberFieldProps {
  * ("0." on the way to "0.95") without the store rejecting each keystroke:
  * the text typed lives here until it is a valid number, and only valid
  * numbers reach the plan. A value out of range says what range it wants.
+ * A memo: React writes an input's name and type again on every update of it (react-dom 19's updateInput), so a
+ * field redrawn with its parent on each slider move was three attribute writes and a style invalidation a move.
  */
-export function NumberField({
+export const NumberField = memo(function NumberField({
   label,
   visibleLabel,
   value,
@@ -112,7 +114,7 @@ export function NumberField({
       ) : null}
     </div>
   );
-}
+});
 
 /** A draft: its text, the committed value it was typed over, and the value it last committed (none: []). */
 interface Typing {

@@ -1,4 +1,5 @@
-import { memo, useId, useMemo, useState } from "react";
+import { memo, useEffect, useId, useState, useSyncExternalStore } from "react";
+import { flushSync } from "react-dom";
 import type { Artifact, PlanOption, Refusal } from "../plan/index.ts";
 import { ENGINES, type Filters, type FitFilter, type GroupBy } from "../state/choices.ts";
 import { downloadText } from "./download.ts";
@@ -8,7 +9,8 @@ import { bestOfEach, filterOptions, groupOptions } from "./rows.ts";
 import { useNearSet } from "./useNearSet.ts";
 import { TradeOff } from "./TradeOff.tsx";
 import { useSettled } from "./useSettled.ts";
-import { workloadVerdict } from "./verdict.ts";
+import { catchUp, type CatchUp } from "./catchUp.ts";
+import { workloadVerdict, type WorkloadVerdict } from "./verdict.ts";
 
 /** The JSON/CSV writers (and the terminal's JSON shape) load when a download is asked for, not with the first screen. */
 const exportPlan = () => import("./exportPlan.ts");
@@ -66,10 +68,16 @@ export function OptionsView(props: OptionsViewProps) {
   const filtered = filterOptions(options, filters);
   const leaders = bestOfEach(filtered, selectedOptionId);
   const shown = everyLayout ? filtered : leaders.best;
-  // One timer for the whole list: the options as of the slider's last rest, by id.
+  // One timer for the whole list: the options as of the slider's last rest. The cards catch up to them one
+  // idle slice at a time (catchUp.ts), those on screen first, then those near it.
   const settledOptions = useSettled(options, SETTLE_MS);
-  const settledById = useMemo(() => new Map(settledOptions.map((o) => [o.id, o])), [settledOptions]);
+  const [caught] = useState(() => catchUp<PlanOption>((notify) => flushSync(notify)));
   const { isOnScreen, isNear, refFor } = useNearSet();
+  useEffect(() => {
+    caught.follow(settledOptions, optionKey, (id) => (isOnScreen(id) ? 0 : isNear(id) ? 1 : 2));
+    // The screen's cards as of the rest are what comes first; a scroll afterwards does not reorder the queue.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [caught, settledOptions]);
   const groups = groupOptions(shown, filters.groupBy);
   const quantOf = new Map(artifacts.map((a) => [a.name, a.quant]));
   const fitting = options.filter((o) => o.fits).length;
@@ -149,22 +157,26 @@ export function OptionsView(props: OptionsViewProps) {
           {group.title !== "" ? <h3 className="group-title">{group.title}</h3> : null}
           <ol className="option-list">
             {group.options.map((o) => {
-              const settled = settledById.get(o.id) ?? o;
+              const verdict = workloadVerdict(o, sequences, options);
               return (
                 <li key={o.id}>
-                  <OptionCard
-                    option={isOnScreen(o.id) ? o : settled}
-                    settled={settled}
+                  <CaughtUpCard
+                    caught={caught}
+                    id={o.id}
+                    // Off screen, the card shows what it last caught up to: the same props on every slider move,
+                    // so React passes it by. Until it has caught up once, it is drawn with the option itself.
+                    live={isOnScreen(o.id) || caught.get(o.id) === undefined ? o : null}
                     near={isNear(o.id)}
                     cardRef={refFor(o.id)}
                     quant={quantOf.get(o.artifact) ?? ""}
                     modelMaxContextTokens={modelMaxContextTokens}
                     selected={o.id === selectedOptionId}
                     onSelect={onSelect}
-                    verdict={workloadVerdict(o, sequences, options)}
+                    verdictTone={verdict?.tone ?? ""}
+                    verdictText={verdict?.text ?? ""}
                   >
                     {o.id === selectedOptionId ? renderCommands(o) : null}
-                  </OptionCard>
+                  </CaughtUpCard>
                 </li>
               );
             })}
@@ -176,6 +188,43 @@ export function OptionsView(props: OptionsViewProps) {
     </div>
   );
 }
+
+function optionKey(option: PlanOption): string {
+  return option.id;
+}
+
+interface CaughtUpCardProps extends Omit<React.ComponentProps<typeof OptionCard>, "option" | "settled" | "verdict"> {
+  caught: CatchUp<PlanOption>;
+  id: string;
+  /** The newest option, on screen (or before the card first caught up); null off it. */
+  live: PlanOption | null;
+  /** The verdict in strings, so an unchanged one leaves the card's props unchanged. */
+  verdictTone: WorkloadVerdict["tone"] | "";
+  verdictText: string;
+}
+
+/**
+ * A card that follows the list's catch-up: its chart (and, off screen, its figures) are the option as of the
+ * slider's last rest, drawn in an idle slice of its own (catchUp.ts) rather than with every other card at once.
+ */
+const CaughtUpCard = memo(function CaughtUpCard({
+  caught,
+  id,
+  live,
+  verdictTone,
+  verdictText,
+  ...card
+}: CaughtUpCardProps) {
+  const settled = useSyncExternalStore(
+    (listener) => caught.subscribe(id, listener),
+    () => caught.get(id),
+  );
+  const shown = live ?? settled;
+  const chart = settled ?? live;
+  if (!shown || !chart) return null;
+  const verdict = verdictTone === "" ? null : { tone: verdictTone, text: verdictText };
+  return <OptionCard {...card} option={shown} settled={chart} verdict={verdict} />;
+});
 
 /** The filters: redrawn when they or the artifacts change, not on each frame of a slider drag. */
 const Toolbar = memo(function Toolbar({
