@@ -215,10 +215,9 @@ const CaughtUpCard = memo(function CaughtUpCard({
   verdictText,
   ...card
 }: CaughtUpCardProps) {
-  const settled = useSyncExternalStore(
-    (listener) => caught.subscribe(id, listener),
-    () => caught.get(id),
-  );
+  const snapshot = () => caught.get(id);
+  // The same snapshot when the page is rendered to a string (the link fuzzer's renderToString): nothing caught up yet.
+  const settled = useSyncExternalStore((listener) => caught.subscribe(id, listener), snapshot, snapshot);
   const shown = live ?? settled;
   const chart = settled ?? live;
   if (!shown || !chart) return null;
