@@ -451,6 +451,20 @@ test("expert parallel keeps experts whole: 60 experts on 8 ranks put 8 on the wo
   expect((whole?.bodyBytes ?? 0) - (sliced?.bodyBytes ?? 0)).toBeCloseTo(art.expertBytes * (8 / 60 - 1 / 8), -3);
 });
 
+// vLLM and SGLang build a MoE layer's router ReplicatedLinear (qwen2_moe.py `self.gate = ReplicatedLinear(hidden_size,
+// num_experts)`): whole on every card, where the layer's other tensors split by TP. Counted so, the vLLM 0.19 MoE
+// weights figures moved toward their logs (scripts/accuracy.ts: −1.55% → −1.53%, −0.58% → −0.55%).
+test("the router is whole on every card of a TP group: Qwen1.5-MoE's 24 routers of 2,048 × 60 in bf16", () => {
+  const repo = "Qwen/Qwen1.5-MoE-A2.7B";
+  const shape = shapeOf(repo);
+  const art = originalOf(repo);
+  expect([shape.moe?.moeLayers, shape.hiddenSize, shape.moe?.routedExperts]).toEqual([24, 2048, 60]);
+  const one = servingParts(shape, art, "h100-80g", 80 * GIB, 1, 1, false)[0];
+  const eight = servingParts(shape, art, "h100-80g", 80 * GIB, 8, 1, false)[0];
+  // An eighth of everything, and the other seven eighths of the routers.
+  expect((eight?.bodyBytes ?? 0) - (one?.bodyBytes ?? 0) / 8).toBeCloseTo((24 * 2048 * 60 * 2 * 7) / 8, -2);
+});
+
 describe("a pipeline stage holds the experts of its own MoE layers, not of every layer past the dense ones", () => {
   // An artifact whose bytes are the embedding, the output layer and the routed experts only,
   // so that a stage's body is its MoE layers' experts and nothing else.
