@@ -22,7 +22,7 @@ import {
 } from "../../src/plan/index.ts";
 import { optionJson } from "../../src/report/json.ts";
 import { documents, lwsErrors } from "../deploy/fixtures.ts";
-import { nodesOf8, R1_ATTENTION_PARAMS, R1_EMBED_BYTES } from "./dpAttentionFixture.ts";
+import { dpa, nodesOf8, R1_ATTENTION_PARAMS, R1_EMBED_BYTES } from "./dpAttentionFixture.ts";
 import { loadConfig, snapshotOf } from "./fixture.ts";
 
 function planned(cluster: Cluster, w: Partial<Workload> = {}, config?: Record<string, unknown>) {
@@ -33,7 +33,6 @@ function planned(cluster: Cluster, w: Partial<Workload> = {}, config?: Record<st
   return { p, shape, r1: artifacts[0] };
 }
 
-const dpa = (o: PlanOption) => o.placement.dpAttention === true;
 // The split at dp = tp: R1's count from its config gives the dp < tp splits a speed, so they are listed beside it.
 const atDp = (dp: number) => (o: PlanOption) => dpa(o) && o.placement.dataParallel === dp;
 

@@ -24,7 +24,7 @@ import {
   type PlanOption,
   type RepoSnapshot,
 } from "../../src/plan/index.ts";
-import { nodesOf8 } from "./dpAttentionFixture.ts";
+import { atDp, dpa, nodesOf8 } from "./dpAttentionFixture.ts";
 import { configNames, loadConfig, snapshotOf } from "./fixture.ts";
 
 function snapshot(name: string, bytes: number): RepoSnapshot {
@@ -47,8 +47,6 @@ function planned(s: RepoSnapshot, cluster: Cluster) {
   return { p, shape, a };
 }
 
-const dpa = (o: PlanOption) => o.placement.dpAttention === true;
-const atDp = (options: PlanOption[], dp: number) => options.find((o) => dpa(o) && o.placement.dataParallel === dp);
 const weightsGib = (o: PlanOption | undefined) => (o?.cards[0]?.weightsBytes ?? NaN) / GIB;
 
 // GLM-4.7's config: hidden 5,120, 96 heads and 8 KV heads of 128, 92 layers (3 dense, 89 MoE), 160 routed experts

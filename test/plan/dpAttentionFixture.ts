@@ -1,5 +1,5 @@
-/** What the DP-attention tests share: nodes of 8 cards, and DeepSeek-R1's attention and embedding from its config. */
-import type { Cluster } from "../../src/plan/index.ts";
+/** What the DP-attention tests share: nodes of 8 cards, finding an option by its DP size, and DeepSeek-R1's attention and embedding from its config. */
+import type { Cluster, PlanOption } from "../../src/plan/index.ts";
 
 /** `n` nodes of 8 free `gpuClass` cards on one fabric, 2 TiB of host RAM each. */
 export const nodesOf8 = (gpuClass: string, n: number, fabric = "ib0"): Cluster => ({
@@ -16,3 +16,13 @@ export const nodesOf8 = (gpuClass: string, n: number, fabric = "ib0"): Cluster =
 export const R1_ATTENTION_PARAMS =
   7168 * 1536 + 1536 * 128 * (128 + 64) + 7168 * (512 + 64) + 512 * 128 * (128 + 128) + 128 * 128 * 7168;
 export const R1_EMBED_BYTES = 129_280 * 7168 * 2;
+
+/** Whether an option runs SGLang's DP attention. */
+export const dpa = (o: PlanOption): boolean => o.placement.dpAttention === true;
+
+/** The DP-attention option of `dp` ranks; a test asking for one the plan does not list fails saying which. */
+export function atDp(options: readonly PlanOption[], dp: number): PlanOption {
+  const o = options.find((x) => dpa(x) && x.placement.dataParallel === dp);
+  if (!o) throw new Error(`the plan lists no --dp-size ${dp} option`);
+  return o;
+}

@@ -20,10 +20,9 @@ import {
   plan,
   readModel,
   type Cluster,
-  type PlanOption,
   type RepoSnapshot,
 } from "../../src/plan/index.ts";
-import { nodesOf8 } from "./dpAttentionFixture.ts";
+import { atDp, dpa, nodesOf8 } from "./dpAttentionFixture.ts";
 import { loadConfig } from "./fixture.ts";
 
 /** The text model of a Qwen3.5-MoE config, by SGLang's modules: every full and gated-delta layer, experts, the rest. */
@@ -91,9 +90,6 @@ function planned(m: Qwen35, cluster: Cluster) {
   const p = plan({ repo: s.repo, revision: "", shape, artifacts }, cluster, { ...DEFAULT_WORKLOAD, sequences: 64 });
   return { p, shape, a, params };
 }
-
-const dpa = (o: PlanOption) => o.placement.dpAttention === true;
-const atDp = (options: PlanOption[], dp: number) => options.find((o) => dpa(o) && o.placement.dataParallel === dp);
 
 const QWEN35_35B: Qwen35 = {
   name: "Qwen__Qwen3.5-35B-A3B",

@@ -26,7 +26,7 @@ import {
 import { deploy } from "../../src/deploy/index.ts";
 import { optionJson } from "../../src/report/json.ts";
 import { documents, lwsErrors } from "../deploy/fixtures.ts";
-import { nodesOf8, R1_ATTENTION_PARAMS, R1_EMBED_BYTES } from "./dpAttentionFixture.ts";
+import { atDp, dpa, nodesOf8, R1_ATTENTION_PARAMS, R1_EMBED_BYTES } from "./dpAttentionFixture.ts";
 import { loadConfig, snapshotOf } from "./fixture.ts";
 
 // The Hub's parameter count for DeepSeek-R1 ("685B params", huggingface.co/deepseek-ai/DeepSeek-R1), which the
@@ -62,10 +62,6 @@ function qwen(cluster: Cluster) {
   const model = { repo: QWEN_SNAPSHOT.repo, revision: "", shape, artifacts };
   return { p: plan(model, cluster, { ...DEFAULT_WORKLOAD, sequences: 64 }), a: artifacts[0] };
 }
-
-const dpa = (o: PlanOption) => o.placement.dpAttention === true;
-const atDp = (options: PlanOption[], dp: number) =>
-  options.find((o) => dpa(o) && o.placement.dataParallel === dp) as PlanOption;
 
 const ATTENTION_PARAMS = R1_ATTENTION_PARAMS;
 // fused_qkv_a_proj_with_mqa: hidden → q_lora_rank + kv_lora_rank + qk_rope_head_dim, whole on every rank.

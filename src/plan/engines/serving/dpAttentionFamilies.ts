@@ -47,8 +47,8 @@ const DEEPSEEK: DpAttentionFamily = { embedOverAttentionTp: false, deepep: true 
  *   node only.
  * - gpt_oss (gpt-oss-20b, 120b), models/gpt_oss.py @ e9149048: `GptOssAttention` qkv/o (and its per-head sinks) at
  *   `get_attention_tp_size()`, a `LayerCommunicator` on every (MoE) layer, the embedding `enable_tp=not
- *   is_dp_attention_enabled()` (whole), no dense layers or shared experts; `GptOssSparseMoeBlock` raises
- *   "forward_deepep branch not implemented yet", so one node only. DP attention since PR #9359 (2025-08, "Tested on
+ *   is_dp_attention_enabled()` (whole), no dense layers or shared experts; `GptOssSparseMoeBlock`
+ *   `forward_deepep` raises (no DeepEP path), so one node only. DP attention since PR #9359 (2025-08, "Tested on
  *   4x B200 with DP4 Attn + EP4 MoE"); builds before PR #37199 (2026-08-31) summed the MoE output twice at TP = DP =
  *   EP without an a2a backend (issue #37187: GSM8K 0/128), the very command planned here.
  * - qwen3_5_moe_text (Qwen3.5-35B-A3B, 122B-A10B, 397B-A17B, Qwen3.6-35B-A3B), models/qwen3_5.py @ 005fa711: both
