@@ -6,7 +6,7 @@
  * src/calibration/newer.json) by release:
  *   npx tsx scripts/accuracy.ts
  */
-import { accuracyRows, accuracyRows2026, errorSummary, type AccuracyRow } from "../src/calibration/accuracy.ts";
+import { accuracyRows, accuracyRows2026, errorSummary, headlineAccuracyRows } from "../src/calibration/accuracy.ts";
 import { accuracyByRelease } from "../src/calibration/accuracyView.ts";
 
 function pad(s: string, n: number): string {
@@ -38,14 +38,7 @@ for (const r of rows) {
   }
 }
 
-const v019 = rows.filter(
-  (r: AccuracyRow) =>
-    r.engineVersion === "0.19.0" &&
-    r.id.startsWith("vllm0190") &&
-    /0\.95|util/.test("0.95") &&
-    !r.id.endsWith("-failed"),
-);
-const at095 = v019.filter((r) => r.note.includes("util 0.95"));
+const at095 = headlineAccuracyRows();
 console.log(`\nvLLM 0.19 cases at util 0.95 that started: ${at095.length}`);
 for (const name of ["KV pool per card", "max concurrency", "weights per card", "KV tokens (GPU KV cache size)"]) {
   const s = errorSummary(at095, name);

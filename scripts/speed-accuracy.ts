@@ -8,9 +8,10 @@
  *   npx tsx scripts/speed-accuracy.ts --fit --write   and write them to src/plan/speed/fitted.json
  *   npx tsx scripts/speed-accuracy.ts --fit --check   exit 1 unless fitted.json is what the fit writes
  */
-import { absQuantile, errorPct, predictCase, speedCases, type SpeedCase } from "../test/plan/speedCases.ts";
+import { absQuantile, errorPct, predictCase, speedCases } from "../test/plan/speedCases.ts";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fitTerms, fittedFileText } from "../test/plan/speedFit.ts";
+import { speedTargetFigures } from "../test/plan/speedTargets.ts";
 
 const { cases, skipped } = speedCases();
 
@@ -61,29 +62,15 @@ for (const g of groups) {
 
 console.log("\nissue 12 targets (primary rows; pp512 only for prefill):");
 for (const half of ["fitted", "checking"] as const) {
-  const sel = (group: SpeedCase["group"], more: (c: SpeedCase) => boolean = () => true): number[] =>
-    cases
-      .filter((c) => c.group === group && c.tier === "primary" && c.half === half && more(c))
-      .flatMap((c) => {
-        const p = predictCase(c);
-        return p === null ? [] : [errorPct(p, c.measured)];
-      });
-  const line = (name: string, errs: number[], q: number, limit: number): string => {
-    const v = absQuantile(errs, q);
-    return `${name} ${v.toFixed(1)}% (target ≤ ${limit}%, n ${errs.length}) ${v <= limit ? "meets" : "MISSES"}`;
-  };
-  const decode = sel("llamacpp-decode");
-  console.log(`  ${pad(half, 9)} ${line("llama.cpp decode median", decode, 0.5, 10)}; ${line("p90", decode, 0.9, 25)}`);
+  const t = speedTargetFigures(cases, half);
+  const line = (name: string, v: number, n: number, limit: number): string =>
+    `${name} ${v.toFixed(1)}% (target ≤ ${limit}%, n ${n}) ${v <= limit ? "meets" : "MISSES"}`;
   console.log(
-    `  ${pad("", 9)} ${line(
-      "llama.cpp pp512 median",
-      sel("llamacpp-prefill", (c) => c.input.workload.inputTokens === 512),
-      0.5,
-      20,
-    )}`,
+    `  ${pad(half, 9)} ${line("llama.cpp decode median", t.decode.medianPct, t.decode.n, 10)}; ${line("p90", t.decode.p90Pct, t.decode.n, 25)}`,
   );
+  console.log(`  ${pad("", 9)} ${line("llama.cpp pp512 median", t.prefillPp512.medianPct, t.prefillPp512.n, 20)}`);
   console.log(
-    `  ${pad("", 9)} ${line("vLLM/SGLang TPOT median", sel("serving-tpot"), 0.5, 20)}; ${line("per-GPU throughput median", sel("serving-throughput"), 0.5, 20)}`,
+    `  ${pad("", 9)} ${line("vLLM/SGLang TPOT median", t.servingTpot.medianPct, t.servingTpot.n, 20)}; ${line("per-GPU throughput median", t.servingThroughputPerGpu.medianPct, t.servingThroughputPerGpu.n, 20)}`,
   );
 }
 

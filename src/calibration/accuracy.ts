@@ -366,6 +366,20 @@ export function accuracyRows2026(): AccuracyRow[] {
   return data.cases.map((c) => predictCase(c, data.models));
 }
 
+/**
+ * The headline set the README and the issue-8 targets quote: vLLM 0.19 startups at utilization 0.95 that started
+ * (llm-d-planner PR #205's H100 sweep).
+ */
+export function isVllm019HeadlineCase(r: CalibrationRecord): boolean {
+  return r.engine_version === "0.19.0" && r.gpu_mem_util === 0.95 && !/failed/.test(r.id);
+}
+
+/** The headline set's rows from the bundled cases. */
+export function headlineAccuracyRows(): AccuracyRow[] {
+  const data = calibration as unknown as { cases: CalibrationRecord[]; models: Record<string, CalibrationModel> };
+  return data.cases.filter(isVllm019HeadlineCase).map((c) => predictCase(c, data.models));
+}
+
 /** Mean and worst absolute error (percent) of one named figure over rows. */
 export function errorSummary(
   rows: readonly AccuracyRow[],

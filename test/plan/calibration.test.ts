@@ -19,6 +19,7 @@ import { describe, expect, test } from "vitest";
 import {
   accuracyRows,
   errorSummary,
+  isVllm019HeadlineCase,
   predictCase,
   type AccuracyRow,
   type CalibrationModel,
@@ -103,9 +104,7 @@ describe("each vLLM case is planned for the release it ran", () => {
 });
 
 describe("issue 8 targets on the vLLM 0.19 logs at util 0.95 (llm-d-planner's 6.7% / 9.9% / 0.75%)", () => {
-  const rows: AccuracyRow[] = records
-    .filter((r) => r.engine_version === "0.19.0" && r.gpu_mem_util === 0.95 && !/failed/.test(r.id))
-    .map((r) => predictCase(r, models));
+  const rows: AccuracyRow[] = records.filter(isVllm019HeadlineCase).map((r) => predictCase(r, models));
 
   test("covers the sweep's runs", () => {
     expect(rows.length).toBeGreaterThanOrEqual(30);

@@ -7,7 +7,8 @@
  * Issue 12's targets are asserted on both halves.
  */
 import { describe, expect, test } from "vitest";
-import { absQuantile, errorPct, predictCase, speedCases, type CaseGroup, type SpeedCase } from "./speedCases.ts";
+import { errorPct, predictCase, speedCases, type CaseGroup, type SpeedCase } from "./speedCases.ts";
+import { speedTargetFigures } from "./speedTargets.ts";
 import { estimateSpeed } from "../../src/plan/index.ts";
 import { expectedDistinctExperts } from "../../src/plan/index.ts";
 import { speedCardOf } from "../../src/plan/index.ts";
@@ -60,45 +61,24 @@ describe("each benchmark row within its group's band", () => {
   });
 });
 
-function errors(sel: SpeedCase[]): number[] {
-  return sel.flatMap((c) => {
-    const p = predictCase(c);
-    return p === null ? [] : [errorPct(p, c.measured)];
-  });
-}
-
-function select(
-  group: CaseGroup,
-  half: SpeedCase["half"],
-  filter: (c: SpeedCase) => boolean = () => true,
-): SpeedCase[] {
-  return cases.filter((c) => c.group === group && c.tier === "primary" && c.half === half && filter(c));
-}
-
-const isPp512 = (c: SpeedCase): boolean => c.input.workload.inputTokens === 512;
-const isServing = (c: SpeedCase): boolean => c.engine === "vllm" || c.engine === "sglang";
-
 describe.each(["fitted", "checking"] as const)("issue 12 targets on the %s half (primary rows)", (half) => {
+  const t = speedTargetFigures(cases, half);
   test("llama.cpp single-card decode: median |error| ≤ 10%, p90 ≤ 25%", () => {
-    const e = errors(select("llamacpp-decode", half));
-    expect(e.length).toBeGreaterThanOrEqual(8);
-    expect(absQuantile(e, 0.5)).toBeLessThanOrEqual(10);
-    expect(absQuantile(e, 0.9)).toBeLessThanOrEqual(25);
+    expect(t.decode.n).toBeGreaterThanOrEqual(8);
+    expect(t.decode.medianPct).toBeLessThanOrEqual(10);
+    expect(t.decode.p90Pct).toBeLessThanOrEqual(25);
   });
   test("llama.cpp prefill pp512: median |error| ≤ 20%", () => {
-    const e = errors(select("llamacpp-prefill", half, isPp512));
-    expect(e.length).toBeGreaterThanOrEqual(6);
-    expect(absQuantile(e, 0.5)).toBeLessThanOrEqual(20);
+    expect(t.prefillPp512.n).toBeGreaterThanOrEqual(6);
+    expect(t.prefillPp512.medianPct).toBeLessThanOrEqual(20);
   });
   test("vLLM/SGLang median TPOT at the measured concurrency: median |error| ≤ 20%", () => {
-    const e = errors(select("serving-tpot", half, isServing));
-    expect(e.length).toBeGreaterThanOrEqual(25);
-    expect(absQuantile(e, 0.5)).toBeLessThanOrEqual(20);
+    expect(t.servingTpot.n).toBeGreaterThanOrEqual(25);
+    expect(t.servingTpot.medianPct).toBeLessThanOrEqual(20);
   });
   test("vLLM/SGLang per-GPU output throughput: median |error| ≤ 20%", () => {
-    const e = errors(select("serving-throughput", half, isServing));
-    expect(e.length).toBeGreaterThanOrEqual(25);
-    expect(absQuantile(e, 0.5)).toBeLessThanOrEqual(20);
+    expect(t.servingThroughputPerGpu.n).toBeGreaterThanOrEqual(25);
+    expect(t.servingThroughputPerGpu.medianPct).toBeLessThanOrEqual(20);
   });
 });
 
