@@ -74,3 +74,11 @@ export function contextFit(shape: ModelShape, contextTokens: number, ropeScaling
     extended: false,
   };
 }
+
+/**
+ * The tokens of KV cache a workload asks each replica to hold at once: every sequence at the full context. The
+ * page's "token pool" line; what a pool really holds is the engine's block accounting (option.maxConcurrency).
+ */
+export function workloadPoolTokens(contextTokens: number, sequences: number): number {
+  return contextTokens * Math.max(1, sequences);
+}

@@ -12,7 +12,7 @@ export { withPurchases } from "./buy.ts";
 // Planning: enumerate once, evaluate again for every workload (the slider's path).
 export { plan, withWorkload, type WithWorkloadOptions } from "./plan.ts";
 // A context past the model's own: planned at its limit with one message, or stretched by YaRN when asked.
-export { contextFit, yarnFlagWords, type ContextFit } from "./contextFit.ts";
+export { contextFit, workloadPoolTokens, yarnFlagWords, type ContextFit } from "./contextFit.ts";
 export { enumerate } from "./enumerate.ts";
 export { evaluate, largestFitting } from "./evaluate.ts";
 export { fewestFitting } from "./search.ts";

@@ -1,5 +1,11 @@
 import { memo, startTransition, useCallback, useId, useRef, useState } from "react";
-import { DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS, type KvDtype, type Workload } from "../plan/index.ts";
+import {
+  DEFAULT_INPUT_TOKENS,
+  DEFAULT_OUTPUT_TOKENS,
+  workloadPoolTokens,
+  type KvDtype,
+  type Workload,
+} from "../plan/index.ts";
 import { formatTokens } from "./format.ts";
 import { MIN_CONTEXT_TOKENS, positionToTokens, SLIDER_STEPS, tokensToPosition } from "./logScale.ts";
 import { NumberField } from "./NumberField.tsx";
@@ -100,7 +106,7 @@ export function ContextControls({
     (v: number | undefined) => v !== undefined && onChange({ outputTokens: v }),
     [onChange],
   );
-  const poolTokens = contextTokens * workload.sequences;
+  const poolTokens = workloadPoolTokens(contextTokens, workload.sequences);
   return (
     <div className="context-controls">
       <ContextSlider
