@@ -137,7 +137,7 @@ export function servingParts(
   // expertRanks: the ranks the routed experts spread over, TP's unless vLLM's data parallel widens
   // them to DP × TP (docs/serving/data_parallel_deployment.md: "expert layers form a tensor parallel group of size DP × TP").
   const expertShare = ep && experts > 0 ? Math.ceil(experts / expertRanks) / experts : 1 / expertRanks;
-  const routerBytes = routerBytesPerMoeLayer(shape);
+  const routerBeyondShare = routerBeyondShareBytes(shape, tp);
   const stages: Part[] = [];
   for (let i = 0; i < pp; i++) {
     const [start, end] = stageLayers(shape.layers, pp, i);
@@ -147,7 +147,7 @@ export function servingParts(
     const body =
       ((end - start) * wp.layerBytes) / tp +
       moeInStage * wp.expertLayerBytes * expertShare +
-      moeInStage * routerBytes * (1 - 1 / tp) +
+      moeInStage * routerBeyondShare +
       (first ? wp.projectorBytes / tp : 0);
     const embed =
       ((first ? wp.embedBytes : 0) +
@@ -171,14 +171,43 @@ export function servingParts(
 }
 
 /**
- * A MoE layer's router, hidden × experts in the model's dtype: whole on every card of a TP group, which the layer's
- * other tensors are not (vLLM and SGLang build it `ReplicatedLinear`: qwen3_moe.py, deepseek_v2.py, mixtral.py).
- * Counted so, every vLLM 0.19 weights figure the calibration holds for a MoE moved toward its log (−1.55% → −1.53%,
- * −0.58% → −0.55%) and 0.27's KV pool from 4.03% to 3.78%.
+ * Model types whose router vLLM and SGLang hold in fp32 whatever the checkpoint's dtype. GLM-4.5/4.6/4.7: vLLM's
+ * `Glm4MoE` builds `self.gate = nn.Linear(..., dtype=torch.float32)` (vllm-project/vllm models/glm4_moe.py @
+ * a4cd9d0d, PR #22203); SGLang's `Glm4MoeGate` stores its weight in fp32 since PR #35883 (2026-08-21;
+ * test/registered/unit/models/test_glm_moe_gate_fp32.py @ 754f8ff9 asserts `gate.weight.dtype == torch.float32`
+ * under a bf16 default). Its checkpoints keep the gate in bf16, so a card holds twice the file's bytes of it.
  */
-export function routerBytesPerMoeLayer(shape: ModelShape): number {
+const FP32_ROUTER_ARCHITECTURES: ReadonlySet<string> = new Set(["glm4_moe"]);
+
+/** A MoE layer's router parameters, hidden × routed experts (none for a dense model or a single expert). */
+function routerParams(shape: ModelShape): number {
   const experts = shape.moe?.routedExperts ?? 0;
-  return experts > 1 ? shape.hiddenSize * experts * computeDtypeBytes(shape.dtype) : 0;
+  return experts > 1 ? shape.hiddenSize * experts : 0;
+}
+
+/** A MoE layer's router as the checkpoint stores it, in the model's dtype (inside the layer's bytes). */
+function routerCheckpointBytes(shape: ModelShape): number {
+  return routerParams(shape) * computeDtypeBytes(shape.dtype);
+}
+
+/**
+ * A MoE layer's router on a card: whole on every card of a TP group, which the layer's other tensors are not (vLLM
+ * and SGLang build it `ReplicatedLinear`: qwen3_moe.py, qwen2_moe.py, llama4.py, gpt_oss.py; DeepSeek's `MoEGate`
+ * and GLM's `Glm4MoeGate` a plain replicated Parameter), in the model's dtype, fp32 for the types above. Counted
+ * so, every vLLM 0.19 weights figure the calibration holds for a MoE moved toward its log (−1.55% → −1.53%, −0.58%
+ * → −0.55%) and 0.27's KV pool from 4.03% to 3.78%.
+ */
+function routerBytesPerMoeLayer(shape: ModelShape): number {
+  return FP32_ROUTER_ARCHITECTURES.has(shape.architecture) ? routerParams(shape) * 4 : routerCheckpointBytes(shape);
+}
+
+/**
+ * What a card holds of a MoE layer's router beyond the 1/ranks share of the layer's checkpoint bytes it is already
+ * given: the whole router less that share (TP's ranks, or a DP-attention group's, which shares the rest of the
+ * layer over all of them).
+ */
+export function routerBeyondShareBytes(shape: ModelShape, ranks: number): number {
+  return routerBytesPerMoeLayer(shape) - routerCheckpointBytes(shape) / ranks;
 }
 
 /** A stage card's routed experts, as Part fields: none for a dense model or an unknown expert width. */

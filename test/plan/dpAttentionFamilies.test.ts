@@ -58,6 +58,12 @@ const GLM_EXPERTS = 89 * 160 * 3 * 5120 * 1536 * 2;
 const GLM_SHARED = 89 * 3 * 5120 * 1536 * 2; // one shared expert of 1,536 a MoE layer
 // The rotary cos/sin cache the plan counts on every rank: max_position_embeddings × head_dim × 2 B.
 const GLM_ROTARY = 202_752 * 128 * 2;
+// The router of each MoE layer, 160 × 5,120: bf16 in the checkpoint (inside the layers' bytes), but fp32 and whole on
+// every card. SGLang's `Glm4MoeGate` holds its weight in fp32 since PR #35883 (sgl-project/sglang
+// test/registered/unit/models/test_glm_moe_gate_fp32.py @ 754f8ff9: `gate.weight.dtype == torch.float32` under a bf16
+// default), replicated, never split by attention TP or the group: 89 × 160 × 5,120 × 4 B = 0.27 GiB a card.
+const GLM_ROUTER_FILE = 89 * 160 * 5120 * 2;
+const GLM_ROUTER_CARD = 89 * 160 * 5120 * 4;
 
 describe("GLM-4.7 (glm4_moe, GQA) on one node of 8 × B200: --tp 8 --dp 8 --enable-dp-attention", () => {
   const { p, shape, a } = planned(snapshot("zai-org__GLM-4.7", GLM_BYTES), nodesOf8("b200-180g", 1));
@@ -67,10 +73,11 @@ describe("GLM-4.7 (glm4_moe, GQA) on one node of 8 × B200: --tp 8 --dp 8 --enab
     expect(a.expertBytes).toBe(GLM_EXPERTS);
   });
 
-  test("a card holds every layer's q/k/v/o and the embedding whole, 20 of the 160 experts, an eighth of the rest", () => {
-    const rest = a.bytes - GLM_EXPERTS - 2 * GLM_EMBED - GLM_ATTENTION;
+  test("a card holds every layer's q/k/v/o, the embedding and the fp32 router whole, 20 of the 160 experts, an eighth of the rest", () => {
+    const rest = a.bytes - GLM_EXPERTS - 2 * GLM_EMBED - GLM_ATTENTION - GLM_ROUTER_FILE;
     // The MTP layer (in `rest`) is not loaded without speculative decoding: its eighth is not on the card.
-    const expected = GLM_ATTENTION + GLM_EMBED + (GLM_EMBED + GLM_EXPERTS + rest - mtpWeightBytes(shape)) / 8;
+    const expected =
+      GLM_ATTENTION + GLM_EMBED + GLM_ROUTER_CARD + (GLM_EMBED + GLM_EXPERTS + rest - mtpWeightBytes(shape)) / 8;
     expect(Math.abs(weightsGib(d8) - (expected + GLM_ROTARY) / GIB)).toBeLessThan(0.01);
   });
 
@@ -102,11 +109,15 @@ describe("GLM-4.7 over two nodes of 8 × H100: --tp 16 --dp 2 through DeepEP", (
     }
   });
 
-  test("at attention TP 8: an eighth of q/k/v/o and of the embedding (use_attn_tp_group), the shared experts whole", () => {
-    const rest = a.bytes - GLM_EXPERTS - 2 * GLM_EMBED - GLM_ATTENTION - GLM_SHARED;
+  test("at attention TP 8: an eighth of q/k/v/o and of the embedding (use_attn_tp_group), the shared experts and the router whole", () => {
+    const rest = a.bytes - GLM_EXPERTS - 2 * GLM_EMBED - GLM_ATTENTION - GLM_SHARED - GLM_ROUTER_FILE;
     // 8 KV heads over 8 cards: one each, none replicated. The lm_head and the rest over all 16.
     const expected =
-      GLM_ATTENTION / 8 + GLM_EMBED / 8 + GLM_SHARED + (GLM_EMBED + GLM_EXPERTS + rest - mtpWeightBytes(shape)) / 16;
+      GLM_ATTENTION / 8 +
+      GLM_EMBED / 8 +
+      GLM_SHARED +
+      GLM_ROUTER_CARD +
+      (GLM_EMBED + GLM_EXPERTS + rest - mtpWeightBytes(shape)) / 16;
     expect(Math.abs(weightsGib(d2) - (expected + GLM_ROTARY) / GIB)).toBeLessThan(0.01);
     // One KV head a card: 92 layers × K and V × 128 × 2 B = 47,104 B a token, two pools.
     if (!d2) throw new Error("no dp 2 option");
@@ -122,22 +133,29 @@ const MAVERICK = { name: "meta-llama__Llama-4-Maverick-17B-128E-Instruct", bytes
 
 /**
  * A Llama-4 card at `--dp dp` on 8 × H200 beside SGLang's arithmetic: q/k/v/o over the attention TP 8 ÷ dp, the
- * embedding whole, `experts` (the routed bytes) and the rest (dense MLP, shared expert, lm_head) over all 8, and the
+ * embedding and the router whole (`Llama4MoE.router = ReplicatedLinear(hidden_size, num_local_experts)`, bf16: its
+ * `router` bytes), `experts` (the routed bytes) and the rest (dense MLP, shared expert, lm_head) over all 8, and the
  * rotary cache the plan counts at `positions` × 128 × 2 B.
  */
-function llama4Card(model: { name: string; bytes: number }, dp: number, experts: number, positions: number) {
+function llama4Card(
+  model: { name: string; bytes: number },
+  dp: number,
+  experts: number,
+  router: number,
+  positions: number,
+) {
   const { p, a } = planned(snapshot(model.name, model.bytes), nodesOf8("h200-141g", 1));
   const o = atDp(p.options, dp);
-  const rest = a.bytes - experts - 2 * L4_EMBED - L4_ATTENTION;
-  const expected = L4_ATTENTION / (8 / dp) + L4_EMBED + (L4_EMBED + experts + rest) / 8 + positions * 128 * 2;
+  const rest = a.bytes - experts - 2 * L4_EMBED - L4_ATTENTION - router;
+  const expected = L4_ATTENTION / (8 / dp) + L4_EMBED + router + (L4_EMBED + experts + rest) / 8 + positions * 128 * 2;
   return { a, o, offByGib: Math.abs(weightsGib(o) - expected / GIB) };
 }
 
 describe("Llama-4 (llama4_text) on one node of 8 × H200", () => {
   test("Scout at --dp 8: attention and embedding whole, 2 of its 16 experts (every layer MoE), an eighth of the rest", () => {
     const experts = 48 * 16 * 3 * 5120 * 8192 * 2;
-    // The rotary cache at Scout's 10,485,760 positions is 2.5 GiB.
-    const { a, o, offByGib } = llama4Card(SCOUT, 8, experts, 10_485_760);
+    // The router 48 × 16 × 5,120 × 2 B; the rotary cache at Scout's 10,485,760 positions is 2.5 GiB.
+    const { a, o, offByGib } = llama4Card(SCOUT, 8, experts, 48 * 16 * 5120 * 2, 10_485_760);
     expect(a.expertBytes).toBe(experts);
     expect(o?.commands[0]).toMatch(/ --tp-size 8 --dp-size 8 --enable-dp-attention --ep-size 8 /);
     expect(offByGib).toBeLessThan(0.01);
@@ -146,8 +164,9 @@ describe("Llama-4 (llama4_text) on one node of 8 × H200", () => {
   test("Maverick at --dp 2: a quarter of q/k/v/o, the embedding still whole (enable_tp=not is_dp_attention_enabled())", () => {
     // 24 MoE layers (interleave_moe_layer_step 2) of 128 experts; the 24 dense layers' MLP and the shared experts in
     // the rest. GLM's rule (a quarter of the embedding at attention TP 4) would put 1.45 GiB less on the card.
+    // The router 24 × 128 × 5,120 × 2 B = 0.029 GiB, whole: an eighth of it would leave the card 0.026 GiB short.
     const experts = 24 * 128 * 3 * 5120 * 8192 * 2;
-    const { a, o, offByGib } = llama4Card(MAVERICK, 2, experts, 1_048_576);
+    const { a, o, offByGib } = llama4Card(MAVERICK, 2, experts, 24 * 128 * 5120 * 2, 1_048_576);
     expect(a.expertBytes).toBe(experts);
     expect(o?.commands[0]).toMatch(/ --tp-size 8 --dp-size 2 --enable-dp-attention --ep-size 8 /);
     expect(offByGib).toBeLessThan(0.01);
@@ -167,11 +186,15 @@ describe("gpt-oss-20b (gpt_oss, its recorded files: 13.76 GB) on one node of 8 �
   const d8 = atDp(p.options, 8);
   const attention = 24 * 2 * (2880 * (64 * 64 + 2 * 8 * 64) + 64 * 64 * 2880); // q, k, v, o in bf16
   const embed = 201_088 * 2880 * 2;
+  // `GptOssSparseMoeBlock.router = ReplicatedLinear(hidden_size, num_local_experts, bias=True, params_dtype=
+  // config.torch_dtype)` (models/gpt_oss.py @ e9149048): 24 × 32 × (2,880 + 1) × 2 B whole on every card. The plan
+  // counts the weight whole and leaves the bias (1.5 KiB) in the layer's eighth.
+  const router = 24 * 32 * (2880 + 1) * 2;
 
-  test("a card holds q/k/v/o and the embedding whole, 4 of the 32 (MXFP4) experts, an eighth of the rest", () => {
-    const rest = a.bytes - a.expertBytes - 2 * embed - attention;
+  test("a card holds q/k/v/o, the embedding and the router whole, 4 of the 32 (MXFP4) experts, an eighth of the rest", () => {
+    const rest = a.bytes - a.expertBytes - 2 * embed - attention - router;
     // The rotary cache at 131,072 positions × 64 × 2 B; no dense layers, no shared experts.
-    const expected = attention + embed + (embed + a.expertBytes + rest) / 8 + 131_072 * 64 * 2;
+    const expected = attention + embed + router + (embed + a.expertBytes + rest) / 8 + 131_072 * 64 * 2;
     expect(Math.abs(weightsGib(d8) - expected / GIB)).toBeLessThan(0.01);
     expect(d8?.commands[0]).toMatch(/ --tp-size 8 --dp-size 8 --enable-dp-attention --ep-size 8 /);
     expect(d8?.commands[0]).not.toContain("--moe-a2a-backend");

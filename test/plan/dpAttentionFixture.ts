@@ -1,4 +1,7 @@
-/** What the DP-attention tests share: nodes of 8 cards, finding an option by its DP size, and DeepSeek-R1's attention and embedding from its config. */
+/**
+ * What the DP-attention tests share: nodes of 8 cards, finding an option by its DP size, and DeepSeek-R1's attention,
+ * embedding and router from its config.
+ */
 import type { Cluster, PlanOption } from "../../src/plan/index.ts";
 
 /** `n` nodes of 8 free `gpuClass` cards on one fabric, 2 TiB of host RAM each. */
@@ -16,6 +19,11 @@ export const nodesOf8 = (gpuClass: string, n: number, fabric = "ib0"): Cluster =
 export const R1_ATTENTION_PARAMS =
   7168 * 1536 + 1536 * 128 * (128 + 64) + 7168 * (512 + 64) + 512 * 128 * (128 + 128) + 128 * 128 * 7168;
 export const R1_EMBED_BYTES = 129_280 * 7168 * 2;
+// R1's router on each of its 58 MoE layers (61 less first_k_dense_replace 3): SGLang's `MoEGate` (models/deepseek_v2.py
+// @ 3e4a39ee) is a plain Parameter of n_routed_experts × hidden in the default (model) dtype, bf16, never split by
+// TP or DP attention: 256 × 7,168 × 2 B whole on every card. Its fp32 e_score_correction_bias (256 × 4 B a layer,
+// 58 KiB in all) is left in the layer's share.
+export const R1_ROUTER_BYTES = 58 * 256 * 7168 * 2;
 
 /** Whether an option runs SGLang's DP attention. */
 export const dpa = (o: PlanOption): boolean => o.placement.dpAttention === true;

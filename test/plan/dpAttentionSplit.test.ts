@@ -26,7 +26,7 @@ import {
 import { deploy } from "../../src/deploy/index.ts";
 import { optionJson } from "../../src/report/json.ts";
 import { documents, lwsErrors } from "../deploy/fixtures.ts";
-import { atDp, dpa, nodesOf8, R1_ATTENTION_PARAMS, R1_EMBED_BYTES } from "./dpAttentionFixture.ts";
+import { atDp, dpa, nodesOf8, R1_ATTENTION_PARAMS, R1_EMBED_BYTES, R1_ROUTER_BYTES } from "./dpAttentionFixture.ts";
 import { loadConfig, snapshotOf } from "./fixture.ts";
 
 // The Hub's parameter count for DeepSeek-R1 ("685B params", huggingface.co/deepseek-ai/DeepSeek-R1), which the
@@ -67,6 +67,7 @@ const ATTENTION_PARAMS = R1_ATTENTION_PARAMS;
 // fused_qkv_a_proj_with_mqa: hidden → q_lora_rank + kv_lora_rank + qk_rope_head_dim, whole on every rank.
 const REPLICATED_PARAMS = 7168 * (1536 + 512 + 64);
 const EMBED_BYTES = R1_EMBED_BYTES;
+const ROUTER_BYTES = R1_ROUTER_BYTES;
 
 describe("DeepSeek-R1 on one node of 8 × H200: --tp 8 at --dp 8, 4 and 2", () => {
   const { p, shape, r1: art } = r1(nodesOf8("h200-141g", 1), { sequences: 64 });
@@ -88,10 +89,12 @@ describe("DeepSeek-R1 on one node of 8 × H200: --tp 8 at --dp 8, 4 and 2", () =
     if (!art) throw new Error("no artifact");
     expect(shape.attentionReplicatedParamsPerLayer).toBe(REPLICATED_PARAMS);
     const attention = 61 * (REPLICATED_PARAMS + (ATTENTION_PARAMS - REPLICATED_PARAMS) / 4);
-    const rest = art.bytes - art.expertBytes - 2 * EMBED_BYTES - 61 * ATTENTION_PARAMS;
-    const expected = attention + EMBED_BYTES + art.expertBytes / 8 + (rest + EMBED_BYTES - mtpWeightBytes(shape)) / 8;
-    // The rotary cos/sin cache (163,840 positions × 64) adds 0.04 GiB.
-    expect(Math.abs((d2.cards[0]?.weightsBytes ?? 0) - expected) / GIB).toBeLessThan(0.05);
+    const rest = art.bytes - art.expertBytes - 2 * EMBED_BYTES - 61 * ATTENTION_PARAMS - ROUTER_BYTES;
+    // The router whole, as at dp = tp: the group's 8 ranks all route their own tokens.
+    const expected =
+      attention + EMBED_BYTES + ROUTER_BYTES + art.expertBytes / 8 + (rest + EMBED_BYTES - mtpWeightBytes(shape)) / 8;
+    // The rotary cos/sin cache: 163,840 positions × 64 × 2 B = 0.02 GiB.
+    expect(Math.abs((d2.cards[0]?.weightsBytes ?? 0) - expected - 163_840 * 64 * 2) / GIB).toBeLessThan(0.01);
     expect(d8.cards[0]?.weightsBytes ?? 0).toBeGreaterThan((d2.cards[0]?.weightsBytes ?? 0) + 6 * GIB);
   });
 
@@ -165,16 +168,19 @@ describe("DeepSeek-R1 over two nodes of 8 × H100 at SGLang's own fraction: --tp
 describe("Qwen3-235B-A22B (GQA, 4 KV heads) under DP attention", () => {
   const ATTN = 4096 * (64 * 128 + 2 * 4 * 128) + 64 * 128 * 4096; // q, k, v, o of one layer
   const EMBED = 151_936 * 4096 * 2;
+  // The router, `ReplicatedLinear(hidden_size, num_experts, quant_config=None)` (models/qwen3_moe.py @ e3d8e9ae),
+  // whole on every card: 94 MoE layers × 4,096 × 128 experts × 2 B = 0.092 GiB.
+  const ROUTER = 94 * 4096 * 128 * 2;
 
   test("8 × H200 at --dp 2: a card holds a quarter of each layer's q/k/v/o and one KV head, each rank its own pool", () => {
     const { p, a } = qwen(nodesOf8("h200-141g", 1));
     if (!a) throw new Error("no artifact");
     const d2 = atDp(p.options, 2);
     const tp8 = p.options.find((x) => x.engine === "sglang" && !dpa(x) && x.placement.tensorParallel === 8);
-    const rest = a.bytes - a.expertBytes - 2 * EMBED - 94 * ATTN * 2;
-    const expected = (94 * ATTN * 2) / 4 + EMBED + EMBED / 8 + a.expertBytes / 8 + rest / 8;
-    // The rotary cache (40,960 positions × 128 × 2 B) adds 0.01 GiB.
-    expect(Math.abs((d2.cards[0]?.weightsBytes ?? 0) - expected) / GIB).toBeLessThan(0.02);
+    const rest = a.bytes - a.expertBytes - 2 * EMBED - 94 * ATTN * 2 - ROUTER;
+    const expected = (94 * ATTN * 2) / 4 + EMBED + EMBED / 8 + ROUTER + a.expertBytes / 8 + rest / 8;
+    // The rotary cache: 40,960 positions × 128 × 2 B = 0.01 GiB.
+    expect(Math.abs((d2.cards[0]?.weightsBytes ?? 0) - expected - 40_960 * 128 * 2) / GIB).toBeLessThan(0.005);
     // 94 layers × K and V × 1 head × 128 × 2 B = 48,128 B a token on a card.
     expect(Math.abs((d2.kvPoolTokens / 2) * 48_128 - d2.kvPoolBytes)).toBeLessThan(48_128);
     // TP 8 replicates the 4 heads to one a card for the same tokens; two ranks hold twice the distinct tokens.
@@ -188,9 +194,9 @@ describe("Qwen3-235B-A22B (GQA, 4 KV heads) under DP attention", () => {
     expect(d2.placement).toMatchObject({ nodes: 2, tensorParallel: 8, dataParallel: 2 });
     // q and o an eighth; k and v one head of 128 each (QKVParallelLinear replicates a head to 2 ranks).
     const attention = (4096 * 64 * 128 * 2) / 8 + 2 * 4096 * 128;
-    const rest = a.bytes - a.expertBytes - 2 * EMBED - 94 * ATTN * 2;
-    const expected = 94 * attention * 2 + EMBED + EMBED / 16 + a.expertBytes / 16 + rest / 16;
-    expect(Math.abs((d2.cards[0]?.weightsBytes ?? 0) - expected) / GIB).toBeLessThan(0.02);
+    const rest = a.bytes - a.expertBytes - 2 * EMBED - 94 * ATTN * 2 - ROUTER;
+    const expected = 94 * attention * 2 + EMBED + EMBED / 16 + ROUTER + a.expertBytes / 16 + rest / 16;
+    expect(Math.abs((d2.cards[0]?.weightsBytes ?? 0) - expected - 40_960 * 128 * 2) / GIB).toBeLessThan(0.005);
   });
 });
 

@@ -465,6 +465,36 @@ test("the router is whole on every card of a TP group: Qwen1.5-MoE's 24 routers 
   expect((eight?.bodyBytes ?? 0) - (one?.bodyBytes ?? 0) / 8).toBeCloseTo((24 * 2048 * 60 * 2 * 7) / 8, -2);
 });
 
+// GLM-4.5/4.6/4.7 route in fp32: vLLM builds the gate `nn.Linear(hidden_size, n_routed_experts, dtype=torch.float32)`
+// (vllm-project/vllm models/glm4_moe.py @ a4cd9d0d), SGLang's `Glm4MoeGate` stores its weight in fp32 since PR #35883
+// (test/registered/unit/models/test_glm_moe_gate_fp32.py @ 754f8ff9); the checkpoint keeps it in bf16. So each card
+// holds the router whole at twice its file bytes.
+test("GLM-4.7's router is fp32 and whole on every card: 89 layers × 160 × 5,120 × 4 B, from a bf16 checkpoint", () => {
+  const config = loadConfig("zai-org__GLM-4.7");
+  // One BF16 file of the text model: 356.8 B parameters with its MTP layer, counted from its config (the Hub says 355B).
+  const files = [{ path: "model.safetensors", sizeBytes: 2 * 356_785_898_816 }];
+  const { shape, artifacts } = readModel({
+    repo: "zai-org/GLM-4.7",
+    sha: "",
+    config,
+    files,
+    paramsTotal: null,
+    ggufHeaders: {},
+  });
+  const art = artifacts[0];
+  if (!art) throw new Error("no artifact");
+  expect([shape.moe?.moeLayers, shape.hiddenSize, shape.moe?.routedExperts]).toEqual([89, 5120, 160]);
+  const one = servingParts(shape, art, "h100-80g", 80 * GIB, 1, 1, false)[0];
+  const eight = servingParts(shape, art, "h100-80g", 80 * GIB, 8, 1, false)[0];
+  const routerFile = 89 * 5120 * 160 * 2;
+  const routerCard = 89 * 5120 * 160 * 4;
+  // TP 1: the file's body (all but the embedding and lm_head) with its routers held at twice their bytes.
+  const fileBody = art.bytes - 2 * 151_552 * 5120 * 2;
+  expect((one?.bodyBytes ?? 0) - fileBody).toBeCloseTo(routerCard - routerFile, -2);
+  // TP 8: an eighth of everything, and the fp32 routers whole.
+  expect((eight?.bodyBytes ?? 0) - (one?.bodyBytes ?? 0) / 8).toBeCloseTo((routerCard * 7) / 8, -2);
+});
+
 describe("a pipeline stage holds the experts of its own MoE layers, not of every layer past the dense ones", () => {
   // An artifact whose bytes are the embedding, the output layer and the routed experts only,
   // so that a stage's body is its MoE layers' experts and nothing else.

@@ -39,7 +39,7 @@ import { fabricOrder, singleNodeHosts } from "../../pools.ts";
 import { bitsOf } from "../../quant.ts";
 import type { ModelShape } from "../../shapeTypes.ts";
 import type { Artifact, Placement } from "../../types.ts";
-import { moeLayersIn, weightParts } from "../../weights.ts";
+import { moeLayersIn, routerBeyondShareBytes, weightParts } from "../../weights.ts";
 import { DP_ATTENTION_FAMILIES, type DpAttentionFamily } from "./dpAttentionFamilies.ts";
 
 export function sglangDpAttention(a: Artifact, c: EnumContext, pool: ClassPool, out: Enumerated): void {
@@ -185,8 +185,9 @@ function dpaPlacement(
 
 /**
  * One card of a DP rank of attention TP `ranks ÷ dp`: its layers' attention split by head over the attention-TP
- * group (MLA's down-projections and DSA's indexer whole; a hybrid's gated-delta mixers split too), the rest of each layer (dense MLP, shared experts,
- * router, norms) a 1/ranks share (shared experts whole under deepep), E ÷ ranks routed experts, the embedding
+ * group (MLA's down-projections and DSA's indexer whole; a hybrid's gated-delta mixers split too), the MoE router
+ * whole (every family's gate is replicated, as under TP), the rest of each layer (dense MLP, shared experts, norms)
+ * a 1/ranks share (shared experts whole under deepep), E ÷ ranks routed experts, the embedding
  * whole (a 1/attnTp share where the family splits it over the attention-TP group) and the lm_head a 1/ranks
  * share; the KV geometry of the attention TP (every KV head split, or the whole latent on each of the group's
  * cards).
@@ -225,6 +226,7 @@ function dpaPart(
     (linearLayers * linearMixer) / attnTp +
     shared +
     sharded / ranks +
+    moeLayers * routerBeyondShareBytes(shape, ranks) +
     moeLayers * wp.expertLayerBytes * (experts > 0 ? Math.ceil(experts / ranks) / experts : 1 / ranks) +
     wp.projectorBytes;
   return {
