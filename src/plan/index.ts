@@ -139,7 +139,7 @@ export {
   type SpeedContext,
 } from "./speed/option.ts";
 export { estimateSpeed } from "./speed/estimate.ts";
-export { expectedDistinctExperts } from "./speed/experts.ts";
+export { cardExpertShare, expectedDistinctExperts, expectedMaxBinomial } from "./speed/experts.ts";
 export { EXCHANGE_TERMS, expertExchangeMs } from "./speed/expertGroup.ts";
 export { deepEpBufferBytes } from "./engines/sglang/deepep.ts";
 export { CROSS_NODE_ALL_REDUCE_US, DEFAULT_FABRIC_GBPS } from "./speed/links.ts";

@@ -267,6 +267,7 @@ export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
         engine,
         tensorParallel: tp,
         pipelineStages: pp,
+        // InferenceX's decode_ep is SGLang's --ep-size: 1, or the row's TP, as the plan's EP options set it (option.ts).
         expertParallel: row.ep ?? 1,
         hostWeightsBytes: 0,
         hostExpertBytes: 0,

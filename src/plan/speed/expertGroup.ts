@@ -35,7 +35,7 @@ import type { ExpertGroup, SpeedLinks, SpeedModel } from "./types.ts";
  * DP attention costs that the TP-fitted terms do not see: padding every rank to the largest batch, uneven experts,
  * the MoE kernels at a rank's batch; no row crosses a fabric, so the fabric's share is the NVLink rows'.
  */
-export const EXCHANGE_TERMS = { latencyUs: 30, linkShare: 0.2 };
+export const EXCHANGE_TERMS = { latencyUs: 35, linkShare: 0.2 };
 
 /**
  * Bytes one card reads in a step of `tokens` tokens a rank: its dense weights, and its experts the group's

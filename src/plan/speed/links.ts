@@ -29,7 +29,7 @@ export const DEFAULT_INTRA_NODE_GBPS = 32;
  * (tenstorrent/tt-inference-server#356), where the TP-fitted terms alone put 5.9 ms. It carries whatever else a
  * step across nodes costs; checked only on the same table's other lengths (no second source was found).
  */
-export const CROSS_NODE_ALL_REDUCE_US = 151;
+export const CROSS_NODE_ALL_REDUCE_US = 155;
 
 export interface WireTerms {
   /** Fixed cost of one all-reduce (launch + synchronisation), µs. */

@@ -239,7 +239,9 @@ export function speedInputOf(
             ? cardRowsOf(option)
             : cards
         : p.pipelineParallel,
-      expertParallel: p.expertParallel ? p.tensorParallel * p.pipelineParallel : 1,
+      // SGLang's --ep-size is the TP size (engines/sglang/commands.ts) and vLLM's EP group within one DP rank is its TP
+      // group: a stage's MoE layers spread their experts over its tp cards, whatever the stages.
+      expertParallel: p.expertParallel ? p.tensorParallel : 1,
       hostWeightsBytes: host.weights,
       hostExpertBytes: host.experts,
       hostBandwidthGBps: ctx.hostBandwidthGBps,
@@ -270,13 +272,13 @@ export function speedInputOf(
 }
 
 /**
- * The basis's words on an expert-parallel option: its bytes a card are TP-only's, so it gets TP-only's figures, where
- * InferenceX measured SGLang DeepSeek-R1 FP8 at TP 8 on B200 5–22% slower a token with EP 8 than with EP 1 at 4–16
- * sequences, the gap closing with the batch (test/fixtures/speed/ep-pairs.jsonl; runs a month of builds apart, so
- * no term is fitted on them).
+ * The basis's words on an expert-parallel option within one TP group: what its figure rests on (speed/experts.ts
+ * cardExpertShare), and what it was checked against: InferenceX's SGLang DeepSeek-R1 FP8 TP 8 runs on B200 with
+ * EP 8 and EP 1 (test/fixtures/speed/ep-pairs.jsonl, test/plan/epPairs.test.ts; a month of builds apart, so
+ * checked, not fitted).
  */
-const EP_AS_TP_NOTE =
-  "expert parallel is given TP-only's figures: InferenceX measured EP 5–22% slower a token than TP-only at 4–16 sequences (SGLang DeepSeek-R1, 8 × B200; not fitted: the runs are a month of builds apart)";
+const EP_NOTE =
+  "expert parallel: a card reads the touched experts it holds, whole, and each MoE layer waits for the card holding the most (routing taken as uniform; hot experts would slow it more); checked on InferenceX's SGLang DeepSeek-R1 TP 8 on B200, EP 8 against EP 1: the TPOT ratio within 5% of the measured at 4–64 sequences";
 
 /** The basis's words for a parameter count read from config.json because the repository gave none. */
 const CONFIG_COUNT_NOTE = "parameter count from config.json (the Hub gave none)";
@@ -311,12 +313,11 @@ export function optionSpeed(
   if (typeof input === "string") return noSpeed(`speed not estimated: ${input} unknown`);
   const estimate = estimateSpeed(input);
   // A count from config.json (config/params.ts) rather than the Hub's is said, as every assumption is; so is
-  // what the model gives EP and TP-only alike that a benchmark measured apart.
+  // what an expert-parallel TP group's figure rests on.
   const said = [
     shape.paramsSource === "config" ? CONFIG_COUNT_NOTE : "",
-    option.engine !== "llamacpp" && option.placement.expertParallel && option.placement.tensorParallel > 1
-      ? EP_AS_TP_NOTE
-      : "",
+    // A data-parallel expert group prices its experts its own way (expertGroup.ts); the note is the TP group's.
+    input.layout.expertParallel > 1 && input.layout.expertGroup === undefined ? EP_NOTE : "",
   ].filter((n) => n !== "");
   const one = said.length > 0 ? { ...estimate, basis: [estimate.basis, ...said].join("; ") } : estimate;
   const ranks = dataParallelRanks(option);

@@ -6,7 +6,7 @@
  * budget), which is what makes short prompts on small cards slower per token.
  */
 import { cardCompute } from "./decode.ts";
-import { touchedExpertShare } from "./experts.ts";
+import { cardExpertShare, touchedExpertShare } from "./experts.ts";
 import { cpuComputeMs, DEFAULT_HOST_GBPS } from "./host.ts";
 import { expertExchangeMs, expertGroupReadBytes, tensorReduceLayers } from "./expertGroup.ts";
 import { allReduceMs, pipelineHopsMs } from "./links.ts";
@@ -69,7 +69,16 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
   const hostChunkBytes = layout.cpuOnly ? chunkBytes : layout.hostWeightsBytes - layout.hostExpertBytes * (1 - share);
   // Experts spread over a data-parallel engine's ranks: a chunk reads the card's own weights once (expertGroup.ts).
   const group = layout.expertGroup;
-  const perChunkBytes = group ? expertGroupReadBytes(group, model, chunkTokens) : (chunkBytes - hostChunkBytes) / tp;
+  // Under expert parallel the chunk waits for the card holding the most of the experts it touches (experts.ts).
+  const perChunkBytes = group
+    ? expertGroupReadBytes(group, model, chunkTokens)
+    : layout.expertParallel > 1
+      ? (model.weightsBytes -
+          model.routedExpertBytes +
+          model.routedExpertBytes *
+            cardExpertShare(model.routedExperts, model.expertsPerToken, layout.expertParallel, chunkTokens)) /
+        tp
+      : (chunkBytes - hostChunkBytes) / tp;
   const deviceMs = layout.cpuOnly
     ? 0
     : (chunks * perChunkBytes) / ((card.memBandwidthGBps ?? 0) * terms.bandwidthEfficiency * 1e6);
