@@ -2,7 +2,7 @@
  * Tensor parallel across nodes (src/plan/speed/links.ts CROSS_NODE_ALL_REDUCE_US) against the one measured run of
  * it the corpora hold: SGLang DeepSeek-R1-0528 FP8 on 16 H100 over InfiniBand, one request at a time, at six
  * lengths (tenstorrent/tt-inference-server#356; test/fixtures/speed/cross-node.jsonl, each row with its quoted
- * line). The TP-fitted terms alone put its TPOT at 5.9 ms against 23.1 measured: the engines' custom all-reduce
+ * line). The TP-fitted terms alone put its TPOT at 5.5 ms against 23.1 measured: the engines' custom all-reduce
  * stops at the node, and across it each of the 122 all-reduces a token is NCCL's. The 128/128 row fits the
  * constant; the other five check it (the same run's table: its only check, said in the constant's comment).
  */

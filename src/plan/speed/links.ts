@@ -26,7 +26,7 @@ export const DEFAULT_INTRA_NODE_GBPS = 32;
  * spans across nodes", vLLM custom_all_reduce.py; SGLang's logs print the same), so across nodes each one is NCCL's,
  * over the fabric. Fitted apart (test/plan/crossNodeSpeed.test.ts, `fitCrossNodeLatencyUs`) on the one measured TPOT
  * of TP across nodes the corpora hold: SGLang DeepSeek-R1-0528 FP8 on 16 H100 over InfiniBand, one request, 23.1 ms
- * (tenstorrent/tt-inference-server#356), where the TP-fitted terms alone put 5.9 ms. It carries whatever else a
+ * (tenstorrent/tt-inference-server#356), where the TP-fitted terms alone put 5.5 ms. It carries whatever else a
  * step across nodes costs; checked only on the same table's other lengths (no second source was found).
  */
 export const CROSS_NODE_ALL_REDUCE_US = 155;
