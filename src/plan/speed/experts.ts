@@ -33,8 +33,32 @@ export function touchedExpertShare(routedExperts: number, expertsPerToken: numbe
 /** p stops moving past this: (1 − k/E)^B below it is taken as 0 (every expert touched, the max is n). */
 const UNTOUCHED_FLOOR = 1e-12;
 
-/** The EP share by (E, k, ep, B), filled as asked: a plan asks a few batches (1, the run, a micro-batch's) per model. */
-const epShares = new Map<number, number>();
+/**
+ * The EP share per (E, k, ep), by batch (index B − 1), NaN until asked: made once per model and width (R1 at EP 8:
+ * 871 batches before every expert is touched, 7 KB), so a slider move reads a number and allocates nothing.
+ * Keyed E × 4,096 + k, then ep: small integers, which a Map hashes fastest.
+ */
+const epTables = new Map<number, Map<number, Float64Array>>();
+
+/** Batches past the table are saturated; tables stop at this many (a k/E under 1/3,000 saturates later). */
+const MAX_TABLE_BATCHES = 65536;
+
+function epTableOf(routedExperts: number, k: number, ep: number): Float64Array {
+  const outerKey = routedExperts * 4096 + k;
+  let byEp = epTables.get(outerKey);
+  if (byEp === undefined) {
+    byEp = new Map();
+    epTables.set(outerKey, byEp);
+  }
+  let table = byEp.get(ep);
+  if (table === undefined) {
+    // Past this batch (1 − k/E)^B is under the floor: every expert touched.
+    const saturated = Math.ceil(Math.log(UNTOUCHED_FLOOR) / Math.log(1 - k / routedExperts));
+    table = new Float64Array(Math.max(0, Math.min(MAX_TABLE_BATCHES, saturated))).fill(Number.NaN);
+    byEp.set(ep, table);
+  }
+  return table;
+}
 
 /** E[max over `cards` of Binomial(n, p)], exact; the pmf walked in logs so (1 − p)^n cannot underflow. */
 export function expectedMaxBinomial(n: number, p: number, cards: number): number {
@@ -72,15 +96,17 @@ export function cardExpertShare(
   const k = Math.min(expertsPerToken, routedExperts);
   const b = Math.ceil(tokens);
   const n = Math.ceil(routedExperts / ep);
-  const miss = 1 - k / routedExperts;
-  // Past the floor every expert is touched: the most loaded card reads all n of its own.
-  if (b >= Math.log(UNTOUCHED_FLOOR) / Math.log(miss)) return (n * ep) / routedExperts;
-  // One number for (E, k, ep, B): exact below 2^53 while E, k and ep stay under 4,096 and B under 65,536.
-  const cacheable = routedExperts < 4096 && ep < 4096 && b < 65536;
-  const key = ((routedExperts * 4096 + k) * 4096 + ep) * 65536 + b;
-  const cached = cacheable ? epShares.get(key) : undefined;
-  if (cached !== undefined) return cached;
-  const share = (expectedMaxBinomial(n, 1 - Math.pow(miss, b), ep) * ep) / routedExperts;
-  if (cacheable) epShares.set(key, share);
+  const table = epTableOf(routedExperts, k, ep);
+  // Past the table every expert is touched (or the batch is beyond what a table keeps): the busiest card reads its n.
+  if (b > table.length) {
+    const miss = Math.pow(1 - k / routedExperts, b);
+    return miss < UNTOUCHED_FLOOR
+      ? (n * ep) / routedExperts
+      : (expectedMaxBinomial(n, 1 - miss, ep) * ep) / routedExperts;
+  }
+  const cached = table[b - 1] ?? Number.NaN;
+  if (!Number.isNaN(cached)) return cached;
+  const share = (expectedMaxBinomial(n, 1 - Math.pow(1 - k / routedExperts, b), ep) * ep) / routedExperts;
+  table[b - 1] = share;
   return share;
 }
