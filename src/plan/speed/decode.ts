@@ -5,7 +5,7 @@
  * cost), the host's share, the all-reduces and the pipeline hops. Summed
  * over pipeline stages: one token visits them one after the other.
  */
-import { cardExpertShare, touchedExpertShare } from "./experts.ts";
+import { expertParallelCardBytes, touchedExpertShare } from "./experts.ts";
 import { cpuComputeMs, DEFAULT_HOST_GBPS } from "./host.ts";
 import { expertExchangeMs, expertGroupReadBytes, tensorReduceLayers } from "./expertGroup.ts";
 import { allReduceMs, pipelineHopsMs, type WireTime } from "./links.ts";
@@ -70,7 +70,7 @@ export function decodeStepMs(
   const cardBytes = group
     ? expertGroupReadBytes(group, model, batch, alone)
     : layout.expertParallel > 1
-      ? expertParallelCardBytes(input, batch)
+      ? expertParallelCardBytes(model, layout, batch)
       : deviceBytes / tp;
   const memoryMs =
     cardBytes / (deviceBw * terms.bandwidthEfficiency * 1e6) +
@@ -100,19 +100,4 @@ export function decodeStepMs(
   const bound = computeMs > memoryMs ? "compute" : "memory";
   const ms = Math.max(memoryMs, computeMs) + hostMs + terms.stepFixedMs + reduce.ms + hops.ms + rpc.ms + exchange.ms;
   return { ms, bound, assumed };
-}
-
-/**
- * What the most loaded card of an expert-parallel TP group reads a step (experts.ts cardExpertShare): its 1/tp
- * of the dense weights, and its own experts the batch touches, the step waiting for the card that holds the most
- * of them. The cards' MoE output is all-reduced over the TP group as under TP alone (SGLang's EP MoE without an
- * all-to-all backend, vLLM's EP at DP 1: speed/README.md), so only the bytes differ. No host bytes: vLLM and
- * SGLang keep every layer on the cards.
- */
-function expertParallelCardBytes(input: SpeedInput, batch: number): number {
-  const { model, layout } = input;
-  const tp = Math.max(1, layout.tensorParallel);
-  const denseBytes = model.weightsBytes - model.routedExpertBytes;
-  const epShare = cardExpertShare(model.routedExperts, model.expertsPerToken, layout.expertParallel, batch);
-  return (denseBytes + model.routedExpertBytes * epShare) / tp;
 }

@@ -7,6 +7,7 @@
  * DeepSeek-R1 (E 256, k 8): 8 at B 1, 57.4 at B 8, 222.4 at B 64. Real routers
  * are skewed (hot experts), so this is an upper estimate of what is read.
  */
+import type { SpeedLayout, SpeedModel } from "./types.ts";
 
 export function expectedDistinctExperts(routedExperts: number, expertsPerToken: number, tokens: number): number {
   if (routedExperts <= 0 || expertsPerToken <= 0 || tokens <= 0) return 0;
@@ -109,4 +110,21 @@ export function cardExpertShare(
   const share = (expectedMaxBinomial(n, 1 - Math.pow(1 - k / routedExperts, b), ep) * ep) / routedExperts;
   table[b - 1] = share;
   return share;
+}
+
+/**
+ * What the most loaded card of an expert-parallel TP group reads for a pass of `tokens` tokens (a decode step, a
+ * prefill chunk): its 1/tp of the dense weights, and the touched experts it holds, the pass waiting for the card
+ * holding the most. The MoE output is all-reduced over the TP group as under TP alone (SGLang's EP MoE without an
+ * all-to-all backend, vLLM's EP at DP 1: speed/README.md), so only the bytes differ. No host bytes: vLLM and SGLang
+ * keep every layer on the cards.
+ */
+export function expertParallelCardBytes(
+  model: Pick<SpeedModel, "weightsBytes" | "routedExpertBytes" | "routedExperts" | "expertsPerToken">,
+  layout: Pick<SpeedLayout, "tensorParallel" | "expertParallel">,
+  tokens: number,
+): number {
+  const share = cardExpertShare(model.routedExperts, model.expertsPerToken, layout.expertParallel, tokens);
+  const denseBytes = model.weightsBytes - model.routedExpertBytes;
+  return (denseBytes + model.routedExpertBytes * share) / Math.max(1, layout.tensorParallel);
 }

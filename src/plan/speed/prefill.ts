@@ -6,7 +6,7 @@
  * budget), which is what makes short prompts on small cards slower per token.
  */
 import { cardCompute } from "./decode.ts";
-import { cardExpertShare, touchedExpertShare } from "./experts.ts";
+import { expertParallelCardBytes, touchedExpertShare } from "./experts.ts";
 import { cpuComputeMs, DEFAULT_HOST_GBPS } from "./host.ts";
 import { expertExchangeMs, expertGroupReadBytes, tensorReduceLayers } from "./expertGroup.ts";
 import { allReduceMs, pipelineHopsMs } from "./links.ts";
@@ -73,11 +73,7 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
   const perChunkBytes = group
     ? expertGroupReadBytes(group, model, chunkTokens)
     : layout.expertParallel > 1
-      ? (model.weightsBytes -
-          model.routedExpertBytes +
-          model.routedExpertBytes *
-            cardExpertShare(model.routedExperts, model.expertsPerToken, layout.expertParallel, chunkTokens)) /
-        tp
+      ? expertParallelCardBytes(model, layout, chunkTokens)
       : (chunkBytes - hostChunkBytes) / tp;
   const deviceMs = layout.cpuOnly
     ? 0

@@ -130,7 +130,10 @@ export interface SpeedLayout {
    * spreads the layers over (-sm layer on N cards).
    */
   pipelineStages: number;
-  /** Expert-parallel width (1 = experts sharded by TP like every other matrix). */
+  /**
+   * The cards a MoE layer's experts are spread over whole (SGLang --ep-size, vLLM's EP group within one DP rank:
+   * the TP in the plan's options); 1 = each expert sharded by TP like every other matrix.
+   */
   expertParallel: number;
   /** Weight bytes that live in host RAM and are read from there each token (llama.cpp -ngl below all, --n-cpu-moe's experts). */
   hostWeightsBytes: number;
