@@ -103,6 +103,26 @@ describe("the workload is a requirement", () => {
     expect(p.options[0]?.maxConcurrency).toBeGreaterThanOrEqual(32);
   });
 
+  test("more replicas of a short layout add only the cards the cluster lacks: none where its 16 H100s hold them, and the rest run them once bought", () => {
+    const replicaChange = (o: PlanOption | undefined) =>
+      o?.whatToBuy?.find((b) => /replicas of this layout/.test(b.change));
+    const tp1 = (p: ReturnType<typeof planned>, engine: string) =>
+      p.options.find((o) => o.engine === engine && o.placement.tensorParallel === 1 && plainTp(o));
+    // vLLM TP 1 holds 4-5 of the 32: 7 or 8 copies of one card each, and the two nodes hold 16 of them.
+    const two = tp1(planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(2), { sequences: 32 }), "vllm");
+    const copies = Math.ceil(32 / (two?.maxConcurrency ?? 1));
+    expect(copies).toBeLessThanOrEqual(two?.replicas ?? 0);
+    expect(replicaChange(two)?.cardsAdded).toBe(0);
+    // On one node of 8, SGLang TP 1 (about 2 of the 32 a card) needs 16 copies: 8 more cards, and with them
+    // (the second node) the plan counts at least that many copies.
+    const one = tp1(planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(1), { sequences: 32 }), "sglang");
+    const needed = Math.ceil(32 / (one?.maxConcurrency ?? 1));
+    const added = replicaChange(one)?.cardsAdded ?? -1;
+    expect(added).toBe(needed - (one?.replicas ?? 0));
+    const more = tp1(planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(1 + added / 8), { sequences: 32 }), "sglang");
+    expect(more?.replicas ?? 0).toBeGreaterThanOrEqual(needed);
+  });
+
   test("one sequence: fits_workload is fits", () => {
     for (const o of planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(1)).options) expect(o.fitsWorkload).toBe(o.fits);
   });
