@@ -121,7 +121,12 @@ export function withPurchasesAcross(input: PlanInput, cluster: Cluster, w: Workl
       // Fewest cards added; then cards of a class the cluster has (on a node it has) before a new kind; then the price.
       const mine = (c: PurchaseChange): number => (c.gpuClass === "" || own.has(c.gpuClass) ? 0 : 1);
       all.sort((x, y) => x.cardsAdded - y.cardsAdded || mine(x) - mine(y) || priceOf(x, w) - priceOf(y, w) || 0);
-      o.whatToBuy = all.slice(0, KEEP);
+      const kept = all.slice(0, KEEP);
+      // The cluster's own cards keep a place: four new nodes of 180-256 GiB cards at +2 each hid "+4 l40s-48g"
+      // from a user with 8 L40S (it comes later in the sort, so the list stays smallest first).
+      const ownChange = all.find((c) => mine(c) === 0);
+      if (ownChange && !kept.includes(ownChange)) kept[KEEP - 1] = ownChange;
+      o.whatToBuy = kept;
     }
   }
 }
