@@ -107,6 +107,9 @@ describe("ranking and prices in npm run plan", () => {
     [["--price", "h100-80g=-1"], /--price takes class=dollars/],
     [["--price", "h100-80g=cheap"], /--price takes class=dollars/],
     [["--sequences", "0"], /--sequences takes a whole number from 1 up/],
+    // A class no card has was taken without a word, and cost stayed at the default $3.00 an hour.
+    [["--price", "H100-80G=2"], /--price: no card class "H100-80G" in the cluster or the catalog.*h100-80g/],
+    [["--price", "h100=2"], /--price: no card class "h100" in the cluster or the catalog.*h100-80g/],
   ])("%j is one line and exit 2", async (extra, message) => {
     const r = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, ...extra], OFFLINE);
     expect(r.code).toBe(2);
