@@ -77,8 +77,10 @@ export function withPurchases(options: readonly PlanOption[], w: Workload): void
     if (o.lacks) {
       buys.push(lackChange(o, o.lacks));
     } else if (o.moreCardsNeeded > 0) {
+      const head = p.nodes === 1 ? p.nodeIds?.[0] : undefined;
+      const onNode = head !== undefined ? ` on node ${head}` : "";
       buys.push({
-        change: `+${o.moreCardsNeeded} ${p.gpuClass}: ${placementLabel(p)}`,
+        change: `+${o.moreCardsNeeded} ${p.gpuClass}${onNode}: ${placementLabel(p)}`,
         cardsAdded: o.moreCardsNeeded,
         gpuClass: p.gpuClass,
       });
