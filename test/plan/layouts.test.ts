@@ -89,6 +89,30 @@ describe("every layout", () => {
   });
 });
 
+test("DeepSeek-R1 on two DGX H100 nodes: the pipeline across them is offered with expert parallel and without (vLLM's default)", () => {
+  const p = planned("deepseek-ai/DeepSeek-R1", dgx(2));
+  for (const engine of ["vllm", "sglang"]) {
+    const pp2 = p.options.filter(
+      (o) =>
+        o.engine === engine &&
+        o.placement.nodes === 2 &&
+        o.placement.pipelineParallel === 2 &&
+        o.placement.tensorParallel === 8 &&
+        (o.placement.dataParallel ?? 1) === 1,
+    );
+    expect(pp2.map((o) => o.placement.expertParallel).sort()).toEqual([false, true]);
+    const tpOnly = pp2.find((o) => !o.placement.expertParallel);
+    expect(tpOnly?.fits).toBe(true);
+    // Without the flag vLLM splits every expert over the TP group (FusedMoE's default); SGLang runs --ep-size 1.
+    const head = tpOnly?.commands[0] ?? "";
+    expect(head).not.toMatch(engine === "vllm" ? /--enable-expert-parallel/ : /--ep-size [2-9]/);
+    // 256 experts divide over 8 ranks evenly: whole experts or an eighth of each weigh the same a card (within 1%).
+    const ep = pp2.find((o) => o.placement.expertParallel);
+    const w = (o: PlanOption | undefined) => o?.cards[0]?.weightsBytes ?? 0;
+    expect(Math.abs(w(tpOnly) / w(ep) - 1)).toBeLessThan(0.01);
+  }
+});
+
 describe("the workload is a requirement", () => {
   test("32 sequences of 8,192 tokens: one card starts but holds a few of them; TP2 holds them all and ranks first", () => {
     const p = planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(2), { sequences: 32 });

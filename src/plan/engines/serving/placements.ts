@@ -247,6 +247,11 @@ function pipelineOptions(
         const why = c.problem(layout);
         if (why === null) {
           out.layouts.push(layout);
+          // A mixture of experts without expert parallel too (vLLM's default: every expert split by TP), on as many nodes.
+          const tpOnly = layout.placement.expertParallel
+            ? pipelineLayout(a, engine, c, pool, mem, tp, n, fabric, moe, order, 0, 1, false)
+            : null;
+          if (tpOnly && c.problem(tpOnly) === null) out.layouts.push(tpOnly);
           placedAny = true;
           found = true;
           fewest = n;
@@ -395,8 +400,9 @@ function pipelineLayout(
   order: FabricOrder,
   cardsShort: number,
   stagesPerNode = 1,
+  expertParallel = true,
 ): Layout {
-  const ep = moe && width > 1;
+  const ep = moe && width > 1 && expertParallel;
   const cards = width * stagesPerNode;
   // The n nodes a replica would take: free ones first, the most free memory first (vLLM's start-up check reads the least of them).
   const placement = basePlacement(pool.gpuClass, fabric, cards, n, width, n * stagesPerNode, ep, order.ids.slice(0, n));
