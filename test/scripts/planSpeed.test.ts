@@ -100,6 +100,23 @@ describe("ranking and prices in npm run plan", () => {
   });
 
   test.each([
+    ["cost", (o: Record<string, unknown>) => `$${(o.cost_per_mtok as number).toFixed(2)} per million output tokens`],
+    [
+      "throughput",
+      (o: Record<string, unknown>) =>
+        `${((o.throughput_tps as number) / ((o.gpus_per_node as number) * (o.nodes as number))).toFixed(1)} tok/s a card`,
+    ],
+    ["latency", (o: Record<string, unknown>) => `${(o.tpot_ms as number).toFixed(1)} ms a token`],
+  ])("--rank-by %s: the summary shows the figure it ranks by, the one --json gives", async (by, words) => {
+    const args = ["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, "--sequences", "8", "--rank-by", by];
+    const first = (await options(args.slice(1)))[0];
+    const text = await main(args, OFFLINE);
+    const line = text.stdout.split("\n").find((l) => l.startsWith(" 1. "));
+    expect(first && line).toBeTruthy();
+    expect(line).toContain(words(first as Record<string, unknown>));
+  });
+
+  test.each([
     [
       ["--rank-by", "fastest"],
       /--rank-by takes one of fewest-cards, throughput, latency, context, quality, cost, not "fastest"/,
