@@ -74,6 +74,16 @@ describe("speed in npm run plan --json", () => {
   });
 });
 
+/** The fields issue 13 added to each option of --json. */
+const LAYOUT_FIELDS = [
+  "replicas",
+  "replicas_free_now",
+  "fits_workload",
+  "data_parallel",
+  "cost_per_mtok",
+  "what_to_buy",
+];
+
 describe("ranking and prices in npm run plan", () => {
   test("--json carries the layout fields (replicas, fits_workload, data_parallel, cost_per_mtok, what_to_buy)", async () => {
     const all = await options([
@@ -86,17 +96,13 @@ describe("ranking and prices in npm run plan", () => {
       "--price",
       "h100-80g=2.5",
     ]);
-    for (const o of all)
-      for (const f of [
-        "replicas",
-        "replicas_free_now",
-        "fits_workload",
-        "data_parallel",
-        "cost_per_mtok",
-        "what_to_buy",
-      ])
-        expect(o).toHaveProperty(f);
+    for (const o of all) for (const f of LAYOUT_FIELDS) expect(o).toHaveProperty(f);
     expect(all.some((o) => o.cost_per_mtok !== null)).toBe(true);
+  });
+
+  test("--help names them", async () => {
+    const { stdout } = await main(["--help"], {});
+    for (const f of LAYOUT_FIELDS) expect(stdout).toMatch(new RegExp(`\\b${f}\\b`));
   });
 
   test.each([
