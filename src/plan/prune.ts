@@ -55,7 +55,7 @@ function atLeast(x: number | null | undefined, y: number | null | undefined): bo
  */
 function noWorse(b: PlanOption, a: PlanOption): boolean {
   if (spansDp(b) && !spansDp(a)) return false;
-  // Expert parallel on and off are two choices (issue 13) whose figures the speed model does not tell apart: twins stay.
+  // Expert parallel on and off are two choices (issue 13), each with its own bytes and speed: one never prunes the other.
   if (twins(a, b)) return false;
   return (
     cardsPerReplica(b.placement) <= cardsPerReplica(a.placement) &&
