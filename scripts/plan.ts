@@ -15,7 +15,15 @@ import { parseRepoInput } from "../src/hub/repoId.ts";
 import { checkToken, hubUrlFromEnv } from "../src/hub/settings.ts";
 import { snapshotCeilingError } from "../src/hub/limits.ts";
 import { hubTimeoutFromEnv } from "../src/hub/timeout.ts";
-import { assumedVllmRelease, contextFit, DEFAULT_WORKLOAD, ModelError, plan, readModel } from "../src/plan/index.ts";
+import {
+  assumedVllmRelease,
+  cardOf,
+  contextFit,
+  DEFAULT_WORKLOAD,
+  ModelError,
+  plan,
+  readModel,
+} from "../src/plan/index.ts";
 import { optionJson, refusalJson } from "../src/report/json.ts";
 import type { Cluster, RepoSnapshot, Workload } from "../src/plan/index.ts";
 import { UsageError, helpText, parsePlanArgs } from "./lib/args.ts";
@@ -113,6 +121,25 @@ async function readClusterFile(path: string): Promise<{ cluster: Cluster; warnin
 }
 
 /**
+ * A price for a class neither the cluster nor the catalog has is a typo ("H100-80G", "h100"): taken, it
+ * priced nothing and cost stayed at the default without a word.
+ */
+function unknownPriceClass(prices: Readonly<Record<string, number>> | undefined, cluster: Cluster): void {
+  const own = new Set(cluster.nodes.flatMap((n) => n.devices.map((d) => d.class)));
+  const unknown = Object.keys(prices ?? {}).find((cls) => !own.has(cls) && cardOf(cls) === undefined);
+  if (unknown === undefined) return;
+  throw new CliError(
+    `--price: no card class "${printable(unknown.slice(0, 60))}" in the cluster or the catalog; the cluster's: ${[
+      ...own,
+    ]
+      .slice(0, 10)
+      .map((c) => printable(c))
+      .join(", ")}`,
+    EXIT_INPUT,
+  );
+}
+
+/**
  * The command, as printed: what a person reads loses its control characters and
  * over-long lines (printable.ts); --json output is JSON.stringify's, already escaped.
  */
@@ -136,6 +163,7 @@ async function run(
     const args = parsePlanArgs(argv);
     if (args.help) return { code: 0, stdout: helpText(), stderr: "" };
     const { cluster, warnings } = await readClusterFile(args.clusterFile);
+    unknownPriceClass(args.workload.pricesPerCardHour, cluster);
     const notes: string[] = [];
     const snapshot = await readSnapshot(args, env, notes);
     // A shape past any real model (a header's block_count of 2^32 − 1) is refused before any loop runs, Hub or local.

@@ -3,8 +3,8 @@
  * with the first one's commands, and, when nothing fits, why each
  * configuration was turned down, as the page's "Why not?" lists them.
  */
-import { kvCacheLabel, placementLabel, type plan } from "../../src/plan/index.ts";
-import type { PlanOption, Refusal, RepoSnapshot } from "../../src/plan/index.ts";
+import { cardsPerReplica, kvCacheLabel, placementLabel, type plan } from "../../src/plan/index.ts";
+import type { PlanOption, RankBy, Refusal, RepoSnapshot } from "../../src/plan/index.ts";
 import { artifactLabel } from "../../src/ui/format.ts";
 import { printable } from "./printable.ts";
 
@@ -50,6 +50,30 @@ function statusOf(o: PlanOption, sequences: number): string {
 }
 
 /**
+ * The figure the chosen order ranks by, where the line does not show it already (bits and the longest
+ * context are there): "--rank-by cost" printed no cost.
+ */
+function rankFigure(o: PlanOption, by: RankBy): string {
+  const s = o.speed;
+  switch (by) {
+    case "throughput":
+      return s?.throughputTps != null
+        ? `  ${(s.throughputTps / Math.max(1, cardsPerReplica(o.placement))).toFixed(1)} tok/s a card`
+        : "  throughput not estimated";
+    case "latency":
+      return s?.tpotMs != null
+        ? `  ${s.tpotMs.toFixed(1)} ms a token, ${s.ttftMs != null ? s.ttftMs.toFixed(0) : "?"} ms to the first`
+        : "  latency not estimated";
+    case "cost":
+      return o.costPerMtok != null
+        ? `  $${o.costPerMtok.toFixed(2)} per million output tokens`
+        : "  cost unknown (no price for its cards: --price class=dollars)";
+    default:
+      return "";
+  }
+}
+
+/**
  * An option's command lines, under its summary line: a multi-node entry's
  * "# node" comment at the command's indent, and its command lines one step in.
  */
@@ -83,7 +107,7 @@ export function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof pla
   result.options.slice(0, OPTIONS_SHOWN).forEach((o, i) => {
     const status = statusOf(o, result.workload.sequences);
     lines.push(
-      `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${where(o).padEnd(32)} ${printable(artifactLabel(o.artifact))} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}`,
+      `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${where(o).padEnd(32)} ${printable(artifactLabel(o.artifact))} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}${rankFigure(o, result.workload.rankBy ?? "fewest-cards")}`,
     );
     lines.push(...buyLines(o));
     if (i === 0) lines.push(...commandLines(o.commands));

@@ -77,8 +77,10 @@ export function withPurchases(options: readonly PlanOption[], w: Workload): void
     if (o.lacks) {
       buys.push(lackChange(o, o.lacks));
     } else if (o.moreCardsNeeded > 0) {
+      const head = p.nodes === 1 ? p.nodeIds?.[0] : undefined;
+      const onNode = head !== undefined ? ` on node ${head}` : "";
       buys.push({
-        change: `+${o.moreCardsNeeded} ${p.gpuClass}: ${placementLabel(p)}`,
+        change: `+${o.moreCardsNeeded} ${p.gpuClass}${onNode}: ${placementLabel(p)}`,
         cardsAdded: o.moreCardsNeeded,
         gpuClass: p.gpuClass,
       });
@@ -93,11 +95,17 @@ export function withPurchases(options: readonly PlanOption[], w: Workload): void
       }
       if (o.maxConcurrency > 0 && !p.cpu) {
         const copies = Math.ceil(sequences / o.maxConcurrency);
-        const added = (copies - 1) * cardsOf(o);
+        // Only the copies the cluster cannot hold already need cards: 7 copies of a one-card layout on 16 cards need none.
+        const held = o.replicas ?? 0;
+        const added = Math.max(0, copies - held) * cardsOf(o);
+        const each = `each holding ${sequencesWord(o.maxConcurrency)} sequences`;
         buys.push({
-          change: `+${added} ${p.gpuClass} for ${copies} replicas of this layout, each holding ${sequencesWord(o.maxConcurrency)} sequences`,
+          change:
+            added === 0
+              ? `nothing: ${copies} replicas of this layout on the cards there are (they hold ${held}), ${each}`
+              : `+${added} ${p.gpuClass} for ${copies} replicas of this layout (the cluster holds ${held}), ${each}`,
           cardsAdded: added,
-          gpuClass: p.gpuClass,
+          gpuClass: added === 0 ? "" : p.gpuClass,
         });
       }
     }

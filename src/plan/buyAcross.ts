@@ -117,11 +117,21 @@ export function withPurchasesAcross(input: PlanInput, cluster: Cluster, w: Workl
     if (found.length === 0) continue;
     for (const o of options) {
       if (groupKey(o) !== key) continue;
-      const all = [...(o.whatToBuy ?? []), ...found];
+      const listed = o.whatToBuy ?? [];
+      // A change the option's own list already says (its cards on the node) is not said twice.
+      const all = [
+        ...listed,
+        ...found.filter((f) => !listed.some((b) => b.gpuClass === f.gpuClass && b.cardsAdded === f.cardsAdded)),
+      ];
       // Fewest cards added; then cards of a class the cluster has (on a node it has) before a new kind; then the price.
       const mine = (c: PurchaseChange): number => (c.gpuClass === "" || own.has(c.gpuClass) ? 0 : 1);
       all.sort((x, y) => x.cardsAdded - y.cardsAdded || mine(x) - mine(y) || priceOf(x, w) - priceOf(y, w) || 0);
-      o.whatToBuy = all.slice(0, KEEP);
+      const kept = all.slice(0, KEEP);
+      // The cluster's own cards keep a place: four new nodes of 180-256 GiB cards at +2 each hid "+4 l40s-48g"
+      // from a user with 8 L40S (it comes later in the sort, so the list stays smallest first).
+      const ownChange = all.find((c) => mine(c) === 0);
+      if (ownChange && !kept.includes(ownChange)) kept[KEEP - 1] = ownChange;
+      o.whatToBuy = kept;
     }
   }
 }

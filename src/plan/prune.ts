@@ -3,7 +3,8 @@
  * narrower than theirs) is dropped when another layout of the same artifact, engine and card class is
  * at least as good on every axis: no more cards, as much memory headroom (sequences and context) and
  * as fast (decode, throughput), and as able to start. Only pipelines, DP engines over nodes and SGLang's DP
- * attention at dp < tp are pruned: every TP width, EP on/off and one node's data-parallel engine stays, as before. Judged once, at the plan's workload; the slider
+ * attention at dp < tp are pruned: every TP width, EP on/off and one node's data-parallel engine stays, as before,
+ * and a layout never prunes its EP twin. Judged once, at the plan's workload; the slider
  * keeps the plan's layouts.
  */
 import type { Layout } from "./layout.ts";
@@ -29,6 +30,21 @@ function spansDp(o: PlanOption): boolean {
   return o.placement.nodes > 1 && (o.placement.dataParallel ?? 1) > 1;
 }
 
+/** The same split of the same cards, one with expert parallel and one without. */
+function twins(a: PlanOption, b: PlanOption): boolean {
+  const p = a.placement;
+  const q = b.placement;
+  return (
+    p.expertParallel !== q.expertParallel &&
+    p.tensorParallel === q.tensorParallel &&
+    p.pipelineParallel === q.pipelineParallel &&
+    p.nodes === q.nodes &&
+    p.gpusPerNode === q.gpusPerNode &&
+    (p.dataParallel ?? 1) === (q.dataParallel ?? 1) &&
+    p.dpAttention === q.dpAttention
+  );
+}
+
 function atLeast(x: number | null | undefined, y: number | null | undefined): boolean {
   return (x ?? -Infinity) >= (y ?? -Infinity);
 }
@@ -39,6 +55,8 @@ function atLeast(x: number | null | undefined, y: number | null | undefined): bo
  */
 function noWorse(b: PlanOption, a: PlanOption): boolean {
   if (spansDp(b) && !spansDp(a)) return false;
+  // Expert parallel on and off are two choices (issue 13), each with its own bytes and speed: one never prunes the other.
+  if (twins(a, b)) return false;
   return (
     cardsPerReplica(b.placement) <= cardsPerReplica(a.placement) &&
     (b.fits || !a.fits) &&

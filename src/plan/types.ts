@@ -239,7 +239,7 @@ export type RankBy = (typeof RANK_BYS)[number];
 
 /** One change to the cluster that would make an option fit, or meet the workload. */
 export interface PurchaseChange {
-  /** In words: "+8 h100-80g: 2 nodes × 8 on ib0", "+2 replicas of this layout (16 h100-80g)". */
+  /** In words: "+8 h100-80g: 2 nodes × 8 on ib0", "+8 h100-80g for 16 replicas of this layout (the cluster holds 8), …". */
   change: string;
   cardsAdded: number;
   /** The card class the change adds; "" when it adds none (a wider layout of the cards there are). */

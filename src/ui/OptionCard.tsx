@@ -126,6 +126,14 @@ const OptionBody = memo(function OptionBody({
         </ul>
       </header>
       {verdictTone !== "" ? <p className={`verdict ${verdictTone}`}>{verdictText}</p> : null}
+      {/* What the figures do not say (why it ranks low, a build that answers wrong): the engine's words, else unseen. */}
+      {option.notes !== undefined && option.notes.length > 0 ? (
+        <ul className="option-notes small" aria-label="Notes">
+          {option.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      ) : null}
       <p className="option-what">
         <strong>{engineName(option.engine)}</strong> · {artifactLabel(option.artifact)}
         {quant !== "" && quant !== option.artifact ? ` (${quant})` : ""} ·{" "}

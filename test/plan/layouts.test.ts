@@ -90,6 +90,30 @@ describe("every layout", () => {
   });
 });
 
+test("DeepSeek-R1 on two DGX H100 nodes: the pipeline across them is offered with expert parallel and without (vLLM's default)", () => {
+  const p = planned("deepseek-ai/DeepSeek-R1", dgx(2));
+  for (const engine of ["vllm", "sglang"]) {
+    const pp2 = p.options.filter(
+      (o) =>
+        o.engine === engine &&
+        o.placement.nodes === 2 &&
+        o.placement.pipelineParallel === 2 &&
+        o.placement.tensorParallel === 8 &&
+        (o.placement.dataParallel ?? 1) === 1,
+    );
+    expect(pp2.map((o) => o.placement.expertParallel).sort()).toEqual([false, true]);
+    const tpOnly = pp2.find((o) => !o.placement.expertParallel);
+    expect(tpOnly?.fits).toBe(true);
+    // Without the flag vLLM splits every expert over the TP group (FusedMoE's default); SGLang runs --ep-size 1.
+    const head = tpOnly?.commands[0] ?? "";
+    expect(head).not.toMatch(engine === "vllm" ? /--enable-expert-parallel/ : /--ep-size [2-9]/);
+    // 256 experts divide over 8 ranks evenly: whole experts or an eighth of each weigh the same a card (within 1%).
+    const ep = pp2.find((o) => o.placement.expertParallel);
+    const w = (o: PlanOption | undefined) => o?.cards[0]?.weightsBytes ?? 0;
+    expect(Math.abs(w(tpOnly) / w(ep) - 1)).toBeLessThan(0.01);
+  }
+});
+
 describe("the workload is a requirement", () => {
   test("32 sequences of 8,192 tokens: one card starts but holds a few of them; TP2 holds them all and ranks first", () => {
     const p = planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(2), { sequences: 32 });
@@ -102,6 +126,26 @@ describe("the workload is a requirement", () => {
     expect(p.options[0]?.fitsWorkload).toBe(true);
     expect(p.options[0]?.placement.tensorParallel).toBe(2);
     expect(p.options[0]?.maxConcurrency).toBeGreaterThanOrEqual(32);
+  });
+
+  test("more replicas of a short layout add only the cards the cluster lacks: none where its 16 H100s hold them, and the rest run them once bought", () => {
+    const replicaChange = (o: PlanOption | undefined) =>
+      o?.whatToBuy?.find((b) => /replicas of this layout/.test(b.change));
+    const tp1 = (p: ReturnType<typeof planned>, engine: string) =>
+      p.options.find((o) => o.engine === engine && o.placement.tensorParallel === 1 && plainTp(o));
+    // vLLM TP 1 holds 4-5 of the 32: 7 or 8 copies of one card each, and the two nodes hold 16 of them.
+    const two = tp1(planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(2), { sequences: 32 }), "vllm");
+    const copies = Math.ceil(32 / (two?.maxConcurrency ?? 1));
+    expect(copies).toBeLessThanOrEqual(two?.replicas ?? 0);
+    expect(replicaChange(two)?.cardsAdded).toBe(0);
+    // On one node of 8, SGLang TP 1 (about 2 of the 32 a card) needs 16 copies: 8 more cards, and with them
+    // (the second node) the plan counts at least that many copies.
+    const one = tp1(planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(1), { sequences: 32 }), "sglang");
+    const needed = Math.ceil(32 / (one?.maxConcurrency ?? 1));
+    const added = replicaChange(one)?.cardsAdded ?? -1;
+    expect(added).toBe(needed - (one?.replicas ?? 0));
+    const more = tp1(planned("Qwen/Qwen2.5-Coder-32B-Instruct", dgx(1 + added / 8), { sequences: 32 }), "sglang");
+    expect(more?.replicas ?? 0).toBeGreaterThanOrEqual(needed);
   });
 
   test("one sequence: fits_workload is fits", () => {

@@ -305,6 +305,65 @@ describe("what to buy, across card classes", () => {
     const there = plan({ repo: s.repo, revision: s.sha, shape, artifacts }, node, p.workload);
     expect(there.options.some((o) => o.engine === "vllm" && o.fitsWorkload === true)).toBe(true);
   });
+
+  test("one L40S on a node of no fabric, which holds no width of a 32B model in bf16: the option that would, and the cards to add on the node, which then run it", () => {
+    const lone: Cluster = {
+      nodes: [
+        { ...(cluster.nodes[0] as Cluster["nodes"][number]), devices: [{ class: "l40s-48g", count: 1, free: 1 }] },
+      ],
+    };
+    const w = { ...DEFAULT_WORKLOAD, sequences: 8 };
+    const p1 = plan({ repo: s.repo, revision: s.sha, shape, artifacts }, lone, w);
+    const vllm = p1.options.find((o) => o.engine === "vllm");
+    // 65.5 GB of weights against 41 GiB a card: it starts on none of one node's widths, so nothing fits.
+    expect(vllm?.fits).toBe(false);
+    const own = vllm?.whatToBuy?.find((b) => b.gpuClass === "l40s-48g");
+    expect(own?.change).toMatch(/^\+\d+ l40s-48g/);
+    const more: Cluster = {
+      nodes: [
+        {
+          ...(lone.nodes[0] as Cluster["nodes"][number]),
+          devices: [{ class: "l40s-48g", count: 1 + (own?.cardsAdded ?? 0), free: 1 + (own?.cardsAdded ?? 0) }],
+        },
+      ],
+    };
+    const there = plan({ repo: s.repo, revision: s.sha, shape, artifacts }, more, w);
+    expect(there.options.some((o) => o.engine === "vllm" && o.fits)).toBe(true);
+  });
+
+  test("new nodes of other cards do not hide the cluster's own: 8 L40S short of 32 sequences of 32k keep an L40S change, which runs", () => {
+    // vLLM TP 4 holds about 12 of the 32 (256 KiB a token, 41 GiB a card less 16 of weights): two copies on 8
+    // cards, three needed. Four other classes need only +2 cards (a node of 180-256 GiB cards), which came first.
+    const eight: Cluster = {
+      nodes: [
+        { ...(cluster.nodes[0] as Cluster["nodes"][number]), devices: [{ class: "l40s-48g", count: 8, free: 8 }] },
+      ],
+    };
+    const short = plan({ repo: s.repo, revision: s.sha, shape, artifacts }, eight, p.workload);
+    const tp4 = short.options.find(
+      (o) =>
+        o.engine === "vllm" &&
+        o.placement.tensorParallel === 4 &&
+        o.placement.pipelineParallel === 1 &&
+        (o.placement.dataParallel ?? 1) === 1,
+    );
+    expect(tp4?.fitsWorkload).toBe(false);
+    const own = tp4?.whatToBuy?.find((b) => b.gpuClass === "l40s-48g");
+    expect(own).toBeDefined();
+    // Those cards on node a: the plan then holds enough copies of TP 4 for the 32.
+    const bought: Cluster = {
+      nodes: [
+        {
+          ...(eight.nodes[0] as Cluster["nodes"][number]),
+          devices: [{ class: "l40s-48g", count: 8 + (own?.cardsAdded ?? 0), free: 8 + (own?.cardsAdded ?? 0) }],
+        },
+      ],
+    };
+    const after = plan({ repo: s.repo, revision: s.sha, shape, artifacts }, bought, p.workload).options.find(
+      (o) => o.id === tp4?.id,
+    );
+    expect((after?.replicas ?? 0) * (after?.maxConcurrency ?? 0)).toBeGreaterThanOrEqual(32);
+  });
 });
 
 describe("the deployments of the new splits", () => {

@@ -74,6 +74,16 @@ describe("speed in npm run plan --json", () => {
   });
 });
 
+/** The fields issue 13 added to each option of --json. */
+const LAYOUT_FIELDS = [
+  "replicas",
+  "replicas_free_now",
+  "fits_workload",
+  "data_parallel",
+  "cost_per_mtok",
+  "what_to_buy",
+];
+
 describe("ranking and prices in npm run plan", () => {
   test("--json carries the layout fields (replicas, fits_workload, data_parallel, cost_per_mtok, what_to_buy)", async () => {
     const all = await options([
@@ -86,17 +96,30 @@ describe("ranking and prices in npm run plan", () => {
       "--price",
       "h100-80g=2.5",
     ]);
-    for (const o of all)
-      for (const f of [
-        "replicas",
-        "replicas_free_now",
-        "fits_workload",
-        "data_parallel",
-        "cost_per_mtok",
-        "what_to_buy",
-      ])
-        expect(o).toHaveProperty(f);
+    for (const o of all) for (const f of LAYOUT_FIELDS) expect(o).toHaveProperty(f);
     expect(all.some((o) => o.cost_per_mtok !== null)).toBe(true);
+  });
+
+  test("--help names them", async () => {
+    const { stdout } = await main(["--help"], {});
+    for (const f of LAYOUT_FIELDS) expect(stdout).toMatch(new RegExp(`\\b${f}\\b`));
+  });
+
+  test.each([
+    ["cost", (o: Record<string, unknown>) => `$${(o.cost_per_mtok as number).toFixed(2)} per million output tokens`],
+    [
+      "throughput",
+      (o: Record<string, unknown>) =>
+        `${((o.throughput_tps as number) / ((o.gpus_per_node as number) * (o.nodes as number))).toFixed(1)} tok/s a card`,
+    ],
+    ["latency", (o: Record<string, unknown>) => `${(o.tpot_ms as number).toFixed(1)} ms a token`],
+  ])("--rank-by %s: the summary shows the figure it ranks by, the one --json gives", async (by, words) => {
+    const args = ["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, "--sequences", "8", "--rank-by", by];
+    const first = (await options(args.slice(1)))[0];
+    const text = await main(args, OFFLINE);
+    const line = text.stdout.split("\n").find((l) => l.startsWith(" 1. "));
+    expect(first && line).toBeTruthy();
+    expect(line).toContain(words(first as Record<string, unknown>));
   });
 
   test.each([
@@ -107,6 +130,9 @@ describe("ranking and prices in npm run plan", () => {
     [["--price", "h100-80g=-1"], /--price takes class=dollars/],
     [["--price", "h100-80g=cheap"], /--price takes class=dollars/],
     [["--sequences", "0"], /--sequences takes a whole number from 1 up/],
+    // A class no card has was taken without a word, and cost stayed at the default $3.00 an hour.
+    [["--price", "H100-80G=2"], /--price: no card class "H100-80G" in the cluster or the catalog.*h100-80g/],
+    [["--price", "h100=2"], /--price: no card class "h100" in the cluster or the catalog.*h100-80g/],
   ])("%j is one line and exit 2", async (extra, message) => {
     const r = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, ...extra], OFFLINE);
     expect(r.code).toBe(2);

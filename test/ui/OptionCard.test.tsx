@@ -74,6 +74,21 @@ describe("KV figures per engine", () => {
   });
 });
 
+describe("what the figures do not say, on the card", () => {
+  test("DeepSeek-R1-GGUF on two DGX H100 nodes: the 1.67-bit quant's card says why it ranks after the 4-bit-or-better ones", () => {
+    const p = planOn("unsloth/DeepSeek-R1-GGUF", "dgx-h100-x2", 1);
+    const low = p.options.find((o) => o.artifact.includes("IQ1_S") && !o.placement.cpu);
+    if (!low) throw new Error("no IQ1_S option on cards");
+    expect(card(low)).toContain(
+      "below 3 bits a weight (1.67): ranked after the 4-bit-or-better artifacts that fit this cluster",
+    );
+    // A card with nothing to add says nothing more.
+    const q8 = p.options.find((o) => o.artifact.includes("Q8_0") && (o.notes ?? []).length === 0);
+    if (!q8) throw new Error("no Q8_0 option without notes");
+    expect(card(q8)).not.toContain("below 3 bits");
+  });
+});
+
 describe("the workload as a requirement", () => {
   // Issue 13's case: 32 sequences of 8,192 tokens on the two DGX H100 nodes.
   const p = planOn("Qwen/Qwen2.5-Coder-32B-Instruct", "dgx-h100-x2", 32);

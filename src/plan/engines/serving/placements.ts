@@ -247,6 +247,11 @@ function pipelineOptions(
         const why = c.problem(layout);
         if (why === null) {
           out.layouts.push(layout);
+          // A mixture of experts without expert parallel too (vLLM's default: every expert split by TP), on as many nodes.
+          const tpOnly = layout.placement.expertParallel
+            ? pipelineLayout(a, engine, c, pool, mem, tp, n, fabric, moe, order, 0, 1, false)
+            : null;
+          if (tpOnly && c.problem(tpOnly) === null) out.layouts.push(tpOnly);
           placedAny = true;
           found = true;
           fewest = n;
@@ -264,8 +269,11 @@ function pipelineOptions(
   // Nodes that no one fabric joins but would hold it together: naming one for them is the smaller change
   // (the cards one fabric lacks stay an option too: fabrics apart may be sites apart).
   unjoinedPipeline({ a, engine, pool, mem, width, moe }, c, biggest?.nodes.length ?? 0, out);
-  // Nothing the cluster has holds it: say how many more cards would, on the biggest fabric.
-  if (!biggest) return;
+  // Nothing the cluster has holds it: say how many more cards would, on the biggest fabric, or, with none, on the node.
+  if (!biggest) {
+    moreCardsOnNode(a, engine, c, pool, mem, moe, out);
+    return;
+  }
   const have = biggest.nodes.length;
   const order = fabricOrder(biggest.nodes, width);
   for (let n = Math.max(2, have + 1); n <= Math.max(64, have * 4); n++) {
@@ -299,6 +307,49 @@ function unjoinedPipeline(
     if (c.problem(layout) !== null) continue;
     const lacks = { kind: "fabric" as const, nodeIds: order.ids.slice(0, n) };
     out.layouts.push({ ...layout, freeNow: false, replicas: 0, replicasFreeNow: 0, lacks });
+    return;
+  }
+}
+
+/**
+ * Nodes that name no fabric and hold no width that fits (one L40S for a 32B model in bf16): the narrowest
+ * width the heads allow, up to a node of 8, that would fit with more of the class's cards on its richest
+ * node, listed as an option short of them; what to buy then names them ("+1 l40s-48g: 2 × l40s-48g").
+ */
+function moreCardsOnNode(
+  a: Artifact,
+  engine: "vllm" | "sglang",
+  c: EnumContext,
+  pool: ClassPool,
+  mem: number,
+  moe: boolean,
+  out: Enumerated,
+): void {
+  const nodes = [...pool.fabrics.values()].flat();
+  const richest = nodes.reduce<PoolNode | null>((best, n) => (!best || n.count > best.count ? n : best), null);
+  if (!richest) return;
+  for (let wdt = richest.count + 1; wdt <= 8; wdt++) {
+    if (tensorParallelProblem(c.shape, wdt)) continue;
+    const ep = moe && wdt > 1;
+    const placement = basePlacement(pool.gpuClass, "", wdt, 1, wdt, 1, ep, [richest.id]);
+    const layout: Layout = {
+      id: layoutId(a, engine, placement, ""),
+      artifact: a,
+      engine,
+      placement,
+      bitsPerWeight: bitsOf(a),
+      parts: servingParts(c.shape, a, pool.gpuClass, mem, wdt, 1, ep, wdt),
+      host: null,
+      hosts: 1,
+      freeNow: false,
+      freeMemBytes: null,
+      cardsShort: 0,
+      replicas: 0,
+      replicasFreeNow: 0,
+      dataParallel: 1,
+    };
+    if (c.problem(layout) !== null) continue;
+    out.layouts.push({ ...layout, cardsShort: wdt - richest.count });
     return;
   }
 }
@@ -349,8 +400,9 @@ function pipelineLayout(
   order: FabricOrder,
   cardsShort: number,
   stagesPerNode = 1,
+  expertParallel = true,
 ): Layout {
-  const ep = moe && width > 1;
+  const ep = moe && width > 1 && expertParallel;
   const cards = width * stagesPerNode;
   // The n nodes a replica would take: free ones first, the most free memory first (vLLM's start-up check reads the least of them).
   const placement = basePlacement(pool.gpuClass, fabric, cards, n, width, n * stagesPerNode, ep, order.ids.slice(0, n));
