@@ -11,6 +11,7 @@ import type { Query, QueryClient } from "@tanstack/react-query";
 import { createAsyncStoragePersister } from "@tanstack/query-async-storage-persister";
 import type { PersistedClient, PersistQueryClientOptions } from "@tanstack/react-query-persist-client";
 import { catalogSha } from "./catalogIndex.ts";
+import { isEarly } from "./readProgress.ts";
 import { isCommitSha } from "./repoId.ts";
 import type { TabStorage } from "./settings.ts";
 
@@ -37,12 +38,12 @@ export function repoKey(repo: string, revision: string | null) {
   return ["repo", repo, revision ?? ""] as const;
 }
 
-/** Kept across visits: a finished read at a sha that the bundled catalog does not already hold. */
+/** Kept across visits: a finished read at a sha that the bundled catalog does not already hold (not an early snapshot). */
 export function isKeptRead(query: Pick<Query, "queryKey" | "state">): boolean {
   const [kind, repo, revision] = query.queryKey;
   if (kind !== "repo" || typeof repo !== "string" || typeof revision !== "string" || !isCommitSha(revision))
     return false;
-  if (query.state.status !== "success") return false;
+  if (query.state.status !== "success" || isEarly(query.state.data)) return false;
   return catalogSha(repo) !== revision;
 }
 

@@ -105,6 +105,35 @@ describe("repoQueryOptions", () => {
     expect(second.requests).toHaveLength(0);
   });
 
+  test("a GGUF read that fails after its first header keeps nothing across visits: the sha it pinned to is read again", async () => {
+    // Issue 19: the first header's snapshot answers the sha at once (the plan moves to it); a later header's 500
+    // fails the read. That early snapshot plans every other quant by its file name alone, so a new page must not
+    // take it as the read at that sha (pinned, it would never be read again).
+    const qwen = loadRecording("bartowski/Qwen2.5-14B-Instruct-GGUF");
+    const hub = fakeHub({ recordings: [qwen] });
+    const failing: typeof fetch = (input, init) =>
+      String(input).endsWith("-Q8_0.gguf")
+        ? Promise.resolve(new Response("", { status: 500 }))
+        : hub.fetch(input, init);
+    const storage = memoryStorage();
+    const page1 = freshClient();
+    const persistence1 = snapshotPersistence(page1, storage);
+    const repo = "bartowski/Qwen2.5-14B-Instruct-GGUF";
+    await expect(page1.fetchQuery(repoQueryOptions(repo, null, { hubUrl: HUB, fetch: failing }))).rejects.toThrow(
+      /status 500/,
+    );
+    const early = page1.getQueryData<RepoSnapshot>(repoKey(repo, qwen.info.sha));
+    expect(Object.keys(early?.ggufHeaders ?? {})).toHaveLength(1);
+    await persistQueryClientSave({ queryClient: page1, ...persistence1 });
+
+    const second = fakeHub({ recordings: [qwen] });
+    const page2 = freshClient();
+    await persistQueryClientRestore({ queryClient: page2, ...snapshotPersistence(page2, storage) });
+    const again = await page2.fetchQuery(repoQueryOptions(repo, qwen.info.sha, { hubUrl: HUB, fetch: second.fetch }));
+    expect(second.requests.length).toBeGreaterThan(0);
+    expect(Object.keys(again.ggufHeaders)).toHaveLength(10);
+  });
+
   test("a read of main answers the sha it pinned to as well: pinning the plan costs no second read", async () => {
     const hub = fakeHub({ recordings: [loadRecording("nvidia/Qwen3-235B-A22B-NVFP4")] });
     const client = freshClient();
