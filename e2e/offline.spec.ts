@@ -49,3 +49,65 @@ test("a plan link opens offline from the service worker's copy, and the page say
   await expect(offline.locator(".model-summary")).toContainText("61 layers");
   expect(network.blocked).toEqual([]);
 });
+
+test("a new version took over mid-visit and dropped this one's chunks: a view not opened yet reloads into the new one, on the same link", async ({
+  context,
+  page,
+}) => {
+  const network = await routeNetwork(context, ORIGIN);
+  const link = encodeLink({
+    repo: "unsloth/DeepSeek-R1-GGUF",
+    revision: "",
+    cluster: {
+      nodes: [
+        {
+          id: "n1",
+          fabric: "ib0",
+          hostMemGib: 2048,
+          hostFreeGib: 2048,
+          devices: [{ class: "h100-80g", count: 8, free: 8 }],
+        },
+      ],
+    },
+    workload: { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} },
+    filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
+    selectedOptionId: "",
+    commandIndex: 0,
+  });
+  await page.goto(`/#${link}`);
+  await expect(page.getByRole("article").first()).toBeVisible({ timeout: 30_000 });
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  // Controlled by the worker from this load on, as after any earlier visit.
+  await page.reload();
+  await expect(page.getByRole("article").first()).toBeVisible({ timeout: 30_000 });
+  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  // What a new worker's activation does to the old version (two builds served in turn showed it): Workbox deletes the
+  // old precache's entries, and the host serves only the new build, so the Accuracy view's chunk is gone from both.
+  const dropped = await page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      for (const request of await cache.keys())
+        if (/\/assets\/Accuracy-[\w-]+\.js$/.test(request.url) && (await cache.delete(request))) urls.push(request.url);
+    }
+    return urls;
+  });
+  expect(dropped).toHaveLength(1);
+  let gone = true;
+  await context.route(/\/assets\/Accuracy-[\w-]+\.js$/, (route) =>
+    gone ? ((gone = false), route.fulfill({ status: 404, body: "" })) : route.continue(),
+  );
+  const loads: string[] = [];
+  page.on("load", () => loads.push(page.url()));
+  await page.getByText("Accuracy: what Modelplan predicts against what engines printed").click();
+  // The page loaded once more, on the same plan link; the view opens from the new version.
+  await expect.poll(() => loads.length, { timeout: 15_000 }).toBe(1);
+  expect(loads[0]).toBe(`${ORIGIN}/#${link}`);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await page.getByText("Accuracy: what Modelplan predicts against what engines printed").click();
+  await expect(page.getByRole("region", { name: "Mean and worst error of each figure" })).toBeVisible();
+  expect(gone).toBe(false);
+  expect(network.blocked).toEqual([]);
+});
