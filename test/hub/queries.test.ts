@@ -2,7 +2,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { persistQueryClientRestore, persistQueryClientSave } from "@tanstack/react-query-persist-client";
 import { describe, expect, test } from "vitest";
 import { catalogSnapshot } from "../../scripts/lib/catalog.ts";
-import { hubFallbackReason, isBundled, repoQueryOptions } from "../../src/app/queries.ts";
+import { hubFallbackReason, isBundled, keptReadReason, repoQueryOptions } from "../../src/app/queries.ts";
 import { EXAMPLE_ENTRY } from "../../src/hub/catalog.ts";
 import { EXAMPLE_REPO } from "../../src/hub/catalogIndex.ts";
 import type { RepoSnapshot } from "../../src/plan/index.ts";
@@ -16,6 +16,13 @@ const SHA = "c1cd3da7ff0130842ea01b16f714c13181dd429e";
 
 function freshClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false } } });
+}
+
+/** A new page's client with what `storage` kept restored into it. */
+async function freshClientWith(storage: ReturnType<typeof memoryStorage>): Promise<QueryClient> {
+  const client = freshClient();
+  await persistQueryClientRestore({ queryClient: client, ...snapshotPersistence(client, storage) });
+  return client;
 }
 
 describe("repoQueryOptions", () => {
@@ -132,6 +139,42 @@ describe("repoQueryOptions", () => {
     const again = await page2.fetchQuery(repoQueryOptions(repo, qwen.info.sha, { hubUrl: HUB, fetch: second.fetch }));
     expect(second.requests.length).toBeGreaterThan(0);
     expect(Object.keys(again.ggufHeaders)).toHaveLength(10);
+  });
+
+  test("with the Hub unreachable, a repo read in an earlier visit is planned from that read, and says why (network first, then the query cache)", async () => {
+    const repo = "togethercomputer/RedPajama-INCITE-7B-Base";
+    const recording = loadRecording(repo);
+    const storage = memoryStorage();
+    const page1 = freshClient();
+    const persistence1 = snapshotPersistence(page1, storage);
+    const read = await page1.fetchQuery(
+      repoQueryOptions(repo, null, { hubUrl: HUB, fetch: fakeHub({ recordings: [recording] }).fetch }),
+    );
+    await persistQueryClientSave({ queryClient: page1, ...persistence1 });
+
+    const offline = fakeHub({ recordings: [recording], fault: "offline" });
+    const page2 = freshClient();
+    await persistQueryClientRestore({ queryClient: page2, ...snapshotPersistence(page2, storage) });
+    const again = await page2.fetchQuery(repoQueryOptions(repo, null, { hubUrl: HUB, fetch: offline.fetch }));
+    expect(offline.requests.length).toBeGreaterThan(0);
+    expect(again).toEqual(read);
+    expect(keptReadReason(again)).toBe("the Hub did not answer");
+    expect(isBundled(again)).toBe(false);
+    // Nor for another commit, or a revision named: that read is not theirs.
+    const other = "2".repeat(40);
+    await expect(
+      page2.fetchQuery(repoQueryOptions(repo, other, { hubUrl: HUB, fetch: offline.fetch })),
+    ).rejects.toThrow(/cannot reach the Hub/);
+    await expect(page2.fetchQuery(repoQueryOptions(repo, "v2", { hubUrl: HUB, fetch: offline.fetch }))).rejects.toThrow(
+      /cannot reach the Hub/,
+    );
+    // A Hub that answers the repo is gone is not overruled by the copy.
+    const gone = fakeHub({ recordings: [] });
+    await expect(
+      freshClientWith(storage).then((page3) =>
+        page3.fetchQuery(repoQueryOptions(repo, null, { hubUrl: HUB, fetch: gone.fetch })),
+      ),
+    ).rejects.toThrow();
   });
 
   test("a read of main answers the sha it pinned to as well: pinning the plan costs no second read", async () => {
