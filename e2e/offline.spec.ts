@@ -111,3 +111,24 @@ test("a new version took over mid-visit and dropped this one's chunks: a view no
   expect(gone).toBe(false);
   expect(network.blocked).toEqual([]);
 });
+
+test("with the Hub unreachable, a catalog model known by its config.json alone opens manual mode with it filled in, and plans once the weights' size is given", async ({
+  page,
+}) => {
+  await page.route("https://huggingface.co/**", (route) => route.abort("internetdisconnected"));
+  await page.goto("/");
+  await page.getByLabel("Hugging Face repo").fill("someone/not-in-the-catalog");
+  await page.getByRole("button", { name: "Plan", exact: true }).click();
+  await expect(page.getByRole("alert")).toContainText("cannot reach the Hub", { timeout: 15_000 });
+  await page.getByLabel("Bundled catalog (plans with no network)").selectOption("Qwen/Qwen3-8B");
+  await page.getByRole("button", { name: "Plan from the catalog" }).click();
+  // Its config.json as the catalog holds it (test/fixtures/models/Qwen__Qwen3-8B.json, verbatim): 36 layers, 8 KV heads.
+  const config = page.getByLabel("config.json", { exact: true });
+  await expect(config).toContainText('"num_hidden_layers": 36');
+  await expect(page.getByLabel("Name for the commands (optional)")).toHaveValue("Qwen/Qwen3-8B");
+  await page.getByLabel("Weights' size").fill("16.4");
+  await page.getByRole("button", { name: "Plan this model" }).click();
+  await expect(page.locator(".model-summary")).toContainText("36 layers · 8 KV heads · 40,960 ctx");
+  await expect(page.getByText("Entered by hand (manual mode)")).toBeVisible();
+  await expect(page.getByRole("article").first()).toBeVisible();
+});
