@@ -132,3 +132,17 @@ test("with the Hub unreachable, a catalog model known by its config.json alone o
   await expect(page.getByText("Entered by hand (manual mode)")).toBeVisible();
   await expect(page.getByRole("article").first()).toBeVisible();
 });
+
+test("with the Hub unreachable, a typed repo the catalog holds is the one offered under the message", async ({
+  page,
+}) => {
+  await page.route("https://huggingface.co/**", (route) => route.abort("internetdisconnected"));
+  await page.goto("/");
+  // Typed in another case, as the Hub takes it.
+  await page.getByLabel("Hugging Face repo").fill("qwen/qwen3-8b");
+  await page.getByRole("button", { name: "Plan", exact: true }).click();
+  await expect(page.getByRole("alert")).toContainText("cannot reach the Hub", { timeout: 15_000 });
+  await expect(page.getByLabel("Bundled catalog (plans with no network)")).toHaveValue("Qwen/Qwen3-8B");
+  await page.getByRole("button", { name: "Plan from the catalog" }).click();
+  await expect(page.getByLabel("config.json", { exact: true })).toContainText('"num_hidden_layers": 36');
+});
