@@ -1,13 +1,43 @@
 /**
  * Issue 19, offline first: once the page was opened, a plan link opens with
  * no network (the service worker's precache: the app shell, every chunk, the
- * bundled catalog), and the page says it is offline.
+ * bundled catalog), and the page says it is offline; a new version taking
+ * over mid-visit does not break the open page; a catalog model known by its
+ * config.json alone plans offline with the weights' size given by hand.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { encodeLink } from "../src/state/link.ts";
 import { routeNetwork } from "./hub.ts";
 
 const ORIGIN = process.env["E2E_ORIGIN"] ?? "http://127.0.0.1:4173";
+
+/** DeepSeek-R1's GGUF quants (a catalog model) on one 8 × H100 node: a plan link the catalog answers. */
+const R1_LINK = encodeLink({
+  repo: "unsloth/DeepSeek-R1-GGUF",
+  revision: "",
+  cluster: {
+    nodes: [
+      {
+        id: "n1",
+        fabric: "ib0",
+        hostMemGib: 2048,
+        hostFreeGib: 2048,
+        devices: [{ class: "h100-80g", count: 8, free: 8 }],
+      },
+    ],
+  },
+  workload: { contextTokens: 4096, sequences: 1, kvDtype: "auto", settings: {} },
+  filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
+  selectedOptionId: "",
+  commandIndex: 0,
+});
+
+/** The service worker has installed its precache (it controls the next load). */
+async function workerReady(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+}
 
 test("a plan link opens offline from the service worker's copy, and the page says it is offline", async ({
   context,
@@ -17,31 +47,10 @@ test("a plan link opens offline from the service worker's copy, and the page say
   await page.goto("/");
   await expect(page.getByRole("article").first()).toBeVisible({ timeout: 30_000 });
   // The worker installed its precache and controls the next load.
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
+  await workerReady(page);
   await context.setOffline(true);
-  const link = encodeLink({
-    repo: "unsloth/DeepSeek-R1-GGUF",
-    revision: "",
-    cluster: {
-      nodes: [
-        {
-          id: "n1",
-          fabric: "ib0",
-          hostMemGib: 2048,
-          hostFreeGib: 2048,
-          devices: [{ class: "h100-80g", count: 8, free: 8 }],
-        },
-      ],
-    },
-    workload: { contextTokens: 4096, sequences: 1, kvDtype: "auto", settings: {} },
-    filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
-    selectedOptionId: "",
-    commandIndex: 0,
-  });
   const offline = await context.newPage();
-  await offline.goto(`/#${link}`);
+  await offline.goto(`/#${R1_LINK}`);
   console.log("navigator.onLine in the offline page:", await offline.evaluate(() => navigator.onLine));
   await expect(offline.getByText(/^Offline:/)).toBeVisible();
   // A catalog model (DeepSeek-R1's GGUF quants) is planned with no request.
@@ -55,30 +64,9 @@ test("a new version took over mid-visit and dropped this one's chunks: a view no
   page,
 }) => {
   const network = await routeNetwork(context, ORIGIN);
-  const link = encodeLink({
-    repo: "unsloth/DeepSeek-R1-GGUF",
-    revision: "",
-    cluster: {
-      nodes: [
-        {
-          id: "n1",
-          fabric: "ib0",
-          hostMemGib: 2048,
-          hostFreeGib: 2048,
-          devices: [{ class: "h100-80g", count: 8, free: 8 }],
-        },
-      ],
-    },
-    workload: { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} },
-    filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
-    selectedOptionId: "",
-    commandIndex: 0,
-  });
-  await page.goto(`/#${link}`);
+  await page.goto(`/#${R1_LINK}`);
   await expect(page.getByRole("article").first()).toBeVisible({ timeout: 30_000 });
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
+  await workerReady(page);
   // Controlled by the worker from this load on, as after any earlier visit.
   await page.reload();
   await expect(page.getByRole("article").first()).toBeVisible({ timeout: 30_000 });
@@ -104,7 +92,7 @@ test("a new version took over mid-visit and dropped this one's chunks: a view no
   await page.getByText("Accuracy: what Modelplan predicts against what engines printed").click();
   // The page loaded once more, on the same plan link; the view opens from the new version.
   await expect.poll(() => loads.length, { timeout: 15_000 }).toBe(1);
-  expect(loads[0]).toBe(`${ORIGIN}/#${link}`);
+  expect(loads[0]).toBe(`${ORIGIN}/#${R1_LINK}`);
   await expect(page.getByRole("alert")).toHaveCount(0);
   await page.getByText("Accuracy: what Modelplan predicts against what engines printed").click();
   await expect(page.getByRole("region", { name: "Mean and worst error of each figure" })).toBeVisible();
