@@ -3,7 +3,8 @@
  * no network (the service worker's precache: the app shell, every chunk, the
  * bundled catalog), and the page says it is offline; a new version taking
  * over mid-visit does not break the open page; a catalog model known by its
- * config.json alone plans offline with the weights' size given by hand.
+ * config.json alone plans offline with the weights' size given by hand; a
+ * repo read in an earlier visit plans from that read, and says so.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { encodeLink } from "../src/state/link.ts";
@@ -133,4 +134,33 @@ test("with the Hub unreachable, a typed repo the catalog holds is the one offere
   await expect(page.getByLabel("Bundled catalog (plans with no network)")).toHaveValue("Qwen/Qwen3-8B");
   await page.getByRole("button", { name: "Plan from the catalog" }).click();
   await expect(page.getByLabel("config.json", { exact: true })).toContainText('"num_hidden_layers": 36');
+});
+
+test("with the Hub unreachable, a repo read in an earlier visit is planned from that read, and says so", async ({
+  context,
+  page,
+}) => {
+  const network = await routeNetwork(context, ORIGIN);
+  const repo = "togethercomputer/RedPajama-INCITE-7B-Base";
+  await page.goto("/");
+  await page.getByLabel("Hugging Face repo").fill(repo);
+  await page.getByRole("button", { name: "Plan", exact: true }).click();
+  // GPT-NeoX 7B: 32 layers (its config.json num_hidden_layers, recorded).
+  await expect(page.locator(".model-summary")).toContainText("32 layers", { timeout: 30_000 });
+  // The read is kept in this browser (localStorage, written a moment after the read).
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("modelplan.queries.v2") ?? "")).toContain(repo);
+
+  const later = await context.newPage();
+  await later.route("https://huggingface.co/**", (route) => route.abort("internetdisconnected"));
+  await later.goto("/");
+  await later.getByLabel("Hugging Face repo").fill(repo);
+  await later.getByRole("button", { name: "Plan", exact: true }).click();
+  await expect(
+    later.getByText("Kept in this browser from an earlier read of the Hub: the Hub did not answer"),
+  ).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(later.locator(".model-summary")).toContainText("32 layers");
+  await expect(later.getByRole("alert")).toHaveCount(0);
+  expect(network.blocked).toEqual([]);
 });

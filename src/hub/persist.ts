@@ -78,7 +78,9 @@ export function snapshotPersistence(
   storage: TabStorage | null,
   maxChars = SNAPSHOT_CACHE_MAX_CHARS,
 ): Omit<PersistQueryClientOptions, "queryClient"> {
-  client.setQueryDefaults(["repo"], { gcTime: Infinity });
+  // A restored read keeps its own object when an equal one is set over it (no structural sharing), as every
+  // repo query does (queries.ts): the copy the page falls back on is told apart from the Hub's by identity.
+  client.setQueryDefaults(["repo"], { gcTime: Infinity, structuralSharing: false });
   const lastUse = new Map<string, number>();
   client.getQueryCache().subscribe((event) => {
     if (event.type === "observerAdded" || (event.type === "updated" && event.action.type === "success"))

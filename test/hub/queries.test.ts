@@ -160,6 +160,9 @@ describe("repoQueryOptions", () => {
     expect(again).toEqual(read);
     expect(keptReadReason(again)).toBe("the Hub did not answer");
     expect(isBundled(again)).toBe(false);
+    // The plan pins to the read's sha next: that key, restored from the earlier visit, answers with the copy too.
+    const pinned = page2.getQueryData<RepoSnapshot>(repoKey(repo, read.sha));
+    expect(pinned && keptReadReason(pinned)).toBe("the Hub did not answer");
     // Nor for another commit, or a revision named: that read is not theirs.
     const other = "2".repeat(40);
     await expect(
