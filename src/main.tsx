@@ -9,6 +9,7 @@ import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { PlanPage } from "./app/App.tsx";
+import { reloadOnStaleChunk } from "./app/staleChunk.ts";
 import { defaultChoices } from "./app/defaults.ts";
 import { snapshotPersistence } from "./hub/persist.ts";
 import { AppNotices } from "./ui/AppNotices.tsx";
@@ -67,6 +68,9 @@ function start(opened: DecodedLink): void {
       openPastedLink(store, fragment, defaults, options),
     );
   });
+
+  // A new version took over mid-visit and its cache lacks this one's lazy chunks: load the new one (staleChunk.ts).
+  reloadOnStaleChunk(window, storage("sessionStorage"));
 
   const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
   // Snapshots read at a sha are kept in localStorage (public metadata, never the token), so a pinned link reopens with no request.

@@ -47,7 +47,13 @@ import { ModelPanel, type Attempt, type RetryWay } from "./ModelPanel.tsx";
 import { PlanBoundary } from "./PlanBoundary.tsx";
 import type { PlanJob } from "./planSession.ts";
 import { checkSplit, usePlanView } from "./usePlanView.ts";
-import { hubFallbackReason, isBundled, quantizedChildrenQueryOptions, repoQueryOptions } from "./queries.ts";
+import {
+  hubFallbackReason,
+  isBundled,
+  keptReadReason,
+  quantizedChildrenQueryOptions,
+  repoQueryOptions,
+} from "./queries.ts";
 
 /** The accuracy view's drawing, loaded when a user opens it; its cases are made in the calibration worker (calibrationClient.ts). */
 const loadAccuracy = () => import("../ui/Accuracy.tsx");
@@ -597,6 +603,8 @@ function repoStatus(
     ready.sourceWords = `Bundled copy of ${CATALOG_COPIED}: ${fellBack}`;
   else if (source === "catalog" && fetching)
     ready.sourceWords = `Bundled copy of ${CATALOG_COPIED}, while the Hub is asked for newer data`;
+  const kept = keptReadReason(snapshot);
+  if (kept !== undefined) ready.sourceWords = `Kept in this browser from an earlier read of the Hub: ${kept}`;
   return ready;
 }
 

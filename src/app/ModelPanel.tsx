@@ -190,7 +190,9 @@ export const ModelPanel = memo(function ModelPanel({
             <RetryCountdown key={retry.failedAt} seconds={retry.seconds} onRetry={readAgain} />
           ) : status.kind === "error" && (status.errorKind === "network" || status.errorKind === "timeout") ? (
             <OfflineWays
+              key={attempt?.repo ?? repo}
               catalog={catalog}
+              tried={attempt?.repo ?? repo}
               onCatalog={(entry) => {
                 reads.current++;
                 onAttempt(null);
@@ -257,14 +259,17 @@ export const ModelPanel = memo(function ModelPanel({
 
 interface OfflineWaysProps {
   catalog: readonly CatalogIndexEntry[];
+  /** The repo the Hub was asked for: picked in the list when the catalog has it (its config at least). */
+  tried: string;
   onCatalog: (entry: CatalogIndexEntry) => void;
   onManual: () => void;
 }
 
 /** The two ways on that the "cannot reach the Hub" message names: a bundled model, or one entered by hand. */
-function OfflineWays({ catalog, onCatalog, onManual }: OfflineWaysProps) {
+function OfflineWays({ catalog, tried, onCatalog, onManual }: OfflineWaysProps) {
   const id = useId();
-  const [picked, setPicked] = useState(catalog[0]?.repo ?? "");
+  const known = catalog.find((c) => c.repo.toLowerCase() === tried.toLowerCase());
+  const [picked, setPicked] = useState(known?.repo ?? catalog[0]?.repo ?? "");
   return (
     <div className="offline-ways">
       <form

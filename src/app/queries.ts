@@ -11,7 +11,7 @@ import { EXAMPLE_ENTRY, loadCatalogEntry } from "../hub/catalog.ts";
 import { catalogSha, EXAMPLE_REPO } from "../hub/catalogIndex.ts";
 import { HubError, isRetryable } from "../hub/errors.ts";
 import { repoKey } from "../hub/persist.ts";
-import { endReadProgress, publishReadProgress, readProgressOf } from "../hub/readProgress.ts";
+import { endReadProgress, isEarly, publishReadProgress, readProgressOf } from "../hub/readProgress.ts";
 import type { HubAccess } from "../hub/read.ts";
 import { isCommitSha } from "../hub/repoId.ts";
 
@@ -54,6 +54,24 @@ async function bundledSnapshot(repo: string): Promise<RepoSnapshot | undefined> 
   return entry?.snapshot;
 }
 
+/** Earlier reads of the Hub the page fell back on, each with why the Hub's answer was not used. */
+const KEPT = new WeakMap<RepoSnapshot, string>();
+
+/** The newest whole read of `repo` at a sha in the cache (this visit's, or one kept across visits). */
+function newestKeptRead(client: QueryClient, repo: string): RepoSnapshot | undefined {
+  const reads = client
+    .getQueryCache()
+    .findAll({ queryKey: ["repo", repo] })
+    .filter((q) => isCommitSha(String(q.queryKey[2])) && q.state.status === "success" && !isEarly(q.state.data))
+    .sort((a, b) => b.state.dataUpdatedAt - a.state.dataUpdatedAt);
+  return reads[0]?.state.data as RepoSnapshot | undefined;
+}
+
+/** Why the page plans from an earlier read of the Hub kept in this browser ("the Hub did not answer"); undefined otherwise. */
+export function keptReadReason(snapshot: RepoSnapshot): string | undefined {
+  return KEPT.get(snapshot);
+}
+
 /** Whether the page plans from the bundled catalog's copy (its own, or kept when the Hub failed), not the Hub's answer. */
 export function isBundled(snapshot: RepoSnapshot): boolean {
   return BUNDLED.has(snapshot) || FALLBACKS.has(snapshot);
@@ -64,10 +82,15 @@ export function hubFallbackReason(snapshot: RepoSnapshot): string | undefined {
   return FALLBACKS.get(snapshot);
 }
 
+/** The Hub did not answer (no network, a timeout, a 429 or 5xx): not an answer that the repo changed or went. */
+function unanswered(err: unknown): boolean {
+  return err instanceof HubError && (err.kind === "network" || err.kind === "timeout" || isRetryable(err));
+}
+
 function fallbackReason(err: unknown): string {
   if (!(err instanceof HubError)) return "the Hub's answer could not be read";
   if (err.kind === "gated" || err.kind === "token") return "the Hub asks for a token for this gated repo";
-  if (err.kind === "network" || err.kind === "timeout" || isRetryable(err)) return "the Hub did not answer";
+  if (unanswered(err)) return "the Hub did not answer";
   return `the Hub's answer could not be used (${err.message.slice(0, 120)})`;
 }
 
@@ -99,6 +122,16 @@ export function repoQueryOptions(repo: string, revision: string | null, access: 
       } catch (err) {
         answered = true;
         const bundled = known && !signal.aborted ? await bundledSnapshot(repo) : undefined;
+        // Network first, then the query cache: a repo read before (kept across visits at its sha) plans offline too.
+        // Only for the default branch: a pinned sha or a named revision is not answered by another commit's read.
+        const fallBack = !bundled && revision === null && !signal.aborted && unanswered(err);
+        const kept = fallBack ? newestKeptRead(client, repo) : undefined;
+        if (kept) {
+          const copy = { ...kept };
+          KEPT.set(copy, fallbackReason(err));
+          client.setQueryData(repoKey(repo, copy.sha), copy);
+          return copy;
+        }
         if (!bundled) throw err;
         const copy = { ...bundled };
         FALLBACKS.set(copy, fallbackReason(err));

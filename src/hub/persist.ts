@@ -11,6 +11,7 @@ import type { Query, QueryClient } from "@tanstack/react-query";
 import { createAsyncStoragePersister } from "@tanstack/query-async-storage-persister";
 import type { PersistedClient, PersistQueryClientOptions } from "@tanstack/react-query-persist-client";
 import { catalogSha } from "./catalogIndex.ts";
+import { isEarly } from "./readProgress.ts";
 import { isCommitSha } from "./repoId.ts";
 import type { TabStorage } from "./settings.ts";
 
@@ -37,12 +38,12 @@ export function repoKey(repo: string, revision: string | null) {
   return ["repo", repo, revision ?? ""] as const;
 }
 
-/** Kept across visits: a finished read at a sha that the bundled catalog does not already hold. */
+/** Kept across visits: a finished read at a sha that the bundled catalog does not already hold (not an early snapshot). */
 export function isKeptRead(query: Pick<Query, "queryKey" | "state">): boolean {
   const [kind, repo, revision] = query.queryKey;
   if (kind !== "repo" || typeof repo !== "string" || typeof revision !== "string" || !isCommitSha(revision))
     return false;
-  if (query.state.status !== "success") return false;
+  if (query.state.status !== "success" || isEarly(query.state.data)) return false;
   return catalogSha(repo) !== revision;
 }
 
@@ -77,7 +78,9 @@ export function snapshotPersistence(
   storage: TabStorage | null,
   maxChars = SNAPSHOT_CACHE_MAX_CHARS,
 ): Omit<PersistQueryClientOptions, "queryClient"> {
-  client.setQueryDefaults(["repo"], { gcTime: Infinity });
+  // A restored read keeps its own object when an equal one is set over it (no structural sharing), as every
+  // repo query does (queries.ts): the copy the page falls back on is told apart from the Hub's by identity.
+  client.setQueryDefaults(["repo"], { gcTime: Infinity, structuralSharing: false });
   const lastUse = new Map<string, number>();
   client.getQueryCache().subscribe((event) => {
     if (event.type === "observerAdded" || (event.type === "updated" && event.action.type === "success"))

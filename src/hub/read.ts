@@ -37,6 +37,7 @@ import {
 import { configCeilingError } from "./limits.ts";
 import { readGgufHeader } from "./gguf.ts";
 import { ggufHeaderPaths } from "./ggufFiles.ts";
+import { markEarly } from "./readProgress.ts";
 import { firstIssue, jsonObjectSchema, MAX_REPO_FILES, modelInfoSchema, type ModelInfo } from "./schemas.ts";
 import { checkToken } from "./settings.ts";
 import { DEFAULT_HUB_TIMEOUT_MS, onceMoreIfTimedOut, timedFetch } from "./timeout.ts";
@@ -366,7 +367,8 @@ export async function readRepo(
   ]);
   const ggufHeaders: Record<string, GgufHeader> = firstHeader ? { [firstHeader[0]]: firstHeader[1] } : {};
   const snapshotNow = (): RepoSnapshot => snapshotOf(repo, sha, info, files, jsons, { ...ggufHeaders });
-  if (otherPaths.length > 0 && onProgress) onProgress({ ...progress, headersTotal, snapshot: snapshotNow() });
+  if (otherPaths.length > 0 && onProgress)
+    onProgress({ ...progress, headersTotal, snapshot: markEarly(snapshotNow()) });
   await inParallel(
     otherPaths.map((path) => async () => {
       const [p, header] = await readHeader(path);

@@ -35,6 +35,22 @@ export function readProgressOf(repo: string): RepoReadProgress | undefined {
   return byRepo.get(repo);
 }
 
+/**
+ * Snapshots handed out before their read ended (a GGUF repo's first header in, the other quants planned by
+ * their file names): planned from at once, but never kept across visits as the read at their sha (persist.ts),
+ * where a pinned link would take one for the whole read and never ask the Hub again.
+ */
+const EARLY = new WeakSet<object>();
+
+export function markEarly(snapshot: RepoSnapshot): RepoSnapshot {
+  EARLY.add(snapshot);
+  return snapshot;
+}
+
+export function isEarly(value: unknown): boolean {
+  return typeof value === "object" && value !== null && EARLY.has(value);
+}
+
 export function subscribeReadProgress(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { cardsLabel, groupNodes } from "../cluster/groups.ts";
-import { importCluster } from "../cluster/import.ts";
+import { importCluster, KUBECTL_NODES_ALLOWED, MAX_JSON_IMPORT_CHARS } from "../cluster/import.ts";
 import { formatMessage, type ImportResult } from "../cluster/messages.ts";
 import type { Cluster } from "../plan/index.ts";
 import { readTextFile, TextFileInput } from "./TextFileInput.tsx";
@@ -16,16 +16,14 @@ interface ImportDialogProps {
 }
 
 /**
- * A file larger than this is not an inventory. `kubectl get nodes -o json`
- * is the largest kind: ~12 KB a node with its images list (e2e/speed.spec.ts
- * builds one), so 64 MiB holds about 5,000 nodes; the 5 MiB limit before
- * refused a 1,000-node cluster.
+ * A file larger than the importer's JSON limit is not an inventory: `kubectl get nodes -o json` is the
+ * largest kind, and the 5 MiB limit before refused a 1,000-node cluster. A file's bytes are at least its
+ * characters, so the importer takes whatever this lets through.
  */
-const MAX_FILE_BYTES = 64 * 2 ** 20;
-const KUBECTL_BYTES_PER_NODE = 12_000;
+const MAX_FILE_BYTES = MAX_JSON_IMPORT_CHARS;
 /** Longest text the text box shows; a longer file is read but not drawn. */
 const MAX_SHOWN_CHARS = 1_000_000;
-const INVENTORY = `the inventory tool's output (nvidia-smi, kubectl, Slurm…; up to ${MAX_FILE_BYTES / 2 ** 20} MiB, about ${(Math.floor(MAX_FILE_BYTES / KUBECTL_BYTES_PER_NODE / 1000) * 1000).toLocaleString("en-US")} nodes of kubectl JSON)`;
+const INVENTORY = `the inventory tool's output (nvidia-smi, kubectl, Slurm…; up to ${MAX_FILE_BYTES / 2 ** 20} MiB, about ${KUBECTL_NODES_ALLOWED.toLocaleString("en-US")} nodes of kubectl JSON)`;
 
 export function ImportDialog({ onImport, onClose }: ImportDialogProps) {
   const id = useId();

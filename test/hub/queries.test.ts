@@ -2,7 +2,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { persistQueryClientRestore, persistQueryClientSave } from "@tanstack/react-query-persist-client";
 import { describe, expect, test } from "vitest";
 import { catalogSnapshot } from "../../scripts/lib/catalog.ts";
-import { hubFallbackReason, isBundled, repoQueryOptions } from "../../src/app/queries.ts";
+import { hubFallbackReason, isBundled, keptReadReason, repoQueryOptions } from "../../src/app/queries.ts";
 import { EXAMPLE_ENTRY } from "../../src/hub/catalog.ts";
 import { EXAMPLE_REPO } from "../../src/hub/catalogIndex.ts";
 import type { RepoSnapshot } from "../../src/plan/index.ts";
@@ -16,6 +16,13 @@ const SHA = "c1cd3da7ff0130842ea01b16f714c13181dd429e";
 
 function freshClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false } } });
+}
+
+/** A new page's client with what `storage` kept restored into it. */
+async function freshClientWith(storage: ReturnType<typeof memoryStorage>): Promise<QueryClient> {
+  const client = freshClient();
+  await persistQueryClientRestore({ queryClient: client, ...snapshotPersistence(client, storage) });
+  return client;
 }
 
 describe("repoQueryOptions", () => {
@@ -103,6 +110,74 @@ describe("repoQueryOptions", () => {
     );
     expect(again).toEqual(read);
     expect(second.requests).toHaveLength(0);
+  });
+
+  test("a GGUF read that fails after its first header keeps nothing across visits: the sha it pinned to is read again", async () => {
+    // Issue 19: the first header's snapshot answers the sha at once (the plan moves to it); a later header's 500
+    // fails the read. That early snapshot plans every other quant by its file name alone, so a new page must not
+    // take it as the read at that sha (pinned, it would never be read again).
+    const qwen = loadRecording("bartowski/Qwen2.5-14B-Instruct-GGUF");
+    const hub = fakeHub({ recordings: [qwen] });
+    const failing: typeof fetch = (input, init) =>
+      String(input).endsWith("-Q8_0.gguf")
+        ? Promise.resolve(new Response("", { status: 500 }))
+        : hub.fetch(input, init);
+    const storage = memoryStorage();
+    const page1 = freshClient();
+    const persistence1 = snapshotPersistence(page1, storage);
+    const repo = "bartowski/Qwen2.5-14B-Instruct-GGUF";
+    await expect(page1.fetchQuery(repoQueryOptions(repo, null, { hubUrl: HUB, fetch: failing }))).rejects.toThrow(
+      /status 500/,
+    );
+    const early = page1.getQueryData<RepoSnapshot>(repoKey(repo, qwen.info.sha));
+    expect(Object.keys(early?.ggufHeaders ?? {})).toHaveLength(1);
+    await persistQueryClientSave({ queryClient: page1, ...persistence1 });
+
+    const second = fakeHub({ recordings: [qwen] });
+    const page2 = freshClient();
+    await persistQueryClientRestore({ queryClient: page2, ...snapshotPersistence(page2, storage) });
+    const again = await page2.fetchQuery(repoQueryOptions(repo, qwen.info.sha, { hubUrl: HUB, fetch: second.fetch }));
+    expect(second.requests.length).toBeGreaterThan(0);
+    expect(Object.keys(again.ggufHeaders)).toHaveLength(10);
+  });
+
+  test("with the Hub unreachable, a repo read in an earlier visit is planned from that read, and says why (network first, then the query cache)", async () => {
+    const repo = "togethercomputer/RedPajama-INCITE-7B-Base";
+    const recording = loadRecording(repo);
+    const storage = memoryStorage();
+    const page1 = freshClient();
+    const persistence1 = snapshotPersistence(page1, storage);
+    const read = await page1.fetchQuery(
+      repoQueryOptions(repo, null, { hubUrl: HUB, fetch: fakeHub({ recordings: [recording] }).fetch }),
+    );
+    await persistQueryClientSave({ queryClient: page1, ...persistence1 });
+
+    const offline = fakeHub({ recordings: [recording], fault: "offline" });
+    const page2 = freshClient();
+    await persistQueryClientRestore({ queryClient: page2, ...snapshotPersistence(page2, storage) });
+    const again = await page2.fetchQuery(repoQueryOptions(repo, null, { hubUrl: HUB, fetch: offline.fetch }));
+    expect(offline.requests.length).toBeGreaterThan(0);
+    expect(again).toEqual(read);
+    expect(keptReadReason(again)).toBe("the Hub did not answer");
+    expect(isBundled(again)).toBe(false);
+    // The plan pins to the read's sha next: that key, restored from the earlier visit, answers with the copy too.
+    const pinned = page2.getQueryData<RepoSnapshot>(repoKey(repo, read.sha));
+    expect(pinned && keptReadReason(pinned)).toBe("the Hub did not answer");
+    // Nor for another commit, or a revision named: that read is not theirs.
+    const other = "2".repeat(40);
+    await expect(
+      page2.fetchQuery(repoQueryOptions(repo, other, { hubUrl: HUB, fetch: offline.fetch })),
+    ).rejects.toThrow(/cannot reach the Hub/);
+    await expect(page2.fetchQuery(repoQueryOptions(repo, "v2", { hubUrl: HUB, fetch: offline.fetch }))).rejects.toThrow(
+      /cannot reach the Hub/,
+    );
+    // A Hub that answers the repo is gone is not overruled by the copy.
+    const gone = fakeHub({ recordings: [] });
+    await expect(
+      freshClientWith(storage).then((page3) =>
+        page3.fetchQuery(repoQueryOptions(repo, null, { hubUrl: HUB, fetch: gone.fetch })),
+      ),
+    ).rejects.toThrow();
   });
 
   test("a read of main answers the sha it pinned to as well: pinning the plan costs no second read", async () => {
