@@ -330,6 +330,9 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs {
   };
 }
 
+/** A price as a person writes one: digits, an optional fraction and exponent; not hex, not a sign. */
+const DECIMAL = /^(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
+
 /** `--price h100-80g=2.5,l40s-48g=0.9`: dollars per card-hour by class; anything else is refused naming the pair. */
 function parsePrices(text: string): Record<string, number> {
   const prices: Record<string, number> = {};
@@ -338,20 +341,23 @@ function parsePrices(text: string): Record<string, number> {
     .map((p) => p.trim())
     .filter((p) => p !== "")) {
     const [cls, raw, extra] = pair.split("=");
-    const dollars = Number(raw);
+    // A decimal: Number() would also take "0x10" (16) without a word.
     if (
       !cls ||
       raw === undefined ||
       extra !== undefined ||
-      raw.trim() === "" ||
-      !Number.isFinite(dollars) ||
-      dollars < 0
+      !DECIMAL.test(raw.trim()) ||
+      !Number.isFinite(Number(raw))
     ) {
       throw new UsageError(
         `--price takes class=dollars per card-hour (a number 0 or more), e.g. h100-80g=2.5; not "${pair.slice(0, 60)}"`,
       );
     }
-    prices[cls.trim()] = dollars;
+    const name = cls.trim();
+    if (Object.hasOwn(prices, name)) {
+      throw new UsageError(`--price names "${name.slice(0, 60)}" twice: give each card class one price`);
+    }
+    prices[name] = Number(raw);
   }
   return prices;
 }

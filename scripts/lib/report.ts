@@ -26,7 +26,7 @@ function where(o: PlanOption): string {
 function lackWords(o: PlanOption): string {
   if (o.lacks?.kind === "fabric") return "no one fabric joins its nodes";
   if (o.lacks?.kind === "host-ram") return `node ${printable(o.lacks.nodeId)} lacks RAM`;
-  return `${o.moreCardsNeeded} more cards`;
+  return `${o.moreCardsNeeded} more card${o.moreCardsNeeded === 1 ? "" : "s"}`;
 }
 
 /** Under a refused or short option, what would make it run (what_to_buy in --json); nothing under one that runs. */

@@ -182,6 +182,17 @@ describe("a ranking the user chooses", () => {
     expect(priced?.costPerMtok).toBeCloseTo(2 * (c[0]?.costPerMtok ?? 0), 6);
   });
 
+  test("quality orders DeepSeek-R1-GGUF's quants by bits a weight, up to 16 (BF16 and Q8_0 before Q4_K_M before IQ1_S)", () => {
+    const r1 = planned("unsloth/DeepSeek-R1-GGUF", dgx(2));
+    const q = withWorkload(r1, { ...r1.workload, rankBy: "quality" }).options.filter((o) => o.fitsWorkload);
+    const bits = q.map((o) => Math.min(16, o.bitsPerWeight));
+    expect(bits.length).toBeGreaterThan(3);
+    expect(bits).toEqual([...bits].sort((a, b) => b - a));
+    // The repo's own spread: a 16-bit file first and a below-2-bit one last.
+    expect(bits[0]).toBeGreaterThanOrEqual(8);
+    expect(bits[bits.length - 1]).toBeLessThan(2);
+  });
+
   test("DeepSeek-R1-GGUF on two DGX nodes: fewest-cards no longer recommends the 1.58-bit quant over a Q4 or Q8 that fits, and says why", () => {
     const r1 = planned("unsloth/DeepSeek-R1-GGUF", dgx(2));
     const fitting = r1.options.filter((o) => o.fits);

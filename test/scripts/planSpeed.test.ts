@@ -129,6 +129,9 @@ describe("ranking and prices in npm run plan", () => {
     ],
     [["--price", "h100-80g=-1"], /--price takes class=dollars/],
     [["--price", "h100-80g=cheap"], /--price takes class=dollars/],
+    // Number() reads "0x10" as 16: taken without a word before, as was a class named twice (the last price won).
+    [["--price", "h100-80g=0x10"], /--price takes class=dollars.*not "h100-80g=0x10"/],
+    [["--price", "h100-80g=2,h100-80g=3"], /--price names "h100-80g" twice/],
     [["--sequences", "0"], /--sequences takes a whole number from 1 up/],
     // A class no card has was taken without a word, and cost stayed at the default $3.00 an hour.
     [["--price", "H100-80G=2"], /--price: no card class "H100-80G" in the cluster or the catalog.*h100-80g/],
