@@ -3,7 +3,7 @@
  * with the first one's commands, and, when nothing fits, why each
  * configuration was turned down, as the page's "Why not?" lists them.
  */
-import { cardsPerReplica, kvCacheLabel, placementLabel, type plan } from "../../src/plan/index.ts";
+import { cardsPerReplica, kvCacheLabel, offloadWords, placementLabel, type plan } from "../../src/plan/index.ts";
 import type { PlanOption, RankBy, Refusal, RepoSnapshot } from "../../src/plan/index.ts";
 import { artifactLabel } from "../../src/ui/format.ts";
 import { printable } from "./printable.ts";
@@ -19,7 +19,8 @@ function gib(bytes: number): string {
 
 /** Where an option runs, in the engine's one wording, made safe to print. */
 function where(o: PlanOption): string {
-  return printable(placementLabel(o.placement, o.engine));
+  const offload = offloadWords(o.placement);
+  return printable(placementLabel(o.placement, o.engine) + (offload === "" ? "" : ` (${offload})`));
 }
 
 /** What a refused option lacks, in a few words: cards, RAM on its node, or a fabric for its nodes. */
@@ -110,7 +111,11 @@ export function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof pla
       `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${where(o).padEnd(32)} ${printable(artifactLabel(o.artifact))} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}${rankFigure(o, result.workload.rankBy ?? "fewest-cards")}`,
     );
     lines.push(...buyLines(o));
-    if (i === 0) lines.push(...commandLines(o.commands));
+    // The first option's notes in full, as its commands; the others' count (they can run to a paragraph each).
+    const notes = o.notes ?? [];
+    if (i === 0) lines.push(...notes.map((n) => `      note: ${printable(n)}`), ...commandLines(o.commands));
+    else if (notes.length > 0)
+      lines.push(`      ${notes.length === 1 ? "1 note" : `${notes.length} notes`} (--json lists them)`);
   });
   if (result.options.length > OPTIONS_SHOWN)
     lines.push(`… ${result.options.length - OPTIONS_SHOWN} more (--json lists all)`);

@@ -16,7 +16,7 @@ export { contextFit, workloadPoolTokens, yarnFlagWords, type ContextFit } from "
 export { enumerate } from "./enumerate.ts";
 export { evaluate, largestFitting } from "./evaluate.ts";
 export { fewestFitting } from "./search.ts";
-export { tensorParallelProblem, placementLabel, cardsPerReplica, paretoFront } from "./placement.ts";
+export { tensorParallelProblem, placementLabel, offloadWords, cardsPerReplica, paretoFront } from "./placement.ts";
 export { rank, rankInOrder, compareOptions, quality, QUALITY_CAP_BITS, CPU_QUALITY_CAP_BITS } from "./rank.ts";
 export { shortfallOf, type Shortfall } from "./shortfall.ts";
 export { settingDefaultsOf, shareDefaultOf } from "./settingDefaults.ts";

@@ -95,6 +95,13 @@ export function placementLabel(p: Placement, engine?: Engine): string {
   return where(p.gpuClass, p.gpusPerNode, p.nodes, p.fabric) + (engine && serving(engine) ? splitWords(p) : "");
 }
 
+/** What llama.cpp keeps in host RAM, in words ("34 layers' experts in RAM", "40 layers on GPU"), or "" for none said. */
+export function offloadWords(p: Placement): string {
+  if (p.cpuMoeLayers > 0) return `${p.cpuMoeLayers} layers' experts in RAM`;
+  if (p.gpuLayers >= 0 && !p.cpu) return `${p.gpuLayers} layers on GPU`;
+  return "";
+}
+
 /**
  * How a vLLM/SGLang replica splits its cards when its width alone does not say: " (TP 2 × PP 3)", " (DP 4 × TP 2)",
  * and a mixture of experts' expert parallel (" (EP 8)"), which its TP-only twin on the same cards lacks.

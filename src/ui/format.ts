@@ -3,7 +3,7 @@
  * the engine could do happens here, only units and words.
  */
 import type { Engine, ModelShape, Placement } from "../plan/index.ts";
-import { kvCacheLabel } from "../plan/index.ts";
+import { kvCacheLabel, offloadWords } from "../plan/index.ts";
 import { GIB } from "../plan/index.ts";
 
 /**
@@ -91,8 +91,8 @@ export function parallelismLabel(placement: Placement): string {
   if (placement.tensorParallel > 1) parts.push(`TP ${placement.tensorParallel}`);
   if (placement.pipelineParallel > 1) parts.push(`PP ${placement.pipelineParallel}`);
   if (placement.expertParallel) parts.push("EP");
-  if (placement.cpuMoeLayers > 0) parts.push(`${placement.cpuMoeLayers} layers' experts in RAM`);
-  else if (placement.gpuLayers >= 0 && !placement.cpu) parts.push(`${placement.gpuLayers} layers on GPU`);
+  const offload = offloadWords(placement);
+  if (offload !== "") parts.push(offload);
   return parts.join(" · ");
 }
 

@@ -537,6 +537,8 @@ describe("the speed of Llama-3.3-70B Q8_0 on a 2 × RTX 4090 head with a CPU box
     expect(withCpu?.speed?.basis).toContain("GiB of weights in host RAM, read at 204.8 GB/s");
     const unknown = rpcOf([head, box()]);
     expect(unknown?.speed?.basis).toContain("host bandwidth unknown: 51.2 GB/s (2 × DDR4-3200) assumed");
+    // Said once: decode and prefill each assume it, and worded it apart, so the basis said it twice.
+    expect(unknown?.speed?.basis.match(/host bandwidth unknown/g)).toHaveLength(1);
     expect(unknown?.speed?.decodeTps).toBeLessThan(withCpu?.speed?.decodeTps ?? NaN);
   });
 

@@ -52,3 +52,24 @@ describe("what would make it run, under the option", () => {
     expect(text).toMatch(/to make it fit: \+\d+ GiB of RAM on node a lets `--n-cpu-moe 36` run it/);
   });
 });
+
+describe("what the text line says beyond the cards", () => {
+  const { result, text } = report("unsloth__DeepSeek-R1-GGUF", {
+    nodes: [h100s("a", "ib0", 8, 2048), h100s("b", "ib0", 8, 2048)],
+  });
+  const lines = text.split("\n");
+
+  test("an option that keeps experts in RAM says so on its line: two lines read '8 × h100-80g' alike before", () => {
+    const offloaded = result.options.find((o) => o.placement.cpuMoeLayers > 0 && o.placement.nodes === 1);
+    expect(offloaded).toBeDefined();
+    const line = lines.find((l) => l.includes(`(${offloaded?.placement.cpuMoeLayers} layers' experts in RAM)`));
+    expect(line).toContain("8 × h100-80g");
+  });
+
+  test("the first option's notes are printed under it; the others' are counted", () => {
+    const noted = result.options.slice(1, 20).filter((o) => (o.notes ?? []).length > 0).length;
+    expect(noted).toBeGreaterThan(0);
+    expect(lines.filter((l) => /^ {6}\d+ notes? \(--json lists them\)$/.test(l))).toHaveLength(noted);
+    for (const n of result.options[0]?.notes ?? []) expect(text).toContain(`note: ${n}`);
+  });
+});

@@ -6,7 +6,7 @@
  * over pipeline stages: one token visits them one after the other.
  */
 import { expertParallelCardBytes, touchedExpertShare } from "./experts.ts";
-import { cpuComputeMs, DEFAULT_HOST_GBPS } from "./host.ts";
+import { cpuComputeMs, DEFAULT_HOST_GBPS, HOST_BANDWIDTH_ASSUMED } from "./host.ts";
 import { expertExchangeMs, expertGroupReadBytes, tensorReduceLayers } from "./expertGroup.ts";
 import { allReduceMs, pipelineHopsMs, type WireTime } from "./links.ts";
 import { rpcMs } from "./rpc.ts";
@@ -61,7 +61,7 @@ export function decodeStepMs(
   let hostBw = layout.hostBandwidthGBps;
   if ((layout.cpuOnly || hostTouched > 0) && hostBw === null) {
     hostBw = DEFAULT_HOST_GBPS;
-    assumed.push(`host bandwidth unknown: ${DEFAULT_HOST_GBPS.toFixed(1)} GB/s (2 × DDR4-3200) assumed`);
+    assumed.push(HOST_BANDWIDTH_ASSUMED);
   }
   const deviceBw = layout.cpuOnly ? (hostBw ?? DEFAULT_HOST_GBPS) : (card.memBandwidthGBps ?? 0);
   const deviceBytes = layout.cpuOnly ? touchedBytes : touchedBytes - hostTouched;

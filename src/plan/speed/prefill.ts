@@ -7,7 +7,7 @@
  */
 import { cardCompute } from "./decode.ts";
 import { expertParallelCardBytes, touchedExpertShare } from "./experts.ts";
-import { cpuComputeMs, DEFAULT_HOST_GBPS } from "./host.ts";
+import { cpuComputeMs, DEFAULT_HOST_GBPS, HOST_BANDWIDTH_ASSUMED } from "./host.ts";
 import { expertExchangeMs, expertGroupReadBytes, tensorReduceLayers } from "./expertGroup.ts";
 import { allReduceMs, pipelineHopsMs } from "./links.ts";
 import { rpcMs } from "./rpc.ts";
@@ -81,8 +81,7 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
   let hostMs = 0;
   if (hostChunkBytes > 0) {
     const hostBw = layout.hostBandwidthGBps ?? DEFAULT_HOST_GBPS;
-    if (layout.hostBandwidthGBps === null)
-      assumed.push(`host bandwidth unknown: ${DEFAULT_HOST_GBPS.toFixed(1)} GB/s assumed`);
+    if (layout.hostBandwidthGBps === null) assumed.push(HOST_BANDWIDTH_ASSUMED);
     hostMs = (chunks * hostChunkBytes) / (hostBw * terms.bandwidthEfficiency * 1e6);
   }
 
