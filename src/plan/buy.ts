@@ -76,6 +76,15 @@ export function withPurchases(options: readonly PlanOption[], w: Workload): void
     const p = o.placement;
     if (o.lacks) {
       buys.push(lackChange(o, o.lacks));
+    } else if (o.moreCardsNeeded > 0 && p.nodes > 1 && p.fabric === "") {
+      // Fabric-less nodes no node's worth of cards holds (placements.ts moreNodesOnOneFabric): new nodes, and one fabric.
+      const newNodes = o.moreCardsNeeded / p.gpusPerNode;
+      const have = (p.nodeIds ?? []).slice(0, p.nodes - newNodes).join(" and ");
+      buys.push({
+        change: `+${o.moreCardsNeeded} ${p.gpuClass} as ${newNodes} more node${newNodes === 1 ? "" : "s"} of ${p.gpusPerNode}, on one fabric with ${have}: PP ${p.pipelineParallel} × TP ${p.tensorParallel} over ${p.nodes} nodes runs it`,
+        cardsAdded: o.moreCardsNeeded,
+        gpuClass: p.gpuClass,
+      });
     } else if (o.moreCardsNeeded > 0) {
       const head = p.nodes === 1 ? p.nodeIds?.[0] : undefined;
       const onNode = head !== undefined ? ` on node ${head}` : "";

@@ -219,3 +219,34 @@ describe("more RAM for the CPU option", () => {
     expect(withCard.some((o) => o.fits)).toBe(true);
   });
 });
+
+describe("one box that names no fabric, too small for the model (DeepSeek-R1 on 8 × L40S)", () => {
+  const l40s = (id: string, fabric: string): ClusterNode => ({
+    id,
+    fabric,
+    hostMemGib: 512,
+    hostFreeGib: 512,
+    devices: [{ class: "l40s-48g", count: 8, free: 8 }],
+  });
+  const onBox = planned("deepseek-ai__DeepSeek-R1", { nodes: [l40s("a", "")] });
+  const vllm = onBox.find((o) => o.engine === "vllm" && o.placement.gpuClass === "l40s-48g");
+
+  test("it lists the pipeline that more nodes on one fabric would run, and what to buy says both: nothing was said before", () => {
+    expect(vllm?.fits).toBe(false);
+    const change = vllm?.whatToBuy?.find((b) => b.gpuClass === "l40s-48g");
+    expect(change?.change).toMatch(
+      /^\+16 l40s-48g as 2 more nodes of 8, on one fabric with a: PP 3 × TP 8 over 3 nodes/,
+    );
+    expect(change?.cardsAdded).toBe(16);
+  });
+
+  test("the change applied, the plan runs it, and one node fewer does not", () => {
+    const three = planned("deepseek-ai__DeepSeek-R1", {
+      nodes: [l40s("a", "ib0"), l40s("n2", "ib0"), l40s("n3", "ib0")],
+    });
+    const run = three.find((o) => o.engine === "vllm" && o.placement.pipelineParallel === 3 && o.fits);
+    expect(run?.placement.tensorParallel).toBe(8);
+    const two = planned("deepseek-ai__DeepSeek-R1", { nodes: [l40s("a", "ib0"), l40s("n2", "ib0")] });
+    expect(two.some((o) => o.engine === "vllm" && o.fits)).toBe(false);
+  });
+});

@@ -271,7 +271,8 @@ function pipelineOptions(
   unjoinedPipeline({ a, engine, pool, mem, width, moe }, c, biggest?.nodes.length ?? 0, out);
   // Nothing the cluster has holds it: say how many more cards would, on the biggest fabric, or, with none, on the node.
   if (!biggest) {
-    moreCardsOnNode(a, engine, c, pool, mem, moe, out);
+    if (!moreCardsOnNode(a, engine, c, pool, mem, moe, out))
+      moreNodesOnOneFabric(a, engine, c, pool, mem, width, moe, out);
     return;
   }
   const have = biggest.nodes.length;
@@ -324,10 +325,10 @@ function moreCardsOnNode(
   mem: number,
   moe: boolean,
   out: Enumerated,
-): void {
+): boolean {
   const nodes = [...pool.fabrics.values()].flat();
   const richest = nodes.reduce<PoolNode | null>((best, n) => (!best || n.count > best.count ? n : best), null);
-  if (!richest) return;
+  if (!richest) return false;
   for (let wdt = richest.count + 1; wdt <= 8; wdt++) {
     if (tensorParallelProblem(c.shape, wdt)) continue;
     const ep = moe && wdt > 1;
@@ -350,7 +351,35 @@ function moreCardsOnNode(
     };
     if (c.problem(layout) !== null) continue;
     out.layouts.push({ ...layout, cardsShort: wdt - richest.count });
-    return;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Nodes that name no fabric and that no node's worth of cards would hold (DeepSeek-R1 on one 8 × L40S box): the
+ * fewest nodes of the node's own width, the box among them, that a pipeline over one fabric would hold, listed
+ * short of the nodes' cards; what to buy then names the nodes and the fabric ("+16 l40s-48g: 2 more nodes …").
+ */
+function moreNodesOnOneFabric(
+  a: Artifact,
+  engine: "vllm" | "sglang",
+  c: EnumContext,
+  pool: ClassPool,
+  mem: number,
+  width: number,
+  moe: boolean,
+  out: Enumerated,
+): void {
+  const able = [...pool.fabrics.values()].flat().filter((n) => n.count >= width);
+  if (able.length === 0) return;
+  const order = fabricOrder(able, width);
+  for (let n = able.length + 1; n <= 64; n++) {
+    const layout = pipelineLayout(a, engine, c, pool, mem, width, n, "", moe, order, (n - able.length) * width);
+    if (c.problem({ ...layout, cardsShort: 0 }) === null) {
+      out.layouts.push(layout);
+      return;
+    }
   }
 }
 
