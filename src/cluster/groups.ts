@@ -1,6 +1,6 @@
 /**
  * Identical nodes as one group: a cluster of 40 DGX H100 on ib0 is one row
- * ("40 × 8 × h100-80g, ib0"), edited once for all of them, not 40 forms
+ * ("40 nodes of 8 × h100-80g, ib0"), edited once for all of them, not 40 forms
  * (issue 19: 480 nodes drew 3,869 form controls and took seconds). Nodes are
  * identical when all but their id is equal: fabric, RAM, free RAM and every
  * card group. Pure functions; each edit returns a new cluster.
@@ -39,11 +39,18 @@ export function cardsLabel(node: ClusterNode): string {
   return node.devices.map((d) => `${d.count} × ${d.class}${d.free === d.count ? "" : ` (${d.free} free)`}`).join(" + ");
 }
 
-/** "40 × 8 × h100-80g, ib0": the group's row title. */
+/**
+ * "40 nodes of 8 × h100-80g, ib0": the group's row title. It says "nodes" in words: "40 × (8 × h100-80g)"
+ * read as a formula, not as forty machines. The model has no node kind to name ("DGX H100"), so the cards say it.
+ */
 export function groupLabel(group: NodeGroup): string {
-  const cards = cardsLabel(group.node);
   const count = group.indices.length;
-  return `${count === 1 ? "" : `${count} × `}${count === 1 ? cards : `(${cards})`}${group.node.fabric ? `, ${group.node.fabric}` : ""}`;
+  const cards = cardsLabel(group.node);
+  const nodes =
+    count === 1
+      ? cards
+      : `${count.toLocaleString("en-US")} nodes${group.node.devices.length === 0 ? ", " : " of "}${cards}`;
+  return `${nodes}${group.node.fabric ? `, ${group.node.fabric}` : ""}`;
 }
 
 /** Every node of the group changed the same way (its id kept). */

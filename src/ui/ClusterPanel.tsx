@@ -233,7 +233,7 @@ function NodeRows({
             actions={
               <>
                 <NumberField
-                  label={`Nodes in ${groupLabel(row.group)}`}
+                  label={`${groupLabel(row.group)} node count`}
                   visibleLabel="Nodes"
                   value={row.group.indices.length}
                   min={1}
@@ -318,7 +318,7 @@ function NodeActions({
 
 interface NodeEditorProps {
   node: ClusterNode;
-  /** "Node 3", or a group's "40 × (8 × h100-80g), ib0": the legend, and the start of every field's name. */
+  /** "Node 3", or a group's "40 nodes of 8 × h100-80g, ib0": the legend, and the start of every field's name. */
   title: string;
   subtitle?: string;
   /** What the validation says of each of its fields. */

@@ -22,7 +22,7 @@ describe("identical nodes as one group", () => {
   test("groups by all but the id, in the order each first appears", () => {
     const groups = groupNodes(cluster);
     expect(groups.map((g) => g.indices.length)).toEqual([39, 1, 1]);
-    expect(groups.map(groupLabel)).toEqual(["39 × (8 × h100-80g), ib0", "8 × h100-80g (6 free), ib0", "CPU only"]);
+    expect(groups.map(groupLabel)).toEqual(["39 nodes of 8 × h100-80g, ib0", "8 × h100-80g (6 free), ib0", "CPU only"]);
     expect(groups[1]?.indices).toEqual([7]);
   });
 
@@ -46,6 +46,16 @@ describe("identical nodes as one group", () => {
     const shrunk = resizeGroup(cluster, big, 2);
     expect(shrunk.nodes.map((n) => n.id)).toEqual(["dgx-1", "dgx-2", "dgx-8", "cpu-1"]);
     expect(removeGroup(cluster, big).nodes.map((n) => n.id)).toEqual(["dgx-8", "cpu-1"]);
+  });
+
+  test("a group's title counts its nodes in words, so it does not read as a product of cards (issue 19)", () => {
+    const cpu = { id: "c", fabric: "", hostMemGib: 64, hostFreeGib: 64, devices: [] };
+    const titles = [
+      groupLabel({ indices: Array.from({ length: 1000 }, (_, i) => i), node: dgx("x") }),
+      groupLabel({ indices: [0, 1, 2], node: cpu }),
+      groupLabel({ indices: [0], node: cpu }),
+    ];
+    expect(titles).toEqual(["1,000 nodes of 8 × h100-80g, ib0", "3 nodes, CPU only", "CPU only"]);
   });
 
   test("a node's cards in a line", () => {
