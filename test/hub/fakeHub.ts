@@ -85,10 +85,39 @@ export interface FakeHubOptions {
   latencyMs?: number;
 }
 
-/** Facts of a header as typed GGUF metadata; the vocabulary is rebuilt at its real length. */
+/** A long array as recorded: its length and, for strings, their total bytes (the strings were not recorded). */
+interface ArrayFact {
+  array: "string" | "int32";
+  count: number;
+  bytes?: number;
+}
+
+/** A text recorded by its length only, beginning with its recorded start. */
+interface TextFact {
+  text: string;
+  bytes: number;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** count strings of `bytes` bytes in all, each within a byte of the mean; merges look like "Ġa b". */
+function stringsOf(count: number, bytes: number, merge: boolean): string[] {
+  const floor = Math.floor(bytes / count);
+  const longer = bytes - floor * count;
+  return Array.from({ length: count }, (_, i) => {
+    const n = floor + (i < longer ? 1 : 0);
+    const core = merge && n >= 5 ? `Ġ${"a".repeat(n - 4)} b` : `t${i}`;
+    return core.length >= n ? core.slice(0, n) : core + "_".repeat(n - new TextEncoder().encode(core).length);
+  });
+}
+
+/** Facts of a header as typed GGUF metadata; long arrays are rebuilt at their real lengths and bytes. */
 function typedFacts(facts: Record<string, unknown>): GGUFTypedMetadata {
   const kv: Record<string, { value: unknown; type: GGUFValueType; subType?: GGUFValueType }> = {};
   for (const [key, value] of Object.entries(facts)) {
+    if (key === "gguf.tensors") continue;
     if (key === "tokenizer.ggml.tokens.count" && typeof value === "number") {
       // Real token strings were not recorded, only their count; each stands in as a short string.
       kv["tokenizer.ggml.tokens"] = {
@@ -96,15 +125,69 @@ function typedFacts(facts: Record<string, unknown>): GGUFTypedMetadata {
         type: GGUFValueType.ARRAY,
         subType: GGUFValueType.STRING,
       };
-    } else if (typeof value === "string") kv[key] = { value, type: GGUFValueType.STRING };
+    } else if (isObject(value) && "array" in value) {
+      const a = value as unknown as ArrayFact;
+      kv[key] =
+        a.array === "int32"
+          ? { value: new Array<number>(a.count).fill(1), type: GGUFValueType.ARRAY, subType: GGUFValueType.INT32 }
+          : {
+              value: stringsOf(a.count, a.bytes ?? a.count * 8, key.endsWith(".merges")),
+              type: GGUFValueType.ARRAY,
+              subType: GGUFValueType.STRING,
+            };
+    } else if (isObject(value) && "bytes" in value) {
+      const t = value as unknown as TextFact;
+      kv[key] = { value: t.text.padEnd(t.bytes, " "), type: GGUFValueType.STRING };
+    } else if (isObject(value) && typeof value.f32 === "number") kv[key] = { value: value.f32, type: GGUFValueType.FLOAT32 };
+    else if (Array.isArray(value))
+      kv[key] = { value, type: GGUFValueType.ARRAY, subType: GGUFValueType.STRING };
+    else if (typeof value === "string") kv[key] = { value, type: GGUFValueType.STRING };
+    else if (typeof value === "boolean") kv[key] = { value, type: GGUFValueType.BOOL };
     else if (typeof value === "number") kv[key] = { value, type: GGUFValueType.UINT32 };
   }
   return {
     version: { value: 3, type: GGUFValueType.UINT32 },
-    tensor_count: { value: 0n, type: GGUFValueType.UINT64 },
+    tensor_count: { value: BigInt(tensorsOf(facts).length), type: GGUFValueType.UINT64 },
     kv_count: { value: BigInt(Object.keys(kv).length), type: GGUFValueType.UINT64 },
     ...kv,
   } as GGUFTypedMetadata;
+}
+
+/** The recorded tensor infos, "name|dims|ggml type" each. */
+function tensorsOf(facts: Record<string, unknown>): { name: string; shape: number[]; type: number }[] {
+  const list = facts["gguf.tensors"];
+  if (!Array.isArray(list)) return [];
+  return (list as string[]).map((line) => {
+    const [name = "", dims = "", type = "0"] = line.split("|");
+    return { name, shape: dims.split(",").map(Number), type: Number(type) };
+  });
+}
+
+/** Tensor infos as the GGUF spec lays them out, after the key-values; offsets in index order, 32-byte aligned. */
+function tensorInfoBytes(tensors: { name: string; shape: number[]; type: number }[]): Uint8Array {
+  const enc = new TextEncoder();
+  const names = tensors.map((t) => enc.encode(t.name));
+  const size = names.reduce((s, n, i) => s + 8 + n.length + 4 + 8 * (tensors[i]?.shape.length ?? 0) + 4 + 8, 0);
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  let at = 0;
+  tensors.forEach((t, i) => {
+    const name = names[i] ?? new Uint8Array(0);
+    view.setBigUint64(at, BigInt(name.length), true);
+    out.set(name, at + 8);
+    at += 8 + name.length;
+    view.setUint32(at, t.shape.length, true);
+    at += 4;
+    for (const d of t.shape) {
+      view.setBigUint64(at, BigInt(d), true);
+      at += 8;
+    }
+    view.setUint32(at, t.type, true);
+    // The data offset is not read by the planner; 0 keeps the bytes a pure function of the recording.
+    view.setBigUint64(at + 4, 0n, true);
+    at += 12;
+  });
+  return out;
 }
 
 /** Header facts for a GGUF file: those recorded for it, else none (an empty but valid header). */
@@ -112,12 +195,18 @@ function factsFor(rec: Recording, path: string): Record<string, unknown> {
   return rec.ggufFacts[path] ?? {};
 }
 
+const ALIGNMENT = 32;
 const headerCache = new Map<string, Uint8Array>();
 export function ggufHeaderBytes(rec: Recording, path: string): Uint8Array {
   const key = `${rec.info.id}/${path}`;
   let bytes = headerCache.get(key);
   if (!bytes) {
-    bytes = serializeGgufMetadata(typedFacts(factsFor(rec, path)));
+    const facts = factsFor(rec, path);
+    const kvs = serializeGgufMetadata(typedFacts(facts), { alignment: 1 });
+    const infos = tensorInfoBytes(tensorsOf(facts));
+    bytes = new Uint8Array(Math.ceil((kvs.length + infos.length) / ALIGNMENT) * ALIGNMENT);
+    bytes.set(kvs);
+    bytes.set(infos, kvs.length);
     headerCache.set(key, bytes);
   }
   return bytes;
