@@ -7,7 +7,9 @@
  * `gguf()` takes fetch, headers, typedMetadata, computeParametersCount
  * only): in the page that blocked for seconds a file (issue 19). Here a
  * long array is stepped over by its elements' lengths, never decoded, and
- * the read stops at the end of the tensor infos. The layout follows the
+ * the read stops at the end of the tensor infos. When the bytes run out, it says
+ * where the header likely ends, from the array lengths read so far, so the
+ * reader asks for the rest in one request (issue 19). The layout follows the
  * GGUF spec: https://github.com/ggml-org/ggml/blob/master/docs/gguf.md
  *
  * Pure (no DOM, no fetch): it runs in the header worker and, in Node, inline.

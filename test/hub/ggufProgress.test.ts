@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { headerFromParse } from "../../src/hub/gguf.ts";
 import { parseGgufHeader } from "../../src/hub/ggufParse.ts";
 import { readRepo, type ReadProgress } from "../../src/hub/read.ts";
-import { readModel } from "../../src/plan/index.ts";
+import { ggmlTypeBytes, readModel } from "../../src/plan/index.ts";
 import { fakeHub, ggufHeaderBytes, loadRecording } from "./fakeHub.ts";
 
 const HUB = "https://hub.test";
@@ -116,6 +116,27 @@ describe("the header parse", () => {
     expect(parsed.header.metadata["tokenizer.ggml.merges.count"]).toBe(151_387);
     expect(parsed.header.tensors).toHaveLength(579);
   });
+
+  test.each(["Q8_0", "Q6_K_L", "Q5_K_L", "Q5_K_M", "Q4_K_L", "Q4_K_M"])(
+    "of %s, with its tensors' bytes, is the file's listed size to the byte",
+    (quant) => {
+      const path = `Qwen2.5-14B-Instruct-${quant}.gguf`;
+      const parsed = parseGgufHeader(ggufHeaderBytes(QWEN, path));
+      if (parsed.kind !== "header") throw new Error("the whole header did not parse");
+      // Each tensor's size is a multiple of 32 bytes here, so no alignment padding lies between them.
+      const data = (parsed.header.tensors ?? []).reduce(
+        (sum, t) =>
+          sum +
+          ggmlTypeBytes(
+            t.type,
+            t.shape.reduce((a, b) => a * b, 1),
+          ),
+        0,
+      );
+      const listed = QWEN.info.siblings.find((f) => f.rfilename === path)?.size;
+      expect(parsed.header.tensorDataOffsetBytes + data).toBe(listed);
+    },
+  );
 
   test("after the first 2 MB, says where the header ends from the lengths it read: one request fetches the rest", () => {
     const part = parseGgufHeader(ggufHeaderBytes(QWEN, Q8_0).subarray(0, 2_000_000));
