@@ -798,13 +798,18 @@ test("a 10-quant GGUF repo of a 152k vocabulary plans after ≤ 2 header reads a
   await expect(page.getByText(/planned from the first/)).toBeVisible({ timeout: 30_000 });
   // Qwen2.5-14B: 48 layers (its config.json num_hidden_layers, the header facts recorded).
   await expect(page.locator(".model-summary")).toContainText("48 layers", { timeout: 30_000 });
-  // The first header is the first by path (src/hub/read.ts): its range requests are what the first plan cost.
+  // The first header is the first by path (src/hub/read.ts), and the others are asked for only once it is in:
+  // the requests up to its last one are what the first plan was made from.
   const firstFile = "Qwen2.5-14B-Instruct-IQ3_XS.gguf";
-  const atFirstPlan = network.hubRanges
-    .slice(before)
-    .filter((r, i) => r !== null && (network.hubRequests[before + i] ?? "").endsWith(firstFile));
-  const firstPlanBytes = atFirstPlan.reduce((sum, r) => {
-    const m = /bytes=(\d+)-(\d+)/.exec(r ?? "");
+  const requests = network.hubRequests.slice(before);
+  const ranges = network.hubRanges.slice(before);
+  const upTo = requests.findLastIndex((u) => u.endsWith(firstFile)) + 1;
+  const atFirstPlan = ranges
+    .slice(0, upTo)
+    .flatMap((r, i) => (r === null ? [] : [{ url: requests[i] ?? "", range: r }]));
+  const headerReads = new Set(atFirstPlan.map((r) => r.url)).size;
+  const firstPlanBytes = atFirstPlan.reduce((sum, { range }) => {
+    const m = /bytes=(\d+)-(\d+)/.exec(range);
     return sum + (m ? Number(m[2]) - Number(m[1]) + 1 : 0);
   }, 0);
   // Every header read: the progress line goes when the read ends.
@@ -813,14 +818,16 @@ test("a 10-quant GGUF repo of a 152k vocabulary plans after ≤ 2 header reads a
   const longTasks = await page.evaluate(() => (window as unknown as { longTasksMs: number[] }).longTasksMs);
   const longest = Math.max(0, ...longTasks);
   console.log(
-    `GGUF repo ${GGUF_REPO}: first plan after ${atFirstPlan.length} range requests (${(firstPlanBytes / 1e6).toFixed(1)} MB asked); all 10 headers: ${allRanges} range requests; ${longTasks.length} long tasks, longest ${longest.toFixed(0)} ms`,
+    `GGUF repo ${GGUF_REPO}: first plan after ${headerReads} header read(s), ${atFirstPlan.length} range requests (${atFirstPlan.map((r) => r.range).join(", ")}; ${(firstPlanBytes / 1e6).toFixed(2)} MB asked); all 10 headers: ${allRanges} range requests; ${longTasks.length} long tasks, longest ${longest.toFixed(0)} ms`,
   );
   test.info().annotations.push({
     type: "GGUF repo",
-    description: `${atFirstPlan.length} ranges / ${(firstPlanBytes / 1e6).toFixed(1)} MB to first plan; longest task ${longest.toFixed(0)} ms`,
+    description: `${headerReads} header reads, ${atFirstPlan.length} ranges / ${(firstPlanBytes / 1e6).toFixed(2)} MB to first plan; longest task ${longest.toFixed(0)} ms`,
   });
-  expect(atFirstPlan.length).toBeLessThanOrEqual(2 * 2);
-  expect(firstPlanBytes).toBeLessThanOrEqual(8 * 2 ** 20);
+  // Issue 19: ≤ 2 header reads and ≤ 8 MB; the recorded header is a real file's 5.97 MB, read in 2 requests.
+  expect(headerReads).toBeLessThanOrEqual(2);
+  expect(firstPlanBytes).toBeLessThanOrEqual(8e6);
+  expect(atFirstPlan.length).toBeLessThanOrEqual(2);
   // Wall-clock, as the slider's guard: scaled by the machine's load per core (a share of a core makes every task longer).
   expect(longest).toBeLessThanOrEqual(
     GGUF_LONG_TASK_LIMIT_MS * Math.max(1, (loadavg()[0] ?? 0) / availableParallelism()),

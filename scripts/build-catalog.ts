@@ -26,6 +26,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { readConfigJson } from "../src/hub/configJson.ts";
+import { qwen25HeaderFacts } from "./lib/qwen25GgufHeader.ts";
 import type { CatalogCompaction } from "../src/hub/catalog.ts";
 import { compactQuantConfig } from "./lib/compactQuant.ts";
 import type { RepoFile, RepoSnapshot } from "../src/plan/index.ts";
@@ -465,11 +466,9 @@ function buildRecordings(): void {
     writeJson(join(dir, "nvidia__Qwen3-235B-A22B-NVFP4.json"), rec);
   }
   // 6. GGUF-only (no config.json): 10 single files with exact sizes; the fixture saw no header, so the
-  //    header facts are the same model's config.json (Qwen/Qwen2.5-14B-Instruct) under llama.cpp's GGUF keys.
+  //    header is rebuilt at a real file's keys and sizes (scripts/lib/qwen25GgufHeader.ts).
   {
     const f = load("bartowski/Qwen2.5-14B-Instruct-GGUF");
-    const base = load("Qwen/Qwen2.5-14B-Instruct");
-    const c = base.config ?? {};
     /** llama.cpp's llama_ftype of each file's quant; bartowski's _L/_XL files are their base type (Q8_0 embeddings aside). */
     const FTYPE: Record<string, number> = {
       Q8_0: 7,
@@ -486,27 +485,16 @@ function buildRecordings(): void {
     const facts: Record<string, Record<string, unknown>> = {};
     for (const file of exactFiles(f)) {
       const quant = /-([A-Z0-9_]+)\.gguf$/.exec(file.path)?.[1] ?? "";
-      facts[file.path] = {
-        "general.architecture": "qwen2",
-        "general.name": "Qwen2.5 14B Instruct",
-        "general.file_type": FTYPE[quant],
-        "qwen2.block_count": c.num_hidden_layers,
-        // convert_hf_to_gguf.py writes max_position_embeddings here (Qwen's own GGUFs say 131072: their yarn note).
-        "qwen2.context_length": c.max_position_embeddings,
-        "qwen2.embedding_length": c.hidden_size,
-        "qwen2.feed_forward_length": c.intermediate_size,
-        "qwen2.attention.head_count": c.num_attention_heads,
-        "qwen2.attention.head_count_kv": c.num_key_value_heads,
-        "tokenizer.ggml.model": "gpt2",
-        "tokenizer.ggml.tokens.count": c.vocab_size,
-      };
+      const ftype = FTYPE[quant];
+      if (ftype === undefined) throw new Error(`no llama_ftype for ${file.path}`);
+      facts[file.path] = qwen25HeaderFacts(quant, ftype);
     }
     const rec: Recording = {
       source: [
         note(f.id),
         ...f.sources,
         "sha: not seen in the sources; a placeholder of 40 threes.",
-        "Header facts: NOT read from these files (the fixture saw none). They are test/fixtures/models/Qwen__Qwen2.5-14B-Instruct.json's config.json under llama.cpp's GGUF key names (convert_hf_to_gguf.py: num_hidden_layers -> block_count, max_position_embeddings -> context_length, hidden_size -> embedding_length, intermediate_size -> feed_forward_length, num_attention_heads -> attention.head_count, num_key_value_heads -> attention.head_count_kv, vocab_size -> tokens count); general.file_type is llama.cpp's llama_ftype of the quant each file name says.",
+        "Header facts: NOT read from these files (the fixture saw none). Keys, array lengths, string bytes and tensor infos at a real Qwen2.5-14B-Instruct GGUF's sizes, each from the sources in scripts/lib/qwen25GgufHeader.ts (ollama/ollama#8588's load log, qwen.tiktoken at x1ngzai/Qwen-VL-Chat-Int4@1cd721a, llama.cpp's quant recipes); the header is 5,968,000 bytes, the tensor data offset six of these files' sizes give to the byte. The chat template's text is not recorded (only its length).",
       ],
       info: info(f, "3".repeat(40), false, {}, exactFiles(f)),
       texts: {},

@@ -196,13 +196,16 @@ export async function readGgufHeader(
   const headers: Record<string, string> = ctx.accessToken ? { Authorization: `Bearer ${ctx.accessToken}` } : {};
   let bytes = new Uint8Array(0);
   let needBytes = GGUF_CHUNK_BYTES;
+  let estimateBytes = 0;
   try {
     for (;;) {
       if (seen.totalBytes !== null && bytes.length >= seen.totalBytes) {
         throw truncatedError(ctx, `the header needs more than ${needBytes} bytes, the file has ${seen.totalBytes}`);
       }
-      // At least one chunk more, or as far as the parse said it needs.
-      const end = Math.max(bytes.length + GGUF_CHUNK_BYTES, needBytes) - 1;
+      // At least one chunk more, or as far as the parse said it needs, or (one request for the rest) to where it
+      // expects the header to end, from the array lengths read so far.
+      const end =
+        Math.max(bytes.length + GGUF_CHUNK_BYTES, needBytes, Math.min(estimateBytes, MAX_GGUF_HEADER_BYTES)) - 1;
       const res = await fetchRange(url, { headers: { ...headers, Range: `bytes=${bytes.length}-${end}` } });
       const chunk = new Uint8Array(await res.arrayBuffer());
       const grown = new Uint8Array(bytes.length + chunk.length);
@@ -213,6 +216,7 @@ export async function readGgufHeader(
       const result = await parseGgufBytes(bytes);
       if (result.kind === "more") {
         needBytes = result.needBytes;
+        estimateBytes = result.estimateBytes;
         continue;
       }
       const header = result.header;

@@ -7,7 +7,9 @@
  * `gguf()` takes fetch, headers, typedMetadata, computeParametersCount
  * only): in the page that blocked for seconds a file (issue 19). Here a
  * long array is stepped over by its elements' lengths, never decoded, and
- * the read stops at the end of the tensor infos. The layout follows the
+ * the read stops at the end of the tensor infos. When the bytes run out, it says
+ * where the header likely ends, from the array lengths read so far, so the
+ * reader asks for the rest in one request (issue 19). The layout follows the
  * GGUF spec: https://github.com/ggml-org/ggml/blob/master/docs/gguf.md
  *
  * Pure (no DOM, no fetch): it runs in the header worker and, in Node, inline.
@@ -30,12 +32,22 @@ const FIXED_BYTES: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4
 const STRING = 8;
 const ARRAY = 9;
 
-/** What the parse needs next: the header, or at least this many bytes from the start of the file. */
-export type GgufParseResult = { kind: "header"; header: GgufHeader } | { kind: "more"; needBytes: number };
+/**
+ * What the parse needs next: the header, or at least this many bytes from the start of the file, and where
+ * the header likely ends (estimateBytes, from the array lengths read so far), so one request can fetch the rest.
+ */
+export type GgufParseResult =
+  { kind: "header"; header: GgufHeader } | { kind: "more"; needBytes: number; estimateBytes: number };
 
 /** Thrown inside the parse when a value runs past the bytes fetched so far. */
 class NeedMore {
-  constructor(readonly needBytes: number) {}
+  constructor(
+    readonly needBytes: number,
+    /** Where the value being read (or, from the key-value loop, the header) likely ends, from the lengths known. */
+    readonly endBytes?: number,
+    /** That array's length and its elements' mean bytes (with their 8-byte lengths). */
+    readonly array?: { count: number; meanBytes: number },
+  ) {}
 }
 
 /** A malformed header: the message says which field. */
@@ -137,7 +149,7 @@ function safeScalar(value: GgufValue | bigint): GgufValue | undefined {
 }
 
 /** One array: short arrays of numbers or booleans are kept, every other is stepped over and kept as its length. */
-function readArray(c: Cursor, depth: number): { value?: GgufValue; count: number } {
+function readArray(c: Cursor, depth: number): { value?: GgufValue; count: number; meanBytes?: number } {
   const type = c.u32();
   const count = c.size();
   if (count > MAX_ARRAY_LENGTH) throw new GgufFormatError(`an array of ${count} elements, past any real header's`);
@@ -158,8 +170,20 @@ function readArray(c: Cursor, depth: number): { value?: GgufValue; count: number
   }
   if (type === STRING) {
     // The vocabulary: each string stepped over by its length, never decoded.
-    for (let i = 0; i < count; i++) c.skip(c.size());
-    return { count };
+    const start = c.offset;
+    let element = start;
+    let i = 0;
+    try {
+      for (; i < count; i++) {
+        element = c.offset;
+        c.skip(c.size());
+      }
+    } catch (err) {
+      if (!(err instanceof NeedMore) || i === 0) throw err;
+      const meanBytes = (element - start) / i;
+      throw new NeedMore(err.needBytes, start + count * meanBytes, { count, meanBytes });
+    }
+    return { count, meanBytes: count > 0 ? (c.offset - start) / count : 0 };
   }
   if (type === ARRAY) {
     if (depth >= 2) throw new GgufFormatError("arrays nested deeper than any real header's");
@@ -167,6 +191,58 @@ function readArray(c: Cursor, depth: number): { value?: GgufValue; count: number
     return { count };
   }
   throw new GgufFormatError(`an array of unknown value type ${type}`);
+}
+
+function readTensorInfo(c: Cursor, tensors: NonNullable<GgufHeader["tensors"]>): void {
+  const name = c.string();
+  const dims = c.u32();
+  if (dims > MAX_DIMS) throw new GgufFormatError(`tensor ${name} has ${dims} dimensions, past GGML's ${MAX_DIMS}`);
+  const shape: number[] = [];
+  for (let d = 0; d < dims; d++) shape.push(c.size());
+  const type = c.u32();
+  c.skip(8); // the tensor's offset in the data section: not needed for the plan
+  tensors.push({ name, shape, type });
+}
+
+const TOKENS = "tokenizer.ggml.tokens";
+/**
+ * The per-token arrays llama.cpp's writers put after the tokens, in order (gguf-py: add_token_list, then
+ * add_token_scores, add_token_types; SpecialVocab's merges after): scores for a SentencePiece vocabulary
+ * ("llama"), merges for a BPE one ("gpt2"), each merge two halves of a token and a space.
+ */
+const AFTER_TOKENS: { key: string; model?: string; bytes: (tokens: number, tokenMean: number) => number }[] = [
+  { key: "tokenizer.ggml.scores", model: "llama", bytes: (n) => 4 * n },
+  { key: "tokenizer.ggml.token_type", bytes: (n) => 4 * n },
+  { key: "tokenizer.ggml.merges", model: "gpt2", bytes: (n, mean) => n * (mean + 1) },
+];
+/** A tensor info's bytes, a little over a dense model's mean (8 + ~25 name + 4 + 2 × 8 dims + 4 + 8). */
+const TENSOR_INFO_BYTES = 80;
+/** The short keys after the vocabulary (ids, flags, a chat template of a few KB). */
+const SLACK_BYTES = 64 * 1024;
+
+/** Where the header likely ends, when the bytes ran out among its key-values: sized from the lengths known. */
+function headerEndEstimate(
+  err: NeedMore,
+  metadata: Record<string, GgufValue>,
+  key: string,
+  tokenMeanBytes: number,
+  tensorCount: number,
+): number {
+  let end = err.endBytes ?? err.needBytes;
+  const inTokens = key === TOKENS && err.array !== undefined;
+  const tokens = inTokens ? err.array?.count : metadata[`${TOKENS}.count`];
+  const mean = inTokens ? (err.array?.meanBytes ?? 0) : tokenMeanBytes;
+  if (typeof tokens === "number") {
+    const model = metadata["tokenizer.ggml.model"];
+    // The arrays after the one being read (after the tokens, when the bytes ran out in them or before).
+    const at = inTokens ? -1 : AFTER_TOKENS.findIndex((a) => a.key === key);
+    for (const a of AFTER_TOKENS.slice(at + 1)) {
+      if (a.model !== undefined && a.model !== model) continue;
+      if (metadata[`${a.key}.count`] !== undefined) continue;
+      end += a.bytes(tokens, mean) + 8 + a.key.length + 4 + 4 + 8;
+    }
+  }
+  return end + SLACK_BYTES + tensorCount * TENSOR_INFO_BYTES;
 }
 
 function parse(bytes: Uint8Array): GgufHeader {
@@ -189,29 +265,37 @@ function parse(bytes: Uint8Array): GgufHeader {
   if (kvCount > MAX_KV_COUNT) throw new GgufFormatError(`a key count of ${kvCount}, past any real model's`);
   // The library's parse carries these three as metadata too; headerFromParse keeps them, so this does.
   const metadata: Record<string, GgufValue> = { version, tensor_count: tensorCount, kv_count: kvCount };
-  for (let i = 0; i < kvCount; i++) {
-    const key = c.string();
-    const type = c.u32();
-    if (type === STRING) metadata[key] = c.string();
-    else if (type === ARRAY) {
-      const { value, count } = readArray(c, 0);
-      if (value !== undefined) metadata[key] = value;
-      else metadata[`${key}.count`] = count;
-    } else {
-      const v = safeScalar(c.scalar(type));
-      if (v !== undefined) metadata[key] = v;
+  let key = "";
+  let tokenMeanBytes = 0;
+  try {
+    for (let i = 0; i < kvCount; i++) {
+      key = c.string();
+      const type = c.u32();
+      if (type === STRING) metadata[key] = c.string();
+      else if (type === ARRAY) {
+        const { value, count, meanBytes } = readArray(c, 0);
+        if (value !== undefined) metadata[key] = value;
+        else metadata[`${key}.count`] = count;
+        if (key === TOKENS) tokenMeanBytes = meanBytes ?? 0;
+      } else {
+        const v = safeScalar(c.scalar(type));
+        if (v !== undefined) metadata[key] = v;
+      }
     }
+  } catch (err) {
+    if (!(err instanceof NeedMore)) throw err;
+    throw new NeedMore(err.needBytes, headerEndEstimate(err, metadata, key, tokenMeanBytes, tensorCount));
   }
   const tensors: GgufHeader["tensors"] = [];
   for (let i = 0; i < tensorCount; i++) {
-    const name = c.string();
-    const dims = c.u32();
-    if (dims > MAX_DIMS) throw new GgufFormatError(`tensor ${name} has ${dims} dimensions, past GGML's ${MAX_DIMS}`);
-    const shape: number[] = [];
-    for (let d = 0; d < dims; d++) shape.push(c.size());
-    const type = c.u32();
-    c.skip(8); // the tensor's offset in the data section: not needed for the plan
-    tensors.push({ name, shape, type });
+    const at = c.offset;
+    try {
+      readTensorInfo(c, tensors);
+    } catch (err) {
+      if (!(err instanceof NeedMore)) throw err;
+      // Out of bytes among the tensor infos: the rest at about their mean size.
+      throw new NeedMore(err.needBytes, at + (tensorCount - i) * TENSOR_INFO_BYTES);
+    }
   }
   const alignment = metadata["general.alignment"] ?? DEFAULT_ALIGNMENT;
   if (typeof alignment !== "number" || !Number.isInteger(alignment) || alignment <= 0) {
@@ -225,7 +309,12 @@ export function parseGgufHeader(bytes: Uint8Array): GgufParseResult {
   try {
     return { kind: "header", header: parse(bytes) };
   } catch (err) {
-    if (err instanceof NeedMore) return { kind: "more", needBytes: err.needBytes };
+    if (err instanceof NeedMore)
+      return {
+        kind: "more",
+        needBytes: err.needBytes,
+        estimateBytes: Math.ceil(Math.max(err.needBytes, err.endBytes ?? 0)),
+      };
     throw err;
   }
 }

@@ -15,8 +15,6 @@ import { readFileSync, readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { GGUFValueType, serializeGgufMetadata } from "@huggingface/gguf";
-import type { GGUFTypedMetadata } from "@huggingface/gguf";
 import type { TabStorage } from "../../src/hub/settings.ts";
 
 export interface Recording {
@@ -85,26 +83,165 @@ export interface FakeHubOptions {
   latencyMs?: number;
 }
 
-/** Facts of a header as typed GGUF metadata; the vocabulary is rebuilt at its real length. */
-function typedFacts(facts: Record<string, unknown>): GGUFTypedMetadata {
-  const kv: Record<string, { value: unknown; type: GGUFValueType; subType?: GGUFValueType }> = {};
-  for (const [key, value] of Object.entries(facts)) {
-    if (key === "tokenizer.ggml.tokens.count" && typeof value === "number") {
-      // Real token strings were not recorded, only their count; each stands in as a short string.
-      kv["tokenizer.ggml.tokens"] = {
-        value: Array.from({ length: value }, (_, i) => `t${i}`),
-        type: GGUFValueType.ARRAY,
-        subType: GGUFValueType.STRING,
-      };
-    } else if (typeof value === "string") kv[key] = { value, type: GGUFValueType.STRING };
-    else if (typeof value === "number") kv[key] = { value, type: GGUFValueType.UINT32 };
+/** A long array as recorded: its length and, for strings, their total bytes (the strings were not recorded). */
+interface ArrayFact {
+  array: "string" | "int32";
+  count: number;
+  bytes?: number;
+}
+
+/** A text recorded by its length only, beginning with its recorded start. */
+interface TextFact {
+  text: string;
+  bytes: number;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** count strings of `bytes` bytes in all, each within a byte of the mean; merges look like "Ġa b". */
+function stringsOf(count: number, bytes: number, merge: boolean): string[] {
+  const floor = Math.floor(bytes / count);
+  const longer = bytes - floor * count;
+  return Array.from({ length: count }, (_, i) => {
+    const n = floor + (i < longer ? 1 : 0);
+    const core = merge && n >= 5 ? `Ġ${"a".repeat(n - 4)} b` : `t${i}`;
+    return core.length >= n ? core.slice(0, n) : core + "_".repeat(n - new TextEncoder().encode(core).length);
+  });
+}
+
+/** A little-endian GGUF writer for the value types the recordings use (GGUF spec, ggml-org/ggml docs/gguf.md). */
+class GgufWriter {
+  private parts: Uint8Array[] = [];
+  private readonly enc = new TextEncoder();
+  length = 0;
+  private push(bytes: Uint8Array): void {
+    this.parts.push(bytes);
+    this.length += bytes.length;
   }
-  return {
-    version: { value: 3, type: GGUFValueType.UINT32 },
-    tensor_count: { value: 0n, type: GGUFValueType.UINT64 },
-    kv_count: { value: BigInt(Object.keys(kv).length), type: GGUFValueType.UINT64 },
-    ...kv,
-  } as GGUFTypedMetadata;
+  private fixed(n: number, set: (v: DataView) => void): void {
+    const b = new Uint8Array(n);
+    set(new DataView(b.buffer));
+    this.push(b);
+  }
+  u32(v: number): void {
+    this.fixed(4, (d) => d.setUint32(0, v, true));
+  }
+  u64(v: number): void {
+    this.fixed(8, (d) => d.setBigUint64(0, BigInt(v), true));
+  }
+  string(s: string): void {
+    const b = this.enc.encode(s);
+    this.u64(b.length);
+    this.push(b);
+  }
+  /** A string array in one buffer: 300,000 small pushes would be slow. */
+  strings(list: string[]): void {
+    const encoded = list.map((s) => this.enc.encode(s));
+    const out = new Uint8Array(encoded.reduce((n, b) => n + 8 + b.length, 0));
+    const view = new DataView(out.buffer);
+    let at = 0;
+    for (const b of encoded) {
+      view.setBigUint64(at, BigInt(b.length), true);
+      out.set(b, at + 8);
+      at += 8 + b.length;
+    }
+    this.push(out);
+  }
+  bytes(b: Uint8Array): void {
+    this.push(b);
+  }
+  concat(): Uint8Array {
+    const out = new Uint8Array(this.length);
+    let at = 0;
+    for (const p of this.parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+}
+
+// GGUF value type ids (gguf.md).
+const T = { UINT32: 4, INT32: 5, FLOAT32: 6, BOOL: 7, STRING: 8, ARRAY: 9 } as const;
+
+/** One recorded fact as a GGUF key-value; long arrays are rebuilt at their real lengths and bytes. */
+function writeKv(w: GgufWriter, key: string, value: unknown): boolean {
+  if (key === "gguf.tensors") return false;
+  if (key === "tokenizer.ggml.tokens.count" && typeof value === "number") {
+    // Real token strings were not recorded, only their count; each stands in as a short string.
+    w.string("tokenizer.ggml.tokens");
+    w.u32(T.ARRAY);
+    w.u32(T.STRING);
+    w.u64(value);
+    w.strings(Array.from({ length: value }, (_, i) => `t${i}`));
+  } else if (isObject(value) && "array" in value) {
+    const a = value as unknown as ArrayFact;
+    w.string(key);
+    w.u32(T.ARRAY);
+    w.u32(a.array === "int32" ? T.INT32 : T.STRING);
+    w.u64(a.count);
+    if (a.array === "int32") {
+      // Every token "normal" (1): the planner reads only the array's length.
+      const b = new Uint8Array(4 * a.count);
+      for (let i = 0; i < a.count; i++) b[4 * i] = 1;
+      w.bytes(b);
+    } else w.strings(stringsOf(a.count, a.bytes ?? a.count * 8, key.endsWith(".merges")));
+  } else if (isObject(value) && "bytes" in value) {
+    const t = value as unknown as TextFact;
+    w.string(key);
+    w.u32(T.STRING);
+    w.string(t.text.padEnd(t.bytes, " "));
+  } else if (isObject(value) && typeof value.f32 === "number") {
+    const f = value.f32;
+    w.string(key);
+    w.u32(T.FLOAT32);
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setFloat32(0, f, true);
+    w.bytes(b);
+  } else if (Array.isArray(value)) {
+    w.string(key);
+    w.u32(T.ARRAY);
+    w.u32(T.STRING);
+    w.u64(value.length);
+    w.strings(value.map(String));
+  } else if (typeof value === "string") {
+    w.string(key);
+    w.u32(T.STRING);
+    w.string(value);
+  } else if (typeof value === "boolean") {
+    w.string(key);
+    w.u32(T.BOOL);
+    w.bytes(new Uint8Array([value ? 1 : 0]));
+  } else if (typeof value === "number") {
+    w.string(key);
+    w.u32(T.UINT32);
+    w.u32(value);
+  } else return false;
+  return true;
+}
+
+/** The recorded tensor infos, "name|dims|ggml type" each. */
+function tensorsOf(facts: Record<string, unknown>): { name: string; shape: number[]; type: number }[] {
+  const list = facts["gguf.tensors"];
+  if (!Array.isArray(list)) return [];
+  return (list as string[]).map((line) => {
+    const [name = "", dims = "", type = "0"] = line.split("|");
+    return { name, shape: dims.split(",").map(Number), type: Number(type) };
+  });
+}
+
+/** Tensor infos as the GGUF spec lays them out, after the key-values. */
+function writeTensorInfos(w: GgufWriter, tensors: { name: string; shape: number[]; type: number }[]): void {
+  for (const t of tensors) {
+    w.string(t.name);
+    w.u32(t.shape.length);
+    for (const d of t.shape) w.u64(d);
+    w.u32(t.type);
+    // The data offset is not read by the planner; 0 keeps the bytes a pure function of the recording.
+    w.u64(0);
+  }
 }
 
 /** Header facts for a GGUF file: those recorded for it, else none (an empty but valid header). */
@@ -112,12 +249,27 @@ function factsFor(rec: Recording, path: string): Record<string, unknown> {
   return rec.ggufFacts[path] ?? {};
 }
 
+const ALIGNMENT = 32;
 const headerCache = new Map<string, Uint8Array>();
 export function ggufHeaderBytes(rec: Recording, path: string): Uint8Array {
   const key = `${rec.info.id}/${path}`;
   let bytes = headerCache.get(key);
   if (!bytes) {
-    bytes = serializeGgufMetadata(typedFacts(factsFor(rec, path)));
+    const facts = factsFor(rec, path);
+    const kvs = new GgufWriter();
+    let kvCount = 0;
+    for (const [k, v] of Object.entries(facts)) if (writeKv(kvs, k, v)) kvCount++;
+    const tensors = tensorsOf(facts);
+    const w = new GgufWriter();
+    w.bytes(new TextEncoder().encode("GGUF"));
+    w.u32(3);
+    w.u64(tensors.length);
+    w.u64(kvCount);
+    w.bytes(kvs.concat());
+    writeTensorInfos(w, tensors);
+    // Padded to the data's alignment, where the tensor data would start.
+    w.bytes(new Uint8Array((ALIGNMENT - (w.length % ALIGNMENT)) % ALIGNMENT));
+    bytes = w.concat();
     headerCache.set(key, bytes);
   }
   return bytes;
