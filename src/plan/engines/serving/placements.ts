@@ -359,7 +359,7 @@ function moreCardsOnNode(
 /**
  * Nodes that name no fabric and that no node's worth of cards would hold (DeepSeek-R1 on one 8 × L40S box): the
  * fewest nodes of the node's own width, the box among them, that a pipeline over one fabric would hold, listed
- * short of the nodes' cards; what to buy then names the nodes and the fabric ("+16 l40s-48g: 2 more nodes …").
+ * short of the nodes' cards; what to buy then names the nodes and the fabric ("+16 l40s-48g as 2 more nodes of 8, on one fabric with a: …").
  */
 function moreNodesOnOneFabric(
   a: Artifact,
