@@ -14,7 +14,7 @@
  *   5. for each GGUF artifact, the header of its first part, by range
  *      requests that stop where the header ends (ggufParse.ts steps over the
  *      vocabulary); the first by path alone, so a plan can start from it
- *      (onProgress), then the rest in parallel.
+ *      (onProgress), then the rest in parallel, each refining it as it arrives.
  *
  * A safetensors repo therefore costs 2 requests, 3 with hf_quant_config.json;
  * a .bin repo 2 for a lone pytorch_model.bin, 3 for shards with their index.
@@ -373,9 +373,10 @@ export async function readRepo(
     otherPaths.map((path) => async () => {
       const [p, header] = await readHeader(path);
       ggufHeaders[p] = header;
-      // Counts only: each new snapshot re-plans every option on the page (~100-200 ms for 50 cards), and
-      // the headers after the first arrive together (6 at a time); the full snapshot is the read's answer.
-      onProgress?.({ ...progress, headersTotal, snapshot: null });
+      // Each header refines its artifact as it arrives (the page re-plans in its worker and redraws the
+      // off-screen cards in idle slices); the last is the read's answer, not an early snapshot.
+      const refined = progress.headersRead < headersTotal && onProgress ? markEarly(snapshotNow()) : null;
+      onProgress?.({ ...progress, headersTotal, snapshot: refined });
     }),
     PARALLEL_HEADER_READS,
   );

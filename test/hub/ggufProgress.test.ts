@@ -155,7 +155,7 @@ describe("the header parse", () => {
 });
 
 describe("a 10-quant GGUF repo of a 152k vocabulary", () => {
-  test("gives its first plan after one header read, ≤ 2 header requests and ≤ 8 MB, then refines it to all 10", async () => {
+  test("gives its first plan after one header read, ≤ 2 header requests and ≤ 8 MB, then refines it header by header to all 10", async () => {
     const hub = fakeHub({ recordings: [QWEN], latencyMs: 5 });
     const seen: ReadProgress[] = [];
     const ranged = () => hub.requests.filter((r) => r.range !== null);
@@ -204,6 +204,10 @@ describe("a 10-quant GGUF repo of a 152k vocabulary", () => {
     expect(first.artifacts).toBe(10);
     expect(seen.at(-1)?.headersRead).toBe(10);
     expect(Object.keys(snap.ggufHeaders)).toHaveLength(10);
+    // And refines it as the headers arrive: a snapshot with each of 1 to 9 headers in, every quant planned in each.
+    const early = seen.flatMap((p) => (p.snapshot ? [p.snapshot] : []));
+    expect(early.map((s) => Object.keys(s.ggufHeaders).length)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    for (const s of early) expect(readModel(s).artifacts).toHaveLength(10);
     // Each header in 2 requests, and its bytes and at most 5 % more: each read stops near its header's end.
     expect(perFile).toEqual(new Array<number>(10).fill(2));
     expect(seen.at(-1)?.bytesRead).toBeLessThanOrEqual(10 * headerBytes * 1.05);
