@@ -6,7 +6,8 @@
  * over pipeline stages: one token visits them one after the other.
  */
 import { expertParallelCardBytes, touchedExpertShare } from "./experts.ts";
-import { cpuComputeMs, DEFAULT_HOST_GBPS, HOST_BANDWIDTH_ASSUMED } from "./host.ts";
+import { cpuComputeMs, DEFAULT_HOST_GBPS } from "./host.ts";
+import { HOST_BANDWIDTH_ASSUMED } from "./hostAssumed.ts";
 import { expertExchangeMs, expertGroupReadBytes, tensorReduceLayers } from "./expertGroup.ts";
 import { allReduceMs, pipelineHopsMs, type WireTime } from "./links.ts";
 import { rpcMs } from "./rpc.ts";

@@ -22,9 +22,6 @@ export function ddrChannelGBps(megaTransfersPerSecond: number): number {
  */
 export const DEFAULT_HOST_GBPS = 2 * ddrChannelGBps(3200);
 
-/** The basis's words when DEFAULT_HOST_GBPS stands in: one phrase, so decode's and prefill's say it once. */
-export const HOST_BANDWIDTH_ASSUMED = `host bandwidth unknown: ${DEFAULT_HOST_GBPS.toFixed(1)} GB/s (2 × DDR4-3200) assumed`;
-
 /**
  * What one CPU core reaches on a prompt's matrix products in llama.cpp's CPU backend, GFLOPS (2 × active
  * parameters × tokens ÷ seconds ÷ threads at llama-bench pp512). Fitted (the median of three rows) on three
