@@ -129,8 +129,11 @@ describe("repoQueryOptions", () => {
     await expect(page1.fetchQuery(repoQueryOptions(repo, null, { hubUrl: HUB, fetch: failing }))).rejects.toThrow(
       /status 500/,
     );
+    // The early snapshot the page planned from: some headers in (each refines it as it arrives), not all 10.
     const early = page1.getQueryData<RepoSnapshot>(repoKey(repo, qwen.info.sha));
-    expect(Object.keys(early?.ggufHeaders ?? {})).toHaveLength(1);
+    const earlyHeaders = Object.keys(early?.ggufHeaders ?? {}).length;
+    expect(earlyHeaders).toBeGreaterThanOrEqual(1);
+    expect(earlyHeaders).toBeLessThan(10);
     await persistQueryClientSave({ queryClient: page1, ...persistence1 });
 
     const second = fakeHub({ recordings: [qwen] });
