@@ -74,15 +74,8 @@ export function engineName(engine: Engine): string {
   return ENGINE_NAMES[engine];
 }
 
-/** Where an option runs: "2 × h100-80g", "2 nodes × 8 h100-80g on ib0", "CPU". */
-export function placementLabel(placement: Placement): string {
-  if (placement.cpu) return "CPU";
-  if (placement.nodes > 1) {
-    const fabric = placement.fabric === "" ? "" : ` on ${placement.fabric}`;
-    return `${placement.nodes} nodes × ${placement.gpusPerNode} ${placement.gpuClass}${fabric}`;
-  }
-  return `${placement.gpusPerNode} × ${placement.gpuClass}`;
-}
+/** Where an option runs, in the engine's words (src/plan/placement.ts), so a card's title and the terminal's line agree. */
+export { placementLabel } from "../plan/index.ts";
 
 /** How the option splits the model, in the engines' own words: "TP 4 · PP 2 · EP". */
 export function parallelismLabel(placement: Placement): string {

@@ -8,6 +8,7 @@ import { artifactsOf, DEFAULT_WORKLOAD, plan } from "../../src/plan/index.ts";
 import type { Artifact } from "../../src/plan/index.ts";
 import { deployTargets } from "../../src/deploy/index.ts";
 import { cardBarRows } from "../../src/ui/rows.ts";
+import { placementLabel } from "../../src/ui/format.ts";
 import { snapshotOf } from "../plan/fixture.ts";
 import { cards, node, shapeOf } from "../plan/planning-fixtures.ts";
 
@@ -23,6 +24,8 @@ test("DeepSeek-R1 UD-IQ1_S on a 2 × RTX 4090 head and a 256 GB CPU box: the box
     DEFAULT_WORKLOAD,
   );
   const o = p.options.find((x) => x.engine === "llamacpp" && x.placement.nodes > 1);
+  // The card's title and the verdict line: two cards and a CPU host, not "2 nodes × 2 rtx4090-24g" (4 cards).
+  expect(o ? placementLabel(o.placement) : "").toBe("2 × rtx4090-24g + 1 CPU host on eth0");
   const rows = o ? cardBarRows(o) : [];
   expect(rows.map((r) => r.label.replace(/\d+–\d+/, "a–b"))).toEqual([
     "c1/CPU: layers a–b",
@@ -53,6 +56,7 @@ test("DeepSeek-R1 Q4_K_M on two 256 GiB CPU boxes over RPC: each box one RAM bar
     DEFAULT_WORKLOAD,
   );
   const o = p.options.find((x) => x.engine === "llamacpp" && x.placement.nodes > 1);
+  expect(o ? placementLabel(o.placement) : "").toBe("2 CPU hosts on eth0");
   const rows = o ? cardBarRows(o) : [];
   expect(rows.map((r) => r.label.replace(/\d+–\d+/, "a–b"))).toEqual([
     "c2/CPU: layers a–b + output",
