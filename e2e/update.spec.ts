@@ -6,12 +6,17 @@
  * version's precache, src/app/staleChunk.ts). A first visit's own worker is no update: no notice.
  */
 import { expect, test, type Page } from "@playwright/test";
+import { defaultChoices } from "../src/app/defaults.ts";
+import { encodeLink } from "../src/state/link.ts";
 import { routeNetwork } from "./hub.ts";
 import { releaseNextVersion, serveCopyOfDist, type Site } from "./release.ts";
 
 const NOTICE = "A new version of Modelplan was installed: it opens on the next load.";
 /** What the next release's entry chunk runs last: the page says which release its code is. */
 const MARK_NEXT = 'if (typeof document !== "undefined") document.documentElement.dataset["release"] = "next";';
+
+/** A plan link (the example at 8,192 tokens of context): the stale-chunk reload keeps it. */
+const LINK = encodeLink({ ...defaultChoices(), workload: { ...defaultChoices().workload, contextTokens: 8192 } });
 
 let site: Site;
 test.beforeEach(async () => {
@@ -58,7 +63,7 @@ test("a version released since the last visit: the page says it was installed, a
 }) => {
   const network = await routeNetwork(context, site.origin);
   // The first visit: its worker only caches this version, which is no update.
-  await page.goto(`${site.origin}/`);
+  await page.goto(`${site.origin}/#${LINK}`);
   await openedUnderWorker(page);
   await expect(page.getByText(NOTICE)).toHaveCount(0);
 
@@ -76,13 +81,13 @@ test("a version released since the last visit: the page says it was installed, a
     .poll(async () => (await cachedUrls(page)).filter((url) => replaced.some((name) => url.endsWith(`/${name}`))))
     .toEqual([]);
   // The new worker took this page (skipWaiting, clientsClaim) and dropped the old precache: Accuracy's old chunk
-  // is in no cache and not on the host, so opening the view loads the new version once, on the same address.
+  // is in no cache and not on the host, so opening the view loads the new version once, on the same plan link.
   const loads: string[] = [];
   page.on("load", () => loads.push(page.url()));
   const accuracy = page.getByText("Accuracy: what Modelplan predicts against what engines printed");
   await accuracy.click();
   await expect.poll(() => loads.length, { timeout: 15_000 }).toBe(1);
-  expect(loads[0]).toBe(`${site.origin}/`);
+  expect(loads[0]).toBe(`${site.origin}/#${LINK}`);
   await openedUnderWorker(page);
   expect(await release(page)).toBe("next");
   // The version now open is the new one: nothing to announce.
