@@ -3,7 +3,8 @@
  * update, two releases served in turn from one origin (e2e/release.ts): the open page says a new version
  * was installed, the next load opens it, and a view the old page had not opened yet reloads into it
  * (vite-plugin-pwa's autoUpdate: the new worker takes the open page at once and Workbox drops the old
- * version's precache, src/app/staleChunk.ts). A first visit's own worker is no update: no notice.
+ * version's precache, src/app/staleChunk.ts). A first visit's own worker is no update: no notice; but a
+ * first visit left open is taken by a later release's worker as any page is (another tab found it), and says so.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { defaultChoices } from "../src/app/defaults.ts";
@@ -95,5 +96,32 @@ test("a version released since the last visit: the page says it was installed, a
   await nothingFailed(page);
   await accuracy.click();
   await expect(page.getByRole("region", { name: "Mean and worst error of each figure" })).toBeVisible();
+  expect(network.blocked).toEqual([]);
+});
+
+test("a first visit left open, and the site opened in another tab after a release: both tabs say so, and the next load is it", async ({
+  context,
+  page,
+}) => {
+  const network = await routeNetwork(context, site.origin);
+  await page.goto(`${site.origin}/`);
+  await openedUnderWorker(page);
+  await expect(page.getByText(NOTICE)).toHaveCount(0);
+
+  releaseNextVersion(site.dir, MARK_NEXT);
+  // The other tab opens the cached version; the browser finds the new sw.js as it loads, and the new worker takes
+  // every tab of the site (skipWaiting), the first visit's too.
+  const other = await context.newPage();
+  await other.goto(`${site.origin}/`);
+  await expect(other.getByText(NOTICE)).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText(NOTICE)).toBeVisible();
+  expect(await release(page)).toBe("first");
+  expect(await release(other)).toBe("first");
+
+  await page.reload();
+  await openedUnderWorker(page);
+  expect(await release(page)).toBe("next");
+  await expect(page.getByText(NOTICE)).toHaveCount(0);
+  await nothingFailed(page);
   expect(network.blocked).toEqual([]);
 });
