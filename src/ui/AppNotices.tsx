@@ -15,24 +15,28 @@ function subscribeOnline(listener: () => void): () => void {
   };
 }
 
-/** Registers the service worker (the built site's sw.js) and tells when a new version was installed. */
+/**
+ * Registers the service worker (the built site's sw.js) and tells when a new version took over. Under
+ * vite-plugin-pwa's autoUpdate (skipWaiting, clientsClaim: vite.config.ts) a new version's worker, once
+ * installed, at once controls this page and serves the next load, while the code on screen stays this one:
+ * the page's controller changes. A page no worker controlled yet (a first visit, a hard reload) is not
+ * "updated" when one first takes it: that worker serves the version on screen. Asked at each change, not
+ * once when the page opened: a first visit left open sees a later release too.
+ */
 function useUpdateInstalled(): boolean {
   const [installed, setInstalled] = useState(false);
   useEffect(() => {
     if (!import.meta.env.PROD || !("serviceWorker" in navigator)) return;
-    // A page that had no worker yet is not "updated": its first worker only caches it.
-    const hadController = navigator.serviceWorker.controller !== null;
-    navigator.serviceWorker
-      .register("./sw.js")
-      .then((registration) => {
-        registration.addEventListener("updatefound", () => {
-          const worker = registration.installing;
-          worker?.addEventListener("statechange", () => {
-            if (hadController && (worker.state === "installed" || worker.state === "activated")) setInstalled(true);
-          });
-        });
-      })
-      .catch(() => undefined); // No worker (a private window, an http origin): the page works online as before.
+    const container = navigator.serviceWorker;
+    let controlled = container.controller !== null;
+    const onControllerChange = () => {
+      if (controlled) setInstalled(true);
+      controlled = true;
+    };
+    container.addEventListener("controllerchange", onControllerChange);
+    // No worker (a private window, an http origin): the page works online as before.
+    container.register("./sw.js").catch(() => undefined);
+    return () => container.removeEventListener("controllerchange", onControllerChange);
   }, []);
   return installed;
 }
