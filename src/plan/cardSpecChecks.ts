@@ -206,11 +206,9 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
   "apple-m3-ultra": {
     note: 'not on Apple\'s page here; corroborated by https://english.worldmagazine.it/431260 (Macworld): "96GB of unified memory (819GBps memory bandwidth)"; TFLOPS derived (80 × 128 × 2 × 1.38 GHz)',
   },
-  "apple-m4": {
-    note: "not on Apple's page here; Apple's launch table as reprinted at https://americanfork.business/?p=76748: \"Peak memory bandwidth (GBps) 120 273 410\" (M4, M4 Pro, M4 Max 32-core); TFLOPS derived (10 × 128 × 2 × 1.578 GHz)",
-  },
+  "apple-m4": { note: "TFLOPS not checked: Apple prints none; derived (10 × 128 × 2 × 1.578 GHz)" },
   "apple-m4-pro": {
-    note: 'not on Apple\'s page here; the same reprinted table (https://americanfork.business/?p=76748): M4 Pro "273" GB/s; TFLOPS derived (20 × 128 × 2 × 1.578 GHz)',
+    note: "TFLOPS not checked: Apple prints none; derived (20 × 128 × 2 × 1.578 GHz); the Mac mini's spec gives 273 GB/s for both M4 Pro bins",
   },
   "apple-m4-max-32c": {
     note: 'not on Apple\'s page here; corroborated by https://english.worldmagazine.it/431260 (Macworld): "M4 Max chip … 36GB of unified memory (410GBps memory bandwidth)"; TFLOPS derived (32 × 128 × 2 × 1.578 GHz)',

@@ -46,6 +46,15 @@ const APPLE_M1_PRO_MAX = {
   readOn: SECOND_PASS,
 } as const;
 
+/** Apple's tech specs of the Mac mini (2024): the M4 and the M4 Pro (both bins of each print the same bandwidth). */
+const APPLE_MAC_MINI_2024 = {
+  url: "https://support.apple.com/en-sg/121555",
+  host: 'Apple Support (support.apple.com), "Mac mini (2024) - Tech Specs"',
+  quote:
+    "Apple M4 chip … 10-core GPU … 16-core Neural Engine … 120GB/s memory bandwidth … Apple M4 Pro chip … 16-core GPU … 16-core Neural Engine … 273GB/s memory bandwidth … Configurable to: M4 Pro with 14‑core CPU and 20‑core GPU",
+  readOn: SECOND_PASS,
+} as const;
+
 /** Apple's tech specs of the 16-inch MacBook Pro (Nov 2023): the M3 Pro and both M3 Max bins. */
 const APPLE_MBP16_2023 = {
   // The corpus stores it under the host's fully qualified form, "support.apple.com." (the same host).
@@ -425,4 +434,6 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
   "apple-m3-max-40c": [
     { ...APPLE_MBP16_2023, fields: { memBandwidthGBps: { printed: "40-core GPU (400GB/s", times: 1 } } },
   ],
+  "apple-m4": [{ ...APPLE_MAC_MINI_2024, fields: { memBandwidthGBps: { printed: "120GB/s", times: 1 } } }],
+  "apple-m4-pro": [{ ...APPLE_MAC_MINI_2024, fields: { memBandwidthGBps: { printed: "273GB/s", times: 1 } } }],
 };

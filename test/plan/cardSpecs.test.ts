@@ -136,6 +136,8 @@ describe("card speed specs", () => {
     ["apple-m3-pro", "memBandwidthGBps", 150, "https://support.apple.com/"],
     ["apple-m3-max-30c", "memBandwidthGBps", 300, "https://support.apple.com/"],
     ["apple-m3-max-40c", "memBandwidthGBps", 400, "https://support.apple.com/"],
+    ["apple-m4", "memBandwidthGBps", 120, "https://support.apple.com/"],
+    ["apple-m4-pro", "memBandwidthGBps", 273, "https://support.apple.com/"],
     ["v100-32g", "bf16", 125, "https://developer.nvidia.com/"],
   ] as const)(
     "%s: the vendor's own page gives %s = %d, and the card is not checked whole",
