@@ -16,7 +16,7 @@ import { READ_ON, VENDOR_READS, type CheckedField, type PrintedFigure, type Vend
 export interface CardSpecCheck {
   /** Every figure the speed model reads was read on a vendor-hosted page and agrees. */
   checked: boolean;
-  /** The day it was read on the vendor's page (ISO date), when checked. */
+  /** The day its vendor reads were read (ISO date; the latest, where they were read on different days), when checked. */
   checkedOn: string | null;
   /** The figures a vendor read confirms (the rest are as docs/speed/gpus.json or the note has them). */
   checkedFields: CheckedField[];
@@ -150,7 +150,7 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
     note: 'not in gpus.json and not re-read; corroborated by https://huggingface.co/RajBhope/gpu-runtime-predictor/blob/main/gpu_catalog.json: "memory_bandwidth_gbps": 320 … "fp16_tflops": 65',
   },
   "v100-32g": {
-    note: 'not re-read; corroborated by the same gpu_catalog.json: "memory_bandwidth_gbps": 900 … "fp16_tflops": 125 (FP16 tensor; V100 has no BF16)',
+    note: 'bandwidth not checked: NVIDIA\'s own page above gives the 125 tensor TFLOPS (FP16; V100 has no BF16), but no NVIDIA page here prints the 900 GB/s (nvidia.com\'s V100 page is in the corpus only as reprints; NVIDIA\'s UK site, nvidia.co.uk/data-center/tensorcore, repeats "up to 125 TFLOPS" but no bandwidth); corroborated by the same gpu_catalog.json: "memory_bandwidth_gbps": 900',
   },
   "v100-16g": { note: "value as in gpus.json (FP16 tensor; V100 has no BF16), not re-read" },
   "p100-16g": { note: "not in gpus.json and not re-read (FP16 vector rate; no tensor cores)" },
@@ -182,6 +182,12 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
   "apple-m1": {
     note: "M1 bandwidth (LPDDR4X-4266 × 128-bit) and Apple's \"2.6 teraflops\" as in gpus.json / Apple's M1 event, not re-read",
   },
+  "apple-m1-pro": {
+    note: "TFLOPS not checked: Apple's press release gives the bandwidth but no GPU TFLOPS (5.2 as in gpus.json)",
+  },
+  "apple-m1-max": {
+    note: "TFLOPS not checked: Apple's press release gives the bandwidth but no GPU TFLOPS (10.4 as in gpus.json)",
+  },
   "apple-m1-ultra": {
     note: 'not on Apple\'s page here; corroborated by https://thetechportal.com/2022/03/09/apple-mac-studio-display-m1-ultra-chip/: "Its memory bandwidth is 800 GB/sec"',
   },
@@ -191,24 +197,18 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
     note: 'not on Apple\'s page here; corroborated by https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra: "M2 Max … with 400 GB/s memory bandwidth"; TFLOPS derived (38 × 128 × 2 × 1.398 GHz)',
   },
   "apple-m2-ultra": {
-    note: "not on Apple's page here; corroborated by https://mactrast.com/2023/06/apple-unveils-m2-ultra-faster-cpu-and-gpu-support-for-more-unified-memory/amp (Apple's announcement): \"M2 Ultra features 800GB/s of system memory bandwidth\"; TFLOPS derived (76 × 128 × 2 × 1.398 GHz)",
+    note: "TFLOPS not checked: Apple prints none for M2 Ultra's GPU; derived (76 × 128 × 2 × 1.398 GHz)",
   },
   "apple-m3": { note: "bandwidth as in gpus.json, not re-read; TFLOPS derived (10 × 128 × 2 × 1.38 GHz)" },
-  "apple-m3-pro": { note: "bandwidth as in gpus.json, not re-read; TFLOPS derived (18 × 128 × 2 × 1.38 GHz)" },
-  "apple-m3-max-30c": {
-    note: "bandwidth as in gpus.json, not re-read; TFLOPS derived (30 × 128 × 2 × 1.38 GHz)",
-  },
-  "apple-m3-max-40c": {
-    note: "bandwidth as in gpus.json, not re-read; TFLOPS derived (40 × 128 × 2 × 1.38 GHz)",
-  },
+  "apple-m3-pro": { note: "TFLOPS not checked: Apple prints none; derived (18 × 128 × 2 × 1.38 GHz)" },
+  "apple-m3-max-30c": { note: "TFLOPS not checked: Apple prints none; derived (30 × 128 × 2 × 1.38 GHz)" },
+  "apple-m3-max-40c": { note: "TFLOPS not checked: Apple prints none; derived (40 × 128 × 2 × 1.38 GHz)" },
   "apple-m3-ultra": {
     note: 'not on Apple\'s page here; corroborated by https://english.worldmagazine.it/431260 (Macworld): "96GB of unified memory (819GBps memory bandwidth)"; TFLOPS derived (80 × 128 × 2 × 1.38 GHz)',
   },
-  "apple-m4": {
-    note: "not on Apple's page here; Apple's launch table as reprinted at https://americanfork.business/?p=76748: \"Peak memory bandwidth (GBps) 120 273 410\" (M4, M4 Pro, M4 Max 32-core); TFLOPS derived (10 × 128 × 2 × 1.578 GHz)",
-  },
+  "apple-m4": { note: "TFLOPS not checked: Apple prints none; derived (10 × 128 × 2 × 1.578 GHz)" },
   "apple-m4-pro": {
-    note: 'not on Apple\'s page here; the same reprinted table (https://americanfork.business/?p=76748): M4 Pro "273" GB/s; TFLOPS derived (20 × 128 × 2 × 1.578 GHz)',
+    note: "TFLOPS not checked: Apple prints none; derived (20 × 128 × 2 × 1.578 GHz); the Mac mini's spec gives 273 GB/s for both M4 Pro bins",
   },
   "apple-m4-max-32c": {
     note: 'not on Apple\'s page here; corroborated by https://english.worldmagazine.it/431260 (Macworld): "M4 Max chip … 36GB of unified memory (410GBps memory bandwidth)"; TFLOPS derived (32 × 128 × 2 × 1.578 GHz)',
@@ -226,10 +226,11 @@ export function cardSpecCheck(label: string): CardSpecCheck {
   const needed = spec === undefined ? [] : SPEED_FIELDS.filter((f) => fieldValue(spec, f) !== null);
   const checked = needed.length > 0 && needed.every((f) => checkedFields.includes(f));
   const note = NOTES[label]?.note;
-  const readText = reads.map((r) => `${r.url} (${r.host}): ${r.quote}`);
+  const readText = reads.map((r) => `${r.url} (${r.host}, read ${r.readOn ?? READ_ON}): ${r.quote}`);
   const checkQuote =
     readText.length === 0 ? (note ?? UNCHECKED) : [...readText, ...(note === undefined ? [] : [note])].join("; ");
-  return { checked, checkedOn: checked ? READ_ON : null, checkedFields, reads, checkQuote };
+  const lastRead = reads.map((r) => r.readOn ?? READ_ON).reduce((a, b) => (b > a ? b : a), READ_ON);
+  return { checked, checkedOn: checked ? lastRead : null, checkedFields, reads, checkQuote };
 }
 
 /** The fields some vendor read prints, where the printed number agrees with the table. */

@@ -6,7 +6,8 @@
  *
  * Issue 12: "check each one against the vendor's own page". A reprint on a
  * distributor's or aggregator's site does not count however faithful; those
- * are kept as notes in cardSpecChecks.ts. Read on 2026-12-01.
+ * are kept as notes in cardSpecChecks.ts. Read on 2026-12-01, unless a read
+ * gives its own day (`readOn`).
  */
 
 /** A figure of cardSpecs.ts a vendor page can give: bandwidth, dense TFLOPS per format, the card-to-card link. */
@@ -26,10 +27,43 @@ export interface VendorRead {
   /** The lines as read (joined with " … "). */
   quote: string;
   fields: Partial<Record<CheckedField, PrintedFigure>>;
+  /** The day it was read, where not READ_ON (ISO date). */
+  readOn?: string;
 }
 
-/** The day these were read. */
+/** The day the reads without their own `readOn` were read. */
 export const READ_ON = "2026-12-01";
+
+/** The second pass (issue 12: "try harder, by vendor"), which found these on Apple's and NVIDIA's own pages. */
+const SECOND_PASS = "2026-12-02";
+
+/** Apple's press release for M1 Pro and M1 Max (its Guinea-Bissau newsroom edition, English, as the search corpus stores it). */
+const APPLE_M1_PRO_MAX = {
+  url: "https://www.apple.com/gw/newsroom/2021/10/introducing-m1-pro-and-m1-max-the-most-powerful-chips-apple-has-ever-built",
+  host: 'Apple\'s newsroom (apple.com), press release "Introducing M1 Pro and M1 Max: the most powerful chips Apple has ever built", 18 October 2021',
+  quote:
+    "M1 Pro offers up to 200GB/s of memory bandwidth with support for up to 32GB of unified memory. M1 Max delivers up to 400GB/s of memory bandwidth — 2x that of M1 Pro and nearly 6x that of M1 — and support for up to 64GB of unified memory.",
+  readOn: SECOND_PASS,
+} as const;
+
+/** Apple's tech specs of the Mac mini (2024): the M4 and the M4 Pro (both bins of each print the same bandwidth). */
+const APPLE_MAC_MINI_2024 = {
+  url: "https://support.apple.com/en-sg/121555",
+  host: 'Apple Support (support.apple.com), "Mac mini (2024) - Tech Specs"',
+  quote:
+    "Apple M4 chip … 10-core GPU … 16-core Neural Engine … 120GB/s memory bandwidth … Apple M4 Pro chip … 16-core GPU … 16-core Neural Engine … 273GB/s memory bandwidth … Configurable to: M4 Pro with 14‑core CPU and 20‑core GPU",
+  readOn: SECOND_PASS,
+} as const;
+
+/** Apple's tech specs of the 16-inch MacBook Pro (Nov 2023): the M3 Pro and both M3 Max bins. */
+const APPLE_MBP16_2023 = {
+  // The corpus stores it under the host's fully qualified form, "support.apple.com." (the same host).
+  url: "https://support.apple.com/en-au/117737",
+  host: 'Apple Support (support.apple.com), "MacBook Pro (16-inch, Nov 2023) - Tech Specs"',
+  quote:
+    "Apple M3 Pro chip … 18-core GPU … 150GB/s memory bandwidth … Configurable to: M3 Max with 14-core CPU and 30-core GPU (300GB/s memory bandwidth), or M3 Max with 16-core CPU and 40-core GPU (400GB/s memory bandwidth)",
+  readOn: SECOND_PASS,
+} as const;
 
 /** NVIDIA Dynamo's configurator, main at this commit; its system files are NVIDIA's copyright. */
 const AIC_COMMIT = "095f58a51c4ca8e61b66ec108d86f223f8d559ce";
@@ -366,4 +400,40 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
       },
     },
   ],
+  "v100-32g": [
+    {
+      url: "https://developer.nvidia.com/programming-tensor-cores-cuda-9-0",
+      host: 'NVIDIA\'s developer site (developer.nvidia.com), "Programming Tensor Cores in CUDA 9"',
+      quote:
+        "Tesla V100’s Tensor Cores are programmable matrix-multiply-and-accumulate units that can deliver up to 125 Tensor TFLOPS for training and inference applications.",
+      // FP16 multiply with FP32 accumulate, dense (Volta has no sparsity); V100 has no BF16, so the table's bf16 slot holds it.
+      fields: { bf16: { printed: "up to 125 Tensor TFLOPS", times: 1 } },
+      readOn: SECOND_PASS,
+    },
+  ],
+  "apple-m1-pro": [
+    { ...APPLE_M1_PRO_MAX, fields: { memBandwidthGBps: { printed: "M1 Pro offers up to 200GB/s", times: 1 } } },
+  ],
+  "apple-m1-max": [
+    { ...APPLE_M1_PRO_MAX, fields: { memBandwidthGBps: { printed: "M1 Max delivers up to 400GB/s", times: 1 } } },
+  ],
+  "apple-m2-ultra": [
+    {
+      url: "https://www.apple.com/pt/newsroom/2023/06/apple-introduces-m2-ultra",
+      host: 'Apple\'s newsroom (apple.com), press release "Apple introduces M2 Ultra", 5 June 2023 (its Portugal edition, in English, as the search corpus stores it)',
+      quote:
+        "Its unified memory architecture supports up to a breakthrough 192GB of memory capacity, which is 50 percent more than M1 Ultra, and features 800GB/s of memory bandwidth — twice that of M2 Max.",
+      fields: { memBandwidthGBps: { printed: "features 800GB/s", times: 1 } },
+      readOn: SECOND_PASS,
+    },
+  ],
+  "apple-m3-pro": [{ ...APPLE_MBP16_2023, fields: { memBandwidthGBps: { printed: "150GB/s", times: 1 } } }],
+  "apple-m3-max-30c": [
+    { ...APPLE_MBP16_2023, fields: { memBandwidthGBps: { printed: "30-core GPU (300GB/s", times: 1 } } },
+  ],
+  "apple-m3-max-40c": [
+    { ...APPLE_MBP16_2023, fields: { memBandwidthGBps: { printed: "40-core GPU (400GB/s", times: 1 } } },
+  ],
+  "apple-m4": [{ ...APPLE_MAC_MINI_2024, fields: { memBandwidthGBps: { printed: "120GB/s", times: 1 } } }],
+  "apple-m4-pro": [{ ...APPLE_MAC_MINI_2024, fields: { memBandwidthGBps: { printed: "273GB/s", times: 1 } } }],
 };

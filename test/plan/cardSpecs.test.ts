@@ -127,6 +127,30 @@ describe("card speed specs", () => {
     expect(mi325x?.checkQuote).toContain("TFLOPS not checked");
   });
 
+  // Issue 12's second pass (read 2026-12-02): Apple's newsroom and Support tech specs print these chips' bandwidth,
+  // NVIDIA's developer site V100's 125 tensor TFLOPS; none prints the rest, so each card stays unchecked as a whole.
+  test.each([
+    ["apple-m1-pro", "memBandwidthGBps", 200, "https://www.apple.com/"],
+    ["apple-m1-max", "memBandwidthGBps", 400, "https://www.apple.com/"],
+    ["apple-m2-ultra", "memBandwidthGBps", 800, "https://www.apple.com/"],
+    ["apple-m3-pro", "memBandwidthGBps", 150, "https://support.apple.com/"],
+    ["apple-m3-max-30c", "memBandwidthGBps", 300, "https://support.apple.com/"],
+    ["apple-m3-max-40c", "memBandwidthGBps", 400, "https://support.apple.com/"],
+    ["apple-m4", "memBandwidthGBps", 120, "https://support.apple.com/"],
+    ["apple-m4-pro", "memBandwidthGBps", 273, "https://support.apple.com/"],
+    ["v100-32g", "bf16", 125, "https://developer.nvidia.com/"],
+  ] as const)(
+    "%s: the vendor's own page gives %s = %d, and the card is not checked whole",
+    (label, field, value, host) => {
+      const c = SPECS.find((x) => x.label === label);
+      expect(c === undefined ? null : fieldValue(c, field)).toBe(value);
+      expect(c?.checkedFields).toEqual([field]);
+      expect(c?.reads.every((r) => r.url.startsWith(host) && r.readOn === "2026-12-02")).toBe(true);
+      expect(c?.checked).toBe(false);
+      expect(c?.checkQuote).toContain("read 2026-12-02");
+    },
+  );
+
   test("RTX 5090 FP4 is NVIDIA's 3,352 sparse AI TOPS halved (1,676), not the starting list's 838, and stays unchecked (a reprint)", () => {
     const rtx5090 = SPECS.find((c) => c.label === "rtx5090-32g");
     expect(rtx5090?.tflops.fp4).toBe(1676);
