@@ -303,13 +303,16 @@ function speedOf(
     hostBandwidthGBps: hostBandwidthOf(option, ctx),
     hostCpuCores: hostCoresOf(option, ctx),
   };
-  const question = speedQuestionOf(option, sc);
+  const question = speedQuestionOf(option, sc, scratchQuestion);
   const last = (layout as SpeedKept)[LAST_SPEED];
   if (last && sameNumbers(last.question, question)) return last.speed;
   const speed = optionSpeed(option, ctx.shape, a, sc, model);
-  (layout as SpeedKept)[LAST_SPEED] = { question, speed };
+  (layout as SpeedKept)[LAST_SPEED] = { question: question.slice(), speed };
   return speed;
 }
+
+/** The question being asked, written in place (copied only when kept): most moves ask most layouts the last one. */
+const scratchQuestion: number[] = [];
 
 /** Two questions alike, number by number: a loop, since `every`'s closure was a twentieth of the slider's time. */
 function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
