@@ -256,7 +256,6 @@ export function speedInputOf(
       // llama.cpp's hosts are joined by RPC, whose crossings (rpc.ts) replace the pipeline's cross-node hops.
       crossNodeHops: llamacpp ? 0 : Math.max(0, p.nodes - 1),
       tensorParallelCrossesNodes: !llamacpp && p.tensorParallel > p.gpusPerNode,
-      ...(llamacpp && p.nodes > 1 ? { rpcCrossings: rpcCrossings(p.nodes) } : {}),
     },
     workload: {
       inputTokens: ctx.inputTokens,
@@ -266,6 +265,7 @@ export function speedInputOf(
     },
   };
   // Set, not spread: speedInputOf runs for every option on every slider move.
+  if (llamacpp && p.nodes > 1) input.links.rpcCrossings = rpcCrossings(p.nodes);
   const group = ranks > 1 ? expertGroupOf(option, model, artifact, ctx.sequences) : null;
   if (group) input.layout.expertGroup = group;
   return input;
