@@ -61,8 +61,7 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
       : (1 - onCpu) *
         (linearFlops / (tp * tflops * efficiency * 1e9) +
           attentionFlops / (tp * tflops * terms.attentionComputeEfficiency * 1e9));
-  const cpu =
-    onCpu > 0 ? cpuComputeMs(onCpu * (linearFlops + attentionFlops), layout.cpuCores) : NO_WIRE;
+  const cpu = onCpu > 0 ? cpuComputeMs(onCpu * (linearFlops + attentionFlops), layout.cpuCores) : NO_WIRE;
   if (cpu.assumed !== "") assumed.push(cpu.assumed);
 
   const share = touchedExpertShare(model.routedExperts, model.expertsPerToken, chunkTokens);

@@ -96,7 +96,8 @@ export function evalCard(_layout: Layout, part: Part, ctx: EvalContext, w: Workl
     stepTokens: LLAMACPP_KV_PAD / s.parallel,
     // Past the windows a 256-cell step adds its cache, and without flash attention a step of KQ and mask.
     stepBytes:
-      LLAMACPP_KV_PAD * growingBytesPerToken(part.kv, elem) + (flashOff ? kqStepBytes(ctx.shape, part.kv, s.ubatch) : 0),
+      LLAMACPP_KV_PAD * growingBytesPerToken(part.kv, elem) +
+      (flashOff ? kqStepBytes(ctx.shape, part.kv, s.ubatch) : 0),
     sequences: 1,
     outsideOk: true,
   });
