@@ -830,6 +830,20 @@ export const VENDOR_CHECKED_LABELS: ReadonlySet<string> = new Set([
 
 /** The speed model's view of a card; a label not in the table gives a card with no bandwidth, whose speed is null with a reason. */
 export function speedCardOf(gpuClass: string): SpeedCard {
+  // Asked for every option of every plan (and every recomputed speed of the slider): made once a class, frozen, since
+  // the catalog never changes; bounded, as the classes an inventory names are.
+  let card = speedCards.get(gpuClass);
+  if (card === undefined) {
+    card = Object.freeze(speedCardAfresh(gpuClass));
+    if (speedCards.size >= 1024) speedCards.clear();
+    speedCards.set(gpuClass, card);
+  }
+  return card;
+}
+
+const speedCards = new Map<string, SpeedCard>();
+
+function speedCardAfresh(gpuClass: string): SpeedCard {
   const s = cardSpecOf(gpuClass);
   if (s === undefined)
     return {

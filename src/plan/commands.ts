@@ -116,14 +116,16 @@ export function shellWord(word: string): string {
 }
 
 export function line(program: readonly string[], args: readonly Arg[]): string {
-  let out = "";
-  for (const word of program) out = out === "" ? shellWord(word) : `${out} ${shellWord(word)}`;
+  // Words gathered and joined once: a string grown a word at a time is a tree of pieces the plan then keeps
+  // (every option's commands), several times the bytes of the flat line the join makes.
+  const words: string[] = [];
+  for (const word of program) words.push(shellWord(word));
   for (const [flag, value] of args) {
-    out = out === "" ? shellWord(flag) : `${out} ${shellWord(flag)}`;
+    words.push(shellWord(flag));
     // A number's digits, sign, point and exponent are all plain words.
-    if (value !== undefined) out = `${out} ${typeof value === "number" ? String(value) : shellWord(value)}`;
+    if (value !== undefined) words.push(typeof value === "number" ? String(value) : shellWord(value));
   }
-  return out;
+  return words.join(" ");
 }
 
 export function named(name: string, command: string): string {

@@ -57,16 +57,25 @@ function poolOf(
   shape: ModelShape,
 ): { bytes: number; tokens: number; concurrency: number } {
   const engine = engineModel(layout.engine);
-  let best: { bytes: number; tokens: number; concurrency: number } | null = null;
+  // The worst so far in locals, one object at the end: asked of every option at every slider move.
+  let found = false;
+  let bytes = 0;
+  let tokens = 0;
+  let concurrency = 0;
   for (let i = 0; i < evals.length; i++) {
     const e = evals[i];
     const part = layout.parts[i];
     if (!e || !part) continue;
-    const bytes = Math.max(0, e.poolBytes);
-    const cap = engine.capacity(layout, part, e, w, shape, bytes);
-    if (!best || cap.tokens < best.tokens) best = { bytes, tokens: cap.tokens, concurrency: cap.concurrency };
+    const here = Math.max(0, e.poolBytes);
+    const cap = engine.capacity(layout, part, e, w, shape, here);
+    if (!found || cap.tokens < tokens) {
+      found = true;
+      bytes = here;
+      tokens = cap.tokens;
+      concurrency = cap.concurrency;
+    }
   }
-  return best ?? { bytes: 0, tokens: 0, concurrency: 0 };
+  return { bytes, tokens, concurrency };
 }
 
 /** The CPU option's pool: the cache in host RAM, as the engine sizes it (llama.cpp's n_ctx); none where it runs none. */
@@ -303,13 +312,16 @@ function speedOf(
     hostBandwidthGBps: hostBandwidthOf(option, ctx),
     hostCpuCores: hostCoresOf(option, ctx),
   };
-  const question = speedQuestionOf(option, sc);
+  const question = speedQuestionOf(option, sc, scratchQuestion);
   const last = (layout as SpeedKept)[LAST_SPEED];
   if (last && sameNumbers(last.question, question)) return last.speed;
   const speed = optionSpeed(option, ctx.shape, a, sc, model);
-  (layout as SpeedKept)[LAST_SPEED] = { question, speed };
+  (layout as SpeedKept)[LAST_SPEED] = { question: question.slice(), speed };
   return speed;
 }
+
+/** The question being asked, written in place (copied only when kept): most moves ask most layouts the last one. */
+const scratchQuestion: number[] = [];
 
 /** Two questions alike, number by number: a loop, since `every`'s closure was a twentieth of the slider's time. */
 function sameNumbers(a: readonly number[], b: readonly number[]): boolean {

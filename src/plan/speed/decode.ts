@@ -9,12 +9,10 @@ import { expertParallelCardBytes, touchedExpertShare } from "./experts.ts";
 import { cpuComputeMs, DEFAULT_HOST_GBPS } from "./host.ts";
 import { HOST_BANDWIDTH_ASSUMED } from "./hostAssumed.ts";
 import { expertExchangeMs, expertGroupReadBytes, tensorReduceLayers } from "./expertGroup.ts";
-import { allReduceMs, pipelineHopsMs, type WireTime } from "./links.ts";
+import { addSaid, allReduceMs, NO_WIRE, pipelineHopsMs } from "./links.ts";
 import { rpcMs } from "./rpc.ts";
 import type { SpeedTerms } from "./terms.ts";
 import type { ComputeFormat, SpeedInput } from "./types.ts";
-
-const NO_WIRE: WireTime = { ms: 0, assumed: "" };
 
 export interface StepTime {
   ms: number;
@@ -96,7 +94,10 @@ export function decodeStepMs(
   const hops = pipelineHopsMs(layout.pipelineStages, model.hiddenSize, batch, links, terms);
   const rpc = rpcMs(model.hiddenSize, batch, links);
   const exchange = group ? expertExchangeMs(group, model, batch, links, terms) : NO_WIRE;
-  for (const a of [reduce.assumed, hops.assumed, rpc.assumed, exchange.assumed]) if (a !== "") assumed.push(a);
+  addSaid(assumed, reduce.assumed);
+  addSaid(assumed, hops.assumed);
+  addSaid(assumed, rpc.assumed);
+  addSaid(assumed, exchange.assumed);
 
   const bound = computeMs > memoryMs ? "compute" : "memory";
   const ms = Math.max(memoryMs, computeMs) + hostMs + terms.stepFixedMs + reduce.ms + hops.ms + rpc.ms + exchange.ms;

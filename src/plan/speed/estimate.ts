@@ -33,6 +33,61 @@ export function sequencesRunOf(sequences: number, sequencesTheKvHolds: number | 
   return sequencesTheKvHolds === null ? sequences : Math.min(sequences, Math.max(0, Math.floor(sequencesTheKvHolds)));
 }
 
+/**
+ * The terms line, written once for each card, engine and terms: every option on one card class says the same
+ * line, and a plan writes ~400 speeds (the line was most of their garbage). Keyed by the card's label, each
+ * entry holding what else the line reads (speedCardOf makes a new card object each time); only the fitted terms,
+ * module constants, are kept (an override may be any object), and the whole is cleared past a bound.
+ */
+interface TermsLine {
+  engine: string;
+  cpuOnly: boolean;
+  kind: string;
+  gbps: number | null;
+  vendorChecked: boolean | null;
+  terms: SpeedTerms;
+  line: string;
+}
+const termsLines = new Map<string, TermsLine[]>();
+let termsLineCount = 0;
+
+function termsLineOf(input: SpeedInput, terms: SpeedTerms): string {
+  const { card, layout } = input;
+  let known = termsLines.get(card.label);
+  if (known === undefined) {
+    known = [];
+    termsLines.set(card.label, known);
+  }
+  for (const k of known)
+    if (
+      k.terms === terms &&
+      k.engine === layout.engine &&
+      k.cpuOnly === layout.cpuOnly &&
+      k.kind === card.kind &&
+      k.gbps === card.memBandwidthGBps &&
+      k.vendorChecked === card.vendorChecked
+    )
+      return k.line;
+  if (termsLineCount >= 1024) {
+    termsLines.clear();
+    termsLineCount = 0;
+    known = [];
+    termsLines.set(card.label, known);
+  }
+  const line = termsLine(input, terms);
+  known.push({
+    engine: layout.engine,
+    cpuOnly: layout.cpuOnly,
+    kind: card.kind,
+    gbps: card.memBandwidthGBps,
+    vendorChecked: card.vendorChecked,
+    terms,
+    line,
+  });
+  termsLineCount++;
+  return line;
+}
+
 function termsLine(input: SpeedInput, terms: SpeedTerms): string {
   const gbps = input.card.memBandwidthGBps;
   // A split over several classes reads at a weighted mean (option.ts splitCardOf): said whole.
@@ -68,7 +123,7 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
   }
 
   const terms = termsOverride ?? speedTerms(layout.engine, card.kind, card.vendor);
-  const notes: string[] = [termsLine(input, terms)];
+  const notes: string[] = [termsOverride ? termsLine(input, terms) : termsLineOf(input, terms)];
   // Weights in RAM (-ngl below all, --n-cpu-moe, a split's CPU hosts) read at the host's bandwidth: said when known (unknown is flagged as assumed).
   if (!layout.cpuOnly && layout.hostWeightsBytes > 0 && layout.hostBandwidthGBps !== null)
     notes.push(
@@ -120,7 +175,8 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
   }
   if (sequencesRun < workload.sequences)
     notes.push(`capped at ${sequencesRun} of ${workload.sequences} sequences by the KV pool`);
-  for (const a of [...alone.assumed, ...prefill.assumed]) if (!notes.includes(a)) notes.push(a);
+  for (const a of alone.assumed) if (!notes.includes(a)) notes.push(a);
+  for (const a of prefill.assumed) if (!notes.includes(a)) notes.push(a);
   if (input.links.tensorParallelCrossesNodes && layout.tensorParallel > 1)
     notes.push(
       `TP across nodes: each all-reduce is NCCL's over the fabric at ${terms.crossNodeAllReduceUs ?? CROSS_NODE_ALL_REDUCE_US} µs, fitted on one measured run (SGLang DeepSeek-R1 on 2 × 8 H100, tenstorrent/tt-inference-server#356)`,

@@ -24,7 +24,7 @@
  * prefill's 8K tokens; decode's few tokens a rank reach far less.
  */
 import { touchedExpertShare } from "./experts.ts";
-import { linkGBps, type WireTime } from "./links.ts";
+import { bothSaid, linkGBps, type WireTime } from "./links.ts";
 import type { ExpertGroup, SpeedLinks, SpeedModel } from "./types.ts";
 
 /**
@@ -88,8 +88,7 @@ export function expertExchangeMs(
     wireMs = bytes / ((g > group.ranksPerNode ? fabric.gbps : local.gbps) * 1e6) / share;
   }
   const ms = layers * (2 * (latencyUs / 1000) + wireMs);
-  const assumed = [local.assumed, fabric.assumed].filter((s) => s !== "").join("; ");
-  return { ms, assumed };
+  return { ms, assumed: bothSaid(local.assumed, fabric.assumed) };
 }
 
 /**

@@ -46,6 +46,19 @@ export interface WireTime {
   assumed: string;
 }
 
+/** No wire crossed: one shared answer, not an object a step (every option's speed asks of each wire). */
+export const NO_WIRE: Readonly<WireTime> = Object.freeze({ ms: 0, assumed: "" });
+
+/** Two assumptions in one phrase, the empty left out (as filtering and joining them, without the arrays). */
+export function bothSaid(a: string, b: string): string {
+  return a === "" ? b : b === "" ? a : `${a}; ${b}`;
+}
+
+/** `said` added to a step's assumptions unless it is empty. */
+export function addSaid(assumed: string[], said: string): void {
+  if (said !== "") assumed.push(said);
+}
+
 export function linkGBps(links: SpeedLinks, crossesNodes: boolean): { gbps: number; assumed: string } {
   if (crossesNodes) {
     return links.fabricGBps === null
@@ -72,7 +85,7 @@ export function allReduceMs(
   links: SpeedLinks,
   terms: WireTerms,
 ): WireTime {
-  if (tensorParallel <= 1) return { ms: 0, assumed: "" };
+  if (tensorParallel <= 1) return NO_WIRE;
   const { gbps, assumed } = linkGBps(links, links.tensorParallelCrossesNodes);
   const messageBytes = tokens * hiddenSize * ACTIVATION_BYTES;
   const latencyUs = links.tensorParallelCrossesNodes
@@ -91,13 +104,13 @@ export function pipelineHopsMs(
   terms: WireTerms,
 ): WireTime {
   const hops = Math.max(0, stages - 1);
-  if (hops === 0) return { ms: 0, assumed: "" };
+  if (hops === 0) return NO_WIRE;
   const bytes = tokens * hiddenSize * ACTIVATION_BYTES;
   const crossing = Math.min(hops, links.crossNodeHops);
   const local = linkGBps(links, false);
   const fabric = crossing > 0 ? linkGBps(links, true) : { gbps: 1, assumed: "" };
   const ms =
     hops * terms.hopMs + (hops - crossing) * (bytes / (local.gbps * 1e6)) + crossing * (bytes / (fabric.gbps * 1e6));
-  const assumed = [crossing < hops ? local.assumed : "", fabric.assumed].filter((s) => s !== "").join("; ");
+  const assumed = bothSaid(crossing < hops ? local.assumed : "", fabric.assumed);
   return { ms, assumed };
 }

@@ -256,7 +256,6 @@ export function speedInputOf(
       // llama.cpp's hosts are joined by RPC, whose crossings (rpc.ts) replace the pipeline's cross-node hops.
       crossNodeHops: llamacpp ? 0 : Math.max(0, p.nodes - 1),
       tensorParallelCrossesNodes: !llamacpp && p.tensorParallel > p.gpusPerNode,
-      ...(llamacpp && p.nodes > 1 ? { rpcCrossings: rpcCrossings(p.nodes) } : {}),
     },
     workload: {
       inputTokens: ctx.inputTokens,
@@ -266,6 +265,7 @@ export function speedInputOf(
     },
   };
   // Set, not spread: speedInputOf runs for every option on every slider move.
+  if (llamacpp && p.nodes > 1) input.links.rpcCrossings = rpcCrossings(p.nodes);
   const group = ranks > 1 ? expertGroupOf(option, model, artifact, ctx.sequences) : null;
   if (group) input.layout.expertGroup = group;
   return input;
@@ -343,22 +343,22 @@ function sequencesTheKvHoldsOf(option: PlanOption, ctx: SpeedContext): number | 
  * Everything optionSpeed reads from an option and its context that can change between two calls on
  * one layout, as numbers (unknown as −1): equal questions (one layout at two contexts of the slider)
  * have equal speeds. The pool enters only as the sequences it lets run, which is all it changes.
+ * Written into `into` when given: the slider asks it of every option at every move, and a scratch array
+ * compared with the last question allocates nothing when the answer is the last one.
  */
-export function speedQuestionOf(option: PlanOption, ctx: SpeedContext): number[] {
+export function speedQuestionOf(option: PlanOption, ctx: SpeedContext, into: number[] = []): number[] {
   const p = option.placement;
-  const run = sequencesRunOf(Math.ceil(ctx.sequences / dataParallelRanks(option)), sequencesTheKvHoldsOf(option, ctx));
-  return [
-    run,
-    p.gpuLayers,
-    p.cpuMoeLayers,
-    ctx.inputTokens,
-    ctx.outputTokens,
-    ctx.sequences,
-    ctx.kvElementBytes,
-    ctx.fabricGBps ?? -1,
-    ctx.hostBandwidthGBps ?? -1,
-    ctx.hostCpuCores ?? -1,
-  ];
+  into[0] = sequencesRunOf(Math.ceil(ctx.sequences / dataParallelRanks(option)), sequencesTheKvHoldsOf(option, ctx));
+  into[1] = p.gpuLayers;
+  into[2] = p.cpuMoeLayers;
+  into[3] = ctx.inputTokens;
+  into[4] = ctx.outputTokens;
+  into[5] = ctx.sequences;
+  into[6] = ctx.kvElementBytes;
+  into[7] = ctx.fabricGBps ?? -1;
+  into[8] = ctx.hostBandwidthGBps ?? -1;
+  into[9] = ctx.hostCpuCores ?? -1;
+  return into;
 }
 
 /**

@@ -10,7 +10,7 @@ import { expertParallelCardBytes, touchedExpertShare } from "./experts.ts";
 import { cpuComputeMs, DEFAULT_HOST_GBPS } from "./host.ts";
 import { HOST_BANDWIDTH_ASSUMED } from "./hostAssumed.ts";
 import { expertExchangeMs, expertGroupReadBytes, tensorReduceLayers } from "./expertGroup.ts";
-import { allReduceMs, pipelineHopsMs } from "./links.ts";
+import { addSaid, allReduceMs, NO_WIRE, pipelineHopsMs } from "./links.ts";
 import { rpcMs } from "./rpc.ts";
 import type { SpeedTerms } from "./terms.ts";
 import type { SpeedInput } from "./types.ts";
@@ -61,8 +61,7 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
       : (1 - onCpu) *
         (linearFlops / (tp * tflops * efficiency * 1e9) +
           attentionFlops / (tp * tflops * terms.attentionComputeEfficiency * 1e9));
-  const cpu =
-    onCpu > 0 ? cpuComputeMs(onCpu * (linearFlops + attentionFlops), layout.cpuCores) : { ms: 0, assumed: "" };
+  const cpu = onCpu > 0 ? cpuComputeMs(onCpu * (linearFlops + attentionFlops), layout.cpuCores) : NO_WIRE;
   if (cpu.assumed !== "") assumed.push(cpu.assumed);
 
   const share = touchedExpertShare(model.routedExperts, model.expertsPerToken, chunkTokens);
@@ -89,8 +88,11 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
   const reduce = allReduceMs(tp, tensorReduceLayers(group, model.layers), model.hiddenSize, chunkTokens, links, terms);
   const hops = pipelineHopsMs(layout.pipelineStages, model.hiddenSize, chunkTokens, links, terms);
   const rpc = rpcMs(model.hiddenSize, chunkTokens, links);
-  const exchange = group ? expertExchangeMs(group, model, chunkTokens, links, terms, true) : { ms: 0, assumed: "" };
-  for (const a of [reduce.assumed, hops.assumed, rpc.assumed, exchange.assumed]) if (a !== "") assumed.push(a);
+  const exchange = group ? expertExchangeMs(group, model, chunkTokens, links, terms, true) : NO_WIRE;
+  addSaid(assumed, reduce.assumed);
+  addSaid(assumed, hops.assumed);
+  addSaid(assumed, rpc.assumed);
+  addSaid(assumed, exchange.assumed);
 
   // A CPU's layers: the larger of its multiplying and its reading them, after the cards' (one ubatch visits each in turn).
   let layerMs =

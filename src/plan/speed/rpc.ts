@@ -6,7 +6,7 @@
  * `ggml_backend_rpc_buffer_cpy_tensor` returns false across dispatchers, so the scheduler gets it to
  * the head and sets it on the next): with h hosts a token crosses the network 2(h − 1) times.
  */
-import { DEFAULT_FABRIC_GBPS, type WireTime } from "./links.ts";
+import { DEFAULT_FABRIC_GBPS, NO_WIRE, type WireTime } from "./links.ts";
 import type { SpeedLinks } from "./types.ts";
 
 /** Bytes of one activation element on the wire: ggml's hidden state is f32. */
@@ -30,7 +30,7 @@ export function rpcCrossings(hosts: number): number {
 /** The crossings of one pass of `tokens` tokens (one decode step, or one ubatch of a prompt). */
 export function rpcMs(hiddenSize: number, tokens: number, links: SpeedLinks): WireTime {
   const crossings = links.rpcCrossings ?? 0;
-  if (crossings <= 0) return { ms: 0, assumed: "" };
+  if (crossings <= 0) return NO_WIRE;
   const gbps = links.fabricGBps ?? DEFAULT_FABRIC_GBPS;
   const assumed =
     links.fabricGBps === null ? `fabric speed unknown: ${DEFAULT_FABRIC_GBPS} GB/s assumed for llama.cpp's RPC` : "";

@@ -79,21 +79,25 @@ export function cardFits(part: Part, ctx: EvalContext, w: Workload, contextToken
 
 export function evalCard(_layout: Layout, part: Part, ctx: EvalContext, w: Workload, contextTokens: number): CardEval {
   const b = basisOf(part, ctx, w, contextTokens);
-  const { s, elem, computeHere } = b;
-  const cacheAt = (c: number): number => llamacppCacheBytes(part.kv, elem, c, s.parallel, s.ubatch, s.kvUnified);
+  const { s, elem, computeHere, flashOn } = b;
+  const flashOff = flashAttnOff(w);
   const e = cardEval("llamacpp", part, w, contextTokens, {
     settings: s,
     elementBytes: elem,
     weightsBytes: b.weightsBytes,
     usableBytes: b.usableBytes,
     engineBytes: deviceContextBytes(b.cpu) + computeHere,
-    // llama.cpp allocates every slot's context up front: n_ctx = context × --parallel.
-    kvAt: (c) => cacheAt(c) + computeAt(ctx, w, part, s, b.flashOn, c) - computeHere,
+    // llama.cpp allocates every slot's context up front: n_ctx = context × --parallel. With flash attention
+    // on (the default) the compute buffer does not grow with the cache, and no second call is made.
+    kvAt: (c) =>
+      llamacppCacheBytes(part.kv, elem, c, s.parallel, s.ubatch, s.kvUnified) +
+      (flashOff ? computeAt(ctx, w, part, s, flashOn, c) : flashOn) -
+      computeHere,
     stepTokens: LLAMACPP_KV_PAD / s.parallel,
     // Past the windows a 256-cell step adds its cache, and without flash attention a step of KQ and mask.
     stepBytes:
       LLAMACPP_KV_PAD * growingBytesPerToken(part.kv, elem) +
-      (flashAttnOff(w) ? kqStepBytes(ctx.shape, part.kv, s.ubatch) : 0),
+      (flashOff ? kqStepBytes(ctx.shape, part.kv, s.ubatch) : 0),
     sequences: 1,
     outsideOk: true,
   });

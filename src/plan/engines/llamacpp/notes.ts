@@ -12,16 +12,30 @@ const ACTIVATION_ELEMENT_BYTES = 4;
 
 export function llamacppNotes(layout: Layout, shape: ModelShape, w?: Workload): string[] {
   // Most plans ask for no unified cache: no copy then (the slider asks this of every llama.cpp option at every move).
-  const unified = w ? unifiedNotes(w) : [];
+  const unified = w ? unifiedNotes(w) : NO_NOTES;
+  const placed = placedNotesOf(layout, shape);
+  return unified.length === 0 ? placed : [...unified, ...placed];
+}
+
+/** Nothing to say, shared: evaluate keeps no empty list of notes. */
+const NO_NOTES: string[] = Object.freeze([]) as unknown as string[];
+
+/**
+ * A layout's placement notes, written once: they read the layout and the model alone, and the slider asks at
+ * every move. Only the CPU option and a --tensor-split have any (placementNotes): the rest take no memo entry,
+ * since a full plan's new layouts made ~300 WeakMap insertions, a thirtieth of its time.
+ */
+function placedNotesOf(layout: Layout, shape: ModelShape): string[] {
+  const p = layout.placement;
+  if (!p.cpu && p.tensorSplit === undefined) return NO_NOTES;
   let placed = placedNotes.get(layout);
   if (placed === undefined) {
     placed = Object.freeze(placementNotes(layout, shape)) as string[];
     placedNotes.set(layout, placed);
   }
-  return unified.length === 0 ? placed : [...unified, ...placed];
+  return placed;
 }
 
-/** Each layout's placement notes, written once: they read the layout and the model alone, and the slider asks at every move. */
 const placedNotes = new WeakMap<Layout, string[]>();
 
 /**
@@ -30,9 +44,9 @@ const placedNotes = new WeakMap<Layout, string[]>();
  * (n_ctx_slot = n_ctx_seq = n_ctx, capped at the trained context: tools/server/server-context.cpp:4011-4018).
  */
 function unifiedNotes(w: Workload): string[] {
-  if (w.settings.kvUnified !== true) return [];
+  if (w.settings.kvUnified !== true) return NO_NOTES;
   const slots = resolveSettings("llamacpp", 0, w.settings, 1, w.sequences).parallel;
-  if (slots <= 1) return [];
+  if (slots <= 1) return NO_NOTES;
   const pool = w.contextTokens * slots;
   return [
     `--kv-unified: the ${slots} slots share one pool of ${pool} cells (${slots} × ${w.contextTokens}) instead of ${w.contextTokens} each, so ${slots} sequences of ${w.contextTokens} tokens fit together, and one may run longer while the others are shorter (up to the pool, which llama-server caps at the model's trained context); a slot that outgrows its share takes cells the others would need. Sliding-window layers keep one window × ${slots} + ubatch for all, and the attention's mask spans the whole pool (with -fa off its scores too), as planned here.`,
