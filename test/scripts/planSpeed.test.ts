@@ -67,10 +67,28 @@ describe("speed in npm run plan --json", () => {
     expect(gpu?.speed_basis).toMatch(/no memory bandwidth known/);
   });
 
-  test("a bad request length is one line and exit 2", async () => {
-    const r = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, "--input-tokens", "0"], OFFLINE);
+  // 0, negative, text, a fraction, and past the page's 10,000,000 (its Input/Output tokens fields and the plan link
+  // refuse more): the terminal took up to 2^31 − 1, and planned a 10⁸-token prompt on a 32k model with exit 0.
+  test.each([
+    ["--input-tokens", "0"],
+    ["--input-tokens", "-5"],
+    ["--input-tokens", "many"],
+    ["--output-tokens", "1.5"],
+    ["--input-tokens", "100000000"],
+    ["--output-tokens", "2147483647"],
+  ])("%s %s is one line and exit 2", async (flag, value) => {
+    const r = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, flag, value], OFFLINE);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--input-tokens takes a whole number from 1 up/);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain(`${flag} takes a whole number from 1 to 10,000,000, not "${value}"`);
+  });
+
+  test("the longest request the page takes, 10,000,000 tokens, is taken", async () => {
+    const r = await main(
+      ["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, "--output-tokens", "10000000", "--json"],
+      OFFLINE,
+    );
+    expect(r.code, r.stderr).toBe(0);
   });
 });
 
