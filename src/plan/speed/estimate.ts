@@ -49,6 +49,51 @@ function termsLine(input: SpeedInput, terms: SpeedTerms): string {
 }
 
 /**
+ * The wires the figures crossed, at the rate they were priced at: the cards' own link for a tensor-parallel group
+ * or a pipeline within a node, the fabric for hops, all-reduces or RPC across nodes. Issue 12's speed_basis names
+ * "the link"; before, a known one went unsaid (only an assumed default was), so "TP 8 on ib-400g" read the same as
+ * TP 1. A wire whose rate is unknown is left to the assumed note that prices it; "" when none is crossed.
+ */
+function wiresLine({ layout, links }: SpeedInput): string {
+  const hops = layout.pipelineStages - 1;
+  const rpc = links.rpcCrossings ?? 0;
+  const group = layout.expertGroup;
+  // Most options cross no wire: nothing to say, nothing built (the basis is made for every option of a plan).
+  if (layout.tensorParallel <= 1 && hops <= 0 && rpc <= 0 && !group) return "";
+  const crossing = Math.min(hops, links.crossNodeHops);
+  const localHops = layout.engine === "llamacpp" ? 0 : hops - crossing;
+  const tpOnFabric = links.tensorParallelCrossesNodes;
+  const groupOnFabric = group !== undefined && group.ranks > group.ranksPerNode;
+  let onLink = "";
+  let onFabric = "";
+  const add = (line: string, part: string) => (line === "" ? part : `${line} and ${part}`);
+  if (layout.tensorParallel > 1) {
+    const part = `TP ${layout.tensorParallel} all-reduces`;
+    if (tpOnFabric) onFabric = add(onFabric, part);
+    else onLink = add(onLink, part);
+  }
+  if (localHops > 0) onLink = add(onLink, `${localHops} pipeline hop${localHops > 1 ? "s" : ""}`);
+  if (crossing > 0) onFabric = add(onFabric, `${crossing} pipeline hop${crossing > 1 ? "s" : ""}`);
+  if (group) {
+    if (groupOnFabric) onFabric = add(onFabric, "the experts' exchange");
+    else onLink = add(onLink, "the experts' exchange");
+  }
+  if (rpc > 0) onFabric = add(onFabric, `${rpc} RPC crossings a token`);
+  const link = links.intraNodeGBps;
+  const fabric = links.fabricGBps;
+  const saidLink =
+    onLink !== "" && link !== null ? `${onLink} over the cards' link at ${tenths(link)} GB/s a card` : "";
+  const saidFabric =
+    onFabric !== "" && fabric !== null ? `${onFabric} over the fabric at ${tenths(fabric)} GB/s a card` : "";
+  return saidLink === "" ? saidFabric : saidFabric === "" ? saidLink : `${saidLink}; ${saidFabric}`;
+}
+
+/** A rate to a tenth, whole where it is whole (3.125 → 3.1, 450 → 450). */
+function tenths(gbps: number): number {
+  return Number.isInteger(gbps) ? gbps : Math.round(gbps * 10) / 10;
+}
+
+/**
  * decodeTps: one sequence alone at the context it reaches halfway through
  * its answer (inputTokens + outputTokens ÷ 2). tpotMs / throughputTps: the
  * workload's sequences (capped by the KV pool) decoding together, each
@@ -69,6 +114,8 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
 
   const terms = termsOverride ?? speedTerms(layout.engine, card.kind, card.vendor);
   const notes: string[] = [termsLine(input, terms)];
+  const wires = wiresLine(input);
+  if (wires !== "") notes.push(wires);
   // Weights in RAM (-ngl below all, --n-cpu-moe, a split's CPU hosts) read at the host's bandwidth: said when known (unknown is flagged as assumed).
   if (!layout.cpuOnly && layout.hostWeightsBytes > 0 && layout.hostBandwidthGBps !== null)
     notes.push(
