@@ -65,6 +65,10 @@ describe("speed in npm run plan --json", () => {
     expect(gpu).toBeDefined();
     expect(gpu?.decode_tps).toBeNull();
     expect(gpu?.speed_basis).toMatch(/no memory bandwidth known/);
+    // The reason is the class's, and asks for nothing the cluster file has no field for (it said "give the card's
+    // GB/s to get figures": no cluster field or panel field takes a card's bandwidth).
+    expect(gpu?.speed_basis).toContain("card table does not hold this class, and its speed is not guessed");
+    expect(gpu?.speed_basis).not.toMatch(/give the card/);
   });
 
   // 0, negative, text, a fraction, and past the page's 10,000,000 (its Input/Output tokens fields and the plan link

@@ -106,9 +106,11 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
   const problem = inputProblem(input);
   if (problem !== "") return nulls(sequencesRun, `speed not estimated: ${problem}`);
   if (!layout.cpuOnly && (card.memBandwidthGBps === null || !(card.memBandwidthGBps > 0))) {
+    // Said as it is: a class the card table lacks (a custom one). It asked the user to "give the card's GB/s",
+    // which neither a cluster file nor the panel has a place for.
     return nulls(
       sequencesRun,
-      `speed not estimated: ${card.label} has no memory bandwidth known (give the card's GB/s to get figures)`,
+      `speed not estimated: ${card.label} has no memory bandwidth known (Modelplan's card table does not hold this class, and its speed is not guessed)`,
     );
   }
 
