@@ -302,6 +302,7 @@ function speedOf(
     fabricGBps: p.nodes > 1 ? (ctx.links?.fabricGBps(p.fabric) ?? null) : null,
     hostBandwidthGBps: hostBandwidthOf(option, ctx),
     hostCpuCores: hostCoresOf(option, ctx),
+    contextTokens: w.contextTokens,
   };
   const question = speedQuestionOf(option, sc);
   const last = (layout as SpeedKept)[LAST_SPEED];

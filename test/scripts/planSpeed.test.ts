@@ -87,6 +87,41 @@ describe("speed in npm run plan --json", () => {
     expect(r.stderr).toContain(`${flag} takes a whole number from 1 to 10,000,000, not "${value}"`);
   });
 
+  // vLLM answers such a request with HTTP 400 ("This model's maximum context length is 4096 tokens and your request has
+  // 2778 input tokens (8000 > 4096 - 2778)", quoted in andrewcho-dev/opsconductor-ng vLLM_transition/TOKEN_LIMIT_FIX.md):
+  // the plan printed its time to first token beside --max-model-len 8192 without a word.
+  test("a request longer than the context the commands start is said, once on stderr and in every option's basis", async () => {
+    const r = await main(
+      [
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "--cluster",
+        dgx,
+        "--context",
+        "8192",
+        "--input-tokens",
+        "8192",
+        "--output-tokens",
+        "1024",
+        "--json",
+      ],
+      OFFLINE,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      "(--input-tokens + --output-tokens: 9,216 tokens) is longer than the 8,192-token context",
+    );
+    expect(r.stderr).toContain("give --context 9216 or more");
+    const all = (JSON.parse(r.stdout) as { options: Record<string, unknown>[] }).options;
+    expect(all.length).toBeGreaterThan(0);
+    for (const o of all)
+      expect(o.speed_basis).toContain(
+        "the request (8,192 in + 1,024 out = 9,216 tokens) is longer than the 8,192-token context the command starts",
+      );
+    const fits = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, "--json"], OFFLINE);
+    expect(fits.stderr).not.toContain("is longer than the");
+    expect(fits.stdout).not.toContain("is longer than the");
+  });
+
   test("the longest request the page takes, 10,000,000 tokens, is taken", async () => {
     const r = await main(
       ["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, "--output-tokens", "10000000", "--json"],
