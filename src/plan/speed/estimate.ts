@@ -36,8 +36,12 @@ export function sequencesRunOf(sequences: number, sequencesTheKvHolds: number | 
 function termsLine(input: SpeedInput, terms: SpeedTerms): string {
   const gbps = input.card.memBandwidthGBps;
   // A split over several classes reads at a weighted mean (option.ts splitCardOf): said whole.
+  // The CPU path names the host's bandwidth when the node says it (an unknown one is the assumed note's).
+  const host = input.layout.hostBandwidthGBps;
   const bw = input.layout.cpuOnly
-    ? "host RAM"
+    ? host === null
+      ? "host RAM"
+      : `host RAM, ${host} GB/s`
     : `${gbps !== null && !Number.isInteger(gbps) ? Math.round(gbps) : gbps} GB/s`;
   const fit = terms.fitted ? `fitted on ${terms.fittedOn}` : terms.fittedOn;
   // Said where a card's figures are third parties' reprints: the vendor's own page was not read for them.
