@@ -127,33 +127,22 @@ export const fabricGbps = bandwidth("the fabric's speed (fabric_gbps)", MAX_FABR
 /** A host's memory bandwidth, GB/s. */
 export const hostMemGbps = bandwidth("the host memory bandwidth (host_mem_gbps)", MAX_HOST_GBPS);
 
-/** A host's memory channels (all sockets), for its bandwidth as channels × MT/s × 8 ÷ 1000: a whole number above 0. */
-export const hostMemChannels = z
-  .number({ error: typed("the memory channels (host_mem_channels)", "a whole number above 0") })
-  .refine(Number.isFinite, { message: "the memory channels (host_mem_channels) must be a finite number", abort: true })
-  .refine((n) => n > 0, {
-    message: "the memory channels (host_mem_channels) must be above 0: leave it out when unknown",
-    abort: true,
-  })
-  .refine(Number.isInteger, { message: "the memory channels (host_mem_channels) must be a whole number", abort: true })
-  .refine((n) => n <= MAX_HOST_MEM_CHANNELS, {
-    message: `the memory channels (host_mem_channels) is absurd (over ${MAX_HOST_MEM_CHANNELS}): check the number`,
-  });
+/** A count a node says of itself: a whole number above 0, at most `max`; 0, a fraction or text is refused in words. */
+const wholeCount = (what: string, max: number) =>
+  z
+    .number({ error: typed(what, "a whole number above 0") })
+    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
+    .refine((n) => n > 0, { message: `${what} must be above 0: leave it out when unknown`, abort: true })
+    .refine(Number.isInteger, { message: `${what} must be a whole number`, abort: true })
+    .refine((n) => n <= max, { message: `${what} is absurd (over ${max}): check the number` });
+
+/** A host's memory channels (all sockets), for its bandwidth as channels × MT/s × 8 ÷ 1000. */
+export const hostMemChannels = wholeCount("the memory channels (host_mem_channels)", MAX_HOST_MEM_CHANNELS);
 /** The DIMMs' transfer rate, MT/s (4800 for DDR5-4800). */
 export const hostMemMts = bandwidth("the memory's transfer rate (host_mem_mts, MT/s)", MAX_HOST_MEM_MTS);
 
-/** The CPU cores a host gives llama.cpp (its threads): a whole number above 0. */
-export const cpuCores = z
-  .number({ error: typed("the CPU cores (cpu_cores)", "a whole number above 0") })
-  .refine(Number.isFinite, { message: "the CPU cores (cpu_cores) must be a finite number", abort: true })
-  .refine((n) => n > 0, {
-    message: "the CPU cores (cpu_cores) must be above 0: leave it out when unknown",
-    abort: true,
-  })
-  .refine(Number.isInteger, { message: "the CPU cores (cpu_cores) must be a whole number", abort: true })
-  .refine((n) => n <= MAX_CPU_CORES, {
-    message: `the CPU cores (cpu_cores) is absurd (over ${MAX_CPU_CORES}): check the number`,
-  });
+/** The CPU cores a host gives llama.cpp (its threads). */
+export const cpuCores = wholeCount("the CPU cores (cpu_cores)", MAX_CPU_CORES);
 
 export const nodeSchema = z.object(
   {
