@@ -122,6 +122,24 @@ describe("speed in npm run plan --json", () => {
     expect(fits.stdout).not.toContain("is longer than the");
   });
 
+  // "Never 0": DeepSeek-R1 Q5_K_M (37B active of 671B) on a host of 1 GB/s decodes at about 0.02 tok/s, which one
+  // decimal printed as decode_tps 0 and throughput_tps 0.
+  test("a figure below 0.05 is printed to two significant digits, never as 0", async () => {
+    const slow = cluster("slow-host.json", {
+      nodes: [{ id: "slow", host_mem_gib: 1024, host_free_gib: 1000, host_mem_gbps: 1, devices: [] }],
+    });
+    const r = await main(["unsloth/DeepSeek-R1-GGUF", "--cluster", slow, "--json"], OFFLINE);
+    expect(r.code, r.stderr).toBe(0);
+    const all = (JSON.parse(r.stdout) as { options: Record<string, unknown>[] }).options;
+    expect(all.length).toBeGreaterThan(0);
+    for (const o of all)
+      for (const f of ["decode_tps", "prefill_tps", "ttft_ms", "tpot_ms", "throughput_tps"]) {
+        expect(o[f], `${String(o.artifact)} ${f}`).not.toBe(0);
+        if (o[f] !== null) expect(o[f] as number).toBeGreaterThan(0);
+      }
+    expect(all[0]?.decode_tps as number).toBeLessThan(0.05);
+  });
+
   test("the longest request the page takes, 10,000,000 tokens, is taken", async () => {
     const r = await main(
       ["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, "--output-tokens", "10000000", "--json"],
