@@ -208,7 +208,9 @@ function readValue(flag: string, spec: FlagSpec, raw: string | undefined): strin
   }
   switch (spec.kind) {
     case "int": {
-      const n = Number(raw.replace(/_/g, ""));
+      // Number() reads "0x400" as 1024 and "0b11" as 3: a count is written in decimal, so those are refused (as
+      // --price's "0x10" is), not taken as a number the user did not type.
+      const n = /^\s*[+-]?0[xob]/i.test(raw) ? NaN : Number(raw.replace(/_/g, ""));
       const max = spec.max ?? MAX_INT;
       if (!Number.isInteger(n) || n < 1 || n > max)
         throw new UsageError(

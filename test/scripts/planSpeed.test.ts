@@ -80,6 +80,9 @@ describe("speed in npm run plan --json", () => {
     ["--output-tokens", "1.5"],
     ["--input-tokens", "100000000"],
     ["--output-tokens", "2147483647"],
+    // Number() read these as 1024 and 3, taken without a word.
+    ["--input-tokens", "0x400"],
+    ["--output-tokens", "0b11"],
   ])("%s %s is one line and exit 2", async (flag, value) => {
     const r = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, flag, value], OFFLINE);
     expect(r.code).toBe(2);
