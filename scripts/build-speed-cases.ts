@@ -7,12 +7,13 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { speedCases } from "../test/plan/speedCases.ts";
+import { leftOutOf, speedCases } from "../test/plan/speedCases.ts";
 
-const { cases } = speedCases();
+const { cases, skipped } = speedCases();
+const leftOut = leftOutOf(skipped);
 const out = join(import.meta.dirname, "..", "src", "calibration", "speedCases.json");
 writeFileSync(
   out,
-  `${JSON.stringify({ "//": "Built by scripts/build-speed-cases.ts from test/fixtures/speed/measured.jsonl (each case's source URL kept); do not edit", cases })}\n`,
+  `${JSON.stringify({ "//": "Built by scripts/build-speed-cases.ts from test/fixtures/speed/measured.jsonl (each case's source URL kept); do not edit", cases, leftOut })}\n`,
 );
 console.log(`${cases.length} cases → ${out}`);

@@ -19,6 +19,8 @@ import {
   assumedVllmRelease,
   cardOf,
   contextFit,
+  DEFAULT_INPUT_TOKENS,
+  DEFAULT_OUTPUT_TOKENS,
   DEFAULT_WORKLOAD,
   ModelError,
   plan,
@@ -183,6 +185,12 @@ async function run(
     const { artifacts } = model;
     const contextTokens = fit.contextTokens;
     const workload: Workload = { ...args.workload, contextTokens };
+    const request = (workload.inputTokens ?? DEFAULT_INPUT_TOKENS) + (workload.outputTokens ?? DEFAULT_OUTPUT_TOKENS);
+    // A request the commands' context refuses: said once here, and in every option's speed_basis.
+    if (request > contextTokens)
+      notes.push(
+        `the request (--input-tokens + --output-tokens: ${request.toLocaleString("en-US")} tokens) is longer than the ${contextTokens.toLocaleString("en-US")}-token context the commands start, which refuse it; give --context ${request} or more to serve it (the speed figures price it as if it were served)`,
+      );
     // A model read from disk is served from there: its commands name the directory, not a Hub repo.
     const modelPath = existsSync(args.model) ? localModelDir(args.model) : undefined;
     const result = plan(

@@ -30,8 +30,17 @@ interface FlagSpec {
   names: string[];
   kind: Kind;
   choices?: readonly string[];
+  /** An int flag's largest value, where it is tighter than MAX_INT: said in the message. */
+  max?: number;
   help: string;
 }
+
+/**
+ * The longest request the page's Input and Output tokens fields and the plan link take (ContextControls.tsx,
+ * state/link.ts): the terminal refuses the same, where it took up to 2^31 − 1 and printed a 61-hour time to
+ * first token for a 10⁸-token prompt.
+ */
+const MAX_REQUEST_TOKENS = 10_000_000;
 
 /** The MTP tokens of a --speculative-config (vLLM's JSON); anything but an MTP method is refused in one line. */
 function mtpTokensOf(text: string): number {
@@ -85,6 +94,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   inputTokens: {
     names: ["--input-tokens"],
     kind: "int",
+    max: MAX_REQUEST_TOKENS,
     help: "prompt tokens of one request, for prefill and time to first token (default 1024)",
   },
   rankBy: {
@@ -101,6 +111,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   outputTokens: {
     names: ["--output-tokens"],
     kind: "int",
+    max: MAX_REQUEST_TOKENS,
     help: "tokens each request generates, for time per output token and throughput (default 256)",
   },
   revision: {
@@ -197,9 +208,14 @@ function readValue(flag: string, spec: FlagSpec, raw: string | undefined): strin
   }
   switch (spec.kind) {
     case "int": {
-      const n = Number(raw.replace(/_/g, ""));
-      if (!Number.isInteger(n) || n < 1 || n > MAX_INT)
-        throw new UsageError(`${flag} takes a whole number from 1 up, not "${raw}"`);
+      // Number() reads "0x400" as 1024 and "0b11" as 3: a count is written in decimal, so those are refused (as
+      // --price's "0x10" is), not taken as a number the user did not type.
+      const n = /^\s*[+-]?0[xob]/i.test(raw) ? NaN : Number(raw.replace(/_/g, ""));
+      const max = spec.max ?? MAX_INT;
+      if (!Number.isInteger(n) || n < 1 || n > max)
+        throw new UsageError(
+          `${flag} takes a whole number from 1 ${spec.max === undefined ? "up" : `to ${spec.max.toLocaleString("en-US")}`}, not "${raw}"`,
+        );
       return n;
     }
     case "fraction": {

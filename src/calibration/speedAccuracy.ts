@@ -92,6 +92,13 @@ export interface SpeedGroupSummary {
 export interface SpeedTables {
   rows: SpeedAccuracyRow[];
   groups: SpeedGroupSummary[];
+  /** The public set's rows no figure is predicted for, counted by reason (TRT-LLM is reference only, as issue 12 asks). */
+  leftOut: { reason: string; rows: number }[];
+}
+
+/** The bundle's left-out rows by reason (scripts/build-speed-cases.ts). */
+export function speedLeftOut(): { reason: string; rows: number }[] {
+  return (bundle as unknown as { leftOut?: { reason: string; rows: number }[] }).leftOut ?? [];
 }
 
 /** Every bundled speed case predicted beside measured, and the halves' medians of each primary figure. */
@@ -117,7 +124,7 @@ export function speedAccuracyTables(rows: SpeedAccuracyRow[] = speedAccuracyRows
       },
     ];
   });
-  return { rows, groups };
+  return { rows, groups, leftOut: speedLeftOut() };
 }
 
 /** A case group as a reader says it: its engine named beside it, not in it ("llamacpp-long-decode" → "long-context decode"). */

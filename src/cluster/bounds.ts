@@ -31,5 +31,9 @@ export const MAX_TEXT_CHARS = 200;
  */
 export const MAX_FABRIC_GBPS = 10_000;
 export const MAX_HOST_GBPS = 10_000;
+/** Memory channels a host may say (all sockets): two 12-channel EPYCs have 24, eight-socket Xeons 64; 128 is a typo's bound. */
+export const MAX_HOST_MEM_CHANNELS = 128;
+/** A DIMM's transfer rate, MT/s: DDR5 MRDIMMs reach 8,800; past 20,000 it is a typo (or GB/s in the wrong field). */
+export const MAX_HOST_MEM_MTS = 20_000;
 /** No host has 10,000 cores (two 192-core EPYCs have 384): past that it is a typo. */
 export const MAX_CPU_CORES = 10_000;

@@ -220,12 +220,16 @@ const NODE_FIELDS = [
   "host_free_gib",
   "fabric_gbps",
   "host_mem_gbps",
+  "host_mem_channels",
+  "host_mem_mts",
   "cpu_cores",
   "devices",
   "hostMemGib",
   "hostFreeGib",
   "fabricGbps",
   "hostMemGBps",
+  "hostMemChannels",
+  "hostMemMts",
   "cpuCores",
 ];
 const DEVICE_FIELDS = [

@@ -14,6 +14,8 @@ import {
   MAX_GROUPS_PER_NODE,
   MAX_CPU_CORES,
   MAX_HOST_GBPS,
+  MAX_HOST_MEM_CHANNELS,
+  MAX_HOST_MEM_MTS,
   MAX_HOST_MEM_GIB,
   MAX_NODES,
   MAX_TEXT_CHARS,
@@ -125,18 +127,22 @@ export const fabricGbps = bandwidth("the fabric's speed (fabric_gbps)", MAX_FABR
 /** A host's memory bandwidth, GB/s. */
 export const hostMemGbps = bandwidth("the host memory bandwidth (host_mem_gbps)", MAX_HOST_GBPS);
 
-/** The CPU cores a host gives llama.cpp (its threads): a whole number above 0. */
-export const cpuCores = z
-  .number({ error: typed("the CPU cores (cpu_cores)", "a whole number above 0") })
-  .refine(Number.isFinite, { message: "the CPU cores (cpu_cores) must be a finite number", abort: true })
-  .refine((n) => n > 0, {
-    message: "the CPU cores (cpu_cores) must be above 0: leave it out when unknown",
-    abort: true,
-  })
-  .refine(Number.isInteger, { message: "the CPU cores (cpu_cores) must be a whole number", abort: true })
-  .refine((n) => n <= MAX_CPU_CORES, {
-    message: `the CPU cores (cpu_cores) is absurd (over ${MAX_CPU_CORES}): check the number`,
-  });
+/** A count a node says of itself: a whole number above 0, at most `max`; 0, a fraction or text is refused in words. */
+const wholeCount = (what: string, max: number) =>
+  z
+    .number({ error: typed(what, "a whole number above 0") })
+    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
+    .refine((n) => n > 0, { message: `${what} must be above 0: leave it out when unknown`, abort: true })
+    .refine(Number.isInteger, { message: `${what} must be a whole number`, abort: true })
+    .refine((n) => n <= max, { message: `${what} is absurd (over ${max}): check the number` });
+
+/** A host's memory channels (all sockets), for its bandwidth as channels × MT/s × 8 ÷ 1000. */
+export const hostMemChannels = wholeCount("the memory channels (host_mem_channels)", MAX_HOST_MEM_CHANNELS);
+/** The DIMMs' transfer rate, MT/s (4800 for DDR5-4800). */
+export const hostMemMts = bandwidth("the memory's transfer rate (host_mem_mts, MT/s)", MAX_HOST_MEM_MTS);
+
+/** The CPU cores a host gives llama.cpp (its threads). */
+export const cpuCores = wholeCount("the CPU cores (cpu_cores)", MAX_CPU_CORES);
 
 export const nodeSchema = z.object(
   {
@@ -148,6 +154,9 @@ export const nodeSchema = z.object(
     fabric_gbps: fabricGbps.optional(),
     /** Host memory bandwidth in GB/s (channels × transfer rate × 8 B): CPU decode and experts in RAM run at it. */
     host_mem_gbps: hostMemGbps.optional(),
+    /** Or the same as its channels and their MT/s (12 and 4800: 460.8 GB/s), the figures a spec sheet or dmidecode gives. */
+    host_mem_channels: hostMemChannels.optional(),
+    host_mem_mts: hostMemMts.optional(),
     /** CPU cores llama.cpp's threads run on: a prompt on the CPU multiplies at them (speed/host.ts). */
     cpu_cores: cpuCores.optional(),
     devices: z

@@ -9,7 +9,7 @@
 import { cardMemoryBytes } from "../plan/index.ts";
 import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
 import { note, type ImportMessage } from "./messages.ts";
-import { clusterSchema, MAX_GROUPS_PER_NODE, MAX_NODES, type SnakeNode } from "./schema.ts";
+import { clusterSchema, MAX_GROUPS_PER_NODE, MAX_HOST_GBPS, MAX_NODES, type SnakeNode } from "./schema.ts";
 
 export { MAX_DEVICE_MEM_GIB, MAX_DEVICES_PER_GROUP, MAX_HOST_MEM_GIB, MAX_NODES } from "./bounds.ts";
 
@@ -31,6 +31,8 @@ const CAMEL_TO_SNAKE: Record<string, string> = {
   gresType: "gres_type",
   fabricGbps: "fabric_gbps",
   hostMemGBps: "host_mem_gbps",
+  hostMemChannels: "host_mem_channels",
+  hostMemMts: "host_mem_mts",
   cpuCores: "cpu_cores",
 };
 const SNAKE_TO_CAMEL = Object.fromEntries(Object.entries(CAMEL_TO_SNAKE).map(([c, s]) => [s, c]));
@@ -213,9 +215,62 @@ function checkNode(
     devices,
   };
   if (n.fabric_gbps !== undefined) out.fabricGbps = n.fabric_gbps;
-  if (n.host_mem_gbps !== undefined) out.hostMemGBps = n.host_mem_gbps;
+  // Checked whether or not host_mem_gbps is given: both at once is refused.
+  const fromChannels = hostGBpsOfChannels(n, node, where, errors);
+  const hostGBps = n.host_mem_gbps ?? fromChannels;
+  if (hostGBps !== undefined) out.hostMemGBps = hostGBps;
   if (n.cpu_cores !== undefined) out.cpuCores = n.cpu_cores;
   return out;
+}
+
+/**
+ * A host's memory bandwidth said as its channels and their MT/s (issue 12: "channels × speed, or GB/s"), in GB/s:
+ * channels × MT/s × 8 bytes ÷ 1000 (12 × DDR5-4800 = 460.8), to a tenth. One without the other, or both beside
+ * host_mem_gbps, is refused in words: which figure to believe is the user's to say.
+ */
+function hostGBpsOfChannels(
+  n: SnakeNode,
+  node: string,
+  where: (field: string) => { node: string; nodeIndex: number; field: string },
+  errors: ImportMessage[],
+): number | undefined {
+  const channels = n.host_mem_channels;
+  const mts = n.host_mem_mts;
+  if (channels === undefined && mts === undefined) return undefined;
+  if (n.host_mem_gbps !== undefined) {
+    errors.push(
+      note(
+        `${node}: give the memory bandwidth once: host_mem_gbps, or host_mem_channels with host_mem_mts, not both`,
+        where("host_mem_gbps"),
+      ),
+    );
+    return undefined;
+  }
+  if (channels === undefined || mts === undefined) {
+    errors.push(
+      channels === undefined
+        ? note(
+            `${node}: host_mem_mts (${mts}) needs host_mem_channels, the memory channels of all sockets`,
+            where("host_mem_channels"),
+          )
+        : note(
+            `${node}: host_mem_channels (${channels}) needs host_mem_mts, the DIMMs' MT/s (4800 for DDR5-4800)`,
+            where("host_mem_mts"),
+          ),
+    );
+    return undefined;
+  }
+  const gbps = Math.round((channels * mts * 8) / 100) / 10;
+  if (gbps > MAX_HOST_GBPS) {
+    errors.push(
+      note(
+        `${node}: ${channels} channels × ${mts} MT/s is ${gbps} GB/s, over ${MAX_HOST_GBPS}: check the numbers`,
+        where("host_mem_mts"),
+      ),
+    );
+    return undefined;
+  }
+  return gbps;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

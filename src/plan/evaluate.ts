@@ -271,7 +271,6 @@ const LAST_SPEED = Symbol("lastSpeed");
 /** A layout with its last speed on a symbol property: not a WeakMap entry per layout and move, whose ephemerons cost the collector (plan.ts). */
 type SpeedKept = Layout & { [LAST_SPEED]?: { question: number[]; speed: SpeedEstimate } };
 
-/** What an option delivers at the workload: the request's lengths, its sequences, and the wires the cluster says it has. */
 /**
  * The command form's greyed default on the option's card: the engine's, and under SGLang's DP attention the
  * fraction its command says (tp_size the group, the graph reserve at dp_size: sglang/evalCard.ts).
@@ -311,6 +310,7 @@ function speedOf(
     fabricGBps: p.nodes > 1 ? (ctx.links?.fabricGBps(p.fabric) ?? null) : null,
     hostBandwidthGBps: hostBandwidthOf(option, ctx),
     hostCpuCores: hostCoresOf(option, ctx),
+    contextTokens: w.contextTokens,
   };
   const question = speedQuestionOf(option, sc, scratchQuestion);
   const last = (layout as SpeedKept)[LAST_SPEED];

@@ -6,7 +6,7 @@ import {
   type KvDtype,
   type Workload,
 } from "../plan/index.ts";
-import { formatTokens } from "./format.ts";
+import { formatCount, formatTokens } from "./format.ts";
 import { MIN_CONTEXT_TOKENS, positionToTokens, SLIDER_STEPS, tokensToPosition } from "./logScale.ts";
 import { NumberField } from "./NumberField.tsx";
 
@@ -107,6 +107,12 @@ export function ContextControls({
     [onChange],
   );
   const poolTokens = workloadPoolTokens(contextTokens, workload.sequences);
+  // A request the commands' context refuses (the plan is made at the model's limit past it): said at the lengths,
+  // as the CLI says it; before, the figures priced it without a word.
+  const requestTokens =
+    (workload.inputTokens ?? DEFAULT_INPUT_TOKENS) + (workload.outputTokens ?? DEFAULT_OUTPUT_TOKENS);
+  const commandContext = Math.min(contextTokens, max);
+  const requestPast = requestTokens > commandContext;
   return (
     <div className="context-controls">
       <ContextSlider
@@ -160,6 +166,13 @@ export function ContextControls({
           </select>
         </div>
       </div>
+      {requestPast ? (
+        <p className="notice request-past-context" role="status">
+          Input + output tokens ({formatCount(requestTokens)}) are more than the context ({formatCount(commandContext)}
+          ): the commands refuse such a request. Raise the context to {formatCount(requestTokens)} or more to serve it;
+          the speed figures price it as if it were served.
+        </p>
+      ) : null}
       {pastLimit || ropeScaling ? (
         <div className="past-limit">
           {pastLimit ? (

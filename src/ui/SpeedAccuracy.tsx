@@ -17,13 +17,21 @@ export function SpeedAccuracyFromWorker({ load }: { load: () => Promise<Answer<S
  * serving runs) predicted beside measured, with its source, and the medians of the half the speed
  * terms were fitted on apart from the half that only checks them. It only draws: the rows are the worker's.
  */
-export function SpeedAccuracy({ tables: { rows, groups } }: { tables: SpeedTables }) {
+export function SpeedAccuracy({ tables: { rows, groups, leftOut } }: { tables: SpeedTables }) {
+  const leftOutRows = leftOut.reduce((sum, l) => sum + l.rows, 0);
   return (
     <section aria-label="Speed against public benchmarks">
       <p>
         {rows.length.toLocaleString("en-US")} figures from public benchmarks, each linked to its source. The speed terms
         were fitted on one half and are checked on the other (src/plan/speed/README.md says which and why).
       </p>
+      {leftOutRows > 0 ? (
+        // Said, so "every benchmark figure" is not read into a table that leaves some rows of the set out.
+        <p className="speed-left-out">
+          {leftOutRows.toLocaleString("en-US")} rows of the set are not predicted:{" "}
+          {leftOut.map((l) => `${l.rows.toLocaleString("en-US")} × ${l.reason}`).join("; ")}.
+        </p>
+      ) : null}
       <TableScroll label="Median error of each speed figure, fitted and checking halves">
         <table className="data">
           <thead>

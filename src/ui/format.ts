@@ -92,7 +92,9 @@ export function parallelismLabel(placement: Placement): string {
 /** Tokens per second as a person reads it ("42 tok/s", "1,950 tok/s"), or "not estimated". */
 export function formatTps(tps: number | null): string {
   if (tps === null) return "not estimated";
-  return `${tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1)} tok/s`;
+  // Below 1 to two significant digits: 0.02 tok/s read "0.0 tok/s", a figure of nothing.
+  const text = tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps >= 1 ? tps.toFixed(1) : tps.toPrecision(2);
+  return `${text} tok/s`;
 }
 
 /** Milliseconds ("91 ms", "1.2 s"), or "not estimated". */

@@ -124,3 +124,12 @@ describe("CPU decode against llama-bench tg128 where the host's memory is known 
     },
   );
 });
+
+describe("the CPU path's basis names the host bandwidth it read at", () => {
+  test.each(ROWS.filter((r) => r.host_mem_gbps !== undefined).map((r) => [r.id, r] as const))(
+    "%s: its host_mem_gbps in the basis (before: 'host RAM', no figure)",
+    (_id, r) => {
+      expect(estimateSpeed(cpuInput(r, 512, 128)).basis).toContain(`(cpu, host RAM, ${r.host_mem_gbps} GB/s)`);
+    },
+  );
+});

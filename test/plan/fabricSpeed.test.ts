@@ -92,4 +92,15 @@ describe("a fabric's speed and an option across nodes", () => {
     expect(pipelineOption("ib0", { fabricGbps: 200 }).basis).not.toContain("fabric speed unknown");
     expect(pipelineOption("roce-200g").basis).not.toContain("fabric speed unknown");
   });
+
+  // Issue 12's speed_basis names "the link": a known fabric went unsaid, so an eth-25g and an ib-400g pipeline read
+  // the same. Line rate ÷ 8 a card: 400 → 50 GB/s, 200 → 25, 25 → 3.125 (printed to a tenth).
+  test.each([
+    ["ib-400g", {}, 50],
+    ["roce-200g", {}, 25],
+    ["eth-25g", {}, 3.1],
+    ["ib0", { fabricGbps: 100 }, 12.5],
+  ] as const)("a said fabric (%s %j) is named in the basis at its rate, %s GB/s a card", (fabric, extra, gbps) => {
+    expect(pipelineOption(fabric, extra).basis).toContain(`1 pipeline hop over the fabric at ${gbps} GB/s a card`);
+  });
 });

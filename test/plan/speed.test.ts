@@ -156,6 +156,18 @@ describe("what the model must say, not only how close it gets", () => {
     expect(e.basis).toContain("fabric speed unknown: 25 GB/s per card assumed");
   });
 
+  test("a known link is named in the basis: NVLink 4's 450 GB/s a card for TP 8 on one node, none at TP 1", () => {
+    const base = oneCardCase().input;
+    // NVIDIA's H100 SXM: NVLink 900 GB/s bidirectional a GPU, 450 one way (cardSpecs.ts's link for h100-80g).
+    const tp8 = estimateSpeed({
+      ...base,
+      layout: { ...base.layout, engine: "vllm", tensorParallel: 8 },
+      links: { ...base.links, intraNodeGBps: 450, tensorParallelCrossesNodes: false },
+    });
+    expect(tp8.basis).toContain("TP 8 all-reduces over the cards' link at 450 GB/s a card");
+    expect(estimateSpeed(base).basis).not.toContain("over the cards' link");
+  });
+
   test("bad workload input is refused in words, figures null", () => {
     const e = estimateSpeed({
       ...oneCardCase().input,

@@ -213,6 +213,15 @@ export interface SkippedRow {
 }
 
 /** Every case the set supports, and the rows left out with why. */
+/** The rows no case was made of, counted by reason (most first): what the page's speed tab says it leaves out. */
+export function leftOutOf(skipped: readonly SkippedRow[]): { reason: string; rows: number }[] {
+  const counts = new Map<string, number>();
+  for (const s of skipped) counts.set(s.reason, (counts.get(s.reason) ?? 0) + 1);
+  return [...counts]
+    .map(([reason, rows]) => ({ reason, rows }))
+    .sort((a, b) => b.rows - a.rows || (a.reason < b.reason ? -1 : 1));
+}
+
 export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
   const rows = measuredRows();
   const half = halves(rows);

@@ -65,12 +65,90 @@ describe("speed in npm run plan --json", () => {
     expect(gpu).toBeDefined();
     expect(gpu?.decode_tps).toBeNull();
     expect(gpu?.speed_basis).toMatch(/no memory bandwidth known/);
+    // The reason is the class's, and asks for nothing the cluster file has no field for (it said "give the card's
+    // GB/s to get figures": no cluster field or panel field takes a card's bandwidth).
+    expect(gpu?.speed_basis).toContain("card table does not hold this class, and its speed is not guessed");
+    expect(gpu?.speed_basis).not.toMatch(/give the card/);
   });
 
-  test("a bad request length is one line and exit 2", async () => {
-    const r = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, "--input-tokens", "0"], OFFLINE);
+  // 0, negative, text, a fraction, and past the page's 10,000,000 (its Input/Output tokens fields and the plan link
+  // refuse more): the terminal took up to 2^31 − 1, and planned a 10⁸-token prompt on a 32k model with exit 0.
+  test.each([
+    ["--input-tokens", "0"],
+    ["--input-tokens", "-5"],
+    ["--input-tokens", "many"],
+    ["--output-tokens", "1.5"],
+    ["--input-tokens", "100000000"],
+    ["--output-tokens", "2147483647"],
+    // Number() read these as 1024 and 3, taken without a word.
+    ["--input-tokens", "0x400"],
+    ["--output-tokens", "0b11"],
+  ])("%s %s is one line and exit 2", async (flag, value) => {
+    const r = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, flag, value], OFFLINE);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--input-tokens takes a whole number from 1 up/);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain(`${flag} takes a whole number from 1 to 10,000,000, not "${value}"`);
+  });
+
+  // vLLM answers such a request with HTTP 400 ("This model's maximum context length is 4096 tokens and your request has
+  // 2778 input tokens (8000 > 4096 - 2778)", quoted in andrewcho-dev/opsconductor-ng vLLM_transition/TOKEN_LIMIT_FIX.md):
+  // the plan printed its time to first token beside --max-model-len 8192 without a word.
+  test("a request longer than the context the commands start is said, once on stderr and in every option's basis", async () => {
+    const r = await main(
+      [
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "--cluster",
+        dgx,
+        "--context",
+        "8192",
+        "--input-tokens",
+        "8192",
+        "--output-tokens",
+        "1024",
+        "--json",
+      ],
+      OFFLINE,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      "(--input-tokens + --output-tokens: 9,216 tokens) is longer than the 8,192-token context",
+    );
+    expect(r.stderr).toContain("give --context 9216 or more");
+    const all = (JSON.parse(r.stdout) as { options: Record<string, unknown>[] }).options;
+    expect(all.length).toBeGreaterThan(0);
+    for (const o of all)
+      expect(o.speed_basis).toContain(
+        "the request (8,192 in + 1,024 out = 9,216 tokens) is longer than the 8,192-token context the command starts",
+      );
+    const fits = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, "--json"], OFFLINE);
+    expect(fits.stderr).not.toContain("is longer than the");
+    expect(fits.stdout).not.toContain("is longer than the");
+  });
+
+  // "Never 0": DeepSeek-R1 Q5_K_M (37B active of 671B) on a host of 1 GB/s decodes at about 0.02 tok/s, which one
+  // decimal printed as decode_tps 0 and throughput_tps 0.
+  test("a figure below 0.05 is printed to two significant digits, never as 0", async () => {
+    const slow = cluster("slow-host.json", {
+      nodes: [{ id: "slow", host_mem_gib: 1024, host_free_gib: 1000, host_mem_gbps: 1, devices: [] }],
+    });
+    const r = await main(["unsloth/DeepSeek-R1-GGUF", "--cluster", slow, "--json"], OFFLINE);
+    expect(r.code, r.stderr).toBe(0);
+    const all = (JSON.parse(r.stdout) as { options: Record<string, unknown>[] }).options;
+    expect(all.length).toBeGreaterThan(0);
+    for (const o of all)
+      for (const f of ["decode_tps", "prefill_tps", "ttft_ms", "tpot_ms", "throughput_tps"]) {
+        expect(o[f], `${String(o.artifact)} ${f}`).not.toBe(0);
+        if (o[f] !== null) expect(o[f] as number).toBeGreaterThan(0);
+      }
+    expect(all[0]?.decode_tps as number).toBeLessThan(0.05);
+  });
+
+  test("the longest request the page takes, 10,000,000 tokens, is taken", async () => {
+    const r = await main(
+      ["meta-llama/Llama-3.1-8B-Instruct", "--cluster", dgx, "--output-tokens", "10000000", "--json"],
+      OFFLINE,
+    );
+    expect(r.code, r.stderr).toBe(0);
   });
 });
 

@@ -46,3 +46,9 @@ test("the table counts every figure for assistive technology but draws only a wi
     /<tr aria-hidden="true" class="virtual-spacer"><td colSpan="5" style="height:\d{4,}px"><\/td><\/tr>/,
   );
 });
+
+test("the tab says which rows of the set it predicts nothing for, and why (TRT-LLM is reference only)", () => {
+  const html = renderToStaticMarkup(<SpeedAccuracy tables={speedAccuracyTables(rows)} />);
+  expect(html).toContain("206 rows of the set are not predicted: 165 × trtllm: reference only");
+  expect(html).toContain("24 × disaggregated multi-node serving: not modelled");
+});

@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { shapeFromConfig } from "../../src/plan/index.ts";
 import type { Placement } from "../../src/plan/index.ts";
-import { artifactLabel, formatGib, formatParams, modelSummary, placementLabel } from "../../src/ui/format.ts";
+import {
+  artifactLabel,
+  formatGib,
+  formatParams,
+  formatTps,
+  modelSummary,
+  placementLabel,
+} from "../../src/ui/format.ts";
 
 const qwen3_32b = JSON.parse(
   readFileSync(new URL("../fixtures/ui/Qwen__Qwen3-32B.config.json", import.meta.url), "utf8"),
@@ -36,6 +43,16 @@ describe("the model's one-line summary", () => {
     expect(modelSummary({ ...shapeFromConfig(qwen3_32b, null), paramsTotal: 0 })).toBe(
       "64 layers · 8 KV heads · 40,960 ctx · bf16",
     );
+  });
+});
+
+describe("speed figures", () => {
+  test("a rate under 1 tok/s keeps two significant digits (0.02 read '0.0 tok/s', a figure of nothing)", () => {
+    expect(formatTps(0.0213)).toBe("0.021 tok/s");
+    expect(formatTps(0.5)).toBe("0.50 tok/s");
+    expect(formatTps(36.84)).toBe("36.8 tok/s");
+    expect(formatTps(2591.2)).toBe("2,591 tok/s");
+    expect(formatTps(null)).toBe("not estimated");
   });
 });
 

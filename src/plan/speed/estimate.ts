@@ -91,8 +91,12 @@ function termsLineOf(input: SpeedInput, terms: SpeedTerms): string {
 function termsLine(input: SpeedInput, terms: SpeedTerms): string {
   const gbps = input.card.memBandwidthGBps;
   // A split over several classes reads at a weighted mean (option.ts splitCardOf): said whole.
+  // The CPU path names the host's bandwidth when the node says it (an unknown one is the assumed note's).
+  const host = input.layout.hostBandwidthGBps;
   const bw = input.layout.cpuOnly
-    ? "host RAM"
+    ? host === null
+      ? "host RAM"
+      : `host RAM, ${host} GB/s`
     : `${gbps !== null && !Number.isInteger(gbps) ? Math.round(gbps) : gbps} GB/s`;
   const fit = terms.fitted ? `fitted on ${terms.fittedOn}` : terms.fittedOn;
   // Said where a card's figures are third parties' reprints: the vendor's own page was not read for them.
@@ -101,6 +105,51 @@ function termsLine(input: SpeedInput, terms: SpeedTerms): string {
     ? `prefill at ${CPU_PREFILL_GFLOPS_PER_CORE} GFLOPS a core`
     : `prefill at ${Math.round(terms.prefillComputeEfficiency * 100)}% of dense TFLOPS`;
   return `${input.layout.engine} on ${input.card.label} (${input.card.kind}, ${bw}${read}): reads at ${Math.round(terms.bandwidthEfficiency * 100)}% of bandwidth + ${terms.stepFixedMs} ms per step, ${prefill} (${fit})`;
+}
+
+/**
+ * The wires the figures crossed, at the rate they were priced at: the cards' own link for a tensor-parallel group
+ * or a pipeline within a node, the fabric for hops, all-reduces or RPC across nodes. Issue 12's speed_basis names
+ * "the link"; before, a known one went unsaid (only an assumed default was), so "TP 8 on ib-400g" read the same as
+ * TP 1. A wire whose rate is unknown is left to the assumed note that prices it; "" when none is crossed.
+ */
+function wiresLine({ layout, links }: SpeedInput): string {
+  const hops = layout.pipelineStages - 1;
+  const rpc = links.rpcCrossings ?? 0;
+  const group = layout.expertGroup;
+  // Most options cross no wire: nothing to say, nothing built (the basis is made for every option of a plan).
+  if (layout.tensorParallel <= 1 && hops <= 0 && rpc <= 0 && !group) return "";
+  const crossing = Math.min(hops, links.crossNodeHops);
+  const localHops = layout.engine === "llamacpp" ? 0 : hops - crossing;
+  const tpOnFabric = links.tensorParallelCrossesNodes;
+  const groupOnFabric = group !== undefined && group.ranks > group.ranksPerNode;
+  let onLink = "";
+  let onFabric = "";
+  const add = (line: string, part: string) => (line === "" ? part : `${line} and ${part}`);
+  if (layout.tensorParallel > 1) {
+    const part = `TP ${layout.tensorParallel} all-reduces`;
+    if (tpOnFabric) onFabric = add(onFabric, part);
+    else onLink = add(onLink, part);
+  }
+  if (localHops > 0) onLink = add(onLink, `${localHops} pipeline hop${localHops > 1 ? "s" : ""}`);
+  if (crossing > 0) onFabric = add(onFabric, `${crossing} pipeline hop${crossing > 1 ? "s" : ""}`);
+  if (group) {
+    if (groupOnFabric) onFabric = add(onFabric, "the experts' exchange");
+    else onLink = add(onLink, "the experts' exchange");
+  }
+  if (rpc > 0) onFabric = add(onFabric, `${rpc} RPC crossings a token`);
+  const link = links.intraNodeGBps;
+  const fabric = links.fabricGBps;
+  const saidLink =
+    onLink !== "" && link !== null ? `${onLink} over the cards' link at ${tenths(link)} GB/s a card` : "";
+  const saidFabric =
+    onFabric !== "" && fabric !== null ? `${onFabric} over the fabric at ${tenths(fabric)} GB/s a card` : "";
+  return saidLink === "" ? saidFabric : saidFabric === "" ? saidLink : `${saidLink}; ${saidFabric}`;
+}
+
+/** A rate to a tenth, whole where it is whole (3.125 → 3.1, 450 → 450). */
+function tenths(gbps: number): number {
+  return Number.isInteger(gbps) ? gbps : Math.round(gbps * 10) / 10;
 }
 
 /**
@@ -116,14 +165,18 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
   const problem = inputProblem(input);
   if (problem !== "") return nulls(sequencesRun, `speed not estimated: ${problem}`);
   if (!layout.cpuOnly && (card.memBandwidthGBps === null || !(card.memBandwidthGBps > 0))) {
+    // Said as it is: a class the card table lacks (a custom one). It asked the user to "give the card's GB/s",
+    // which neither a cluster file nor the panel has a place for.
     return nulls(
       sequencesRun,
-      `speed not estimated: ${card.label} has no memory bandwidth known (give the card's GB/s to get figures)`,
+      `speed not estimated: ${card.label} has no memory bandwidth known (Modelplan's card table does not hold this class, and its speed is not guessed)`,
     );
   }
 
   const terms = termsOverride ?? speedTerms(layout.engine, card.kind, card.vendor);
   const notes: string[] = [termsOverride ? termsLine(input, terms) : termsLineOf(input, terms)];
+  const wires = wiresLine(input);
+  if (wires !== "") notes.push(wires);
   // Weights in RAM (-ngl below all, --n-cpu-moe, a split's CPU hosts) read at the host's bandwidth: said when known (unknown is flagged as assumed).
   if (!layout.cpuOnly && layout.hostWeightsBytes > 0 && layout.hostBandwidthGBps !== null)
     notes.push(

@@ -83,6 +83,8 @@ export interface SpeedContext {
   hostBandwidthGBps: number | null;
   /** The CPU cores that run layers in a host's RAM; absent or null: host.ts DEFAULT_CPU_CORES, flagged. */
   hostCpuCores?: number | null;
+  /** The context the option's command starts (--max-model-len, --context-length, llama.cpp's per-slot -c); absent: not checked. */
+  contextTokens?: number;
 }
 
 /** llama.cpp over RPC on hosts none of which has a card (cpuCluster.ts): every layer on a CPU, one host after another. */
@@ -283,6 +285,20 @@ const EP_NOTE =
 /** The basis's words for a parameter count read from config.json because the repository gave none. */
 const CONFIG_COUNT_NOTE = "parameter count from config.json (the Hub gave none)";
 
+/**
+ * A request longer than the context the option's command starts: the engine refuses it (vLLM's HTTP 400: "This
+ * model's maximum context length is 4096 tokens and your request has 2778 input tokens (8000 > 4096 - 2778)", as
+ * quoted in andrewcho-dev/opsconductor-ng vLLM_transition/TOKEN_LIMIT_FIX.md; llama-server: the slot's context),
+ * so its figures describe a server started with a longer context. Said, not hidden: before, an 8,192-token prompt
+ * and 1,024 more out on an 8,192 context got a time to first token and nothing else.
+ */
+function requestPastContext(ctx: SpeedContext): string {
+  const request = ctx.inputTokens + ctx.outputTokens;
+  if (ctx.contextTokens === undefined || request <= ctx.contextTokens) return "";
+  const n = (t: number) => t.toLocaleString("en-US");
+  return `the request (${n(ctx.inputTokens)} in + ${n(ctx.outputTokens)} out = ${n(request)} tokens) is longer than the ${n(ctx.contextTokens)}-token context the command starts, which refuses it (give a context of ${n(request)} or more): the figures price it as if it were served`;
+}
+
 /** A speed with no figure, and why. */
 export function noSpeed(basis: string): SpeedEstimate {
   return {
@@ -315,6 +331,7 @@ export function optionSpeed(
   // A count from config.json (config/params.ts) rather than the Hub's is said, as every assumption is; so is
   // what an expert-parallel TP group's figure rests on.
   const said = [
+    requestPastContext(ctx),
     shape.paramsSource === "config" ? CONFIG_COUNT_NOTE : "",
     // A data-parallel expert group prices its experts its own way (expertGroup.ts); the note is the TP group's.
     input.layout.expertParallel > 1 && input.layout.expertGroup === undefined ? EP_NOTE : "",
@@ -358,6 +375,9 @@ export function speedQuestionOf(option: PlanOption, ctx: SpeedContext, into: num
   into[7] = ctx.fabricGBps ?? -1;
   into[8] = ctx.hostBandwidthGBps ?? -1;
   into[9] = ctx.hostCpuCores ?? -1;
+  // Whether the request outruns the context: the basis says so (requestPastContext), the figures do not move.
+  into[10] =
+    ctx.contextTokens !== undefined && ctx.inputTokens + ctx.outputTokens > ctx.contextTokens ? ctx.contextTokens : 0;
   return into;
 }
 
