@@ -5,7 +5,7 @@
  */
 import { cardsPerReplica, kvCacheLabel, offloadWords, placementLabel, type plan } from "../../src/plan/index.ts";
 import type { PlanOption, RankBy, Refusal, RepoSnapshot } from "../../src/plan/index.ts";
-import { artifactLabel } from "../../src/ui/format.ts";
+import { artifactLabel, formatCount, formatMs, formatTps } from "../../src/ui/format.ts";
 import { printable } from "./printable.ts";
 
 /** Options listed; --json lists all. */
@@ -75,6 +75,18 @@ function rankFigure(o: PlanOption, by: RankBy): string {
 }
 
 /**
+ * What an option delivers, in the page's words (OptionCard's three figures): "speed: 36.8 tok/s for one user ·
+ * 286 tok/s with 8 at once (28.0 ms a token) · 245 ms to the first token"; or why it is not estimated.
+ */
+function speedLine(o: PlanOption): string {
+  const s = o.speed;
+  if (!s) return "      speed not estimated";
+  if (s.decodeTps === null) return `      ${printable(s.basis)}`;
+  const tpot = s.tpotMs === null ? "" : ` (${s.tpotMs.toFixed(1)} ms a token)`;
+  return `      speed: ${formatTps(s.decodeTps)} for one user · ${formatTps(s.throughputTps)} with ${formatCount(s.sequencesRun)} at once${tpot} · ${formatMs(s.ttftMs)} to the first token`;
+}
+
+/**
  * An option's command lines, under its summary line: a multi-node entry's
  * "# node" comment at the command's indent, and its command lines one step in.
  */
@@ -110,7 +122,7 @@ export function textReport(snapshot: RepoSnapshot, result: ReturnType<typeof pla
     lines.push(
       `${String(i + 1).padStart(2)}. ${o.engine.padEnd(9)} ${where(o).padEnd(32)} ${printable(artifactLabel(o.artifact))} (${o.bitsPerWeight.toFixed(1)} bpw)  need ${gib(o.needBytes)} of ${gib(o.haveBytes)} GiB  ${status}  max ctx ${o.maxContextTokens.toLocaleString("en-US")}${rankFigure(o, result.workload.rankBy ?? "fewest-cards")}`,
     );
-    lines.push(...buyLines(o));
+    lines.push(speedLine(o), ...buyLines(o));
     // The first option's notes in full, as its commands; the others' count (they can run to a paragraph each).
     const notes = o.notes ?? [];
     if (i === 0) lines.push(...notes.map((n) => `      note: ${printable(n)}`), ...commandLines(o.commands));

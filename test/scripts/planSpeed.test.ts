@@ -221,3 +221,22 @@ describe("ranking and prices in npm run plan", () => {
     expect(r.stderr).toMatch(message);
   });
 });
+
+describe("speed in npm run plan's text", () => {
+  test("each option's line is followed by its figures, the ones --json gives; a custom card says why it has none", async () => {
+    const args = ["--cluster", dgx, "--sequences", "8"];
+    const all = await options(args);
+    const text = await main(["meta-llama/Llama-3.1-8B-Instruct", ...args], OFFLINE);
+    const lines = text.stdout.split("\n");
+    const speedLines = lines.filter((l) => l.trimStart().startsWith("speed: "));
+    expect(speedLines).toHaveLength(Math.min(all.length, lines.filter((l) => /^ *\d+\. /.test(l)).length));
+    const first = all[0] as Record<string, number>;
+    const decode = first.decode_tps as number;
+    expect(speedLines[0]).toContain(`${decode >= 100 ? Math.round(decode) : decode.toFixed(1)} tok/s for one user`);
+    expect(speedLines[0]).toContain(`(${(first.tpot_ms as number).toFixed(1)} ms a token)`);
+    expect(speedLines[0]).toContain(`${Math.round(first.ttft_ms as number)} ms to the first token`);
+
+    const lab = await main(["meta-llama/Llama-3.1-8B-Instruct", "--cluster", custom], OFFLINE);
+    expect(lab.stdout).toMatch(/\n {6}speed not estimated: lab-accelerator has no memory bandwidth known/);
+  });
+});
