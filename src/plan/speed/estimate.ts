@@ -36,7 +36,7 @@ export function sequencesRunOf(sequences: number, sequencesTheKvHolds: number | 
 /**
  * The terms line, written once for each card, engine and terms: every option on one card class says the same
  * line, and a plan writes ~400 speeds (the line was most of their garbage). Keyed by the card's label, each
- * entry holding what else the line reads (speedCardOf makes a new card object each time); only the fitted terms,
+ * entry holding everything else the line reads (speedCardOf makes a new card object each time); only the fitted terms,
  * module constants, are kept (an override may be any object), and the whole is cleared past a bound.
  */
 interface TermsLine {
@@ -44,6 +44,8 @@ interface TermsLine {
   cpuOnly: boolean;
   kind: string;
   gbps: number | null;
+  /** The host's GB/s, which the CPU path's line names. */
+  hostGbps: number | null;
   vendorChecked: boolean | null;
   terms: SpeedTerms;
   line: string;
@@ -65,6 +67,7 @@ function termsLineOf(input: SpeedInput, terms: SpeedTerms): string {
       k.cpuOnly === layout.cpuOnly &&
       k.kind === card.kind &&
       k.gbps === card.memBandwidthGBps &&
+      k.hostGbps === layout.hostBandwidthGBps &&
       k.vendorChecked === card.vendorChecked
     )
       return k.line;
@@ -80,6 +83,7 @@ function termsLineOf(input: SpeedInput, terms: SpeedTerms): string {
     cpuOnly: layout.cpuOnly,
     kind: card.kind,
     gbps: card.memBandwidthGBps,
+    hostGbps: layout.hostBandwidthGBps,
     vendorChecked: card.vendorChecked,
     terms,
     line,
