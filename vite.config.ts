@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 import { VitePWA } from "vite-plugin-pwa";
+import { inlineEntryCss } from "./scripts/lib/inlineEntryCss.ts";
 
 // base "./" makes every asset path relative, so dist/ works from any subpath
 // and from a plain static server (issue: static hosting).
@@ -8,6 +9,8 @@ export default defineConfig({
   base: "./",
   plugins: [
     react(),
+    // The first screen's styles are in index.html: its first paint waits for no second request (issue 19).
+    inlineEntryCss(),
     // Offline first (issue 19): the service worker precaches the app shell, every chunk (the bundled
     // catalog is in them) and the styles, so a plan link opens with no network. Hub reads are not
     // cached by it: they go to the network, and react-query's persisted cache keeps what was read.

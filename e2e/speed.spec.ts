@@ -937,22 +937,33 @@ for (const nodes of [1000, 2000]) {
 /** Issue 19: first contentful paint ≤ 500 ms (printed), held as a ratio to a static page loaded in the same run. */
 const FCP_TARGET_MS = 500;
 /**
- * Measured on the machine this was built on (load 2.8 per core): app 276 ms,
- * the static page 56 ms, ratio 4.9; before this work (same test, the old
- * build) see the note. The guard leaves room for a busier run.
+ * Medians of the 9 cold loads, the old build and this one interleaved on the machine this was built on (load
+ * 2.4-3.0 per core). Before, the first paint was React's first commit: after the script's fetch, its run
+ * (~90-120 ms) and React's first render and layout (~100-270 ms), app 536-640 ms against the static page's
+ * 88-140 (ratio 4.6-6.1). index.html now paints the page's header, its styles inline (no second request
+ * before the first paint): app 116-164 ms, static 96-128, ratio 1.21-1.39. The guard leaves room for a busier run.
  */
-const FCP_RATIO_LIMIT = 8;
+const FCP_RATIO_LIMIT = 2.5;
+/**
+ * The header index.html paints is no proof the page works: the time until the plan's verdict line ("Fits on
+ * …") is painted is timed too, beside the same static page, and held by a ratio of its own. Same runs: 736-1072
+ * ms, ratio 6.4-9.6 (the old build 792-1128 ms, 7.5-9.0: the header changes nothing after the first paint).
+ * Most of it is the page's own thread: the script's run, React's first render of the four panels and its
+ * layout (~250 ms together), then the plan's cards.
+ */
+const VERDICT_RATIO_LIMIT = 16;
 const COLD_LOADS = 9;
 /** A static page of about the first screen's size: a heading, a form and a paragraph, no script. */
 const STATIC_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>static</title><style>body{font:16px system-ui;margin:2rem}</style></head>
 <body><h1>Will this model fit my cluster?</h1><form><label>Hugging Face repo <input value="Qwen/Qwen2.5-Coder-32B-Instruct"></label><button>Plan</button></form>
 <p>A static page served by the same server, to time this machine's paint beside the app's.</p></body></html>`;
 
-test("first contentful paint beside a static page in the same run (target ≤ 500 ms, printed; the ratio held)", async ({
+test("first contentful paint beside a static page in the same run (target ≤ 500 ms, printed; the ratio held), and the verdict's paint", async ({
   browser,
 }) => {
   test.setTimeout(180_000);
-  const fcp = async (path: string): Promise<number> => {
+  /** A cold load's first contentful paint, and (with `verdict`) when the top verdict line was first painted. */
+  const paints = async (path: string, verdict: boolean): Promise<{ fcp: number; verdict: number }> => {
     // A new context is a cold load: no HTTP cache, no service worker, no storage.
     const context = await browser.newContext();
     await routeNetwork(context, ORIGIN);
@@ -960,36 +971,89 @@ test("first contentful paint beside a static page in the same run (target ≤ 50
       route.fulfill({ status: 200, contentType: "text/html", body: STATIC_PAGE }),
     );
     const page = await context.newPage();
+    // Element Timing: the verdict line is marked as it enters the DOM (an observer's callback runs before the
+    // frame is painted), so the browser reports the paint that first shows it. Set by the test, not the page.
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        const line = document.querySelector(".top-verdict");
+        if (line && !line.hasAttribute("elementtiming")) line.setAttribute("elementtiming", "verdict");
+      }).observe(document, { subtree: true, childList: true });
+    });
     await page.goto(path);
-    const ms = await page.evaluate(
-      () =>
-        new Promise<number>((done) => {
+    const times = await page.evaluate(
+      (withVerdict) =>
+        new Promise<{ fcp: number; verdict: number }>((done) => {
+          let fcp = Number.NaN;
+          let verdict = Number.NaN;
+          const settle = () => {
+            if (!Number.isNaN(fcp) && (!withVerdict || !Number.isNaN(verdict))) done({ fcp, verdict });
+          };
           new PerformanceObserver((list) => {
             const entry = list.getEntriesByName("first-contentful-paint")[0];
-            if (entry) done(entry.startTime);
+            if (entry) fcp = entry.startTime;
+            settle();
           }).observe({ type: "paint", buffered: true });
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries() as (PerformanceEntry & { identifier?: string; renderTime?: number })[])
+              if (e.identifier === "verdict") verdict = e.renderTime || e.startTime;
+            settle();
+          }).observe({ type: "element", buffered: true });
         }),
+      verdict,
     );
+    if (verdict) await expect(page.locator(".top-verdict")).toContainText(/^Fits on /);
     await context.close();
-    return ms;
+    return times;
   };
   const app: number[] = [];
+  const appVerdict: number[] = [];
   const peer: number[] = [];
   // Interleaved, so a busy moment of the machine falls on both.
   for (let i = 0; i < COLD_LOADS; i++) {
-    app.push(await fcp("/"));
-    peer.push(await fcp("/static-peer.html"));
+    const { fcp, verdict } = await paints("/", true);
+    app.push(fcp);
+    appVerdict.push(verdict);
+    peer.push((await paints("/static-peer.html", false)).fcp);
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
   const appMs = median(app);
+  const verdictMs = median(appVerdict);
   const peerMs = median(peer);
   const ratio = appMs / peerMs;
+  const verdictRatio = verdictMs / peerMs;
   console.log(
-    `first contentful paint, median of ${COLD_LOADS} cold loads: app ${appMs.toFixed(0)} ms, static page ${peerMs.toFixed(0)} ms, ratio ${ratio.toFixed(2)}; target ≤ ${FCP_TARGET_MS} ms ${appMs <= FCP_TARGET_MS ? "met" : "NOT met"} (load per core ${((loadavg()[0] ?? 0) / availableParallelism()).toFixed(1)})`,
+    `first contentful paint, median of ${COLD_LOADS} cold loads: app ${appMs.toFixed(0)} ms, static page ${peerMs.toFixed(0)} ms, ratio ${ratio.toFixed(2)}; target ≤ ${FCP_TARGET_MS} ms ${appMs <= FCP_TARGET_MS ? "met" : "NOT met"}; the verdict line painted at ${verdictMs.toFixed(0)} ms, ratio ${verdictRatio.toFixed(2)} (load per core ${((loadavg()[0] ?? 0) / availableParallelism()).toFixed(1)})`,
   );
   test.info().annotations.push({
     type: "FCP (ms)",
-    description: `app ${appMs.toFixed(0)}, static ${peerMs.toFixed(0)}, ratio ${ratio.toFixed(2)}`,
+    description: `app ${appMs.toFixed(0)}, static ${peerMs.toFixed(0)}, ratio ${ratio.toFixed(2)}; verdict ${verdictMs.toFixed(0)}, ratio ${verdictRatio.toFixed(2)}`,
   });
   expect(ratio).toBeLessThanOrEqual(FCP_RATIO_LIMIT);
+  expect(verdictRatio).toBeLessThanOrEqual(VERDICT_RATIO_LIMIT);
+});
+
+test("the header index.html paints before the script runs is the one React draws, in the same place", async ({
+  browser,
+}) => {
+  /** The header's markup and its heading's box: with the page's scripts refused (`shellOnly`), or once React has drawn the plan. */
+  const header = async (shellOnly: boolean) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await routeNetwork(context, ORIGIN);
+    if (shellOnly) await context.route(/\/assets\/.*\.js$/, (route) => route.abort("blockedbyclient"));
+    const page = await context.newPage();
+    await page.goto("/");
+    if (!shellOnly) await page.locator(".top-verdict").waitFor({ timeout: 30_000 });
+    const markup = await page
+      .locator(".page-head > div")
+      .first()
+      .evaluate((e) => e.outerHTML, undefined, { timeout: 10_000 });
+    const box = await page.getByRole("heading", { level: 1 }).boundingBox();
+    await context.close();
+    return { markup, box };
+  };
+  const shell = await header(true);
+  const drawn = await header(false);
+  // The same elements, classes and words; index.html's indentation (whitespace between block elements) draws nothing.
+  expect(shell.markup.replace(/>\s+</g, "><")).toBe(drawn.markup);
+  expect(shell.box).toEqual(drawn.box);
 });
