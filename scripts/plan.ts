@@ -19,12 +19,11 @@ import {
   assumedVllmRelease,
   cardOf,
   contextFit,
-  DEFAULT_INPUT_TOKENS,
-  DEFAULT_OUTPUT_TOKENS,
   DEFAULT_WORKLOAD,
   ModelError,
   plan,
   readModel,
+  requestTokensOf,
 } from "../src/plan/index.ts";
 import { optionJson, refusalJson } from "../src/report/json.ts";
 import type { Cluster, RepoSnapshot, Workload } from "../src/plan/index.ts";
@@ -185,7 +184,7 @@ async function run(
     const { artifacts } = model;
     const contextTokens = fit.contextTokens;
     const workload: Workload = { ...args.workload, contextTokens };
-    const request = (workload.inputTokens ?? DEFAULT_INPUT_TOKENS) + (workload.outputTokens ?? DEFAULT_OUTPUT_TOKENS);
+    const request = requestTokensOf(workload);
     // A request the commands' context refuses: said once here, and in every option's speed_basis.
     if (request > contextTokens)
       notes.push(

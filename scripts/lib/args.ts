@@ -4,7 +4,7 @@
  * flag and what it takes.
  */
 import type { EngineSettings, KvDtype, RankBy, Workload } from "../../src/plan/index.ts";
-import { KV_DTYPES, RANK_BYS, vllmProfileFor } from "../../src/plan/index.ts";
+import { KV_DTYPES, MAX_REQUEST_TOKENS, RANK_BYS, vllmProfileFor } from "../../src/plan/index.ts";
 import { DEPLOY_KINDS, type DeployKind } from "../../src/deploy/index.ts";
 
 export interface PlanArgs {
@@ -34,13 +34,6 @@ interface FlagSpec {
   max?: number;
   help: string;
 }
-
-/**
- * The longest request the page's Input and Output tokens fields and the plan link take (ContextControls.tsx,
- * state/link.ts): the terminal refuses the same, where it took up to 2^31 − 1 and printed a 61-hour time to
- * first token for a 10⁸-token prompt.
- */
-const MAX_REQUEST_TOKENS = 10_000_000;
 
 /** The MTP tokens of a --speculative-config (vLLM's JSON); anything but an MTP method is refused in one line. */
 function mtpTokensOf(text: string): number {

@@ -94,6 +94,8 @@ export interface SpeedTables {
   groups: SpeedGroupSummary[];
   /** The public set's rows no figure is predicted for, counted by reason (TRT-LLM is reference only, as issue 12 asks). */
   leftOut: { reason: string; rows: number }[];
+  /** Those rows in all. */
+  leftOutRows: number;
 }
 
 /** The bundle's left-out rows by reason (scripts/build-speed-cases.ts). */
@@ -124,7 +126,8 @@ export function speedAccuracyTables(rows: SpeedAccuracyRow[] = speedAccuracyRows
       },
     ];
   });
-  return { rows, groups, leftOut: speedLeftOut() };
+  const leftOut = speedLeftOut();
+  return { rows, groups, leftOut, leftOutRows: leftOut.reduce((sum, l) => sum + l.rows, 0) };
 }
 
 /** A case group as a reader says it: its engine named beside it, not in it ("llamacpp-long-decode" → "long-context decode"). */

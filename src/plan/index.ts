@@ -40,6 +40,8 @@ export {
   DEFAULT_WORKLOAD,
   DEFAULT_INPUT_TOKENS,
   DEFAULT_OUTPUT_TOKENS,
+  MAX_REQUEST_TOKENS,
+  requestTokensOf,
   resolveSettings,
   type ResolvedSettings,
 } from "./settings.ts";

@@ -152,5 +152,13 @@ function resolveAfresh(
 export const DEFAULT_INPUT_TOKENS = 1024;
 export const DEFAULT_OUTPUT_TOKENS = 256;
 
+/** The longest prompt or answer a plan takes (the page's fields, the plan link, npm run plan): past any model's context today. */
+export const MAX_REQUEST_TOKENS = 10_000_000;
+
+/** A request's whole length, in and out, at the defaults where the workload does not say: what the context must hold to serve it. */
+export function requestTokensOf(w: Pick<Workload, "inputTokens" | "outputTokens">): number {
+  return (w.inputTokens ?? DEFAULT_INPUT_TOKENS) + (w.outputTokens ?? DEFAULT_OUTPUT_TOKENS);
+}
+
 /** The workload a plan opens with: one sequence of 8,192 tokens, the model's KV dtype. */
 export const DEFAULT_WORKLOAD: Workload = { contextTokens: 8192, sequences: 1, kvDtype: "auto", settings: {} };

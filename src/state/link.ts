@@ -20,7 +20,7 @@
 import { inflateSync, strFromU8 } from "fflate";
 import { z } from "zod";
 import type { Cluster, DeviceGroup, EngineSettings, Workload } from "../plan/index.ts";
-import { KV_DTYPES, RANK_BYS, RUN_DTYPES, vllmProfileFor } from "../plan/index.ts";
+import { KV_DTYPES, MAX_REQUEST_TOKENS, RANK_BYS, RUN_DTYPES, vllmProfileFor } from "../plan/index.ts";
 import {
   cardClass,
   cpuCores,
@@ -178,8 +178,7 @@ const repoId = text.superRefine((v, ctx) => {
 /** A branch, tag or commit: git's ref rules in short (no "..", no leading or trailing "/" or "."), or "" for main. */
 const revisionId = text.regex(/^$|^(?![./])(?!.*\.\.)(?!.*[./]$)[\w./-]+$/, "not a commit, branch or tag");
 
-/** Bounds a link's request fields are held to before use: no prompt is ten million tokens, no card costs $1,000 an hour, no cluster has 256 classes. */
-const MAX_REQUEST_TOKENS = 10_000_000;
+/** Bounds a link's request fields are held to before use (a request's tokens: the engine's MAX_REQUEST_TOKENS): no card costs $1,000 an hour, no cluster has 256 classes. */
 const MAX_PRICE = 1000;
 const MAX_PRICES = 256;
 const kvDtype = z.enum(KV_DTYPES);

@@ -2,6 +2,8 @@ import { memo, startTransition, useCallback, useId, useRef, useState } from "rea
 import {
   DEFAULT_INPUT_TOKENS,
   DEFAULT_OUTPUT_TOKENS,
+  MAX_REQUEST_TOKENS,
+  requestTokensOf,
   workloadPoolTokens,
   type KvDtype,
   type Workload,
@@ -44,9 +46,6 @@ const KV_DTYPES: { value: KvDtype; label: string }[] = [
 
 /** Largest sequences-at-once the page offers; vLLM's own --max-num-seqs default is 256 (1024 on large cards). */
 const MAX_SEQUENCES = 4096;
-
-/** Longest prompt or answer the page takes for the speed figures: past any model's context today. */
-const MAX_REQUEST_TOKENS = 10_000_000;
 
 export function ContextControls({
   workload,
@@ -109,8 +108,7 @@ export function ContextControls({
   const poolTokens = workloadPoolTokens(contextTokens, workload.sequences);
   // A request the commands' context refuses (the plan is made at the model's limit past it): said at the lengths,
   // as the CLI says it; before, the figures priced it without a word.
-  const requestTokens =
-    (workload.inputTokens ?? DEFAULT_INPUT_TOKENS) + (workload.outputTokens ?? DEFAULT_OUTPUT_TOKENS);
+  const requestTokens = requestTokensOf(workload);
   const commandContext = Math.min(contextTokens, max);
   const requestPast = requestTokens > commandContext;
   return (

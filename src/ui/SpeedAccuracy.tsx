@@ -17,8 +17,7 @@ export function SpeedAccuracyFromWorker({ load }: { load: () => Promise<Answer<S
  * serving runs) predicted beside measured, with its source, and the medians of the half the speed
  * terms were fitted on apart from the half that only checks them. It only draws: the rows are the worker's.
  */
-export function SpeedAccuracy({ tables: { rows, groups, leftOut } }: { tables: SpeedTables }) {
-  const leftOutRows = leftOut.reduce((sum, l) => sum + l.rows, 0);
+export function SpeedAccuracy({ tables: { rows, groups, leftOut, leftOutRows } }: { tables: SpeedTables }) {
   return (
     <section aria-label="Speed against public benchmarks">
       <p>

@@ -36,7 +36,8 @@ export function sequencesRunOf(sequences: number, sequencesTheKvHolds: number | 
 /**
  * The terms line, written once for each card, engine and terms: every option on one card class says the same
  * line, and a plan writes ~400 speeds (the line was most of their garbage). Keyed by the card's label, each
- * entry holding everything else the line reads (speedCardOf makes a new card object each time); only the fitted terms,
+ * entry holding everything else the line reads (a split over several classes is a new card object each time,
+ * option.ts splitCardOf); only the fitted terms,
  * module constants, are kept (an override may be any object), and the whole is cleared past a bound.
  */
 interface TermsLine {

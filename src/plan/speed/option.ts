@@ -10,6 +10,7 @@ import { onCpusOnly } from "../placement.ts";
 import { kvBytesPerToken } from "../kvPerToken.ts";
 import type { ModelShape } from "../shapeTypes.ts";
 import { estimateSpeed, sequencesRunOf } from "./estimate.ts";
+import { requestTokensOf } from "../settings.ts";
 import { rpcCrossings } from "./rpc.ts";
 import type { ComputeFormat, ExpertGroup, SpeedCard, SpeedEstimate, SpeedInput, SpeedModel } from "./types.ts";
 import type { Artifact, PlanOption } from "../types.ts";
@@ -293,7 +294,7 @@ const CONFIG_COUNT_NOTE = "parameter count from config.json (the Hub gave none)"
  * and 1,024 more out on an 8,192 context got a time to first token and nothing else.
  */
 function requestPastContext(ctx: SpeedContext): string {
-  const request = ctx.inputTokens + ctx.outputTokens;
+  const request = requestTokensOf(ctx);
   if (ctx.contextTokens === undefined || request <= ctx.contextTokens) return "";
   const n = (t: number) => t.toLocaleString("en-US");
   return `the request (${n(ctx.inputTokens)} in + ${n(ctx.outputTokens)} out = ${n(request)} tokens) is longer than the ${n(ctx.contextTokens)}-token context the command starts, which refuses it (give a context of ${n(request)} or more): the figures price it as if it were served`;
@@ -376,8 +377,7 @@ export function speedQuestionOf(option: PlanOption, ctx: SpeedContext, into: num
   into[8] = ctx.hostBandwidthGBps ?? -1;
   into[9] = ctx.hostCpuCores ?? -1;
   // Whether the request outruns the context: the basis says so (requestPastContext), the figures do not move.
-  into[10] =
-    ctx.contextTokens !== undefined && ctx.inputTokens + ctx.outputTokens > ctx.contextTokens ? ctx.contextTokens : 0;
+  into[10] = ctx.contextTokens !== undefined && requestTokensOf(ctx) > ctx.contextTokens ? ctx.contextTokens : 0;
   return into;
 }
 
