@@ -10,6 +10,7 @@ import { clusterToJson } from "../src/cluster/json.ts";
 import { formatMessage, type ImportResult } from "../src/cluster/messages.ts";
 import { InputError, readInventoryFile, readInventoryStdin } from "./lib/input.ts";
 import { firstLines, printable, printableLines } from "./lib/printable.ts";
+import type { DeviceGroup } from "../src/plan/index.ts";
 
 /** Exit code for anything the user gave that cannot be read: a bad flag, path or file. */
 const EXIT_INPUT = 2;
@@ -30,7 +31,8 @@ what it read and what it could not.
              "cluster": { "nodes": [ { "id", "fabric", "host_mem_gib",
                           "host_free_gib", "fabric_gbps"?, "host_mem_gbps"?, "cpu_cores"?,
                           "devices": [ { "class", "count", "free",
-                          "mem_gib"? } ] } ] },
+                          "mem_gib"?, "mem_gbps"?, "bf16_tflops"?,
+                          "mem_kind"? } ] } ] },
              "warnings": [ { "message", "line"?, "node"?, "field"? } ] }
          "cluster" is Modelplan's cluster JSON, the file
          \`npm run plan -- <model> --cluster <file>\` takes.
@@ -70,12 +72,7 @@ function report(result: ImportResult, json: boolean): string {
     const cards =
       node.devices.length === 0
         ? "CPU only"
-        : node.devices
-            .map(
-              (d) =>
-                `${d.count} × ${printable(d.class)}${d.memGib !== undefined ? ` (${d.memGib} GiB)` : ""}, ${d.free} free`,
-            )
-            .join("; ");
+        : node.devices.map((d) => `${d.count} × ${printable(d.class)}${ownFigures(d)}, ${d.free} free`).join("; ");
     const ram = node.hostMemGib > 0 ? `, ${node.hostMemGib} GiB RAM (${node.hostFreeGib} free)` : "";
     const ramSpeed =
       (node.hostMemGBps !== undefined ? ` at ${node.hostMemGBps} GB/s` : "") +
@@ -131,3 +128,14 @@ process.exitCode = await main(process.argv.slice(2)).catch((err: unknown) => {
   );
   return 1;
 });
+
+/** What a group says of its cards beyond the class: " (20 GiB, 448 GB/s, 59.8 BF16 TFLOPS, gddr)", or "". */
+function ownFigures(d: DeviceGroup): string {
+  const said = [
+    d.memGib !== undefined ? `${d.memGib} GiB` : "",
+    d.memGBps !== undefined ? `${d.memGBps} GB/s` : "",
+    d.bf16Tflops !== undefined ? `${d.bf16Tflops} BF16 TFLOPS` : "",
+    d.memKind ?? "",
+  ].filter((s) => s !== "");
+  return said.length === 0 ? "" : ` (${said.join(", ")})`;
+}

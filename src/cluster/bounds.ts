@@ -37,3 +37,10 @@ export const MAX_HOST_MEM_CHANNELS = 128;
 export const MAX_HOST_MEM_MTS = 20_000;
 /** No host has 10,000 cores (two 192-core EPYCs have 384): past that it is a typo. */
 export const MAX_CPU_CORES = 10_000;
+/**
+ * A card's own figures, given for a class the table lacks: the fastest in the table read 8,000 GB/s (B200/GB200's
+ * HBM3E) and 2,517 dense BF16 TFLOPS (MI355X); 100,000 of either is past any card, a unit slip (Gbit/s, or sparse
+ * FP4 "PFLOPS" × 1000) or a typo.
+ */
+export const MAX_CARD_GBPS = 100_000;
+export const MAX_CARD_TFLOPS = 100_000;

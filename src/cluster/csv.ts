@@ -6,6 +6,8 @@
  *   id,fabric,host_mem_gib,host_free_gib,class,count,free,mem_gib
  *   dgx-1,ib0,2048,2000,h100-80g,8,8,
  *
+ * A custom card's speed figures ride in mem_gbps, bf16_tflops and mem_kind columns.
+ *
  * Every message carries its row's line.
  */
 import Papa from "papaparse";
@@ -24,6 +26,9 @@ const COLUMNS: Record<string, string[]> = {
   free: ["free", "free_gpus", "gpus_free", "free_count"],
   mem_gib: ["mem_gib", "gpu_mem_gib", "memory_gib"],
   free_mem_gib: ["free_mem_gib", "gpu_free_mem_gib"],
+  mem_gbps: ["mem_gbps", "gpu_mem_gbps", "bandwidth_gbps"],
+  bf16_tflops: ["bf16_tflops", "tflops"],
+  mem_kind: ["mem_kind", "memory_kind"],
 };
 
 /** The cells of one line as papaparse splits them (RFC 4180 quotes), trimmed. */
@@ -186,6 +191,13 @@ export function readCsv(text: string): Reading {
       if (memGib !== undefined) device.mem_gib = memGib;
       const freeMemGib = numberCell(cell("free_mem_gib"), "free_mem_gib", line, errors, id);
       if (freeMemGib !== undefined) device.free_mem_gib = freeMemGib;
+      // A custom card's speed figures, checked by the cluster schema as a file's are.
+      const gbps = numberCell(cell("mem_gbps"), "mem_gbps", line, errors, id);
+      if (gbps !== undefined) device.mem_gbps = gbps;
+      const tflops = numberCell(cell("bf16_tflops"), "bf16_tflops", line, errors, id);
+      if (tflops !== undefined) device.bf16_tflops = tflops;
+      const kind = cell("mem_kind");
+      if (kind !== undefined && kind !== "") device.mem_kind = kind.toLowerCase();
       node.devices.push(device);
       node.deviceLines.push(line);
     }

@@ -37,6 +37,9 @@ export function clusterToJson(cluster: Cluster): string {
       ...(d.freeIndices !== undefined ? { free_indices: d.freeIndices } : {}),
       ...(d.gpuProduct !== undefined ? { gpu_product: d.gpuProduct } : {}),
       ...(d.gresType !== undefined ? { gres_type: d.gresType } : {}),
+      ...(d.memGBps !== undefined ? { mem_gbps: d.memGBps } : {}),
+      ...(d.bf16Tflops !== undefined ? { bf16_tflops: d.bf16Tflops } : {}),
+      ...(d.memKind !== undefined ? { mem_kind: d.memKind } : {}),
     })),
   }));
   return `${JSON.stringify({ nodes }, null, 2)}\n`;
@@ -241,11 +244,17 @@ const DEVICE_FIELDS = [
   "free_indices",
   "gpu_product",
   "gres_type",
+  "mem_gbps",
+  "bf16_tflops",
+  "mem_kind",
   "memGib",
   "freeMemGib",
   "freeIndices",
   "gpuProduct",
   "gresType",
+  "memGBps",
+  "bf16Tflops",
+  "memKind",
 ];
 
 /**

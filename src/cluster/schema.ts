@@ -5,6 +5,7 @@
  * carry a cluster that validation refuses, nor the other way round.
  */
 import { z } from "zod";
+import { CARD_MEMORY_KINDS } from "../plan/index.ts";
 
 // The bounds live apart, with no zod, so the page's first screen can hold them without the schemas (issue 19).
 import {
@@ -12,6 +13,8 @@ import {
   MAX_DEVICES_PER_GROUP,
   MAX_FABRIC_GBPS,
   MAX_GROUPS_PER_NODE,
+  MAX_CARD_GBPS,
+  MAX_CARD_TFLOPS,
   MAX_CPU_CORES,
   MAX_HOST_GBPS,
   MAX_HOST_MEM_CHANNELS,
@@ -92,6 +95,23 @@ export const deviceMemGib = gibAmount("the memory a card", MAX_DEVICE_MEM_GIB).r
 });
 export const hostMemGib = (what: string, key?: string) => gibAmount(what, MAX_HOST_MEM_GIB, key);
 
+/** A positive figure of a card's own, or of a link: 0, negative or text is refused at the field. */
+const positiveFigure = (what: string, max: number) =>
+  z
+    .number({ error: typed(what, "a number above 0") })
+    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
+    .refine((n) => n > 0, { message: `${what} must be above 0: leave it out when unknown`, abort: true })
+    .refine((n) => n <= max, { message: `${what} is absurd (over ${max}): check the unit` });
+
+/** A card's memory bandwidth, decimal GB/s, for a class the card table lacks (or to replace the table's). */
+export const cardMemGbps = positiveFigure("the card's memory bandwidth (mem_gbps, GB/s)", MAX_CARD_GBPS);
+/** A card's dense BF16 TFLOPS. */
+export const cardBf16Tflops = positiveFigure("the card's dense BF16 TFLOPS (bf16_tflops)", MAX_CARD_TFLOPS);
+/** How a card's memory behaves, for the speed model's fitted terms. */
+export const cardMemKind = z.enum(CARD_MEMORY_KINDS, {
+  error: typed("the card's memory kind (mem_kind)", `one of ${CARD_MEMORY_KINDS.map((k) => `"${k}"`).join(", ")}`),
+});
+
 /** A device group in Modelplan's JSON (snake_case). */
 export const deviceSchema = z.object(
   {
@@ -110,17 +130,16 @@ export const deviceSchema = z.object(
       .optional(),
     gpu_product: clusterText("the GPU product label", "text").min(1).optional(),
     gres_type: clusterText("the GRES type", "text").optional(),
+    /** The card's speed figures, for a class the card table lacks: without them its speed is null, never guessed. */
+    mem_gbps: cardMemGbps.optional(),
+    bf16_tflops: cardBf16Tflops.optional(),
+    mem_kind: cardMemKind.optional(),
   },
   { error: typed("the card group", "an object with class, count and free") },
 );
 
 /** A link's speed: a positive number; 0, negative or text is refused at the field. */
-const bandwidth = (what: string, max: number) =>
-  z
-    .number({ error: typed(what, "a number above 0") })
-    .refine(Number.isFinite, { message: `${what} must be a finite number`, abort: true })
-    .refine((n) => n > 0, { message: `${what} must be above 0: leave it out when unknown`, abort: true })
-    .refine((n) => n <= max, { message: `${what} is absurd (over ${max}): check the unit` });
+const bandwidth = positiveFigure;
 
 /** A fabric's line rate per card, Gbit/s; the cluster file, the panel and the link hold it to the same bounds. */
 export const fabricGbps = bandwidth("the fabric's speed (fabric_gbps)", MAX_FABRIC_GBPS);

@@ -6,7 +6,7 @@
  * the memory of) follow. Every message names the node and the field, as the
  * user wrote it, and says what to do.
  */
-import { cardMemoryBytes } from "../plan/index.ts";
+import { cardMemoryBytes, cardSpecOf } from "../plan/index.ts";
 import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
 import { note, type ImportMessage } from "./messages.ts";
 import { clusterSchema, MAX_GROUPS_PER_NODE, MAX_HOST_GBPS, MAX_NODES, type SnakeNode } from "./schema.ts";
@@ -34,6 +34,9 @@ const CAMEL_TO_SNAKE: Record<string, string> = {
   hostMemChannels: "host_mem_channels",
   hostMemMts: "host_mem_mts",
   cpuCores: "cpu_cores",
+  memGBps: "mem_gbps",
+  bf16Tflops: "bf16_tflops",
+  memKind: "mem_kind",
 };
 const SNAKE_TO_CAMEL = Object.fromEntries(Object.entries(CAMEL_TO_SNAKE).map(([c, s]) => [s, c]));
 
@@ -202,6 +205,10 @@ function checkNode(
     if (d.free_indices !== undefined && namesFit) out.freeIndices = d.free_indices;
     if (d.gpu_product !== undefined) out.gpuProduct = d.gpu_product;
     if (d.gres_type !== undefined) out.gresType = d.gres_type;
+    replacedFigures(d, group, at, warnings);
+    if (d.mem_gbps !== undefined) out.memGBps = d.mem_gbps;
+    if (d.bf16_tflops !== undefined) out.bf16Tflops = d.bf16_tflops;
+    if (d.mem_kind !== undefined) out.memKind = d.mem_kind;
     return out;
   });
   if (devices.length === 0 && n.host_mem_gib === 0) {
@@ -221,6 +228,32 @@ function checkNode(
   if (hostGBps !== undefined) out.hostMemGBps = hostGBps;
   if (n.cpu_cores !== undefined) out.cpuCores = n.cpu_cores;
   return out;
+}
+
+/**
+ * A card figure given for a class the table has, and unlike the table's: used (a power-capped or down-clocked card
+ * is the user's to know), and said once, so a slip in a file is not taken in silence.
+ */
+function replacedFigures(
+  d: NonNullable<SnakeNode["devices"]>[number],
+  group: string,
+  at: (field: string) => Parameters<typeof note>[1],
+  warnings: ImportMessage[],
+): void {
+  const table = cardSpecOf(d.class);
+  if (table === undefined) return;
+  const said = (key: string, what: string, given: number | string | undefined, own: number | string | null) => {
+    if (given === undefined || own === null || given === own) return;
+    warnings.push(
+      note(
+        `${group}: ${what} ${given} given, in place of the card table's ${own}: the speed figures use yours`,
+        at(key),
+      ),
+    );
+  };
+  said("mem_gbps", "memory bandwidth (GB/s)", d.mem_gbps, table.memBandwidthGBps);
+  said("bf16_tflops", "dense BF16 TFLOPS", d.bf16_tflops, table.tflops.bf16);
+  said("mem_kind", "memory kind", d.mem_kind, table.kind);
 }
 
 /**

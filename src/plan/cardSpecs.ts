@@ -20,6 +20,7 @@
  * marked "derived" is arithmetic on vendor numbers (units × clock), not
  * printed by the vendor.
  */
+import type { GivenCardFigures } from "./links.ts";
 import { ddrChannelGBps, DEFAULT_HOST_GBPS } from "./speed/host.ts";
 import type { CardKind, CardVendor, ComputeFormat, SpeedCard } from "./speed/types.ts";
 
@@ -842,6 +843,34 @@ export function speedCardOf(gpuClass: string): SpeedCard {
 }
 
 const speedCards = new Map<string, SpeedCard>();
+
+/**
+ * A class's speed card with the figures the cluster gives it in place of the table's (links.ts cardFigures): a
+ * custom card's only way to a speed. A given BF16 figure replaces the BF16 row alone: a format the card then has no
+ * figure for runs at it (speed/decode.ts cardCompute), which prefill says. vendorChecked null: the figures are the user's.
+ */
+export function speedCardWith(gpuClass: string, given: GivenCardFigures | null): SpeedCard {
+  if (given === null) return speedCardOf(gpuClass);
+  const key = `${gpuClass}\u0000${given.memBandwidthGBps}\u0000${given.bf16Tflops}\u0000${given.memKind}`;
+  let card = givenCards.get(key);
+  if (card === undefined) {
+    const base = speedCardOf(gpuClass);
+    const tf = given.bf16Tflops;
+    card = Object.freeze({
+      ...base,
+      kind: given.memKind ?? base.kind,
+      memBandwidthGBps: given.memBandwidthGBps ?? base.memBandwidthGBps,
+      tflops: tf === null ? base.tflops : { ...base.tflops, bf16: tf },
+      vendorChecked: null,
+      givenInCluster: { kindAssumed: given.memKind === null && cardSpecOf(gpuClass) === undefined },
+    });
+    if (givenCards.size >= 1024) givenCards.clear();
+    givenCards.set(key, card);
+  }
+  return card;
+}
+
+const givenCards = new Map<string, SpeedCard>();
 
 function speedCardAfresh(gpuClass: string): SpeedCard {
   const s = cardSpecOf(gpuClass);

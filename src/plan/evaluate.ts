@@ -311,6 +311,7 @@ function speedOf(
     hostBandwidthGBps: hostBandwidthOf(option, ctx),
     hostCpuCores: hostCoresOf(option, ctx),
     contextTokens: w.contextTokens,
+    cardFigures: ctx.links?.cardFigures,
   };
   const question = speedQuestionOf(option, sc, scratchQuestion);
   const last = (layout as SpeedKept)[LAST_SPEED];

@@ -5,7 +5,7 @@
  */
 export type * from "./types.ts";
 export type * from "./shapeTypes.ts";
-export { ENGINES, KV_DTYPES, RUN_DTYPES, RANK_BYS } from "./types.ts";
+export { CARD_MEMORY_KINDS, ENGINES, KV_DTYPES, RUN_DTYPES, RANK_BYS } from "./types.ts";
 export { DEFAULT_PRICES_PER_CARD_HOUR, pricePerCardHour, costPerMillionTokens } from "./prices.ts";
 export { withPurchases } from "./buy.ts";
 

@@ -4,7 +4,14 @@
  * `ib-400g`, `roce-200g`, `eth-25g`), and a node's host memory bandwidth.
  * Unknown stays null: the speed model assumes a stated default and says so.
  */
-import type { Cluster } from "./types.ts";
+import type { CardMemoryKind, Cluster } from "./types.ts";
+
+/** What the cluster gives of a card class's own speed figures (DeviceGroup memGBps, bf16Tflops, memKind); null where it gives none. */
+export interface GivenCardFigures {
+  memBandwidthGBps: number | null;
+  bf16Tflops: number | null;
+  memKind: CardMemoryKind | null;
+}
 
 /** A fabric label's line rate: "ib-400g", "roce_200G", "eth-25g" → 400, 200, 25 Gbit/s; null when it names none. */
 export function fabricGbpsOfLabel(fabric: string): number | null {
@@ -30,6 +37,11 @@ export interface ClusterLinks {
   hostCores(nodeId: string | undefined): number | null;
   /** The CPU option's host's cores (the node cpuHostGBps names: the most RAM, the most cores said among equals). */
   cpuHostCores(): number | null;
+  /**
+   * The figures the cluster gives a card class (a custom card's, or a replacement of the table's), or null
+   * when none of its groups gives any. Groups of one class that differ give the slowest: an option may land on any.
+   */
+  cardFigures(gpuClass: string): GivenCardFigures | null;
 }
 
 export function clusterLinks(cluster: Cluster): ClusterLinks {
@@ -38,6 +50,7 @@ export function clusterLinks(cluster: Cluster): ClusterLinks {
   let mostRamGib = -Infinity;
   let cpuHost: number | null = null;
   const cores = new Map<string, number>();
+  const cards = new Map<string, GivenCardFigures>();
   let cpuCores: number | null = null;
   for (const n of cluster.nodes) {
     if (n.hostMemGib > mostRamGib) {
@@ -53,6 +66,9 @@ export function clusterLinks(cluster: Cluster): ClusterLinks {
     // The slowest node a fabric names decides a replica that spans it.
     if (n.fabric !== "" && said !== null) fabric.set(n.fabric, Math.min(fabric.get(n.fabric) ?? Infinity, said));
     if (n.hostMemGBps !== undefined) host.set(n.id, n.hostMemGBps);
+    for (const d of n.devices)
+      if (d.memGBps !== undefined || d.bf16Tflops !== undefined || d.memKind !== undefined)
+        cards.set(d.class, givenOf(cards.get(d.class), d));
   }
   return {
     fabricGBps: (f) => {
@@ -63,5 +79,20 @@ export function clusterLinks(cluster: Cluster): ClusterLinks {
     cpuHostGBps: () => cpuHost,
     hostCores: (id) => (id === undefined ? null : (cores.get(id) ?? null)),
     cpuHostCores: () => cpuCores,
+    cardFigures: (c) => cards.get(c) ?? null,
+  };
+}
+
+/** One more group's figures folded in: the slowest bandwidth and compute given, the first kind given. */
+function givenOf(
+  known: GivenCardFigures | undefined,
+  d: { memGBps?: number; bf16Tflops?: number; memKind?: CardMemoryKind },
+): GivenCardFigures {
+  const least = (a: number | null | undefined, b: number | undefined) =>
+    b === undefined ? (a ?? null) : a === null || a === undefined ? b : Math.min(a, b);
+  return {
+    memBandwidthGBps: least(known?.memBandwidthGBps, d.memGBps),
+    bf16Tflops: least(known?.bf16Tflops, d.bf16Tflops),
+    memKind: known?.memKind ?? d.memKind ?? null,
   };
 }

@@ -104,7 +104,21 @@ export interface DeviceGroup {
    * by it. Absent: not imported from Slurm.
    */
   gresType?: string;
+  /**
+   * The speed figures the user gives for these cards, which replace the card table's (speed/option.ts): a
+   * custom class has none in the table, so without them its speed is null, never guessed. Memory bandwidth,
+   * decimal GB/s, as vendors print it.
+   */
+  memGBps?: number;
+  /** Dense BF16 TFLOPS (no 2:4 sparsity): what a prompt multiplies at. Without it prefill and TTFT stay null. */
+  bf16Tflops?: number;
+  /** How the card's memory behaves (the key the fitted terms are filed under); absent for a custom class: taken as GDDR, and said. */
+  memKind?: CardMemoryKind;
 }
+
+/** A card's memory as the speed model files its fitted terms (speed/types.ts CardKind, the host's "cpu" aside). */
+export const CARD_MEMORY_KINDS = ["hbm", "gddr", "unified"] as const;
+export type CardMemoryKind = (typeof CARD_MEMORY_KINDS)[number];
 
 /** One node of the cluster. */
 export interface ClusterNode {

@@ -22,7 +22,10 @@ import { z } from "zod";
 import type { Cluster, DeviceGroup, EngineSettings, Workload } from "../plan/index.ts";
 import { KV_DTYPES, MAX_REQUEST_TOKENS, RANK_BYS, RUN_DTYPES, vllmProfileFor } from "../plan/index.ts";
 import {
+  cardBf16Tflops,
   cardClass,
+  cardMemGbps,
+  cardMemKind,
   cpuCores,
   deviceCount,
   deviceMemGib,
@@ -146,12 +149,19 @@ const wireNames = z
     fi: z.array(text.min(1)).max(MAX_DEVICES_PER_GROUP).optional(),
     gp: text.min(1).optional(),
     gt: text.optional(),
+    bw: cardMemGbps.optional(),
+    tf: cardBf16Tflops.optional(),
+    mk: cardMemKind.optional(),
   })
   .strict();
-const wireDeviceSchema = z.union([
-  z.tuple([cardClass, deviceCount("count"), deviceCount("free")]),
-  z.tuple([cardClass, deviceCount("count"), deviceCount("free"), deviceMemGib]),
-  z.tuple([cardClass, deviceCount("count"), deviceCount("free"), deviceMemGib.nullable(), wireNames]),
+// One tuple with optional tail elements, not a union of three: a bad figure is then named ("the card's memory
+// bandwidth … must be above 0"), where a union said only "Invalid input".
+const wireDeviceSchema = z.tuple([
+  cardClass,
+  deviceCount("count"),
+  deviceCount("free"),
+  deviceMemGib.nullable().optional(),
+  wireNames.optional(),
 ]);
 // Links made before the wires were carried have five elements: they still open, on the assumed fabric.
 const wireNode = z.tuple([
@@ -410,6 +420,9 @@ function readCluster(
           d.freeIndices = names.fi;
         if (names?.gp !== undefined) d.gpuProduct = names.gp;
         if (names?.gt !== undefined) d.gresType = names.gt;
+        if (names?.bw !== undefined) d.memGBps = names.bw;
+        if (names?.tf !== undefined) d.bf16Tflops = names.tf;
+        if (names?.mk !== undefined) d.memKind = names.mk;
         return d;
       }),
     })),

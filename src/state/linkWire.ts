@@ -25,14 +25,19 @@ export const MAX_SHARED_LINK_CHARS = 8000;
 /**
  * What the inventory said of a device group beyond its counts, in a fifth
  * element present only when any is known: free memory (fm), the free cards'
- * names (fi), GFD's product label (gp), Slurm's GRES type (gt). Without it a
- * shared plan of a half-busy node reopens as all free (issue 16).
+ * names (fi), GFD's product label (gp), Slurm's GRES type (gt), and the speed
+ * figures a user gave the card (bw, tf, mk). Without it a shared plan of a
+ * half-busy node reopens as all free (issue 16), and a custom card's speed as unknown.
  */
 export interface WireDeviceNames {
   fm?: number;
   fi?: string[];
   gp?: string;
   gt?: string;
+  /** The card's own speed figures, where the user gave them: memory GB/s, dense BF16 TFLOPS, memory kind. */
+  bw?: number;
+  tf?: number;
+  mk?: string;
 }
 export type WireDevice = [cls: string, count: number, free: number, memGib?: number | null, names?: WireDeviceNames];
 /**
@@ -127,6 +132,9 @@ function wireDevice(d: DeviceGroup): WireDevice {
   if (d.freeIndices !== undefined) names.fi = d.freeIndices;
   if (d.gpuProduct !== undefined) names.gp = d.gpuProduct;
   if (d.gresType !== undefined) names.gt = d.gresType;
+  if (d.memGBps !== undefined) names.bw = d.memGBps;
+  if (d.bf16Tflops !== undefined) names.tf = d.bf16Tflops;
+  if (d.memKind !== undefined) names.mk = d.memKind;
   if (Object.keys(names).length > 0) return [d.class, d.count, d.free, d.memGib ?? null, names];
   return d.memGib === undefined ? [d.class, d.count, d.free] : [d.class, d.count, d.free, d.memGib];
 }

@@ -28,6 +28,8 @@ import {
 import { PRESETS } from "../cluster/presets.ts";
 import { gaps, summarize } from "../cluster/summary.ts";
 import {
+  MAX_CARD_GBPS,
+  MAX_CARD_TFLOPS,
   MAX_DEVICE_MEM_GIB,
   MAX_DEVICES_PER_GROUP,
   MAX_FABRIC_GBPS,
@@ -36,8 +38,15 @@ import {
   MAX_HOST_MEM_GIB,
   MAX_NODES,
 } from "../cluster/bounds.ts";
-import { DEFAULT_CPU_CORES, DEFAULT_FABRIC_GBPS, DEFAULT_HOST_GBPS, fabricGbpsOfLabel } from "../plan/index.ts";
-import type { Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
+import {
+  CARD_MEMORY_KINDS,
+  cardSpecOf,
+  DEFAULT_CPU_CORES,
+  DEFAULT_FABRIC_GBPS,
+  DEFAULT_HOST_GBPS,
+  fabricGbpsOfLabel,
+} from "../plan/index.ts";
+import type { CardMemoryKind, Cluster, ClusterNode, DeviceGroup } from "../plan/index.ts";
 import { FieldLabel, NumberField } from "./NumberField.tsx";
 import { useModule } from "./useModule.ts";
 import "./ClusterPanel.css";
@@ -476,8 +485,8 @@ interface DeviceRowProps {
 
 function DeviceRow({ label, title, problemOf, device, onChange, onRemove }: DeviceRowProps) {
   const id = useId();
-  // A class the catalog knows, with no memory of its own, is picked from the list; anything else is custom.
-  const custom = !isCatalogClass(device.class) || device.memGib !== undefined;
+  // A class the catalog knows, with no figure of its own, is picked from the list; anything else is custom.
+  const custom = !isCatalogClass(device.class) || ownFigures(device);
   const withCounts = (next: Omit<DeviceGroup, "count" | "free">): DeviceGroup => ({
     ...next,
     count: device.count,
@@ -545,6 +554,7 @@ function DeviceRow({ label, title, problemOf, device, onChange, onRemove }: Devi
               hint="What the card reports (nvidia-smi MiB ÷ 1024)"
               onCommit={(v) => v !== undefined && onChange({ ...device, memGib: v })}
             />
+            <CardSpeedFields label={label} device={device} onChange={onChange} />
           </div>
         ) : null}
       </td>
@@ -590,6 +600,77 @@ function DeviceRow({ label, title, problemOf, device, onChange, onRemove }: Devi
         </button>
       </td>
     </tr>
+  );
+}
+
+/** Whether a group gives figures of its own (memory, bandwidth, compute, memory kind) rather than the catalog's. */
+function ownFigures(d: DeviceGroup): boolean {
+  return d.memGib !== undefined || d.memGBps !== undefined || d.bf16Tflops !== undefined || d.memKind !== undefined;
+}
+
+const KIND_WORDS: Record<CardMemoryKind, string> = { hbm: "HBM", gddr: "GDDR", unified: "Unified (SoC)" };
+
+/**
+ * A custom card's speed figures: without its GB/s its speed is null, never guessed; without its TFLOPS prefill and
+ * the first token are. The placeholders say what the card table holds for the class, or that nothing is known.
+ */
+function CardSpeedFields({ label, device, onChange }: Pick<DeviceRowProps, "label" | "device" | "onChange">) {
+  const id = useId();
+  const table = cardSpecOf(device.class);
+  // An emptied field drops the key: the class says nothing, and the table's figure (or none) is used.
+  const set = <K extends "memGBps" | "bf16Tflops" | "memKind">(key: K, value: DeviceGroup[K] | undefined) => {
+    const next: DeviceGroup = { ...device };
+    if (value === undefined) delete next[key];
+    else next[key] = value;
+    onChange(next);
+  };
+  const tableBw = table?.memBandwidthGBps ?? null;
+  const tableTf = table?.tflops.bf16 ?? null;
+  return (
+    <>
+      <NumberField
+        label={`${label} memory bandwidth (GB/s)`}
+        visibleLabel="GB/s"
+        value={device.memGBps}
+        min={1}
+        max={MAX_CARD_GBPS}
+        step={1}
+        placeholder={tableBw !== null ? `${tableBw} (table)` : "unknown"}
+        hint="The datasheet's memory bandwidth (RTX 4090: 1008); empty: no speed is estimated for this class"
+        onCommit={(v) => set("memGBps", v)}
+      />
+      <NumberField
+        label={`${label} dense BF16 TFLOPS`}
+        visibleLabel="BF16 TFLOPS"
+        value={device.bf16Tflops}
+        min={0.1}
+        max={MAX_CARD_TFLOPS}
+        step={0.1}
+        placeholder={tableTf !== null ? `${tableTf} (table)` : "unknown"}
+        hint="Dense, without 2:4 sparsity; empty: prefill and the first token are not estimated"
+        onCommit={(v) => set("bf16Tflops", v)}
+      />
+      <div className="field">
+        <FieldLabel htmlFor={`${id}-kind`} label={`${label} memory kind`} visibleLabel="Memory" />
+        <select
+          id={`${id}-kind`}
+          value={device.memKind ?? ""}
+          onChange={(e) => {
+            const v = e.target.value;
+            set("memKind", (CARD_MEMORY_KINDS as readonly string[]).includes(v) ? (v as CardMemoryKind) : undefined);
+          }}
+        >
+          <option value="">
+            {table ? `${KIND_WORDS[table.kind as CardMemoryKind] ?? table.kind} (table)` : "GDDR (assumed)"}
+          </option>
+          {CARD_MEMORY_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {KIND_WORDS[k]}
+            </option>
+          ))}
+        </select>
+      </div>
+    </>
   );
 }
 

@@ -9,27 +9,10 @@ import { validateCluster } from "../../src/cluster/validate.ts";
 import type { Cluster } from "../../src/plan/index.ts";
 import type { Choices } from "../../src/state/choices.ts";
 import { decodeLink, encodeLink } from "../../src/state/link.ts";
+import { LINK_DEFAULTS } from "../state/linkDefaults.ts";
 
-const EXAMPLE: Cluster = {
-  nodes: [
-    {
-      id: "node-1",
-      fabric: "ib0",
-      hostMemGib: 2048,
-      hostFreeGib: 1900,
-      devices: [{ class: "h100-80g", count: 8, free: 8 }],
-    },
-  ],
-};
-const DEFAULTS: Choices = {
-  repo: "Qwen/Qwen3-32B",
-  revision: "",
-  cluster: EXAMPLE,
-  workload: { contextTokens: 32768, sequences: 1, kvDtype: "auto", settings: {} },
-  filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
-  selectedOptionId: "",
-  commandIndex: 0,
-};
+const DEFAULTS: Choices = LINK_DEFAULTS;
+const EXAMPLE: Cluster = DEFAULTS.cluster;
 
 const withCount = (count: number): Cluster => ({
   nodes: [

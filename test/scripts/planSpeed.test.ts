@@ -65,10 +65,28 @@ describe("speed in npm run plan --json", () => {
     expect(gpu).toBeDefined();
     expect(gpu?.decode_tps).toBeNull();
     expect(gpu?.speed_basis).toMatch(/no memory bandwidth known/);
-    // The reason is the class's, and asks for nothing the cluster file has no field for (it said "give the card's
-    // GB/s to get figures": no cluster field or panel field takes a card's bandwidth).
+    // The reason is the class's, and names the field that takes the card's bandwidth.
     expect(gpu?.speed_basis).toContain("card table does not hold this class, and its speed is not guessed");
-    expect(gpu?.speed_basis).not.toMatch(/give the card/);
+    expect(gpu?.speed_basis).toContain("give the card's GB/s (mem_gbps in the cluster file");
+  });
+
+  test("the same card given its bandwidth, compute and memory kind in the file has every figure", async () => {
+    const said = cluster("custom-said.json", {
+      nodes: [
+        {
+          id: "lab",
+          fabric: "",
+          host_mem_gib: 256,
+          devices: [
+            { class: "lab-accelerator", count: 2, mem_gib: 64, mem_gbps: 1600, bf16_tflops: 400, mem_kind: "hbm" },
+          ],
+        },
+      ],
+    });
+    const gpu = (await options(["--cluster", said])).find((o) => o.gpu_class === "lab-accelerator");
+    for (const f of ["decode_tps", "prefill_tps", "ttft_ms", "tpot_ms", "throughput_tps"])
+      expect(gpu?.[f], f).toEqual(expect.any(Number));
+    expect(gpu?.speed_basis).toContain("lab-accelerator (hbm, 1600 GB/s, figures as the cluster gives them)");
   });
 
   // 0, negative, text, a fraction, and past the page's 10,000,000 (its Input/Output tokens fields and the plan link

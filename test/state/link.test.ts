@@ -7,27 +7,10 @@ import type { Choices } from "../../src/state/choices.ts";
 import { checksum, decodeLink, encodeLink, linkCarriesManual, MAX_SHARED_LINK_CHARS } from "../../src/state/link.ts";
 import { importCluster } from "../../src/cluster/import.ts";
 import { sample } from "../cluster/inventory.ts";
+import { LINK_DEFAULTS } from "./linkDefaults.ts";
 
 /** The page's defaults as the codec sees them: a repo, a small cluster, a workload. */
-const DEFAULTS: Choices = {
-  repo: "Qwen/Qwen3-32B",
-  revision: "",
-  cluster: {
-    nodes: [
-      {
-        id: "node-1",
-        fabric: "ib0",
-        hostMemGib: 2048,
-        hostFreeGib: 1900,
-        devices: [{ class: "h100-80g", count: 8, free: 8 }],
-      },
-    ],
-  },
-  workload: { contextTokens: 32768, sequences: 1, kvDtype: "auto", settings: {} },
-  filters: { artifact: "", engine: "", fit: "all", groupBy: "none" },
-  selectedOptionId: "",
-  commandIndex: 0,
-};
+const DEFAULTS: Choices = LINK_DEFAULTS;
 
 /** Ten nodes as a real cluster has them: 8-GPU nodes on two fabrics, a MIG node, a custom class and a CPU server. */
 function tenNodeCluster(): Cluster {

@@ -12,6 +12,7 @@ import { ClusterPanel } from "../../src/ui/ClusterPanel.tsx";
 // The panel loads its validation lazily (issue 19); loaded here first, its import resolves before the test ends.
 import "../../src/cluster/validate.ts";
 import { liveRoot } from "./liveRoot.ts";
+import { control, typeInto as type } from "./panelFields.ts";
 
 const cluster: Cluster = {
   nodes: [
@@ -27,21 +28,6 @@ const cluster: Cluster = {
 
 const dom = liveRoot();
 
-function field(name: string): HTMLInputElement {
-  const label = [...dom.host.querySelectorAll("label")].find((l) => l.textContent?.startsWith(name));
-  const input = label ? dom.host.querySelector<HTMLInputElement>(`#${CSS.escape(label.htmlFor)}`) : null;
-  if (!input) throw new Error(`no field named ${name}`);
-  return input;
-}
-
-function type(input: HTMLInputElement, text: string) {
-  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set;
-  act(() => {
-    setter?.call(input, text);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-  });
-}
-
 function render(c: Cluster, onChange: (next: Cluster) => void) {
   act(() => dom.root.render(<ClusterPanel cluster={c} onChange={onChange} />));
 }
@@ -49,7 +35,7 @@ function render(c: Cluster, onChange: (next: Cluster) => void) {
 test("the fabric's Gbit/s: the name's figure as the placeholder, a typed one reaches the cluster", () => {
   const onChange = vi.fn();
   render(cluster, onChange);
-  const input = field("Node 1 fabric speed (Gbit/s per card)");
+  const input = control(dom.host, "Node 1 fabric speed (Gbit/s per card)");
   expect(input.placeholder).toBe("400 (name)");
   type(input, "200");
   expect(onChange).toHaveBeenLastCalledWith({ nodes: [{ ...cluster.nodes[0], fabricGbps: 200 }] });
@@ -57,7 +43,7 @@ test("the fabric's Gbit/s: the name's figure as the placeholder, a typed one rea
 
 test("a fabric with no figure in its name says what it assumes", () => {
   render({ nodes: [{ ...cluster.nodes[0]!, fabric: "ib0" }] }, () => undefined);
-  expect(field("Node 1 fabric speed (Gbit/s per card)").placeholder).toBe("200 assumed");
+  expect(control(dom.host, "Node 1 fabric speed (Gbit/s per card)").placeholder).toBe("200 assumed");
 });
 
 test.each([["-400"], ["0"], ["99999"]])(
@@ -65,7 +51,7 @@ test.each([["-400"], ["0"], ["99999"]])(
   (text) => {
     const onChange = vi.fn();
     render(cluster, onChange);
-    const input = field("Node 1 fabric speed (Gbit/s per card)");
+    const input = control(dom.host, "Node 1 fabric speed (Gbit/s per card)");
     type(input, text);
     expect(onChange).not.toHaveBeenCalled();
     expect(input.getAttribute("aria-invalid")).toBe("true");
@@ -78,7 +64,7 @@ test("the dom.host's memory bandwidth: typed GB/s reach the cluster, and emptyin
   const onChange = vi.fn();
   const said = { nodes: [{ ...cluster.nodes[0]!, hostMemGBps: 460.8 }] };
   render(said, onChange);
-  const input = field("Node 1 memory bandwidth (GB/s)");
+  const input = control(dom.host, "Node 1 memory bandwidth (GB/s)");
   expect(input.value).toBe("460.8");
   type(input, "614.4");
   expect(onChange).toHaveBeenLastCalledWith({ nodes: [{ ...cluster.nodes[0], hostMemGBps: 614.4 }] });
@@ -91,7 +77,7 @@ test("the dom.host's memory bandwidth: typed GB/s reach the cluster, and emptyin
 test("the dom.host's CPU cores: a typed count reaches the cluster, and emptying the field drops it (8 assumed again)", () => {
   const onChange = vi.fn();
   render(cluster, onChange);
-  const input = field("Node 1 CPU cores");
+  const input = control(dom.host, "Node 1 CPU cores");
   expect(input.placeholder).toBe("8 assumed");
   type(input, "32");
   expect(onChange).toHaveBeenLastCalledWith({ nodes: [{ ...cluster.nodes[0], cpuCores: 32 }] });

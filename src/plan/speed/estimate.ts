@@ -8,7 +8,7 @@ import { CPU_PREFILL_GFLOPS_PER_CORE } from "./host.ts";
 import { CROSS_NODE_ALL_REDUCE_US } from "./links.ts";
 import { prefillMs } from "./prefill.ts";
 import { speedTerms, type SpeedTerms } from "./terms.ts";
-import type { SpeedEstimate, SpeedInput } from "./types.ts";
+import type { SpeedCard, SpeedEstimate, SpeedInput } from "./types.ts";
 
 function nulls(sequencesRun: number, basis: string): SpeedEstimate {
   return { decodeTps: null, prefillTps: null, ttftMs: null, tpotMs: null, throughputTps: null, sequencesRun, basis };
@@ -48,6 +48,7 @@ interface TermsLine {
   /** The host's GB/s, which the CPU path's line names. */
   hostGbps: number | null;
   vendorChecked: boolean | null;
+  given: SpeedCard["givenInCluster"];
   terms: SpeedTerms;
   line: string;
 }
@@ -69,7 +70,8 @@ function termsLineOf(input: SpeedInput, terms: SpeedTerms): string {
       k.kind === card.kind &&
       k.gbps === card.memBandwidthGBps &&
       k.hostGbps === layout.hostBandwidthGBps &&
-      k.vendorChecked === card.vendorChecked
+      k.vendorChecked === card.vendorChecked &&
+      k.given === card.givenInCluster
     )
       return k.line;
   if (termsLineCount >= 1024) {
@@ -86,6 +88,7 @@ function termsLineOf(input: SpeedInput, terms: SpeedTerms): string {
     gbps: card.memBandwidthGBps,
     hostGbps: layout.hostBandwidthGBps,
     vendorChecked: card.vendorChecked,
+    given: card.givenInCluster,
     terms,
     line,
   });
@@ -105,7 +108,13 @@ function termsLine(input: SpeedInput, terms: SpeedTerms): string {
     : `${gbps !== null && !Number.isInteger(gbps) ? Math.round(gbps) : gbps} GB/s`;
   const fit = terms.fitted ? `fitted on ${terms.fittedOn}` : terms.fittedOn;
   // Said where a card's figures are third parties' reprints: the vendor's own page was not read for them.
-  const read = input.card.vendorChecked === false ? ", figures not read on the vendor's own page" : "";
+  const given = input.card.givenInCluster;
+  const read =
+    input.card.vendorChecked === false
+      ? ", figures not read on the vendor's own page"
+      : given
+        ? `, figures as the cluster gives them${given.kindAssumed ? ", its memory taken as GDDR (no mem_kind given)" : ""}`
+        : "";
   const prefill = input.layout.cpuOnly
     ? `prefill at ${CPU_PREFILL_GFLOPS_PER_CORE} GFLOPS a core`
     : `prefill at ${Math.round(terms.prefillComputeEfficiency * 100)}% of dense TFLOPS`;
@@ -170,11 +179,10 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
   const problem = inputProblem(input);
   if (problem !== "") return nulls(sequencesRun, `speed not estimated: ${problem}`);
   if (!layout.cpuOnly && (card.memBandwidthGBps === null || !(card.memBandwidthGBps > 0))) {
-    // Said as it is: a class the card table lacks (a custom one). It asked the user to "give the card's GB/s",
-    // which neither a cluster file nor the panel has a place for.
+    // A class the card table lacks (a custom one): its speed is not guessed, and the message says where to give it.
     return nulls(
       sequencesRun,
-      `speed not estimated: ${card.label} has no memory bandwidth known (Modelplan's card table does not hold this class, and its speed is not guessed)`,
+      `speed not estimated: ${card.label} has no memory bandwidth known (Modelplan's card table does not hold this class, and its speed is not guessed): give the card's GB/s (mem_gbps in the cluster file, the custom card's GB/s field in the panel)`,
     );
   }
 
@@ -198,7 +206,10 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
     prefill.ms === null
       ? null
       : terms.requestOverheadMs + prefill.ms + decodeStepMs(input, terms, 1, workload.inputTokens, true).ms;
-  if (prefill.ms === null) notes.push(`prefill: ${card.label} has no dense TFLOPS known`);
+  if (prefill.ms === null)
+    notes.push(
+      `prefill: ${card.label} has no dense TFLOPS known: give its BF16 TFLOPS (bf16_tflops in the cluster file, the custom card's TFLOPS field in the panel)`,
+    );
 
   let tpotMs: number | null = null;
   let throughputTps: number | null = null;

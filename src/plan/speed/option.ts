@@ -5,7 +5,8 @@
  * Here, not in speed/, because speed/ may not import the engine's types
  * (the plan lint zone forbids `../`).
  */
-import { cardSpecOf, speedCardOf } from "../cardSpecs.ts";
+import { cardSpecOf, speedCardWith } from "../cardSpecs.ts";
+import type { GivenCardFigures } from "../links.ts";
 import { onCpusOnly } from "../placement.ts";
 import { kvBytesPerToken } from "../kvPerToken.ts";
 import type { ModelShape } from "../shapeTypes.ts";
@@ -86,6 +87,13 @@ export interface SpeedContext {
   hostCpuCores?: number | null;
   /** The context the option's command starts (--max-model-len, --context-length, llama.cpp's per-slot -c); absent: not checked. */
   contextTokens?: number;
+  /** The speed figures the cluster gives a card class (links.ts cardFigures); absent: the card table's alone. */
+  cardFigures?: ((gpuClass: string) => GivenCardFigures | null) | undefined;
+}
+
+/** A class's speed card: the table's, with what the cluster gives it in place. */
+function speedCardIn(gpuClass: string, ctx: SpeedContext): SpeedCard {
+  return speedCardWith(gpuClass, ctx.cardFigures?.(gpuClass) ?? null);
 }
 
 /** llama.cpp over RPC on hosts none of which has a card (cpuCluster.ts): every layer on a CPU, one host after another. */
@@ -107,12 +115,12 @@ function splitDevicesOf(option: PlanOption): { gpuClass: string; bytes: number }
  * each holds; compute the same. Kind and vendor (for the fitted terms) are the device's that holds
  * the most. Null for one class, or where a class has no spec (its speed stays unknown, not guessed).
  */
-function splitCardOf(option: PlanOption): SpeedCard | null {
+function splitCardOf(option: PlanOption, ctx: SpeedContext): SpeedCard | null {
   if (option.engine !== "llamacpp" || option.placement.tensorSplit === undefined) return null;
   const devices = splitDevicesOf(option);
   const classes = [...new Set(devices.map((d) => d.gpuClass))];
   if (classes.length < 2) return null;
-  const cards = devices.map((d) => ({ bytes: d.bytes, card: speedCardOf(d.gpuClass) }));
+  const cards = devices.map((d) => ({ bytes: d.bytes, card: speedCardIn(d.gpuClass, ctx) }));
   const total = cards.reduce((sum, d) => sum + d.bytes, 0);
   const weighted = (rate: (c: SpeedCard) => number | null): number | null => {
     let seconds = 0;
@@ -128,7 +136,13 @@ function splitCardOf(option: PlanOption): SpeedCard | null {
     label: classes.join(" + "),
     kind: heaviest.kind,
     vendor: heaviest.vendor,
-    vendorChecked: cards.every((d) => d.card.vendorChecked === true),
+    // The user's figures for one of them are not the table's: neither checked nor unchecked, and said.
+    vendorChecked: cards.some((d) => d.card.vendorChecked === null)
+      ? null
+      : cards.every((d) => d.card.vendorChecked === true),
+    ...(cards.some((d) => d.card.givenInCluster)
+      ? { givenInCluster: { kindAssumed: cards.some((d) => d.card.givenInCluster?.kindAssumed === true) } }
+      : {}),
     memBandwidthGBps: weighted((c) => c.memBandwidthGBps),
     tflops: {
       bf16: weighted((c) => c.tflops.bf16),
@@ -221,7 +235,7 @@ export function speedInputOf(
   // On CPU hosts alone (over RPC) the whole model runs as on one CPU, with the RPC crossings between them.
   const cpuOnly = p.cpu || onCpuHostsOnly(option);
   const spec = cpuOnly ? undefined : cardSpecOf(p.gpuClass);
-  const card: SpeedCard = cpuOnly ? CPU_SPEED_CARD : (splitCardOf(option) ?? speedCardOf(p.gpuClass));
+  const card: SpeedCard = cpuOnly ? CPU_SPEED_CARD : (splitCardOf(option, ctx) ?? speedCardIn(p.gpuClass, ctx));
   const llamacpp = option.engine === "llamacpp";
   const cards = Math.max(1, p.gpusPerNode * p.nodes);
   const host = hostBytesOf(option, shape, artifact);

@@ -46,6 +46,11 @@ export function prefillMs(input: SpeedInput, terms: SpeedTerms, promptTokens: nu
   const assumed: string[] = [];
   const { tflops, format } = cardCompute(input);
   if (!layout.cpuOnly && (tflops === null || card.memBandwidthGBps === null)) return { ms: null, assumed };
+  // A card the user described by one BF16 figure: its INT8 or FP8 units may be faster, which is not guessed.
+  if (card.givenInCluster && format !== model.computeFormat)
+    assumed.push(
+      `prompt's ${model.computeFormat} matmuls priced at the given BF16 TFLOPS (the card has no ${model.computeFormat} figure)`,
+    );
   const tp = Math.max(1, layout.tensorParallel);
   const chunkTokens = Math.min(promptTokens, terms.prefillChunkTokens);
   const chunks = Math.ceil(promptTokens / terms.prefillChunkTokens);

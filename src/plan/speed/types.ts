@@ -47,6 +47,8 @@ export interface SpeedCard {
    * print them; null: not the card table's (a CPU's host RAM, whose figure the basis names).
    */
   vendorChecked: boolean | null;
+  /** Set where the cluster gave the figures (a custom card's, cardSpecs.ts speedCardWith); kindAssumed: it named no memory kind and the table none. */
+  givenInCluster?: { kindAssumed: boolean };
 }
 
 /** The model as speed sees it: what one decoded token reads and multiplies. */
