@@ -331,6 +331,11 @@ export function App({ store, tokens }: AppProps) {
     [workload.rankBy, workload.pricesPerCardHour, gpuClasses, onRank],
   );
   const maxContext = committedJob?.input.shape.maxContextTokens ?? workload.contextTokens;
+  // The engine's answer for where the commands start a context the field or the thumb asks for.
+  const plannedContextOf = useCallback(
+    (tokens: number) => (read?.ok ? contextFit(read.model.shape, tokens, ropeScaling).contextTokens : tokens),
+    [read, ropeScaling],
+  );
   const pastLimit = useMemo(
     () =>
       fit?.message
@@ -473,6 +478,7 @@ export function App({ store, tokens }: AppProps) {
               workload={workload}
               slidingContextTokens={sliding}
               maxContextTokens={maxContext}
+              plannedContextOf={plannedContextOf}
               pastLimit={pastLimit}
               // The box shows the click at once (the store's), not the deferred plan's copy of it.
               ropeScaling={workload.settings.ropeScaling === "yarn"}

@@ -19,6 +19,8 @@ interface ContextControlsProps {
   slidingContextTokens: number | null;
   /** The model's own longest context (stretched, when YaRN is on): the slider's right end. */
   maxContextTokens: number;
+  /** The context the commands start for an asked one (the engine's contextFit: the model's limit past it, unless stretched). */
+  plannedContextOf: (contextTokens: number) => number;
   /**
    * A context past the model's limit (contextFit): the one message, and whether a YaRN stretch can lift
    * it (the "Extend with YaRN" box is offered then, and whenever it is on). Null within the limit.
@@ -51,6 +53,7 @@ export function ContextControls({
   workload,
   slidingContextTokens,
   maxContextTokens,
+  plannedContextOf,
   pastLimit,
   ropeScaling,
   onRopeScaling,
@@ -109,12 +112,13 @@ export function ContextControls({
   // A request the commands' context refuses (the plan is made at the model's limit past it): said at the lengths,
   // as the CLI says it; before, the figures priced it without a word.
   const requestTokens = requestTokensOf(workload);
-  const commandContext = Math.min(contextTokens, max);
+  const commandContext = plannedContextOf(contextTokens);
   const requestPast = requestTokens > commandContext;
   return (
     <div className="context-controls">
       <ContextSlider
         id={sliderId}
+        // A typed context past the model's end leaves the thumb at the end.
         tokens={Math.min(contextTokens, max)}
         max={max}
         onSlide={slide}

@@ -7,16 +7,24 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { expect, test } from "vitest";
 import { ContextControls } from "../../src/ui/ContextControls.tsx";
-import { DEFAULT_WORKLOAD, type Workload } from "../../src/plan/index.ts";
+import { contextFit, DEFAULT_WORKLOAD, shapeFromConfig, type Workload } from "../../src/plan/index.ts";
+import { loadConfig } from "../plan/fixture.ts";
 
-function markup(workload: Workload, maxContextTokens = 32_768): string {
+// Qwen/Qwen3-8B's config.json (huggingface.co/Qwen/Qwen3-8B): max_position_embeddings 40,960; its model card's YaRN
+// stretch is factor 4 over 32,768 native positions. The controls ask the engine where the commands start.
+const QWEN3_8B = shapeFromConfig(loadConfig("Qwen__Qwen3-8B"), null);
+
+function markup(workload: Workload, yarn = false): string {
+  const rope = yarn ? "yarn" : undefined;
+  const fit = contextFit(QWEN3_8B, workload.contextTokens, rope);
   return renderToStaticMarkup(
     <ContextControls
       workload={workload}
       slidingContextTokens={null}
-      maxContextTokens={maxContextTokens}
+      maxContextTokens={fit.shape.maxContextTokens}
+      plannedContextOf={(t) => contextFit(QWEN3_8B, t, rope).contextTokens}
       pastLimit={null}
-      ropeScaling={false}
+      ropeScaling={yarn}
       onRopeScaling={() => undefined}
       onSlide={() => undefined}
       onSlideEnd={() => undefined}
@@ -39,7 +47,13 @@ test("the defaults (1,024 + 256) on an 8,192 context, and a request that just fi
 });
 
 test("past the model's own limit the plan is made at the limit: the request is held to that", () => {
-  // Typed 65,536 on a 32,768 model: the commands start 32,768 (contextFit), which a 40,000-token request outruns.
-  const html = markup({ ...DEFAULT_WORKLOAD, contextTokens: 65_536, inputTokens: 40_000, outputTokens: 256 });
-  expect(html).toContain("are more than the context (32,768)");
+  // Typed 65,536 on Qwen3-8B: the commands start 40,960 (contextFit), which a 50,000-token request outruns.
+  const html = markup({ ...DEFAULT_WORKLOAD, contextTokens: 65_536, inputTokens: 50_000, outputTokens: 256 });
+  expect(html).toContain("are more than the context (40,960)");
+});
+
+test("stretched by YaRN, the commands start the asked context, which the same request fits", () => {
+  const request = { ...DEFAULT_WORKLOAD, contextTokens: 65_536, inputTokens: 50_000, outputTokens: 256 };
+  expect(markup(request, true)).not.toContain("request-past-context");
+  expect(markup({ ...request, inputTokens: 70_000 }, true)).toContain("are more than the context (65,536)");
 });
