@@ -44,7 +44,9 @@ async function importCluster(page: Page, nodes: ReturnType<typeof node>[]): Prom
   await panel.getByRole("button", { name: "Read inventory" }).click();
   await expect(panel.getByText(/Read as modelplan-json/)).toBeVisible();
   await panel.getByRole("button", { name: "Replace the cluster" }).click();
-  await expect(panel.locator(".cluster-summary")).toContainText(`${nodes.length.toLocaleString("en-US")} nodes`);
+  await expect(panel.locator(".cluster-summary")).toContainText(
+    `${nodes.length.toLocaleString("en-US")} node${nodes.length === 1 ? "" : "s"}`,
+  );
   return panel;
 }
 
@@ -160,4 +162,30 @@ test("1,000 distinct nodes: only the rows in view are drawn, the end scrolls int
   await expect.poll(async () => (await linkNodes(page)).map((n) => n.hostMemGib).slice(-3)).toEqual([1997, 1998, 4321]);
   expect((await linkNodes(page)).length).toBe(1000);
   await expect(far.getByRole("spinbutton", { name: "Node 1000 RAM (GiB)", exact: true })).toHaveValue("4321");
+});
+
+test("a custom card's GB/s typed at the panel gives its options a decode figure, and the link carries it", async ({
+  page,
+}) => {
+  const lab = {
+    id: "lab-1",
+    fabric: "",
+    host_mem_gib: 256,
+    host_free_gib: 240,
+    devices: [{ class: "lab-card", count: 2, free: 2, mem_gib: 80 }],
+  };
+  const panel = await importCluster(page, [lab]);
+  const first = page.getByRole("article").first();
+  await expect(first).toContainText("lab-card");
+  // No figure for a class the table lacks: not estimated, and the basis says where to give it.
+  await expect(first.locator(".option-speed").first()).toContainText("not estimated");
+  await first.getByText("How these figures were obtained").first().click();
+  await expect(first.locator(".speed-basis").first()).toContainText("give the card's GB/s");
+
+  await panel.getByRole("spinbutton", { name: "Node 1 card 1 memory bandwidth (GB/s)", exact: true }).fill("2039");
+  await expect(first.locator(".option-speed").first().locator("dd").first()).toHaveText(/^[\d,.]+ tok\/s$/);
+  await expect(first.locator(".speed-basis").first()).toContainText(
+    "lab-card (gddr, 2039 GB/s, figures as the cluster gives them",
+  );
+  await expect.poll(async () => (await linkNodes(page))[0]?.devices[0]?.memGBps).toBe(2039);
 });
