@@ -48,7 +48,7 @@ const GAIE_DATA =
 /** NVIDIA's A100 datasheet (r4, 2021): one table for the 40 GB and 80 GB cards, PCIe and SXM, read as text (pdftotext -layout). */
 const NV_A100_DATASHEET = {
   url: `${GAIE_DATA}/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf`,
-  host: "NVIDIA's A100 datasheet (\"© 2021 NVIDIA Corporation\"; the PDF nvidia.com serves under this name), a file in NVIDIA's own repository NVIDIA/GenerativeAIExamples",
+  host: "NVIDIA's A100 datasheet (\"© 2021 NVIDIA Corporation\"; the file named in the A100 rows' source URL in cardSpecs.ts), a file in NVIDIA's own repository NVIDIA/GenerativeAIExamples",
   quote:
     'table "NVIDIA A100 TENSOR CORE GPU SPECIFICATIONS (SXM4 AND PCIE FORM FACTORS)", columns "A100 40GB PCIe | A100 80GB PCIe | A100 40GB SXM | A100 80GB SXM": "BFLOAT16 Tensor Core | 312 TFLOPS | 624 TFLOPS*" … "INT8 Tensor Core | 624 TOPS | 1248 TOPS*" … "GPU Memory Bandwidth | 1,555GB/s | 1,935GB/s | 1,555GB/s | 2,039GB/s" … "Interconnect | NVIDIA® NVLink® Bridge for 2 GPUs: 600GB/s ** PCIe Gen4: 64GB/s | NVLink: 600GB/s PCIe Gen4: 64GB/s" … "* With sparsity"',
   readOn: THIRD_PASS,
@@ -407,7 +407,7 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
       url: "https://github.com/NVIDIA/Fuser/blob/81c4b22fd750d377d69e24928c32233162f6b2bd/tests/cpp/test_transpose.cpp",
       host: "NVIDIA's own repository NVIDIA/Fuser (nvFuser), main branch: a comment its developers put on a test, not a datasheet",
       quote:
-        "TEST_F(TransposeTest, FusionManualScheduleTransposeComplexDAG1) { // achieved: 833.526 GB/s on RTX 3090 (theoretical bandwidth: 936 GB/s)",
+        "TEST_F(TransposeTest, FusionManualScheduleTransposeComplexDAG1) { … // achieved: 833.526 GB/s on RTX 3090 (theoretical bandwidth: 936 GB/s)",
       fields: { memBandwidthGBps: { printed: "theoretical bandwidth: 936 GB/s", times: 1 } },
       readOn: THIRD_PASS,
     },
