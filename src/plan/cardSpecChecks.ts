@@ -122,7 +122,7 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
     note: "bandwidth as in gpus.json, not re-read; BF16 derived: RTX 5090's 209.5 × 280/680 tensor cores × 2.45/2.41 GHz boost",
   },
   "a100-40g": {
-    note: 'not on the vendor\'s page here; corroborated by https://glennklockwood.com/garden/processors/A100: "40 GB HBM2 (5 stacks) … 1.555 TB/s"',
+    note: 'also as https://glennklockwood.com/garden/processors/A100 has it: "40 GB HBM2 (5 stacks) … 1.555 TB/s"',
   },
   "a10g-24g": {
     note: "AWS prints no TFLOPS for its A10G and NVIDIA no page for it: compute left unknown, so prefill is null",
@@ -139,6 +139,12 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
   },
   "rtx4090-24g": {
     note: 'not on the vendor\'s page here; corroborated by https://gist.github.com/mikasenghaas/d63ded03f1f0417b1677627119bacc0d: "flops_4090 = 165e12 # dense bf16 tensor cores … bandwidth_4090 = 1.008e12"',
+  },
+  "rtx6000ada-48g": {
+    note: "BF16 and INT8 not checked: NVIDIA's datasheet prints one tensor figure, FP8 with sparsity (1,457); the table's BF16 364.2 is it quartered and INT8 728.5 it halved (derived, Ada's FP16 tensor rate being half its FP8 rate and INT8 equal to it)",
+  },
+  "rtx3090-24g": {
+    note: "BF16 not checked: 71 (FP16 with FP32 accumulate, dense) as in gpus.json, NVIDIA's GA102 whitepaper figure read here only in reprints; the bandwidth read is an NVIDIA developer's comment, not a datasheet",
   },
   "rtx4080super-16g": {
     note: "bandwidth as in gpus.json, not re-read; BF16 derived: RTX 4080's 97.5 × 320/304 tensor cores × 2.55/2.505 GHz",

@@ -37,6 +37,23 @@ export const READ_ON = "2026-12-01";
 /** The second pass (issue 12: "try harder, by vendor"), which found these on Apple's and NVIDIA's own pages. */
 const SECOND_PASS = "2026-12-02";
 
+/**
+ * The third pass (issue 12, "a third, targeted pass"), which found NVIDIA's own datasheets as files in NVIDIA's own
+ * repository: NVIDIA/GenerativeAIExamples' routing-multisource-rag example ships them as its sample documents.
+ */
+const THIRD_PASS = "2026-12-03";
+const GAIE_DATA =
+  "https://github.com/NVIDIA/GenerativeAIExamples/blob/401cb446f550c6dee8048a246e6c5dbc57f38dae/community/routing-multisource-rag/data";
+
+/** NVIDIA's A100 datasheet (r4, 2021): one table for the 40 GB and 80 GB cards, PCIe and SXM, read as text (pdftotext -layout). */
+const NV_A100_DATASHEET = {
+  url: `${GAIE_DATA}/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf`,
+  host: "NVIDIA's A100 datasheet (\"© 2021 NVIDIA Corporation\"; the file named in the A100 rows' source URL in cardSpecs.ts), a file in NVIDIA's own repository NVIDIA/GenerativeAIExamples",
+  quote:
+    'table "NVIDIA A100 TENSOR CORE GPU SPECIFICATIONS (SXM4 AND PCIE FORM FACTORS)", columns "A100 40GB PCIe | A100 80GB PCIe | A100 40GB SXM | A100 80GB SXM": "BFLOAT16 Tensor Core | 312 TFLOPS | 624 TFLOPS*" … "INT8 Tensor Core | 624 TOPS | 1248 TOPS*" … "GPU Memory Bandwidth | 1,555GB/s | 1,935GB/s | 1,555GB/s | 2,039GB/s" … "Interconnect | NVIDIA® NVLink® Bridge for 2 GPUs: 600GB/s ** PCIe Gen4: 64GB/s | NVLink: 600GB/s PCIe Gen4: 64GB/s" … "* With sparsity"',
+  readOn: THIRD_PASS,
+} as const;
+
 /** Apple's press release for M1 Pro and M1 Max (its Guinea-Bissau newsroom edition, English, as the search corpus stores it). */
 const APPLE_M1_PRO_MAX = {
   url: "https://www.apple.com/gw/newsroom/2021/10/introducing-m1-pro-and-m1-max-the-most-powerful-chips-apple-has-ever-built",
@@ -276,6 +293,15 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
         link: "intra_node_bw: 300000000000",
       },
     ),
+    {
+      ...NV_A100_DATASHEET,
+      fields: {
+        memBandwidthGBps: { printed: "GPU Memory Bandwidth | 1,555GB/s | 1,935GB/s | 1,555GB/s | 2,039GB/s", times: 1 },
+        bf16: { printed: "BFLOAT16 Tensor Core | 312 TFLOPS", times: 1 },
+        int8: { printed: "INT8 Tensor Core | 624 TOPS", times: 1 },
+        link: { printed: "NVLink: 600GB/s", times: 0.5 },
+      },
+    },
   ],
   "a100-pcie-80g": [
     /* @__PURE__ */ aic(
@@ -291,6 +317,26 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
         int8: "int8_tc_flops: 624000000000000",
       },
     ),
+    {
+      ...NV_A100_DATASHEET,
+      fields: {
+        memBandwidthGBps: { printed: "GPU Memory Bandwidth | 1,555GB/s | 1,935GB/s", times: 1 },
+        bf16: { printed: "BFLOAT16 Tensor Core | 312 TFLOPS", times: 1 },
+        int8: { printed: "INT8 Tensor Core | 624 TOPS", times: 1 },
+      },
+    },
+  ],
+  // The SXM4 40 GB card: the table's third column.
+  "a100-40g": [
+    {
+      ...NV_A100_DATASHEET,
+      fields: {
+        memBandwidthGBps: { printed: "GPU Memory Bandwidth | 1,555GB/s | 1,935GB/s | 1,555GB/s", times: 1 },
+        bf16: { printed: "BFLOAT16 Tensor Core | 312 TFLOPS", times: 1 },
+        int8: { printed: "INT8 Tensor Core | 624 TOPS", times: 1 },
+        link: { printed: "NVLink: 600GB/s", times: 0.5 },
+      },
+    },
   ],
   "a30-24g": [
     /* @__PURE__ */ aic(
@@ -341,6 +387,30 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
         fp8: "fp8_tc_flops: 733000000000000",
       },
     ),
+  ],
+  "rtx6000ada-48g": [
+    {
+      url: `${GAIE_DATA}/proviz-print-rtx6000-datasheet-web-2504660.pdf`,
+      host: "NVIDIA's RTX 6000 Ada Generation datasheet (\"© 2023 NVIDIA Corporation … 2647623. Feb23\"), a file in NVIDIA's own repository NVIDIA/GenerativeAIExamples",
+      quote:
+        '"Technical Specifications": "Memory bandwidth | 960 GB/s" … "Single-precision performance | 91.1 TFLOPS³" … "Tensor performance | 1457.0 TFLOPS⁴" … "⁴ Effective FP8 teraFLOPS (TFLOPS) using the new sparsity feature."',
+      fields: {
+        memBandwidthGBps: { printed: "Memory bandwidth | 960 GB/s", times: 1 },
+        // FP8 with 2:4 sparsity: halved to the table's dense 728.5.
+        fp8: { printed: "Tensor performance | 1457.0 TFLOPS", times: 0.5 },
+      },
+      readOn: THIRD_PASS,
+    },
+  ],
+  "rtx3090-24g": [
+    {
+      url: "https://github.com/NVIDIA/Fuser/blob/81c4b22fd750d377d69e24928c32233162f6b2bd/tests/cpp/test_transpose.cpp",
+      host: "NVIDIA's own repository NVIDIA/Fuser (nvFuser), main branch: a comment its developers put on a test, not a datasheet",
+      quote:
+        "TEST_F(TransposeTest, FusionManualScheduleTransposeComplexDAG1) { … // achieved: 833.526 GB/s on RTX 3090 (theoretical bandwidth: 936 GB/s)",
+      fields: { memBandwidthGBps: { printed: "theoretical bandwidth: 936 GB/s", times: 1 } },
+      readOn: THIRD_PASS,
+    },
   ],
   "gb10-128g": [
     {

@@ -821,6 +821,7 @@ export const VENDOR_CHECKED_LABELS: ReadonlySet<string> = new Set([
   "gb300-288g",
   "a100-80g",
   "a100-pcie-80g",
+  "a100-40g",
   "a30-24g",
   "l40s-48g",
   "l4-24g",

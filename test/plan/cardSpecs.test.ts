@@ -151,6 +151,32 @@ describe("card speed specs", () => {
     },
   );
 
+  // Issue 12's third pass (read 2026-12-03): NVIDIA's own datasheets, as PDFs in NVIDIA's own repository
+  // (NVIDIA/GenerativeAIExamples ships them as sample documents), and a bandwidth in an nvFuser test's comment.
+  test("A100 SXM4 40GB is checked whole on NVIDIA's A100 datasheet: 1,555 GB/s, 312 BF16 and 624 INT8 dense, NVLink 600 GB/s both ways", () => {
+    const c = SPECS.find((x) => x.label === "a100-40g");
+    expect(c?.memBandwidthGBps).toBe(1555);
+    expect(c?.checkedFields).toEqual(["memBandwidthGBps", "bf16", "int8", "link"]);
+    expect(c?.checked).toBe(true);
+    expect(c?.checkedOn).toBe("2026-12-03");
+    expect(c?.reads.every((r) => r.url.startsWith("https://github.com/NVIDIA/GenerativeAIExamples/blob/"))).toBe(true);
+    // The table's columns differ: its 40 GB SXM figure is not the 80 GB SXM card's 2,039.
+    expect(printedAgrees(2039, { printed: "GPU Memory Bandwidth | 1,555GB/s | 1,935GB/s | 1,555GB/s", times: 1 })).toBe(
+      false,
+    );
+  });
+
+  test.each([
+    ["rtx6000ada-48g", ["memBandwidthGBps", "fp8"], "https://github.com/NVIDIA/GenerativeAIExamples/blob/"],
+    ["rtx3090-24g", ["memBandwidthGBps"], "https://github.com/NVIDIA/Fuser/blob/"],
+  ] as const)("%s: NVIDIA's own file gives %j, and the card is not checked whole", (label, fields, host) => {
+    const c = SPECS.find((x) => x.label === label);
+    expect(c?.checkedFields).toEqual(fields);
+    expect(c?.reads.every((r) => r.url.startsWith(host) && r.readOn === "2026-12-03")).toBe(true);
+    expect(c?.checked).toBe(false);
+    expect(c?.checkQuote).toContain("not checked");
+  });
+
   test("RTX 5090 FP4 is NVIDIA's 3,352 sparse AI TOPS halved (1,676), not the starting list's 838, and stays unchecked (a reprint)", () => {
     const rtx5090 = SPECS.find((c) => c.label === "rtx5090-32g");
     expect(rtx5090?.tflops.fp4).toBe(1676);
