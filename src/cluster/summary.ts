@@ -3,7 +3,7 @@
  * terminal: "3 nodes, 24 GPUs and 3 MIG instances of 4 classes". Counting only:
  * what the cards can hold is the engine's to say.
  */
-import { isMigClass } from "../plan/index.ts";
+import { cardSpecOf, isMigClass } from "../plan/index.ts";
 import type { Cluster } from "../plan/index.ts";
 
 /** One formatter, made once: toLocaleString builds a new one per call, which showed in the import's profile. */
@@ -35,12 +35,30 @@ export function summarize(cluster: Cluster): string {
 /**
  * What the cluster leaves for the user to set, in the words the review shows
  * after the summary: a multi-node replica needs a fabric, a CPU or offload
- * plan needs host RAM.
+ * plan needs host RAM, a card the speed table lacks needs its GB/s (a MIG
+ * slice's share of its card is not known, and not asked for).
  */
 export function gaps(cluster: Cluster): string[] {
   const out: string[] = [];
   const gpuNodes = cluster.nodes.filter((n) => n.devices.length > 0);
   if (cluster.nodes.length > 1 && gpuNodes.some((n) => n.fabric === "")) out.push("fabric unknown: set it");
   if (cluster.nodes.some((n) => n.hostMemGib === 0)) out.push("host RAM unknown: set it");
+  const unknown = new Set<string>();
+  const given = new Set<string>();
+  for (const n of cluster.nodes)
+    for (const d of n.devices) {
+      if (d.memGBps !== undefined) given.add(d.class);
+      else if (!isMigClass(d.class) && cardSpecOf(d.class) === undefined) unknown.add(d.class);
+    }
+  const speedless = [...unknown].filter((c) => !given.has(c));
+  if (speedless.length > 0)
+    out.push(`speed of ${listed(speedless)} unknown: give ${speedless.length === 1 ? "its" : "their"} GB/s`);
   return out;
+}
+
+/** "lab-card", "a and b", "a, b and 3 more". */
+function listed(classes: string[]): string {
+  if (classes.length === 1) return classes[0] ?? "";
+  if (classes.length === 2) return `${classes[0]} and ${classes[1]}`;
+  return `${classes.slice(0, 2).join(", ")} and ${plural(classes.length - 2, "more", "more")}`;
 }

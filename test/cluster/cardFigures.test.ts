@@ -108,3 +108,24 @@ describe("the plan link", () => {
     expect(decoded.ignored.join(" ")).toMatch(/mem_gbps, GB\/s\) must be above 0/);
   });
 });
+
+describe("the import review's gaps", () => {
+  test("a card the speed table lacks asks for its GB/s until a group gives it; a table card and a MIG slice do not", () => {
+    const lacks = importCluster(card({}), "cluster.json");
+    expect(lacks.summary).toContain("speed of lab-card unknown: give its GB/s");
+    expect(importCluster(card({ mem_gbps: 960 }), "cluster.json").summary).not.toContain("speed of");
+    const table = JSON.stringify({
+      nodes: [
+        {
+          id: "a",
+          host_mem_gib: 512,
+          devices: [
+            { class: "h100-80g", count: 8 },
+            { class: "a100-80g-mig-3g.40gb", count: 2 },
+          ],
+        },
+      ],
+    });
+    expect(importCluster(table, "cluster.json").summary).not.toContain("speed of");
+  });
+});
