@@ -20,7 +20,9 @@ describe("Modelplan JSON", () => {
     const result = importCluster(FILE, "cluster.json");
     expect(result.errors).toEqual([]);
     expect(result.format).toBe("modelplan-json");
-    expect(result.summary).toBe("2 nodes, 10 GPUs of 2 classes; fabric unknown: set it; speed of my-card unknown: give its GB/s");
+    expect(result.summary).toBe(
+      "2 nodes, 10 GPUs of 2 classes; fabric unknown: set it; speed of my-card unknown: give its GB/s",
+    );
     expect(JSON.parse(clusterToJson(result.cluster!))).toEqual(JSON.parse(FILE));
   });
 
