@@ -10,7 +10,8 @@
  * geerlingguy, normiebench, dmatora, and the secondary scoreboard
  * transcriptions) checks. vLLM/SGLang rows are sorted by id within each
  * (engine, card) and alternate: even positions fitted, odd checking. The
- * expert-parallel pairs (ep-pairs.jsonl, added to the public set) only check.
+ * expert-parallel pairs (ep-pairs.jsonl, added to the public set) only check, as
+ * do the runs on other cards (serving-other-cards.jsonl, otherCardCases).
  */
 
 import { readFileSync } from "node:fs";
@@ -75,7 +76,7 @@ export function epPairRows(): MeasuredRow[] {
 }
 
 /**
- * vLLM/SGLang serving on cards no row of the public set serves on (RTX 4090, H100 PCIe, A100; the
+ * vLLM/SGLang serving on cards no row of the public set serves on (RTX 4090, A40, H100 PCIe, A100; the
  * fixtures README says where each row is from): a check of the borrowed terms, never fitted on.
  */
 export function otherCardRows(): MeasuredRow[] {
