@@ -7,8 +7,10 @@
  *                                              src/plan/speed/terms.ts, never from fitted.json) and print them
  *   npx tsx scripts/speed-accuracy.ts --fit --write   and write them to src/plan/speed/fitted.json
  *   npx tsx scripts/speed-accuracy.ts --fit --check   exit 1 unless fitted.json is what the fit writes
+ * Every run also prints vLLM/SGLang on the cards the public set has no serving row on
+ * (test/fixtures/speed/serving-other-cards.jsonl, never fitted on): each case, then per group and card kind.
  */
-import { absQuantile, errorPct, predictCase, speedCases } from "../test/plan/speedCases.ts";
+import { absQuantile, errorPct, otherCardCases, predictCase, speedCases } from "../test/plan/speedCases.ts";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fitTerms, fittedFileText } from "../test/plan/speedFit.ts";
 import { speedTargetFigures } from "../test/plan/speedTargets.ts";
@@ -72,6 +74,52 @@ for (const half of ["fitted", "checking"] as const) {
   console.log(
     `  ${pad("", 9)} ${line("vLLM/SGLang TPOT median", t.servingTpot.medianPct, t.servingTpot.n, 20)}; ${line("per-GPU throughput median", t.servingThroughputPerGpu.medianPct, t.servingThroughputPerGpu.n, 20)}`,
   );
+}
+
+otherCards();
+
+/** The check on cards without a serving row in the public set: per case, then |error| median / p90 by group and card. */
+function otherCards(): void {
+  const { cases: other, skipped: otherSkipped } = otherCardCases();
+  console.log("\nvLLM/SGLang on other cards (serving-other-cards.jsonl, checking only):");
+  console.log(`${pad("case", 78)} ${pad("card", 16)} predicted  measured  error`);
+  const rows = other.map((c) => ({ c, p: predictCase(c) }));
+  for (const { c, p } of rows) {
+    const err = p === null ? "" : `${errorPct(p, c.measured) >= 0 ? "+" : ""}${errorPct(p, c.measured).toFixed(1)}%`;
+    console.log(`${pad(c.id, 78)} ${pad(c.cardLabel, 16)} ${pad(fmt(p), 10)} ${pad(fmt(c.measured), 9)} ${err}`);
+  }
+  for (const s of otherSkipped) console.log(`  left out: ${s.id}: ${s.reason}`);
+  const line = (label: string, sel: typeof rows): void => {
+    const errs = sel.filter((x) => x.p !== null).map((x) => errorPct(x.p as number, x.c.measured));
+    if (errs.length === 0) return;
+    const signed = [...errs].sort((a, b) => a - b)[Math.floor((errs.length - 1) / 2)] ?? 0;
+    console.log(
+      `  ${pad(label, 40)} ${absQuantile(errs, 0.5).toFixed(1)}% / ${absQuantile(errs, 0.9).toFixed(1)}% (n ${sel.length}, null ${sel.length - errs.length}; signed median ${signed >= 0 ? "+" : ""}${signed.toFixed(1)}%)`,
+    );
+  };
+  console.log("  |error| median / p90:");
+  for (const g of [...new Set(rows.map((x) => x.c.group))]) {
+    line(
+      g,
+      rows.filter((x) => x.c.group === g),
+    );
+    for (const card of [...new Set(rows.filter((x) => x.c.group === g).map((x) => x.c.cardLabel))])
+      line(
+        `  ${card}`,
+        rows.filter((x) => x.c.group === g && x.c.cardLabel === card),
+      );
+    for (const kind of ["gddr", "hbm"] as const)
+      for (const [tp, one] of [
+        ["TP 1", true],
+        ["TP > 1", false],
+      ] as const)
+        line(
+          `  ${kind}, ${tp}`,
+          rows.filter(
+            (x) => x.c.group === g && x.c.input.card.kind === kind && (x.c.input.layout.tensorParallel === 1) === one,
+          ),
+        );
+  }
 }
 
 /**

@@ -720,6 +720,7 @@ export const BENCHMARK_GPU_KEYS: Readonly<Record<string, string>> = {
   "nvidia-gb200": "gb200-186g",
   "nvidia-gb300": "gb300-288g",
   "nvidia-a100-sxm-80": "a100-80g",
+  "nvidia-a100-sxm-40": "a100-40g",
   "nvidia-a100-pcie-80": "a100-pcie-80g",
   "nvidia-a40": "a40-48g",
   "nvidia-rtx-a6000": "rtxa6000-48g",

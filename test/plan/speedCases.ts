@@ -10,7 +10,8 @@
  * geerlingguy, normiebench, dmatora, and the secondary scoreboard
  * transcriptions) checks. vLLM/SGLang rows are sorted by id within each
  * (engine, card) and alternate: even positions fitted, odd checking. The
- * expert-parallel pairs (ep-pairs.jsonl, added to the public set) only check.
+ * expert-parallel pairs (ep-pairs.jsonl, added to the public set) only check, as
+ * do the runs on other cards (serving-other-cards.jsonl, otherCardCases).
  */
 
 import { readFileSync } from "node:fs";
@@ -74,6 +75,14 @@ export function epPairRows(): MeasuredRow[] {
   return rowsOf("ep-pairs.jsonl");
 }
 
+/**
+ * vLLM/SGLang serving on cards no row of the public set serves on (RTX 4090, A40, H100 PCIe, A100; the
+ * fixtures README says where each row is from): a check of the borrowed terms, never fitted on.
+ */
+export function otherCardRows(): MeasuredRow[] {
+  return rowsOf("serving-other-cards.jsonl");
+}
+
 /** The cross-node row CROSS_NODE_ALL_REDUCE_US (speed/links.ts) is fitted on. */
 export const CROSS_NODE_FITTED_ROW = "tt356-dsr1-0528-h100x16-sglang-tp16-ib-128-128-c1";
 
@@ -126,8 +135,17 @@ function config(name: string): Record<string, unknown> {
 /** Which recorded config.json gives a benchmark model's geometry; null when none is recorded (the row is left out, said in the table). */
 function configNameOf(model: string): string | null {
   if (/Llama-2-7b|Llama-2-7B|CodeLlama-7b/.test(model)) return "speed:meta-llama__Llama-2-7b-hf";
-  if (/Meta-Llama-3-8B|Llama 3\.1 8B|Llama-3 8B/.test(model)) return "model:meta-llama__Llama-3.1-8B-Instruct";
+  if (/Meta-Llama-3-8B|Llama 3\.1 8B|Llama-3 8B|Llama-3\.1-8B-Instruct/.test(model))
+    return "model:meta-llama__Llama-3.1-8B-Instruct";
   if (/Meta-Llama-3-70B/.test(model)) return "speed:meta-llama__Llama-3.1-70B-Instruct";
+  // DeepSeek's distills keep their base model's layers and widths (serving-other-cards.jsonl): R1-Distill-Llama-8B is
+  // Llama-3.1-8B, -70B is Llama-3.3-70B (Llama-3.1-70B's geometry); the Qwen ones are Qwen2.5(-Math) 7B / 14B / 32B,
+  // as are AceMath-7B (Qwen2.5-Math-7B) and QwQ-32B-Preview (Qwen2.5-32B). Before /DeepSeek-R1/, which is the MoE.
+  if (/DeepSeek-R1-Distill-Llama-8B/.test(model)) return "model:meta-llama__Llama-3.1-8B-Instruct";
+  if (/DeepSeek-R1-Distill-Llama-70B/.test(model)) return "speed:meta-llama__Llama-3.1-70B-Instruct";
+  if (/DeepSeek-R1-Distill-Qwen-7B|AceMath-7B/.test(model)) return "model:Qwen__Qwen2.5-7B-Instruct";
+  if (/DeepSeek-R1-Distill-Qwen-14B/.test(model)) return "model:Qwen__Qwen2.5-14B-Instruct";
+  if (/DeepSeek-R1-Distill-Qwen-32B|QwQ-32B-Preview/.test(model)) return "model:Qwen__Qwen2.5-Coder-32B-Instruct";
   if (/Qwen2\.5-Coder-3B/.test(model)) return "model:Qwen__Qwen2.5-Coder-3B-Instruct";
   if (/gpt-oss-20b/.test(model)) return "openai__gpt-oss-20b";
   if (/gpt-oss-120b/.test(model)) return "openai__gpt-oss-120b";
@@ -224,12 +242,27 @@ export function leftOutOf(skipped: readonly SkippedRow[]): { reason: string; row
 
 export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
   const rows = measuredRows();
-  const half = halves(rows);
+  // The pairs' rows have no half in the split, so they check (`half.get(...) ?? "checking"`).
+  return casesOfRows([...rows, ...epPairRows(), ...crossNodeRows()], halves(rows));
+}
+
+/**
+ * vLLM/SGLang on cards the public set has no serving row on
+ * (serving-other-cards.jsonl): never fitted on, only checked. Each case is
+ * one figure of one row; `half` is "checking" throughout.
+ */
+export function otherCardCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
+  return casesOfRows(otherCardRows(), new Map());
+}
+
+function casesOfRows(
+  allRows: readonly MeasuredRow[],
+  half: ReadonlyMap<string, "fitted" | "checking">,
+): { cases: SpeedCase[]; skipped: SkippedRow[] } {
   const cases: SpeedCase[] = [];
   const skipped: SkippedRow[] = [];
   const shapes = new Map<string, ModelShape>();
-  // The pairs' rows have no half in the split, so they check (`half.get(...) ?? "checking"`).
-  for (const row of [...rows, ...epPairRows(), ...crossNodeRows()]) {
+  for (const row of allRows) {
     const engine = engineOf(row.engine);
     if (engine === null) {
       skipped.push({
