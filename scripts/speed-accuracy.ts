@@ -81,12 +81,16 @@ otherCards();
 /** The check on cards without a serving row in the public set: per case, then |error| median / p90 by group and card. */
 function otherCards(): void {
   const { cases: other, skipped: otherSkipped } = otherCardCases();
-  console.log("\nvLLM/SGLang on other cards (serving-other-cards.jsonl, checking only):");
-  console.log(`${pad("case", 78)} ${pad("card", 16)} predicted  measured  error`);
+  console.log(
+    "\nvLLM/SGLang on other cards (serving-other-cards.jsonl; the HBM rows split into halves, vllm/hbm/dense fitted on one; GDDR rows check only):",
+  );
+  console.log(`${pad("case", 78)} ${pad("card", 16)} ${pad("half", 9)} predicted  measured  error`);
   const rows = other.map((c) => ({ c, p: predictCase(c) }));
   for (const { c, p } of rows) {
     const err = p === null ? "" : `${errorPct(p, c.measured) >= 0 ? "+" : ""}${errorPct(p, c.measured).toFixed(1)}%`;
-    console.log(`${pad(c.id, 78)} ${pad(c.cardLabel, 16)} ${pad(fmt(p), 10)} ${pad(fmt(c.measured), 9)} ${err}`);
+    console.log(
+      `${pad(c.id, 78)} ${pad(c.cardLabel, 16)} ${pad(c.half, 9)} ${pad(fmt(p), 10)} ${pad(fmt(c.measured), 9)} ${err}`,
+    );
   }
   for (const s of otherSkipped) console.log(`  left out: ${s.id}: ${s.reason}`);
   const line = (label: string, sel: typeof rows): void => {
@@ -119,6 +123,11 @@ function otherCards(): void {
             (x) => x.c.group === g && x.c.input.card.kind === kind && (x.c.input.layout.tensorParallel === 1) === one,
           ),
         );
+    for (const half of ["fitted", "checking"] as const)
+      line(
+        `  hbm, ${half} half`,
+        rows.filter((x) => x.c.group === g && x.c.input.card.kind === "hbm" && x.c.half === half),
+      );
   }
 }
 

@@ -243,16 +243,45 @@ export function leftOutOf(skipped: readonly SkippedRow[]): { reason: string; row
 export function speedCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
   const rows = measuredRows();
   // The pairs' rows have no half in the split, so they check (`half.get(...) ?? "checking"`).
-  return casesOfRows([...rows, ...epPairRows(), ...crossNodeRows()], halves(rows));
+  return casesOfRows([...rows, ...epPairRows(), ...crossNodeRows(), ...otherHbmRows()], otherCardHalves(rows));
+}
+
+/** Whether a row runs on an HBM card of the table (the kind vLLM's fitted terms are filed under). */
+function onHbm(r: MeasuredRow): boolean {
+  const label = BENCHMARK_GPU_KEYS[r.gpu_key];
+  return label !== undefined && cardSpecOf(label)?.kind === "hbm";
 }
 
 /**
- * vLLM/SGLang on cards the public set has no serving row on
- * (serving-other-cards.jsonl): never fitted on, only checked. Each case is
- * one figure of one row; `half` is "checking" throughout.
+ * The other cards' HBM rows (H100 PCIe, A100): the public set's vLLM rows are all gpt-oss-120b, a MoE, so these
+ * dense runs are what tells a dense model's step apart (vllm/hbm/dense); split like the set's serving rows, by
+ * engine and card, alternately. The GDDR rows (RTX 4090, A40) are never fitted on: vLLM has no GDDR terms.
+ */
+function otherHbmRows(): MeasuredRow[] {
+  return otherCardRows().filter(onHbm);
+}
+
+/** The set's halves, with the other cards' HBM rows split the same way. */
+function otherCardHalves(rows: MeasuredRow[]): Map<string, "fitted" | "checking"> {
+  return new Map([...halves(rows), ...halves(otherHbmRows())]);
+}
+
+/**
+ * What the page's Accuracy view shows (scripts/build-speed-cases.ts bundles it): every case of the set and its
+ * companions, and the other cards' GDDR rows too, which check only.
+ */
+export function accuracyViewCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
+  const set = speedCases();
+  const gddr = otherCardCases().cases.filter((c) => c.input.card.kind !== "hbm");
+  return { cases: [...set.cases, ...gddr], skipped: set.skipped };
+}
+
+/**
+ * vLLM/SGLang on cards the public set has no serving row on (serving-other-cards.jsonl). Each case is one
+ * figure of one row; the HBM rows are in the halves speedCases puts them in, the GDDR rows check only.
  */
 export function otherCardCases(): { cases: SpeedCase[]; skipped: SkippedRow[] } {
-  return casesOfRows(otherCardRows(), new Map());
+  return casesOfRows(otherCardRows(), otherCardHalves(measuredRows()));
 }
 
 function casesOfRows(

@@ -186,7 +186,7 @@ export function estimateSpeed(input: SpeedInput, termsOverride?: SpeedTerms): Sp
     );
   }
 
-  const terms = termsOverride ?? speedTerms(layout.engine, card.kind, card.vendor);
+  const terms = termsOverride ?? speedTerms(layout.engine, card.kind, card.vendor, input.model.routedExperts === 0);
   const notes: string[] = [termsOverride ? termsLine(input, terms) : termsLineOf(input, terms)];
   const wires = wiresLine(input);
   if (wires !== "") notes.push(wires);

@@ -59,7 +59,13 @@ type TermsTable = Record<SpeedEngine, Record<CardKind, SpeedTerms>>;
 
 /** The entries scripts/speed-accuracy.ts --fit --write fits and fitted.json holds. */
 export type FittedKey =
-  "llamacpp/gddr" | "llamacpp/hbm" | "llamacpp/unified" | "vllm/hbm" | "sglang/hbm" | "sglang/hbm/amd";
+  | "llamacpp/gddr"
+  | "llamacpp/hbm"
+  | "llamacpp/unified"
+  | "vllm/hbm"
+  | "vllm/hbm/dense"
+  | "sglang/hbm"
+  | "sglang/hbm/amd";
 
 /** The numbers of a set of terms, without the words saying where they come from. */
 export type SpeedTermValues = Omit<SpeedTerms, "fittedOn" | "fitted">;
@@ -115,6 +121,12 @@ const LLAMACPP_GDDR = fittedTerms("llamacpp/gddr");
 const LLAMACPP_HBM = fittedTerms("llamacpp/hbm");
 const LLAMACPP_UNIFIED = fittedTerms("llamacpp/unified");
 const VLLM_HBM = fittedTerms("vllm/hbm");
+/**
+ * vLLM on a dense model, fitted apart: the public set's vLLM rows are all gpt-oss-120b, whose MoE layers run
+ * routing kernels (top-k, the sort by expert, the grouped GEMMs) a dense layer has none of, so their step does
+ * not carry to a dense model's (test/fixtures/speed/serving-other-cards.jsonl: ~20% slow on H100 PCIe before).
+ */
+const VLLM_HBM_DENSE = fittedTerms("vllm/hbm/dense");
 const SGLANG_HBM = fittedTerms("sglang/hbm");
 /** SGLang's ROCm build on MI300X/MI355X, fitted apart: it runs a step slower than NVIDIA's at the same bandwidth. */
 const SGLANG_HBM_AMD = fittedTerms("sglang/hbm/amd");
@@ -158,12 +170,24 @@ const VENDOR_TERMS: Partial<Record<`${SpeedEngine}/${CardKind}/${CardVendor}`, S
   "sglang/hbm/amd": SGLANG_HBM_AMD,
 };
 
+/** Where an engine runs dense models on terms of their own (vLLM), by card kind; the rest run the kind's. */
+const DENSE_TERMS: Partial<Record<SpeedEngine, Record<CardKind, SpeedTerms>>> = {
+  vllm: {
+    hbm: VLLM_HBM_DENSE,
+    gddr: borrowed(VLLM_HBM_DENSE, "no vLLM row on a GDDR card in the set: its dense HBM terms are used"),
+    unified: borrowed(VLLM_HBM_DENSE, "no vLLM row on unified memory in the set: its dense HBM terms are used"),
+    cpu: borrowed(VLLM_HBM_DENSE, "no vLLM CPU row in the set: its dense HBM terms are used"),
+  },
+};
+
 /** The vendors that have terms of their own: the slider asks for every option, so no key is built for the rest. */
 const OWN_VENDORS = new Set(Object.keys(VENDOR_TERMS).map((k) => k.split("/")[2]));
 
 /** The terms an option runs on: the vendor's own where fitted, else the engine and kind's. */
-export function speedTerms(engine: SpeedEngine, kind: CardKind, vendor: CardVendor): SpeedTerms {
+export function speedTerms(engine: SpeedEngine, kind: CardKind, vendor: CardVendor, dense = false): SpeedTerms {
   return (
-    (OWN_VENDORS.has(vendor) ? VENDOR_TERMS[`${engine}/${kind}/${vendor}`] : undefined) ?? SPEED_TERMS[engine][kind]
+    (dense ? DENSE_TERMS[engine]?.[kind] : undefined) ??
+    (OWN_VENDORS.has(vendor) ? VENDOR_TERMS[`${engine}/${kind}/${vendor}`] : undefined) ??
+    SPEED_TERMS[engine][kind]
   );
 }
