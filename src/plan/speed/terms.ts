@@ -170,8 +170,18 @@ const VENDOR_TERMS: Partial<Record<`${SpeedEngine}/${CardKind}/${CardVendor}`, S
   "sglang/hbm/amd": SGLANG_HBM_AMD,
 };
 
-/** Where an engine runs dense models on terms of their own (vLLM), by card kind; the rest run the kind's. */
+/**
+ * Where an engine runs dense models on terms of their own (vLLM), by card kind. SGLang's are fitted on DeepSeek-R1
+ * alone (671 B, 58 MoE layers, MLA), whose step carries to a dense model no better than gpt-oss-120b's did for
+ * vLLM (~20% slow): a dense model on SGLang borrows vLLM's dense terms, and says so.
+ */
 const DENSE_TERMS: Partial<Record<SpeedEngine, Record<CardKind, SpeedTerms>>> = {
+  sglang: {
+    hbm: borrowed(VLLM_HBM_DENSE, "no SGLang row on a dense model in the set: vLLM's dense terms are used"),
+    gddr: borrowed(VLLM_HBM_DENSE, "no SGLang row on a dense model in the set: vLLM's dense HBM terms are used"),
+    unified: borrowed(VLLM_HBM_DENSE, "no SGLang row on a dense model in the set: vLLM's dense HBM terms are used"),
+    cpu: borrowed(VLLM_HBM_DENSE, "no SGLang row on a dense model in the set: vLLM's dense HBM terms are used"),
+  },
   vllm: {
     hbm: VLLM_HBM_DENSE,
     gddr: borrowed(VLLM_HBM_DENSE, "no vLLM row on a GDDR card in the set: its dense HBM terms are used"),
@@ -183,11 +193,14 @@ const DENSE_TERMS: Partial<Record<SpeedEngine, Record<CardKind, SpeedTerms>>> = 
 /** The vendors that have terms of their own: the slider asks for every option, so no key is built for the rest. */
 const OWN_VENDORS = new Set(Object.keys(VENDOR_TERMS).map((k) => k.split("/")[2]));
 
-/** The terms an option runs on: the vendor's own where fitted, else the engine and kind's. */
+/**
+ * The terms an option runs on: the vendor's own where fitted (SGLang's ROCm build runs a step slower, dense or not),
+ * else a dense model's where the engine has them, else the engine and kind's.
+ */
 export function speedTerms(engine: SpeedEngine, kind: CardKind, vendor: CardVendor, dense = false): SpeedTerms {
   return (
-    (dense ? DENSE_TERMS[engine]?.[kind] : undefined) ??
     (OWN_VENDORS.has(vendor) ? VENDOR_TERMS[`${engine}/${kind}/${vendor}`] : undefined) ??
+    (dense ? DENSE_TERMS[engine]?.[kind] : undefined) ??
     SPEED_TERMS[engine][kind]
   );
 }
