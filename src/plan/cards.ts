@@ -45,7 +45,9 @@ export interface Card {
 /**
  * Compute capabilities are NVIDIA's own table (developer.nvidia.com/cuda-gpus):
  * 6.0 Pascal P100, 7.0 Volta, 7.5 Turing, 8.0 A100/A30, 8.6 GA10x, 8.9 Ada,
- * 9.0 Hopper, 10.0 Blackwell datacenter, 12.0 Blackwell RTX.
+ * 9.0 Hopper, 10.0 Blackwell datacenter, 12.0 Blackwell RTX. The GeForce cards llama.cpp users run (RTX 4060 to
+ * 5070) take their architecture's: no stored copy of that table names them, and third-party spec pages agree (CUDA
+ * 8.9 for the RTX 4060 and 12.0 for the 5070 on fpsbench.com, 8.6 for the 3090 Ti on cpu-gpu.alldbin.com).
  */
 const CC_SOURCE_NOTE = "compute capability per developer.nvidia.com/cuda-gpus";
 
@@ -246,6 +248,20 @@ export const CARDS: readonly Card[] = [
     "nvidia-smi on RTX 5090: 32607MiB (github.com/noonghunna/club-3090/issues/617, driver 595.71.05)",
     12.0,
   ),
+  nvidia(
+    "rtx5070-12g",
+    "NVIDIA GeForce RTX 5070",
+    12227,
+    "nvidia-smi on RTX 5070: 12227MiB (github.com/shkhln/libc6-shim/issues/14, driver 575.64.03; the same in two more public nvidia-smi tables, weaker provenance: found by text search, repositories not recorded)",
+    12.0,
+  ),
+  nvidia(
+    "rtx5060ti-16g",
+    "NVIDIA GeForce RTX 5060 Ti",
+    16311,
+    'nvidia-smi on RTX 5060 Ti 16GB: 16311MiB in several public nvidia-smi tables (180 W cap, drivers 590–595) and a two-card rig note ("NVIDIA GeForce RTX 5060 Ti 16,311 MiB sm_120"), weaker provenance: found by text search, repositories not recorded; two tables printing 16384MiB in an older layout were not counted',
+    12.0,
+  ),
   // Ampere
   nvidia(
     "a100-80g",
@@ -306,6 +322,27 @@ export const CARDS: readonly Card[] = [
     "nvidia-smi on 4× RTX 3090: 24576MiB (github.com/noonghunna/club-3090/issues/1127, driver 595.84)",
     8.6,
   ),
+  nvidia(
+    "rtx3090ti-24g",
+    "NVIDIA GeForce RTX 3090 Ti",
+    24564,
+    "nvidia-smi on RTX 3090 Ti: 24564 MiB (github.com/noonghunna/club-3090/issues/353, driver 580.159.03)",
+    8.6,
+  ),
+  nvidia(
+    "rtx3080ti-12g",
+    "NVIDIA GeForce RTX 3080 Ti",
+    12288,
+    "nvidia-smi on RTX 3080 Ti: 12288MiB in several public nvidia-smi tables (350–400 W caps), weaker provenance: found by text search, repositories not recorded",
+    8.6,
+  ),
+  nvidia(
+    "rtx3060ti-8g",
+    "NVIDIA GeForce RTX 3060 Ti",
+    8192,
+    "nvidia-smi on RTX 3060 Ti: 8192MiB in several public nvidia-smi tables (200–240 W caps), weaker provenance: found by text search, repositories not recorded",
+    8.6,
+  ),
   // Ada
   nvidia(
     "l40s-48g",
@@ -342,7 +379,56 @@ export const CARDS: readonly Card[] = [
     'nvidia-smi on RTX 6000 Ada with ECC off, the workstation default: 49140MiB (one public nvidia-smi table, name truncated "NVIDIA RTX 6000 Ada Gene..."; weaker provenance: found by text search, repository not recorded)',
     8.9,
   ),
+  nvidia(
+    "rtx4070tisuper-16g",
+    "NVIDIA GeForce RTX 4070 Ti SUPER",
+    16376,
+    "nvidia-smi on RTX 4070 Ti SUPER: 16376MiB in two public nvidia-smi tables, each with the name cut to \"NVIDIA GeForce RTX 4070 ...\" and a 285 W cap (the 4070 Ti's and Ti SUPER's; only the Ti SUPER has 16 GB), weaker provenance: found by text search, repositories not recorded",
+    8.9,
+  ),
+  nvidia(
+    "rtx4070super-12g",
+    "NVIDIA GeForce RTX 4070 SUPER",
+    12282,
+    'nvidia-smi on RTX 4070 SUPER: 12282MiB (a public nvidia-smi reading "NVIDIA GeForce RTX 4070 SUPER WDDM 5831MiB / 12282MiB", and a two-card rig note "NVIDIA GeForce RTX 4070 SUPER 12,282 MiB sm_89"), weaker provenance: found by text search, repositories not recorded; the RTX 4070\'s figure too (same 12 GB of GDDR6X)',
+    8.9,
+  ),
+  nvidia(
+    "rtx4070-12g",
+    "NVIDIA GeForce RTX 4070",
+    12282,
+    "nvidia-smi on RTX 4070: 12282MiB in several public nvidia-smi tables (200 W cap), weaker provenance: found by text search, repositories not recorded",
+    8.9,
+  ),
+  nvidia(
+    "rtx4060ti-16g",
+    "NVIDIA GeForce RTX 4060 Ti",
+    16380,
+    "nvidia-smi on RTX 4060 Ti 16GB: 16380MiB in several public nvidia-smi tables (165 W cap, the 16 GB card's), weaker provenance: found by text search, repositories not recorded; the 8 GB card has the same name, so the reported memory picks the variant",
+    8.9,
+  ),
+  nvidia(
+    "rtx4060ti-8g",
+    "NVIDIA GeForce RTX 4060 Ti",
+    8188,
+    "nvidia-smi on RTX 4060 Ti 8GB: 8188MiB (one public nvidia-smi table, 160 W cap, the 8 GB card's), weaker provenance: found by text search, repositories not recorded; 8188 is also what both RTX 4060 tables and the 8 GB laptop 4070s print",
+    8.9,
+  ),
+  nvidia(
+    "rtx4060-8g",
+    "NVIDIA GeForce RTX 4060",
+    8188,
+    "nvidia-smi on RTX 4060: 8188MiB in several public nvidia-smi tables (115 W cap; one more prints 8192), weaker provenance: found by text search, repositories not recorded; the smaller is kept",
+    8.9,
+  ),
   // Turing, Volta, Pascal
+  nvidia(
+    "rtx2080ti-11g",
+    "NVIDIA GeForce RTX 2080 Ti",
+    11264,
+    "nvidia-smi on RTX 2080 Ti: 11264MiB in several public nvidia-smi tables (250–260 W caps), weaker provenance: found by text search, repositories not recorded; two more print 22528MiB, boards modded to 22 GB, whose reported memory the importer keeps",
+    7.5,
+  ),
   nvidia(
     "t4-16g",
     "Tesla T4",

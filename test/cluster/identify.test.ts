@@ -35,6 +35,92 @@ describe("product strings to catalog classes", () => {
     expect(identifyCard(name, mib)?.class).toBe(cls);
   });
 
+  // Real nvidia-smi product strings and totals (the tables cards.ts cites); before these cards were catalogued each
+  // came back as "not a card the catalog knows" with no speed.
+  test.each([
+    ["NVIDIA GeForce RTX 4060", 8188, "rtx4060-8g"],
+    // One name for both RTX 4060 Ti cards: the total picks the variant.
+    ["NVIDIA GeForce RTX 4060 Ti", 8188, "rtx4060ti-8g"],
+    ["NVIDIA GeForce RTX 4060 Ti", 16380, "rtx4060ti-16g"],
+    ["nvidia-rtx-4060-ti-16gb", undefined, "rtx4060ti-16g"],
+    ["NVIDIA GeForce RTX 4070", 12282, "rtx4070-12g"],
+    ["NVIDIA GeForce RTX 4070 SUPER", 12282, "rtx4070super-12g"],
+    ["NVIDIA GeForce RTX 4070 Ti SUPER", 16376, "rtx4070tisuper-16g"],
+    // nvidia-smi cuts the Ti SUPER's name; only it has 16 GB among the 4070s.
+    ["NVIDIA GeForce RTX 4070 ...", 16376, "rtx4070tisuper-16g"],
+    ["NVIDIA GeForce RTX 3060 Ti", 8192, "rtx3060ti-8g"],
+    ["NVIDIA GeForce RTX 3080 Ti", 12288, "rtx3080ti-12g"],
+    // It was taken for a 3090, whose rule matched "3090" anywhere.
+    ["NVIDIA GeForce RTX 3090 Ti", 24564, "rtx3090ti-24g"],
+    ["NVIDIA GeForce RTX 2080 Ti", 11264, "rtx2080ti-11g"],
+    ["NVIDIA GeForce RTX 5060 Ti", 16311, "rtx5060ti-16g"],
+    ["NVIDIA GeForce RTX 5070", 12227, "rtx5070-12g"],
+  ])("GeForce %s (%s MiB) is %s", (name, mib, cls) => {
+    const id = identifyCard(name, mib);
+    expect(id?.class).toBe(cls);
+    expect(id?.memGib).toBeUndefined();
+  });
+
+  // A name another card shares, or nvidia-smi cuts to another's: the memory tells them apart, and a card the catalog
+  // lacks becomes a class of its own rather than a catalogued card's speed.
+  test.each([
+    [
+      "a cut 4070 name is the Ti SUPER at 16,376 MiB, a laptop 4070 at 8,188",
+      [
+        ["NVIDIA GeForce RTX 4070 ...", 16376, "rtx4070tisuper-16g"],
+        ["NVIDIA GeForce RTX 4070 ...", 8188, "rtx-4070-8g"],
+      ],
+    ],
+    [
+      "the 4070 Ti (not catalogued) is not taken for the 4070",
+      [
+        ["NVIDIA GeForce RTX 4070", 12282, "rtx4070-12g"],
+        ["NVIDIA GeForce RTX 4070 Ti", 12282, "rtx-4070-ti-12g"],
+      ],
+    ],
+    [
+      "the 5070 is neither the 5070 Ti nor a laptop 5070's cut name",
+      [
+        ["NVIDIA GeForce RTX 5070", 12227, "rtx5070-12g"],
+        ["NVIDIA GeForce RTX 5070 Ti", 16303, "rtx-5070-ti-16g"],
+        ["NVIDIA GeForce RTX 5070 ...", 8151, "rtx-5070-8g"],
+      ],
+    ],
+    [
+      "the 8 GB RTX 5060 Ti has the 16 GB card's name",
+      [
+        ["NVIDIA GeForce RTX 5060 Ti", 16311, "rtx5060ti-16g"],
+        ["NVIDIA GeForce RTX 5060 Ti", 8151, "rtx-5060-ti-8g"],
+      ],
+    ],
+    [
+      "laptop cards named in full are not the desktop cards",
+      [
+        ["NVIDIA GeForce RTX 4060", 8188, "rtx4060-8g"],
+        ["NVIDIA GeForce RTX 4060 Laptop GPU", 8188, "rtx-4060-laptop-gpu-8g"],
+        ["NVIDIA GeForce RTX 3080 Ti", 12288, "rtx3080ti-12g"],
+        ["NVIDIA GeForce RTX 3080 Ti Laptop GPU", 16384, "rtx-3080-ti-laptop-gpu-16g"],
+      ],
+    ],
+  ] as const)("%s", (_, cases) => {
+    for (const [name, mib, cls] of cases) {
+      const id = identifyCard(name, mib);
+      expect(id?.class, `${name} ${mib}`).toBe(cls);
+      // A catalogued class carries its card; one of its own carries none.
+      expect(id?.card, `${name} ${mib}`).toBe(cardOf(cls));
+    }
+  });
+
+  test("a 2080 Ti modded to 22 GB keeps the 22,528 MiB it reports", () => {
+    expect(identifyCard("NVIDIA GeForce RTX 2080 Ti", 22528)).toMatchObject({ class: "rtx2080ti-11g", memGib: 22 });
+  });
+
+  test("an RTX 4060 Ti named with its size is that card; with neither size nor memory it is not guessed", () => {
+    expect(identifyCard("nvidia-rtx-4060ti-8gb")?.class).toBe("rtx4060ti-8g");
+    expect(identifyCard("NVIDIA GeForce RTX 4060 Ti")).toBeNull();
+    expect(identifyCard("NVIDIA GeForce RTX 5060 Ti")).toBeNull();
+  });
+
   test("an A100 with neither size nor memory is not guessed", () => {
     expect(identifyCard("NVIDIA A100")).toBeNull();
   });

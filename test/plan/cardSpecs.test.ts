@@ -184,6 +184,50 @@ describe("card speed specs", () => {
     expect(rtx5090?.checkQuote).toContain("3,352");
   });
 
+  // GeForce cards llama.cpp users run (its CUDA scoreboard, discussion #15013), none read on NVIDIA's own page: each
+  // figure against what a third-party page printed for it (cardSpecChecks.ts names the page), within its rounding.
+  test.each([
+    // label, printed GB/s, a printed compute figure: [format, printed, × to dense FP32-accumulate]
+    ["rtx4060-8g", 272, ["bf16", 30.23, 1]], // hmc-tech: "30.23 TFLOPS Tensor (FP32 Accumulate)"
+    ["rtx4060-8g", 272, ["fp8", 60.46, 1]], // hmc-tech: FP8 "60.46 TFLOPS Tensor (FP32 Accumulate)"
+    ["rtx4060ti-8g", 288, null],
+    ["rtx4060ti-16g", 288, null],
+    ["rtx4070-12g", 504, null],
+    ["rtx4070super-12g", 504, null],
+    ["rtx4070tisuper-16g", 672, null],
+    ["rtx3060ti-8g", 448, null],
+    ["rtx3080ti-12g", 912, null],
+    ["rtx3090ti-24g", 1008, null],
+    // NVIDIA's Turing deck: "114 TFLOPS of FP16" (FP16 accumulate) at the Founders Edition's 1,635 MHz; the table is at 1,545.
+    ["rtx2080ti-11g", 616, ["fp16", 114, 1545 / 1635]],
+    // hmc-tech: "759.4 TFLOPS FP4 Tensor Sparse"; NVIDIA's "988 AI TOPS" (sparse FP4) as TweakTown reprints it.
+    ["rtx5060ti-16g", 448, ["fp4", 759.4, 0.5]],
+    ["rtx5070-12g", 672, ["fp4", 988, 0.5]],
+  ] as const)(
+    "%s: %d GB/s and its dense TFLOPS as third parties print them; not vendor-checked",
+    (label, gbps, compute) => {
+      const c = SPECS.find((x) => x.label === label);
+      expect(c?.memBandwidthGBps).toBe(gbps);
+      if (compute !== null) {
+        const [format, printed, times] = compute;
+        // Within 0.5%: the pages round, and hmc-tech takes the 5060 Ti at 2,575 MHz where the table has 2,572.
+        expect(Math.abs((c?.tflops[format] ?? 0) / (printed * times) - 1)).toBeLessThan(0.005);
+      }
+      expect(c?.checked).toBe(false);
+      expect(c?.checkQuote).toContain("not on NVIDIA's page here");
+      expect(speedCardOf(label).vendorChecked).toBe(false);
+    },
+  );
+
+  test("RTX 4060, 4060 Ti and 5060 Ti wire eight lanes: half a PCIe 4.0 / 5.0 x16's one-way 31.5 / 63 GB/s", () => {
+    for (const label of ["rtx4060-8g", "rtx4060ti-8g", "rtx4060ti-16g"]) {
+      expect(cardSpecOf(label)?.link).toMatchObject({ generation: "PCIe 4.0 x8", gbpsPerDirection: 15.75 });
+    }
+    expect(cardSpecOf("rtx5060ti-16g")?.link).toMatchObject({ generation: "PCIe 5.0 x8", gbpsPerDirection: 31.5 });
+    expect(cardSpecOf("rtx4070-12g")?.link.generation).toBe("PCIe 4.0 x16");
+    expect(cardSpecOf("rtx2080ti-11g")?.link.generation).toBe("PCIe 3.0 x16");
+  });
+
   test("where the vendor prints another figure, the vendor's stands: B200 7,700 GB/s and B300 7,750, not gpus.json's 8,000", () => {
     for (const [label, gbps] of [
       ["b200-180g", 7700],
