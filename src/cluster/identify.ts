@@ -116,6 +116,15 @@ const RULES: Rule[] = [
   [/(^|-)p100/, "p100-16g"],
   [/mi300x/, "mi300x-192g"],
   [/mi325x/, "mi325x-256g"],
+  // rocminfo's "AMD Instinct MI250X/MI250" names either card: not taken for the MI250X (the MI250 has 104 CUs a GCD, not 110).
+  [/(^|-)mi250x$/, "mi250x-64g"],
+  [/(^|-)mi210$/, "mi210-64g"],
+  [/(^|-)mi100$/, "mi100-32g"],
+  [/(^|-)mi50(-32gb?)?$/, "mi50-32g"],
+  [/(^|-)rx-?7800-?xt$/, "rx7800xt-16g"],
+  // rocm-smi's "Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]" names three cards, and no rule takes it for one of them.
+  [/(^|-)rx-?6900-?xt$/, "rx6900xt-16g"],
+  [/(^|-)rx-?6800-?xt$/, "rx6800xt-16g"],
 ];
 
 export interface Identified {

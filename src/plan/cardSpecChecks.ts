@@ -199,6 +199,27 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
   "p40-24g": {
     note: "bandwidth as in gpus.json, not re-read; FP16 runs at 1/64 rate on GP102, so only INT8 (47 TOPS) is given and BF16 is null",
   },
+  "mi250x-64g": {
+    note: `not checked: AMD's own MI250 page (https://github.com/ROCm/ROCm/blob/e396b4898f459db094bfd60b876f419f77eb9f09/docs/conceptual/gpu-arch/mi250.md) is the MI250's: "a peak memory bandwidth of 1.6 TB/sec per GCD", "Matrix BF16 | 1024 | 362.1" (FLOPS/CLOCK/CU, peak TFLOPS for both GCDs) at "a peak clock frequency of 1.7 GHz", "200 GB/sec peak transfer bandwidth between the two GCDs of an OAM", "50 GB/sec per link"; the MI250X has 110 CUs a GCD where the MI250 has 104 (${rocmSpecsRow('"MI250X", "CDNA2", "gfx90a", "128", "220 (110 per GCD)"')}), so its GCD's BF16, FP16 and INT8 are derived: 110 × 1024 × 1.7 GHz = 191.5, half the 383.0 AMD's MI250X table gives the package as https://zexron.com/amd-mi250-x-aldebaran-as-mcm-with-up-to-479-teraflop-s-and-560-watt-tdp reprints it ("MI250x 220 … Up to 383.0 TF … Up to 383.0 TOPS … 3.2 TB/sec"); bandwidth the MI250's per-GCD 1.6 TB/s (the same HBM2e)`,
+  },
+  "mi210-64g": {
+    note: `not checked: one CDNA2 GCD with 104 CUs (${rocmSpecsRow('"MI210", "CDNA2", "gfx90a", "64", "104"')}); BF16, FP16 and INT8 derived from AMD's MI250 page (https://github.com/ROCm/ROCm/blob/e396b4898f459db094bfd60b876f419f77eb9f09/docs/conceptual/gpu-arch/mi250.md: 1024 FLOPs a CU a clock at 1.7 GHz): 104 × 1024 × 1.7 = 181.0, and its rocminfo prints "Max Clock Freq. (MHz): 1700", "Compute Unit: 104" (https://github.com/ROCm/legacy-rocm-build/issues/2595); bandwidth the MI250's per-GCD "1.6 TB/sec"`,
+  },
+  "mi100-32g": {
+    note: `INT8 left unknown: AMD's MI100 table prints no INT8 row, so an INT8 matmul is taken at the BF16 rate; FP16 (184.6, the table's "Matrix FP16") is twice BF16 on CDNA`,
+  },
+  "mi50-32g": {
+    note: `not checked: no AMD page here prints its figures; 1,024 GB/s (4096-bit HBM2 at 2 Gbps) and PCIe 4.0 x16 per https://gpu.spicedreamphone.com/fr/gpu/amd/radeon-instinct-mi50 ("Bande passante 1,024 GB/s", "PCIe 4.0 x16", 60 CUs), and 26.5 TFLOPS per https://huggingface.co/hardware/mi50 ("TFLOPS 26.5"); GCN has no matrix cores, so the figure is the FP16 vector rate (60 CUs × 64 × 2 × 2 × 1.725 GHz = 26.5; the first page has 26.82 at 1,746 MHz), in the BF16 row as P100's is; ${rocmSpecsRow('"MI50 (32GB)", "GCN5.1", "gfx906", "32", "60"')}`,
+  },
+  "rx7800xt-16g": {
+    note: `not re-read on AMD's product page; 19.5 Gbps × 256-bit = 624 GB/s and 2,430 MHz boost per https://www.gpu-monkey.com/en/gpu-amd_radeon_rx_7800_xt ("Memory Speed: 19.5 Gbps", "624 GB/s", "Boost Clock: 2.430 GHz") and https://www.sportskeeda.com/gaming-tech/news-amd-radeon-rx-7800-xt-specs-prices-performance ("60 unified RDNA 3 compute units", "boost clock of 2430 MHz"); FP16/BF16 derived at the RX 7900 XTX's rate (its 122.8 over 96 CUs × 2.5 GHz, 512 FLOPs a CU a clock): 60 × 512 × 2.43 GHz = 74.6; PCIe 4.0 x16 per https://cputronic.com/gpu/amd-radeon-rx-7800-xt; ${rocmSpecsRow('"Radeon RX 7800 XT", "RDNA3", "gfx1101", "16", "60"')}`,
+  },
+  "rx6900xt-16g": {
+    note: `not re-read on AMD's product page; 16 GB GDDR6 on 256 bits at 512 GB/s, 2,250 MHz boost and FP32 23.04 TFLOPS per https://gpupoet.com/gpu/learn/card/amd-radeon-rx-6900-xt ("512 GB/s bandwidth", "23.04 TFLOPS of FP32 performance at a boost clock of 2,250 MHz"); RDNA2 has no matrix units, so the figure is FP16 packed at twice FP32 (80 CUs × 64 × 2 × 2 × 2.25 GHz = 46.1), in the BF16 row as P100's is; ${rocmSpecsRow('"Radeon RX 6900 XT", "RDNA2", "gfx1030", "16", "80"')}`,
+  },
+  "rx6800xt-16g": {
+    note: `not re-read on AMD's product page; the RX 6900 XT's memory (16 Gbps × 256-bit = 512 GB/s: https://hardwaretimes.com/amd-radeon-rx-7800-xt-specs-and-release-date/ lists the RX 6800 XT at "16Gbps", "256-bit") with 72 CUs and 2,250 MHz boost per https://www.hardwaretimes.com/amd-radeon-rx-6900xt-specs-confirmed-80-cus-16gb-vram-w-256-bit-bus/ ("72 Compute Units", "boost reaching up to 2,250MHz"); FP16 packed, as the RX 6900 XT's: 72 × 64 × 2 × 2 × 2.25 GHz = 41.5; ${rocmSpecsRow('"Radeon RX 6800 XT", "RDNA2", "gfx1030", "16", "72"')}`,
+  },
   "rx7900xtx-24g": {
     note: `value as in gpus.json, not re-read on AMD's product page; ${rocmSpecsRow('"Radeon RX 7900 XTX", "RDNA3", "gfx1100", "24", "96"')}`,
   },

@@ -175,6 +175,10 @@ function nvidia(
   };
 }
 
+function amd(cls: string, name: string, memoryBytes: number, source: string): Card {
+  return { class: cls, name, memoryBytes, source, vendor: "amd", computeCapability: 0, migProfiles: [] };
+}
+
 export const CARDS: readonly Card[] = [
   // Hopper
   nvidia(
@@ -478,6 +482,50 @@ export const CARDS: readonly Card[] = [
     computeCapability: 0,
     migProfiles: [],
   },
+  // AMD cards llama.cpp users run with ROCm/HIP and Vulkan. rocm-smi's "VRAM Total Memory (B)" (rocminfo's GPU pool × 1024)
+  // is 16 MiB under the card's GiB, as the MI300X's: 17,163,091,968 for 16 GB, 34,342,961,152 for 32, 68,702,699,520 for 64.
+  amd(
+    "mi250x-64g",
+    "AMD Instinct MI250X",
+    68702699520,
+    'one GCD, which rocm-smi lists as its own device (each MI250X is two): VRAM Total Memory (B): 68702699520 on HPE Cray EX MI250X nodes (Card Model 0x7408, "AMD INSTINCT MI200 (MCM) OAM LC MBA HPE C2"; weaker provenance: found by text search, repositories not recorded); rocminfo\'s GPU pool on an MI250 GCD is the same 67092480 KB (github.com/ROCm/rocm_smi_lib/issues/160)',
+  ),
+  amd(
+    "mi210-64g",
+    "AMD Instinct MI210",
+    68702699520,
+    "rocm-smi on MI210: VRAM Total Memory (B): 68702699520 (Card Model 0x740f, gfx90a; weaker provenance: found by text search, repositories not recorded); 0x740f is the MI210's chip id in its rocminfo (github.com/ROCm/legacy-rocm-build/issues/2595)",
+  ),
+  amd(
+    "mi100-32g",
+    "AMD Instinct MI100",
+    34342961152,
+    "rocminfo on MI100 (gfx908): GPU pool 33538048 KB = 34342961152 B (github.com/ROCm/legacy-rocm-build/issues/2722), what rocm-smi prints as VRAM Total for 32 GB cards",
+  ),
+  amd(
+    "mi50-32g",
+    "AMD Instinct MI50",
+    34342961152,
+    'rocm-smi on MI50 32GB: "Card series: AMD Instinct MI50", VRAM Total Memory (B): 34342961152, hipMemGetInfo total the same (weaker provenance: found by text search, repositories not recorded); the 16 GB MI50 reports its own, which the importer keeps',
+  ),
+  amd(
+    "rx7800xt-16g",
+    "AMD Radeon RX 7800 XT",
+    17163091968,
+    "llama.cpp's Vulkan device on RX 7800 XT: \"Vulkan0, AMD Radeon RX 7800 XT, 16368 MB\" in a run log (weaker provenance: found by text search, repositories not recorded): 16368 MiB = 17163091968 B, rocm-smi's figure for 16 GB Radeons",
+  ),
+  amd(
+    "rx6900xt-16g",
+    "AMD Radeon RX 6900 XT",
+    17163091968,
+    'rocm-smi on Navi 21: VRAM Total Memory (B): 17163091968, "Card series: Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]" (weaker provenance: found by text search, repositories not recorded); that name covers three cards, so the importer takes the card from a name that says which',
+  ),
+  amd(
+    "rx6800xt-16g",
+    "AMD Radeon RX 6800 XT",
+    17163091968,
+    "rocm-smi on Navi 21: VRAM Total Memory (B): 17163091968 (the RX 6900 XT's source; weaker provenance: found by text search, repositories not recorded)",
+  ),
   // Unified memory: the GPU's share of the machine's one pool (unifiedMemory.ts says which engines run there).
   ...(
     [

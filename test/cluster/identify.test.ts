@@ -111,6 +111,28 @@ describe("product strings to catalog classes", () => {
     }
   });
 
+  test.each([
+    // rocminfo's and rocm-smi's names.
+    ["AMD Instinct MI250X", 65520, "mi250x-64g"],
+    ["AMD Instinct MI210", 65520, "mi210-64g"],
+    ["AMD Instinct MI100", 32752, "mi100-32g"],
+    ["AMD Instinct MI50", 32752, "mi50-32g"],
+    ["AMD Radeon RX 7800 XT", 16368, "rx7800xt-16g"],
+    ["AMD Radeon RX 6900 XT", 16368, "rx6900xt-16g"],
+    ["AMD Radeon RX 6800 XT", 16368, "rx6800xt-16g"],
+  ])("%s (%s MiB) is the catalog's %s", (name, mib, cls) => {
+    // The catalog's card, not a class of its own that happens to spell the same ("mi100-32g" from the name's words).
+    expect(identifyCard(name, mib)?.card?.class).toBe(cls);
+  });
+
+  test("a name that covers several AMD cards is taken for none: the MI250X's and the Navi 21 Radeons'", () => {
+    expect(identifyCard("AMD Instinct MI250X", 65520)?.card?.class).toBe("mi250x-64g");
+    // rocminfo on an MI250X or MI250 (github.com/ROCm/rocm_smi_lib/issues/165); the MI250 has fewer CUs.
+    expect(identifyCard("AMD Instinct MI250X/MI250", 65520)?.card).toBeUndefined();
+    expect(identifyCard("AMD Radeon RX 6900 XT", 16368)?.class).toBe("rx6900xt-16g");
+    expect(identifyCard("Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]", 16368)?.card).toBeUndefined();
+  });
+
   test("a 2080 Ti modded to 22 GB keeps the 22,528 MiB it reports", () => {
     expect(identifyCard("NVIDIA GeForce RTX 2080 Ti", 22528)).toMatchObject({ class: "rtx2080ti-11g", memGib: 22 });
   });

@@ -188,6 +188,22 @@ describe("GeForce cards common among llama.cpp users", () => {
   });
 });
 
+// rocm-smi's "VRAM Total Memory (B)" (rocminfo's GPU pool × 1024): 16 MiB under each card's GiB, as the MI300X's.
+describe("AMD cards common among llama.cpp ROCm and Vulkan users", () => {
+  test.each([
+    ["mi250x-64g", 68702699520], // one GCD; rocminfo's 67,092,480 KB pool
+    ["mi210-64g", 68702699520],
+    ["mi100-32g", 34342961152], // rocminfo's 33,538,048 KB pool
+    ["mi50-32g", 34342961152],
+    ["rx7800xt-16g", 16368 * MIB], // llama.cpp's Vulkan device: 16368 MB
+    ["rx6900xt-16g", 17163091968],
+    ["rx6800xt-16g", 17163091968],
+  ])("%s holds the %d bytes its tools report", (cls, bytes) => {
+    expect(cardMemoryBytes(cls)).toBe(bytes);
+    expect(cardOf(cls)?.vendor).toBe("amd");
+  });
+});
+
 describe("the card the engine settings' defaults are shown for", () => {
   const MIB = 2 ** 20;
   test("a 4090 workstation beside an H100 node: the H100's 81,559 MiB, as nvidia-smi prints it", () => {
