@@ -66,12 +66,20 @@ const RULES: Rule[] = [
   [/rtx-?pro-?6000/, "rtxpro6000-96g"],
   [/rtx-?6000-?ada|6000-?ada/, "rtx6000ada-48g"],
   [/(rtx-?)?5090/, "rtx5090-32g"],
+  // A laptop 5080's cut name ("NVIDIA GeForce RTX 5080 ...") with the same 16 GB cannot be told apart: taken for the desktop card.
+  [geforce("5080"), "rtx5080-16g"],
+  [geforce("5070-?ti"), "rtx5070ti-16g"],
   // "NVIDIA GeForce RTX 5070 ..." is also a laptop 5070's cut name, with 8,151 MiB.
   [geforce("5070"), (mib) => (mib === undefined || mib > 10_000 ? "rtx5070-12g" : undefined)],
   // The 8 GB RTX 5060 Ti has the 16 GB card's name: below 12 GiB reported it is not the catalog's.
   [geforce("5060-?ti"), (mib) => (mib === undefined ? null : mib > 12_000 ? "rtx5060ti-16g" : undefined)],
   [/(rtx-?)?4090/, "rtx4090-24g"],
+  [geforce("4080-?super"), "rtx4080super-16g"],
+  // nvidia-smi cuts "… RTX 4080 SUPER" to "NVIDIA GeForce RTX 4080 ...", with the 4080's 16,376 MiB: taken as the slower 4080.
+  // A laptop 4080's cut name has 12 GB: not the desktop card.
+  [geforce("4080"), (mib) => (mib === undefined || mib > 14_000 ? "rtx4080-16g" : undefined)],
   [geforce("4070-?ti-?super"), "rtx4070tisuper-16g"],
+  [geforce("4070-?ti"), "rtx4070ti-12g"],
   [geforce("4070-?super"), "rtx4070super-12g"],
   [
     // nvidia-smi cuts "NVIDIA GeForce RTX 4070 SUPER" and "… Ti SUPER" to "NVIDIA GeForce RTX 4070 ...": 16,376 MiB is
@@ -101,6 +109,11 @@ const RULES: Rule[] = [
   [geforce("3090-?ti"), "rtx3090ti-24g"],
   [/(rtx-?)?3090/, "rtx3090-24g"],
   [geforce("3080-?ti"), "rtx3080ti-12g"],
+  // The 12 GB RTX 3080 and the laptop 3080s (8 and 16 GB, their names cut to this) are not the 10 GB card.
+  [geforce("3080"), (mib) => (mib === undefined || (mib > 9_000 && mib < 11_000) ? "rtx3080-10g" : undefined)],
+  [geforce("3070"), "rtx3070-8g"],
+  // The 8 GB RTX 3060 and the 6 GB laptop 3060 share the 12 GB card's name.
+  [geforce("3060"), (mib) => (mib === undefined || mib > 10_000 ? "rtx3060-12g" : undefined)],
   [geforce("3060-?ti"), "rtx3060ti-8g"],
   [geforce("2080-?ti"), "rtx2080ti-11g"],
   [tok("t4"), "t4-16g"],

@@ -266,6 +266,20 @@ export const CARDS: readonly Card[] = [
     'nvidia-smi on RTX 5060 Ti 16GB: 16311MiB in several public nvidia-smi tables (180 W cap, drivers 590–595) and a two-card rig note ("NVIDIA GeForce RTX 5060 Ti 16,311 MiB sm_120"), weaker provenance: found by text search, repositories not recorded; two tables printing 16384MiB in an older layout were not counted',
     12.0,
   ),
+  nvidia(
+    "rtx5080-16g",
+    "NVIDIA GeForce RTX 5080",
+    16303,
+    "nvidia-smi on RTX 5080: 16303MiB in several public nvidia-smi tables (360 W cap), weaker provenance: found by text search, repositories not recorded",
+    12.0,
+  ),
+  nvidia(
+    "rtx5070ti-16g",
+    "NVIDIA GeForce RTX 5070 Ti",
+    16303,
+    "nvidia-smi on RTX 5070 Ti: 16303MiB in several public nvidia-smi tables (300 W cap, drivers 570–595), weaker provenance: found by text search, repositories not recorded",
+    12.0,
+  ),
   // Ampere
   nvidia(
     "a100-80g",
@@ -341,6 +355,27 @@ export const CARDS: readonly Card[] = [
     8.6,
   ),
   nvidia(
+    "rtx3080-10g",
+    "NVIDIA GeForce RTX 3080",
+    10240,
+    "nvidia-smi on RTX 3080 10GB: 10240MiB in several public nvidia-smi tables (320–370 W caps), weaker provenance: found by text search, repositories not recorded; the 12 GB RTX 3080 has the same name and reports its own",
+    8.6,
+  ),
+  nvidia(
+    "rtx3070-8g",
+    "NVIDIA GeForce RTX 3070",
+    8192,
+    "nvidia-smi on RTX 3070: 8192MiB in several public nvidia-smi tables (220–280 W caps), weaker provenance: found by text search, repositories not recorded",
+    8.6,
+  ),
+  nvidia(
+    "rtx3060-12g",
+    "NVIDIA GeForce RTX 3060",
+    12288,
+    "nvidia-smi on RTX 3060 12GB: 12288MiB (github.com/geerlingguy/raspberry-pi-pcie-devices/issues/790, driver 580.95.05)",
+    8.6,
+  ),
+  nvidia(
     "rtx3060ti-8g",
     "NVIDIA GeForce RTX 3060 Ti",
     8192,
@@ -381,6 +416,27 @@ export const CARDS: readonly Card[] = [
     "NVIDIA RTX 6000 Ada Generation",
     49140,
     'nvidia-smi on RTX 6000 Ada with ECC off, the workstation default: 49140MiB (one public nvidia-smi table, name truncated "NVIDIA RTX 6000 Ada Gene..."; weaker provenance: found by text search, repository not recorded)',
+    8.9,
+  ),
+  nvidia(
+    "rtx4080super-16g",
+    "NVIDIA GeForce RTX 4080 SUPER",
+    16376,
+    "nvidia-smi on RTX 4080 SUPER: 16376 MiB (a tool's reading \"NVIDIA GeForce RTX 4080 SUPER 16376 MiB\", weaker provenance: found by text search, repositories not recorded), the RTX 4080's figure (the same 16 GB of GDDR6X)",
+    8.9,
+  ),
+  nvidia(
+    "rtx4080-16g",
+    "NVIDIA GeForce RTX 4080",
+    16376,
+    "nvidia-smi on RTX 4080: 16376MiB in several public nvidia-smi tables (320 W cap; two in another layout print 16384), weaker provenance: found by text search, repositories not recorded; the smaller is kept",
+    8.9,
+  ),
+  nvidia(
+    "rtx4070ti-12g",
+    "NVIDIA GeForce RTX 4070 Ti",
+    12282,
+    "nvidia-smi on RTX 4070 Ti: 12282MiB in several public nvidia-smi tables (285 W cap), weaker provenance: found by text search, repositories not recorded",
     8.9,
   ),
   nvidia(

@@ -72,18 +72,38 @@ describe("product strings to catalog classes", () => {
       ],
     ],
     [
-      "the 4070 Ti (not catalogued) is not taken for the 4070",
+      "the 4070 Ti is not taken for the 4070",
       [
         ["NVIDIA GeForce RTX 4070", 12282, "rtx4070-12g"],
-        ["NVIDIA GeForce RTX 4070 Ti", 12282, "rtx-4070-ti-12g"],
+        ["NVIDIA GeForce RTX 4070 Ti", 12282, "rtx4070ti-12g"],
       ],
     ],
     [
       "the 5070 is neither the 5070 Ti nor a laptop 5070's cut name",
       [
         ["NVIDIA GeForce RTX 5070", 12227, "rtx5070-12g"],
-        ["NVIDIA GeForce RTX 5070 Ti", 16303, "rtx-5070-ti-16g"],
+        ["NVIDIA GeForce RTX 5070 Ti", 16303, "rtx5070ti-16g"],
         ["NVIDIA GeForce RTX 5070 ...", 8151, "rtx-5070-8g"],
+      ],
+    ],
+    [
+      "a cut 4080 name is the 4080 (the SUPER's too, taken as the slower card); a 12 GB one is a laptop's",
+      [
+        ["NVIDIA GeForce RTX 4080", 16376, "rtx4080-16g"],
+        ["NVIDIA GeForce RTX 4080 SUPER", 16376, "rtx4080super-16g"],
+        ["NVIDIA GeForce RTX 4080 ...", 16376, "rtx4080-16g"],
+        ["NVIDIA GeForce RTX 4080 ...", 12282, "rtx-4080-12g"],
+      ],
+    ],
+    [
+      "the 10 GB RTX 3080 and the 12 GB RTX 3060 by their memory, not their shared names",
+      [
+        ["NVIDIA GeForce RTX 3080", 10240, "rtx3080-10g"],
+        ["NVIDIA GeForce RTX 3080", 12288, "rtx-3080-12g"],
+        ["NVIDIA GeForce RTX 3060", 12288, "rtx3060-12g"],
+        ["NVIDIA GeForce RTX 3060", 8192, "rtx-3060-8g"],
+        ["NVIDIA GeForce RTX 3070", 8192, "rtx3070-8g"],
+        ["NVIDIA GeForce RTX 5080", 16303, "rtx5080-16g"],
       ],
     ],
     [

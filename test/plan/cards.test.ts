@@ -174,6 +174,15 @@ describe("GeForce cards common among llama.cpp users", () => {
     ["rtx2080ti-11g", 11264],
     ["rtx5060ti-16g", 16311],
     ["rtx5070-12g", 12227],
+    // Cards the speed table had, which a user's inventory could not name before.
+    ["rtx4070ti-12g", 12282],
+    ["rtx4080-16g", 16376],
+    ["rtx4080super-16g", 16376],
+    ["rtx5070ti-16g", 16303],
+    ["rtx5080-16g", 16303],
+    ["rtx3060-12g", 12288],
+    ["rtx3070-8g", 8192],
+    ["rtx3080-10g", 10240],
   ])("%s holds the %d MiB nvidia-smi prints for it", (cls, mib) => {
     expect(cardMemoryBytes(cls)).toBe(mib * MIB);
   });
