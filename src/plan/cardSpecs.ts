@@ -96,7 +96,8 @@ export const link = {
     gbpsPerDirection: PCIE3,
     note: "through the host or a PCIe switch",
   },
-  // The RTX 4060 / 4060 Ti (AD106, AD107) and RTX 5060 Ti (GB206) wire eight lanes, half the slot's x16 (TechPowerUp's RTX 5060 Ti PCI-Express x8 scaling review).
+  // The RTX 4060 / 4060 Ti (AD107, AD106) and RTX 5060 Ti (GB206) wire eight lanes, half the slot's x16 (guru3d's RTX 4060
+  // table, TechPowerUp's RTX 5060 Ti PCI-Express x8 scaling review; cardSpecChecks.ts has the pages).
   pcie5x8: {
     kind: "pcie",
     generation: "PCIe 5.0 x8",

@@ -471,7 +471,7 @@ export const CARDS: readonly Card[] = [
     "rtx4060ti-8g",
     "NVIDIA GeForce RTX 4060 Ti",
     8188,
-    "nvidia-smi on RTX 4060 Ti 8GB: 8188MiB (one public nvidia-smi table, 160 W cap, the 8 GB card's), weaker provenance: found by text search, repositories not recorded; 8188 is also what both RTX 4060 tables and the 8 GB laptop 4070s print",
+    "nvidia-smi on RTX 4060 Ti 8GB: 8188MiB (one public nvidia-smi table, 160 W cap, the 8 GB card's), weaker provenance: found by text search, repositories not recorded; 8188 is also what the RTX 4060 and the 8 GB laptop 4070s print",
     8.9,
   ),
   nvidia(
