@@ -25,8 +25,14 @@ export function normalizeProduct(raw: string): string {
 
 const tok = (word: string) => new RegExp(`(^|-)${word}(-|$)`);
 
-/** A rule: a pattern on the normalised name, and the class (or a choice by memory). */
-type Rule = [RegExp, string | ((mib: number | undefined, name: string) => string | null)];
+/**
+ * A rule: a pattern on the normalised name, and the class (or a choice by memory: null when the name and memory
+ * cannot tell the variant, undefined when the card is none the catalog has, so it becomes a class of its own).
+ */
+type Rule = [RegExp, string | ((mib: number | undefined, name: string) => string | null | undefined)];
+
+/** A GeForce desktop name, whole: "rtx-4060-ti", "rtx-4060-ti-16gb", not "rtx-4060-laptop-gpu" (other clocks, other memory). */
+const geforce = (model: string) => new RegExp(`(^|-)rtx-?${model}(-\\d+gb?)?$`);
 
 /** Below this reported total an A100 or V100 is the smaller variant. */
 const A100_SPLIT_MIB = 60_000;
@@ -60,8 +66,56 @@ const RULES: Rule[] = [
   [/rtx-?pro-?6000/, "rtxpro6000-96g"],
   [/rtx-?6000-?ada|6000-?ada/, "rtx6000ada-48g"],
   [/(rtx-?)?5090/, "rtx5090-32g"],
+  // A laptop 5080's cut name ("NVIDIA GeForce RTX 5080 ...") with the same 16 GB cannot be told apart: taken for the desktop card.
+  [geforce("5080"), "rtx5080-16g"],
+  [geforce("5070-?ti"), "rtx5070ti-16g"],
+  // "NVIDIA GeForce RTX 5070 ..." is also a laptop 5070's cut name, with 8,151 MiB.
+  [geforce("5070"), (mib) => (mib === undefined || mib > 10_000 ? "rtx5070-12g" : undefined)],
+  // The 8 GB RTX 5060 Ti has the 16 GB card's name: below 12 GiB reported it is not the catalog's.
+  [geforce("5060-?ti"), (mib) => (mib === undefined ? null : mib > 12_000 ? "rtx5060ti-16g" : undefined)],
   [/(rtx-?)?4090/, "rtx4090-24g"],
+  [geforce("4080-?super"), "rtx4080super-16g"],
+  // nvidia-smi cuts "… RTX 4080 SUPER" to "NVIDIA GeForce RTX 4080 ...", with the 4080's 16,376 MiB: taken as the slower 4080.
+  // A laptop 4080's cut name has 12 GB: not the desktop card.
+  [geforce("4080"), (mib) => (mib === undefined || mib > 14_000 ? "rtx4080-16g" : undefined)],
+  [geforce("4070-?ti-?super"), "rtx4070tisuper-16g"],
+  [geforce("4070-?ti"), "rtx4070ti-12g"],
+  [geforce("4070-?super"), "rtx4070super-12g"],
+  [
+    // nvidia-smi cuts "NVIDIA GeForce RTX 4070 SUPER" and "… Ti SUPER" to "NVIDIA GeForce RTX 4070 ...": 16,376 MiB is
+    // the Ti SUPER (the only 16 GB 4070); 12,282 is the 4070 or the SUPER, taken as the slower 4070; 8,188 is a laptop 4070.
+    geforce("4070"),
+    (mib) =>
+      mib === undefined || (mib > 10_000 && mib < 14_000)
+        ? "rtx4070-12g"
+        : mib > 14_000
+          ? "rtx4070tisuper-16g"
+          : undefined,
+  ],
+  // One name for the 8 GB and 16 GB RTX 4060 Ti: the reported memory (or the name's size) picks.
+  [
+    geforce("4060-?ti"),
+    (mib, name) => {
+      if (/-16gb?$/.test(name)) return "rtx4060ti-16g";
+      if (/-8gb?$/.test(name)) return "rtx4060ti-8g";
+      if (mib === undefined) return null;
+      return mib > 12_000 ? "rtx4060ti-16g" : "rtx4060ti-8g";
+    },
+  ],
+  // A laptop 4060's cut name ("NVIDIA GeForce RTX 4060 ...") with the same 8,188 MiB cannot be told apart: it is taken
+  // for the desktop card, whose clocks and bandwidth a laptop's do not reach.
+  [geforce("4060"), "rtx4060-8g"],
+  // Before the 3090's rule, which would take a 3090 Ti for a 3090.
+  [geforce("3090-?ti"), "rtx3090ti-24g"],
   [/(rtx-?)?3090/, "rtx3090-24g"],
+  [geforce("3080-?ti"), "rtx3080ti-12g"],
+  // The 12 GB RTX 3080 and the laptop 3080s (8 and 16 GB, their names cut to this) are not the 10 GB card.
+  [geforce("3080"), (mib) => (mib === undefined || (mib > 9_000 && mib < 11_000) ? "rtx3080-10g" : undefined)],
+  [geforce("3070"), "rtx3070-8g"],
+  // The 8 GB RTX 3060 and the 6 GB laptop 3060 share the 12 GB card's name.
+  [geforce("3060"), (mib) => (mib === undefined || mib > 10_000 ? "rtx3060-12g" : undefined)],
+  [geforce("3060-?ti"), "rtx3060ti-8g"],
+  [geforce("2080-?ti"), "rtx2080ti-11g"],
   [tok("t4"), "t4-16g"],
   [
     /(^|-)v100/,
@@ -75,6 +129,15 @@ const RULES: Rule[] = [
   [/(^|-)p100/, "p100-16g"],
   [/mi300x/, "mi300x-192g"],
   [/mi325x/, "mi325x-256g"],
+  // rocminfo's "AMD Instinct MI250X/MI250" names either card: not taken for the MI250X (the MI250 has 104 CUs a GCD, not 110).
+  [/(^|-)mi250x$/, "mi250x-64g"],
+  [/(^|-)mi210$/, "mi210-64g"],
+  [/(^|-)mi100$/, "mi100-32g"],
+  [/(^|-)mi50(-32gb?)?$/, "mi50-32g"],
+  [/(^|-)rx-?7800-?xt$/, "rx7800xt-16g"],
+  // rocm-smi's "Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]" names three cards, and no rule takes it for one of them.
+  [/(^|-)rx-?6900-?xt$/, "rx6900xt-16g"],
+  [/(^|-)rx-?6800-?xt$/, "rx6800xt-16g"],
 ];
 
 export interface Identified {
@@ -104,6 +167,7 @@ export function identifyCard(product: string, mib?: number): Identified | null {
   for (const [pattern, target] of RULES) {
     if (!pattern.test(name)) continue;
     const cls = typeof target === "string" ? target : target(mib, name);
+    if (cls === undefined) break;
     if (cls === null) return null;
     const card = cardOf(cls);
     if (!card) return null;

@@ -13,7 +13,21 @@ import { note, type ImportMessage } from "./messages.ts";
 import type { Reader, Reading } from "./reader.ts";
 
 /** PCI device ids (pci.ids, AMD vendor 1002): what the concise table's "[Model : Revision]" column prints. */
-const DEVICE_IDS: Record<string, string> = { "0x74a1": "mi300x-192g", "0x74b5": "mi325x-256g" };
+const DEVICE_IDS: Record<string, string> = {
+  "0x74a1": "mi300x-192g",
+  "0x74b5": "mi325x-256g",
+  // Chip ids as rocminfo prints them beside the card's name: MI210 "29711(0x740f)" (ROCm/legacy-rocm-build#2595),
+  // MI100 "29580(0x738c)" (ROCm/amdgpu#173); 0x7408 is what rocm-smi's "Card Model" prints on HPE Cray EX MI250X nodes.
+  "0x7408": "mi250x-64g",
+  "0x740f": "mi210-64g",
+  "0x738c": "mi100-32g",
+};
+
+/** The AMD catalog cards by the byte total each reports. */
+const AMD_BY_TOTAL: ReadonlyMap<number, string[]> = CARDS.filter((c) => c.vendor === "amd").reduce((m, c) => {
+  m.set(c.memoryBytes, [...(m.get(c.memoryBytes) ?? []), c.class]);
+  return m;
+}, new Map<number, string[]>());
 
 /** Devices one card becomes in each compute-partition mode (AMD Instinct MI300X partitioning docs). */
 const PARTITIONS: Record<string, number> = { SPX: 1, DPX: 2, QPX: 4, CPX: 8 };
@@ -83,11 +97,10 @@ export function readRocm(text: string): Reading {
     );
   const errors: ImportMessage[] = [];
   for (const d of [...devices.values()].sort((a, b) => a.index - b.index)) {
-    // Memory-only lines (--showmeminfo) name no card: the exact byte total a catalog card reports does.
-    const byMemory =
-      d.totalBytes !== undefined
-        ? CARDS.find((c) => c.vendor === "amd" && c.memoryBytes === d.totalBytes)?.class
-        : undefined;
+    // Memory-only lines (--showmeminfo) name no card: the exact byte total a catalog card reports does, when only one
+    // card reports it (an MI210 and an MI250X GCD both report 68,702,699,520; three 16 GB Radeons 17,163,091,968).
+    const sameTotal = d.totalBytes !== undefined ? AMD_BY_TOTAL.get(d.totalBytes) : undefined;
+    const byMemory = sameTotal?.length === 1 ? sameTotal[0] : undefined;
     const byId = (d.deviceId ? DEVICE_IDS[d.deviceId] : undefined) ?? byMemory;
     const id = d.name ? identifyCard(d.name, d.totalBytes !== undefined ? d.totalBytes / 2 ** 20 : undefined) : null;
     const cls = id?.card ? id.class : byId;

@@ -152,6 +152,42 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
   "rtx4070ti-12g": {
     note: "bandwidth as in gpus.json, not re-read; BF16 derived: RTX 4090's 165.2 × 240/512 tensor cores × 2.61/2.52 GHz",
   },
+  "rtx5070-12g": {
+    note: 'not on NVIDIA\'s page here; bandwidth 28 Gbps × 192-bit = 672 GB/s and 192 tensor cores at 2,512 MHz boost as https://fpsbench.com/compare/gpu/intel-iris-xe-max-graphics-vs-nvidia-geforce-rtx-5070 lists them ("Tensor Cores 192", "Boost Clock 2512 MHz", "28 Gbps effective", "Bandwidth 672.0 GB/s"); BF16 derived: 192 × 2.512 GHz × 128 = 61.7 (FLOPs per tensor core per clock with FP32 accumulate, the rate the RTX 4090\'s 165.2 (512 × 2.52 GHz) and RTX 5090\'s 209.5 (680 × 2.41 GHz) imply); FP8 twice that and FP4 eight times, as the RTX 5090\'s; FP4 493.9 is NVIDIA\'s "988 AI TOPS" (sparse FP4) halved, as https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html reprints it',
+  },
+  "rtx5060ti-16g": {
+    note: 'not on NVIDIA\'s page here; bandwidth 28 Gbps × 128-bit = 448 GB/s and 2,572 MHz boost per https://uk.gamegpu.com/%D0%B7%D0%B0%D0%BB%D1%96%D0%B7%D0%BE/geforce-rtx-5060-ti-nvidia-gotovit-%D0%B4%D0%B2%D1%96-%D0%B2%D0%B5%D1%80%D1%81%D1%96%D1%97-s-16-i-8-gb-reliz-v-aprele (448 ГБ/с, 2572 МГц), 144 tensor cores per https://hmc-tech.com/gpu/nvidia-geforce-rtx-5060-ti-8gb-vs-nvidia-4x-geforce-rtx-4090 ("144 T-Cores", "759.4 TFLOPS FP4 Tensor Sparse", the 8 GB card\'s GB206 as the 16 GB\'s); BF16 derived: 144 × 2.572 GHz × 128 = 47.4; FP8 twice, FP4 eight times (379.2, the 759.4 sparse halved to 0.2%); PCIe 5.0 x8 per https://www.techpowerup.com/review/nvidia-geforce-rtx-5060-ti-pci-express-x8-scaling/31.html ("upgraded the PCIe bus to Gen 5 x8")',
+  },
+  "rtx3090ti-24g": {
+    note: 'not on NVIDIA\'s page here; 21 Gbps × 384-bit = 1,008 GB/s, 84 SMs and 1,860 MHz boost per https://www.tweaktown.com/news/84164/nvidia-geforce-rtx-3090-ti-full-specs-price-performance-details/index.html ("84 SM units", "boost GPU clocks hit 1860MHz", "1008GB/sec"); BF16 derived: 84 × 4 = 336 tensor cores × 1.86 GHz × 128 = 80.0 (FLOPs per tensor core per clock with FP32 accumulate, the rate the RTX 3090\'s 71 (328 × 1.695 GHz) implies)',
+  },
+  "rtx3080ti-12g": {
+    note: 'not on NVIDIA\'s page here, and the weakest of these: 19 Gbps × 384-bit = 912 GB/s and 80 SMs (10,240 CUDA cores) per a pre-launch report, https://wccftech.com/nvidia-geforce-rtx-3080-ti-12-gb-gddr6x-10240-cuda-cores-april-launch-rumor/ ("10240 CUDA cores within a total of 80 SM units", "total bandwidth of 912 GB/s"); the 1,665 MHz boost clock was not found in a stored page; BF16 derived: 80 × 4 = 320 tensor cores × 1.665 GHz × 128 = 68.2 (FLOPs per tensor core per clock with FP32 accumulate, the rate the RTX 3090\'s 71 (328 × 1.695 GHz) implies)',
+  },
+  "rtx3060ti-8g": {
+    note: 'not on NVIDIA\'s page here; 14 Gbps × 256-bit = 448 GB/s, 152 tensor cores and 1,665 MHz boost per https://cputronic.com/gpu/compare/nvidia-geforce-rtx-3060-ti-vs-nvidia-geforce-rtx-3060-ti-gddr6x ("1665MHz Boost Clock", "152 Tensor Cores", "448.0 GB/s") and https://wccftech.com/nvidia-geforce-rtx-3060-ti-specifications-leak-4864-cores-8-gb-gddr6-memory/; BF16 derived: 152 × 1.665 GHz × 128 = 32.4',
+  },
+  "rtx4070tisuper-16g": {
+    note: 'not on NVIDIA\'s page here, and no review page was stored: 21 Gbps GDDR6X × 256-bit = 672 GB/s, 8,448 CUDA cores (66 SMs, so 264 tensor cores) and 2.61 GHz boost as public product tables list them ("8448 CUDA", "bus: 256-bit", "bw: 672", "boost: 2.61 GHz", "PCIe 4.0 ×16"; weaker provenance: found by text search, repositories not recorded); BF16 derived: 264 × 2.61 GHz × 128 = 88.2 (FLOPs per tensor core per clock with FP32 accumulate, the rate the RTX 4090\'s 165.2 (512 × 2.52 GHz) and RTX 5090\'s 209.5 (680 × 2.41 GHz) imply), FP8 twice that',
+  },
+  "rtx4070super-12g": {
+    note: "not on NVIDIA's page here; 224 tensor cores (7,168 CUDA cores) on the RTX 4070's AD104 per https://www.oreateai.com/blog/decoding-the-super-in-nvidias-4070-is-it-worth-the-upgrade/1a01d5fec343ed4b534a13c058a4137e (\"7168 CUDA cores, 224 Tensor Cores\"); memory (21 Gbps × 192-bit = 504 GB/s) and 2,475 MHz boost taken as the RTX 4070's, which no stored page confirms for the SUPER; BF16 derived: 224 × 2.475 GHz × 128 = 71.0, FP8 twice that",
+  },
+  "rtx4070-12g": {
+    note: 'not on NVIDIA\'s page here; 21 Gbps × 192-bit = 504 GB/s, 184 tensor cores and 2,475 MHz boost per https://www.thefpsreview.com/gpu-family/nvidia-geforce-rtx-4070-gpu-family-specifications ("184 4th Generation Tensor Cores", "boost clock will be 2475MHz", "504GB/s") and https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/; BF16 derived: 184 × 2.475 GHz × 128 = 58.3 (FLOPs per tensor core per clock with FP32 accumulate, the rate the RTX 4090\'s 165.2 (512 × 2.52 GHz) and RTX 5090\'s 209.5 (680 × 2.41 GHz) imply), FP8 twice that',
+  },
+  "rtx4060ti-16g": {
+    note: "as the 8 GB card (the same AD106 at the same clocks and 18 Gbps memory); not on NVIDIA's page here",
+  },
+  "rtx4060ti-8g": {
+    note: 'not on NVIDIA\'s page here; 18 Gbps × 128-bit = 288 GB/s, 136 tensor cores and 2,535 MHz boost per https://www.thefpsreview.com/?p=133840 ("136 (4th Gen) Tensor Cores", "Boost Clock of 2535MHz", "288GB/s of actual memory bandwidth"); PCIe 4.0 x8 per https://www.guru3d.com/story/geforce-rtx-4060-ti-gpu-pictured/ ("Interface PCIe Gen4 x8 PCIe Gen4 x8"); BF16 derived: 136 × 2.535 GHz × 128 = 44.1 (FLOPs per tensor core per clock with FP32 accumulate, the rate the RTX 4090\'s 165.2 (512 × 2.52 GHz) and RTX 5090\'s 209.5 (680 × 2.41 GHz) imply), FP8 twice that',
+  },
+  "rtx4060-8g": {
+    note: 'not on NVIDIA\'s page here; 17 Gbps × 128-bit = 272 GB/s, 96 tensor cores and 2,460 MHz boost per https://fpsbench.com/compare/gpu/nvidia-geforce-rtx-4060-vs-nvidia-t600 ("17 Gbps effective", "Bandwidth 272.0 GB/s", "Tensor Cores 96", "Boost Clock 2460 MHz"); PCIe 4.0 x8 per the same guru3d table as the 4060 Ti; BF16 derived: 96 × 2.46 GHz × 128 = 30.2, FP8 twice that, as https://hmc-tech.com/gpu/nvidia-geforce-rtx-4060-vs-nvidia-geforce-rtx-4060 prints them ("30.23 TFLOPS Tensor (FP32 Accumulate)" for FP16, "60.46 TFLOPS Tensor (FP32 Accumulate)" for FP8)',
+  },
+  "rtx2080ti-11g": {
+    note: 'not on NVIDIA\'s page here; 14 Gbps × 352-bit = 616 GB/s and PCIe 3.0 x16 per https://gpu.spicedreamphone.com/ru/gpu/nvidia/geforce-rtx-2080-ti ("352 bit", "616.0 GB/s", "PCIe 3.0 x16", FP32 13.45 TFLOPS = 4,352 × 2 × 1.545 GHz); Turing has no BF16, so the figure is FP16 with FP32 accumulate (as V100\'s is FP16): 68 SMs × 8 = 544 tensor cores × 1.545 GHz × 64 dense FLOPs per clock = 53.8, twice that with FP16 accumulate; NVIDIA\'s Turing deck as reprinted at https://rainy.clevelandohioweatherforecast.com/php-proxy/index.php?q=https%3A%2F%2Fwww.scribd.com%2Fpresentation%2F728618207%2FRtx-on-The-Nvidia-Turing-Gpu says "114 TFLOPS of FP16, 228 TOPS 8-bit integer" for the Founders Edition\'s 1,635 MHz (544 × 1.635 × 128 = 113.8)',
+  },
   "t4-16g": {
     note: 'not in gpus.json and not re-read; corroborated by https://huggingface.co/RajBhope/gpu-runtime-predictor/blob/main/gpu_catalog.json: "memory_bandwidth_gbps": 320 … "fp16_tflops": 65',
   },
@@ -162,6 +198,27 @@ const NOTES: Readonly<Record<string, { note: string }>> = {
   "p100-16g": { note: "not in gpus.json and not re-read (FP16 vector rate; no tensor cores)" },
   "p40-24g": {
     note: "bandwidth as in gpus.json, not re-read; FP16 runs at 1/64 rate on GP102, so only INT8 (47 TOPS) is given and BF16 is null",
+  },
+  "mi250x-64g": {
+    note: `not checked: AMD's own MI250 page (https://github.com/ROCm/ROCm/blob/e396b4898f459db094bfd60b876f419f77eb9f09/docs/conceptual/gpu-arch/mi250.md) is the MI250's: "a peak memory bandwidth of 1.6 TB/sec per GCD", "Matrix BF16 | 1024 | 362.1" (FLOPS/CLOCK/CU, peak TFLOPS for both GCDs) at "a peak clock frequency of 1.7 GHz", "200 GB/sec peak transfer bandwidth between the two GCDs of an OAM", "50 GB/sec per link"; the MI250X has 110 CUs a GCD where the MI250 has 104 (${rocmSpecsRow('"MI250X", "CDNA2", "gfx90a", "128", "220 (110 per GCD)"')}), so its GCD's BF16, FP16 and INT8 are derived: 110 × 1024 × 1.7 GHz = 191.5, half the 383.0 AMD's MI250X table gives the package as https://zexron.com/amd-mi250-x-aldebaran-as-mcm-with-up-to-479-teraflop-s-and-560-watt-tdp reprints it ("MI250x 220 … Up to 383.0 TF … Up to 383.0 TOPS … 3.2 TB/sec"); bandwidth the MI250's per-GCD 1.6 TB/s (the same HBM2e)`,
+  },
+  "mi210-64g": {
+    note: `not checked: one CDNA2 GCD with 104 CUs (${rocmSpecsRow('"MI210", "CDNA2", "gfx90a", "64", "104"')}); BF16, FP16 and INT8 derived from AMD's MI250 page (https://github.com/ROCm/ROCm/blob/e396b4898f459db094bfd60b876f419f77eb9f09/docs/conceptual/gpu-arch/mi250.md: 1024 FLOPs a CU a clock at 1.7 GHz): 104 × 1024 × 1.7 = 181.0, and its rocminfo prints "Max Clock Freq. (MHz): 1700", "Compute Unit: 104" (https://github.com/ROCm/legacy-rocm-build/issues/2595); bandwidth the MI250's per-GCD "1.6 TB/sec"`,
+  },
+  "mi100-32g": {
+    note: `INT8 left unknown: AMD's MI100 table prints no INT8 row, so an INT8 matmul is taken at the BF16 rate; FP16 (184.6, the table's "Matrix FP16") is twice BF16 on CDNA`,
+  },
+  "mi50-32g": {
+    note: `not checked: no AMD page here prints its figures; 1,024 GB/s (4096-bit HBM2 at 2 Gbps) and PCIe 4.0 x16 per https://gpu.spicedreamphone.com/fr/gpu/amd/radeon-instinct-mi50 ("Bande passante 1,024 GB/s", "PCIe 4.0 x16", 60 CUs), and 26.5 TFLOPS per https://huggingface.co/hardware/mi50 ("TFLOPS 26.5"); GCN has no matrix cores, so the figure is the FP16 vector rate (60 CUs × 64 × 2 × 2 × 1.725 GHz = 26.5; the first page has 26.82 at 1,746 MHz), in the BF16 row as P100's is; ${rocmSpecsRow('"MI50 (32GB)", "GCN5.1", "gfx906", "32", "60"')}`,
+  },
+  "rx7800xt-16g": {
+    note: `not re-read on AMD's product page; 19.5 Gbps × 256-bit = 624 GB/s and 2,430 MHz boost per https://www.gpu-monkey.com/en/gpu-amd_radeon_rx_7800_xt ("Memory Speed: 19.5 Gbps", "624 GB/s", "Boost Clock: 2.430 GHz") and https://www.sportskeeda.com/gaming-tech/news-amd-radeon-rx-7800-xt-specs-prices-performance ("60 unified RDNA 3 compute units", "boost clock of 2430 MHz"); FP16/BF16 derived at the RX 7900 XTX's rate (its 122.8 over 96 CUs × 2.5 GHz, 512 FLOPs a CU a clock): 60 × 512 × 2.43 GHz = 74.6; PCIe 4.0 x16 per https://cputronic.com/gpu/amd-radeon-rx-7800-xt; ${rocmSpecsRow('"Radeon RX 7800 XT", "RDNA3", "gfx1101", "16", "60"')}`,
+  },
+  "rx6900xt-16g": {
+    note: `not re-read on AMD's product page; 16 GB GDDR6 on 256 bits at 512 GB/s, 2,250 MHz boost and FP32 23.04 TFLOPS per https://gpupoet.com/gpu/learn/card/amd-radeon-rx-6900-xt ("512 GB/s bandwidth", "23.04 TFLOPS of FP32 performance at a boost clock of 2,250 MHz"); RDNA2 has no matrix units, so the figure is FP16 packed at twice FP32 (80 CUs × 64 × 2 × 2 × 2.25 GHz = 46.1), in the BF16 row as P100's is; ${rocmSpecsRow('"Radeon RX 6900 XT", "RDNA2", "gfx1030", "16", "80"')}`,
+  },
+  "rx6800xt-16g": {
+    note: `not re-read on AMD's product page; the RX 6900 XT's memory (16 Gbps × 256-bit = 512 GB/s: https://hardwaretimes.com/amd-radeon-rx-7800-xt-specs-and-release-date/ lists the RX 6800 XT at "16Gbps", "256-bit") with 72 CUs and 2,250 MHz boost per https://www.hardwaretimes.com/amd-radeon-rx-6900xt-specs-confirmed-80-cus-16gb-vram-w-256-bit-bus/ ("72 Compute Units", "boost reaching up to 2,250MHz"); FP16 packed, as the RX 6900 XT's: 72 × 64 × 2 × 2 × 2.25 GHz = 41.5; ${rocmSpecsRow('"Radeon RX 6800 XT", "RDNA2", "gfx1030", "16", "72"')}`,
   },
   "rx7900xtx-24g": {
     note: `value as in gpus.json, not re-read on AMD's product page; ${rocmSpecsRow('"Radeon RX 7900 XTX", "RDNA3", "gfx1100", "24", "96"')}`,

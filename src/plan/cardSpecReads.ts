@@ -441,6 +441,19 @@ export const VENDOR_READS: Readonly<Record<string, readonly VendorRead[]>> = {
       fields: { memBandwidthGBps: { printed: "256 GB of HBM3e memory offering 6 TB/s", times: 1000 } },
     },
   ],
+  "mi100-32g": [
+    {
+      url: "https://github.com/ROCm/ROCm/blob/e396b4898f459db094bfd60b876f419f77eb9f09/docs/conceptual/gpu-arch/mi100.md",
+      host: "AMD's own repository ROCm/ROCm, the source of rocm.docs.amd.com's \"AMD Instinct MI100 microarchitecture\" page (the same commit the MI300X's page is read at)",
+      quote:
+        'The MI100 generation of the AMD Instinct accelerator offers four stacks of HBM generation 2 (HBM2) for a total of 32GB with a 4,096bit-wide memory interface. The peak memory bandwidth of the attached HBM2 is 1.228 TB/sec at a memory clock frequency of 1.2 GHz. … table "Peak-performance capabilities of MI100 for different data types": "Matrix FP16 | 1024 | 184.6", "Matrix BF16 | 512 | 92.3" (FLOPS/CLOCK/CU, peak TFLOPS; the table has no sparsity column and no INT8 row)',
+      fields: {
+        memBandwidthGBps: { printed: "peak memory bandwidth of the attached HBM2 is 1.228 TB/sec", times: 1000 },
+        bf16: { printed: "Matrix BF16 | 512 | 92.3", times: 1 },
+      },
+      readOn: "2026-12-03",
+    },
+  ],
   "mi300x-192g": [
     {
       url: "https://rocm.docs.amd.com/en/docs-6.2.2/conceptual/gpu-arch/mi300.html",

@@ -45,7 +45,9 @@ export interface Card {
 /**
  * Compute capabilities are NVIDIA's own table (developer.nvidia.com/cuda-gpus):
  * 6.0 Pascal P100, 7.0 Volta, 7.5 Turing, 8.0 A100/A30, 8.6 GA10x, 8.9 Ada,
- * 9.0 Hopper, 10.0 Blackwell datacenter, 12.0 Blackwell RTX.
+ * 9.0 Hopper, 10.0 Blackwell datacenter, 12.0 Blackwell RTX. The GeForce cards llama.cpp users run (RTX 4060 to
+ * 5070) take their architecture's: no stored copy of that table names them, and third-party spec pages agree (CUDA
+ * 8.9 for the RTX 4060 and 12.0 for the 5070 on fpsbench.com, 8.6 for the 3090 Ti on cpu-gpu.alldbin.com).
  */
 const CC_SOURCE_NOTE = "compute capability per developer.nvidia.com/cuda-gpus";
 
@@ -173,6 +175,10 @@ function nvidia(
   };
 }
 
+function amd(cls: string, name: string, memoryBytes: number, source: string): Card {
+  return { class: cls, name, memoryBytes, source, vendor: "amd", computeCapability: 0, migProfiles: [] };
+}
+
 export const CARDS: readonly Card[] = [
   // Hopper
   nvidia(
@@ -246,6 +252,34 @@ export const CARDS: readonly Card[] = [
     "nvidia-smi on RTX 5090: 32607MiB (github.com/noonghunna/club-3090/issues/617, driver 595.71.05)",
     12.0,
   ),
+  nvidia(
+    "rtx5070-12g",
+    "NVIDIA GeForce RTX 5070",
+    12227,
+    "nvidia-smi on RTX 5070: 12227MiB (github.com/shkhln/libc6-shim/issues/14, driver 575.64.03; the same in two more public nvidia-smi tables, weaker provenance: found by text search, repositories not recorded)",
+    12.0,
+  ),
+  nvidia(
+    "rtx5060ti-16g",
+    "NVIDIA GeForce RTX 5060 Ti",
+    16311,
+    'nvidia-smi on RTX 5060 Ti 16GB: 16311MiB in several public nvidia-smi tables (180 W cap, drivers 590–595) and a two-card rig note ("NVIDIA GeForce RTX 5060 Ti 16,311 MiB sm_120"), weaker provenance: found by text search, repositories not recorded; two tables printing 16384MiB in an older layout were not counted',
+    12.0,
+  ),
+  nvidia(
+    "rtx5080-16g",
+    "NVIDIA GeForce RTX 5080",
+    16303,
+    "nvidia-smi on RTX 5080: 16303MiB in several public nvidia-smi tables (360 W cap), weaker provenance: found by text search, repositories not recorded",
+    12.0,
+  ),
+  nvidia(
+    "rtx5070ti-16g",
+    "NVIDIA GeForce RTX 5070 Ti",
+    16303,
+    "nvidia-smi on RTX 5070 Ti: 16303MiB in several public nvidia-smi tables (300 W cap, drivers 570–595), weaker provenance: found by text search, repositories not recorded",
+    12.0,
+  ),
   // Ampere
   nvidia(
     "a100-80g",
@@ -306,6 +340,48 @@ export const CARDS: readonly Card[] = [
     "nvidia-smi on 4× RTX 3090: 24576MiB (github.com/noonghunna/club-3090/issues/1127, driver 595.84)",
     8.6,
   ),
+  nvidia(
+    "rtx3090ti-24g",
+    "NVIDIA GeForce RTX 3090 Ti",
+    24564,
+    "nvidia-smi on RTX 3090 Ti: 24564 MiB (github.com/noonghunna/club-3090/issues/353, driver 580.159.03)",
+    8.6,
+  ),
+  nvidia(
+    "rtx3080ti-12g",
+    "NVIDIA GeForce RTX 3080 Ti",
+    12288,
+    "nvidia-smi on RTX 3080 Ti: 12288MiB in several public nvidia-smi tables (350–400 W caps), weaker provenance: found by text search, repositories not recorded",
+    8.6,
+  ),
+  nvidia(
+    "rtx3080-10g",
+    "NVIDIA GeForce RTX 3080",
+    10240,
+    "nvidia-smi on RTX 3080 10GB: 10240MiB in several public nvidia-smi tables (320–370 W caps), weaker provenance: found by text search, repositories not recorded; the 12 GB RTX 3080 has the same name and reports its own",
+    8.6,
+  ),
+  nvidia(
+    "rtx3070-8g",
+    "NVIDIA GeForce RTX 3070",
+    8192,
+    "nvidia-smi on RTX 3070: 8192MiB in several public nvidia-smi tables (220–280 W caps), weaker provenance: found by text search, repositories not recorded",
+    8.6,
+  ),
+  nvidia(
+    "rtx3060-12g",
+    "NVIDIA GeForce RTX 3060",
+    12288,
+    "nvidia-smi on RTX 3060 12GB: 12288MiB (github.com/geerlingguy/raspberry-pi-pcie-devices/issues/790, driver 580.95.05)",
+    8.6,
+  ),
+  nvidia(
+    "rtx3060ti-8g",
+    "NVIDIA GeForce RTX 3060 Ti",
+    8192,
+    "nvidia-smi on RTX 3060 Ti: 8192MiB in several public nvidia-smi tables (200–240 W caps), weaker provenance: found by text search, repositories not recorded",
+    8.6,
+  ),
   // Ada
   nvidia(
     "l40s-48g",
@@ -342,7 +418,77 @@ export const CARDS: readonly Card[] = [
     'nvidia-smi on RTX 6000 Ada with ECC off, the workstation default: 49140MiB (one public nvidia-smi table, name truncated "NVIDIA RTX 6000 Ada Gene..."; weaker provenance: found by text search, repository not recorded)',
     8.9,
   ),
+  nvidia(
+    "rtx4080super-16g",
+    "NVIDIA GeForce RTX 4080 SUPER",
+    16376,
+    "nvidia-smi on RTX 4080 SUPER: 16376 MiB (a tool's reading \"NVIDIA GeForce RTX 4080 SUPER 16376 MiB\", weaker provenance: found by text search, repositories not recorded), the RTX 4080's figure (the same 16 GB of GDDR6X)",
+    8.9,
+  ),
+  nvidia(
+    "rtx4080-16g",
+    "NVIDIA GeForce RTX 4080",
+    16376,
+    "nvidia-smi on RTX 4080: 16376MiB in several public nvidia-smi tables (320 W cap; two in another layout print 16384), weaker provenance: found by text search, repositories not recorded; the smaller is kept",
+    8.9,
+  ),
+  nvidia(
+    "rtx4070ti-12g",
+    "NVIDIA GeForce RTX 4070 Ti",
+    12282,
+    "nvidia-smi on RTX 4070 Ti: 12282MiB in several public nvidia-smi tables (285 W cap), weaker provenance: found by text search, repositories not recorded",
+    8.9,
+  ),
+  nvidia(
+    "rtx4070tisuper-16g",
+    "NVIDIA GeForce RTX 4070 Ti SUPER",
+    16376,
+    "nvidia-smi on RTX 4070 Ti SUPER: 16376MiB in two public nvidia-smi tables, each with the name cut to \"NVIDIA GeForce RTX 4070 ...\" and a 285 W cap (the 4070 Ti's and Ti SUPER's; only the Ti SUPER has 16 GB), weaker provenance: found by text search, repositories not recorded",
+    8.9,
+  ),
+  nvidia(
+    "rtx4070super-12g",
+    "NVIDIA GeForce RTX 4070 SUPER",
+    12282,
+    'nvidia-smi on RTX 4070 SUPER: 12282MiB (a public nvidia-smi reading "NVIDIA GeForce RTX 4070 SUPER WDDM 5831MiB / 12282MiB", and a two-card rig note "NVIDIA GeForce RTX 4070 SUPER 12,282 MiB sm_89"), weaker provenance: found by text search, repositories not recorded; the RTX 4070\'s figure too (same 12 GB of GDDR6X)',
+    8.9,
+  ),
+  nvidia(
+    "rtx4070-12g",
+    "NVIDIA GeForce RTX 4070",
+    12282,
+    "nvidia-smi on RTX 4070: 12282MiB in several public nvidia-smi tables (200 W cap), weaker provenance: found by text search, repositories not recorded",
+    8.9,
+  ),
+  nvidia(
+    "rtx4060ti-16g",
+    "NVIDIA GeForce RTX 4060 Ti",
+    16380,
+    "nvidia-smi on RTX 4060 Ti 16GB: 16380MiB in several public nvidia-smi tables (165 W cap, the 16 GB card's), weaker provenance: found by text search, repositories not recorded; the 8 GB card has the same name, so the reported memory picks the variant",
+    8.9,
+  ),
+  nvidia(
+    "rtx4060ti-8g",
+    "NVIDIA GeForce RTX 4060 Ti",
+    8188,
+    "nvidia-smi on RTX 4060 Ti 8GB: 8188MiB (one public nvidia-smi table, 160 W cap, the 8 GB card's), weaker provenance: found by text search, repositories not recorded; 8188 is also what the RTX 4060 and the 8 GB laptop 4070s print",
+    8.9,
+  ),
+  nvidia(
+    "rtx4060-8g",
+    "NVIDIA GeForce RTX 4060",
+    8188,
+    "nvidia-smi on RTX 4060: 8188MiB in several public nvidia-smi tables (115 W cap; one more prints 8192), weaker provenance: found by text search, repositories not recorded; the smaller is kept",
+    8.9,
+  ),
   // Turing, Volta, Pascal
+  nvidia(
+    "rtx2080ti-11g",
+    "NVIDIA GeForce RTX 2080 Ti",
+    11264,
+    "nvidia-smi on RTX 2080 Ti: 11264MiB in several public nvidia-smi tables (250–260 W caps), weaker provenance: found by text search, repositories not recorded; two more print 22528MiB, boards modded to 22 GB, whose reported memory the importer keeps",
+    7.5,
+  ),
   nvidia(
     "t4-16g",
     "Tesla T4",
@@ -392,6 +538,50 @@ export const CARDS: readonly Card[] = [
     computeCapability: 0,
     migProfiles: [],
   },
+  // AMD cards llama.cpp users run with ROCm/HIP and Vulkan. rocm-smi's "VRAM Total Memory (B)" (rocminfo's GPU pool × 1024)
+  // is 16 MiB under the card's GiB, as the MI300X's: 17,163,091,968 for 16 GB, 34,342,961,152 for 32, 68,702,699,520 for 64.
+  amd(
+    "mi250x-64g",
+    "AMD Instinct MI250X",
+    68702699520,
+    'one GCD, which rocm-smi lists as its own device (each MI250X is two): VRAM Total Memory (B): 68702699520 on HPE Cray EX MI250X nodes (Card Model 0x7408, "AMD INSTINCT MI200 (MCM) OAM LC MBA HPE C2"; weaker provenance: found by text search, repositories not recorded); rocminfo\'s GPU pool on an MI250 GCD is the same 67092480 KB (github.com/ROCm/rocm_smi_lib/issues/160)',
+  ),
+  amd(
+    "mi210-64g",
+    "AMD Instinct MI210",
+    68702699520,
+    "rocm-smi on MI210: VRAM Total Memory (B): 68702699520 (Card Model 0x740f, gfx90a; weaker provenance: found by text search, repositories not recorded); 0x740f is the MI210's chip id in its rocminfo (github.com/ROCm/legacy-rocm-build/issues/2595)",
+  ),
+  amd(
+    "mi100-32g",
+    "AMD Instinct MI100",
+    34342961152,
+    "rocminfo on MI100 (gfx908): GPU pool 33538048 KB = 34342961152 B (github.com/ROCm/legacy-rocm-build/issues/2722), what rocm-smi prints as VRAM Total for 32 GB cards",
+  ),
+  amd(
+    "mi50-32g",
+    "AMD Instinct MI50",
+    34342961152,
+    'rocm-smi on MI50 32GB: "Card series: AMD Instinct MI50", VRAM Total Memory (B): 34342961152, hipMemGetInfo total the same (weaker provenance: found by text search, repositories not recorded); the 16 GB MI50 reports its own, which the importer keeps',
+  ),
+  amd(
+    "rx7800xt-16g",
+    "AMD Radeon RX 7800 XT",
+    17163091968,
+    "llama.cpp's Vulkan device on RX 7800 XT: \"Vulkan0, AMD Radeon RX 7800 XT, 16368 MB\" in a run log (weaker provenance: found by text search, repositories not recorded): 16368 MiB = 17163091968 B, rocm-smi's figure for 16 GB Radeons",
+  ),
+  amd(
+    "rx6900xt-16g",
+    "AMD Radeon RX 6900 XT",
+    17163091968,
+    'rocm-smi on Navi 21: VRAM Total Memory (B): 17163091968, "Card series: Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]" (weaker provenance: found by text search, repositories not recorded); that name covers three cards, so the importer takes the card from a name that says which',
+  ),
+  amd(
+    "rx6800xt-16g",
+    "AMD Radeon RX 6800 XT",
+    17163091968,
+    "rocm-smi on Navi 21: VRAM Total Memory (B): 17163091968 (the RX 6900 XT's source; weaker provenance: found by text search, repositories not recorded)",
+  ),
   // Unified memory: the GPU's share of the machine's one pool (unifiedMemory.ts says which engines run there).
   ...(
     [

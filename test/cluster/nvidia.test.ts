@@ -191,12 +191,13 @@ describe("nvidia-smi samples", () => {
   });
 
   test("a card the catalog does not know is added with what it reports, and said", () => {
+    // An RTX 2060 12GB (the RTX 3060 this used to be is catalogued now).
     const text = sample("nvidia-smi-l40s-1.txt")
-      .replace("NVIDIA L40S    ", "NVIDIA RTX 3060")
+      .replace("NVIDIA L40S    ", "NVIDIA RTX 2060")
       .replace("46068MiB", "12288MiB");
     const result = importCluster(text);
     expect(result.cluster?.nodes[0]?.devices).toEqual([
-      { class: "rtx-3060-12g", count: 1, free: 1, memGib: 12, freeMemGib: 11.999, freeIndices: ["0"] },
+      { class: "rtx-2060-12g", count: 1, free: 1, memGib: 12, freeMemGib: 11.999, freeIndices: ["0"] },
     ]);
     expect(result.warnings.map((w) => w.message).join("\n")).toMatch(/not in the card catalog/);
   });

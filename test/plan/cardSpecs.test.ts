@@ -184,6 +184,78 @@ describe("card speed specs", () => {
     expect(rtx5090?.checkQuote).toContain("3,352");
   });
 
+  // GeForce cards llama.cpp users run (its CUDA scoreboard, discussion #15013), none read on NVIDIA's own page: each
+  // figure against what a third-party page printed for it (cardSpecChecks.ts names the page), within its rounding.
+  test.each([
+    // label, printed GB/s, a printed compute figure: [format, printed, × to dense FP32-accumulate]
+    ["rtx4060-8g", 272, ["bf16", 30.23, 1]], // hmc-tech: "30.23 TFLOPS Tensor (FP32 Accumulate)"
+    ["rtx4060-8g", 272, ["fp8", 60.46, 1]], // hmc-tech: FP8 "60.46 TFLOPS Tensor (FP32 Accumulate)"
+    ["rtx4060ti-8g", 288, null],
+    ["rtx4060ti-16g", 288, null],
+    ["rtx4070-12g", 504, null],
+    ["rtx4070super-12g", 504, null],
+    ["rtx4070tisuper-16g", 672, null],
+    ["rtx3060ti-8g", 448, null],
+    ["rtx3080ti-12g", 912, null],
+    ["rtx3090ti-24g", 1008, null],
+    // NVIDIA's Turing deck: "114 TFLOPS of FP16" (FP16 accumulate) at the Founders Edition's 1,635 MHz; the table is at 1,545.
+    ["rtx2080ti-11g", 616, ["fp16", 114, 1545 / 1635]],
+    // hmc-tech: "759.4 TFLOPS FP4 Tensor Sparse"; NVIDIA's "988 AI TOPS" (sparse FP4) as TweakTown reprints it.
+    ["rtx5060ti-16g", 448, ["fp4", 759.4, 0.5]],
+    ["rtx5070-12g", 672, ["fp4", 988, 0.5]],
+  ] as const)(
+    "%s: %d GB/s and its dense TFLOPS as third parties print them; not vendor-checked",
+    (label, gbps, compute) => {
+      const c = SPECS.find((x) => x.label === label);
+      expect(c?.memBandwidthGBps).toBe(gbps);
+      if (compute !== null) {
+        const [format, printed, times] = compute;
+        // Within 0.5%: the pages round, and hmc-tech takes the 5060 Ti at 2,575 MHz where the table has 2,572.
+        expect(Math.abs((c?.tflops[format] ?? 0) / (printed * times) - 1)).toBeLessThan(0.005);
+      }
+      expect(c?.checked).toBe(false);
+      expect(c?.checkQuote).toContain("not on NVIDIA's page here");
+      expect(speedCardOf(label).vendorChecked).toBe(false);
+    },
+  );
+
+  test("MI100 is checked whole on AMD's own MI100 page in ROCm/ROCm: 1.228 TB/s and 92.3 matrix BF16 (half its 184.6 FP16)", () => {
+    const c = SPECS.find((x) => x.label === "mi100-32g");
+    expect(c?.memBandwidthGBps).toBe(1228);
+    expect(c?.tflops).toMatchObject({ bf16: 92.3, fp16: 184.6, int8: null });
+    expect(c?.checkedFields).toEqual(["memBandwidthGBps", "bf16"]);
+    expect(c?.checked).toBe(true);
+    expect(c?.reads.every((r) => r.url.startsWith("https://github.com/ROCm/ROCm/blob/"))).toBe(true);
+    expect(speedCardOf("mi100-32g").vendorChecked).toBe(true);
+  });
+
+  // AMD's MI250 page gives a CDNA2 CU's 1,024 matrix FLOPs a clock at 1.7 GHz and 1.6 TB/s a GCD; the MI250X and MI210
+  // are other CU counts of that GCD, so theirs are derived, and agree with what AMD's tables print as reprinted.
+  test.each([
+    // label, GB/s, BF16, the printed figure it is checked against
+    ["mi250x-64g", 1600, 191.5, 383.0 / 2], // "FP16 | bf16 … Up to 383.0 TF" for the two GCDs
+    ["mi210-64g", 1600, 181, 104 * 1024 * 1.7e-3], // its rocminfo's 104 CUs at 1,700 MHz
+    ["mi50-32g", 1024, 26.5, 26.5], // huggingface.co/hardware/mi50: "TFLOPS 26.5" (FP16 vector)
+    ["rx7800xt-16g", 624, 74.6, (122.8 / (96 * 2.5)) * 60 * 2.43], // the RX 7900 XTX's rate, 60 CUs at 2.43 GHz
+    ["rx6900xt-16g", 512, 46.1, 2 * 23.04], // FP16 packed at twice gpupoet's "23.04 TFLOPS of FP32"
+    ["rx6800xt-16g", 512, 41.5, (2 * 23.04 * 72) / 80],
+  ] as const)("%s: %d GB/s and BF16 %d, derived and not vendor-checked", (label, gbps, bf16, printed) => {
+    const c = SPECS.find((x) => x.label === label);
+    expect(c?.memBandwidthGBps).toBe(gbps);
+    expect(c?.tflops.bf16).toBe(bf16);
+    expect(Math.abs(bf16 / printed - 1)).toBeLessThan(0.002);
+    expect(c?.checked).toBe(false);
+  });
+
+  test("RTX 4060, 4060 Ti and 5060 Ti wire eight lanes: half a PCIe 4.0 / 5.0 x16's one-way 31.5 / 63 GB/s", () => {
+    for (const label of ["rtx4060-8g", "rtx4060ti-8g", "rtx4060ti-16g"]) {
+      expect(cardSpecOf(label)?.link).toMatchObject({ generation: "PCIe 4.0 x8", gbpsPerDirection: 15.75 });
+    }
+    expect(cardSpecOf("rtx5060ti-16g")?.link).toMatchObject({ generation: "PCIe 5.0 x8", gbpsPerDirection: 31.5 });
+    expect(cardSpecOf("rtx4070-12g")?.link.generation).toBe("PCIe 4.0 x16");
+    expect(cardSpecOf("rtx2080ti-11g")?.link.generation).toBe("PCIe 3.0 x16");
+  });
+
   test("where the vendor prints another figure, the vendor's stands: B200 7,700 GB/s and B300 7,750, not gpus.json's 8,000", () => {
     for (const [label, gbps] of [
       ["b200-180g", 7700],
