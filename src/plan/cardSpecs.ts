@@ -1018,6 +1018,15 @@ export function cardSpecOf(gpuClass: string): CardSpec | undefined {
 /** Looked up once per option in a plan of thousands: a map, not a scan. */
 const SPEC_BY_LABEL: ReadonlyMap<string, CardSpec> = new Map(CARD_SPECS.map((c) => [c.label, c]));
 
+/**
+ * Whether a node's cards of this kind reach each other's memory. NVIDIA's GeForce driver offers no peer-to-peer over
+ * PCIe ("peer access is not supported between these two devices" on 8 × RTX 4090, sgl-project/sglang#4814), so
+ * their all-reduces go through the host (speed/links.ts NO_PEER_ALL_REDUCE_US); every other card is taken to.
+ */
+export function hasPeerAccess(spec: Pick<CardSpec, "name" | "link">): boolean {
+  return !(spec.link.kind === "pcie" && spec.name.includes("GeForce"));
+}
+
 /** The vendor, from the name the spec gives the card. */
 export function vendorOf(spec: Pick<CardSpec, "name">): CardVendor {
   if (spec.name.startsWith("NVIDIA")) return "nvidia";

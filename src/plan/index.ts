@@ -144,7 +144,7 @@ export { estimateSpeed } from "./speed/estimate.ts";
 export { cardExpertShare, expectedDistinctExperts, expectedMaxBinomial } from "./speed/experts.ts";
 export { EXCHANGE_TERMS, expertExchangeMs } from "./speed/expertGroup.ts";
 export { deepEpBufferBytes } from "./engines/sglang/deepep.ts";
-export { CROSS_NODE_ALL_REDUCE_US, DEFAULT_FABRIC_GBPS } from "./speed/links.ts";
+export { CROSS_NODE_ALL_REDUCE_US, DEFAULT_FABRIC_GBPS, NO_PEER_ALL_REDUCE_US } from "./speed/links.ts";
 export { CPU_PREFILL_GFLOPS_PER_CORE, DEFAULT_CPU_CORES, DEFAULT_HOST_GBPS, ddrChannelGBps } from "./speed/host.ts";
 export { speedTerms, SPEED_PRIORS, type SpeedTerms, type SpeedTermValues, type FittedKey } from "./speed/terms.ts";
 export type {
@@ -163,6 +163,7 @@ export {
   HOST_MEMORY,
   VENDOR_CHECKED_LABELS,
   cardSpecOf,
+  hasPeerAccess,
   speedCardOf,
   type CardSpec,
 } from "./cardSpecs.ts";

@@ -17,7 +17,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { shapeFromConfig } from "../../src/plan/index.ts";
-import { speedCardOf, cardSpecOf, BENCHMARK_GPU_KEYS } from "../../src/plan/index.ts";
+import { speedCardOf, cardSpecOf, hasPeerAccess, BENCHMARK_GPU_KEYS } from "../../src/plan/index.ts";
 import { speedModelOf } from "../../src/plan/index.ts";
 import type { Artifact, ModelShape } from "../../src/plan/index.ts";
 import type { SpeedEngine, SpeedInput } from "../../src/plan/index.ts";
@@ -261,9 +261,20 @@ function otherHbmRows(): MeasuredRow[] {
   return otherCardRows().filter(onHbm);
 }
 
-/** The set's halves, with the other cards' HBM rows split the same way. */
+/**
+ * The other cards' TP rows over cards without peer access (RTX 4090 × 2–8: TP is the GPUs there), split the same
+ * way: the fitted half sets NO_PEER_ALL_REDUCE_US alone (test/plan/noPeerSpeed.test.ts), no entry of fitted.json.
+ */
+function noPeerTpRows(): MeasuredRow[] {
+  return otherCardRows().filter((r) => {
+    const spec = cardSpecOf(BENCHMARK_GPU_KEYS[r.gpu_key] ?? "");
+    return r.gpu_count > 1 && spec !== undefined && !hasPeerAccess(spec);
+  });
+}
+
+/** The set's halves, with the other cards' HBM rows and peer-less TP rows split the same way. */
 function otherCardHalves(rows: MeasuredRow[]): Map<string, "fitted" | "checking"> {
-  return new Map([...halves(rows), ...halves(otherHbmRows())]);
+  return new Map([...halves(rows), ...halves(otherHbmRows()), ...halves(noPeerTpRows())]);
 }
 
 /**
@@ -351,6 +362,7 @@ function casesOfRows(
         fabricGBps: null,
         crossNodeHops: Math.min(Math.max(0, pp - 1), nodes - 1),
         tensorParallelCrossesNodes: tp > row.gpu_count / nodes,
+        ...(spec !== undefined && !hasPeerAccess(spec) ? { peerToPeer: false } : {}),
       },
     };
     const base = {

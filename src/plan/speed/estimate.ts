@@ -5,7 +5,7 @@
  */
 import { decodeStepMs } from "./decode.ts";
 import { CPU_PREFILL_GFLOPS_PER_CORE } from "./host.ts";
-import { CROSS_NODE_ALL_REDUCE_US } from "./links.ts";
+import { CROSS_NODE_ALL_REDUCE_US, NO_PEER_ALL_REDUCE_US } from "./links.ts";
 import { prefillMs } from "./prefill.ts";
 import { speedTerms, type SpeedTerms } from "./terms.ts";
 import type { SpeedCard, SpeedEstimate, SpeedInput } from "./types.ts";
@@ -143,6 +143,12 @@ function wiresLine({ layout, links }: SpeedInput): string {
   if (layout.tensorParallel > 1) {
     const part = `TP ${layout.tensorParallel} all-reduces`;
     if (tpOnFabric) onFabric = add(onFabric, part);
+    // GeForce cards have no peer access: NCCL stages each through the host (speed/links.ts NO_PEER_ALL_REDUCE_US).
+    else if (links.peerToPeer === false)
+      onLink = add(
+        onLink,
+        `${part} through the host (the cards have no peer access; ${NO_PEER_ALL_REDUCE_US} µs each)`,
+      );
     else onLink = add(onLink, part);
   }
   if (localHops > 0) onLink = add(onLink, `${localHops} pipeline hop${localHops > 1 ? "s" : ""}`);

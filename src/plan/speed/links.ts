@@ -31,11 +31,23 @@ export const DEFAULT_INTRA_NODE_GBPS = 32;
  */
 export const CROSS_NODE_ALL_REDUCE_US = 155;
 
+/**
+ * One all-reduce between cards of one node that have no peer access, µs, in place of the fitted terms'
+ * `allReduceLatencyUs`: NVIDIA's GeForce driver gives its cards no peer-to-peer over PCIe ("peer access is not
+ * supported between these two devices" on 8 × RTX 4090, sgl-project/sglang#4814), so vLLM's and SGLang's custom
+ * all-reduce is off (vLLM: "Custom allreduce is disabled because your platform lacks GPU P2P capability") and each
+ * one is NCCL's, staged through host memory. Fitted apart (test/plan/noPeerSpeed.test.ts, `fitNoPeerLatencyUs`) on
+ * half of the vLLM TP 2–8 rows over RTX 4090s (IOG-Foundation/llm-inference-benchmarks), the other half checking.
+ */
+export const NO_PEER_ALL_REDUCE_US = 68;
+
 export interface WireTerms {
   /** Fixed cost of one all-reduce (launch + synchronisation), µs. */
   allReduceLatencyUs: number;
   /** The same when tensor parallel spans nodes; absent, CROSS_NODE_ALL_REDUCE_US (fitted apart; the fit varies it). */
   crossNodeAllReduceUs?: number;
+  /** The same between cards without peer access; absent, NO_PEER_ALL_REDUCE_US (fitted apart; the fit varies it). */
+  noPeerAllReduceUs?: number;
   /** Fixed cost of one pipeline hop (send, receive, the next stage's launch), ms. */
   hopMs: number;
 }
@@ -86,11 +98,16 @@ export function allReduceMs(
   terms: WireTerms,
 ): WireTime {
   if (tensorParallel <= 1) return NO_WIRE;
-  const { gbps, assumed } = linkGBps(links, links.tensorParallelCrossesNodes);
+  const { gbps: linkRate, assumed } = linkGBps(links, links.tensorParallelCrossesNodes);
+  // Staged through the host, each byte crosses PCIe twice (card to host, host to card): half the link's rate.
+  const noPeer = links.peerToPeer === false && !links.tensorParallelCrossesNodes;
+  const gbps = noPeer ? linkRate / 2 : linkRate;
   const messageBytes = tokens * hiddenSize * ACTIVATION_BYTES;
   const latencyUs = links.tensorParallelCrossesNodes
     ? (terms.crossNodeAllReduceUs ?? CROSS_NODE_ALL_REDUCE_US)
-    : terms.allReduceLatencyUs;
+    : noPeer
+      ? Math.max(terms.allReduceLatencyUs, terms.noPeerAllReduceUs ?? NO_PEER_ALL_REDUCE_US)
+      : terms.allReduceLatencyUs;
   const perReduceMs = latencyUs / 1000 + (((2 * (tensorParallel - 1)) / tensorParallel) * messageBytes) / (gbps * 1e6);
   return { ms: 2 * layers * perReduceMs, assumed };
 }

@@ -5,7 +5,7 @@
  * Here, not in speed/, because speed/ may not import the engine's types
  * (the plan lint zone forbids `../`).
  */
-import { cardSpecOf, speedCardWith } from "../cardSpecs.ts";
+import { cardSpecOf, hasPeerAccess, speedCardWith } from "../cardSpecs.ts";
 import type { GivenCardFigures } from "../links.ts";
 import { onCpusOnly } from "../placement.ts";
 import { kvBytesPerToken } from "../kvPerToken.ts";
@@ -273,6 +273,7 @@ export function speedInputOf(
       // llama.cpp's hosts are joined by RPC, whose crossings (rpc.ts) replace the pipeline's cross-node hops.
       crossNodeHops: llamacpp ? 0 : Math.max(0, p.nodes - 1),
       tensorParallelCrossesNodes: !llamacpp && p.tensorParallel > p.gpusPerNode,
+      ...(spec !== undefined && !hasPeerAccess(spec) ? { peerToPeer: false } : {}),
     },
     workload: {
       inputTokens: ctx.inputTokens,

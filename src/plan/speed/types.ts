@@ -168,6 +168,8 @@ export interface SpeedLinks {
   tensorParallelCrossesNodes: boolean;
   /** Network crossings a token makes between llama.cpp's RPC hosts (rpc.ts); absent or 0: no RPC. */
   rpcCrossings?: number;
+  /** False where the node's cards cannot reach each other's memory (GeForce over PCIe): each all-reduce is NCCL's through the host. */
+  peerToPeer?: boolean;
 }
 
 /** What is asked of the replica. */
