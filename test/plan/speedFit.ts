@@ -188,10 +188,12 @@ type Pick = (c: SpeedCase) => boolean;
 const every: Pick = () => true;
 const moe: Pick = (c) => c.input.model.routedExperts > 0;
 /**
- * vLLM's dense entry: every dense row, TP 2 among them (70B on 2 × H100 PCIe and on 2 × A100 SXM over NVLink). Fitted
- * on one-card rows alone it kept the MoE entry's 10 µs all-reduce and put both TP 2 cards 12–14% fast; with them, 46.
+ * vLLM's dense entry: its one-card rows alone. Its TP 2 rows (70B on 2 × H100 PCIe, and on 2 × A100 SXM under a
+ * vLLM of the 0.6 era) would set the all-reduce to 46 µs, and that on NVLink would make TP on a modern H100 slower
+ * than one card for an 8B model at one sequence; the MoE entry's 10 µs comes from vLLM 0.13's TP 1–8 runs over
+ * NVLink. So the TP rows check (12–14% fast), and the all-reduce keeps the prior the MoE fit also lands on.
  */
-const dense: Pick = (c) => c.input.model.routedExperts === 0;
+const denseOneCard: Pick = (c) => c.input.model.routedExperts === 0 && c.input.layout.tensorParallel === 1;
 
 /** Each entry fitted.json holds: the engine, card kind and vendor its rows run on, the groups and cases it is fitted on. */
 export const TARGETS: [FittedKey, SpeedEngine, CardKind, CardVendor | null, SpeedCase["group"][], Pick][] = [
@@ -199,7 +201,7 @@ export const TARGETS: [FittedKey, SpeedEngine, CardKind, CardVendor | null, Spee
   ["llamacpp/hbm", "llamacpp", "hbm", null, LLAMA, every],
   ["llamacpp/unified", "llamacpp", "unified", null, LLAMA, every],
   ["vllm/hbm", "vllm", "hbm", null, SERVING, moe],
-  ["vllm/hbm/dense", "vllm", "hbm", null, SERVING, dense],
+  ["vllm/hbm/dense", "vllm", "hbm", null, SERVING, denseOneCard],
   ["sglang/hbm", "sglang", "hbm", "nvidia", SERVING, every],
   ["sglang/hbm/amd", "sglang", "hbm", "amd", SERVING, every],
 ];

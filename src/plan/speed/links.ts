@@ -39,7 +39,7 @@ export const CROSS_NODE_ALL_REDUCE_US = 155;
  * one is NCCL's, staged through host memory. Fitted apart (test/plan/noPeerSpeed.test.ts, `fitNoPeerLatencyUs`) on
  * half of the vLLM TP 2–8 rows over RTX 4090s (IOG-Foundation/llm-inference-benchmarks), the other half checking.
  */
-export const NO_PEER_ALL_REDUCE_US = 68;
+export const NO_PEER_ALL_REDUCE_US = 70;
 
 export interface WireTerms {
   /** Fixed cost of one all-reduce (launch + synchronisation), µs. */
