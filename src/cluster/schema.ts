@@ -95,7 +95,7 @@ export const deviceMemGib = gibAmount("the memory a card", MAX_DEVICE_MEM_GIB).r
 });
 export const hostMemGib = (what: string, key?: string) => gibAmount(what, MAX_HOST_MEM_GIB, key);
 
-/** A positive figure of a card's own, or of a link: 0, negative or text is refused at the field. */
+/** A positive figure: a card's own, a link's speed, a DIMM's rate; 0, negative or text is refused at the field. */
 const positiveFigure = (what: string, max: number) =>
   z
     .number({ error: typed(what, "a number above 0") })
@@ -138,13 +138,10 @@ export const deviceSchema = z.object(
   { error: typed("the card group", "an object with class, count and free") },
 );
 
-/** A link's speed: a positive number; 0, negative or text is refused at the field. */
-const bandwidth = positiveFigure;
-
 /** A fabric's line rate per card, Gbit/s; the cluster file, the panel and the link hold it to the same bounds. */
-export const fabricGbps = bandwidth("the fabric's speed (fabric_gbps)", MAX_FABRIC_GBPS);
+export const fabricGbps = positiveFigure("the fabric's speed (fabric_gbps)", MAX_FABRIC_GBPS);
 /** A host's memory bandwidth, GB/s. */
-export const hostMemGbps = bandwidth("the host memory bandwidth (host_mem_gbps)", MAX_HOST_GBPS);
+export const hostMemGbps = positiveFigure("the host memory bandwidth (host_mem_gbps)", MAX_HOST_GBPS);
 
 /** A count a node says of itself: a whole number above 0, at most `max`; 0, a fraction or text is refused in words. */
 const wholeCount = (what: string, max: number) =>
@@ -158,7 +155,7 @@ const wholeCount = (what: string, max: number) =>
 /** A host's memory channels (all sockets), for its bandwidth as channels × MT/s × 8 ÷ 1000. */
 export const hostMemChannels = wholeCount("the memory channels (host_mem_channels)", MAX_HOST_MEM_CHANNELS);
 /** The DIMMs' transfer rate, MT/s (4800 for DDR5-4800). */
-export const hostMemMts = bandwidth("the memory's transfer rate (host_mem_mts, MT/s)", MAX_HOST_MEM_MTS);
+export const hostMemMts = positiveFigure("the memory's transfer rate (host_mem_mts, MT/s)", MAX_HOST_MEM_MTS);
 
 /** The CPU cores a host gives llama.cpp (its threads). */
 export const cpuCores = wholeCount("the CPU cores (cpu_cores)", MAX_CPU_CORES);
